@@ -1,0 +1,66 @@
+// Bundles src/ into dist/ with esbuild. Each command's implementation is its
+// own chunk, loaded by a dynamic import only when that command runs, so
+// `svcctl --version` and `svcctl event sign` never load undici.
+import { build } from 'esbuild';
+import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const require = createRequire(join(root, 'package.json'));
+const undiciDir = dirname(require.resolve('undici/package.json'));
+
+// undici's index loads fetch, web streams, caches and mocks (~100 ms of start-up
+// here); svcctl needs only a pool and the proxy agent (whose request() comes with them). This maps
+// 'undici' to those parts alone.
+const slimUndici = {
+  name: 'slim-undici',
+  setup(b) {
+    b.onResolve({ filter: /^undici$/ }, () => ({ path: 'undici-slim', namespace: 'slim-undici' }));
+    b.onLoad({ filter: /.*/, namespace: 'slim-undici' }, () => ({
+      resolveDir: undiciDir,
+      loader: 'js',
+      contents: `
+        const errors = require('./lib/core/errors.js');
+        const Dispatcher = require('./lib/dispatcher/dispatcher.js');
+        Object.assign(Dispatcher.prototype, require('./lib/api/index.js'));
+        const Pool = require('./lib/dispatcher/pool.js');
+        const Agent = require('./lib/dispatcher/agent.js');
+        const EnvHttpProxyAgent = require('./lib/dispatcher/env-http-proxy-agent.js');
+        module.exports = { errors, Pool, Agent, EnvHttpProxyAgent };
+      `,
+    }));
+  },
+};
+
+// Build into a fresh folder and swap it in, so that a CLI started during a
+// build never sees a half-written dist/.
+const staging = `dist.build-${process.pid}`;
+await build({
+  absWorkingDir: root,
+  entryPoints: { main: 'src/main.ts' },
+  outdir: staging,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20.18',
+  minify: true,
+  sourcemap: 'linked',
+  chunkNames: 'chunks/[name]-[hash]',
+  define: { SVCCTL_VERSION: JSON.stringify(pkg.version) },
+  // Bundled CommonJS dependencies call require(); give ESM chunks one.
+  banner: { js: "import { createRequire as __svcctlRequire } from 'node:module'; const require = __svcctlRequire(import.meta.url);" },
+  plugins: [slimUndici],
+  logLevel: 'warning',
+});
+const retired = join(root, `dist.old-${process.pid}`);
+try {
+  renameSync(join(root, 'dist'), retired);
+} catch {
+  // no previous build
+}
+renameSync(join(root, staging), join(root, 'dist'));
+rmSync(retired, { recursive: true, force: true });

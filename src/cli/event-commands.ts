@@ -1,0 +1,68 @@
+/** Wiring of `svcctl event send | sign | verify`. */
+import { Command, Option } from 'commander';
+import { DEFAULT_CONCURRENCY, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS } from '../constants.js';
+import type { ContextFactory } from './program.js';
+import { collect, integerIn, positiveSeconds } from './parsers.js';
+
+const SEND_EXAMPLES = `
+Examples:
+  svcctl event send --title "CPU high on api-1" --investigate --severity critical --label env=prod
+  svcctl event send event.json
+  jq -c '.[]' events.json | svcctl event send --ndjson - --failed-out failed.ndjson
+  svcctl event send event.json --raw --dry-run`;
+
+export function registerEventCommands(program: Command, contextFor: ContextFactory): void {
+  const event = program.command('event').description('send signed events to the Event Ingestion API');
+
+  event
+    .command('send')
+    .description('build, sign and send an event (or a stream of NDJSON events)')
+    .argument('[FILE]', "a JSON file, or '-' for stdin; without FILE the event is built from flags")
+    .option('--title <text>', 'event title (flags mode, required)')
+    .option('--investigate', 'ask the platform to investigate', false)
+    .option('--source <s>', 'payload source')
+    .option('--severity <s>', 'payload severity')
+    .option('--message <m>', 'payload message')
+    .option('--label <key=value>', 'payload label (repeatable)', collect, [])
+    .option('--payload <json>', 'the whole payload object as JSON text')
+    .option('--payload-file <file>', 'the whole payload object from a file')
+    .option('--id <uuid>', 'event id (default: a random UUID v4)')
+    .option('--created-at <time>', 'ISO 8601 time with a zone (default: now); sent in UTC')
+    .option('--raw', 'send FILE/stdin bytes exactly as read (still validated)', false)
+    .option('--ndjson', 'FILE/stdin holds one event per line, streamed', false)
+    .addOption(new Option('--concurrency <n>', 'requests in flight with --ndjson').argParser(integerIn(1, 256)).default(DEFAULT_CONCURRENCY))
+    .option('--failed-out <file>', 'with --ndjson: append each line not delivered here, byte for byte')
+    .option('--token-file <file>', 'file holding the ingest token (else SERVICE_INGEST_TOKEN)')
+    .option('--hmac-secret-file <file>', 'file holding the HMAC secret (else SERVICE_HMAC_SECRET)')
+    .addOption(new Option('--retries <n>', 'retries after the first attempt').argParser(integerIn(0, 20)).default(DEFAULT_RETRIES))
+    .addOption(new Option('--timeout <seconds>', 'timeout of each attempt').argParser(positiveSeconds).default(DEFAULT_TIMEOUT_SECONDS))
+    .option('--dry-run', 'print the request (secrets as ***) and send nothing', false)
+    .option('--print-curl', 'print an equivalent curl command and send nothing', false)
+    .addHelpText('after', SEND_EXAMPLES)
+    .action(async (file: string | undefined, options, command: Command) => {
+      const { runEventSend } = await import('../commands/event-send.js');
+      const concurrencyGiven = command.getOptionValueSource('concurrency') === 'cli';
+      await runEventSend(contextFor(command), { ...options, file, concurrencyGiven });
+    });
+
+  event
+    .command('sign')
+    .description('print sha256=<hex>, the signature of the exact bytes of FILE or stdin')
+    .argument('[FILE]', "the body file, or '-' for stdin")
+    .option('--hmac-secret-file <file>', 'file holding the HMAC secret (else SERVICE_HMAC_SECRET)')
+    .action(async (file: string | undefined, options, command: Command) => {
+      const { runEventSign } = await import('../commands/event-signature.js');
+      await runEventSign(contextFor(command), { ...options, file });
+    });
+
+  event
+    .command('verify')
+    .description('check a signature against the exact bytes of FILE or stdin: "valid" (exit 0) or "invalid" (exit 8)')
+    .argument('[FILE]', "the body file, or '-' for stdin")
+    .requiredOption('--signature <value>', 'the signature to check: sha256=<64 hex digits>')
+    .option('--hmac-secret-file <file>', 'file holding the HMAC secret (else SERVICE_HMAC_SECRET)')
+    .action(async (file: string | undefined, options, command: Command) => {
+      const { runEventVerify } = await import('../commands/event-signature.js');
+      await runEventVerify(contextFor(command), { ...options, file });
+    });
+}

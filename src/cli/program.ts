@@ -1,0 +1,79 @@
+/**
+ * The commander program: global options, exit-code help, and the command
+ * groups. Each action imports its implementation lazily, so a command loads
+ * only what it uses.
+ */
+import { Command, Option } from 'commander';
+import { CLI_NAME } from '../constants.js';
+import type { Context, GlobalOptions, InputStream } from '../context.js';
+import { Output, type OutputStream } from '../output.js';
+import { registerEventCommands } from './event-commands.js';
+
+export interface Io {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  homeDir: string;
+  platform: NodeJS.Platform;
+  stdin: InputStream;
+  stdout: OutputStream;
+  stderr: OutputStream;
+  version: string;
+}
+
+export const EXIT_CODES_HELP = `
+Exit codes:
+  0    success
+  1    internal error (a bug: please report it)
+  2    usage error: unknown flag, bad flag value, missing input, bad base URL
+  3    invalid data: an event, NDJSON line, token or input file failed validation
+  4    authentication rejected by the service (401/403)
+  5    request rejected by the service (any other 4xx)
+  6    service unreachable or failing (network error, timeout, 5xx or 429 after retries)
+  7    a config file is unsafe to change
+  8    check failed (signature mismatch, expired token, failing doctor check)
+  9    batch partly failed (see --failed-out)
+  130  interrupted
+
+Environment: SERVICE_BASE_URL, SERVICE_MCP_URL, SERVICE_EMAIL, SERVICE_PASSWORD,
+SERVICE_ACCESS_TOKEN, SERVICE_INGEST_TOKEN, SERVICE_HMAC_SECRET (legacy SVC_* names
+are accepted; the SERVICE_* name wins). NO_COLOR turns colours off.`;
+
+/** Builds the context of an action from the parsed global options. */
+export type ContextFactory = (command: Command) => Context;
+
+export function createProgram(io: Io): Command {
+  const program = new Command(CLI_NAME)
+    .description('Signed event ingestion, login tokens and MCP client configuration for the service.')
+    .version(io.version, '-V, --version', 'print the version')
+    .option('--json', 'print results as JSON (one document, or one line per item)', false)
+    .option('-q, --quiet', 'print only results and errors', false)
+    .option('-v, --verbose', 'say where each setting came from (never its value)', false)
+    .option('--no-color', 'no colours (also: NO_COLOR=1)')
+    .option('--no-input', 'never prompt; fail at once when a value is missing')
+    .addOption(new Option('--base-url <url>', 'API base of the deployment (else SERVICE_BASE_URL)'))
+    .addOption(new Option('--mcp-url <url>', 'remote MCP address (else SERVICE_MCP_URL, or derived from the base URL)'))
+    .addHelpText('after', EXIT_CODES_HELP)
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    });
+
+  const contextFor: ContextFactory = (command) => {
+    const globals = command.optsWithGlobals() as GlobalOptions;
+    const out = new Output({
+      stdout: io.stdout,
+      stderr: io.stderr,
+      env: io.env,
+      json: globals.json,
+      quiet: globals.quiet,
+      verbose: globals.verbose,
+      color: globals.color,
+    });
+    return { env: io.env, cwd: io.cwd, homeDir: io.homeDir, platform: io.platform, stdin: io.stdin, out, globals };
+  };
+
+  registerEventCommands(program, contextFor);
+  return program;
+}

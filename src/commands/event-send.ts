@@ -1,0 +1,161 @@
+/** `svcctl event send`: build, sign and deliver one event or an NDJSON batch. */
+import { createReadStream } from 'node:fs';
+import { EVENT_PATH } from '../constants.js';
+import type { Context } from '../context.js';
+import { resolveBaseUrl } from '../deployment.js';
+import { exitWith, ExitCode, usageError } from '../errors.js';
+import { createTransport } from '../http/transport.js';
+import { describeInput, readInputBytes } from '../input.js';
+import { resolveSecret } from '../secrets.js';
+import { apiUrl } from '../settings.js';
+import { runBatch } from '../events/batch.js';
+import { buildFromBytes, buildFromEvent, type BuiltEvent } from '../events/event-body.js';
+import { eventFromFlags, usedFlagModeOptions, type EventFlags } from '../events/event-flags.js';
+import { deliverEvent, type DeliveryTarget } from '../events/deliver.js';
+import { FailedOut } from '../events/failed-out.js';
+import { splitLines, type InputLine } from '../events/ndjson-lines.js';
+import { renderCurl, renderDryRun } from '../events/request-preview.js';
+import { printDryRunBatch } from './event-send-preview.js';
+
+export interface EventSendOptions extends EventFlags {
+  file?: string;
+  raw: boolean;
+  ndjson: boolean;
+  concurrency: number;
+  failedOut?: string;
+  tokenFile?: string;
+  hmacSecretFile?: string;
+  retries: number;
+  timeout: number;
+  dryRun: boolean;
+  printCurl: boolean;
+  /** True when --concurrency was given on the command line. */
+  concurrencyGiven?: boolean;
+}
+
+function checkCombinations(options: EventSendOptions): void {
+  const flagMode = usedFlagModeOptions(options);
+  if (options.file !== undefined && flagMode.length > 0) {
+    throw usageError(`${flagMode.join(', ')} build an event from flags and cannot be combined with FILE`);
+  }
+  if (options.file === undefined && (options.raw || options.ndjson)) {
+    throw usageError(`${options.raw ? '--raw' : '--ndjson'} needs FILE, or '-' to read stdin`);
+  }
+  if (!options.ndjson && (options.failedOut !== undefined || options.concurrencyGiven)) {
+    throw usageError('--failed-out and --concurrency go with --ndjson');
+  }
+  if (options.dryRun && options.printCurl) throw usageError('--dry-run and --print-curl cannot be combined');
+}
+
+async function ingestToken(ctx: Context, options: EventSendOptions, sending: boolean): Promise<string | undefined> {
+  const token = await resolveSecret(ctx, {
+    name: 'INGEST_TOKEN',
+    what: 'ingest token',
+    file: { path: options.tokenFile, flag: '--token-file' },
+  });
+  if (token === undefined && sending) {
+    throw usageError(
+      'no ingest token: set SERVICE_INGEST_TOKEN or pass --token-file <file>',
+      'the ingest token is shown once when the Webhook connection is created',
+    );
+  }
+  if (token === undefined && options.dryRun) ctx.out.warn('no ingest token is set: a real send would fail (SERVICE_INGEST_TOKEN or --token-file)');
+  return token;
+}
+
+async function buildSingle(ctx: Context, options: EventSendOptions): Promise<BuiltEvent> {
+  if (options.file === undefined) return buildFromEvent(await eventFromFlags(options));
+  const bytes = await readInputBytes(options.file, ctx.stdin);
+  return buildFromBytes(bytes, { raw: options.raw, label: describeInput(options.file) });
+}
+
+function inputLines(ctx: Context, file: string): AsyncIterable<InputLine> {
+  const stream = file === '-' ? ctx.stdin : createReadStream(file, { highWaterMark: 256 * 1024 });
+  return splitLines(stream as AsyncIterable<Buffer>);
+}
+
+export async function runEventSend(ctx: Context, options: EventSendOptions): Promise<void> {
+  checkCombinations(options);
+  const sending = !options.dryRun && !options.printCurl;
+  const url = apiUrl(resolveBaseUrl(ctx), EVENT_PATH);
+  const token = await ingestToken(ctx, options, sending);
+  const secret = await resolveSecret(ctx, {
+    name: 'HMAC_SECRET',
+    what: 'HMAC secret',
+    file: { path: options.hmacSecretFile, flag: '--hmac-secret-file' },
+  });
+  if (secret === undefined) ctx.out.debug('no HMAC secret: the request is sent without a signature header');
+  const failedOut = new FailedOut(options.failedOut);
+  failedOut.check();
+
+  if (options.ndjson && !sending) {
+    const render = options.printCurl ? renderCurl : (u: string, b: Buffer, s: string | undefined) => renderDryRun(u, b, s);
+    return printDryRunBatch(ctx, inputLines(ctx, options.file as string), options.raw, (body) => render(url, body, secret));
+  }
+  if (!options.ndjson) {
+    const built = await buildSingle(ctx, options);
+    for (const warning of built.warnings) ctx.out.warn(warning);
+    if (options.dryRun) return void ctx.out.raw(renderDryRun(url, built.body, secret));
+    if (options.printCurl) return void ctx.out.raw(renderCurl(url, built.body, secret));
+    const target = await deliveryTarget(ctx, options, url, token as string, secret, 1);
+    try {
+      const { result, failure } = await deliverEvent(target, built.id, built.body);
+      if (ctx.globals.json) ctx.out.jsonResult(result);
+      else if (!failure) ctx.out.result(result.id);
+      if (failure) throw failure;
+      ctx.out.debug(`delivered event ${result.id}: HTTP ${result.status} after ${result.attempts} attempt(s)`);
+    } finally {
+      await target.transport.close();
+    }
+    return;
+  }
+
+  const target = await deliveryTarget(ctx, options, url, token as string, secret, options.concurrency);
+  try {
+    const summary = await runBatch(inputLines(ctx, options.file as string), {
+      concurrency: options.concurrency,
+      raw: options.raw,
+      target,
+      failedOut,
+      out: ctx.out,
+      json: ctx.globals.json,
+    });
+    const seconds = summary.elapsedMs / 1000;
+    const rate = Math.round(summary.sent / Math.max(seconds, 0.001));
+    ctx.out.info(`sent ${summary.sent}, failed ${summary.failed} in ${seconds.toFixed(1)}s (${rate} events/s)`);
+    if (summary.failed > 0) {
+      if (failedOut.path) ctx.out.info(`the ${summary.failed} line(s) not delivered were appended to ${failedOut.path}`);
+      else ctx.out.warn('lines that were not delivered are lost unless --failed-out <file> is given');
+    }
+    if (summary.stoppedBy) throw exitWith(summary.stoppedBy.exitCode);
+    if (summary.failed > 0) throw exitWith(ExitCode.PartialFailure);
+  } finally {
+    await target.transport.close();
+  }
+}
+
+async function deliveryTarget(
+  ctx: Context,
+  options: EventSendOptions,
+  url: string,
+  token: string,
+  secret: string | undefined,
+  connections: number,
+): Promise<DeliveryTarget> {
+  const transport = await createTransport({
+    env: ctx.env,
+    origin: new URL(url).origin,
+    timeoutMs: options.timeout * 1000,
+    connections,
+  });
+  return {
+    url,
+    token,
+    secret,
+    transport,
+    retries: options.retries,
+    timeoutSeconds: options.timeout,
+    onRetry: ({ attempt, delayMs, reason }) =>
+      ctx.out.info(`${reason}; retrying in ${(delayMs / 1000).toFixed(1)}s (attempt ${attempt + 1} of ${options.retries + 1})`),
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * What a command needs from the outside world, passed in rather than read from
+ * globals, so that every module can be driven by tests with a temp HOME and a
+ * fake environment.
+ */
+import type { Output } from './output.js';
+
+export interface InputStream extends NodeJS.ReadableStream {
+  isTTY?: boolean;
+}
+
+export interface GlobalOptions {
+  json: boolean;
+  quiet: boolean;
+  verbose: boolean;
+  color: boolean;
+  input: boolean;
+  baseUrl?: string;
+  mcpUrl?: string;
+}
+
+export interface Context {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  homeDir: string;
+  platform: NodeJS.Platform;
+  stdin: InputStream;
+  out: Output;
+  globals: GlobalOptions;
+}
+
+/** Prompts are allowed only when stdin and stderr are terminals and --no-input was not given. */
+export function canPrompt(ctx: Context): boolean {
+  return ctx.globals.input && ctx.stdin.isTTY === true && ctx.out.interactiveStderr;
+}

@@ -1,0 +1,148 @@
+/**
+ * --ndjson: events streamed from the input and sent as they are read, with
+ * `concurrency` requests in flight over kept-alive connections. Results are
+ * reported in input order; a line that fails is reported with its number and
+ * appended to --failed-out, and the batch goes on. A failure that would hit
+ * every event (credentials rejected, service unreachable after retries) stops
+ * the batch, and the lines not sent are appended to --failed-out as well.
+ */
+import { CliError, ExitCode } from '../errors.js';
+import type { Output } from '../output.js';
+import { buildFromBytes } from './event-body.js';
+import { deliverEvent, type DeliveryResult, type DeliveryTarget } from './deliver.js';
+import type { FailedOut } from './failed-out.js';
+import { isBlank, lineContent, type InputLine } from './ndjson-lines.js';
+
+export interface BatchOptions {
+  concurrency: number;
+  raw: boolean;
+  target: DeliveryTarget;
+  failedOut: FailedOut;
+  out: Output;
+  /** Print one JSON result per line (--json) instead of the delivered ids. */
+  json: boolean;
+}
+
+export interface BatchSummary {
+  sent: number;
+  failed: number;
+  elapsedMs: number;
+  /** The failure that stopped the batch early, if any. */
+  stoppedBy?: CliError;
+}
+
+interface Slot {
+  line: InputLine;
+  done: boolean;
+  text?: string;
+}
+
+const MAX_WARNINGS = 20;
+/** How far results may run ahead of the oldest unfinished line (bounds memory). */
+const MAX_WINDOW = 4096;
+
+export async function runBatch(lines: AsyncIterable<InputLine>, options: BatchOptions): Promise<BatchSummary> {
+  const { out, failedOut } = options;
+  const iterator = lines[Symbol.asyncIterator]();
+  const queue: Slot[] = [];
+  let head = 0;
+  let sent = 0;
+  let failed = 0;
+  let warnings = 0;
+  let stoppedBy: CliError | undefined;
+  const waiting: Array<() => void> = [];
+  const started = Date.now();
+
+  const warn = (message: string): void => {
+    warnings++;
+    if (warnings <= MAX_WARNINGS) out.warn(message);
+    else if (warnings === MAX_WARNINGS + 1) out.warn('more warnings are not shown');
+  };
+
+  const flush = (): void => {
+    let text = '';
+    while (head < queue.length && queue[head]!.done) {
+      text += queue[head]!.text ?? '';
+      queue[head] = undefined as unknown as Slot;
+      head++;
+    }
+    if (head > 1024 && head * 2 > queue.length) {
+      queue.splice(0, head);
+      head = 0;
+    }
+    if (text) out.raw(text);
+    for (const wake of waiting.splice(0)) wake();
+  };
+
+  const finish = (slot: Slot, result: DeliveryResult | undefined, error: CliError | undefined): void => {
+    if (error) {
+      failed++;
+      failedOut.append(slot.line.raw);
+    } else sent++;
+    if (options.json) {
+      const fields = result ?? { id: null, status: null, attempts: 0, response: null, error: error?.message };
+      slot.text = `${JSON.stringify({ line: slot.line.number, ...fields })}\n`;
+    } else if (!error && result) slot.text = `${result.id}\n`;
+    slot.done = true;
+    flush();
+  };
+
+  const handle = async (slot: Slot): Promise<void> => {
+    const content = lineContent(slot.line);
+    let built;
+    try {
+      built = buildFromBytes(content, { raw: options.raw, label: `line ${slot.line.number}` });
+    } catch (error) {
+      if (!(error instanceof CliError)) throw error;
+      out.error(error.message);
+      finish(slot, undefined, error);
+      return;
+    }
+    for (const warning of built.warnings) warn(warning);
+    const delivery = await deliverEvent(options.target, built.id, built.body);
+    if (delivery.failure) {
+      out.error(`line ${slot.line.number} (event ${built.id}): ${delivery.failure.message}`);
+      const systemic = delivery.failure.exitCode === ExitCode.AuthRejected || delivery.failure.exitCode === ExitCode.Unavailable;
+      if (systemic && !stoppedBy) stoppedBy = delivery.failure;
+    }
+    finish(slot, delivery.result, delivery.failure);
+  };
+
+  const worker = async (): Promise<void> => {
+    for (;;) {
+      while (queue.length - head >= MAX_WINDOW && !stoppedBy) {
+        await new Promise<void>((resolve) => waiting.push(resolve));
+      }
+      if (stoppedBy) return;
+      const next = await iterator.next();
+      if (next.done) return;
+      if (isBlank(lineContent(next.value))) continue;
+      const slot: Slot = { line: next.value, done: false };
+      queue.push(slot);
+      await handle(slot);
+    }
+  };
+
+  const progress = setInterval(() => {
+    const seconds = (Date.now() - started) / 1000;
+    out.progress(`sent ${sent} · failed ${failed} · ${Math.round(sent / Math.max(seconds, 0.001))}/s`);
+  }, 250);
+  progress.unref();
+  try {
+    await Promise.all(Array.from({ length: options.concurrency }, worker));
+    if (stoppedBy) {
+      // Nothing is lost: the rest of the input goes to --failed-out unsent.
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+        if (isBlank(lineContent(next.value))) continue;
+        const slot: Slot = { line: next.value, done: false };
+        queue.push(slot);
+        finish(slot, undefined, new CliError(stoppedBy.exitCode, 'not sent: the batch stopped'));
+      }
+    }
+  } finally {
+    clearInterval(progress);
+    out.clearProgress();
+    failedOut.close();
+  }
+  return { sent, failed, elapsedMs: Date.now() - started, stoppedBy };
+}

@@ -1,0 +1,103 @@
+/**
+ * Delivery of one signed event: POST {base_url}/v1/event with the ingest token
+ * and, when a secret is set, the signature of the exact body bytes. Retries
+ * resend the identical bytes, so the event id is the same on every attempt and
+ * a retried delivery cannot become a second event.
+ */
+import { SIGNATURE_HEADER } from '../constants.js';
+import { CliError, ExitCode, type ExitCodeValue } from '../errors.js';
+import { postWithRetries, type PostOutcome, type RetryInfo } from '../http/post.js';
+import { parseBody, redact, serviceMessage } from '../http/redact.js';
+import type { Transport } from '../http/transport.js';
+import { signBody } from './hmac.js';
+
+export interface DeliveryTarget {
+  url: string;
+  token: string;
+  secret: string | undefined;
+  transport: Transport;
+  retries: number;
+  timeoutSeconds: number;
+  onRetry?: (info: RetryInfo) => void;
+}
+
+export function eventHeaders(body: Uint8Array, token: string, secret: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    authorization: `Bearer ${token}`,
+  };
+  if (secret !== undefined) headers[SIGNATURE_HEADER.toLowerCase()] = signBody(body, secret);
+  return headers;
+}
+
+/** The result line of one event, as printed with --json. */
+export interface DeliveryResult {
+  id: string;
+  status: number | null;
+  attempts: number;
+  response: unknown;
+  error?: string;
+}
+
+export interface Delivery {
+  result: DeliveryResult;
+  /** Set when the event was not delivered. */
+  failure?: CliError;
+}
+
+function classify(outcome: PostOutcome, secrets: string[]): { exitCode: ExitCodeValue; message: string; hint?: string } | undefined {
+  if (outcome.kind === 'network') {
+    const tries = outcome.attempts > 1 ? ` (after ${outcome.attempts} attempts)` : '';
+    return { exitCode: ExitCode.Unavailable, message: `${outcome.problem.message}${tries}`, hint: outcome.problem.hint };
+  }
+  const { status, body } = outcome.response;
+  if (status >= 200 && status < 300) return undefined;
+  const said = serviceMessage(body, secrets);
+  if (status === 401 || status === 403) {
+    return {
+      exitCode: ExitCode.AuthRejected,
+      message: `the service rejected the credentials (HTTP ${status}): ${said}`,
+      hint: 'check the ingest token (SERVICE_INGEST_TOKEN or --token-file) and the HMAC secret of the Webhook connection',
+    };
+  }
+  if (status >= 300 && status < 400) {
+    const location = outcome.response.headers.location;
+    return {
+      exitCode: ExitCode.RequestRejected,
+      message: `the service answered with a redirect (HTTP ${status}${location ? ` to ${String(location)}` : ''})`,
+      hint: 'check the base URL (https, host, and the /api path)',
+    };
+  }
+  if (status < 500 && status !== 408 && status !== 425 && status !== 429) {
+    return { exitCode: ExitCode.RequestRejected, message: `the service rejected the event (HTTP ${status}): ${said}` };
+  }
+  return {
+    exitCode: ExitCode.Unavailable,
+    message: `the service is failing (HTTP ${status}) after ${outcome.attempts} attempt${outcome.attempts === 1 ? '' : 's'}: ${said}`,
+  };
+}
+
+export async function deliverEvent(target: DeliveryTarget, id: string, body: Buffer): Promise<Delivery> {
+  const outcome = await postWithRetries(
+    {
+      transport: target.transport,
+      url: target.url,
+      headers: eventHeaders(body, target.token, target.secret),
+      body,
+      timeoutSeconds: target.timeoutSeconds,
+    },
+    { retries: target.retries, onRetry: target.onRetry },
+  );
+  const secrets = [target.token, target.secret].filter((s): s is string => s !== undefined);
+  const result: DeliveryResult = {
+    id,
+    status: outcome.kind === 'response' ? outcome.response.status : null,
+    attempts: outcome.attempts,
+    response: outcome.kind === 'response' ? parseBody(outcome.response.body) : null,
+  };
+  const problem = classify(outcome, secrets);
+  if (!problem) return { result };
+  result.error = problem.message;
+  if (outcome.kind === 'response') result.response = parseBody(redact(outcome.response.body, secrets));
+  return { result, failure: new CliError(problem.exitCode, problem.message, { hint: problem.hint }) };
+}

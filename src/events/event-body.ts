@@ -1,0 +1,87 @@
+/**
+ * Building the exact body bytes of an event. Without --raw the body is
+ * serialized once, compactly, with the members in the order
+ * id, title, created_at, investigate, payload (then unknown members); with
+ * --raw the bytes read are the bytes sent.
+ */
+import { randomUUID } from 'node:crypto';
+import { invalidData } from '../errors.js';
+import { isPlainObject, parseTimeWithZone, validateEvent, type JsonObject } from './event-validate.js';
+
+export interface BuiltEvent {
+  /** The exact bytes to sign and send. */
+  body: Buffer;
+  id: string;
+  warnings: string[];
+}
+
+export interface BuildDefaults {
+  now: () => Date;
+  newId: () => string;
+}
+
+export const systemDefaults: BuildDefaults = { now: () => new Date(), newId: randomUUID };
+
+/** Where an input came from, for messages: "stdin", "events.ndjson line 12". */
+export type InputLabel = string;
+
+function fail(label: InputLabel, problems: string[]): never {
+  const detail = problems.length === 1 ? problems[0] : `\n  ${problems.join('\n  ')}`;
+  throw invalidData(`invalid event in ${label}: ${detail}`);
+}
+
+/** The event object of a body, whether it is wrapped as {"event": {...}} or bare. */
+function unwrap(document: unknown, label: InputLabel): { event: JsonObject; extra: JsonObject } {
+  if (!isPlainObject(document)) fail(label, ['the body must be a JSON object']);
+  if ('event' in document) {
+    const { event, ...extra } = document;
+    if (!isPlainObject(event)) fail(label, ['event: must be a JSON object']);
+    return { event, extra };
+  }
+  return { event: document, extra: {} };
+}
+
+function parseJson(text: string, label: InputLabel): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    return fail(label, [`not valid JSON (${(error as Error).message})`]);
+  }
+}
+
+/** Serializes an event in the contract's member order, filling id and created_at. */
+export function canonicalBody(event: JsonObject, extra: JsonObject, defaults: BuildDefaults): { json: string; id: string } {
+  const id = typeof event.id === 'string' ? event.id : defaults.newId();
+  const createdAt =
+    typeof event.created_at === 'string'
+      ? (parseTimeWithZone(event.created_at) as Date).toISOString()
+      : defaults.now().toISOString();
+  const ordered: JsonObject = { id, title: event.title, created_at: createdAt };
+  if ('investigate' in event) ordered.investigate = event.investigate;
+  if ('payload' in event) {
+    ordered.payload = typeof event.payload === 'string' ? event.payload : JSON.stringify(event.payload);
+  }
+  for (const [key, value] of Object.entries(event)) if (!(key in ordered)) ordered[key] = value;
+  return { json: JSON.stringify({ event: ordered, ...extra }), id };
+}
+
+/** Builds the body from the bytes of a JSON document (a file, stdin or one NDJSON line). */
+export function buildFromBytes(bytes: Buffer, options: { raw: boolean; label: InputLabel; defaults?: BuildDefaults }): BuiltEvent {
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+  const { event, extra } = unwrap(parseJson(text, options.label), options.label);
+  const report = validateEvent(event, options.raw);
+  if (report.problems.length > 0) fail(options.label, report.problems);
+  const warnings = report.warnings.map((w) => `${options.label}: ${w}`);
+  for (const key of Object.keys(extra)) warnings.push(`${options.label}: ${key}: unknown top-level member, passed through as is`);
+  if (options.raw) return { body: bytes, id: event.id as string, warnings };
+  const { json, id } = canonicalBody(event, extra, options.defaults ?? systemDefaults);
+  return { body: Buffer.from(json, 'utf8'), id, warnings };
+}
+
+/** Builds the body from an event object assembled from flags (already validated). */
+export function buildFromEvent(event: JsonObject, defaults: BuildDefaults = systemDefaults): BuiltEvent {
+  const report = validateEvent(event, false);
+  if (report.problems.length > 0) fail('the flags', report.problems);
+  const { json, id } = canonicalBody(event, {}, defaults);
+  return { body: Buffer.from(json, 'utf8'), id, warnings: report.warnings };
+}

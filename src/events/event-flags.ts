@@ -1,0 +1,108 @@
+/** Assembling an event from the flags of `event send` (no FILE). */
+import { readFile } from 'node:fs/promises';
+import { usageError } from '../errors.js';
+import { fileReadError } from '../input.js';
+import { describeTimeProblem, isPlainObject, parseTimeWithZone, UUID_PATTERN, type JsonObject } from './event-validate.js';
+
+export interface EventFlags {
+  title?: string;
+  investigate?: boolean;
+  source?: string;
+  severity?: string;
+  message?: string;
+  label?: string[];
+  payload?: string;
+  payloadFile?: string;
+  id?: string;
+  createdAt?: string;
+}
+
+/** Flags that only make sense when the event is built from flags. */
+export const FLAG_MODE_OPTIONS: ReadonlyArray<[keyof EventFlags, string]> = [
+  ['title', '--title'],
+  ['investigate', '--investigate'],
+  ['source', '--source'],
+  ['severity', '--severity'],
+  ['message', '--message'],
+  ['label', '--label'],
+  ['payload', '--payload'],
+  ['payloadFile', '--payload-file'],
+  ['id', '--id'],
+  ['createdAt', '--created-at'],
+];
+
+export function usedFlagModeOptions(flags: EventFlags): string[] {
+  return FLAG_MODE_OPTIONS.filter(([key]) => {
+    const value = flags[key];
+    return value !== undefined && value !== false && !(Array.isArray(value) && value.length === 0);
+  }).map(([, flag]) => flag);
+}
+
+function parseLabels(labels: string[]): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const label of labels) {
+    const at = label.indexOf('=');
+    if (at <= 0) throw usageError(`--label '${label}' must be key=value`, 'e.g. --label env=production');
+    result[label.slice(0, at)] = label.slice(at + 1);
+  }
+  return result;
+}
+
+function parsePayloadText(text: string, flag: string): JsonObject {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw usageError(`${flag} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (!isPlainObject(value)) throw usageError(`${flag} must hold a JSON object`);
+  return value;
+}
+
+async function payloadFromFlags(flags: EventFlags): Promise<JsonObject> {
+  const members = ['source', 'severity', 'message'] as const;
+  const usesMembers = members.some((m) => flags[m] !== undefined) || (flags.label?.length ?? 0) > 0;
+  if (flags.payload !== undefined && flags.payloadFile !== undefined) {
+    throw usageError('--payload and --payload-file cannot be combined');
+  }
+  const whole = flags.payload ?? flags.payloadFile;
+  if (whole !== undefined) {
+    const flag = flags.payload !== undefined ? '--payload' : '--payload-file';
+    if (usesMembers) {
+      throw usageError(`${flag} gives the whole payload; it cannot be combined with --source, --severity, --message or --label`);
+    }
+    if (flags.payload !== undefined) return parsePayloadText(flags.payload, flag);
+    let text: string;
+    try {
+      text = await readFile(whole, 'utf8');
+    } catch (error) {
+      throw fileReadError(whole, error);
+    }
+    return parsePayloadText(text, `--payload-file ${whole}`);
+  }
+  const payload: JsonObject = {};
+  for (const member of members) if (flags[member] !== undefined) payload[member] = flags[member];
+  if ((flags.label?.length ?? 0) > 0) payload.labels = parseLabels(flags.label ?? []);
+  return payload;
+}
+
+/** The event object described by the flags; flag values are checked here (exit 2). */
+export async function eventFromFlags(flags: EventFlags): Promise<JsonObject> {
+  if (flags.title === undefined) {
+    throw usageError('no event: give --title (and other flags), or a FILE, or - to read stdin', "see 'svcctl event send --help'");
+  }
+  if (flags.title.trim() === '') throw usageError('--title must not be empty');
+  const event: JsonObject = {};
+  if (flags.id !== undefined) {
+    if (!UUID_PATTERN.test(flags.id)) throw usageError(`--id must be a UUID like 6f1c2a4e-8b7d-4c3e-9f0a-1b2c3d4e5f60, got '${flags.id}'`);
+    event.id = flags.id;
+  }
+  event.title = flags.title;
+  if (flags.createdAt !== undefined) {
+    if (!parseTimeWithZone(flags.createdAt)) throw usageError(`--created-at: ${describeTimeProblem(flags.createdAt)}`);
+    event.created_at = flags.createdAt;
+  }
+  event.investigate = flags.investigate ?? false;
+  event.payload = await payloadFromFlags(flags);
+  return event;
+}

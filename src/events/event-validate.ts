@@ -1,0 +1,115 @@
+/**
+ * Validation of one event (section 2). Problems are collected with the name of
+ * the field, so that one message can list everything that is wrong.
+ */
+export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+/** ISO 8601 date and time with a zone: Z or an offset. */
+const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})$/;
+const ISO_WITHOUT_ZONE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?$/;
+
+export const KNOWN_EVENT_MEMBERS = ['id', 'title', 'created_at', 'investigate', 'payload'] as const;
+const KNOWN = new Set<string>(KNOWN_EVENT_MEMBERS);
+
+export type JsonObject = Record<string, unknown>;
+
+export function isPlainObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Parses an ISO 8601 time with a zone; returns undefined when it is not one. */
+export function parseTimeWithZone(text: string): Date | undefined {
+  if (!ISO_WITH_ZONE.test(text)) return undefined;
+  const date = new Date(text);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+export function describeTimeProblem(text: string): string {
+  if (ISO_WITHOUT_ZONE.test(text)) {
+    return `'${text}' has no time zone: add Z (UTC) or an offset such as +02:00`;
+  }
+  return `'${text}' is not an ISO 8601 time with a zone, e.g. 2026-11-22T02:31:00Z`;
+}
+
+export interface ValidationReport {
+  problems: string[];
+  warnings: string[];
+}
+
+/** Checks the inner JSON of `payload` (already parsed). */
+function checkPayloadObject(payload: unknown, report: ValidationReport): void {
+  if (!isPlainObject(payload)) {
+    report.problems.push('event.payload: must hold a JSON object');
+    return;
+  }
+  for (const key of ['source', 'severity', 'message']) {
+    if (key in payload && typeof payload[key] !== 'string') {
+      report.problems.push(`event.payload.${key}: must be a string`);
+    }
+  }
+  if ('labels' in payload) {
+    const labels = payload.labels;
+    if (!isPlainObject(labels)) {
+      report.problems.push('event.payload.labels: must be an object of strings');
+    } else {
+      for (const [key, value] of Object.entries(labels)) {
+        if (typeof value !== 'string') report.problems.push(`event.payload.labels.${key}: must be a string`);
+      }
+    }
+  }
+}
+
+/**
+ * Validates an event object. With `raw`, nothing will be filled in, so id and
+ * created_at are required and payload must already be a string.
+ */
+export function validateEvent(event: JsonObject, raw: boolean): ValidationReport {
+  const report: ValidationReport = { problems: [], warnings: [] };
+  const { problems } = report;
+
+  if (!('id' in event)) {
+    if (raw) problems.push('event.id: missing (with --raw nothing is filled in)');
+  } else if (typeof event.id !== 'string' || !UUID_PATTERN.test(event.id)) {
+    problems.push(`event.id: must be a UUID like 6f1c2a4e-8b7d-4c3e-9f0a-1b2c3d4e5f60, got ${JSON.stringify(event.id)}`);
+  }
+
+  if (!('title' in event)) problems.push('event.title: missing');
+  else if (typeof event.title !== 'string' || event.title.trim() === '') {
+    problems.push('event.title: must be a non-empty string');
+  }
+
+  if (!('created_at' in event)) {
+    if (raw) problems.push('event.created_at: missing (with --raw nothing is filled in)');
+  } else if (typeof event.created_at !== 'string') {
+    problems.push('event.created_at: must be a string holding an ISO 8601 time with a zone');
+  } else if (!parseTimeWithZone(event.created_at)) {
+    problems.push(`event.created_at: ${describeTimeProblem(event.created_at)}`);
+  }
+
+  if ('investigate' in event && typeof event.investigate !== 'boolean') {
+    problems.push('event.investigate: must be true or false');
+  }
+
+  if ('payload' in event) {
+    const payload = event.payload;
+    if (typeof payload === 'string') {
+      let inner: unknown;
+      try {
+        inner = JSON.parse(payload);
+      } catch {
+        problems.push('event.payload: the string does not hold valid JSON');
+        inner = undefined;
+      }
+      if (inner !== undefined) checkPayloadObject(inner, report);
+    } else if (isPlainObject(payload)) {
+      if (raw) problems.push('event.payload: must be a string (with --raw the body is sent as is, so it cannot be serialized)');
+      else checkPayloadObject(payload, report);
+    } else {
+      problems.push('event.payload: must be a JSON object or a string holding one');
+    }
+  }
+
+  for (const key of Object.keys(event)) {
+    if (!KNOWN.has(key)) report.warnings.push(`event.${key}: unknown member, passed through as is`);
+  }
+  return report;
+}

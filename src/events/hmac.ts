@@ -1,0 +1,23 @@
+/**
+ * X-Hub-Signature-256: "sha256=" and the lowercase hex HMAC-SHA256 of the
+ * exact body bytes, keyed by the secret's UTF-8 bytes.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { SIGNATURE_PREFIX } from '../constants.js';
+
+const SIGNATURE_PATTERN = /^sha256=[0-9a-fA-F]{64}$/;
+
+export function signBody(body: Uint8Array, secret: string): string {
+  return SIGNATURE_PREFIX + createHmac('sha256', secret).update(body).digest('hex');
+}
+
+export function isWellFormedSignature(value: string): boolean {
+  return SIGNATURE_PATTERN.test(value);
+}
+
+/** Constant-time check of a well-formed signature against the body. */
+export function verifySignature(body: Uint8Array, secret: string, signature: string): boolean {
+  const expected = createHmac('sha256', secret).update(body).digest();
+  const given = Buffer.from(signature.slice(SIGNATURE_PREFIX.length), 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}

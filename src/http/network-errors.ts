@@ -1,0 +1,76 @@
+/** Network and TLS failures described in words, and whether a retry may help. */
+
+export interface NetworkProblem {
+  message: string;
+  retryable: boolean;
+  hint?: string;
+  code?: string;
+}
+
+const RETRYABLE_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'ENETDOWN',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'EHOSTUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+
+const TLS_CODE = /^(CERT_|ERR_TLS_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_SSL_)/;
+
+/** The innermost error code of an error and its causes. */
+export function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  let code: string | undefined;
+  for (let depth = 0; current && depth < 5; depth++) {
+    const candidate = (current as { code?: unknown }).code;
+    if (typeof candidate === 'string') code = candidate;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return code;
+}
+
+export function describeNetworkError(error: unknown, url: string, timeoutSeconds: number): NetworkProblem {
+  const code = errorCode(error);
+  const { host } = new URL(url);
+  switch (code) {
+    case 'ECONNREFUSED':
+      return { code, retryable: true, message: `connection refused by ${host}`, hint: 'is the service running, and is the base URL right?' };
+    case 'ENOTFOUND':
+      return { code, retryable: false, message: `cannot resolve host ${new URL(url).hostname}`, hint: 'check the base URL' };
+    case 'EAI_AGAIN':
+      return { code, retryable: true, message: `temporary failure resolving ${new URL(url).hostname}` };
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+    case 'UND_ERR_CLOSED':
+    case 'EPIPE':
+      return { code, retryable: true, message: `connection to ${host} was reset` };
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return { code, retryable: true, message: `could not connect to ${host} in time` };
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+    case 'ETIMEDOUT':
+      return { code, retryable: true, message: `no answer from ${host} within ${timeoutSeconds}s` };
+    default:
+      break;
+  }
+  if (code && TLS_CODE.test(code)) {
+    return {
+      code,
+      retryable: false,
+      message: `the TLS certificate of ${host} was not accepted (${code})`,
+      hint: 'for a private certificate authority, set NODE_EXTRA_CA_CERTS=/path/to/ca.pem',
+    };
+  }
+  const message = (error as Error)?.message ?? String(error);
+  return { code, retryable: code !== undefined && RETRYABLE_CODES.has(code), message: `request to ${host} failed: ${message}` };
+}

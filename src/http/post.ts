@@ -1,0 +1,63 @@
+/**
+ * POST of a fixed body with retries. The body is a Buffer built once, so every
+ * attempt sends the identical bytes; the caller decides what a final status means.
+ */
+import { describeNetworkError, errorCode, type NetworkProblem } from './network-errors.js';
+import { backoffDelayMs, isRetryableStatus, retryAfterMs, sleep } from './retry-policy.js';
+import type { HttpResponse, Transport } from './transport.js';
+
+export interface PostRequest {
+  transport: Transport;
+  url: string;
+  headers: Record<string, string>;
+  body: Buffer;
+  timeoutSeconds: number;
+}
+
+export type PostOutcome =
+  | { kind: 'response'; response: HttpResponse; attempts: number }
+  | { kind: 'network'; problem: NetworkProblem; attempts: number };
+
+export interface RetryInfo {
+  attempt: number;
+  delayMs: number;
+  reason: string;
+}
+
+export interface RetryOptions {
+  retries: number;
+  onRetry?: (info: RetryInfo) => void;
+  random?: () => number;
+  wait?: (ms: number) => Promise<void>;
+}
+
+export function postOnce(request: PostRequest): Promise<HttpResponse> {
+  return request.transport.send({ url: request.url, method: 'POST', headers: request.headers, body: request.body });
+}
+
+export async function postWithRetries(request: PostRequest, options: RetryOptions): Promise<PostOutcome> {
+  const wait = options.wait ?? sleep;
+  for (let attempt = 1; ; attempt++) {
+    let outcome: PostOutcome;
+    let retryAfter: number | undefined;
+    let reason: string;
+    try {
+      const response = await postOnce(request);
+      outcome = { kind: 'response', response, attempts: attempt };
+      if (!isRetryableStatus(response.status)) return outcome;
+      retryAfter = retryAfterMs(response.headers['retry-after']);
+      reason = `HTTP ${response.status}`;
+    } catch (error) {
+      const code = errorCode(error);
+      if (code === undefined || code === 'UND_ERR_INVALID_ARG') throw error; // a bug, not the network
+      const problem = describeNetworkError(error, request.url, request.timeoutSeconds);
+      outcome = { kind: 'network', problem, attempts: attempt };
+      if (!problem.retryable) return outcome;
+      reason = problem.message;
+    }
+    if (attempt > options.retries) return outcome;
+    const delayMs = retryAfter ?? backoffDelayMs(attempt - 1, options.random);
+    options.onRetry?.({ attempt, delayMs, reason });
+    await wait(delayMs);
+  }
+}

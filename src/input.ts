@@ -1,0 +1,43 @@
+/** Reading input bytes exactly as they are: from a file, or from stdin for '-'. */
+import { readFile } from 'node:fs/promises';
+import type { InputStream } from './context.js';
+import { usageError } from './errors.js';
+
+export async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks);
+}
+
+export function describeInput(file: string): string {
+  return file === '-' ? 'stdin' : file;
+}
+
+/** The bytes of FILE, or of stdin for '-'. */
+export async function readInputBytes(file: string, stdin: InputStream): Promise<Buffer> {
+  if (file === '-') return readAll(stdin);
+  try {
+    return await readFile(file);
+  } catch (error) {
+    throw fileReadError(file, error);
+  }
+}
+
+export function fileReadError(file: string, error: unknown): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return usageError(`no such file: ${file}`);
+  if (code === 'EACCES') return usageError(`permission denied: ${file}`);
+  if (code === 'EISDIR') return usageError(`${file} is a folder, not a file`);
+  return usageError(`cannot read ${file}: ${String(code ?? error)}`);
+}
+
+/**
+ * FILE for commands that read FILE or stdin: an explicit FILE wins; without it
+ * stdin is read when it is not a terminal (a terminal would wait for typing,
+ * and svcctl never hangs waiting for input).
+ */
+export function inputOrStdin(file: string | undefined, stdin: InputStream, usage: string): string {
+  if (file !== undefined) return file;
+  if (stdin.isTTY) throw usageError(`no input: give FILE, or '-' and pipe the data in`, usage);
+  return '-';
+}

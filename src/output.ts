@@ -1,0 +1,109 @@
+/**
+ * The one place for output and colours. stdout carries only results; every
+ * message, warning, progress line and error goes to stderr. Colour is used only
+ * on a TTY, never with NO_COLOR, TERM=dumb or --no-color (chalk alone does not
+ * honour NO_COLOR).
+ */
+import { Chalk, type ChalkInstance } from 'chalk';
+
+export interface OutputStream {
+  write(chunk: string | Uint8Array): boolean;
+  isTTY?: boolean;
+}
+
+export interface OutputOptions {
+  stdout: OutputStream;
+  stderr: OutputStream;
+  env: NodeJS.ProcessEnv;
+  json?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+  /** false when --no-color was given. */
+  color?: boolean;
+}
+
+export function colorAllowed(stream: OutputStream, env: NodeJS.ProcessEnv, colorFlag = true): boolean {
+  if (!colorFlag || !stream.isTTY) return false;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  return env.TERM !== 'dumb';
+}
+
+export class Output {
+  readonly json: boolean;
+  readonly quiet: boolean;
+  readonly verbose: boolean;
+  readonly stdout: OutputStream;
+  readonly stderr: OutputStream;
+  /** Colours for stderr messages. */
+  readonly style: ChalkInstance;
+  private progressShown = false;
+
+  constructor(options: OutputOptions) {
+    this.stdout = options.stdout;
+    this.stderr = options.stderr;
+    this.json = options.json ?? false;
+    this.quiet = options.quiet ?? false;
+    this.verbose = options.verbose ?? false;
+    const level = colorAllowed(options.stderr, options.env, options.color ?? true) ? 1 : 0;
+    this.style = new Chalk({ level });
+  }
+
+  /** True when stderr is a terminal a person watches (progress lines, prompts). */
+  get interactiveStderr(): boolean {
+    return this.stderr.isTTY === true;
+  }
+
+  /** One result line on stdout. */
+  result(text: string): void {
+    this.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  }
+
+  /** One JSON document (or NDJSON line) on stdout. */
+  jsonResult(value: unknown): void {
+    this.stdout.write(`${JSON.stringify(value)}\n`);
+  }
+
+  /** Raw bytes on stdout (bodies, diffs), exactly as given. */
+  raw(bytes: string | Uint8Array): void {
+    this.stdout.write(bytes);
+  }
+
+  info(message: string): void {
+    if (!this.quiet) this.message(message);
+  }
+
+  success(message: string): void {
+    if (!this.quiet) this.message(`${this.style.green('✓')} ${message}`);
+  }
+
+  warn(message: string): void {
+    this.message(`${this.style.yellow('warning:')} ${message}`);
+  }
+
+  debug(message: string): void {
+    if (this.verbose) this.message(this.style.dim(message));
+  }
+
+  error(message: string, hint?: string): void {
+    this.message(`${this.style.red('error:')} ${message}`);
+    if (hint) this.message(`${this.style.dim('hint:')} ${hint}`);
+  }
+
+  /** A progress line that rewrites itself; shown only on a TTY and never with --quiet. */
+  progress(text: string): void {
+    if (!this.interactiveStderr || this.quiet) return;
+    this.stderr.write(`\r\x1b[2K${text}`);
+    this.progressShown = true;
+  }
+
+  clearProgress(): void {
+    if (!this.progressShown) return;
+    this.stderr.write('\r\x1b[2K');
+    this.progressShown = false;
+  }
+
+  private message(text: string): void {
+    this.clearProgress();
+    this.stderr.write(`${text}\n`);
+  }
+}

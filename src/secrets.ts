@@ -1,0 +1,70 @@
+/**
+ * Secrets from files, stdin or the environment. A secret read from a file or
+ * stdin loses exactly one trailing newline (\n or \r\n), like
+ * `docker login --password-stdin`; other surrounding whitespace is kept and
+ * warned about. Values are never printed.
+ */
+import { readFile } from 'node:fs/promises';
+import type { SettingName } from './constants.js';
+import type { Context } from './context.js';
+import { usageError } from './errors.js';
+import type { Output } from './output.js';
+import { describeSource, readSetting } from './settings.js';
+import { readAll } from './input.js';
+
+export function stripOneNewline(text: string): string {
+  if (text.endsWith('\r\n')) return text.slice(0, -2);
+  if (text.endsWith('\n')) return text.slice(0, -1);
+  return text;
+}
+
+export function warnSurroundingWhitespace(value: string, what: string, out: Output): void {
+  if (value !== value.trim()) {
+    out.warn(`${what} starts or ends with whitespace; it is used as is (only one trailing newline is removed)`);
+  }
+}
+
+export async function readSecretFile(path: string, what: string, flag: string): Promise<string> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
+    throw usageError(`cannot read ${what} from ${flag} '${path}': ${reason}`);
+  }
+  const value = stripOneNewline(text);
+  if (value === '') throw usageError(`${flag} '${path}' is empty: it must hold the ${what}`);
+  return value;
+}
+
+export async function readSecretStdin(ctx: Context, what: string, flag: string): Promise<string> {
+  if (ctx.stdin.isTTY) {
+    throw usageError(`${flag} reads the ${what} from stdin, but stdin is a terminal`, `pipe it in: ${flag} < file`);
+  }
+  const value = stripOneNewline((await readAll(ctx.stdin)).toString('utf8'));
+  if (value === '') throw usageError(`${flag} was given but stdin was empty: it must hold the ${what}`);
+  return value;
+}
+
+export interface SecretRequest {
+  name: SettingName;
+  what: string;
+  file?: { path: string | undefined; flag: string };
+}
+
+/** A secret from its file flag, else its variable; undefined when neither is set. */
+export async function resolveSecret(ctx: Context, request: SecretRequest): Promise<string | undefined> {
+  const { file } = request;
+  if (file?.path !== undefined) {
+    const value = await readSecretFile(file.path, request.what, file.flag);
+    ctx.out.debug(`${request.what} from ${file.flag}`);
+    warnSurroundingWhitespace(value, `the ${request.what} in ${file.path}`, ctx.out);
+    return value;
+  }
+  const setting = readSetting(ctx.env, request.name);
+  if (!setting) return undefined;
+  ctx.out.debug(describeSource(setting, request.what));
+  warnSurroundingWhitespace(setting.value, `${setting.source}`, ctx.out);
+  return setting.value;
+}

@@ -1,0 +1,103 @@
+/**
+ * Settings from the environment (section 0): every SERVICE_* variable has a
+ * legacy SVC_* twin; the current name wins, and a flag wins over both. An empty
+ * variable counts as unset. --verbose names the variable used, never its value.
+ */
+import { ENV_PREFIX, LEGACY_ENV_PREFIX, type SettingName } from './constants.js';
+import { usageError } from './errors.js';
+
+export interface Setting {
+  value: string;
+  /** Where the value came from: a flag name or a variable name. */
+  source: string;
+  /** True when it came from the legacy SVC_* name. */
+  legacy: boolean;
+}
+
+export const envName = (name: SettingName): string => `${ENV_PREFIX}${name}`;
+export const legacyEnvName = (name: SettingName): string => `${LEGACY_ENV_PREFIX}${name}`;
+
+export function readSetting(
+  env: NodeJS.ProcessEnv,
+  name: SettingName,
+  flag?: { value: string | undefined; name: string },
+): Setting | undefined {
+  if (flag?.value !== undefined && flag.value !== '') {
+    return { value: flag.value, source: flag.name, legacy: false };
+  }
+  const current = env[envName(name)];
+  if (current !== undefined && current !== '') return { value: current, source: envName(name), legacy: false };
+  const legacy = env[legacyEnvName(name)];
+  if (legacy !== undefined && legacy !== '') return { value: legacy, source: legacyEnvName(name), legacy: true };
+  return undefined;
+}
+
+/** Describes where a setting came from, for --verbose (never the value). */
+export function describeSource(setting: Setting, what: string): string {
+  const legacyNote = setting.legacy ? ' (legacy name; the SERVICE_ prefix is preferred)' : '';
+  return `${what} from ${setting.source}${legacyNote}`;
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname.endsWith('.localhost');
+}
+
+export interface BaseUrl {
+  /** Normalized: no trailing slash, path ends in /api. */
+  url: string;
+  /** Set when the URL is plain http to a host other than loopback. */
+  insecureWarning?: string;
+}
+
+/**
+ * Applies the base URL rules: http or https only, a trailing '/' dropped, the
+ * path must end in /api (a missing /api is the most common set-up mistake, so
+ * the error suggests the corrected URL).
+ */
+export function parseBaseUrl(raw: string, source = 'the base URL'): BaseUrl {
+  let parsed: URL;
+  try {
+    parsed = new URL(raw.trim());
+  } catch {
+    throw usageError(
+      `${source} is not a valid URL: '${raw}'`,
+      'give the API base of the deployment, e.g. https://acme.example.com/api',
+    );
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw usageError(`${source} must use http or https, not '${parsed.protocol.replace(/:$/, '')}'`);
+  }
+  if (parsed.username || parsed.password) {
+    throw usageError(`${source} must not contain a user name or password`);
+  }
+  if (parsed.search || parsed.hash) {
+    throw usageError(`${source} must not have a query or fragment: '${raw}'`);
+  }
+  const path = parsed.pathname.replace(/\/+$/, '');
+  const origin = parsed.origin;
+  if (!path.endsWith('/api')) {
+    const suggestedPath = path.endsWith('/mcp') ? `${path.slice(0, -4)}/api` : `${path}/api`;
+    throw usageError(
+      `${source} must end in /api: '${raw}'`,
+      `did you mean ${origin}${suggestedPath}?`,
+    );
+  }
+  const url = `${origin}${path}`;
+  const result: BaseUrl = { url };
+  if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)) {
+    result.insecureWarning = `${url} uses plain http: credentials and events travel unencrypted`;
+  }
+  return result;
+}
+
+/** The remote MCP address: the base URL with its final /api replaced by /mcp. */
+export function deriveMcpUrl(baseUrl: string): string {
+  return `${baseUrl.slice(0, -'/api'.length)}/mcp`;
+}
+
+/** Joins the base URL and an API path such as /v1/event. */
+export function apiUrl(baseUrl: string, path: string): string {
+  return `${baseUrl}${path}`;
+}

@@ -1,0 +1,56 @@
+/**
+ * Runs the program and is the one place that turns errors into messages on
+ * stderr and exit codes. User mistakes never show a stack trace; a bug shows a
+ * short message and a request to report it.
+ */
+import { homedir } from 'node:os';
+import { CommanderError } from 'commander';
+import { CliError, ExitCode } from './errors.js';
+import { Output } from './output.js';
+import { createProgram, type Io } from './cli/program.js';
+
+import { VERSION } from './version.js';
+
+function errorOutput(io: Io, argv: string[]): Output {
+  return new Output({ stdout: io.stdout, stderr: io.stderr, env: io.env, color: !argv.includes('--no-color') });
+}
+
+/** Maps any error to an exit code, printing what the user needs to know. */
+export function reportError(error: unknown, out: Output, verbose: boolean): number {
+  if (error instanceof CliError) {
+    if (!error.silent) out.error(error.message, error.hint);
+    return error.exitCode;
+  }
+  if (error instanceof CommanderError) {
+    // Commander has printed its message (usage errors) or the help/version text.
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
+      return ExitCode.Ok;
+    }
+    return error.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
+  }
+  const detail = error instanceof Error ? error.message : String(error);
+  out.error(`internal error: ${detail}`, 'this is a bug in svcctl; please report it with the command you ran (run with --verbose for details)');
+  if (verbose && error instanceof Error && error.stack) out.stderr.write(`${error.stack}\n`);
+  return ExitCode.Internal;
+}
+
+export async function main(argv: string[], io?: Partial<Io>): Promise<number> {
+  const fullIo: Io = {
+    env: process.env,
+    cwd: process.cwd(),
+    homeDir: homedir(),
+    platform: process.platform,
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    version: VERSION,
+    ...io,
+  };
+  try {
+    await createProgram(fullIo).parseAsync(argv, { from: 'user' });
+    return ExitCode.Ok;
+  } catch (error) {
+    return reportError(error, errorOutput(fullIo, argv), argv.includes('--verbose') || argv.includes('-v'));
+  }
+}
+

@@ -1,0 +1,71 @@
+/**
+ * The one module that talks to @inquirer/prompts. It is loaded lazily (inquirer
+ * costs start-up time, and most runs never prompt), prompts write to stderr so
+ * that `TOKEN=$(svcctl login)` captures only the token (inquirer writes to
+ * stdout by default), and Ctrl+C in a prompt ends the command with exit 130.
+ *
+ * Callers check `canPrompt(ctx)` first; these functions refuse to prompt when
+ * it is false, so a script never hangs on a question nobody can answer.
+ */
+import { canPrompt, type Context } from '../context.js';
+import { CliError, ExitCode, usageError } from '../errors.js';
+
+type InquirerContext = { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; clearPromptOnDone: boolean };
+
+function promptContext(ctx: Context): InquirerContext {
+  return {
+    input: ctx.stdin,
+    // The Output's stderr is the process's stderr (a TTY here): a full Writable.
+    output: ctx.out.stderr as unknown as NodeJS.WritableStream,
+    clearPromptOnDone: false,
+  };
+}
+
+/** Ctrl+C (or a closed terminal) inside a prompt becomes a clean exit 130. */
+function mapPromptError(error: unknown): never {
+  const name = (error as { name?: unknown })?.name;
+  if (name === 'ExitPromptError' || name === 'AbortPromptError' || name === 'CancelPromptError') {
+    throw new CliError(ExitCode.Interrupted, 'interrupted');
+  }
+  throw error;
+}
+
+function ensureInteractive(ctx: Context, what: string): void {
+  if (!canPrompt(ctx)) throw usageError(`cannot ask for ${what}: stdin and stderr must be terminals and --no-input must not be given`);
+}
+
+const notEmpty = (label: string) => (value: string): true | string => (value.trim() === '' ? `${label} must not be empty` : true);
+
+/** Asks for a line of text (e.g. an email address). */
+export async function promptText(ctx: Context, message: string, options: { defaultValue?: string } = {}): Promise<string> {
+  ensureInteractive(ctx, message);
+  const { input } = await import('@inquirer/prompts');
+  try {
+    const answer = await input({ message, default: options.defaultValue, validate: notEmpty(message) }, promptContext(ctx));
+    return answer.trim();
+  } catch (error) {
+    return mapPromptError(error);
+  }
+}
+
+/** Asks for a secret; what is typed is shown as '*' and never echoed. */
+export async function promptSecret(ctx: Context, message: string): Promise<string> {
+  ensureInteractive(ctx, message);
+  const { password } = await import('@inquirer/prompts');
+  try {
+    return await password({ message, mask: '*', validate: notEmpty(message) }, promptContext(ctx));
+  } catch (error) {
+    return mapPromptError(error);
+  }
+}
+
+/** Asks a yes/no question. */
+export async function promptConfirm(ctx: Context, message: string, defaultValue = false): Promise<boolean> {
+  ensureInteractive(ctx, message);
+  const { confirm } = await import('@inquirer/prompts');
+  try {
+    return await confirm({ message, default: defaultValue }, promptContext(ctx));
+  } catch (error) {
+    return mapPromptError(error);
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * `POST {base_url}/v1/user/login` with {"email","password"}, one attempt with
+ * a timeout (a login is cheap to repeat by hand, and a wrong password retried
+ * could lock an account). What the answer means:
+ *   2xx with a string access_token → the token
+ *   2xx without one, or not JSON   → exit 6, the body shortened
+ *   401/403                        → exit 4, "invalid email or password"
+ *   404                            → exit 5, hint: check the base URL
+ *   other 4xx                      → exit 5, the service's message
+ *   3xx, 5xx, network, TLS, timeout → exit 6, the cause in words
+ * The password never appears in a message: bodies are redacted before they
+ * are shown, and so are the values of members named like secrets.
+ */
+import { LOGIN_PATH } from '../constants.js';
+import type { Context } from '../context.js';
+import { CliError, ExitCode } from '../errors.js';
+import { describeNetworkError } from '../http/network-errors.js';
+import { redact, serviceMessage, shorten } from '../http/redact.js';
+import { createTransport, type HttpResponse } from '../http/transport.js';
+import { apiUrl } from '../settings.js';
+import { VERSION } from '../version.js';
+
+export interface LoginRequest {
+  baseUrl: string;
+  email: string;
+  password: string;
+  timeoutSeconds: number;
+}
+
+const SECRET_MEMBER = /token|password|secret|key/i;
+
+/** The body for an error message: secret-looking JSON members as ***, the password redacted, shortened. */
+export function shownBody(body: string, password: string): string {
+  let text = body;
+  try {
+    text = JSON.stringify(JSON.parse(body), (key, value: unknown) =>
+      key !== '' && SECRET_MEMBER.test(key) && typeof value === 'string' ? '***' : value,
+    );
+  } catch {
+    // not JSON: shown as text
+  }
+  const shown = shorten(redact(text, [password]));
+  return shown === '' ? '(empty body)' : shown;
+}
+
+function statusError(response: HttpResponse, url: string, request: LoginRequest): CliError {
+  const { status } = response;
+  const said = serviceMessage(response.body, [request.password]);
+  if (status === 401 || status === 403) {
+    return new CliError(ExitCode.AuthRejected, 'invalid email or password', {
+      hint: `the service answered HTTP ${status} for ${request.email}`,
+    });
+  }
+  if (status === 404) {
+    return new CliError(ExitCode.RequestRejected, `POST ${url} answered HTTP 404 Not Found`, {
+      hint: `check the base URL (${request.baseUrl}): it must be the API base of the deployment, ending in /api, e.g. https://acme.example.com/api`,
+    });
+  }
+  if (status >= 400 && status < 500 && status !== 408 && status !== 429) {
+    return new CliError(ExitCode.RequestRejected, `the service rejected the login (HTTP ${status}): ${said}`);
+  }
+  if (status >= 300 && status < 400) {
+    const location = response.headers.location;
+    return new CliError(ExitCode.Unavailable, `the service answered HTTP ${status} (a redirect${location ? ` to ${location}` : ''}); svcctl does not follow redirects with a password`, {
+      hint: 'if the deployment moved, use its new address as the base URL',
+    });
+  }
+  return new CliError(ExitCode.Unavailable, `the service failed to log in (HTTP ${status}): ${said}`, {
+    hint: status === 429 ? 'too many requests: wait a moment and try again' : 'try again later; if it persists, the deployment is failing',
+  });
+}
+
+/** The access_token of a 2xx answer; exit 6 when the answer does not hold one. */
+function tokenFrom(response: HttpResponse, request: LoginRequest): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(response.body);
+  } catch {
+    throw new CliError(ExitCode.Unavailable, `the login answer (HTTP ${response.status}) is not JSON: ${shownBody(response.body, request.password)}`, {
+      hint: 'is the base URL the API base of the deployment (ending in /api)?',
+    });
+  }
+  const token = (parsed as { access_token?: unknown } | null)?.access_token;
+  if (typeof token !== 'string' || token.trim() === '') {
+    throw new CliError(ExitCode.Unavailable, `the login answer (HTTP ${response.status}) has no access_token: ${shownBody(response.body, request.password)}`);
+  }
+  return token.trim();
+}
+
+/** Logs in and returns the access_token (a JWT). */
+export async function requestAccessToken(ctx: Context, request: LoginRequest): Promise<string> {
+  const url = apiUrl(request.baseUrl, LOGIN_PATH);
+  const transport = await createTransport({ env: ctx.env, origin: new URL(url).origin, timeoutMs: request.timeoutSeconds * 1000 });
+  const body = Buffer.from(JSON.stringify({ email: request.email, password: request.password }), 'utf8');
+  ctx.out.debug(`POST ${url} (email ${request.email}, password ***)`);
+  let response: HttpResponse;
+  try {
+    response = await transport.send({
+      url,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': `svcctl/${VERSION}` },
+      body,
+    });
+  } catch (error) {
+    const problem = describeNetworkError(error, url, request.timeoutSeconds);
+    throw new CliError(ExitCode.Unavailable, redact(`cannot log in: ${problem.message}`, [request.password]), { hint: problem.hint });
+  } finally {
+    await transport.close();
+  }
+  ctx.out.debug(`HTTP ${response.status} from ${url}`);
+  if (response.status >= 200 && response.status < 300) return tokenFrom(response, request);
+  throw statusError(response, url, request);
+}

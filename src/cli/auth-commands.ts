@@ -1,0 +1,74 @@
+/** Wiring of `svcctl login`, `svcctl token [inspect]` and `svcctl logout`. */
+import { Command, Option } from 'commander';
+import { DEFAULT_TIMEOUT_SECONDS } from '../constants.js';
+import type { ContextFactory } from './program.js';
+import { positiveSeconds } from './parsers.js';
+
+const LOGIN_EXAMPLES = `
+The password comes from --password-stdin, --password-file, SERVICE_PASSWORD, or a
+masked prompt (on a terminal). There is no password flag: flag values are visible
+to other users in the process list.
+
+Examples:
+  svcctl login                                         # prompts for what is missing
+  TOKEN=$(svcctl login --email me@acme.example --password-stdin < pw.txt)
+  svcctl login --save && svcctl token                  # save, then print it later
+  svcctl login --json --password-file pw.txt | jq -r .expires_at`;
+
+const TOKEN_EXAMPLES = `
+Examples:
+  svcctl token                          # the token saved by 'svcctl login --save'
+  svcctl token --refresh --password-file pw.txt   # logs in again when expired
+  svcctl token | svcctl token inspect -
+  svcctl token inspect --check "$TOKEN" || echo expired`;
+
+const timeoutOption = (): Option =>
+  new Option('--timeout <seconds>', 'request timeout').argParser(positiveSeconds).default(DEFAULT_TIMEOUT_SECONDS);
+
+export function registerAuthCommands(program: Command, contextFor: ContextFactory): void {
+  program
+    .command('login')
+    .description('log in and print the access token (a JWT) on stdout')
+    .option('--email <e>', 'email of the user (else SERVICE_EMAIL, else a prompt)')
+    .option('--password-stdin', 'read the password from stdin (one trailing newline removed)', false)
+    .option('--password-file <file>', 'read the password from a file (one trailing newline removed)')
+    .option('--save', 'save the token for this base URL (see svcctl token)', false)
+    .addOption(timeoutOption())
+    .addHelpText('after', LOGIN_EXAMPLES)
+    .action(async (options, command: Command) => {
+      const { runLogin } = await import('../commands/login.js');
+      await runLogin(contextFor(command), options);
+    });
+
+  const token = program
+    .command('token')
+    .description("print the token saved by 'svcctl login --save' for the base URL")
+    .option('--refresh', 'log in again when the saved token is expired (or expires within a minute), with a password that needs no prompt', false)
+    .option('--email <e>', 'with --refresh: email (else SERVICE_EMAIL, else the saved one)')
+    .option('--password-stdin', 'with --refresh: read the password from stdin', false)
+    .option('--password-file <file>', 'with --refresh: read the password from a file')
+    .addOption(timeoutOption())
+    .addHelpText('after', TOKEN_EXAMPLES)
+    .action(async (options, command: Command) => {
+      const { runToken } = await import('../commands/token.js');
+      await runToken(contextFor(command), options);
+    });
+
+  token
+    .command('inspect')
+    .description('decode a JWT (no verification): header, claims, expiry in words')
+    .argument('[TOKEN]', "the token, or '-' to read it from stdin (the default when stdin is not a terminal)")
+    .option('--check', 'exit 8 when the token is expired', false)
+    .action(async (tokenArgument: string | undefined, options, command: Command) => {
+      const { runTokenInspect } = await import('../commands/token.js');
+      await runTokenInspect(contextFor(command), { ...options, token: tokenArgument });
+    });
+
+  program
+    .command('logout')
+    .description('forget the token saved for the base URL')
+    .action(async (_options, command: Command) => {
+      const { runLogout } = await import('../commands/logout.js');
+      await runLogout(contextFor(command));
+    });
+}

@@ -1,0 +1,72 @@
+/** `svcctl login`: log in, print the access token (stdout), optionally save it. */
+import type { Context } from '../context.js';
+import { resolveBaseUrl } from '../deployment.js';
+import { resolveLoginCredentials, type CredentialFlags } from '../auth/credentials-input.js';
+import { saveToken } from '../auth/credentials-store.js';
+import { describeExpiry, isExpired, summarizeToken, tryDecodeJwt, type TokenSummary } from '../auth/jwt.js';
+import { requestAccessToken } from '../auth/login-request.js';
+
+export interface LoginOptions extends CredentialFlags {
+  save: boolean;
+  /** Seconds. */
+  timeout: number;
+}
+
+export interface LoggedIn {
+  summary: TokenSummary;
+  /** Where the token was saved, when it was. */
+  savedTo?: string;
+}
+
+/**
+ * Logs in with credentials already resolved, decodes the token, saves it when
+ * asked, and tells a person at a terminal who is logged in and for how long.
+ * `svcctl token --refresh` uses this too.
+ */
+export async function logIn(
+  ctx: Context,
+  request: { baseUrl: string; email: string; password: string; timeoutSeconds: number; save: boolean },
+): Promise<LoggedIn> {
+  const token = await requestAccessToken(ctx, request);
+  const decoded = tryDecodeJwt(token);
+  const summary = summarizeToken(token, decoded);
+  const now = new Date();
+  if (!decoded) ctx.out.warn('the access_token is not a JWT: who it belongs to and when it expires are unknown');
+  else if (isExpired(decoded.claims, now)) ctx.out.warn(`the new token ${describeExpiry(decoded.claims, now)}: is this computer's clock right?`);
+  const result: LoggedIn = { summary };
+  if (request.save) {
+    result.savedTo = await saveToken(ctx, request.baseUrl, {
+      access_token: token,
+      email: summary.email ?? request.email,
+      expires_at: summary.expires_at,
+      saved_at: now.toISOString(),
+    });
+  }
+  if (ctx.out.interactiveStderr) {
+    const who = summary.email ?? request.email;
+    ctx.out.success(`Logged in to ${request.baseUrl} as ${who}`);
+    if (decoded) ctx.out.info(`The token ${describeExpiry(decoded.claims, now)}.`);
+    if (result.savedTo) ctx.out.info(`Saved to ${result.savedTo} ('svcctl token' prints it, 'svcctl logout' forgets it).`);
+  } else if (result.savedTo) {
+    ctx.out.debug(`token saved to ${result.savedTo}`);
+  }
+  return result;
+}
+
+export function printToken(ctx: Context, summary: TokenSummary): void {
+  if (ctx.globals.json) ctx.out.jsonResult(summary);
+  else ctx.out.result(summary.access_token);
+}
+
+export async function runLogin(ctx: Context, options: LoginOptions): Promise<void> {
+  const baseUrl = resolveBaseUrl(ctx);
+  const { email, password } = await resolveLoginCredentials(ctx, options);
+  const { summary } = await logIn(ctx, {
+    baseUrl,
+    email: email.value,
+    password: password.value,
+    timeoutSeconds: options.timeout,
+    save: options.save,
+  });
+  printToken(ctx, summary);
+}

@@ -1,0 +1,92 @@
+/**
+ * Claude Desktop and Claude Code (reference §A.1, §A.2).
+ */
+import type { ClientEnv, ClientSpec, Scope } from '../types.js';
+import { appSupportDir, envOr, join, localAppData, osFamily, probe, resolveFor } from './paths.js';
+
+const DESKTOP_FILE = 'claude_desktop_config.json';
+/** The Windows Store (MSIX) package of Claude Desktop, the default installer since early 2026. */
+const MSIX_PACKAGE = 'Claude_pzs8sxrjxfjjc';
+
+/**
+ * The MSIX package folder when Claude Desktop was installed from the Windows
+ * Store: the known package id first, else any Claude_* package (the id suffix
+ * is the publisher hash, which could change).
+ */
+export function claudeMsixPackageDir(env: ClientEnv): string | undefined {
+  const packages = join(env, localAppData(env), 'Packages');
+  const fs = probe(env);
+  const known = join(env, packages, MSIX_PACKAGE);
+  if (fs.exists(known)) return known;
+  const other = fs.list(packages).filter((name) => /^Claude_[a-z0-9]+$/i.test(name)).sort()[0];
+  return other === undefined ? undefined : join(env, packages, other);
+}
+
+/** The folder that holds claude_desktop_config.json. */
+export function claudeDesktopDir(env: ClientEnv): string {
+  if (osFamily(env.platform) === 'win32') {
+    const msix = claudeMsixPackageDir(env);
+    // MSIX apps see %APPDATA% redirected into the package's LocalCache.
+    if (msix !== undefined) return join(env, msix, 'LocalCache', 'Roaming', 'Claude');
+  }
+  // Linux has no official build; community builds use ~/.config/Claude.
+  return appSupportDir(env, 'Claude');
+}
+
+export const claudeDesktop: ClientSpec = {
+  id: 'claude-desktop',
+  label: 'Claude Desktop',
+  format: 'json',
+  scopes: ['user'],
+  configPath: (env) => join(env, claudeDesktopDir(env), DESKTOP_FILE),
+  entryPath: (name) => ['mcpServers', name],
+  serversPath: () => ['mcpServers'],
+  acceptsComments: false,
+  acceptsTrailingCommas: false,
+  variables: 'none',
+  expandsInArgs: false,
+  remoteInFile: false,
+  windowsCmdWrap: true,
+  detectPath: (env) => claudeMsixPackageDir(env) ?? claudeDesktopDir(env),
+  afterChange: 'restart',
+  afterChangeNote: () =>
+    'Quit Claude Desktop completely (also from the tray/menu bar) and start it again; it reads its config only at start.',
+};
+
+/** ~/.claude.json, or $CLAUDE_CONFIG_DIR/.claude.json when that is set. */
+export function claudeCodeStateFile(env: ClientEnv): string {
+  return join(env, envOr(env, 'CLAUDE_CONFIG_DIR', env.homeDir), '.claude.json');
+}
+
+function claudeCodePath(env: ClientEnv, scope: Scope): string {
+  if (scope === 'project') return join(env, resolveFor(env, env.projectDir), '.mcp.json');
+  return claudeCodeStateFile(env);
+}
+
+function claudeCodeServersPath(scope: Scope, env: ClientEnv): string[] {
+  // Local scope: private to one project, kept in ~/.claude.json under the project's absolute path.
+  if (scope === 'local') return ['projects', resolveFor(env, env.projectDir), 'mcpServers'];
+  return ['mcpServers'];
+}
+
+export const claudeCode: ClientSpec = {
+  id: 'claude-code',
+  label: 'Claude Code',
+  format: 'json',
+  scopes: ['user', 'project', 'local'],
+  configPath: claudeCodePath,
+  entryPath: (name, scope, env) => [...claudeCodeServersPath(scope, env), name],
+  serversPath: claudeCodeServersPath,
+  acceptsComments: false,
+  acceptsTrailingCommas: false,
+  variables: 'dollar-brace',
+  expandsInArgs: true,
+  remoteInFile: true,
+  windowsCmdWrap: true,
+  detectPath: (env) => join(env, env.homeDir, '.claude'),
+  afterChange: 'restart',
+  afterChangeNote: (scope) =>
+    scope === 'project'
+      ? 'Start a new Claude Code session in the project and approve the server when asked (project servers from .mcp.json need approval; see /mcp).'
+      : 'Start a new Claude Code session (or run /mcp) to load the server.',
+};

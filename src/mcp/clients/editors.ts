@@ -1,0 +1,127 @@
+/**
+ * Editor clients: Cursor, VS Code, Windsurf, Cline (a VS Code extension) and
+ * Zed (reference §A.1, §A.2).
+ */
+import type { ClientEnv, ClientSpec, Scope } from '../types.js';
+import { appData, join, osFamily, resolveFor, vscodeUserDir, xdgConfigHome } from './paths.js';
+
+const project = (env: ClientEnv, ...parts: string[]): string => join(env, resolveFor(env, env.projectDir), ...parts);
+
+export const cursor: ClientSpec = {
+  id: 'cursor',
+  label: 'Cursor',
+  format: 'json',
+  scopes: ['user', 'project'],
+  configPath: (env, scope) =>
+    scope === 'project' ? project(env, '.cursor', 'mcp.json') : join(env, env.homeDir, '.cursor', 'mcp.json'),
+  entryPath: (name) => ['mcpServers', name],
+  serversPath: () => ['mcpServers'],
+  // A trailing comma breaks Cursor's loader: treat the file as strict JSON.
+  acceptsComments: false,
+  acceptsTrailingCommas: false,
+  variables: 'env-colon',
+  expandsInArgs: false,
+  remoteInFile: true,
+  windowsCmdWrap: true,
+  detectPath: (env) => join(env, env.homeDir, '.cursor'),
+  afterChange: 'reload',
+  afterChangeNote: () => 'In Cursor open Settings → MCP (Tools & Integrations), check that the server is enabled, or reload the window.',
+};
+
+export const vscode: ClientSpec = {
+  id: 'vscode',
+  label: 'VS Code',
+  format: 'jsonc',
+  scopes: ['user', 'project'],
+  configPath: (env, scope: Scope) =>
+    scope === 'project' ? project(env, '.vscode', 'mcp.json') : join(env, vscodeUserDir(env), 'mcp.json'),
+  // VS Code reads `servers`; an entry under `mcpServers` is silently ignored.
+  entryPath: (name) => ['servers', name],
+  serversPath: () => ['servers'],
+  acceptsComments: true,
+  acceptsTrailingCommas: false,
+  variables: 'env-colon',
+  expandsInArgs: false,
+  remoteInFile: true,
+  // VS Code starts stdio servers through a shell on Windows, so npx resolves.
+  windowsCmdWrap: false,
+  detectPath: (env) => vscodeUserDir(env),
+  afterChange: 'reload',
+  afterChangeNote: () =>
+    'In VS Code run "MCP: List Servers" and start the server (or use the Start action above it in mcp.json); values from inputs are asked for at the first start.',
+};
+
+export const windsurf: ClientSpec = {
+  id: 'windsurf',
+  label: 'Windsurf',
+  format: 'json',
+  scopes: ['user'],
+  configPath: (env) => join(env, env.homeDir, '.codeium', 'windsurf', 'mcp_config.json'),
+  entryPath: (name) => ['mcpServers', name],
+  serversPath: () => ['mcpServers'],
+  acceptsComments: false,
+  acceptsTrailingCommas: false,
+  variables: 'env-colon',
+  expandsInArgs: false,
+  remoteInFile: true,
+  windowsCmdWrap: true,
+  detectPath: (env) => join(env, env.homeDir, '.codeium', 'windsurf'),
+  afterChange: 'refresh',
+  afterChangeNote: () => 'In Windsurf open the MCP panel of Cascade and press refresh.',
+};
+
+/** Cline keeps its settings in the VS Code extension's global storage. */
+export function clineStorageDir(env: ClientEnv): string {
+  return join(env, vscodeUserDir(env), 'globalStorage', 'saoudrizwan.claude-dev');
+}
+
+export const cline: ClientSpec = {
+  id: 'cline',
+  label: 'Cline',
+  format: 'json',
+  scopes: ['user'],
+  configPath: (env) => join(env, clineStorageDir(env), 'settings', 'cline_mcp_settings.json'),
+  entryPath: (name) => ['mcpServers', name],
+  serversPath: () => ['mcpServers'],
+  acceptsComments: false,
+  acceptsTrailingCommas: false,
+  // ${env:VAR} since Dec 2025 (cline/cline#8079); older versions pass it literally.
+  variables: 'env-colon',
+  expandsInArgs: false,
+  remoteInFile: true,
+  windowsCmdWrap: true,
+  detectPath: clineStorageDir,
+  afterChange: 'automatic',
+  afterChangeNote: () => 'Cline watches its settings file and reconnects by itself; check the MCP Servers view of Cline.',
+};
+
+/** Zed: ~/.config/zed on macOS and Linux ($XDG_CONFIG_HOME on Linux only), %APPDATA%\Zed on Windows. */
+export function zedConfigDir(env: ClientEnv): string {
+  switch (osFamily(env.platform)) {
+    case 'win32':
+      return join(env, appData(env), 'Zed');
+    case 'darwin':
+      return join(env, env.homeDir, '.config', 'zed');
+    default:
+      return join(env, xdgConfigHome(env), 'zed');
+  }
+}
+
+export const zed: ClientSpec = {
+  id: 'zed',
+  label: 'Zed',
+  format: 'jsonc',
+  scopes: ['user', 'project'],
+  configPath: (env, scope) => (scope === 'project' ? project(env, '.zed', 'settings.json') : join(env, zedConfigDir(env), 'settings.json')),
+  entryPath: (name) => ['context_servers', name],
+  serversPath: () => ['context_servers'],
+  acceptsComments: true,
+  acceptsTrailingCommas: true,
+  variables: 'none',
+  expandsInArgs: false,
+  remoteInFile: true,
+  windowsCmdWrap: false,
+  detectPath: zedConfigDir,
+  afterChange: 'automatic',
+  afterChangeNote: () => 'Zed reloads settings.json by itself; check the server in the Agent panel settings (Context Servers).',
+};

@@ -1,0 +1,118 @@
+/**
+ * Renders our server entry for one client (or a generic format) × mode × auth
+ * × secrets: the value to write, VS Code `inputs`, whether the file will hold
+ * literal secrets, the variables the user must export, and what the client
+ * needs next. Pure: no file system, no environment.
+ */
+import { usageError } from '../errors.js';
+import { CLIENTS } from './clients.js';
+import { codexLocal, codexProxy, codexRemote } from './render/codex.js';
+import { genericEntry } from './render/generic.js';
+import { localEntry, proxyEntry, remoteEntry } from './render/json-clients.js';
+import { credentialKeys, holdsLiteralSecret, VAR_ACCESS_TOKEN, VARIABLE_OF, vscodeInputs } from './render/values.js';
+import type { ClientSpec, EntryRequest, GenericFormat, RenderedEntry, SecretsHow } from './types.js';
+
+export type Target = EntryRequest['target'];
+
+/** Clients that forward variables by name instead of expanding them (Codex). */
+const FORWARDS_BY_NAME = new Set(['codex']);
+
+function canReference(client: ClientSpec): boolean {
+  return client.variables !== 'none' || FORWARDS_BY_NAME.has(client.id);
+}
+
+/** References where the client can use them, else literal values (contract section 4). */
+export function defaultSecrets(target: Target): SecretsHow {
+  if ('format' in target) return 'literal';
+  return canReference(CLIENTS[target.client]) ? 'ref' : 'literal';
+}
+
+/** A usage error when the client cannot take the chosen kind of secrets. */
+export function checkSecrets(target: Target, secrets: SecretsHow): void {
+  if ('format' in target) {
+    if (secrets === 'prompt') throw usageError('--secrets prompt is for VS Code (--client vscode): it uses VS Code inputs');
+    if (secrets === 'ref' && target.format === 'toml') {
+      throw usageError('--format toml holds literal values (a TOML client does not expand variables)', 'use --secrets literal, or --client codex to forward variables by name');
+    }
+    return;
+  }
+  const client = CLIENTS[target.client];
+  if (secrets === 'prompt' && client.id !== 'vscode') {
+    throw usageError(`--secrets prompt is only for VS Code (its inputs); ${client.label} takes ref or literal`);
+  }
+  if (secrets === 'ref' && !canReference(client)) {
+    throw usageError(
+      `${client.label} does not expand variables in its config file`,
+      'use --secrets literal (the file is then left readable only by you)',
+    );
+  }
+}
+
+function renderClientValue(client: ClientSpec, request: EntryRequest): Record<string, unknown> {
+  if (client.id === 'codex') {
+    if (request.mode === 'local') return codexLocal(client, request);
+    if (request.mode === 'remote') return codexRemote(request);
+    return codexProxy(client, request);
+  }
+  if (request.mode === 'local') return localEntry(client, request);
+  if (request.mode === 'remote') return remoteEntry(client, request);
+  return proxyEntry(client, request);
+}
+
+/** Apps started from a dock or start menu, which do not see variables exported in a shell profile. */
+const GUI_CLIENTS = new Set(['claude-desktop', 'cursor', 'vscode', 'windsurf', 'cline', 'zed']);
+
+function clientNotes(client: ClientSpec, request: EntryRequest): string[] {
+  const notes = [client.afterChangeNote(request.scope)];
+  if (request.secrets === 'ref' && GUI_CLIENTS.has(client.id)) {
+    const alternative = client.id === 'vscode' ? '--secrets prompt (or --secrets literal)' : '--secrets literal';
+    notes.push(
+      `${client.label} started from a dock or start menu often does not see variables exported in a shell profile; start it from a shell that has them, or use ${alternative}.`,
+    );
+  }
+  if (request.secrets === 'ref' && client.id === 'cline') {
+    notes.push('Cline expands ${env:VAR} since December 2025; with an older Cline use --secrets literal.');
+  }
+  if (request.secrets === 'ref' && client.id === 'vscode' && request.mode === 'remote') {
+    notes.push('Some VS Code versions do not substitute ${env:VAR} in headers (microsoft/vscode#336232); if the server rejects the login, use --secrets prompt.');
+  }
+  if (request.secrets === 'ref' && client.id === 'claude-code' && request.scope !== 'project') {
+    notes.push('Claude Code documents ${VAR} expansion for .mcp.json; if a user/local-scope server gets no credentials, use --scope project or --secrets literal.');
+  }
+  if (request.mode === 'proxy' && request.platform === 'win32' && request.auth === 'bearer' && request.secrets === 'ref' && (client.expandsInArgs || client.id === 'codex')) {
+    notes.push('On Windows an argument with a space ("Authorization:Bearer …") may be split; if mcp-remote gets no token, use --secrets literal.');
+  }
+  if (request.mode !== 'local' && request.auth === 'bearer') {
+    notes.push('Access tokens expire: run `svcctl login --save` again (and re-run this command with --secrets literal) when the server starts rejecting the token.');
+  }
+  return notes;
+}
+
+function variablesToExport(request: EntryRequest): string[] {
+  if (request.secrets !== 'ref') return [];
+  return credentialKeys(request).map((key) => (key === 'token' ? VAR_ACCESS_TOKEN : VARIABLE_OF[key]));
+}
+
+export function renderEntry(request: EntryRequest): RenderedEntry {
+  checkSecrets(request.target, request.secrets);
+  if (request.mode === 'local' && request.auth === 'bearer') {
+    throw usageError('--auth bearer is for --mode remote or --mode proxy: the local server logs in with email and password');
+  }
+  const literalSecrets = holdsLiteralSecret(request);
+  if ('format' in request.target) {
+    return { value: genericEntry(request.target.format, request), literalSecrets, variablesToExport: variablesToExport(request), notes: [] };
+  }
+  const client = CLIENTS[request.target.client];
+  const rendered: RenderedEntry = {
+    value: renderClientValue(client, request),
+    literalSecrets,
+    variablesToExport: variablesToExport(request),
+    notes: clientNotes(client, request),
+  };
+  if (request.secrets === 'prompt') rendered.extraTopLevel = { inputs: vscodeInputs(request.name, credentialKeys(request)) };
+  return rendered;
+}
+
+export function genericFileFormat(format: GenericFormat): 'jsonc' | 'toml' {
+  return format === 'toml' ? 'toml' : 'jsonc';
+}

@@ -1,0 +1,50 @@
+/**
+ * `--format mcpServers|servers|toml` (with --config and no --client): exactly
+ * the generic shapes of the service docs (section 4.5) and the contract
+ * (section 4), with no client-specific adaptation: local `command`/`args`/`env`,
+ * remote `type: "http"`/`url`/`headers`, proxy `mcp-remote <url> --header
+ * "Name: value"`. TOML holds literal values only (a TOML client does not
+ * expand variables); the JSON shapes take literal values by default and
+ * `${VAR}` (mcpServers) or `${env:VAR}` (servers, the editor workspace style)
+ * with --secrets ref.
+ */
+import { MCP_PROXY_PACKAGE, PACKAGE_RUNNER, PACKAGE_RUNNER_YES_FLAG } from '../../constants.js';
+import type { EntryRequest, GenericFormat, VariableSyntax } from '../types.js';
+import { remoteHeaders } from './json-clients.js';
+import { credentialValue, packageSpec, VAR_BASE_URL, VAR_EMAIL, VAR_PASSWORD } from './values.js';
+
+type Entry = Record<string, unknown>;
+
+export function genericSyntax(format: GenericFormat): VariableSyntax {
+  if (format === 'servers') return 'env-colon';
+  if (format === 'mcpServers') return 'dollar-brace';
+  return 'none';
+}
+
+export function genericEntry(format: GenericFormat, request: EntryRequest): Entry {
+  const syntax = genericSyntax(format);
+  const value = (key: 'email' | 'password' | 'token'): string => credentialValue(request, syntax, key);
+  switch (request.mode) {
+    case 'local':
+      return {
+        command: PACKAGE_RUNNER,
+        args: [PACKAGE_RUNNER_YES_FLAG, packageSpec(request.package)],
+        env: { [VAR_EMAIL]: value('email'), [VAR_PASSWORD]: value('password'), [VAR_BASE_URL]: request.baseUrl },
+      };
+    case 'remote':
+      return { type: 'http', url: request.mcpUrl, headers: remoteHeaders(request, value) };
+    case 'proxy': {
+      const headers = remoteHeaders(request, value);
+      const args = [MCP_PROXY_PACKAGE, request.mcpUrl];
+      for (const [name, headerValue] of Object.entries(headers)) args.push('--header', `${name}: ${headerValue}`);
+      return { command: PACKAGE_RUNNER, args };
+    }
+  }
+}
+
+/** The top-level key the generic shapes live under. */
+export function genericServersKey(format: GenericFormat): string {
+  if (format === 'servers') return 'servers';
+  if (format === 'toml') return 'mcp_servers';
+  return 'mcpServers';
+}

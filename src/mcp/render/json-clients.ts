@@ -1,0 +1,126 @@
+/**
+ * Entries of the JSON clients, per mode, each in the shape its client really
+ * reads (reference §0 and §A.1): the URL field and transport discriminator,
+ * the variable syntax, Zed's `source`, VS Code's explicit `type`, and
+ * `cmd /c npx` on Windows where the client spawns without a shell.
+ */
+import { HEADER_AUTHORIZATION, HEADER_EMAIL, HEADER_PASSWORD, MCP_PROXY_PACKAGE, PACKAGE_RUNNER, PACKAGE_RUNNER_YES_FLAG } from '../../constants.js';
+import { usageError } from '../../errors.js';
+import { isLoopbackHost } from '../../settings.js';
+import type { ClientSpec, EntryRequest } from '../types.js';
+import {
+  credentialValue,
+  packageSpec,
+  VAR_ACCESS_TOKEN,
+  VAR_AUTH_HEADER,
+  VAR_BASE_URL,
+  VAR_EMAIL,
+  VAR_PASSWORD,
+  variableReference,
+} from './values.js';
+
+type Entry = Record<string, unknown>;
+
+/** npx and its arguments, as `cmd /c npx …` on Windows for clients that spawn without a shell. */
+export function runner(client: ClientSpec | undefined, platform: NodeJS.Platform, args: string[]): { command: string; args: string[] } {
+  if (client?.windowsCmdWrap && platform === 'win32') return { command: 'cmd', args: ['/c', PACKAGE_RUNNER, ...args] };
+  return { command: PACKAGE_RUNNER, args };
+}
+
+/** Stdio entries: VS Code and Claude Code write an explicit type; Zed wants source "custom". */
+function stdioEntry(client: ClientSpec, fields: Entry): Entry {
+  if (client.id === 'zed') return { source: 'custom', ...fields };
+  if (client.id === 'vscode' || client.id === 'claude-code') return { type: 'stdio', ...fields };
+  return fields;
+}
+
+export function localEntry(client: ClientSpec, request: EntryRequest): Entry {
+  const syntax = client.variables;
+  return stdioEntry(client, {
+    ...runner(client, request.platform, [PACKAGE_RUNNER_YES_FLAG, packageSpec(request.package)]),
+    env: {
+      [VAR_EMAIL]: credentialValue(request, syntax, 'email'),
+      [VAR_PASSWORD]: credentialValue(request, syntax, 'password'),
+      [VAR_BASE_URL]: request.baseUrl,
+    },
+  });
+}
+
+export function remoteHeaders(request: EntryRequest, value: (key: 'email' | 'password' | 'token') => string): Record<string, string> {
+  if (request.auth === 'bearer') return { [HEADER_AUTHORIZATION]: `Bearer ${value('token')}` };
+  return { [HEADER_EMAIL]: value('email'), [HEADER_PASSWORD]: value('password') };
+}
+
+export function remoteEntry(client: ClientSpec, request: EntryRequest): Entry {
+  if (!client.remoteInFile) {
+    throw usageError(
+      `${client.label} cannot hold a remote server in its config file (it silently skips such entries)`,
+      `use --mode proxy (runs ${MCP_PROXY_PACKAGE} through npx), or add the server in ${client.label} under Settings → Connectors`,
+    );
+  }
+  const headers = remoteHeaders(request, (key) => credentialValue(request, client.variables, key));
+  const url = request.mcpUrl;
+  switch (client.id) {
+    case 'cursor':
+    case 'zed':
+      return { url, headers };
+    case 'windsurf':
+      return { serverUrl: url, headers };
+    case 'cline':
+      // Cline reads a `url` without type as SSE; "http" fails its schema.
+      return { type: 'streamableHttp', url, headers };
+    default:
+      // Claude Code, VS Code, Gemini CLI (what `gemini mcp add -t http` writes).
+      return { type: 'http', url, headers };
+  }
+}
+
+/** mcp-remote refuses plain http to a host other than loopback without --allow-http. */
+export function allowHttpArgs(mcpUrl: string): string[] {
+  const url = new URL(mcpUrl);
+  return url.protocol === 'http:' && !isLoopbackHost(url.hostname) ? ['--allow-http'] : [];
+}
+
+/**
+ * The `--header` arguments of mcp-remote and the variables it reads them from.
+ * Headers are written `Name:${VAR}` (no space): some clients split arguments
+ * at spaces (Cursor, Claude Desktop and Codex on Windows), and mcp-remote
+ * expands ${VAR} in header values from its own environment, so the values
+ * travel in the entry's env block and never in argv.
+ */
+export function proxyHeaders(request: EntryRequest): { args: string[]; variables: Record<string, 'email' | 'password' | 'token'> } {
+  if (request.auth === 'bearer') {
+    return { args: ['--header', `${HEADER_AUTHORIZATION}:\${${VAR_AUTH_HEADER}}`], variables: { [VAR_AUTH_HEADER]: 'token' } };
+  }
+  return {
+    args: ['--header', `${HEADER_EMAIL}:\${${VAR_EMAIL}}`, '--header', `${HEADER_PASSWORD}:\${${VAR_PASSWORD}}`],
+    variables: { [VAR_EMAIL]: 'email', [VAR_PASSWORD]: 'password' },
+  };
+}
+
+export function proxyEntry(client: ClientSpec, request: EntryRequest): Entry {
+  const head = [MCP_PROXY_PACKAGE, request.mcpUrl];
+  const tail = allowHttpArgs(request.mcpUrl);
+  if (client.expandsInArgs && request.secrets === 'ref') {
+    // Claude Code and Gemini expand ${VAR} in args themselves (Gemini turns an
+    // unset one into ''), so the headers name the user's own variables.
+    const refs =
+      request.auth === 'bearer'
+        ? ['--header', `${HEADER_AUTHORIZATION}:Bearer ${variableReference(client.variables, VAR_ACCESS_TOKEN)}`]
+        : ['--header', `${HEADER_EMAIL}:${variableReference(client.variables, VAR_EMAIL)}`, '--header', `${HEADER_PASSWORD}:${variableReference(client.variables, VAR_PASSWORD)}`];
+    return stdioEntry(client, runner(client, request.platform, [...head, ...refs, ...tail]));
+  }
+  if (client.expandsInArgs && client.id === 'gemini') {
+    throw usageError(
+      'Gemini CLI expands ${VAR} in args itself (an unset one becomes empty), so a proxy entry cannot keep literal values in env for mcp-remote',
+      'use --mode remote (Gemini CLI speaks HTTP itself) or --secrets ref',
+    );
+  }
+  const headers = proxyHeaders(request);
+  const env: Record<string, string> = {};
+  for (const [variable, key] of Object.entries(headers.variables)) {
+    const value = credentialValue(request, client.variables, key);
+    env[variable] = key === 'token' ? `Bearer ${value}` : value;
+  }
+  return stdioEntry(client, { ...runner(client, request.platform, [...head, ...headers.args, ...tail]), env });
+}

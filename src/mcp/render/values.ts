@@ -1,0 +1,81 @@
+/**
+ * The values an entry holds for the user's credentials: a reference in the
+ * client's own syntax, the literal value, or a VS Code `${input:…}` prompt.
+ */
+import { ENV_PREFIX } from '../../constants.js';
+import { envName } from '../../settings.js';
+import type { EntryRequest, LiteralValues, VariableSyntax, VscodeInput } from '../types.js';
+import { usageError } from '../../errors.js';
+
+export const VAR_EMAIL = envName('EMAIL');
+export const VAR_PASSWORD = envName('PASSWORD');
+export const VAR_BASE_URL = envName('BASE_URL');
+export const VAR_ACCESS_TOKEN = envName('ACCESS_TOKEN');
+/** Carries "Bearer <token>" to mcp-remote, so the --header argument holds no space. */
+export const VAR_AUTH_HEADER = `${ENV_PREFIX}AUTH_HEADER`;
+
+export type CredentialKey = keyof LiteralValues;
+
+export const VARIABLE_OF: Record<CredentialKey, string> = {
+  email: VAR_EMAIL,
+  password: VAR_PASSWORD,
+  token: VAR_ACCESS_TOKEN,
+};
+
+/** Literal secrets (not the email) make the file sensitive. */
+export const SECRET_KEYS: ReadonlySet<CredentialKey> = new Set(['password', 'token']);
+
+export function variableReference(syntax: VariableSyntax, name: string): string {
+  if (syntax === 'env-colon') return `\${env:${name}}`;
+  if (syntax === 'dollar-brace') return `\${${name}}`;
+  throw new Error(`no variable syntax to reference ${name}`);
+}
+
+/** The placeholder printed instead of a literal secret (`mcp print` without --show-secrets). */
+export const placeholder = (name: string): string => `<${name}>`;
+
+/** Which credentials a mode and auth method need. */
+export function credentialKeys(request: Pick<EntryRequest, 'mode' | 'auth'>): CredentialKey[] {
+  if (request.mode !== 'local' && request.auth === 'bearer') return ['token'];
+  return ['email', 'password'];
+}
+
+export function inputId(name: string, key: CredentialKey): string {
+  return `${name}-${key}`;
+}
+
+const INPUT_LABEL: Record<CredentialKey, string> = { email: 'Email', password: 'Password', token: 'Access token (svcctl login)' };
+
+export function vscodeInputs(name: string, keys: CredentialKey[]): VscodeInput[] {
+  return keys.map((key) => ({
+    type: 'promptString',
+    id: inputId(name, key),
+    description: `${INPUT_LABEL[key]} for the ${name} MCP server`,
+    ...(SECRET_KEYS.has(key) ? { password: true } : {}),
+  }));
+}
+
+/** The value the file holds for one credential. */
+export function credentialValue(request: EntryRequest, syntax: VariableSyntax, key: CredentialKey): string {
+  if (request.secrets === 'prompt') return `\${input:${inputId(request.name, key)}}`;
+  if (request.secrets === 'ref') return variableReference(syntax, VARIABLE_OF[key]);
+  const value = request.literals[key];
+  if (value === undefined) throw new Error(`literal ${key} missing from the entry request`);
+  return value;
+}
+
+/** True when the file will hold a literal password or token. */
+export function holdsLiteralSecret(request: EntryRequest): boolean {
+  return request.secrets === 'literal' && credentialKeys(request).some((key) => SECRET_KEYS.has(key));
+}
+
+/**
+ * The package spec as run: a bare name gets the `latest` tag; a spec that
+ * already names a version, a tag, a path or a URL is kept as given.
+ */
+export function packageSpec(spec: string): string {
+  const trimmed = spec.trim();
+  if (trimmed === '') throw usageError('--package must not be empty');
+  if (/^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/i.test(trimmed)) return `${trimmed}@latest`;
+  return trimmed;
+}

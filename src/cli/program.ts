@@ -8,6 +8,7 @@ import { CLI_NAME } from '../constants.js';
 import type { Context, GlobalOptions, InputStream } from '../context.js';
 import { Output, type OutputStream } from '../output.js';
 import { registerEventCommands } from './event-commands.js';
+import { registerDevCommands } from './dev-commands.js';
 import { registerAuthCommands } from './auth-commands.js';
 
 export interface Io {
@@ -76,6 +77,7 @@ export function createProgram(io: Io): Command {
   };
 
   registerEventCommands(program, contextFor);
+  registerDevCommands(program, contextFor);
   registerAuthCommands(program, contextFor);
   return program;
 }

@@ -1,0 +1,97 @@
+/**
+ * Events the sandbox accepted: kept in memory (for duplicate ids and the MCP
+ * tools) and appended to the events file as NDJSON, one line per event:
+ * {"received_at","webhook","event":{...}}. An existing file is read back on
+ * start, so a restarted sandbox still knows its ids.
+ */
+import { once } from 'node:events';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { usageError } from '../errors.js';
+
+export interface StoredEvent {
+  received_at: string;
+  webhook: string;
+  event: Record<string, unknown> & { id: string };
+}
+
+export class EventStore {
+  private readonly byId = new Map<string, StoredEvent>();
+  /** In arrival order; the MCP tools read it newest first. */
+  private readonly ordered: StoredEvent[] = [];
+  private stream: WriteStream | undefined;
+
+  /** Opens the store; `warn` hears about lines of an existing file that could not be read. */
+  static async open(file: string | undefined, warn: (message: string) => void = () => {}): Promise<EventStore> {
+    const store = new EventStore();
+    if (file === undefined) return store;
+    await store.load(file, warn);
+    store.stream = createWriteStream(file, { flags: 'a', mode: 0o600 });
+    await Promise.race([once(store.stream, 'open'), once(store.stream, 'error').then(([error]) => Promise.reject(error))]).catch((error: NodeJS.ErrnoException) => {
+      throw usageError(`cannot write --events-file '${file}': ${error.code ?? error.message}`);
+    });
+    return store;
+  }
+
+  private async load(file: string, warn: (message: string) => void): Promise<void> {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw usageError(`cannot read --events-file '${file}': ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+    let skipped = 0;
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') continue;
+      try {
+        const record = JSON.parse(line) as StoredEvent;
+        if (typeof record?.event?.id !== 'string') throw new Error('no event id');
+        this.remember(record);
+      } catch {
+        skipped++;
+      }
+    }
+    if (skipped > 0) warn(`${file}: ${skipped} line(s) that are not stored events were skipped`);
+  }
+
+  get size(): number {
+    return this.ordered.length;
+  }
+
+  get(id: string): StoredEvent | undefined {
+    return this.byId.get(id.toLowerCase());
+  }
+
+  /** Newest first. */
+  latest(limit: number): StoredEvent[] {
+    return this.ordered.slice(-limit).reverse();
+  }
+
+  /**
+   * Stores an event unless its id is known; resolves once the line is handed
+   * to the file, so a 202 means the event is on disk (or in the OS's cache).
+   * Returns false for a duplicate.
+   */
+  async add(record: StoredEvent): Promise<boolean> {
+    if (this.byId.has(record.event.id.toLowerCase())) return false;
+    this.remember(record);
+    const stream = this.stream;
+    if (stream) {
+      await new Promise<void>((resolve, reject) => stream.write(`${JSON.stringify(record)}\n`, (error) => (error ? reject(error) : resolve())));
+    }
+    return true;
+  }
+
+  async close(): Promise<void> {
+    const stream = this.stream;
+    this.stream = undefined;
+    if (stream) await new Promise<void>((resolve) => stream.end(resolve));
+  }
+
+  private remember(record: StoredEvent): void {
+    // UUIDs are compared without case, so 6F1C… and 6f1c… are the same event.
+    this.byId.set(record.event.id.toLowerCase(), record);
+    this.ordered.push(record);
+  }
+}

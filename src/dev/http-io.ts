@@ -1,0 +1,72 @@
+/**
+ * Small helpers for the sandbox's request handlers: reading a body with a size
+ * limit (reading stops at the limit) and answering with JSON.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export class BodyTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`the body is larger than ${limit} bytes`);
+  }
+}
+
+/** Notes for the request log: why a request was refused (never a secret). */
+export type LogNote = { note?: string };
+export type Response = ServerResponse & LogNote;
+
+/**
+ * Reads the whole body, or throws BodyTooLarge as soon as the declared or
+ * received length passes the limit, without reading further.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLarge(limit));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        req.off('data', onData);
+        req.pause();
+        reject(new BodyTooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)));
+    req.once('error', reject);
+  });
+}
+
+export function sendJson(res: Response, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+/** An error answer: {"error": message, ...extra}; `note` goes to the request log. */
+export function sendError(res: Response, status: number, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): void {
+  res.note ??= message;
+  sendJson(res, status, { error: message, ...extra }, headers);
+}
+
+/** 413, closing the connection: the rest of the body is never read. */
+export function sendTooLarge(res: Response, limit: number): void {
+  sendError(res, 413, `the body is larger than the limit of ${limit} bytes`, { limit }, { connection: 'close' });
+}
+
+/** True when the request says its body is JSON. A browser cannot send that cross-site without a preflight. */
+export function hasJsonContentType(req: IncomingMessage): boolean {
+  const type = req.headers['content-type'];
+  return typeof type === 'string' && /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type.trim());
+}
+
+/** The token of `Authorization: Bearer <token>`, or undefined. */
+export function bearerToken(req: IncomingMessage): string | undefined {
+  const header = req.headers.authorization;
+  if (typeof header !== 'string') return undefined;
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+  return match?.[1];
+}

@@ -1,0 +1,72 @@
+/**
+ * The sandbox's tokens: HS256 JWTs signed with a key that is random per
+ * process, so a token never outlives the sandbox that issued it.
+ */
+import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+
+export interface TokenClaims {
+  iss: string;
+  sub: string;
+  email: string;
+  iat: number;
+  exp: number;
+  jti: string;
+}
+
+const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+
+/** A stable subject for an email, so the same user keeps the same `sub` across tokens. */
+export function subjectFor(email: string): string {
+  return `user_${createHash('sha256').update(email.toLowerCase()).digest('hex').slice(0, 20)}`;
+}
+
+/** The claims of a JWT without checking its signature, or undefined when it is not one. */
+export function decodeClaims(token: string): Record<string, unknown> | undefined {
+  const parts = token.split('.');
+  if (parts.length !== 3) return undefined;
+  try {
+    const claims: unknown = JSON.parse(Buffer.from(parts[1] as string, 'base64url').toString('utf8'));
+    return claims !== null && typeof claims === 'object' && !Array.isArray(claims) ? (claims as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export type Verification = { ok: true; claims: TokenClaims } | { ok: false; reason: string };
+
+export class JwtIssuer {
+  private readonly key = randomBytes(32);
+
+  constructor(
+    readonly issuer: string,
+    private readonly ttlSeconds: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  issue(email: string): { token: string; claims: TokenClaims } {
+    const iat = Math.floor(this.now() / 1000);
+    // jti makes two logins within one second give two different tokens.
+    const claims: TokenClaims = { iss: this.issuer, sub: subjectFor(email), email, iat, exp: iat + this.ttlSeconds, jti: randomUUID() };
+    const signingInput = `${HEADER}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
+    return { token: `${signingInput}.${this.sign(signingInput).toString('base64url')}`, claims };
+  }
+
+  verify(token: string): Verification {
+    const parts = token.split('.');
+    if (parts.length !== 3) return { ok: false, reason: 'not a JWT' };
+    const [header, payload, signature] = parts as [string, string, string];
+    const expected = this.sign(`${header}.${payload}`);
+    const given = Buffer.from(signature, 'base64url');
+    if (header !== HEADER || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      return { ok: false, reason: 'bad signature (not issued by this sandbox run)' };
+    }
+    const claims = decodeClaims(token) as TokenClaims | undefined;
+    if (!claims || claims.iss !== this.issuer || typeof claims.email !== 'string') return { ok: false, reason: 'unexpected claims' };
+    if (typeof claims.exp !== 'number' || claims.exp <= Math.floor(this.now() / 1000)) return { ok: false, reason: 'expired' };
+    return { ok: true, claims };
+  }
+
+  private sign(input: string): Buffer {
+    return createHmac('sha256', this.key).update(input).digest();
+  }
+}

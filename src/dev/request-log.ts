@@ -1,0 +1,25 @@
+/**
+ * One stderr line per request: time, method, path, status, duration and a
+ * short note (who, or why it was refused). Never a secret: the query string is
+ * dropped, no header or body is logged, and notes are written by the handlers
+ * from names and ids only.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Response } from './http-io.js';
+
+export function logWhenDone(req: IncomingMessage, res: Response, log: ((line: string) => void) | undefined): void {
+  if (!log) return;
+  const started = performance.now();
+  const path = (req.url ?? '').split('?')[0];
+  let written = false;
+  const write = (status: number | string): void => {
+    if (written) return;
+    written = true;
+    const ms = performance.now() - started;
+    const note = res.note ? `  ${res.note}` : '';
+    log(`${new Date().toISOString()} ${req.method} ${path} ${status} ${ms.toFixed(1)}ms${note}`);
+  };
+  res.once('finish', () => write(res.statusCode));
+  // A client that goes away before the answer (or an SSE stream that is closed).
+  res.once('close', () => write(res.writableFinished ? res.statusCode : `${res.headersSent ? res.statusCode : '-'} (closed)`));
+}

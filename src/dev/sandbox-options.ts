@@ -1,0 +1,97 @@
+/**
+ * What a sandbox is started with: its users and webhook connections, limits
+ * and files. Flag values are parsed here; anything not given gets a demo
+ * value. Secrets are random on every start (nothing fixed to leak or reuse).
+ */
+import { randomBytes } from 'node:crypto';
+import { usageError } from '../errors.js';
+
+export interface SandboxUser {
+  email: string;
+  password: string;
+}
+
+export interface SandboxWebhook {
+  name: string;
+  ingestToken: string;
+  /** Undefined: requests to this connection need no signature. */
+  hmacSecret?: string;
+}
+
+export interface SandboxOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  users?: SandboxUser[];
+  webhooks?: SandboxWebhook[];
+  /** Lifetime of login tokens, in seconds (default 3600). */
+  tokenTtlSeconds?: number;
+  /** Accepted events are appended here as NDJSON (and read back on start). */
+  eventsFile?: string;
+  /** Largest event body accepted, in bytes (default 1 MiB). */
+  maxBodyBytes?: number;
+  /** One line per request; nothing is logged without it. */
+  log?: (line: string) => void;
+  /** Issuers whose tokens /mcp accepts; default: the sandbox's own origin. */
+  trustedIssuers?: string[];
+}
+
+export const DEFAULT_TOKEN_TTL_SECONDS = 3600;
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export const DEMO_EMAIL = 'demo@example.com';
+export const DEMO_WEBHOOK_NAME = 'demo';
+
+/** A random secret in URL-safe base64 with a readable prefix. */
+export function randomSecret(prefix: string, bytes = 24): string {
+  return `${prefix}${randomBytes(bytes).toString('base64url')}`;
+}
+
+const EMAIL_PATTERN = /^[^\s@:]+@[^\s@:]+$/;
+const WEBHOOK_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** `--user email:password`, or `--user email` for a random password (keeps it out of the process list). */
+export function parseUserFlag(value: string): SandboxUser {
+  const colon = value.indexOf(':');
+  const email = colon === -1 ? value : value.slice(0, colon);
+  const password = colon === -1 ? randomSecret('pw_', 12) : value.slice(colon + 1);
+  if (!EMAIL_PATTERN.test(email)) throw usageError(`--user: '${email}' is not an email address`, 'use --user <email>:<password>, or --user <email> for a random password');
+  if (password === '') throw usageError(`--user ${email}: the password after ':' is empty`, 'leave out the colon for a random password');
+  return { email, password };
+}
+
+/** `--webhook name:secret` (signed) or `--webhook name` (no HMAC check); the ingest token is random. */
+export function parseWebhookFlag(value: string): SandboxWebhook {
+  const colon = value.indexOf(':');
+  const name = colon === -1 ? value : value.slice(0, colon);
+  if (!WEBHOOK_NAME_PATTERN.test(name)) {
+    throw usageError(`--webhook: '${name}' is not a valid name`, 'letters, digits, ".", "_" and "-" (up to 64), e.g. --webhook alerts:my-secret');
+  }
+  const webhook: SandboxWebhook = { name, ingestToken: randomSecret('ing_') };
+  if (colon !== -1) {
+    const secret = value.slice(colon + 1);
+    if (secret === '') throw usageError(`--webhook ${name}: the HMAC secret after ':' is empty`, 'leave out the colon for a connection without a secret');
+    webhook.hmacSecret = secret;
+  }
+  return webhook;
+}
+
+function rejectDuplicates(values: string[], what: string): void {
+  const seen = new Set<string>();
+  for (const value of values) {
+    const key = value.toLowerCase();
+    if (seen.has(key)) throw usageError(`${what} '${value}' is given twice`);
+    seen.add(key);
+  }
+}
+
+/** The users and webhooks to serve: the given ones, or one demo user and one signed demo webhook. */
+export function withDemoDefaults(users: SandboxUser[], webhooks: SandboxWebhook[]): { users: SandboxUser[]; webhooks: SandboxWebhook[] } {
+  rejectDuplicates(users.map((u) => u.email), '--user');
+  rejectDuplicates(webhooks.map((w) => w.name), '--webhook');
+  return {
+    users: users.length > 0 ? users : [{ email: DEMO_EMAIL, password: randomSecret('pw_', 12) }],
+    webhooks:
+      webhooks.length > 0
+        ? webhooks
+        : [{ name: DEMO_WEBHOOK_NAME, ingestToken: randomSecret('ing_'), hmacSecret: randomSecret('whsec_') }],
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * The sandbox: one HTTP server on 127.0.0.1 that serves what a deployment
+ * serves (login, identity provider, event ingestion, remote MCP) under the
+ * same paths. `startSandbox` resolves once the server listens, so a caller
+ * (the `dev` command, tests, a demo) can use it at once.
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { EVENT_PATH, LOGIN_PATH } from '../constants.js';
+import { CliError, ExitCode, usageError } from '../errors.js';
+import { deriveMcpUrl } from '../settings.js';
+import { Credentials } from './credentials.js';
+import { handleEvent } from './event-endpoint.js';
+import { EventStore } from './event-store.js';
+import { sendError, type Response } from './http-io.js';
+import { DISCOVERY_PATH, handleLogin, handleUserinfo, openIdConfiguration, USERINFO_PATH } from './identity-endpoints.js';
+import { JwtIssuer } from './jwt-issuer.js';
+import { McpAuthenticator } from './mcp-auth.js';
+import type { McpEndpoint } from './mcp-endpoint.js';
+import { OidcValidator } from './oidc-discovery.js';
+import { logWhenDone } from './request-log.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TOKEN_TTL_SECONDS, withDemoDefaults, type SandboxOptions, type SandboxUser } from './sandbox-options.js';
+
+export const HOST = '127.0.0.1';
+const API_PREFIX = '/api';
+
+/** The ready line's webhook entry (contract section 5). */
+export interface ReadyWebhook {
+  name: string;
+  ingest_token: string;
+  hmac_secret: string | null;
+}
+
+export interface Sandbox {
+  origin: string;
+  baseUrl: string;
+  mcpUrl: string;
+  users: SandboxUser[];
+  webhooks: ReadyWebhook[];
+  eventsFile: string | undefined;
+  /** The events received so far (the same store the MCP tools read). */
+  store: EventStore;
+  /** The line `svcctl dev` prints when ready. */
+  readyLine(): Record<string, unknown>;
+  /** Stops accepting, ends MCP sessions and open connections, and flushes the events file. */
+  close(): Promise<void>;
+}
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') {
+        reject(usageError(`port ${port} on ${HOST} is already in use`, 'choose another --port, or --port 0 for a free one'));
+      } else if (error.code === 'EACCES') {
+        reject(usageError(`not allowed to listen on port ${port}`, 'ports below 1024 need privileges; choose a higher --port'));
+      } else {
+        reject(new CliError(ExitCode.Unavailable, `cannot listen on ${HOST}:${port}: ${error.code ?? error.message}`));
+      }
+    });
+    server.listen(port, HOST, () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const { users, webhooks } = withDemoDefaults(options.users ?? [], options.webhooks ?? []);
+  const store = await EventStore.open(options.eventsFile, options.log);
+  const credentials = new Credentials(users, webhooks);
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  // Filled in once listening: the issuer and the allowed Host values need the port.
+  let origin = '';
+  let allowedHosts = new Set<string>();
+  let jwt: JwtIssuer | undefined;
+  let oidc: OidcValidator | undefined;
+  let mcp: Promise<McpEndpoint> | undefined;
+
+  const mcpEndpoint = (): Promise<McpEndpoint> =>
+    (mcp ??= import('./mcp-endpoint.js').then(({ McpEndpoint }) => new McpEndpoint(new McpAuthenticator(credentials, oidc as OidcValidator), store)));
+
+  async function route(req: IncomingMessage, res: Response): Promise<void> {
+    // A page in a browser may reach 127.0.0.1 through a DNS name it controls (DNS rebinding); only our own Host is served.
+    if (!allowedHosts.has(req.headers.host ?? '')) return sendError(res, 421, 'unexpected Host header: use the address printed by svcctl dev');
+    const path = (req.url ?? '/').split('?')[0] as string;
+    const issuer = jwt as JwtIssuer;
+    const only = (method: string): boolean => {
+      if (req.method === method) return true;
+      sendError(res, 405, `${path} accepts ${method} only`, {}, { allow: method });
+      return false;
+    };
+    if (path === `${API_PREFIX}${EVENT_PATH}`) return only('POST') ? handleEvent(req, res, { credentials, store, maxBodyBytes }) : undefined;
+    if (path === `${API_PREFIX}${LOGIN_PATH}`) return only('POST') ? handleLogin(req, res, credentials, issuer) : undefined;
+    if (path === DISCOVERY_PATH) return only('GET') ? sendJsonDocument(res, openIdConfiguration(origin)) : undefined;
+    if (path === USERINFO_PATH) return only('GET') ? handleUserinfo(req, res, issuer) : undefined;
+    if (path === '/mcp' || path === '/mcp/') return (await mcpEndpoint()).handle(req, res);
+    sendError(res, 404, `no such endpoint: ${req.method} ${path}`);
+  }
+
+  const server = createServer((req, res: Response) => {
+    logWhenDone(req, res, options.log);
+    route(req, res).catch((error: unknown) => {
+      res.note = `internal error: ${error instanceof Error ? error.message : String(error)}`;
+      if (!res.headersSent) sendError(res, 500, 'internal error of the sandbox');
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+
+  const port = await listen(server, options.port ?? 0).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
+  origin = `http://${HOST}:${port}`;
+  allowedHosts = new Set([`${HOST}:${port}`, `localhost:${port}`]);
+  jwt = new JwtIssuer(origin, options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS);
+  oidc = new OidcValidator(options.trustedIssuers ?? [origin]);
+
+  const baseUrl = `${origin}${API_PREFIX}`;
+  const readyWebhooks = webhooks.map((w) => ({ name: w.name, ingest_token: w.ingestToken, hmac_secret: w.hmacSecret ?? null }));
+  let closing: Promise<void> | undefined;
+  return {
+    origin,
+    baseUrl,
+    mcpUrl: deriveMcpUrl(baseUrl),
+    users,
+    webhooks: readyWebhooks,
+    eventsFile: options.eventsFile,
+    store,
+    readyLine: () => ({ base_url: baseUrl, mcp_url: deriveMcpUrl(baseUrl), users, webhooks: readyWebhooks }),
+    close: () =>
+      (closing ??= (async () => {
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        if (mcp) await (await mcp).close();
+        // Requests in flight get a moment to finish; then every connection is cut.
+        const grace = setTimeout(() => server.closeAllConnections(), 2000);
+        await stopped;
+        clearTimeout(grace);
+        await oidc?.close();
+        await store.close();
+      })()),
+  };
+}
+
+function sendJsonDocument(res: Response, document: Record<string, unknown>): void {
+  res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=600' });
+  res.end(JSON.stringify(document));
+}

@@ -1,0 +1,115 @@
+/**
+ * Runs `svcctl dev` as a real process (the built CLI, temp HOME, clean env)
+ * and hands over its parsed ready line, its stderr so far, and a way to stop it.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { request } from 'node:http';
+import { rm } from 'node:fs/promises';
+import { BIN, cleanEnv, makeTempDir } from './cli.js';
+
+export interface ReadyLine {
+  base_url: string;
+  mcp_url: string;
+  users: Array<{ email: string; password: string }>;
+  webhooks: Array<{ name: string; ingest_token: string; hmac_secret: string | null }>;
+}
+
+export interface DevProcess {
+  ready: ReadyLine;
+  child: ChildProcess;
+  home: string;
+  /** Everything written to stderr so far. */
+  stderr(): string;
+  /** Everything written to stdout so far. */
+  stdout(): string;
+  /** Sends the signal and waits for the exit. */
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export interface DevExit {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function spawnDev(args: string[], home: string, cwd: string): { child: ChildProcess; out: Buffer[]; err: Buffer[]; exited: Promise<[number | null, NodeJS.Signals | null]> } {
+  const child = spawn(process.execPath, [BIN, 'dev', ...args], { cwd, env: cleanEnv(home), stdio: ['ignore', 'pipe', 'pipe'] });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => out.push(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => err.push(chunk));
+  const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (c, s) => resolve([c, s])));
+  return { child, out, err, exited };
+}
+
+/** Starts `svcctl dev ARGS` and resolves with its ready line (rejects if it exits first). */
+export async function startDev(args: string[] = [], options: { home?: string; cwd?: string } = {}): Promise<DevProcess> {
+  const home = options.home ?? (await makeTempDir('svcctl-dev-home-'));
+  const { child, out, err, exited } = spawnDev(args, home, options.cwd ?? home);
+  const text = (chunks: Buffer[]): string => Buffer.concat(chunks).toString('utf8');
+  const ready = await new Promise<ReadyLine>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ready line within 10 s; stderr: ${text(err)}`)), 10_000);
+    child.stdout?.on('data', () => {
+      const all = text(out);
+      const end = all.indexOf('\n');
+      if (end === -1) return;
+      clearTimeout(timer);
+      resolve(JSON.parse(all.slice(0, end)) as ReadyLine);
+    });
+    void exited.then(([code]) => {
+      clearTimeout(timer);
+      reject(new Error(`svcctl dev exited with ${code} before it was ready; stderr: ${text(err)}`));
+    });
+  });
+  let stopped: Promise<{ code: number | null; signal: NodeJS.Signals | null }> | undefined;
+  return {
+    ready,
+    child,
+    home,
+    stderr: () => text(err),
+    stdout: () => text(out),
+    stop: (signal = 'SIGTERM') =>
+      (stopped ??= (async () => {
+        if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+        const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        const [code, sig] = await exited;
+        clearTimeout(killer);
+        if (!options.home) await rm(home, { recursive: true, force: true });
+        return { code, signal: sig };
+      })()),
+  };
+}
+
+/** Runs `svcctl dev ARGS` expecting it to fail before it is ready. */
+export async function runDevExpectingExit(args: string[]): Promise<DevExit> {
+  const home = await makeTempDir('svcctl-dev-home-');
+  const { child, out, err, exited } = spawnDev(args, home, home);
+  const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  const [code] = await exited;
+  clearTimeout(killer);
+  await rm(home, { recursive: true, force: true });
+  return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** One request with Node's own http client: the exact bytes given, nothing added. */
+export function httpRequest(url: string, init: { method?: string; headers?: Record<string, string>; body?: Buffer | string } = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const body = init.body === undefined ? undefined : Buffer.from(init.body);
+    const headers: Record<string, string | number> = { ...init.headers };
+    if (body) headers['content-length'] = body.length;
+    const req = request(url, { method: init.method ?? (body ? 'POST' : 'GET'), headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}

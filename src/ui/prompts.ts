@@ -9,6 +9,7 @@
  */
 import { canPrompt, type Context } from '../context.js';
 import { CliError, ExitCode, usageError } from '../errors.js';
+import { colorAllowed } from '../output.js';
 
 type InquirerContext = { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; clearPromptOnDone: boolean };
 
@@ -18,6 +19,28 @@ function promptContext(ctx: Context): InquirerContext {
     // The Output's stderr is the process's stderr (a TTY here): a full Writable.
     output: ctx.out.stderr as unknown as NodeJS.WritableStream,
     clearPromptOnDone: false,
+  };
+}
+
+const plain = (text: string): string => text;
+
+/**
+ * Inquirer colours by its own test of the terminal, which knows NO_COLOR but
+ * not --no-color; without colours allowed, every style is plain text.
+ */
+function theme(ctx: Context): object | undefined {
+  if (colorAllowed(ctx.out.stderr, ctx.env, ctx.globals.color)) return undefined;
+  return {
+    prefix: { idle: '?', done: '✔' },
+    style: {
+      answer: plain,
+      message: plain,
+      error: (text: string) => `> ${text}`,
+      defaultAnswer: (text: string) => `(${text})`,
+      help: plain,
+      highlight: plain,
+      key: (text: string) => `<${text}>`,
+    },
   };
 }
 
@@ -41,7 +64,7 @@ export async function promptText(ctx: Context, message: string, options: { defau
   ensureInteractive(ctx, message);
   const { input } = await import('@inquirer/prompts');
   try {
-    const answer = await input({ message, default: options.defaultValue, validate: notEmpty(message) }, promptContext(ctx));
+    const answer = await input({ message, default: options.defaultValue, validate: notEmpty(message), theme: theme(ctx) }, promptContext(ctx));
     return answer.trim();
   } catch (error) {
     return mapPromptError(error);
@@ -53,7 +76,7 @@ export async function promptSecret(ctx: Context, message: string): Promise<strin
   ensureInteractive(ctx, message);
   const { password } = await import('@inquirer/prompts');
   try {
-    return await password({ message, mask: '*', validate: notEmpty(message) }, promptContext(ctx));
+    return await password({ message, mask: '*', validate: notEmpty(message), theme: theme(ctx) }, promptContext(ctx));
   } catch (error) {
     return mapPromptError(error);
   }
@@ -64,7 +87,7 @@ export async function promptConfirm(ctx: Context, message: string, defaultValue 
   ensureInteractive(ctx, message);
   const { confirm } = await import('@inquirer/prompts');
   try {
-    return await confirm({ message, default: defaultValue }, promptContext(ctx));
+    return await confirm({ message, default: defaultValue, theme: theme(ctx) }, promptContext(ctx));
   } catch (error) {
     return mapPromptError(error);
   }

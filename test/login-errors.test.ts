@@ -1,0 +1,216 @@
+/**
+ * svcctl login error classes against real servers on 127.0.0.1: rejected
+ * credentials, a wrong base URL, answers without a token, network and TLS
+ * failures, the timeout, a custom CA and proxies. The password never shows.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { connect, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { makeTempDir, runCli, secretsIn } from './helpers/cli.js';
+import { makeJwt, nowPlus } from './helpers/jwt.js';
+import { EMAIL, PASSWORD, startLoginServer } from './helpers/login-server.js';
+import { startRecordingServer, type Responder } from './helpers/recording-server.js';
+
+const closers: Array<() => Promise<void>> = [];
+after(async () => {
+  for (const close of closers) await close();
+});
+
+const creds = { SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: PASSWORD };
+
+async function loginAgainst(responder: Responder, args: string[] = []) {
+  const server = await startRecordingServer(responder);
+  closers.push(server.close);
+  const result = await runCli(['login', ...args], { env: { SERVICE_BASE_URL: server.baseUrl, ...creds } });
+  assert.equal(result.stdout, '', 'nothing on stdout when login fails');
+  assert.deepEqual(secretsIn(result, [PASSWORD]), [], 'the password is never shown');
+  assert.ok(!/at \S+ \(.*:\d+:\d+\)/.test(result.stderr), 'no stack trace');
+  return { result, server };
+}
+
+test('401 and 403 are exit 4 "invalid email or password"', async () => {
+  for (const status of [401, 403]) {
+    const { result } = await loginAgainst(() => ({ status, body: `{"error":"wrong password ${PASSWORD}"}` }));
+    assert.equal(result.code, 4);
+    assert.match(result.stderr, /invalid email or password/);
+  }
+});
+
+test('a wrong password against the login server is exit 4', async () => {
+  const server = await startLoginServer();
+  closers.push(server.close);
+  const result = await runCli(['login'], { env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: 'not-the-password' } });
+  assert.equal(result.code, 4);
+  assert.match(result.stderr, /invalid email or password/);
+  assert.ok(!result.stderr.includes('not-the-password'));
+});
+
+test('404 is exit 5 with a hint to check the base URL', async () => {
+  const { result } = await loginAgainst(() => ({ status: 404, body: 'Not Found' }));
+  assert.equal(result.code, 5);
+  assert.match(result.stderr, /404/);
+  assert.match(result.stderr, /hint: check the base URL \(http:\/\/127\.0\.0\.1:\d+\/api\)/);
+});
+
+test('another 4xx is exit 5 with the service message, the password redacted', async () => {
+  const { result } = await loginAgainst(() => ({ status: 422, body: JSON.stringify({ error: `password ${PASSWORD} is too short` }) }));
+  assert.equal(result.code, 5);
+  assert.match(result.stderr, /HTTP 422/);
+  assert.match(result.stderr, /password \*\*\* is too short/);
+});
+
+test('a 2xx without access_token is exit 6 with the body shortened; secret-looking members are hidden', async () => {
+  const long = 'x'.repeat(2000);
+  const { result } = await loginAgainst(() => ({ status: 200, body: JSON.stringify({ token: 'abc.def.ghi', note: long, echo: PASSWORD }) }));
+  assert.equal(result.code, 6);
+  assert.match(result.stderr, /has no access_token/);
+  assert.match(result.stderr, /"token":"\*\*\*"/);
+  assert.ok(!result.stderr.includes('abc.def.ghi'));
+  assert.match(result.stderr, /more characters\)/);
+  assert.ok(result.stderr.length < 1000, 'the body is shortened');
+});
+
+test('a 2xx body that is not JSON is exit 6 with the body shortened', async () => {
+  const { result } = await loginAgainst(() => ({ status: 200, headers: { 'content-type': 'text/html' }, body: `<html><body>Sign in ${'y'.repeat(1000)}</body></html>` }));
+  assert.equal(result.code, 6);
+  assert.match(result.stderr, /is not JSON: <html><body>Sign in y+… \(\d+ more characters\)/);
+});
+
+test('5xx and 429 are exit 6 with the service message', async () => {
+  const { result } = await loginAgainst(() => ({ status: 503, body: '{"error":"maintenance"}' }));
+  assert.equal(result.code, 6);
+  assert.match(result.stderr, /HTTP 503\): maintenance/);
+  const limited = await loginAgainst(() => ({ status: 429, body: 'slow down' }));
+  assert.equal(limited.result.code, 6);
+  assert.match(limited.result.stderr, /HTTP 429/);
+});
+
+test('a dropped connection and a refused connection are exit 6 with the cause in words', async () => {
+  const { result } = await loginAgainst(() => 'reset');
+  assert.equal(result.code, 6);
+  assert.match(result.stderr, /cannot log in: (connection to 127\.0\.0\.1:\d+ was reset|request to .* failed: socket hang up)/);
+
+  const probe = createHttpServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  const refused = await runCli(['login'], { env: { SERVICE_BASE_URL: `http://127.0.0.1:${port}/api`, ...creds } });
+  assert.equal(refused.code, 6);
+  assert.match(refused.stderr, /connection refused by 127\.0\.0\.1:\d+/);
+});
+
+test('--timeout: a service that never answers is exit 6 after the timeout', async () => {
+  const { result } = await loginAgainst(() => new Promise(() => undefined), ['--timeout', '0.5']);
+  assert.equal(result.code, 6);
+  assert.match(result.stderr, /no answer from 127\.0\.0\.1:\d+ within 0\.5s/);
+  const bad = await runCli(['login', '--timeout', '0'], { env: { SERVICE_BASE_URL: 'http://127.0.0.1:9/api', ...creds } });
+  assert.equal(bad.code, 2);
+});
+
+// ---- TLS: certificates are always verified; NODE_EXTRA_CA_CERTS adds a private CA ----
+
+async function startHttpsLogin(): Promise<{ baseUrl: string; certFile: string; token: string }> {
+  const dir = await makeTempDir('svcctl-tls-');
+  const keyFile = join(dir, 'key.pem');
+  const certFile = join(dir, 'cert.pem');
+  execFileSync('openssl', [
+    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
+    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', keyFile, '-out', certFile,
+  ], { stdio: 'ignore' });
+  const token = makeJwt({ email: EMAIL, exp: nowPlus(3600) });
+  const server = createHttpsServer({ key: await readFile(keyFile), cert: await readFile(certFile) }, (req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ access_token: token }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+  const { port } = server.address() as AddressInfo;
+  return { baseUrl: `https://127.0.0.1:${port}/api`, certFile, token };
+}
+
+test('an untrusted TLS certificate is exit 6 naming the problem; NODE_EXTRA_CA_CERTS makes it trusted', async () => {
+  const tls = await startHttpsLogin();
+  const untrusted = await runCli(['login'], { env: { SERVICE_BASE_URL: tls.baseUrl, ...creds } });
+  assert.equal(untrusted.code, 6);
+  assert.match(untrusted.stderr, /TLS certificate of 127\.0\.0\.1:\d+ was not accepted \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)\)/);
+  assert.match(untrusted.stderr, /NODE_EXTRA_CA_CERTS/);
+  const trusted = await runCli(['login'], { env: { SERVICE_BASE_URL: tls.baseUrl, NODE_EXTRA_CA_CERTS: tls.certFile, ...creds } });
+  assert.equal(trusted.code, 0, trusted.stderr);
+  assert.equal(trusted.stdout, `${tls.token}\n`);
+});
+
+// ---- Proxies: HTTPS_PROXY / HTTP_PROXY are used, NO_PROXY bypasses them ----
+
+interface Proxy {
+  url: string;
+  seen: string[];
+}
+
+/** A forwarding proxy: CONNECT tunnels, and absolute-form HTTP requests. Records each target. */
+async function startProxy(): Promise<Proxy> {
+  const seen: string[] = [];
+  const server: Server = createHttpServer((req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    const target = new URL(req.url ?? '');
+    const upstream = httpRequest(target, { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(upstream);
+  });
+  server.on('connect', (req, client, head) => {
+    seen.push(`CONNECT ${req.url}`);
+    const [host, port] = (req.url ?? '').split(':');
+    const upstream = connect(Number(port), host!, () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+}
+
+test('HTTPS_PROXY carries the login to an https deployment; NO_PROXY bypasses the proxy', async () => {
+  const tls = await startHttpsLogin();
+  const proxy = await startProxy();
+  const env = { SERVICE_BASE_URL: tls.baseUrl, NODE_EXTRA_CA_CERTS: tls.certFile, HTTPS_PROXY: proxy.url, ...creds };
+  const viaProxy = await runCli(['login'], { env });
+  assert.equal(viaProxy.code, 0, viaProxy.stderr);
+  assert.equal(viaProxy.stdout, `${tls.token}\n`);
+  assert.equal(proxy.seen.length, 1);
+  assert.match(proxy.seen[0]!, /^CONNECT 127\.0\.0\.1:\d+$/);
+
+  const bypass = await runCli(['login'], { env: { ...env, NO_PROXY: '127.0.0.1' } });
+  assert.equal(bypass.code, 0, bypass.stderr);
+  assert.equal(proxy.seen.length, 1, 'NO_PROXY: the proxy saw nothing more');
+});
+
+test('HTTP_PROXY carries the login to a plain http deployment', async () => {
+  const server = await startLoginServer();
+  closers.push(server.close);
+  const proxy = await startProxy();
+  const result = await runCli(['login'], { env: { SERVICE_BASE_URL: server.baseUrl, HTTP_PROXY: proxy.url, ...creds } });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, `${server.issued.at(-1)}\n`);
+  assert.equal(proxy.seen.length, 1);
+  assert.match(proxy.seen[0]!, /127\.0\.0\.1:\d+/);
+});

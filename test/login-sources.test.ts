@@ -1,0 +1,149 @@
+/**
+ * svcctl login against a real HTTP server on 127.0.0.1: every source of the
+ * email and password, the legacy SVC_* names, and which source wins.
+ */
+import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { makeTempDir, runCli, secretsIn } from './helpers/cli.js';
+import { EMAIL, PASSWORD, startLoginServer, type LoginServer } from './helpers/login-server.js';
+
+let server: LoginServer;
+before(async () => {
+  server = await startLoginServer();
+});
+after(() => server.close());
+
+/** Runs login and checks what every successful login must show: stdout is exactly the token and a newline. */
+async function loginOk(args: string[], options: Parameters<typeof runCli>[1] = {}) {
+  const before = server.issued.length;
+  const result = await runCli(['login', ...args], { ...options, env: { SERVICE_BASE_URL: server.baseUrl, ...options.env } });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(server.issued.length, before + 1);
+  const token = server.issued.at(-1)!;
+  assert.equal(result.stdout, `${token}\n`);
+  assert.deepEqual(secretsIn({ ...result, stdout: '' }, [PASSWORD, token]), [], 'no secret on stderr');
+  assert.ok(!result.stdout.includes(PASSWORD));
+  return result;
+}
+
+const lastLogin = () => server.logins().at(-1)!;
+
+test('--email and --password-stdin: the request is a JSON POST to /api/v1/user/login with exactly email and password', async () => {
+  await loginOk(['--email', EMAIL, '--password-stdin'], { input: `${PASSWORD}\n` });
+  const request = server.requests.at(-1)!;
+  assert.equal(request.method, 'POST');
+  assert.equal(request.url, '/api/v1/user/login');
+  assert.match(String(request.headers['content-type']), /^application\/json/);
+  assert.deepEqual(JSON.parse(request.body.toString('utf8')), { email: EMAIL, password: PASSWORD });
+});
+
+test('--password-stdin removes exactly one trailing newline (\\r\\n too)', async () => {
+  await loginOk(['--email', EMAIL, '--password-stdin'], { input: `${PASSWORD}\r\n` });
+  assert.equal(lastLogin().password, PASSWORD);
+  const result = await runCli(['login', '--email', EMAIL, '--password-stdin'], {
+    input: `${PASSWORD}\n\n`,
+    env: { SERVICE_BASE_URL: server.baseUrl },
+  });
+  assert.equal(result.code, 4, 'a second newline is part of the password, so the login fails');
+  assert.equal(lastLogin().password, `${PASSWORD}\n`);
+});
+
+test('--password-file', async () => {
+  const dir = await makeTempDir();
+  const file = join(dir, 'pw.txt');
+  await writeFile(file, `${PASSWORD}\n`);
+  await loginOk(['--email', EMAIL, '--password-file', file]);
+  assert.equal(lastLogin().password, PASSWORD);
+});
+
+test('SERVICE_EMAIL and SERVICE_PASSWORD', async () => {
+  await loginOk([], { env: { SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: PASSWORD } });
+  assert.deepEqual(lastLogin(), { email: EMAIL, password: PASSWORD });
+});
+
+test('legacy SVC_EMAIL, SVC_PASSWORD and SVC_BASE_URL are accepted', async () => {
+  const result = await runCli(['login'], { env: { SVC_BASE_URL: server.baseUrl, SVC_EMAIL: EMAIL, SVC_PASSWORD: PASSWORD } });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, `${server.issued.at(-1)}\n`);
+  assert.deepEqual(lastLogin(), { email: EMAIL, password: PASSWORD });
+});
+
+test('current names win over legacy ones, and --verbose names the variable, never its value', async () => {
+  const result = await loginOk(['--verbose'], {
+    env: { SERVICE_EMAIL: EMAIL, SVC_EMAIL: 'legacy@acme.example', SERVICE_PASSWORD: PASSWORD, SVC_PASSWORD: 'legacy-password' },
+  });
+  assert.deepEqual(lastLogin(), { email: EMAIL, password: PASSWORD });
+  assert.match(result.stderr, /email from SERVICE_EMAIL/);
+  assert.match(result.stderr, /password from SERVICE_PASSWORD/);
+  assert.ok(!result.stderr.includes('legacy-password'));
+});
+
+test('flags win over variables: --email over SERVICE_EMAIL, --password-stdin and --password-file over SERVICE_PASSWORD', async () => {
+  const dir = await makeTempDir();
+  const file = join(dir, 'pw');
+  await writeFile(file, PASSWORD);
+  const env = { SERVICE_EMAIL: 'env@acme.example', SERVICE_PASSWORD: 'env-password' };
+  await loginOk(['--email', EMAIL, '--password-stdin'], { input: PASSWORD, env });
+  assert.deepEqual(lastLogin(), { email: EMAIL, password: PASSWORD });
+  await loginOk(['--email', EMAIL, '--password-file', file], { env });
+  assert.deepEqual(lastLogin(), { email: EMAIL, password: PASSWORD });
+});
+
+test('--password-stdin with --password-file is a usage error; no request is sent', async () => {
+  const count = server.requests.length;
+  const result = await runCli(['login', '--email', EMAIL, '--password-stdin', '--password-file', '/nonexistent'], {
+    input: PASSWORD,
+    env: { SERVICE_BASE_URL: server.baseUrl },
+  });
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /cannot be combined/);
+  assert.equal(server.requests.length, count);
+});
+
+test('there is no password flag', async () => {
+  const result = await runCli(['login', '--email', EMAIL, '--password', PASSWORD], { env: { SERVICE_BASE_URL: server.baseUrl } });
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /unknown option '--password'/);
+});
+
+test('without a TTY, missing values are exit 2 at once, naming the flags and variables; stdin left open is not waited on', async () => {
+  const count = server.requests.length;
+  const both = await runCli(['login'], { openStdin: true, env: { SERVICE_BASE_URL: server.baseUrl }, timeoutMs: 10_000 });
+  assert.equal(both.timedOut, false);
+  assert.equal(both.code, 2);
+  assert.match(both.stderr, /no email and no password/);
+  assert.match(both.stderr, /--email or SERVICE_EMAIL/);
+  assert.match(both.stderr, /--password-stdin, --password-file or SERVICE_PASSWORD/);
+  assert.equal(both.stdout, '');
+  const noPassword = await runCli(['login', '--email', EMAIL], { openStdin: true, env: { SERVICE_BASE_URL: server.baseUrl } });
+  assert.equal(noPassword.code, 2);
+  assert.match(noPassword.stderr, /no password given/);
+  const noEmail = await runCli(['login', '--password-stdin'], { input: PASSWORD, env: { SERVICE_BASE_URL: server.baseUrl } });
+  assert.equal(noEmail.code, 2);
+  assert.match(noEmail.stderr, /no email given/);
+  assert.equal(server.requests.length, count, 'nothing was sent');
+});
+
+test('--json: the contract fields, read from the JWT claims', async () => {
+  const result = await runCli(['--json', 'login'], { env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: PASSWORD } });
+  assert.equal(result.code, 0, result.stderr);
+  const token = server.issued.at(-1)!;
+  const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
+  const parsed = JSON.parse(result.stdout);
+  assert.deepEqual(Object.keys(parsed), ['access_token', 'token_type', 'email', 'issuer', 'expires_at']);
+  assert.deepEqual(parsed, {
+    access_token: token,
+    token_type: 'Bearer',
+    email: EMAIL,
+    issuer: server.origin,
+    expires_at: new Date(claims.exp * 1000).toISOString(),
+  });
+  assert.equal(result.stdout.split('\n').length, 2, 'one JSON document and a newline');
+});
+
+test('without a TTY, stderr stays silent on success', async () => {
+  const result = await loginOk([], { env: { SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: PASSWORD } });
+  assert.equal(result.stderr, '');
+});

@@ -163,8 +163,8 @@ describe('svcctl dev: POST /api/v1/event', () => {
     for (const id of ids) assert.ok(stored.has(id), id);
   });
 
-  it('logs one line per request on stderr, without any secret value', () => {
-    const log = dev.stderr();
+  it('logs one line per request on stderr, without any secret value', async () => {
+    const log = await dev.waitForStderr(/POST \/api\/v1\/event 413 /);
     assert.match(log, /POST \/api\/v1\/event 202 \d+\.\dms/);
     assert.match(log, /POST \/api\/v1\/event 401 /);
     assert.match(log, /POST \/api\/v1\/event 413 /);

@@ -22,6 +22,8 @@ export interface DevProcess {
   stderr(): string;
   /** Everything written to stdout so far. */
   stdout(): string;
+  /** Resolves with stderr once it matches (log lines arrive a moment after the response); rejects after 5 s. */
+  waitForStderr(pattern: RegExp): Promise<string>;
   /** Sends the signal and waits for the exit. */
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
@@ -68,6 +70,14 @@ export async function startDev(args: string[] = [], options: { home?: string; cw
     home,
     stderr: () => text(err),
     stdout: () => text(out),
+    waitForStderr: async (pattern) => {
+      for (let waited = 0; ; waited += 20) {
+        const all = text(err);
+        if (pattern.test(all)) return all;
+        if (waited >= 5000) throw new Error(`stderr never matched ${pattern}: ${all}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
     stop: (signal = 'SIGTERM') =>
       (stopped ??= (async () => {
         if (child.exitCode === null && child.signalCode === null) child.kill(signal);

@@ -10,6 +10,7 @@ import { Output, type OutputStream } from '../output.js';
 import { registerEventCommands } from './event-commands.js';
 import { registerDevCommands } from './dev-commands.js';
 import { registerAuthCommands } from './auth-commands.js';
+import { registerMcpCommands } from './mcp-commands.js';
 
 export interface Io {
   env: NodeJS.ProcessEnv;
@@ -79,5 +80,6 @@ export function createProgram(io: Io): Command {
   registerEventCommands(program, contextFor);
   registerDevCommands(program, contextFor);
   registerAuthCommands(program, contextFor);
+  registerMcpCommands(program, contextFor);
   return program;
 }

@@ -1,0 +1,80 @@
+/**
+ * Wiring of `svcctl mcp …`. The entry options are shared by every subcommand
+ * (print, command here; install, uninstall, list use the same helper), so a
+ * flag means the same thing everywhere.
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { DEFAULT_SERVER_NAME, MCP_SERVER_PACKAGE } from '../constants.js';
+import { AUTH_METHODS, CLIENT_IDS, GENERIC_FORMATS, MODES, SCOPES, SECRETS_HOW } from '../mcp/types.js';
+import type { ContextFactory } from './program.js';
+import { collect } from './parsers.js';
+
+export function serverName(value: string): string {
+  if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(value)) {
+    throw new InvalidArgumentError("letters, digits, '-' and '_', first a letter");
+  }
+  return value;
+}
+
+/** --client (repeatable), --name, --scope, --project-dir, --config: which entry in which file. */
+export function addTargetOptions(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('--client <id>', `client (repeatable): ${CLIENT_IDS.join(', ')}`).argParser(collect))
+    .addOption(new Option('--name <name>', `server name (default: ${DEFAULT_SERVER_NAME})`).argParser(serverName))
+    .addOption(new Option('--scope <s>', 'user (default) | project | local, where the client has them').choices(SCOPES))
+    .option('--project-dir <dir>', 'the project for project/local scope (default: the current directory)')
+    .option('--config <path>', "write this file instead of the client's own");
+}
+
+/** Everything that decides the entry's content, plus the sources of literal values. */
+export function addEntryOptions(cmd: Command): Command {
+  return addTargetOptions(cmd)
+    .addOption(new Option('--mode <m>', 'local (default) | remote | proxy').choices(MODES))
+    .addOption(new Option('--auth <a>', 'password (default) | bearer (remote and proxy)').choices(AUTH_METHODS))
+    .addOption(new Option('--format <f>', 'with --config and no --client: mcpServers | servers | toml').choices(GENERIC_FORMATS))
+    .option('--package <spec>', `local mode package (default: ${MCP_SERVER_PACKAGE})`)
+    .addOption(
+      new Option('--secrets <how>', 'ref (default where the client expands variables) | literal | prompt (VS Code inputs)').choices(SECRETS_HOW),
+    )
+    .option('--email <e>', 'email for literal values (else SERVICE_EMAIL, else a prompt)')
+    .option('--password-stdin', 'read the password for literal values from stdin')
+    .option('--password-file <file>', 'read the password for literal values from a file')
+    .option('--token-file <file>', 'access token for --auth bearer (else SERVICE_ACCESS_TOKEN, else the token of svcctl login --save)');
+}
+
+const PRINT_EXAMPLES = `
+Examples:
+  svcctl mcp print --client claude-code --base-url https://acme.example.com/api
+  svcctl mcp print --client vscode --mode remote --secrets prompt
+  svcctl mcp print --client codex --mode remote --auth bearer
+  svcctl mcp print --format toml --email me@acme.example --password-file pw.txt --show-secrets`;
+
+const COMMAND_EXAMPLES = `
+Examples:
+  svcctl mcp command --client claude-code --mode remote
+  svcctl mcp command --client gemini
+  svcctl mcp command --client cursor --mode remote      # prints install links`;
+
+export function registerMcpCommands(program: Command, contextFor: ContextFactory): Command {
+  const mcp = program.command('mcp').description('configure MCP clients to use the service (local, remote or proxy mode)');
+
+  addEntryOptions(mcp.command('print'))
+    .description("print the entry as the client's file would hold it (nothing is written)")
+    .option('--show-secrets', 'print literal secrets instead of placeholders such as <SERVICE_PASSWORD>', false)
+    .addHelpText('after', PRINT_EXAMPLES)
+    .action(async (options, command: Command) => {
+      const { runMcpPrint } = await import('../commands/mcp-print.js');
+      await runMcpPrint(contextFor(command), options);
+    });
+
+  addEntryOptions(mcp.command('command'))
+    .description("print the client's own command line (or install link) that adds the same server")
+    .option('--show-secrets', 'put literal secrets in the command instead of placeholders', false)
+    .addHelpText('after', COMMAND_EXAMPLES)
+    .action(async (options, command: Command) => {
+      const { runMcpCommand } = await import('../commands/mcp-print.js');
+      await runMcpCommand(contextFor(command), options);
+    });
+
+  return mcp;
+}

@@ -1,0 +1,105 @@
+/**
+ * Turns the shared `svcctl mcp` options into EntryRequests: which targets
+ * (clients or a generic format), mode, auth, scope, secrets, the deployment's
+ * URLs and, for literal secrets, the values (or placeholders for printing).
+ */
+import { resolve } from 'node:path';
+import { DEFAULT_SERVER_NAME, MCP_SERVER_PACKAGE } from '../constants.js';
+import type { Context } from '../context.js';
+import { usageError } from '../errors.js';
+import { resolveBaseUrl, resolveMcpUrl } from '../deployment.js';
+import { checkScope, getClient } from './clients.js';
+import { placeholderLiterals, resolveLiterals, type LiteralFlags } from './literal-values.js';
+import { checkSecrets, defaultSecrets, type Target } from './render-entry.js';
+import type { AuthMethod, ClientEnv, EntryRequest, GenericFormat, Mode, Scope, SecretsHow } from './types.js';
+
+/** The options every `svcctl mcp` entry command shares (see addEntryOptions in src/cli/mcp-commands.ts). */
+export interface McpEntryOptions extends LiteralFlags {
+  client?: string[];
+  mode?: Mode;
+  auth?: AuthMethod;
+  name?: string;
+  scope?: Scope;
+  projectDir?: string;
+  config?: string;
+  format?: GenericFormat;
+  package?: string;
+  secrets?: SecretsHow;
+  showSecrets?: boolean;
+}
+
+export const NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_-]*$/;
+
+/** The targets named by --client and --format; --format only without --client. */
+export function targetsOf(options: McpEntryOptions): Target[] {
+  const clients = options.client ?? [];
+  if (options.format !== undefined) {
+    if (clients.length > 0) throw usageError('--format is for --config without --client: a client has its own format');
+    return [{ format: options.format }];
+  }
+  return [...new Set(clients)].map((id) => ({ client: getClient(id).id }));
+}
+
+export function projectDirOf(ctx: Context, options: McpEntryOptions): string {
+  return resolve(ctx.cwd, options.projectDir ?? '.');
+}
+
+export function clientEnvOf(ctx: Context, options: McpEntryOptions): ClientEnv {
+  return { homeDir: ctx.homeDir, env: ctx.env, platform: ctx.platform, projectDir: projectDirOf(ctx, options) };
+}
+
+export function scopeFor(target: Target, options: McpEntryOptions): Scope {
+  if ('format' in target) return options.scope ?? 'user';
+  const client = getClient(target.client);
+  const scope = options.scope ?? client.scopes[0] ?? 'user';
+  checkScope(client, scope);
+  return scope;
+}
+
+export interface BuildOptions {
+  /** 'values': real literal values (prompting where allowed); 'placeholders': <SERVICE_PASSWORD> for printing. */
+  literals: 'values' | 'placeholders';
+}
+
+/**
+ * The request for one target. URLs are resolved only when the mode uses them
+ * (local: the base URL; remote and proxy: the MCP URL), so a missing one is a
+ * usage error naming the flag and variable only when it is needed.
+ */
+export async function buildEntryRequest(
+  ctx: Context,
+  target: Target,
+  options: McpEntryOptions,
+  build: BuildOptions,
+): Promise<EntryRequest> {
+  const mode = options.mode ?? 'local';
+  const auth = options.auth ?? 'password';
+  if (mode === 'local' && auth === 'bearer') {
+    throw usageError('--auth bearer is for --mode remote or --mode proxy: the local server logs in with email and password');
+  }
+  const name = options.name ?? DEFAULT_SERVER_NAME;
+  if (!NAME_PATTERN.test(name)) throw usageError(`invalid --name '${name}': letters, digits, '-' and '_', first a letter`);
+  const secrets = options.secrets ?? defaultSecrets(target);
+  checkSecrets(target, secrets);
+  const baseUrl = mode === 'local' ? resolveBaseUrl(ctx) : '';
+  const mcpUrl = mode === 'local' ? '' : resolveMcpUrl(ctx);
+  const literals =
+    secrets !== 'literal'
+      ? {}
+      : build.literals === 'values'
+        ? await resolveLiterals(ctx, mode, auth, options)
+        : placeholderLiterals(ctx, mode, auth, options);
+  return {
+    target,
+    mode,
+    auth,
+    name,
+    scope: scopeFor(target, options),
+    baseUrl,
+    mcpUrl,
+    package: options.package ?? MCP_SERVER_PACKAGE,
+    secrets,
+    literals,
+    platform: ctx.platform,
+  };
+}

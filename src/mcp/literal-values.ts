@@ -1,0 +1,77 @@
+/**
+ * Literal values for an entry, from the same places as `svcctl login`:
+ * email from --email, SERVICE_EMAIL or a prompt; password from
+ * --password-stdin, --password-file, SERVICE_PASSWORD or a masked prompt; a
+ * bearer token from --token-file, SERVICE_ACCESS_TOKEN or the token saved by
+ * `svcctl login --save`. `mcp print` and `mcp command` show placeholders
+ * instead of secrets unless --show-secrets is given (and then read no secret).
+ */
+import { emailWithoutPrompt, resolveEmail, resolvePassword, type CredentialFlags } from '../auth/credentials-input.js';
+import type { Context } from '../context.js';
+import { usageError } from '../errors.js';
+import { resolveSecret } from '../secrets.js';
+import { parseBaseUrl, readSetting } from '../settings.js';
+import { credentialKeys, placeholder, VARIABLE_OF } from './render/values.js';
+import type { AuthMethod, LiteralValues, Mode } from './types.js';
+
+export interface LiteralFlags extends CredentialFlags {
+  tokenFile?: string;
+}
+
+/** The base URL when one is configured (the saved token is kept per base URL); never an error. */
+function configuredBaseUrl(ctx: Context): string | undefined {
+  const setting = readSetting(ctx.env, 'BASE_URL', { value: ctx.globals.baseUrl, name: '--base-url' });
+  if (!setting) return undefined;
+  try {
+    return parseBaseUrl(setting.value).url;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function resolveToken(ctx: Context, flags: LiteralFlags): Promise<string> {
+  const token = await resolveSecret(ctx, {
+    name: 'ACCESS_TOKEN',
+    what: 'access token',
+    file: { path: flags.tokenFile, flag: '--token-file' },
+  });
+  if (token !== undefined) return token;
+  const baseUrl = configuredBaseUrl(ctx);
+  if (baseUrl !== undefined) {
+    const { readSavedToken } = await import('../auth/credentials-store.js');
+    const saved = await readSavedToken(ctx, baseUrl);
+    if (saved) {
+      ctx.out.debug(`access token saved by svcctl login for ${baseUrl}`);
+      if (saved.expires_at !== null && Date.parse(saved.expires_at) <= Date.now()) {
+        ctx.out.warn(`the access token saved for ${baseUrl} expired at ${saved.expires_at}; run svcctl login --save again`);
+      }
+      return saved.access_token;
+    }
+  }
+  throw usageError(
+    'no access token for --auth bearer with --secrets literal',
+    'pass --token-file <file>, set SERVICE_ACCESS_TOKEN, or run `svcctl login --save` first',
+  );
+}
+
+/** Real values for the credentials the mode needs (prompting where allowed). */
+export async function resolveLiterals(ctx: Context, mode: Mode, auth: AuthMethod, flags: LiteralFlags): Promise<LiteralValues> {
+  const keys = credentialKeys({ mode, auth });
+  const values: LiteralValues = {};
+  if (keys.includes('email')) values.email = (await resolveEmail(ctx, flags)).value;
+  if (keys.includes('password')) values.password = (await resolvePassword(ctx, flags)).value;
+  if (keys.includes('token')) values.token = await resolveToken(ctx, flags);
+  return values;
+}
+
+/**
+ * Placeholders for printing: the email when it is known without a prompt
+ * (it is not a secret), `<SERVICE_PASSWORD>`-style placeholders for the rest.
+ */
+export function placeholderLiterals(ctx: Context, mode: Mode, auth: AuthMethod, flags: LiteralFlags): LiteralValues {
+  const values: LiteralValues = {};
+  for (const key of credentialKeys({ mode, auth })) {
+    values[key] = key === 'email' ? (emailWithoutPrompt(ctx, flags)?.value ?? placeholder(VARIABLE_OF.email)) : placeholder(VARIABLE_OF[key]);
+  }
+  return values;
+}

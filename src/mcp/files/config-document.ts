@@ -1,0 +1,136 @@
+/**
+ * The common interface of the config file formats svcctl edits (JSON with
+ * comments, TOML). A document reads a value at a key path and returns the
+ * whole new text with one value replaced or removed, leaving every other byte
+ * of the file as it was. Each edit is checked by parsing the result again:
+ * if anything besides the target changed, the edit is refused rather than
+ * written (a scanner bug must never reach a user's file).
+ */
+import { CliError, ExitCode } from '../../errors.js';
+
+export type ConfigFormat = 'json' | 'toml';
+
+export interface ConfigDocument {
+  readonly format: ConfigFormat;
+  /** The text the document was opened with. */
+  readonly text: string;
+  /** The parsed value at a key path; undefined when absent. */
+  get(path: readonly string[]): unknown;
+  /** The whole text with the value at path added or replaced whole (never merged). */
+  set(path: readonly string[], value: unknown): string;
+  /** The whole text without the value at path; the same text when it is absent. */
+  remove(path: readonly string[]): string;
+}
+
+export interface TextPosition {
+  line: number;
+  column: number;
+}
+
+/** 1-based line and column of a character offset. */
+export function positionAt(text: string, offset: number): TextPosition {
+  const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
+  const lines = before.split('\n');
+  return { line: lines.length, column: (lines.at(-1) ?? '').replace(/\r$/, '').length + 1 };
+}
+
+/** A file that does not parse: exit 7 with file:line:column, and the file is left alone. */
+export function parseFailure(file: string, position: TextPosition, reason: string): CliError {
+  return new CliError(
+    ExitCode.UnsafeConfig,
+    `${file}:${position.line}:${position.column}: the file does not parse (${reason}); it was not changed`,
+    { hint: 'fix the file by hand (the position above points at the problem), then run the command again' },
+  );
+}
+
+/** The file parses but is not something svcctl can safely edit (wrong shape). */
+export function unsafeShape(file: string, reason: string, hint?: string): CliError {
+  return new CliError(ExitCode.UnsafeConfig, `${file}: ${reason}; it was not changed`, {
+    hint: hint ?? 'edit the file by hand, or write another file with --config',
+  });
+}
+
+/** JSON-model equality: object key order does not matter, array order does. */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const other = b as unknown[];
+    return a.length === other.length && a.every((item, index) => sameValue(item, other[index]));
+  }
+  if (a instanceof Date || b instanceof Date) return String(a) === String(b);
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = Object.keys(left);
+  if (keys.length !== Object.keys(right).length) return false;
+  return keys.every((key) => Object.hasOwn(right, key) && sameValue(left[key], right[key]));
+}
+
+/** The value at a key path of a parsed document. */
+export function valueAt(root: unknown, path: readonly string[]): unknown {
+  let node: unknown = root;
+  for (const key of path) {
+    if (node === null || typeof node !== 'object' || Array.isArray(node)) return undefined;
+    if (!Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+/** A copy of a parsed document without the value at path (the model of "everything else"). */
+export function withoutPath(root: unknown, path: readonly string[]): unknown {
+  if (path.length === 0 || root === null || typeof root !== 'object' || Array.isArray(root)) return root;
+  const [key, ...rest] = path as [string, ...string[]];
+  if (!Object.hasOwn(root, key)) return root;
+  const copy: Record<string, unknown> = { ...(root as Record<string, unknown>) };
+  if (rest.length === 0) delete copy[key];
+  else copy[key] = withoutPath(copy[key], rest);
+  return copy;
+}
+
+/** Nests a value under a key path: ['a','b'], v → { a: { b: v } }. */
+export function nestUnder(path: readonly string[], value: unknown): unknown {
+  return path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value);
+}
+
+/**
+ * Checks an edit by its parsed result: the target holds exactly the intended
+ * value (or nothing), and everything else means what it meant before. Empty
+ * parent objects left by a removal are not counted as a change.
+ */
+export function checkEdit(
+  file: string,
+  before: unknown,
+  after: unknown,
+  path: readonly string[],
+  intended: unknown,
+): void {
+  const targetOk = intended === undefined ? valueAt(after, path) === undefined : sameValue(valueAt(after, path), intended);
+  const restOk = sameValue(pruneEmpty(withoutPath(after, path), path), pruneEmpty(withoutPath(before, path), path));
+  if (!targetOk || !restOk) {
+    throw unsafeShape(
+      file,
+      `svcctl could not change only the entry ${path.join('.')} in this file (it is written in a form svcctl does not edit, such as an inline table or dotted keys)`,
+    );
+  }
+}
+
+/** Drops parent objects along path that are empty (an emptied "mcpServers": {} may stay). */
+function pruneEmpty(root: unknown, path: readonly string[]): unknown {
+  for (let length = path.length - 1; length >= 1; length -= 1) {
+    const parentPath = path.slice(0, length);
+    const parent = valueAt(root, parentPath);
+    if (parent !== null && typeof parent === 'object' && !Array.isArray(parent) && Object.keys(parent).length === 0) {
+      root = withoutPath(root, parentPath);
+    }
+  }
+  return root;
+}
+
+/** The line ending a file already uses ('\r\n' when most of its lines end so). */
+export function detectEol(text: string): '\n' | '\r\n' {
+  const crlf = (text.match(/\r\n/g) ?? []).length;
+  const lf = (text.match(/\n/g) ?? []).length - crlf;
+  return crlf > lf ? '\r\n' : '\n';
+}

@@ -1,0 +1,114 @@
+/**
+ * What a change to each target file would be, computed before anything is
+ * written: the old text, the new text and a status. Install and uninstall
+ * build all plans first, so a file that does not parse or a conflicting entry
+ * stops the whole run before any file is touched.
+ */
+import { resolve } from 'node:path';
+import type { Context } from '../context.js';
+import { CLIENTS } from './clients.js';
+import { sameValue, type ConfigDocument } from './files/config-document.js';
+import { openJsoncDocument } from './files/jsonc-document.js';
+import { readSnapshot, type FileSnapshot } from './files/safe-write.js';
+import { openTomlDocument } from './files/toml-document.js';
+import { genericServersKey } from './render/generic.js';
+import { genericFileFormat, type Target } from './render-entry.js';
+import type { ClientEnv, ClientId, FileFormat, RenderedEntry, Scope } from './types.js';
+
+export interface FileTarget {
+  /** Undefined for a generic --format file. */
+  clientId: ClientId | undefined;
+  /** "Claude Code", or "mcpServers file" for a generic format. */
+  label: string;
+  scope: Scope;
+  file: string;
+  format: FileFormat;
+  /** Key path of our entry in the file. */
+  entryPath: string[];
+}
+
+export type PlanStatus =
+  | 'created' // new file
+  | 'added' // entry added to an existing file
+  | 'updated' // entry the same, VS Code inputs added
+  | 'replaced' // differing entry replaced whole (--force or confirmed)
+  | 'conflict' // differing entry, not allowed to replace
+  | 'unchanged'
+  | 'removed'
+  | 'absent'; // uninstall: no such entry
+
+export interface FilePlan {
+  target: FileTarget;
+  snapshot: FileSnapshot;
+  before: string;
+  after: string;
+  status: PlanStatus;
+  /** The entry the file holds now (undefined when none). */
+  existing: unknown;
+}
+
+export function fileTargetOf(target: Target, name: string, scope: Scope, clientEnv: ClientEnv, config: string | undefined, ctx: Context): FileTarget {
+  const file = config === undefined ? undefined : resolve(ctx.cwd, config);
+  if ('format' in target) {
+    // --format is only allowed with --config, so the file is always given here.
+    return {
+      clientId: undefined,
+      label: `${target.format} file`,
+      scope,
+      file: file ?? resolve(ctx.cwd, config ?? ''),
+      format: genericFileFormat(target.format),
+      entryPath: [genericServersKey(target.format), name],
+    };
+  }
+  const client = CLIENTS[target.client];
+  return {
+    clientId: client.id,
+    label: client.label,
+    scope,
+    file: file ?? client.configPath(clientEnv, scope),
+    format: client.format,
+    entryPath: client.entryPath(name, scope, clientEnv),
+  };
+}
+
+export function openDocument(format: FileFormat, text: string, file: string): ConfigDocument {
+  return format === 'toml' ? openTomlDocument(text, file) : openJsoncDocument(text, file);
+}
+
+/** Adds VS Code inputs (by id) to a JSON text. */
+function withInputs(text: string, target: FileTarget, rendered: RenderedEntry): string {
+  let result = text;
+  for (const input of rendered.extraTopLevel?.inputs ?? []) {
+    result = openJsoncDocument(result, target.file).upsertById('inputs', input);
+  }
+  return result;
+}
+
+export async function planInstall(target: FileTarget, rendered: RenderedEntry, options: { force: boolean }): Promise<FilePlan> {
+  const snapshot = await readSnapshot(target.file);
+  const before = snapshot.text;
+  const document = openDocument(target.format, before, target.file);
+  const existing = document.get(target.entryPath);
+  const entrySame = existing !== undefined && sameValue(existing, rendered.value);
+  const withEntry = entrySame ? before : document.set(target.entryPath, rendered.value);
+  const after = target.format === 'toml' ? withEntry : withInputs(withEntry, target, rendered);
+  let status: PlanStatus;
+  if (!snapshot.exists) status = 'created';
+  else if (existing === undefined) status = 'added';
+  else if (!entrySame) status = options.force ? 'replaced' : 'conflict';
+  else status = after === before ? 'unchanged' : 'updated';
+  return { target, snapshot, before, after, status, existing };
+}
+
+export async function planUninstall(target: FileTarget): Promise<FilePlan> {
+  const snapshot = await readSnapshot(target.file);
+  const before = snapshot.text;
+  if (!snapshot.exists) return { target, snapshot, before, after: before, status: 'absent', existing: undefined };
+  const document = openDocument(target.format, before, target.file);
+  const existing = document.get(target.entryPath);
+  if (existing === undefined) return { target, snapshot, before, after: before, status: 'absent', existing };
+  return { target, snapshot, before, after: document.remove(target.entryPath), status: 'removed', existing };
+}
+
+/** True when applying the plan writes the file. */
+export const writesFile = (plan: FilePlan): boolean => plan.status !== 'conflict' && plan.after !== plan.before;

@@ -72,12 +72,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let jwt: JwtIssuer | undefined;
   let oidc: OidcValidator | undefined;
   let mcp: Promise<McpEndpoint> | undefined;
+  let stopping = false;
 
   const mcpEndpoint = (): Promise<McpEndpoint> =>
     (mcp ??= import('./mcp-endpoint.js').then(({ McpEndpoint }) => new McpEndpoint(new McpAuthenticator(credentials, oidc as OidcValidator), store)));
 
   async function route(req: IncomingMessage, res: Response): Promise<void> {
     // A page in a browser may reach 127.0.0.1 through a DNS name it controls (DNS rebinding); only our own Host is served.
+    if (stopping) return sendError(res, 503, 'the sandbox is stopping', {}, { connection: 'close' });
     if (!allowedHosts.has(req.headers.host ?? '')) return sendError(res, 421, 'unexpected Host header: use the address printed by svcctl dev');
     const path = (req.url ?? '/').split('?')[0] as string;
     const issuer = jwt as JwtIssuer;
@@ -127,9 +129,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     readyLine: () => ({ base_url: baseUrl, mcp_url: deriveMcpUrl(baseUrl), users, webhooks: readyWebhooks }),
     close: () =>
       (closing ??= (async () => {
+        stopping = true;
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-        server.closeIdleConnections();
         if (mcp) await (await mcp).close();
+        // Kept-alive connections (and MCP streams just ended) close now; requests in flight finish first.
+        server.closeIdleConnections();
         // Requests in flight get a moment to finish; then every connection is cut.
         const grace = setTimeout(() => server.closeAllConnections(), 2000);
         await stopped;

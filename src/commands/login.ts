@@ -2,7 +2,7 @@
 import type { Context } from '../context.js';
 import { resolveBaseUrl } from '../deployment.js';
 import { resolveLoginCredentials, type CredentialFlags } from '../auth/credentials-input.js';
-import { saveToken } from '../auth/credentials-store.js';
+import { readSavedToken, saveToken } from '../auth/credentials-store.js';
 import { describeExpiry, isExpired, summarizeToken, tryDecodeJwt, type TokenSummary } from '../auth/jwt.js';
 import { requestAccessToken } from '../auth/login-request.js';
 
@@ -27,6 +27,8 @@ export async function logIn(
   ctx: Context,
   request: { baseUrl: string; email: string; password: string; timeoutSeconds: number; save: boolean },
 ): Promise<LoggedIn> {
+  // A credentials file that cannot be saved to fails before a token is minted.
+  if (request.save) await readSavedToken(ctx, request.baseUrl);
   const token = await requestAccessToken(ctx, request);
   const decoded = tryDecodeJwt(token);
   const summary = summarizeToken(token, decoded);

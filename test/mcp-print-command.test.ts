@@ -1,0 +1,118 @@
+/**
+ * `svcctl mcp print` and `svcctl mcp command` through the built CLI, with a
+ * temp HOME: the document, placeholders for literal secrets, --show-secrets,
+ * --json, command lines and install links, usage errors.
+ */
+import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { makeTempDir, runCli, secretsIn } from './helpers/cli.js';
+
+const BASE = ['--base-url', 'https://acme.example.com/api'];
+
+test('print: Claude Code user scope, references, file named on stderr', async () => {
+  const home = await makeTempDir();
+  const r = await runCli(['mcp', 'print', '--client', 'claude-code', ...BASE], { home });
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), {
+    mcpServers: {
+      service: {
+        type: 'stdio',
+        command: 'npx',
+        args: ['-y', 'service-mcp-server@latest'],
+        env: { SERVICE_EMAIL: '${SERVICE_EMAIL}', SERVICE_PASSWORD: '${SERVICE_PASSWORD}', SERVICE_BASE_URL: 'https://acme.example.com/api' },
+      },
+    },
+  });
+  assert.match(r.stderr, new RegExp(`${join(home, '.claude.json')}`));
+  assert.match(r.stderr, /SERVICE_EMAIL, SERVICE_PASSWORD/);
+});
+
+test('print: literal secrets are placeholders unless --show-secrets', async () => {
+  const env = { SERVICE_EMAIL: 'ann@acme.example', SERVICE_PASSWORD: 'hunter2-secret' };
+  const hidden = await runCli(['mcp', 'print', '--client', 'claude-desktop', ...BASE], { env });
+  assert.equal(hidden.code, 0, hidden.stderr);
+  assert.deepEqual(JSON.parse(hidden.stdout).mcpServers.service.env, {
+    SERVICE_EMAIL: 'ann@acme.example',
+    SERVICE_PASSWORD: '<SERVICE_PASSWORD>',
+    SERVICE_BASE_URL: 'https://acme.example.com/api',
+  });
+  assert.deepEqual(secretsIn(hidden, ['hunter2-secret']), []);
+  const shown = await runCli(['mcp', 'print', '--client', 'claude-desktop', '--show-secrets', ...BASE], { env });
+  assert.equal(JSON.parse(shown.stdout).mcpServers.service.env.SERVICE_PASSWORD, 'hunter2-secret');
+});
+
+test('print: --show-secrets reads the password from --password-file and a bearer token from --token-file', async () => {
+  const dir = await makeTempDir();
+  await writeFile(join(dir, 'pw'), 'from-file\n');
+  await writeFile(join(dir, 'tok'), 'jwt.token.value\n');
+  const r = await runCli(['mcp', 'print', '--format', 'toml', '--email', 'a@b.example', '--password-file', join(dir, 'pw'), '--show-secrets', ...BASE]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^\[mcp_servers\.service\]$/m);
+  assert.match(r.stdout, /SERVICE_PASSWORD = "from-file"/);
+  const t = await runCli(['mcp', 'print', '--client', 'zed', '--mode', 'remote', '--auth', 'bearer', '--token-file', join(dir, 'tok'), '--show-secrets', ...BASE]);
+  assert.equal(t.code, 0, t.stderr);
+  assert.deepEqual(JSON.parse(t.stdout), { context_servers: { service: { url: 'https://acme.example.com/mcp', headers: { Authorization: 'Bearer jwt.token.value' } } } });
+});
+
+test('print --json: VS Code prompt inputs and the file path', async () => {
+  const home = await makeTempDir();
+  const r = await runCli(['--json', 'mcp', 'print', '--client', 'vscode', '--mode', 'remote', '--secrets', 'prompt', ...BASE], { home });
+  assert.equal(r.code, 0, r.stderr);
+  const doc = JSON.parse(r.stdout);
+  assert.equal(doc.file, join(home, '.config', 'Code', 'User', 'mcp.json'));
+  assert.deepEqual(Object.keys(doc.document), ['inputs', 'servers']);
+  assert.equal(doc.entry.headers['X-Service-Password'], '${input:service-password}');
+  assert.equal(doc.literal_secrets, false);
+});
+
+test('print: usage errors (exit 2) for Claude Desktop remote, bad name, missing base URL, unknown client', async () => {
+  const remote = await runCli(['mcp', 'print', '--client', 'claude-desktop', '--mode', 'remote', ...BASE]);
+  assert.equal(remote.code, 2);
+  assert.match(remote.stderr, /--mode proxy/);
+  assert.equal((await runCli(['mcp', 'print', '--client', 'cursor', '--name', '1bad', ...BASE])).code, 2);
+  const noBase = await runCli(['mcp', 'print', '--client', 'cursor']);
+  assert.equal(noBase.code, 2);
+  assert.match(noBase.stderr, /SERVICE_BASE_URL/);
+  assert.equal((await runCli(['mcp', 'print', '--client', 'nope', ...BASE])).code, 2);
+  assert.equal((await runCli(['mcp', 'print', '--client', 'windsurf', '--scope', 'project', ...BASE])).code, 2);
+});
+
+test('command: claude, gemini, codex command lines; Cursor and VS Code links', async () => {
+  const claude = await runCli(['mcp', 'command', '--client', 'claude-code', '--mode', 'remote', ...BASE]);
+  assert.equal(claude.code, 0, claude.stderr);
+  assert.equal(
+    claude.stdout,
+    `claude mcp add-json service '{"type":"http","url":"https://acme.example.com/mcp","headers":{"X-Service-Email":"\${SERVICE_EMAIL}","X-Service-Password":"\${SERVICE_PASSWORD}"}}' --scope user\n`,
+  );
+  const gemini = await runCli(['mcp', 'command', '--client', 'gemini', '--mode', 'remote', ...BASE]);
+  assert.equal(
+    gemini.stdout,
+    `gemini mcp add service https://acme.example.com/mcp --scope user --transport http -H 'X-Service-Email: \${SERVICE_EMAIL}' -H 'X-Service-Password: \${SERVICE_PASSWORD}'\n`,
+  );
+  const codex = await runCli(['mcp', 'command', '--client', 'codex', '--mode', 'remote', '--auth', 'bearer', ...BASE]);
+  assert.equal(codex.stdout, 'codex mcp add service --url https://acme.example.com/mcp --bearer-token-env-var SERVICE_ACCESS_TOKEN\n');
+  assert.equal((await runCli(['mcp', 'command', '--client', 'codex', '--mode', 'remote', ...BASE])).code, 2);
+
+  const cursor = await runCli(['mcp', 'command', '--client', 'cursor', '--mode', 'remote', ...BASE]);
+  const [deeplink, web] = cursor.stdout.trim().split('\n');
+  const url = new URL(deeplink ?? '');
+  assert.equal(url.protocol, 'cursor:');
+  assert.equal(url.searchParams.get('name'), 'service');
+  assert.deepEqual(JSON.parse(Buffer.from(url.searchParams.get('config') ?? '', 'base64').toString('utf8')), {
+    url: 'https://acme.example.com/mcp',
+    headers: { 'X-Service-Email': '${env:SERVICE_EMAIL}', 'X-Service-Password': '${env:SERVICE_PASSWORD}' },
+  });
+  assert.match(web ?? '', /^https:\/\/cursor\.com\/en\/install-mcp\?name=service&config=/);
+
+  const vscode = await runCli(['--json', 'mcp', 'command', '--client', 'vscode', ...BASE]);
+  const doc = JSON.parse(vscode.stdout);
+  assert.match(doc.command, /^code --add-mcp '\{"name":"service","type":"stdio"/);
+  const link = doc.links.find((l: { kind: string }) => l.kind === 'vscode').url as string;
+  assert.equal(JSON.parse(decodeURIComponent(link.slice('vscode:mcp/install?'.length))).name, 'service');
+
+  const desktop = await runCli(['mcp', 'command', '--client', 'claude-desktop', ...BASE]);
+  assert.equal(desktop.code, 2);
+  assert.match(desktop.stderr, /mcp install --client claude-desktop/);
+});

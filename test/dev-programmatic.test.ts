@@ -1,0 +1,39 @@
+/** startSandbox() in-process, as `mcp doctor` tests and the demo use it. */
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { describe, it } from 'node:test';
+import { startSandbox } from '../src/dev/sandbox-server.js';
+import { httpRequest } from './helpers/dev-sandbox.js';
+
+describe('startSandbox()', () => {
+  it('serves at once, logs through the given function, and frees its port on close()', async () => {
+    const lines: string[] = [];
+    const sandbox = await startSandbox({
+      users: [{ email: 'ci@example.com', password: 'ci-pw' }],
+      webhooks: [{ name: 'ci', ingestToken: 'ing-ci-token' }],
+      log: (line) => lines.push(line),
+    });
+    assert.deepEqual(sandbox.readyLine(), {
+      base_url: sandbox.baseUrl,
+      mcp_url: sandbox.mcpUrl,
+      users: [{ email: 'ci@example.com', password: 'ci-pw' }],
+      webhooks: [{ name: 'ci', ingest_token: 'ing-ci-token', hmac_secret: null }],
+    });
+    const id = '6f1c2a4e-8b7d-4c3e-9f0a-1b2c3d4e5f60';
+    const sent = await httpRequest(`${sandbox.baseUrl}/v1/event`, {
+      body: JSON.stringify({ event: { id, title: 'in-process', created_at: '2026-11-22T02:31:00Z' } }),
+      headers: { 'content-type': 'application/json', authorization: 'Bearer ing-ci-token' },
+    });
+    assert.equal(sent.status, 202);
+    assert.equal(sandbox.store.get(id.toUpperCase())?.webhook, 'ci', 'ids are compared without case');
+    const wrongHost = await httpRequest(`${sandbox.baseUrl}/v1/user/login`, { body: '{}', headers: { host: 'attacker.example', 'content-type': 'application/json' } });
+    assert.equal(wrongHost.status, 421);
+    await sandbox.close();
+    assert.ok(lines.some((line) => / POST \/api\/v1\/event 202 /.test(line)));
+    const port = Number(new URL(sandbox.baseUrl).port);
+    await new Promise<void>((resolve, reject) => {
+      const probe = createServer().once('error', reject);
+      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
+    });
+  });
+});

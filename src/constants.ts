@@ -63,3 +63,7 @@ export const RETRY_MAX_DELAY_MS = 10_000;
 
 /** How much of a service's error body is shown in an error message. */
 export const MAX_SHOWN_BODY_CHARS = 300;
+
+/** Defaults of `svcctl dev` (the local sandbox). */
+export const DEV_DEFAULT_TOKEN_TTL_SECONDS = 3600;
+export const DEV_DEFAULT_MAX_BODY_BYTES = 1024 * 1024;

@@ -1,5 +1,6 @@
 /** Wiring of `svcctl dev`, the local sandbox deployment. */
 import { Command, Option } from 'commander';
+import { DEV_DEFAULT_MAX_BODY_BYTES, DEV_DEFAULT_TOKEN_TTL_SECONDS } from '../constants.js';
 import type { ContextFactory } from './program.js';
 import { collect, integerIn } from './parsers.js';
 
@@ -20,9 +21,9 @@ export function registerDevCommands(program: Command, contextFor: ContextFactory
     .addOption(new Option('--port <n>', 'port to listen on; 0 picks a free one').argParser(integerIn(0, 65535)).default(0))
     .option('--user <email:password>', 'a user (repeatable); "--user <email>" gets a random password', collect, [])
     .option('--webhook <name[:hmac-secret]>', 'a webhook connection (repeatable); without a secret no signature is checked', collect, [])
-    .addOption(new Option('--token-ttl <seconds>', 'lifetime of login tokens').argParser(integerIn(1, 31_536_000)).default(3600))
+    .addOption(new Option('--token-ttl <seconds>', 'lifetime of login tokens').argParser(integerIn(1, 31_536_000)).default(DEV_DEFAULT_TOKEN_TTL_SECONDS))
     .option('--events-file <file>', 'append accepted events here as NDJSON (read back on start)')
-    .addOption(new Option('--max-body <bytes>', 'largest event body accepted (413 above)').argParser(integerIn(1, 1024 * 1024 * 1024)).default(1024 * 1024))
+    .addOption(new Option('--max-body <bytes>', 'largest event body accepted (413 above)').argParser(integerIn(1, 1024 * 1024 * 1024)).default(DEV_DEFAULT_MAX_BODY_BYTES))
     .addHelpText('after', DEV_EXAMPLES)
     .action(async (options, command: Command) => {
       const { runDev } = await import('../commands/dev.js');

@@ -11,7 +11,7 @@ import { isPlainObject, validateEvent, type JsonObject } from '../events/event-v
 import { isWellFormedSignature, verifySignature } from '../events/hmac.js';
 import type { Credentials } from './credentials.js';
 import type { EventStore } from './event-store.js';
-import { BodyTooLarge, bearerToken, hasJsonContentType, readBody, sendError, sendJson, sendTooLarge, type Response } from './http-io.js';
+import { BodyTooLarge, bearerToken, hasJsonContentType, readBody, sendError, sendJson, sendTooLarge, type LoggedResponse } from './http-io.js';
 
 export interface EventEndpoint {
   credentials: Credentials;
@@ -31,7 +31,7 @@ function wireProblems(event: JsonObject): string[] {
   return [...problems, ...validateEvent(event, false).problems];
 }
 
-function badRequest(res: Response, problems: string[]): void {
+function badRequest(res: LoggedResponse, problems: string[]): void {
   const first = problems[0] as string;
   const field = first.slice(0, first.indexOf(':'));
   sendError(res, 400, `invalid event: ${problems.join('; ')}`, { field, problems });
@@ -52,7 +52,7 @@ function parseEvent(body: Buffer): { event?: JsonObject & { id: string }; proble
   return problems.length > 0 ? { problems } : { event: document.event as JsonObject & { id: string }, problems };
 }
 
-export async function handleEvent(req: IncomingMessage, res: Response, endpoint: EventEndpoint): Promise<void> {
+export async function handleEvent(req: IncomingMessage, res: LoggedResponse, endpoint: EventEndpoint): Promise<void> {
   const token = bearerToken(req);
   const webhook = token === undefined ? undefined : endpoint.credentials.webhookFor(token);
   if (!webhook) {

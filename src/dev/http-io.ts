@@ -12,7 +12,7 @@ export class BodyTooLarge extends Error {
 
 /** Notes for the request log: why a request was refused (never a secret). */
 export type LogNote = { note?: string };
-export type Response = ServerResponse & LogNote;
+export type LoggedResponse = ServerResponse & LogNote;
 
 /**
  * Reads the whole body, or throws BodyTooLarge as soon as the declared or
@@ -40,20 +40,20 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-export function sendJson(res: Response, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(res: LoggedResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }
 
 /** An error answer: {"error": message, ...extra}; `note` goes to the request log. */
-export function sendError(res: Response, status: number, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): void {
+export function sendError(res: LoggedResponse, status: number, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): void {
   res.note ??= message;
   sendJson(res, status, { error: message, ...extra }, headers);
 }
 
 /** 413, closing the connection: the rest of the body is never read. */
-export function sendTooLarge(res: Response, limit: number): void {
+export function sendTooLarge(res: LoggedResponse, limit: number): void {
   sendError(res, 413, `the body is larger than the limit of ${limit} bytes`, { limit }, { connection: 'close' });
 }
 

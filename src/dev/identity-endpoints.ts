@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Credentials } from './credentials.js';
-import { BodyTooLarge, bearerToken, hasJsonContentType, readBody, sendError, sendJson, sendTooLarge, type Response } from './http-io.js';
+import { BodyTooLarge, bearerToken, hasJsonContentType, readBody, sendError, sendJson, sendTooLarge, type LoggedResponse } from './http-io.js';
 import type { JwtIssuer } from './jwt-issuer.js';
 
 const LOGIN_BODY_LIMIT = 64 * 1024;
@@ -22,14 +22,14 @@ export function openIdConfiguration(issuer: string): Record<string, unknown> {
   };
 }
 
-function invalidToken(res: Response, description: string): void {
+function invalidToken(res: LoggedResponse, description: string): void {
   res.note = `token rejected: ${description}`;
   sendError(res, 401, 'invalid or expired token', {}, {
     'www-authenticate': `Bearer realm="svcctl dev", error="invalid_token", error_description="${description}"`,
   });
 }
 
-export function handleUserinfo(req: IncomingMessage, res: Response, jwt: JwtIssuer): void {
+export function handleUserinfo(req: IncomingMessage, res: LoggedResponse, jwt: JwtIssuer): void {
   const token = bearerToken(req);
   if (token === undefined) {
     res.note = 'no bearer token';
@@ -42,7 +42,7 @@ export function handleUserinfo(req: IncomingMessage, res: Response, jwt: JwtIssu
   sendJson(res, 200, { sub: result.claims.sub, email: result.claims.email });
 }
 
-async function readLoginBody(req: IncomingMessage, res: Response): Promise<{ email: string; password: string } | undefined> {
+async function readLoginBody(req: IncomingMessage, res: LoggedResponse): Promise<{ email: string; password: string } | undefined> {
   if (!hasJsonContentType(req)) {
     sendError(res, 415, 'Content-Type must be application/json');
     return undefined;
@@ -65,7 +65,7 @@ async function readLoginBody(req: IncomingMessage, res: Response): Promise<{ ema
   return { email: record.email as string, password: record.password as string };
 }
 
-export async function handleLogin(req: IncomingMessage, res: Response, credentials: Credentials, jwt: JwtIssuer): Promise<void> {
+export async function handleLogin(req: IncomingMessage, res: LoggedResponse, credentials: Credentials, jwt: JwtIssuer): Promise<void> {
   const body = await readLoginBody(req, res);
   if (!body) return;
   const user = credentials.checkPassword(body.email, body.password);

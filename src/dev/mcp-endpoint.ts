@@ -10,7 +10,7 @@ import type { IncomingMessage } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { EventStore } from './event-store.js';
-import { BodyTooLarge, readBody, sendJson, type Response } from './http-io.js';
+import { BodyTooLarge, readBody, sendJson, type LoggedResponse } from './http-io.js';
 import type { McpAuthenticator } from './mcp-auth.js';
 import { createToolServer } from './mcp-tools.js';
 
@@ -22,7 +22,7 @@ interface Session {
   transport: StreamableHTTPServerTransport;
 }
 
-function rpcError(res: Response, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+function rpcError(res: LoggedResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
   res.note ??= message;
   sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
 }
@@ -33,7 +33,7 @@ export class McpEndpoint {
 
   constructor(private readonly auth: McpAuthenticator, private readonly store: EventStore) {}
 
-  async handle(req: IncomingMessage, res: Response): Promise<void> {
+  async handle(req: IncomingMessage, res: LoggedResponse): Promise<void> {
     const auth = await this.auth.authenticate(req);
     if (!auth.ok) {
       const challenge: Record<string, string> = {};

@@ -5,9 +5,9 @@
  * from names and ids only.
  */
 import type { IncomingMessage } from 'node:http';
-import type { Response } from './http-io.js';
+import type { LoggedResponse } from './http-io.js';
 
-export function logWhenDone(req: IncomingMessage, res: Response, log: ((line: string) => void) | undefined): void {
+export function logWhenDone(req: IncomingMessage, res: LoggedResponse, log: ((line: string) => void) | undefined): void {
   if (!log) return;
   const started = performance.now();
   const path = (req.url ?? '').split('?')[0];

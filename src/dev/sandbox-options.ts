@@ -4,6 +4,7 @@
  * value. Secrets are random on every start (nothing fixed to leak or reuse).
  */
 import { randomBytes } from 'node:crypto';
+import { DEV_DEFAULT_MAX_BODY_BYTES, DEV_DEFAULT_TOKEN_TTL_SECONDS } from '../constants.js';
 import { usageError } from '../errors.js';
 
 export interface SandboxUser {
@@ -35,8 +36,8 @@ export interface SandboxOptions {
   trustedIssuers?: string[];
 }
 
-export const DEFAULT_TOKEN_TTL_SECONDS = 3600;
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export const DEFAULT_TOKEN_TTL_SECONDS = DEV_DEFAULT_TOKEN_TTL_SECONDS;
+export const DEFAULT_MAX_BODY_BYTES = DEV_DEFAULT_MAX_BODY_BYTES;
 export const DEMO_EMAIL = 'demo@example.com';
 export const DEMO_WEBHOOK_NAME = 'demo';
 

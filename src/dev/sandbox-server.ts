@@ -12,7 +12,7 @@ import { deriveMcpUrl } from '../settings.js';
 import { Credentials } from './credentials.js';
 import { handleEvent } from './event-endpoint.js';
 import { EventStore } from './event-store.js';
-import { sendError, type Response } from './http-io.js';
+import { sendError, type LoggedResponse } from './http-io.js';
 import { DISCOVERY_PATH, handleLogin, handleUserinfo, openIdConfiguration, USERINFO_PATH } from './identity-endpoints.js';
 import { JwtIssuer } from './jwt-issuer.js';
 import { McpAuthenticator } from './mcp-auth.js';
@@ -77,7 +77,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const mcpEndpoint = (): Promise<McpEndpoint> =>
     (mcp ??= import('./mcp-endpoint.js').then(({ McpEndpoint }) => new McpEndpoint(new McpAuthenticator(credentials, oidc as OidcValidator), store)));
 
-  async function route(req: IncomingMessage, res: Response): Promise<void> {
+  async function route(req: IncomingMessage, res: LoggedResponse): Promise<void> {
     // A page in a browser may reach 127.0.0.1 through a DNS name it controls (DNS rebinding); only our own Host is served.
     if (stopping) return sendError(res, 503, 'the sandbox is stopping', {}, { connection: 'close' });
     if (!allowedHosts.has(req.headers.host ?? '')) return sendError(res, 421, 'unexpected Host header: use the address printed by svcctl dev');
@@ -96,7 +96,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     sendError(res, 404, `no such endpoint: ${req.method} ${path}`);
   }
 
-  const server = createServer((req, res: Response) => {
+  const server = createServer((req, res: LoggedResponse) => {
     logWhenDone(req, res, options.log);
     route(req, res).catch((error: unknown) => {
       res.note = `internal error: ${error instanceof Error ? error.message : String(error)}`;
@@ -144,7 +144,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 }
 
-function sendJsonDocument(res: Response, document: Record<string, unknown>): void {
+function sendJsonDocument(res: LoggedResponse, document: Record<string, unknown>): void {
   res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=600' });
   res.end(JSON.stringify(document));
 }

@@ -8,6 +8,7 @@ import { DEFAULT_SERVER_NAME, MCP_SERVER_PACKAGE } from '../constants.js';
 import { AUTH_METHODS, CLIENT_IDS, GENERIC_FORMATS, MODES, SCOPES, SECRETS_HOW } from '../mcp/types.js';
 import type { ContextFactory } from './program.js';
 import { collect } from './parsers.js';
+import { registerMcpInstallCommands } from './mcp-install-commands.js';
 
 export function serverName(value: string): string {
   if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(value)) {
@@ -76,5 +77,6 @@ export function registerMcpCommands(program: Command, contextFor: ContextFactory
       await runMcpCommand(contextFor(command), options);
     });
 
+  registerMcpInstallCommands(mcp, contextFor);
   return mcp;
 }

@@ -14,7 +14,8 @@ import {
   type FormattingOptions,
   type Node,
   type ParseError,
-} from 'jsonc-parser';
+  // The ESM build: the package's UMD main loads its parts with a require() that esbuild cannot bundle.
+} from 'jsonc-parser/lib/esm/main.js';
 import {
   checkEdit,
   detectEol,

@@ -1,0 +1,63 @@
+/** Wiring of `svcctl mcp install | uninstall | list` (the commands that change or read clients' files). */
+import { Option, type Command } from 'commander';
+import { GENERIC_FORMATS } from '../mcp/types.js';
+import { addEntryOptions, addTargetOptions } from './mcp-commands.js';
+import type { ContextFactory } from './program.js';
+
+const INSTALL_EXAMPLES = `
+Examples:
+  svcctl mcp install --client claude-code --base-url https://acme.example.com/api
+  svcctl mcp install --client cursor --client vscode --mode remote
+  svcctl mcp install --client claude-desktop --email me@acme.example --password-file pw.txt
+  svcctl mcp install --client codex --dry-run          # print the diff, change nothing
+  svcctl mcp install --config ./mcp.json --format servers --secrets literal
+
+Only the entry changes: comments, order, indentation and line endings of the rest of
+the file stay as they are. A file that does not parse is never written (exit 7). The old
+file is kept as <file>.bak. A differing entry of the same name is replaced only with
+--force (or after a confirmation on a terminal).`;
+
+const UNINSTALL_EXAMPLES = `
+Examples:
+  svcctl mcp uninstall --client claude-code
+  svcctl mcp uninstall --client vscode --scope project --dry-run`;
+
+const LIST_EXAMPLES = `
+Examples:
+  svcctl mcp list
+  svcctl mcp list --json | jq -r '.[].file'`;
+
+export function registerMcpInstallCommands(mcp: Command, contextFor: ContextFactory): void {
+  addEntryOptions(mcp.command('install'))
+    .description("add the server to MCP clients' config files (only our entry changes)")
+    .option('--dry-run', 'print the unified diff of every file that would change; change nothing', false)
+    .option('--force', 'replace a differing entry of the same name (whole, never merged)', false)
+    .option('--no-backup', 'do not keep the old file as <file>.bak')
+    .addHelpText('after', INSTALL_EXAMPLES)
+    .action(async (options, command: Command) => {
+      const { runMcpInstall } = await import('../commands/mcp-install.js');
+      await runMcpInstall(contextFor(command), options);
+    });
+
+  addTargetOptions(mcp.command('uninstall'))
+    .description("remove the server's entry from MCP clients' config files (the rest stays as it is)")
+    .addOption(new Option('--format <f>', 'with --config and no --client: mcpServers | servers | toml').choices(GENERIC_FORMATS))
+    .option('--dry-run', 'print the unified diff of every file that would change; change nothing', false)
+    .option('--no-backup', 'do not keep the old file as <file>.bak')
+    .addHelpText('after', UNINSTALL_EXAMPLES)
+    .action(async (options, command: Command) => {
+      const { runMcpUninstall } = await import('../commands/mcp-uninstall.js');
+      await runMcpUninstall(contextFor(command), options);
+    });
+
+  mcp
+    .command('list')
+    .description('list the entries pointing at this service in every known client config (client, scope, file, name, mode)')
+    .option('--project-dir <dir>', 'the project whose project-scope files are read (default: the current directory)')
+    .option('--package <spec>', 'the local-mode package to recognise (default: service-mcp-server)')
+    .addHelpText('after', LIST_EXAMPLES)
+    .action(async (options, command: Command) => {
+      const { runMcpList } = await import('../commands/mcp-list.js');
+      await runMcpList(contextFor(command), options);
+    });
+}

@@ -1,0 +1,122 @@
+/**
+ * `svcctl mcp install`: writes our server entry into each chosen client's
+ * config file, changing nothing else in it (see src/mcp/files/). All files are
+ * planned first; a file that does not parse, or a differing entry without
+ * --force (or a "yes" on a terminal), stops the run before anything is written.
+ */
+import type { Context } from '../context.js';
+import { canPrompt } from '../context.js';
+import { exitWith, ExitCode, usageError } from '../errors.js';
+import { applyChanges, diffOf, planAll, showDryRun, type PlannedChange } from '../mcp/apply-plans.js';
+import { CLIENTS } from '../mcp/clients.js';
+import { buildEntryRequest, clientEnvOf, targetsOf, type McpEntryOptions } from '../mcp/entry-request.js';
+import { fileTargetOf, planInstall } from '../mcp/install-plan.js';
+import { chooseClients, chooseModeAndAuth } from '../mcp/interactive-choice.js';
+import { resolveLiterals } from '../mcp/literal-values.js';
+import { renderEntry, type Target } from '../mcp/render-entry.js';
+import type { EntryRequest, RenderedEntry } from '../mcp/types.js';
+
+export interface McpInstallOptions extends McpEntryOptions {
+  dryRun?: boolean;
+  force?: boolean;
+  /** false with --no-backup. */
+  backup?: boolean;
+}
+
+interface Prepared {
+  request: EntryRequest;
+  rendered: RenderedEntry;
+}
+
+async function chooseTargets(ctx: Context, options: McpInstallOptions): Promise<{ targets: Target[]; options: McpInstallOptions }> {
+  if (options.format !== undefined && options.config === undefined) {
+    throw usageError('--format needs --config <path>: it says how to write a file that belongs to no known client');
+  }
+  const targets = targetsOf(options);
+  if (targets.length > 0) {
+    if (options.config !== undefined && targets.length > 1) throw usageError('--config names one file: give one --client with it');
+    return { targets, options };
+  }
+  if (options.config !== undefined) throw usageError('--config needs --client <id> or --format mcpServers|servers|toml');
+  const clients = await chooseClients(ctx, clientEnvOf(ctx, options), 'install the server');
+  const chosen = { ...(await chooseModeAndAuth(ctx, options, clients)), client: clients };
+  return { targets: clients.map((client) => ({ client })), options: chosen };
+}
+
+/** Builds every request without reading a secret, then reads literal values once for all targets. */
+async function prepareAll(ctx: Context, targets: Target[], options: McpInstallOptions): Promise<Prepared[]> {
+  const requests: EntryRequest[] = [];
+  for (const target of targets) requests.push(await buildEntryRequest(ctx, target, options, { literals: 'placeholders' }));
+  const first = requests.find((request) => request.secrets === 'literal');
+  if (first) {
+    const literals = await resolveLiterals(ctx, first.mode, first.auth, options);
+    for (const request of requests) if (request.secrets === 'literal') request.literals = literals;
+  }
+  return requests.map((request) => ({ request, rendered: renderEntry(request) }));
+}
+
+function secretValues(request: EntryRequest): string[] {
+  return [request.literals.password, request.literals.token].filter((value): value is string => typeof value === 'string' && value !== '');
+}
+
+/** Differing entries: replaced after a "yes" on a terminal; otherwise exit 7 with the diff. */
+async function settleConflicts(ctx: Context, changes: PlannedChange[], options: McpInstallOptions): Promise<void> {
+  const conflicts = changes.filter((change) => change.plan.status === 'conflict');
+  if (conflicts.length === 0 || options.dryRun) return;
+  const ask = canPrompt(ctx);
+  for (const change of conflicts) {
+    ctx.out.warn(`${change.plan.target.label}: ${change.plan.target.file} already has a different '${change.name}' entry`);
+    ctx.out.stderr.write(`${diffOf(change)}\n`);
+    if (ask) {
+      const { promptConfirm } = await import('../ui/prompts.js');
+      if (await promptConfirm(ctx, `Replace the existing '${change.name}' entry (a backup is kept)?`, false)) {
+        change.plan.status = 'replaced';
+        continue;
+      }
+    }
+    ctx.out.error(
+      `the '${change.name}' entry in ${change.plan.target.file} differs from the one svcctl would write; nothing was written`,
+      'pass --force to replace it whole (the old file is kept as .bak), or --name <other> to add a second entry',
+    );
+    throw exitWith(ExitCode.UnsafeConfig);
+  }
+}
+
+function adviseAfterChange(ctx: Context, prepared: Prepared[], changed: Set<number>): void {
+  const exports = new Set<string>();
+  prepared.forEach(({ request, rendered }, index) => {
+    if (!changed.has(index)) return;
+    if (rendered.literalSecrets) ctx.out.info(`${labelOf(request)}: the file holds your credentials as literal values; it is readable only by you (mode 0600)`);
+    for (const name of rendered.variablesToExport) exports.add(name);
+    for (const note of rendered.notes) ctx.out.info(`${labelOf(request)}: ${note}`);
+  });
+  if (exports.size > 0) {
+    ctx.out.info(`The entry reads ${[...exports].join(', ')} from the environment: export ${exports.size > 1 ? 'them' : 'it'} in the environment the client starts from.`);
+  }
+}
+
+const labelOf = (request: EntryRequest): string => ('client' in request.target ? CLIENTS[request.target.client].label : `${request.target.format} file`);
+
+export async function runMcpInstall(ctx: Context, given: McpInstallOptions): Promise<void> {
+  const { targets, options } = await chooseTargets(ctx, given);
+  const prepared = await prepareAll(ctx, targets, options);
+  const clientEnv = clientEnvOf(ctx, options);
+  const fileTargets = prepared.map(({ request }) => fileTargetOf(request.target, request.name, request.scope, clientEnv, options.config, ctx));
+  const changes = await planAll(ctx, prepared.map((item, index) => ({ ...item, fileTarget: fileTargets[index]! })), async (item) => ({
+    plan: await planInstall(item.fileTarget, item.rendered, { force: options.force === true }),
+    name: item.request.name,
+    mode: item.request.mode,
+    secrets: secretValues(item.request),
+    fileMode: item.rendered.literalSecrets ? 0o600 : undefined,
+  }));
+  const files = new Set(changes.map((change) => change.plan.target.file));
+  if (files.size < changes.length) throw usageError('two targets name the same file: install them one at a time');
+  await settleConflicts(ctx, changes, options);
+  if (options.dryRun) {
+    showDryRun(ctx, changes);
+    return;
+  }
+  const reports = await applyChanges(ctx, changes, { backup: options.backup !== false });
+  const changed = new Set(reports.flatMap((report, index) => (report.status === 'unchanged' ? [] : [index])));
+  adviseAfterChange(ctx, prepared, changed);
+}

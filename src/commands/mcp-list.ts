@@ -1,0 +1,91 @@
+/**
+ * `svcctl mcp list`: every entry pointing at this service in the config files
+ * of all known clients on this machine — user-scope files, and project-scope
+ * files of the current directory (or --project-dir). A file that does not
+ * parse is a warning, not a failure: list only reads.
+ * --json: [{client, scope, file, name, mode}].
+ */
+import { MCP_SERVER_PACKAGE } from '../constants.js';
+import type { Context } from '../context.js';
+import { isCliError } from '../errors.js';
+import { resolveMcpUrl } from '../deployment.js';
+import { readSetting } from '../settings.js';
+import { CLIENTS } from '../mcp/clients.js';
+import { clientEnvOf } from '../mcp/entry-request.js';
+import { readSnapshot } from '../mcp/files/safe-write.js';
+import { openDocument } from '../mcp/install-plan.js';
+import { modeOf, packageName, pointsAtService, type ServiceMatcher } from '../mcp/service-entries.js';
+import { CLIENT_IDS, type ClientId, type Mode, type Scope } from '../mcp/types.js';
+import type { ConfigDocument } from '../mcp/files/config-document.js';
+
+export interface McpListOptions {
+  projectDir?: string;
+  package?: string;
+}
+
+export interface ListedEntry {
+  client: ClientId;
+  scope: Scope;
+  file: string;
+  name: string;
+  mode: Mode;
+}
+
+/** The MCP URL when the deployment is configured; list works without one. */
+function configuredMcpUrl(ctx: Context): string | undefined {
+  const configured =
+    readSetting(ctx.env, 'MCP_URL', { value: ctx.globals.mcpUrl, name: '--mcp-url' }) ??
+    readSetting(ctx.env, 'BASE_URL', { value: ctx.globals.baseUrl, name: '--base-url' });
+  if (!configured) return undefined;
+  try {
+    return resolveMcpUrl(ctx);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function findServiceEntries(ctx: Context, options: McpListOptions): Promise<{ entries: ListedEntry[]; warnings: string[] }> {
+  const clientEnv = clientEnvOf(ctx, options);
+  const matcher: ServiceMatcher = { package: packageName(options.package ?? MCP_SERVER_PACKAGE), mcpUrl: configuredMcpUrl(ctx) };
+  const documents = new Map<string, ConfigDocument | null>();
+  const entries: ListedEntry[] = [];
+  const warnings: string[] = [];
+  for (const id of CLIENT_IDS) {
+    const client = CLIENTS[id];
+    for (const scope of client.scopes) {
+      const file = client.configPath(clientEnv, scope);
+      if (!documents.has(file)) {
+        documents.set(file, null);
+        try {
+          const snapshot = await readSnapshot(file);
+          if (snapshot.exists) documents.set(file, openDocument(client.format, snapshot.text, file));
+        } catch (error) {
+          if (!isCliError(error)) throw error;
+          warnings.push(error.message);
+        }
+      }
+      const servers = documents.get(file)?.get(client.serversPath(scope, clientEnv));
+      if (servers === null || typeof servers !== 'object' || Array.isArray(servers)) continue;
+      for (const [name, value] of Object.entries(servers)) {
+        if (pointsAtService(value, matcher)) entries.push({ client: id, scope, file, name, mode: modeOf(value) });
+      }
+    }
+  }
+  return { entries, warnings };
+}
+
+export async function runMcpList(ctx: Context, options: McpListOptions): Promise<void> {
+  const { entries, warnings } = await findServiceEntries(ctx, options);
+  for (const warning of warnings) ctx.out.warn(warning.replace(/; it was not changed$/, ''));
+  if (ctx.globals.json) {
+    ctx.out.jsonResult(entries);
+    return;
+  }
+  if (entries.length === 0) {
+    ctx.out.info('no MCP client config on this machine has an entry for the service (svcctl mcp install adds one)');
+    return;
+  }
+  const rows = [['CLIENT', 'SCOPE', 'NAME', 'MODE', 'FILE'], ...entries.map((entry) => [entry.client, entry.scope, entry.name, entry.mode, entry.file])];
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  for (const row of rows) ctx.out.result(row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  '));
+}

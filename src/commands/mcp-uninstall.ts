@@ -1,0 +1,51 @@
+/**
+ * `svcctl mcp uninstall`: removes our entry from each chosen client's file
+ * with the same safety as install (parse first, backup, temp file + rename,
+ * concurrent-change check); everything else in the file stays byte-identical.
+ * An entry that is not there is reported and is not an error.
+ */
+import { DEFAULT_SERVER_NAME } from '../constants.js';
+import type { Context } from '../context.js';
+import { usageError } from '../errors.js';
+import { applyChanges, planAll, showDryRun } from '../mcp/apply-plans.js';
+import { clientEnvOf, scopeFor, targetsOf, type McpEntryOptions } from '../mcp/entry-request.js';
+import { fileTargetOf, planUninstall } from '../mcp/install-plan.js';
+import { chooseClients } from '../mcp/interactive-choice.js';
+import type { Target } from '../mcp/render-entry.js';
+
+export interface McpUninstallOptions extends McpEntryOptions {
+  dryRun?: boolean;
+  backup?: boolean;
+}
+
+async function chooseTargets(ctx: Context, options: McpUninstallOptions): Promise<Target[]> {
+  if (options.format !== undefined && options.config === undefined) throw usageError('--format needs --config <path>');
+  const targets = targetsOf(options);
+  if (targets.length > 0) {
+    if (options.config !== undefined && targets.length > 1) throw usageError('--config names one file: give one --client with it');
+    return targets;
+  }
+  if (options.config !== undefined) throw usageError('--config needs --client <id> or --format mcpServers|servers|toml');
+  const clients = await chooseClients(ctx, clientEnvOf(ctx, options), 'remove the server from');
+  return clients.map((client) => ({ client }));
+}
+
+export async function runMcpUninstall(ctx: Context, options: McpUninstallOptions): Promise<void> {
+  const targets = await chooseTargets(ctx, options);
+  const name = options.name ?? DEFAULT_SERVER_NAME;
+  const clientEnv = clientEnvOf(ctx, options);
+  const changes = await planAll(ctx, targets, async (target) => ({
+    plan: await planUninstall(fileTargetOf(target, name, scopeFor(target, options), clientEnv, options.config, ctx)),
+    name,
+    mode: null,
+    secrets: [],
+  }));
+  if (options.dryRun) {
+    showDryRun(ctx, changes);
+    return;
+  }
+  const reports = await applyChanges(ctx, changes, { backup: options.backup !== false });
+  if (reports.some((report) => report.status === 'removed')) {
+    ctx.out.info('Restart or reload the client so it drops the server.');
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * Carries out install/uninstall plans: prints diffs for --dry-run, writes the
+ * files that change (backup, temp file, rename), and reports one line per
+ * file. The JSON form of a report is one object per file:
+ * {client, scope, file, name, mode, status, backup}.
+ */
+import type { Context } from '../context.js';
+import { CliError, ExitCode, exitWith, isCliError } from '../errors.js';
+import { writeSafely } from './files/safe-write.js';
+import { unifiedDiff } from './files/unified-diff.js';
+import { writesFile, type FilePlan, type PlanStatus } from './install-plan.js';
+import type { Mode } from './types.js';
+
+export interface PlannedChange {
+  plan: FilePlan;
+  name: string;
+  mode: Mode | null;
+  /** Literal secrets to hide in diffs. */
+  secrets: string[];
+  /** Mode to force on the written file (0600 for literal secrets). */
+  fileMode?: number;
+}
+
+export interface ChangeReport {
+  client: string | null;
+  scope: string;
+  file: string;
+  name: string;
+  mode: Mode | null;
+  status: PlanStatus;
+  backup: string | null;
+}
+
+const DONE: Record<PlanStatus, string> = {
+  created: 'created',
+  added: 'added',
+  updated: 'updated',
+  replaced: 'replaced',
+  conflict: 'conflict',
+  unchanged: 'unchanged',
+  removed: 'removed',
+  absent: 'not found',
+};
+
+const WOULD: Record<PlanStatus, string> = {
+  ...DONE,
+  created: 'would create',
+  added: 'would add',
+  updated: 'would update',
+  replaced: 'would replace',
+  removed: 'would remove',
+};
+
+export function describeChange(change: PlannedChange, dryRun: boolean): string {
+  const { plan, name } = change;
+  const verb = (dryRun ? WOULD : DONE)[plan.status];
+  const where = `${plan.target.label}${plan.target.clientId ? ` (${plan.target.scope} scope)` : ''}`;
+  if (plan.status === 'unchanged') return `${where}: '${name}' in ${plan.target.file} is unchanged`;
+  if (plan.status === 'conflict') return `${where}: '${name}' in ${plan.target.file} differs from what svcctl would write (--force replaces it whole)`;
+  if (plan.status === 'absent') return `${where}: no entry '${name}' in ${plan.target.file}`;
+  if (plan.status === 'created') return `${where}: ${verb} ${plan.target.file} with '${name}'`;
+  return `${where}: ${verb} '${name}' in ${plan.target.file}`;
+}
+
+export function diffOf(change: PlannedChange): string {
+  const { plan } = change;
+  return unifiedDiff(plan.target.file, plan.before, plan.after, change.secrets);
+}
+
+function reportOf(change: PlannedChange, backup: string | undefined): ChangeReport {
+  const { plan } = change;
+  return {
+    client: plan.target.clientId ?? null,
+    scope: plan.target.scope,
+    file: plan.target.file,
+    name: change.name,
+    mode: change.mode,
+    status: plan.status,
+    backup: backup ?? null,
+  };
+}
+
+/**
+ * TEST-ONLY: SVCCTL_TEST_PAUSE_BEFORE_RENAME_MS makes the write wait before its
+ * concurrent-change check, so a test can change the file in that window
+ * (test/mcp-install-safety.test.ts). Not a user setting.
+ */
+function testPause(ctx: Context): (() => Promise<void>) | undefined {
+  const ms = Number(ctx.env.SVCCTL_TEST_PAUSE_BEFORE_RENAME_MS);
+  if (!Number.isFinite(ms) || ms <= 0) return undefined;
+  return () => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 10_000)));
+}
+
+const hasDiff = (change: PlannedChange): boolean => change.plan.after !== change.plan.before;
+
+/**
+ * --dry-run: the diff of every file that would change on stdout, a line per
+ * file on stderr. A conflict (without --force) shows its diff too and ends
+ * with exit 7, as the real run would.
+ */
+export function showDryRun(ctx: Context, changes: PlannedChange[]): void {
+  for (const change of changes) {
+    if (!ctx.globals.json && hasDiff(change)) ctx.out.raw(`${diffOf(change)}\n`);
+    ctx.out.info(describeChange(change, true));
+  }
+  if (ctx.globals.json) {
+    ctx.out.jsonResult(changes.map((change) => ({ ...reportOf(change, undefined), diff: hasDiff(change) ? diffOf(change) : null })));
+  }
+  ctx.out.info('dry run: nothing was written');
+  if (changes.some((change) => change.plan.status === 'conflict')) throw exitWith(ExitCode.UnsafeConfig);
+}
+
+/**
+ * Writes every plan that changes its file. A failure on one file (it changed
+ * meanwhile, or cannot be written) is reported and the others still go on;
+ * the exit is then 7.
+ */
+export async function applyChanges(ctx: Context, changes: PlannedChange[], options: { backup: boolean }): Promise<ChangeReport[]> {
+  const reports: ChangeReport[] = [];
+  let failed = false;
+  for (const change of changes) {
+    if (!writesFile(change.plan)) {
+      ctx.out.info(describeChange(change, false));
+      reports.push(reportOf(change, undefined));
+      continue;
+    }
+    try {
+      const result = await writeSafely(change.plan.snapshot, change.plan.after, {
+        backup: options.backup,
+        mode: change.fileMode,
+        beforeRename: testPause(ctx),
+      });
+      ctx.out.success(describeChange(change, false));
+      if (result.backupPath) ctx.out.info(`  backup: ${result.backupPath}`);
+      reports.push(reportOf(change, result.backupPath));
+    } catch (error) {
+      if (!isCliError(error) || error.exitCode !== ExitCode.UnsafeConfig) throw error;
+      failed = true;
+      ctx.out.error(error.message, error.hint);
+    }
+  }
+  if (ctx.globals.json) ctx.out.jsonResult(reports);
+  if (failed) throw exitWith(ExitCode.UnsafeConfig);
+  return reports;
+}
+
+/** Plans every target first; any file that does not parse or cannot be read stops the run before a write. */
+export async function planAll<T>(ctx: Context, items: T[], plan: (item: T) => Promise<PlannedChange>): Promise<PlannedChange[]> {
+  const changes: PlannedChange[] = [];
+  const problems: CliError[] = [];
+  for (const item of items) {
+    try {
+      changes.push(await plan(item));
+    } catch (error) {
+      if (!isCliError(error) || error.exitCode !== ExitCode.UnsafeConfig) throw error;
+      problems.push(error);
+    }
+  }
+  if (problems.length === 0) return changes;
+  for (const problem of problems) ctx.out.error(problem.message, problem.hint);
+  if (changes.length > 0) ctx.out.info('nothing was written');
+  throw exitWith(ExitCode.UnsafeConfig);
+}

@@ -1,0 +1,84 @@
+/**
+ * Recognises entries that point at this service, whatever client wrote them
+ * and under whatever name: the MCP server package in the command line,
+ * mcp-remote with the service's MCP URL, a URL equal to (or ending with) the
+ * MCP URL, or credentials under the service's variable and header names.
+ */
+import { ENV_PREFIX, HEADER_EMAIL, LEGACY_ENV_PREFIX, LEGACY_HEADER_EMAIL, MCP_PROXY_PACKAGE, SETTING_NAMES } from '../constants.js';
+import type { Mode } from './types.js';
+
+export interface ServiceMatcher {
+  /** Package name without a version, e.g. service-mcp-server. */
+  package: string;
+  /** The service's MCP URL when one is configured. */
+  mcpUrl: string | undefined;
+}
+
+type Entry = Record<string, unknown>;
+
+const URL_FIELDS = ['url', 'serverUrl', 'httpUrl', 'uri'] as const;
+const HEADER_PREFIXES = [HEADER_EMAIL, LEGACY_HEADER_EMAIL].map((name) => name.replace(/Email$/, '').toLowerCase());
+
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
+const keysOf = (value: unknown): string[] => (value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : []);
+const trimSlash = (url: string): string => url.replace(/\/+$/, '');
+
+/** The package a runner argument names: service-mcp-server@latest → service-mcp-server; @scope/x@1 → @scope/x. */
+export function packageName(arg: string): string {
+  const at = arg.indexOf('@', arg.startsWith('@') ? 1 : 0);
+  return at < 0 ? arg : arg.slice(0, at);
+}
+
+/** The command line of an entry: command + args, or opencode-style command arrays. */
+function commandLine(entry: Entry): string[] {
+  const command = entry.command;
+  if (Array.isArray(command)) return strings(command);
+  const path = (command as { path?: unknown } | undefined)?.path; // Zed's older schema
+  const head = typeof command === 'string' ? [command] : typeof path === 'string' ? [path] : [];
+  const args = strings(entry.args ?? (command as { args?: unknown } | undefined)?.args);
+  return [...head, ...args];
+}
+
+function urlMatches(url: string, mcpUrl: string | undefined): boolean {
+  if (mcpUrl === undefined) return false;
+  const a = trimSlash(url);
+  const b = trimSlash(mcpUrl);
+  return a === b || a.endsWith(b);
+}
+
+function headerNames(entry: Entry): string[] {
+  const requestOptions = entry.requestOptions as { headers?: unknown } | undefined;
+  return [entry.headers, entry.http_headers, entry.env_http_headers, requestOptions?.headers].flatMap(keysOf);
+}
+
+function envNames(entry: Entry): string[] {
+  const env = entry.env ?? entry.environment ?? entry.envs ?? (entry.command as { env?: unknown } | undefined)?.env;
+  return [...keysOf(env), ...strings(entry.env_vars), ...(typeof entry.bearer_token_env_var === 'string' ? [entry.bearer_token_env_var] : [])];
+}
+
+// Only the service's own variable names: a SERVICE_ACCOUNT_JSON of some other server is not ours.
+const SERVICE_VARIABLES = new Set(
+  [...SETTING_NAMES, 'AUTH_HEADER'].flatMap((name) => [`${ENV_PREFIX}${name}`, `${LEGACY_ENV_PREFIX}${name}`]),
+);
+const isServiceVariable = (name: string): boolean => SERVICE_VARIABLES.has(name);
+const isServiceHeader = (name: string): boolean => HEADER_PREFIXES.some((prefix) => name.toLowerCase().startsWith(prefix));
+
+export function pointsAtService(value: unknown, matcher: ServiceMatcher): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const entry = value as Entry;
+  const line = commandLine(entry);
+  if (line.some((arg) => packageName(arg) === matcher.package || arg.endsWith(`/${matcher.package}`))) return true;
+  if (line.some((arg) => packageName(arg) === MCP_PROXY_PACKAGE)) {
+    if (line.some((arg) => urlMatches(arg, matcher.mcpUrl))) return true;
+    if (line.some((arg) => isServiceHeader(arg.split(':')[0] ?? ''))) return true;
+  }
+  if (URL_FIELDS.some((field) => typeof entry[field] === 'string' && urlMatches(entry[field] as string, matcher.mcpUrl))) return true;
+  return headerNames(entry).some(isServiceHeader) || envNames(entry).some(isServiceVariable);
+}
+
+export function modeOf(value: unknown): Mode {
+  const entry = value as Entry;
+  if (commandLine(entry).some((arg) => packageName(arg) === MCP_PROXY_PACKAGE)) return 'proxy';
+  if (URL_FIELDS.some((field) => typeof entry[field] === 'string')) return 'remote';
+  return 'local';
+}

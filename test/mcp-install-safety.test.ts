@@ -1,0 +1,120 @@
+/** The safety rules of `svcctl mcp install` (contract section 4), through the built CLI in a temp HOME. */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { BIN, cleanEnv, makeTempDir, runCli } from './helpers/cli.js';
+import { fixture } from './helpers/mcp-files.js';
+
+const ENV = { SERVICE_BASE_URL: 'https://acme.example.com/api' };
+let home: string;
+before(async () => {
+  home = await makeTempDir('svcctl-mcp-safety-');
+});
+after(async () => {
+  await rm(home, { recursive: true, force: true });
+});
+
+async function place(path: string, text: string): Promise<string> {
+  const full = join(home, path);
+  await mkdir(dirname(full), { recursive: true });
+  await writeFile(full, text);
+  return full;
+}
+
+const run = (args: string[], env: Record<string, string> = ENV) => runCli(['mcp', ...args], { home, env });
+
+describe('mcp install safety', () => {
+  it('a file that does not parse is never written: exit 7 with line:column', async () => {
+    const broken = await fixture('broken.json');
+    const file = await place('.cursor/mcp.json', broken);
+    const result = await run(['install', '--client', 'cursor']);
+    assert.equal(result.code, 7);
+    assert.match(result.stderr, /mcp\.json:5:7: the file does not parse \(a comma is missing\); it was not changed/);
+    assert.equal(await readFile(file, 'utf8'), broken);
+    assert.deepEqual(await readdir(dirname(file)), ['mcp.json']);
+  });
+
+  it('re-running the same install says "unchanged" and does not rewrite the file', async () => {
+    const file = join(home, '.gemini', 'settings.json');
+    assert.equal((await run(['install', '--client', 'gemini'])).code, 0);
+    const first = await stat(file);
+    const again = await run(['install', '--client', 'gemini']);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stderr, /is unchanged/);
+    const second = await stat(file);
+    assert.equal(second.mtimeMs, first.mtimeMs);
+    assert.equal(second.ino, first.ino, 'not replaced by a rename either');
+  });
+
+  it('a differing entry: exit 7 with a diff and no write; --force replaces it whole (no stale keys)', async () => {
+    const text = '{\n  "mcpServers": {\n    "service": {\n      "url": "https://old.example.com/mcp",\n      "stale": true\n    }\n  }\n}\n';
+    const file = await place('.codeium/windsurf/mcp_config.json', text);
+    const refused = await run(['install', '--client', 'windsurf']);
+    assert.equal(refused.code, 7);
+    assert.match(refused.stderr, /already has a different 'service' entry/);
+    assert.match(refused.stderr, /^-      "stale": true$/m);
+    assert.match(refused.stderr, /--force/);
+    assert.equal(await readFile(file, 'utf8'), text);
+
+    const forced = await run(['install', '--client', 'windsurf', '--force']);
+    assert.equal(forced.code, 0, forced.stderr);
+    assert.match(forced.stderr, /replaced 'service'/);
+    const entry = JSON.parse(await readFile(file, 'utf8')).mcpServers.service;
+    assert.equal(entry.stale, undefined);
+    assert.equal(entry.url, undefined);
+    assert.equal(entry.command, 'npx');
+    assert.equal(await readFile(`${file}.bak`, 'utf8'), text);
+  });
+
+  it('--dry-run prints the unified diff on stdout and changes nothing', async () => {
+    const original = await fixture('codex-config.toml');
+    const file = await place('dry/.codex/config.toml', original);
+    const result = await runCli(['mcp', 'install', '--client', 'codex', '--dry-run'], { home, env: { ...ENV, CODEX_HOME: join(home, 'dry', '.codex') } });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, new RegExp(`^--- ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\tcurrent\\n\\+\\+\\+ `));
+    assert.match(result.stdout, /^\+\[mcp_servers\.service\]$/m);
+    assert.match(result.stderr, /would add 'service'/);
+    assert.equal(await readFile(file, 'utf8'), original);
+    assert.deepEqual(await readdir(dirname(file)), ['config.toml']);
+  });
+
+  it('--no-backup keeps no .bak', async () => {
+    const file = await place('.config/zed/settings.json', '{\n  "theme": "x"\n}\n');
+    assert.equal((await run(['install', '--client', 'zed', '--secrets', 'literal', '--no-backup'], { ...ENV, SERVICE_EMAIL: 'a@b.c', SERVICE_PASSWORD: 'pw' })).code, 0);
+    await assert.rejects(stat(`${file}.bak`), { code: 'ENOENT' });
+  });
+
+  it('without --client and without a terminal: exit 2 naming --client', async () => {
+    const result = await run(['install']);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /--client/);
+  });
+
+  it('a file changed by someone else between our read and our rename: exit 7, their change kept', async () => {
+    const original = '{\n  "theme": "dark"\n}\n';
+    const file = await place('race/.cursor/mcp.json', original);
+    const raceHome = join(home, 'race');
+    const child = spawn(process.execPath, [BIN, 'mcp', 'install', '--client', 'cursor'], {
+      cwd: raceHome,
+      env: cleanEnv(raceHome, { ...ENV, SVCCTL_TEST_PAUSE_BEFORE_RENAME_MS: '3000' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    // Wait until svcctl has written its temporary file (it then pauses before the check and rename).
+    let done = false;
+    void exited.then(() => (done = true));
+    while (!done && !(await readdir(dirname(file))).some((name) => name.endsWith('.tmp'))) await sleep(20);
+    assert.equal(done, false, `svcctl ended before writing its temporary file: ${stderr}`);
+    const theirs = '{\n  "theme": "light"\n}\n';
+    await writeFile(file, theirs);
+    assert.equal(await exited, 7, stderr);
+    assert.match(stderr, /changed on disk while svcctl was working; nothing was written/);
+    assert.equal(await readFile(file, 'utf8'), theirs);
+    assert.deepEqual(await readdir(dirname(file)), ['mcp.json']);
+  });
+});

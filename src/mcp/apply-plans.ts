@@ -59,7 +59,8 @@ export function describeChange(change: PlannedChange, dryRun: boolean): string {
   if (plan.status === 'conflict') return `${where}: '${name}' in ${plan.target.file} differs from what svcctl would write (--force replaces it whole)`;
   if (plan.status === 'absent') return `${where}: no entry '${name}' in ${plan.target.file}`;
   if (plan.status === 'created') return `${where}: ${verb} ${plan.target.file} with '${name}'`;
-  return `${where}: ${verb} '${name}' in ${plan.target.file}`;
+  const preposition = plan.status === 'removed' ? 'from' : 'in';
+  return `${where}: ${verb} '${name}' ${preposition} ${plan.target.file}`;
 }
 
 export function diffOf(change: PlannedChange): string {

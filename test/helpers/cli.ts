@@ -58,8 +58,8 @@ export async function runCli(args: string[], options: RunOptions = {}): Promise<
   });
   const out: Buffer[] = [];
   const err: Buffer[] = [];
-  child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-  child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+  child.stdout!.on('data', (chunk: Buffer) => out.push(chunk));
+  child.stderr!.on('data', (chunk: Buffer) => err.push(chunk));
   if (options.input !== undefined) child.stdin?.end(options.input);
   let timedOut = false;
   const timer = setTimeout(() => {

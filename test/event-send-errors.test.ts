@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { makeTempDir, runCli } from './helpers/cli.js';
+import { startRecordingServer, type RecordingServer } from './helpers/recording-server.js';
+
+const TOKEN = 'tok-secret-123';
+
+describe('event send: bad input gets a clear error and sends nothing', () => {
+  let dir: string;
+  let server: RecordingServer;
+  let env: Record<string, string>;
+  before(async () => {
+    dir = await makeTempDir();
+    server = await startRecordingServer();
+    env = { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN };
+  });
+  after(async () => {
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('names every invalid field with exit 3', async () => {
+    const file = join(dir, 'bad.json');
+    await writeFile(
+      file,
+      JSON.stringify({ event: { id: 'not-a-uuid', title: '', created_at: '2026-11-22T02:31:00', investigate: 'yes', payload: '{"labels":{"a":1}}' } }),
+    );
+    const result = await runCli(['event', 'send', file], { env });
+    assert.equal(result.code, 3);
+    for (const field of ['event.id', 'event.title', 'event.created_at', 'event.investigate', 'event.payload.labels.a']) {
+      assert.ok(result.stderr.includes(field), `${field} missing from: ${result.stderr}`);
+    }
+    assert.match(result.stderr, /no time zone/);
+    assert.equal(server.requests.length, 0);
+  });
+
+  it('rejects a file that is not JSON with exit 3', async () => {
+    const file = join(dir, 'broken.json');
+    await writeFile(file, '{"title": "x",');
+    const result = await runCli(['event', 'send', file], { env });
+    assert.equal(result.code, 3);
+    assert.match(result.stderr, /not valid JSON/);
+  });
+
+  it('with --raw, a missing id is a validation error (nothing is filled in)', async () => {
+    const file = join(dir, 'noid.json');
+    await writeFile(file, '{"event":{"title":"x","created_at":"2026-11-22T02:31:00Z"}}');
+    const result = await runCli(['event', 'send', file, '--raw'], { env });
+    assert.equal(result.code, 3);
+    assert.match(result.stderr, /event\.id: missing/);
+  });
+
+  it('passes an unknown member through with a warning', async () => {
+    const file = join(dir, 'extra.json');
+    await writeFile(file, '{"title":"x","team":"sre"}');
+    const before = server.requests.length;
+    const result = await runCli(['event', 'send', file], { env });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stderr, /event\.team: unknown member/);
+    assert.equal(JSON.parse(server.requests[before]!.body.toString()).event.team, 'sre');
+  });
+
+  it('a missing token fails at once with exit 2, naming the variable and flag, without reading stdin', async () => {
+    const result = await runCli(['event', 'send', '-'], { openStdin: true, env: { SERVICE_BASE_URL: server.baseUrl } });
+    assert.equal(result.timedOut, false);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /SERVICE_INGEST_TOKEN/);
+    assert.match(result.stderr, /--token-file/);
+  });
+
+  it('a missing event fails at once with exit 2, naming --title', async () => {
+    const result = await runCli(['event', 'send'], { openStdin: true, env });
+    assert.equal(result.timedOut, false);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /--title/);
+  });
+
+  it('a base URL without /api is exit 2 with the corrected URL suggested', async () => {
+    const result = await runCli(['event', 'send', '--title', 'x'], {
+      env: { SERVICE_BASE_URL: 'https://acme.example.com/', SERVICE_INGEST_TOKEN: TOKEN },
+    });
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /must end in \/api/);
+    assert.match(result.stderr, /https:\/\/acme\.example\.com\/api\?/);
+  });
+
+  it('an unknown flag and a bad flag value are usage errors (exit 2)', async () => {
+    const unknown = await runCli(['event', 'send', '--titel', 'x'], { env });
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /unknown option/);
+    const badRetries = await runCli(['event', 'send', '--title', 'x', '--retries', '-1'], { env });
+    assert.equal(badRetries.code, 2);
+    const badLabel = await runCli(['event', 'send', '--title', 'x', '--label', 'novalue'], { env });
+    assert.equal(badLabel.code, 2);
+    assert.match(badLabel.stderr, /key=value/);
+    const mixed = await runCli(['event', 'send', '--title', 'x', '--payload', '{}', '--severity', 'low'], { env });
+    assert.equal(mixed.code, 2);
+  });
+
+  it('a missing file is exit 2 naming the file', async () => {
+    const result = await runCli(['event', 'send', join(dir, 'nope.json')], { env });
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /no such file/);
+  });
+
+  it('--dry-run prints the request with secrets as *** and sends nothing', async () => {
+    const before = server.requests.length;
+    const result = await runCli(
+      ['event', 'send', '--title', 'x', '--id', '00000000-0000-4000-8000-000000000000', '--created-at', '2026-11-22T02:31:00Z', '--dry-run'],
+      { env: { ...env, SERVICE_HMAC_SECRET: 'k' } },
+    );
+    assert.equal(result.code, 0, result.stderr);
+    const body = '{"event":{"id":"00000000-0000-4000-8000-000000000000","title":"x","created_at":"2026-11-22T02:31:00.000Z","investigate":false,"payload":"{}"}}';
+    const signature = 'sha256=' + (await import('node:crypto')).createHmac('sha256', 'k').update(body).digest('hex');
+    assert.equal(
+      result.stdout,
+      `POST ${server.baseUrl}/v1/event\nContent-Type: application/json\nAuthorization: Bearer ***\n` +
+        `X-Hub-Signature-256: ${signature}\nContent-Length: ${Buffer.byteLength(body)}\n\n${body}\n`,
+    );
+    assert.ok(!result.stdout.includes(TOKEN));
+    assert.equal(server.requests.length, before);
+  });
+});

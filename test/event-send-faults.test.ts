@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { runCli, secretsIn } from './helpers/cli.js';
+import { accepted, startRecordingServer, type Responder } from './helpers/recording-server.js';
+
+const TOKEN = 'tok-faults-9d2e';
+const SECRET = 'sec-faults-51ab';
+
+async function sendAgainst(responder: Responder, extraArgs: string[] = []) {
+  const times: number[] = [];
+  const timed: Responder = (request, index) => {
+    times.push(Date.now());
+    return responder(request, index);
+  };
+  const timedServer = await startRecordingServer(timed);
+  try {
+    const result = await runCli(['event', 'send', '--title', 'fault test', '--json', ...extraArgs], {
+      env: { SERVICE_BASE_URL: timedServer.baseUrl, SERVICE_INGEST_TOKEN: TOKEN, SERVICE_HMAC_SECRET: SECRET },
+      timeoutMs: 30_000,
+    });
+    assert.deepEqual(secretsIn(result, [TOKEN, SECRET]), []);
+    return { result, requests: timedServer.requests, times };
+  } finally {
+    await timedServer.close();
+  }
+}
+
+function assertIdentical(requests: { body: Buffer; headers: Record<string, unknown> }[]): void {
+  for (const request of requests.slice(1)) {
+    assert.ok(request.body.equals(requests[0]!.body), 'a retry sent different bytes');
+    assert.equal(request.headers['x-hub-signature-256'], requests[0]!.headers['x-hub-signature-256']);
+  }
+}
+
+describe('event send: delivery faults', () => {
+  it('503 twice then 202: three identical requests, exit 0', async () => {
+    const { result, requests } = await sendAgainst((request, index) =>
+      index < 2 ? { status: 503, body: 'busy' } : accepted(request, index),
+    );
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(requests.length, 3);
+    assertIdentical(requests);
+    assert.equal(JSON.parse(result.stdout).attempts, 3);
+  });
+
+  it('honours Retry-After (seconds) before the next attempt', async () => {
+    const { result, requests, times } = await sendAgainst((request, index) =>
+      index === 0 ? { status: 429, headers: { 'retry-after': '1' }, body: 'slow down' } : accepted(request, index),
+    );
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(requests.length, 2);
+    assert.ok(times[1]! - times[0]! >= 900, `waited only ${times[1]! - times[0]!} ms`);
+    assertIdentical(requests);
+  });
+
+  it('a reset connection is retried with the same bytes', async () => {
+    const { result, requests } = await sendAgainst((request, index) => (index === 0 ? 'reset' : accepted(request, index)));
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(requests.length, 2);
+    assertIdentical(requests);
+  });
+
+  it('401: one request, exit 4, the service message shown', async () => {
+    const { result, requests } = await sendAgainst(() => ({
+      status: 401,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ error: 'invalid ingest token' }),
+    }));
+    assert.equal(result.code, 4);
+    assert.equal(requests.length, 1);
+    assert.match(result.stderr, /invalid ingest token/);
+    assert.equal(JSON.parse(result.stdout).status, 401);
+  });
+
+  it('400: exit 5 at once, the service message shown (with secrets redacted)', async () => {
+    const { result, requests } = await sendAgainst(() => ({
+      status: 400,
+      body: JSON.stringify({ message: `event.title too long (token was ${TOKEN})` }),
+    }));
+    assert.equal(result.code, 5);
+    assert.equal(requests.length, 1);
+    assert.match(result.stderr, /event\.title too long \(token was \*\*\*\)/);
+  });
+
+  it('retries exhausted: exit 6 after 1 + --retries attempts', async () => {
+    const { result, requests } = await sendAgainst(() => ({ status: 502, body: 'bad gateway' }), ['--retries', '2']);
+    assert.equal(result.code, 6);
+    assert.equal(requests.length, 3);
+    assertIdentical(requests);
+    assert.match(result.stderr, /HTTP 502/);
+  });
+
+  it('--retries 0 makes a single attempt', async () => {
+    const { result, requests } = await sendAgainst(() => ({ status: 503, body: 'busy' }), ['--retries', '0']);
+    assert.equal(result.code, 6);
+    assert.equal(requests.length, 1);
+  });
+
+  it('an unreachable service is exit 6 with the cause in words', async () => {
+    const server = await startRecordingServer();
+    const baseUrl = server.baseUrl;
+    await server.close();
+    const result = await runCli(['event', 'send', '--title', 'x', '--retries', '1'], {
+      env: { SERVICE_BASE_URL: baseUrl, SERVICE_INGEST_TOKEN: TOKEN },
+    });
+    assert.equal(result.code, 6);
+    assert.match(result.stderr, /connection refused/);
+  });
+});

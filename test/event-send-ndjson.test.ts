@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { makeTempDir, runCli, secretsIn } from './helpers/cli.js';
+import { accepted, startRecordingServer } from './helpers/recording-server.js';
+
+const TOKEN = 'tok-batch-77';
+const SECRET = 'sec-batch-88';
+
+function eventLine(index: number): string {
+  return JSON.stringify({ event: { id: randomUUID(), title: `event ${index}`, created_at: '2026-11-22T02:31:00Z', investigate: false, payload: '{}' } });
+}
+
+describe('event send --ndjson', () => {
+  let dir: string;
+  before(async () => {
+    dir = await makeTempDir();
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it('a malformed line among 1,000: exit 9, the rest delivered, the line in --failed-out byte for byte', async () => {
+    const server = await startRecordingServer();
+    try {
+      const lines = Array.from({ length: 1000 }, (_, i) => eventLine(i + 1));
+      const malformed = '{"event": {"title": "broken" \t,,}  ';
+      lines[499] = malformed; // line 500
+      const input = join(dir, 'batch.ndjson');
+      await writeFile(input, `${lines.join('\n')}\n`);
+      const failedOut = join(dir, 'failed.ndjson');
+      const result = await runCli(['event', 'send', '--ndjson', input, '--concurrency', '16', '--failed-out', failedOut, '--json'], {
+        env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN, SERVICE_HMAC_SECRET: SECRET },
+        timeoutMs: 60_000,
+      });
+      assert.equal(result.code, 9, result.stderr);
+      assert.equal(server.requests.length, 999);
+      assert.equal(await readFile(failedOut, 'utf8'), `${malformed}\n`);
+      assert.match(result.stderr, /line 500/);
+      const results = result.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+      assert.equal(results.length, 1000);
+      assert.deepEqual(results.map((r) => r.line), Array.from({ length: 1000 }, (_, i) => i + 1), 'results in input order');
+      assert.equal(results[499].status, null);
+      assert.ok(results[499].error);
+      assert.equal(results.filter((r) => r.status === 202).length, 999);
+      const sentIds = new Set(server.requests.map((r) => JSON.parse(r.body.toString()).event.id));
+      assert.equal(sentIds.size, 999, 'each event sent once');
+      assert.deepEqual(secretsIn(result, [TOKEN, SECRET]), []);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('reads stdin, skips blank lines, keeps CRLF lines intact in --failed-out, prints delivered ids in order', async () => {
+    let calls = 0;
+    const server = await startRecordingServer((request, index) => {
+      calls++;
+      const title = JSON.parse(request.body.toString()).event.title as string;
+      return title === 'rejected' ? { status: 400, body: '{"error":"title not allowed"}' } : accepted(request, index);
+    });
+    try {
+      const ids = [randomUUID(), randomUUID(), randomUUID()];
+      const rejectedLine = `{"id":"${ids[1]}","title":"rejected"}\r`;
+      const input = `{"id":"${ids[0]}","title":"a"}\r\n\n   \n${rejectedLine}\n{"id":"${ids[2]}","title":"c"}`;
+      const failedOut = join(dir, 'failed-crlf.ndjson');
+      const result = await runCli(['event', 'send', '--ndjson', '-', '--failed-out', failedOut], {
+        input,
+        env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN },
+      });
+      assert.equal(result.code, 9, result.stderr);
+      assert.equal(calls, 3);
+      assert.equal(result.stdout, `${ids[0]}\n${ids[2]}\n`);
+      assert.equal(await readFile(failedOut, 'utf8'), `${rejectedLine}\n`);
+      assert.match(result.stderr, /line 4/);
+      assert.match(result.stderr, /title not allowed/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('stops on rejected credentials (exit 4) and keeps every unsent line in --failed-out', async () => {
+    const server = await startRecordingServer(() => ({ status: 401, body: '{"error":"bad token"}' }));
+    try {
+      const lines = Array.from({ length: 200 }, (_, i) => eventLine(i + 1));
+      const input = join(dir, 'auth.ndjson');
+      await writeFile(input, `${lines.join('\n')}\n`);
+      const failedOut = join(dir, 'auth-failed.ndjson');
+      const result = await runCli(['event', 'send', '--ndjson', input, '--concurrency', '4', '--failed-out', failedOut], {
+        env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN },
+      });
+      assert.equal(result.code, 4, result.stderr);
+      assert.ok(server.requests.length <= 8, `sent ${server.requests.length} requests after the credentials were rejected`);
+      const kept = (await readFile(failedOut, 'utf8')).trimEnd().split('\n');
+      assert.deepEqual([...kept].sort(), [...lines].sort(), 'every line is in --failed-out');
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,19 @@
+/** The HMAC-SHA256 test vectors of ../shared/vectors (computed with Python's hmac module). */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from './cli.js';
+
+export interface HmacVector {
+  name: string;
+  secret: string;
+  body: Buffer;
+  signature: string;
+}
+
+export function hmacVectors(): HmacVector[] {
+  const file = join(ROOT, '..', 'shared', 'vectors', 'hmac-sha256.json');
+  const data = JSON.parse(readFileSync(file, 'utf8')) as {
+    vectors: Array<{ name: string; secret: string; body_base64: string; signature: string }>;
+  };
+  return data.vectors.map((v) => ({ name: v.name, secret: v.secret, body: Buffer.from(v.body_base64, 'base64'), signature: v.signature }));
+}

@@ -11,10 +11,11 @@ import { createServer as createHttpsServer } from 'node:https';
 import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { makeTempDir, runCli, secretsIn } from './helpers/cli.js';
+import { runCli, secretsIn } from './helpers/cli.js';
 import { makeJwt, nowPlus } from './helpers/jwt.js';
 import { EMAIL, PASSWORD, startLoginServer } from './helpers/login-server.js';
 import { startRecordingServer, type Responder } from './helpers/recording-server.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const closers: Array<() => Promise<void>> = [];
 after(async () => {
@@ -115,7 +116,7 @@ test('--timeout: a service that never answers is exit 6 after the timeout', asyn
 // ---- TLS: certificates are always verified; NODE_EXTRA_CA_CERTS adds a private CA ----
 
 async function startHttpsLogin(): Promise<{ baseUrl: string; certFile: string; token: string }> {
-  const dir = await makeTempDir('svcctl-tls-');
+  const dir = await tempDir('svcctl-tls-');
   const keyFile = join(dir, 'key.pem');
   const certFile = join(dir, 'cert.pem');
   execFileSync('openssl', [

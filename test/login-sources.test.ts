@@ -6,8 +6,9 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { makeTempDir, runCli, secretsIn } from './helpers/cli.js';
+import { runCli, secretsIn } from './helpers/cli.js';
 import { EMAIL, PASSWORD, startLoginServer, type LoginServer } from './helpers/login-server.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 let server: LoginServer;
 before(async () => {
@@ -51,7 +52,7 @@ test('--password-stdin removes exactly one trailing newline (\\r\\n too)', async
 });
 
 test('--password-file', async () => {
-  const dir = await makeTempDir();
+  const dir = await tempDir();
   const file = join(dir, 'pw.txt');
   await writeFile(file, `${PASSWORD}\n`);
   await loginOk(['--email', EMAIL, '--password-file', file]);
@@ -81,7 +82,7 @@ test('current names win over legacy ones, and --verbose names the variable, neve
 });
 
 test('flags win over variables: --email over SERVICE_EMAIL, --password-stdin and --password-file over SERVICE_PASSWORD', async () => {
-  const dir = await makeTempDir();
+  const dir = await tempDir();
   const file = join(dir, 'pw');
   await writeFile(file, PASSWORD);
   const env = { SERVICE_EMAIL: 'env@acme.example', SERVICE_PASSWORD: 'env-password' };

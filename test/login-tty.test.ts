@@ -9,8 +9,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { BIN, cleanEnv, makeTempDir } from './helpers/cli.js';
+import { BIN, cleanEnv } from './helpers/cli.js';
 import { EMAIL, PASSWORD, startLoginServer, type LoginServer } from './helpers/login-server.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const hasScript = spawnSync('script', ['--version']).status === 0;
 
@@ -64,7 +65,7 @@ function underTerminal(command: string, home: string, env: Record<string, string
 const shellQuote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
 test('TOKEN=$(svcctl login) at a terminal: prompts on the terminal, password masked, stdout is exactly the token', { skip: !hasScript && 'util-linux script is not installed' }, async () => {
-  const home = await makeTempDir();
+  const home = await tempDir();
   const captured = join(home, 'captured.txt');
   const command = `TOKEN=$(${shellQuote(process.execPath)} ${shellQuote(BIN)} login); status=$?; printf '%s' "$TOKEN" > captured.txt; exit $status`;
   const session = underTerminal(command, home, { SERVICE_BASE_URL: server.baseUrl });
@@ -88,7 +89,7 @@ test('TOKEN=$(svcctl login) at a terminal: prompts on the terminal, password mas
 });
 
 test('svcctl login --json at a terminal: only the prompt for what is missing; stdout holds one JSON document', { skip: !hasScript && 'util-linux script is not installed' }, async () => {
-  const home = await makeTempDir();
+  const home = await tempDir();
   const command = `${shellQuote(process.execPath)} ${shellQuote(BIN)} --json login > out.json`;
   const session = underTerminal(command, home, { SERVICE_BASE_URL: server.baseUrl, SERVICE_EMAIL: EMAIL });
   await session.waitFor(/Password/);
@@ -101,7 +102,7 @@ test('svcctl login --json at a terminal: only the prompt for what is missing; st
 });
 
 test('Ctrl+C in the password prompt ends with exit 130, nothing on stdout and no file written', { skip: !hasScript && 'util-linux script is not installed' }, async () => {
-  const home = await makeTempDir();
+  const home = await tempDir();
   const count = server.requests.length;
   const command = `${shellQuote(process.execPath)} ${shellQuote(BIN)} login --save --email ${EMAIL} > out.txt`;
   const session = underTerminal(command, home, { SERVICE_BASE_URL: server.baseUrl });

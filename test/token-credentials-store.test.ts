@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import type { Context } from '../src/context.js';
 import { Output } from '../src/output.js';
 import { credentialsPath, forgetToken, readSavedToken, saveToken } from '../src/auth/credentials-store.js';
-import { makeTempDir } from './helpers/cli.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 function fakeContext(home: string, env: NodeJS.ProcessEnv = {}): { ctx: Context; stderr: () => string } {
   let err = '';
@@ -28,14 +28,14 @@ function fakeContext(home: string, env: NodeJS.ProcessEnv = {}): { ctx: Context;
 const entry = (token: string) => ({ access_token: token, email: 'a@example.com', expires_at: null, saved_at: '2026-01-01T00:00:00.000Z' });
 
 test('default path is ~/.config/svcctl/credentials.json; XDG_CONFIG_HOME moves it; a relative XDG_CONFIG_HOME is ignored', async () => {
-  const home = await makeTempDir();
+  const home = await tempDir();
   assert.equal(credentialsPath(fakeContext(home).ctx), join(home, '.config', 'svcctl', 'credentials.json'));
   assert.equal(credentialsPath(fakeContext(home, { XDG_CONFIG_HOME: '/x/cfg' }).ctx), '/x/cfg/svcctl/credentials.json');
   assert.equal(credentialsPath(fakeContext(home, { XDG_CONFIG_HOME: 'rel' }).ctx), join(home, '.config', 'svcctl', 'credentials.json'));
 });
 
 test('save creates the file with mode 0600, keyed by base URL, and tokens round-trip', async () => {
-  const home = await makeTempDir();
+  const home = await tempDir();
   const { ctx } = fakeContext(home);
   await saveToken(ctx, 'https://a.example.com/api', entry('tok-a'));
   await saveToken(ctx, 'http://127.0.0.1:1/api', entry('tok-b'));
@@ -51,7 +51,7 @@ test('save creates the file with mode 0600, keyed by base URL, and tokens round-
 });
 
 test('an existing file with looser rights ends up 0600 after a save (and a warning is given on read)', async () => {
-  const home = await makeTempDir();
+  const home = await tempDir();
   const { ctx, stderr } = fakeContext(home);
   const path = credentialsPath(ctx);
   await mkdir(join(home, '.config', 'svcctl'), { recursive: true });
@@ -64,7 +64,7 @@ test('an existing file with looser rights ends up 0600 after a save (and a warni
 });
 
 test('a corrupt file is exit 7 with its path and is never overwritten', async () => {
-  const home = await makeTempDir();
+  const home = await tempDir();
   const { ctx } = fakeContext(home);
   const path = credentialsPath(ctx);
   await mkdir(join(home, '.config', 'svcctl'), { recursive: true });
@@ -81,7 +81,7 @@ test('a corrupt file is exit 7 with its path and is never overwritten', async ()
 });
 
 test('forget removes one entry, and the file when it was the last', async () => {
-  const home = await makeTempDir();
+  const home = await tempDir();
   const { ctx } = fakeContext(home);
   await saveToken(ctx, 'https://a.example.com/api', entry('a'));
   await saveToken(ctx, 'https://b.example.com/api', entry('b'));

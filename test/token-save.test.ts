@@ -7,9 +7,10 @@ import assert from 'node:assert/strict';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { makeTempDir, runCli, secretsIn } from './helpers/cli.js';
+import { runCli, secretsIn } from './helpers/cli.js';
 import { makeJwt, nowPlus } from './helpers/jwt.js';
 import { EMAIL, PASSWORD, startLoginServer, type LoginServer } from './helpers/login-server.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 let server: LoginServer;
 let other: LoginServer;
@@ -34,7 +35,7 @@ async function login(home: string, target: LoginServer, extra: string[] = [], en
 }
 
 test('login --save writes credentials.json with mode 0600, and svcctl token prints the same token', async () => {
-  const home = await makeTempDir();
+  const home = await tempDir();
   const saved = await login(home, server);
   const token = server.issued.at(-1)!;
   assert.equal(saved.stdout, `${token}\n`);
@@ -60,7 +61,7 @@ test('login --save writes credentials.json with mode 0600, and svcctl token prin
 });
 
 test('XDG_CONFIG_HOME moves the file', async () => {
-  const home = await makeTempDir();
+  const home = await tempDir();
   const xdg = join(home, 'elsewhere');
   await login(home, server, [], { XDG_CONFIG_HOME: xdg });
   assert.equal((await stat(join(xdg, 'svcctl', 'credentials.json'))).mode & 0o777, 0o600);
@@ -69,7 +70,7 @@ test('XDG_CONFIG_HOME moves the file', async () => {
 });
 
 test('an existing file with mode 0644 is left 0600 after --save, and the other entries are kept', async () => {
-  const home = await makeTempDir();
+  const home = await tempDir();
   const file = credentialsFile(home);
   await mkdir(join(home, '.config', 'svcctl'), { recursive: true });
   const keep = { access_token: 'kept.token.value', email: 'x@acme.example', expires_at: null, saved_at: '2026-01-01T00:00:00.000Z' };
@@ -84,7 +85,7 @@ test('an existing file with mode 0644 is left 0600 after --save, and the other e
 });
 
 test('one token per base URL; logout forgets only that one', async () => {
-  const home = await makeTempDir();
+  const home = await tempDir();
   await login(home, server);
   const first = server.issued.at(-1)!;
   await login(home, other);
@@ -118,7 +119,7 @@ async function saveExpired(home: string, baseUrl: string): Promise<string> {
 }
 
 test('an expired saved token is exit 4 with a hint; --refresh without a password is exit 4 and sends nothing', async () => {
-  const home = await makeTempDir();
+  const home = await tempDir();
   const expired = await saveExpired(home, server.baseUrl);
   const result = await runCli(['token'], { home, env: { SERVICE_BASE_URL: server.baseUrl } });
   assert.equal(result.code, 4);
@@ -134,7 +135,7 @@ test('an expired saved token is exit 4 with a hint; --refresh without a password
 });
 
 test('token --refresh logs in again with SERVICE_PASSWORD (email from the saved entry), saves and prints the new token', async () => {
-  const home = await makeTempDir();
+  const home = await tempDir();
   const expired = await saveExpired(home, server.baseUrl);
   const result = await runCli(['token', '--refresh'], { home, env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_PASSWORD: PASSWORD } });
   assert.equal(result.code, 0, result.stderr);
@@ -153,7 +154,7 @@ test('token --refresh logs in again with SERVICE_PASSWORD (email from the saved 
 });
 
 test('token --refresh with --password-stdin and no saved token logs in and saves', async () => {
-  const home = await makeTempDir();
+  const home = await tempDir();
   const result = await runCli(['token', '--refresh', '--email', EMAIL, '--password-stdin'], {
     home,
     input: `${PASSWORD}\n`,
@@ -165,7 +166,7 @@ test('token --refresh with --password-stdin and no saved token logs in and saves
 });
 
 test('a corrupt credentials file is exit 7, names the file, and is not overwritten by --save', async () => {
-  const home = await makeTempDir();
+  const home = await tempDir();
   await mkdir(join(home, '.config', 'svcctl'), { recursive: true });
   await writeFile(credentialsFile(home), '{"version":1,"tokens":{"x"', { mode: 0o600 });
   const count = server.requests.length;

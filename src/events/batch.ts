@@ -59,6 +59,15 @@ export async function runBatch(lines: AsyncIterable<InputLine>, options: BatchOp
     else if (warnings === MAX_WARNINGS + 1) out.warn('more warnings are not shown');
   };
 
+  // Results leave in input order, gathered into one write per turn of the event loop.
+  let pendingText = '';
+  let writeScheduled = false;
+  const writeOut = (): void => {
+    writeScheduled = false;
+    if (pendingText) out.raw(pendingText);
+    pendingText = '';
+  };
+
   const flush = (): void => {
     let text = '';
     while (head < queue.length && queue[head]!.done) {
@@ -70,7 +79,14 @@ export async function runBatch(lines: AsyncIterable<InputLine>, options: BatchOp
       queue.splice(0, head);
       head = 0;
     }
-    if (text) out.raw(text);
+    if (text) {
+      pendingText += text;
+      if (pendingText.length > 65_536) writeOut();
+      else if (!writeScheduled) {
+        writeScheduled = true;
+        setImmediate(writeOut);
+      }
+    }
     for (const wake of waiting.splice(0)) wake();
   };
 
@@ -140,6 +156,7 @@ export async function runBatch(lines: AsyncIterable<InputLine>, options: BatchOp
       }
     }
   } finally {
+    writeOut();
     clearInterval(progress);
     out.clearProgress();
     failedOut.close();

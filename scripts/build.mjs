@@ -53,6 +53,9 @@ await build({
   define: { SVCCTL_VERSION: JSON.stringify(pkg.version) },
   // Bundled CommonJS dependencies call require(); give ESM chunks one.
   banner: { js: "import { createRequire as __svcctlRequire } from 'node:module'; const require = __svcctlRequire(import.meta.url);" },
+  // Prefer a package's ESM build: jsonc-parser's UMD main loads its parts with a
+  // require() that cannot be bundled.
+  mainFields: ['module', 'main'],
   plugins: [slimUndici],
   logLevel: 'warning',
 });

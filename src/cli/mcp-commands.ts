@@ -9,6 +9,7 @@ import { AUTH_METHODS, CLIENT_IDS, GENERIC_FORMATS, MODES, SCOPES, SECRETS_HOW }
 import type { ContextFactory } from './program.js';
 import { collect } from './parsers.js';
 import { registerMcpInstallCommands } from './mcp-install-commands.js';
+import { registerMcpDoctorCommand } from './mcp-doctor-commands.js';
 
 export function serverName(value: string): string {
   if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(value)) {
@@ -78,5 +79,6 @@ export function registerMcpCommands(program: Command, contextFor: ContextFactory
     });
 
   registerMcpInstallCommands(mcp, contextFor);
+  registerMcpDoctorCommand(mcp, contextFor);
   return mcp;
 }

@@ -53,8 +53,11 @@ function mapPromptError(error: unknown): never {
   throw error;
 }
 
-function ensureInteractive(ctx: Context, what: string): void {
-  if (!canPrompt(ctx)) throw usageError(`cannot ask for ${what}: stdin and stderr must be terminals and --no-input must not be given`);
+/** Refuses to prompt without a terminal; `flag` names the option that supplies the value instead. */
+function ensureInteractive(ctx: Context, what: string, flag?: string): void {
+  if (canPrompt(ctx)) return;
+  if (flag) throw usageError(`no ${what} given: pass ${flag}`);
+  throw usageError(`cannot ask for ${what}: stdin and stderr must be terminals and --no-input must not be given`);
 }
 
 const notEmpty = (label: string) => (value: string): true | string => (value.trim() === '' ? `${label} must not be empty` : true);
@@ -88,6 +91,35 @@ export async function promptConfirm(ctx: Context, message: string, defaultValue 
   const { confirm } = await import('@inquirer/prompts');
   try {
     return await confirm({ message, default: defaultValue, theme: theme(ctx) }, promptContext(ctx));
+  } catch (error) {
+    return mapPromptError(error);
+  }
+}
+
+export interface Choice<T extends string> {
+  value: T;
+  name: string;
+  checked?: boolean;
+}
+
+/** A checklist; at least one item must be chosen. */
+export async function promptChecklist<T extends string>(ctx: Context, message: string, choices: Choice<T>[], flag: string): Promise<T[]> {
+  ensureInteractive(ctx, message, flag);
+  const { checkbox } = await import('@inquirer/prompts');
+  try {
+    const validate = (items: readonly unknown[]): true | string => (items.length > 0 ? true : 'choose at least one');
+    return await checkbox<T>({ message, choices, required: true, validate, theme: theme(ctx) }, promptContext(ctx));
+  } catch (error) {
+    return mapPromptError(error);
+  }
+}
+
+/** One choice among several; the first is the default. */
+export async function promptChoice<T extends string>(ctx: Context, message: string, choices: Choice<T>[], flag: string): Promise<T> {
+  ensureInteractive(ctx, message, flag);
+  const { select } = await import('@inquirer/prompts');
+  try {
+    return await select<T>({ message, choices, theme: theme(ctx) }, promptContext(ctx));
   } catch (error) {
     return mapPromptError(error);
   }

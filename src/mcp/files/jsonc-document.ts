@@ -14,8 +14,7 @@ import {
   type FormattingOptions,
   type Node,
   type ParseError,
-  // The ESM build: the package's UMD main loads its parts with a require() that esbuild cannot bundle.
-} from 'jsonc-parser/lib/esm/main.js';
+} from 'jsonc-parser';
 import {
   checkEdit,
   detectEol,

@@ -7,7 +7,7 @@
  * its siblings, uses the file's line ending, and keeps its trailing-comma
  * style; every other byte stays where it was.
  */
-import type { FormattingOptions, Node } from 'jsonc-parser/lib/esm/main.js';
+import type { FormattingOptions, Node } from 'jsonc-parser';
 
 export interface TextEdit {
   offset: number;

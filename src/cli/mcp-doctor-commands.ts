@@ -1,0 +1,35 @@
+/** Wiring of `svcctl mcp doctor` (checks an installed entry end to end). */
+import { Option, type Command } from 'commander';
+import { DEFAULT_TIMEOUT_SECONDS, MCP_SERVER_PACKAGE } from '../constants.js';
+import { GENERIC_FORMATS } from '../mcp/types.js';
+import { addTargetOptions } from './mcp-commands.js';
+import { positiveSeconds } from './parsers.js';
+import type { ContextFactory } from './program.js';
+
+const DOCTOR_EXAMPLES = `
+Checks, one line each (stdout), with what to do when one fails:
+  config file parses, entry found and its mode (local, remote, proxy), referenced
+  variables set (names only, never values); local: node >= 20 and the runner on PATH,
+  the server starts and answers initialize over stdio; remote: the server answers
+  initialize and tools/list with the entry's own headers; proxy: node and npx on PATH,
+  and the URL mcp-remote forwards to answers with the --header values.
+Exit 8 when a check fails, 2 when no entry is found, 7 when the file does not parse.
+
+Examples:
+  svcctl mcp doctor                                   # the 'service' entry, wherever it is
+  svcctl mcp doctor --client cursor
+  svcctl mcp doctor --client vscode --scope project --name ops
+  svcctl mcp doctor --config ./mcp.json --json | jq '.checks[] | select(.ok | not)'`;
+
+export function registerMcpDoctorCommand(mcp: Command, contextFor: ContextFactory): void {
+  addTargetOptions(mcp.command('doctor'))
+    .description('check an installed entry for real: file, variables, runtime, and the server answering')
+    .addOption(new Option('--format <f>', 'with --config and no --client: mcpServers | servers | toml').choices(GENERIC_FORMATS))
+    .option('--package <spec>', `without --name: the local-mode package that marks our entries (default: ${MCP_SERVER_PACKAGE})`)
+    .addOption(new Option('--timeout <seconds>', 'time limit of each connection (the first npx start downloads the package)').argParser(positiveSeconds).default(DEFAULT_TIMEOUT_SECONDS))
+    .addHelpText('after', DOCTOR_EXAMPLES)
+    .action(async (options, command: Command) => {
+      const { runMcpDoctor } = await import('../commands/mcp-doctor.js');
+      await runMcpDoctor(contextFor(command), options);
+    });
+}

@@ -1,0 +1,54 @@
+/**
+ * `svcctl mcp doctor`: finds an installed entry and checks it for real, one
+ * line per check on stdout with what to do when it fails; --json prints the
+ * whole report as one document. Exit 8 when a check fails, 2 when the entry
+ * cannot be found, 7 when its file does not parse.
+ */
+import { DEFAULT_TIMEOUT_SECONDS } from '../constants.js';
+import type { Context } from '../context.js';
+import { exitWith, ExitCode } from '../errors.js';
+import type { McpEntryOptions } from '../mcp/entry-request.js';
+import { locateEntry } from '../mcp/doctor/locate-entry.js';
+import { runChecks } from '../mcp/doctor/run-checks.js';
+import type { DoctorReport } from '../mcp/doctor/types.js';
+
+export interface McpDoctorOptions extends McpEntryOptions {
+  /** Seconds each connection may take (initialize, tools/list). */
+  timeout?: number;
+}
+
+const LABELS: Record<string, string> = {
+  file: 'config file',
+  entry: 'entry',
+  variables: 'variables',
+  node: 'node',
+  runner: 'runner',
+  initialize: 'initialize',
+  tools: 'tools/list',
+};
+
+function printReport(ctx: Context, report: DoctorReport): void {
+  const { style } = ctx.out;
+  // The lines go to stdout: colour them only when stdout, too, is a terminal.
+  const paint = ctx.out.stdout.isTTY === true;
+  const where = report.client === null ? report.file : `${report.client} (${report.scope} scope)`;
+  ctx.out.info(`Checking '${report.name}' of ${where}: ${report.mode} mode`);
+  for (const check of report.checks) {
+    const mark = check.ok ? (paint ? style.green('✓') : '✓') : paint ? style.red('✗') : '✗';
+    ctx.out.result(`${mark} ${LABELS[check.name] ?? check.name}: ${check.detail}`);
+    if (check.fix !== null) ctx.out.result(`  fix: ${check.fix}`);
+  }
+}
+
+export async function runMcpDoctor(ctx: Context, options: McpDoctorOptions): Promise<void> {
+  const located = await locateEntry(ctx, options);
+  const report = await runChecks(ctx, located, (options.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000);
+  if (ctx.globals.json) ctx.out.jsonResult(report);
+  else printReport(ctx, report);
+  const failed = report.checks.filter((check) => !check.ok).length;
+  if (failed > 0) {
+    ctx.out.error(`${failed} of ${report.checks.length} checks failed`);
+    throw exitWith(ExitCode.CheckFailed);
+  }
+  if (!ctx.globals.json) ctx.out.success(`all ${report.checks.length} checks passed`);
+}

@@ -1,0 +1,120 @@
+/**
+ * Reads an installed entry, whatever client wrote it, into what doctor needs
+ * to try it: the mode recognised from its shape, and the command line and
+ * environment (local, proxy) or URL and headers (remote, proxy) with every
+ * reference resolved as the client (and mcp-remote) would resolve it.
+ * Shapes: JSON mcpServers/servers/context_servers entries (command+args+env,
+ * Zed's older command object, url/serverUrl/httpUrl + headers) and Codex TOML
+ * (env_vars, http_headers, env_http_headers, bearer_token_env_var).
+ */
+import { HEADER_AUTHORIZATION, MCP_PROXY_PACKAGE } from '../../constants.js';
+import { packageName } from '../service-entries.js';
+
+import { MCP_REMOTE_SYNTAX, type Resolver, type ReferenceSyntax } from './references.js';
+
+type Entry = Record<string, unknown>;
+
+export interface CommandPlan {
+  command: string;
+  args: string[];
+  /** The entry's own env block, resolved (the variables the client adds to the server's environment). */
+  env: Record<string, string>;
+  /** Variables the client forwards by name (Codex env_vars). */
+  forwarded: string[];
+}
+
+export interface HttpPlan {
+  url: string;
+  headers: Record<string, string>;
+}
+
+export type EntryPlan =
+  | { mode: 'local'; shape: string; command: CommandPlan }
+  | { mode: 'remote'; shape: string; http: HttpPlan }
+  | { mode: 'proxy'; shape: string; command: CommandPlan; http: HttpPlan | undefined };
+
+const URL_FIELDS = ['url', 'serverUrl', 'httpUrl', 'uri'] as const;
+
+const isRecord = (value: unknown): value is Entry => value !== null && typeof value === 'object' && !Array.isArray(value);
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
+const stringRecord = (value: unknown): Record<string, string> =>
+  isRecord(value) ? Object.fromEntries(Object.entries(value).filter((pair): pair is [string, string] => typeof pair[1] === 'string')) : {};
+
+/** command + args, an opencode-style command array, or Zed's older {path, args, env}. */
+function commandOf(entry: Entry): { line: string[]; env: Record<string, string> } | undefined {
+  const command = entry.command;
+  const env = stringRecord(entry.env ?? entry.environment ?? (isRecord(command) ? command.env : undefined));
+  if (typeof command === 'string') return { line: [command, ...strings(entry.args)], env };
+  if (Array.isArray(command)) return { line: strings(command), env };
+  if (isRecord(command) && typeof command.path === 'string') return { line: [command.path, ...strings(command.args ?? entry.args)], env };
+  return undefined;
+}
+
+/** The `--header "Name: value"` arguments and the URL of an mcp-remote command line. */
+export function proxyTarget(args: string[]): { url: string | undefined; headers: Array<[string, string]> } {
+  const start = args.findIndex((arg) => packageName(arg) === MCP_PROXY_PACKAGE);
+  const rest = args.slice(start + 1);
+  const headers: Array<[string, string]> = [];
+  let url: string | undefined;
+  for (let index = 0; index < rest.length; index += 1) {
+    const arg = rest[index]!;
+    if (arg === '--header' && index + 1 < rest.length) {
+      const header = rest[++index]!;
+      const colon = header.indexOf(':');
+      if (colon > 0) headers.push([header.slice(0, colon).trim(), header.slice(colon + 1).trimStart()]);
+    } else if (url === undefined && /^https?:\/\//i.test(arg)) {
+      url = arg;
+    }
+  }
+  return { url, headers };
+}
+
+function httpHeaders(entry: Entry, resolver: Resolver, syntax: ReferenceSyntax): Record<string, string> {
+  const requestOptions = isRecord(entry.requestOptions) ? entry.requestOptions : {};
+  const written = stringRecord(entry.headers ?? entry.http_headers ?? requestOptions.headers);
+  const headers = resolver.record(written, syntax);
+  for (const value of Object.values(stringRecord(entry.http_headers))) resolver.secret(value);
+  // Codex forwards variables by name: header → variable, and a bearer token variable.
+  for (const [header, variable] of Object.entries(stringRecord(entry.env_http_headers))) headers[header] = resolver.byName(variable) ?? '';
+  if (typeof entry.bearer_token_env_var === 'string') {
+    headers[HEADER_AUTHORIZATION] = `Bearer ${resolver.byName(entry.bearer_token_env_var) ?? ''}`;
+  }
+  return headers;
+}
+
+function shapeOf(entry: Entry): string {
+  const keys = Object.keys(entry).filter((key) => key !== 'type' && key !== 'source');
+  return keys.join(', ');
+}
+
+/**
+ * The plan of an entry, or a sentence saying why it cannot be read. `env` is
+ * the environment doctor runs in (the one the client is assumed to start from).
+ */
+export function planEntry(value: unknown, syntax: ReferenceSyntax, resolver: Resolver, env: NodeJS.ProcessEnv): EntryPlan | string {
+  if (!isRecord(value)) return 'the entry is not an object';
+  const entry = value;
+  const shape = shapeOf(entry);
+  const command = commandOf(entry);
+  const urlField = URL_FIELDS.find((field) => typeof entry[field] === 'string');
+  if (command !== undefined && urlField !== undefined) return `the entry has both a command and a ${urlField}: clients refuse or ignore one of them`;
+  if (command !== undefined) {
+    const [head, ...args] = command.line.map((part) => resolver.text(part, syntax));
+    if (head === undefined || head === '') return 'the entry has an empty command';
+    const forwarded = strings(entry.env_vars);
+    for (const name of forwarded) resolver.byName(name);
+    const plan: CommandPlan = { command: head, args, env: resolver.record(command.env, syntax), forwarded };
+    if (!args.some((arg) => packageName(arg) === MCP_PROXY_PACKAGE)) return { mode: 'local', shape, command: plan };
+    // mcp-remote expands ${VAR} in header values from its own environment: the entry's env over the inherited one.
+    const proxyEnv: NodeJS.ProcessEnv = { ...env, ...plan.env };
+    const target = proxyTarget(args);
+    const headers = Object.fromEntries(target.headers.map(([name, raw]) => [name, resolver.text(raw, MCP_REMOTE_SYNTAX, proxyEnv)]));
+    return { mode: 'proxy', shape, command: plan, http: target.url === undefined ? undefined : { url: target.url, headers } };
+  }
+  if (urlField !== undefined) {
+    const url = resolver.text(entry[urlField] as string, syntax);
+    return { mode: 'remote', shape, http: { url, headers: httpHeaders(entry, resolver, syntax) } };
+  }
+  return `the entry has neither a command nor a URL (keys: ${shape || 'none'})`;
+}
+

@@ -1,0 +1,143 @@
+/**
+ * Finds the entry doctor checks: in the file given by --config, else in the
+ * files of the clients named by --client (the scope given, or each scope the
+ * client has), else in every known client's files. Without --name, an entry
+ * named `service` is looked for first, then any entry pointing at the
+ * service. Not found: exit 2 naming every file looked at. A file that does
+ * not parse: exit 7 with the position.
+ */
+import { extname, resolve } from 'node:path';
+import { DEFAULT_SERVER_NAME, MCP_SERVER_PACKAGE } from '../../constants.js';
+import type { Context } from '../../context.js';
+import { CliError, isCliError, usageError } from '../../errors.js';
+import { readSetting, deriveMcpUrl } from '../../settings.js';
+import { CLIENTS, checkScope, getClient } from '../clients.js';
+import { clientEnvOf, type McpEntryOptions } from '../entry-request.js';
+import type { ConfigDocument } from '../files/config-document.js';
+import { readSnapshot } from '../files/safe-write.js';
+import { fileTargetOf, openDocument } from '../install-plan.js';
+import { packageName, pointsAtService } from '../service-entries.js';
+import { CLIENT_IDS, type ClientId, type FileFormat, type Scope } from '../types.js';
+
+export interface LocatedEntry {
+  client: ClientId | null;
+  scope: Scope;
+  file: string;
+  name: string;
+  value: unknown;
+}
+
+interface Candidate {
+  client: ClientId | null;
+  scope: Scope;
+  file: string;
+  format: FileFormat;
+  /** Key paths of the objects that may hold server entries. */
+  serversPaths: string[][];
+}
+
+/** Where server entries sit in a file of no known client: every shape svcctl writes. */
+const GENERIC_SERVERS_KEYS: Record<'json' | 'toml', string[][]> = {
+  json: [['mcpServers'], ['servers'], ['context_servers']],
+  toml: [['mcp_servers']],
+};
+
+function candidates(ctx: Context, options: McpEntryOptions, name: string): Candidate[] {
+  const clientEnv = clientEnvOf(ctx, options);
+  const clients = [...new Set(options.client ?? [])].map((id) => getClient(id));
+  if (options.config !== undefined) {
+    if (clients.length > 1) throw usageError('--config names one file: give at most one --client with it');
+    if (clients.length === 1 && options.format !== undefined) throw usageError('--format is for --config without --client: a client has its own format');
+    const client = clients[0];
+    if (client !== undefined || options.format !== undefined) {
+      const target = client !== undefined ? { client: client.id } : { format: options.format! };
+      const scope = options.scope ?? client?.scopes[0] ?? 'user';
+      if (client !== undefined) checkScope(client, scope);
+      const fileTarget = fileTargetOf(target, name, scope, clientEnv, options.config, ctx);
+      return [{ client: client?.id ?? null, scope, file: fileTarget.file, format: fileTarget.format, serversPaths: [fileTarget.entryPath.slice(0, -1)] }];
+    }
+    const file = resolve(ctx.cwd, options.config);
+    const format = extname(file).toLowerCase() === '.toml' ? 'toml' : 'jsonc';
+    return [{ client: null, scope: options.scope ?? 'user', file, format, serversPaths: GENERIC_SERVERS_KEYS[format === 'toml' ? 'toml' : 'json'] }];
+  }
+  if (options.format !== undefined) throw usageError('--format needs --config <path>');
+  const chosen = clients.length > 0 ? clients : CLIENT_IDS.map((id) => CLIENTS[id]);
+  return chosen.flatMap((client) => {
+    const scopes = options.scope !== undefined ? [options.scope] : client.scopes;
+    if (options.scope !== undefined && clients.length > 0) checkScope(client, options.scope);
+    return scopes
+      .filter((scope) => client.scopes.includes(scope))
+      .map((scope) => ({ client: client.id, scope, file: client.configPath(clientEnv, scope), format: client.format, serversPaths: [client.serversPath(scope, clientEnv)] }));
+  });
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+function describeWhere(entry: LocatedEntry): string {
+  return `${entry.client ?? 'file'} (${entry.scope}) '${entry.name}' in ${entry.file}`;
+}
+
+export async function locateEntry(ctx: Context, options: McpEntryOptions): Promise<LocatedEntry> {
+  const name = options.name ?? DEFAULT_SERVER_NAME;
+  const looked: string[] = [];
+  const named: LocatedEntry[] = [];
+  const ours: LocatedEntry[] = [];
+  let parseError: CliError | undefined;
+  const documents = new Map<string, ConfigDocument | null>();
+  const mcpSetting = readSetting(ctx.env, 'MCP_URL', { value: ctx.globals.mcpUrl, name: '--mcp-url' });
+  const baseSetting = readSetting(ctx.env, 'BASE_URL', { value: ctx.globals.baseUrl, name: '--base-url' });
+  const matcher = {
+    package: packageName(options.package ?? MCP_SERVER_PACKAGE),
+    mcpUrl: mcpSetting?.value ?? (baseSetting?.value.replace(/\/+$/, '').endsWith('/api') ? deriveMcpUrl(baseSetting.value.replace(/\/+$/, '')) : undefined),
+  };
+  const visited = new Set<string>();
+  for (const candidate of candidates(ctx, options, name)) {
+    if (!documents.has(candidate.file)) {
+      documents.set(candidate.file, null);
+      const snapshot = await readSnapshot(candidate.file);
+      if (!snapshot.exists) {
+        looked.push(`${candidate.file} (no such file)`);
+        continue;
+      }
+      try {
+        documents.set(candidate.file, openDocument(candidate.format, snapshot.text, candidate.file));
+      } catch (error) {
+        if (!isCliError(error)) throw error;
+        const message = error.message.replace(/; it was not changed$/, '');
+        parseError ??= new CliError(error.exitCode, message, { hint: 'fix the file by hand (the position above points at the problem), then run svcctl mcp doctor again' });
+        looked.push(`${candidate.file} (does not parse)`);
+        continue;
+      }
+      looked.push(candidate.file);
+    }
+    const document = documents.get(candidate.file);
+    if (!document) continue;
+    for (const path of candidate.serversPaths) {
+      // A project folder that is the home folder makes two scopes name one file: check it once.
+      const key = [candidate.file, ...path].join('\0');
+      if (visited.has(key)) continue;
+      visited.add(key);
+      const servers = document.get(path);
+      if (!isRecord(servers)) continue;
+      const base = { client: candidate.client, scope: candidate.scope, file: candidate.file };
+      if (Object.hasOwn(servers, name)) named.push({ ...base, name, value: servers[name] });
+      for (const [other, value] of Object.entries(servers)) if (pointsAtService(value, matcher)) ours.push({ ...base, name: other, value });
+    }
+  }
+  const found = named.length > 0 || options.name !== undefined ? named : ours;
+  if (found.length === 1) {
+    if (parseError) ctx.out.warn(parseError.message);
+    return found[0]!;
+  }
+  if (found.length > 1) {
+    throw usageError(
+      `${found.length} entries match; doctor checks one:\n${found.map((entry) => `  ${describeWhere(entry)}`).join('\n')}`,
+      'choose one with --client, --scope and --name (or --config)',
+    );
+  }
+  if (parseError) throw parseError;
+  throw usageError(
+    `no MCP entry '${name}'${options.name === undefined ? ' (nor any entry pointing at the service)' : ''} found; looked at:\n${looked.map((file) => `  ${file}`).join('\n')}`,
+    'install one with `svcctl mcp install --client <id>`, or point at it with --client, --scope, --project-dir, --name or --config',
+  );
+}

@@ -1,0 +1,35 @@
+/**
+ * Finds a program on a PATH the way a shell would, without depending on
+ * `which` (absent from minimal images) or on where: the PATH comes from the
+ * context, and on Windows each PATHEXT extension is tried.
+ */
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import path from 'node:path';
+
+async function isExecutable(file: string, platform: NodeJS.Platform): Promise<boolean> {
+  try {
+    if (!(await stat(file)).isFile()) return false;
+    if (platform !== 'win32') await access(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The full path of `program` (a name, or a path with a separator), or undefined when it is not found. */
+export async function findProgram(program: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform, cwd: string): Promise<string | undefined> {
+  const api = platform === 'win32' ? path.win32 : path.posix;
+  const extensions = platform === 'win32' ? ['', ...(env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean)] : [''];
+  const candidates = (base: string): string[] => extensions.map((ext) => `${base}${ext}`);
+  if (program.includes('/') || (platform === 'win32' && program.includes('\\'))) {
+    for (const file of candidates(api.resolve(cwd, program))) if (await isExecutable(file, platform)) return file;
+    return undefined;
+  }
+  const pathValue = (platform === 'win32' ? (env.PATH ?? env.Path) : env.PATH) ?? '';
+  for (const dir of pathValue.split(api.delimiter)) {
+    if (dir === '') continue;
+    for (const file of candidates(api.join(dir, program))) if (await isExecutable(file, platform)) return file;
+  }
+  return undefined;
+}

@@ -1,0 +1,90 @@
+/**
+ * Variable references inside an entry, in the syntax of the client that reads
+ * the file: ${VAR} and ${VAR:-default} (Claude Code, Gemini; Gemini also $VAR),
+ * ${env:VAR} (Cursor, VS Code, Windsurf, Cline), ${input:id} (VS Code prompts,
+ * which cannot be checked from outside VS Code). Values are resolved from the
+ * environment doctor runs in; only variable names are ever reported.
+ */
+import type { ClientId, VariableSyntax } from '../types.js';
+
+export interface ReferenceSyntax {
+  /** ${VAR} and ${VAR:-default}. */
+  braces: boolean;
+  /** ${env:VAR}. */
+  envColon: boolean;
+  /** $VAR (Gemini CLI). */
+  bare: boolean;
+}
+
+/** The syntax a client expands in its file; a generic file (no client) is read with both brace forms. */
+export function referenceSyntaxOf(client: ClientId | null, variables: VariableSyntax | null): ReferenceSyntax {
+  if (client === null) return { braces: true, envColon: true, bare: false };
+  return { braces: variables === 'dollar-brace', envColon: variables === 'env-colon', bare: client === 'gemini' };
+}
+
+/** What mcp-remote expands in --header values: ${VAR} from its own environment. */
+export const MCP_REMOTE_SYNTAX: ReferenceSyntax = { braces: true, envColon: false, bare: false };
+
+const NAME = '[A-Za-z_][A-Za-z0-9_]*';
+const PATTERN = new RegExp(`\\$\\{input:([^}]+)\\}|\\$\\{env:(${NAME})\\}|\\$\\{(${NAME})(?::-([^}]*))?\\}|\\$(${NAME})`, 'g');
+
+/**
+ * Collects the variables an entry references while resolving its values. A
+ * variable that is referenced but unset (or empty) is "missing"; an
+ * ${input:…} is "unresolvable" and left as it is.
+ */
+export class Resolver {
+  readonly referenced = new Set<string>();
+  readonly missing = new Set<string>();
+  readonly inputs = new Set<string>();
+  /** Resolved values of referenced variables: redacted from anything shown. */
+  readonly values = new Set<string>();
+
+  constructor(private readonly env: NodeJS.ProcessEnv) {}
+
+  private lookup(name: string, env: NodeJS.ProcessEnv = this.env): string | undefined {
+    this.referenced.add(name);
+    const value = env[name];
+    if (value === undefined || value === '') {
+      this.missing.add(name);
+      return undefined;
+    }
+    this.values.add(value);
+    return value;
+  }
+
+  /** A string with the references of `syntax` replaced; `env` overrides the environment (mcp-remote's own env). */
+  text(value: string, syntax: ReferenceSyntax, env?: NodeJS.ProcessEnv): string {
+    return value.replace(PATTERN, (whole, input?: string, envColon?: string, brace?: string, fallback?: string, bare?: string) => {
+      if (input !== undefined) {
+        this.inputs.add(input);
+        return whole;
+      }
+      if (envColon !== undefined) return syntax.envColon ? (this.lookup(envColon, env) ?? '') : whole;
+      if (brace !== undefined) {
+        if (!syntax.braces) return whole;
+        if (fallback !== undefined) {
+          const set = (env ?? this.env)[brace];
+          if (set === undefined || set === '') return fallback;
+        }
+        return this.lookup(brace, env) ?? '';
+      }
+      if (bare !== undefined && syntax.bare) return this.lookup(bare, env) ?? '';
+      return whole;
+    });
+  }
+
+  record(value: Record<string, string>, syntax: ReferenceSyntax): Record<string, string> {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, this.text(item, syntax)]));
+  }
+
+  /** A variable forwarded or read by name (Codex env_vars, env_http_headers, bearer_token_env_var). */
+  byName(name: string): string | undefined {
+    return this.lookup(name);
+  }
+
+  /** Marks a literal value (e.g. Codex http_headers, a literal password) as a secret to redact. */
+  secret(value: string | undefined): void {
+    if (value) this.values.add(value);
+  }
+}

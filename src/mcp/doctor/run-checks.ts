@@ -1,0 +1,84 @@
+/**
+ * Runs the checks of `svcctl mcp doctor` on one located entry, in order: the
+ * file parses (it was opened to find the entry), the entry and its mode, the
+ * variables it references, then per mode: node and the runner on PATH and the
+ * server answering `initialize` over stdio (local); `initialize` and
+ * `tools/list` over HTTP with the entry's headers (remote; proxy also checks
+ * node and npx, and connects to the URL mcp-remote forwards to).
+ */
+import type { Context } from '../../context.js';
+import { CLIENTS } from '../clients.js';
+import { modeOf } from '../service-entries.js';
+import { planEntry, type EntryPlan } from './entry-plan.js';
+import type { LocatedEntry } from './locate-entry.js';
+import { referenceSyntaxOf, Resolver } from './references.js';
+import { checkNode, checkRunner, type RuntimeEnv } from './runtime-checks.js';
+import { fail, pass, type CheckResult, type DoctorReport } from './types.js';
+
+const EXPORT_WHERE = 'in the environment the client starts from (a desktop app started from a dock or start menu may not see variables of a shell profile: start it from that shell, or reinstall with --secrets literal)';
+
+function variablesCheck(resolver: Resolver): CheckResult {
+  const names = [...resolver.referenced].sort();
+  const inputs = [...resolver.inputs].map((id) => `\${input:${id}}`);
+  const inputNote = inputs.length > 0 ? `; ${inputs.join(', ')} ${inputs.length > 1 ? 'are' : 'is'} asked for by VS Code when the server starts and cannot be checked here` : '';
+  const missing = names.filter((name) => resolver.missing.has(name));
+  if (missing.length > 0) {
+    const set = names.filter((name) => !resolver.missing.has(name));
+    return fail(
+      'variables',
+      `not set: ${missing.join(', ')}${set.length > 0 ? ` (set: ${set.join(', ')})` : ''}${inputNote}`,
+      `export ${missing.join(' and ')} ${EXPORT_WHERE}`,
+    );
+  }
+  if (names.length === 0) return pass('variables', `the entry references no variables${inputNote}`);
+  return pass('variables', `set: ${names.join(', ')}${inputNote}`);
+}
+
+/** Why a connection is not tried: a missing variable or a VS Code input makes its result meaningless. */
+function blocker(resolver: Resolver): CheckResult | undefined {
+  const missing = [...resolver.missing].sort();
+  if (missing.length > 0) return fail('initialize', `not tried: ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} not set`, `export ${missing.join(', ')} and run doctor again`);
+  if (resolver.inputs.size > 0) return pass('initialize', 'not checked: the entry takes its values from VS Code inputs, which only VS Code can ask for');
+  return undefined;
+}
+
+async function modeChecks(plan: EntryPlan, resolver: Resolver, runtime: RuntimeEnv, timeoutMs: number): Promise<CheckResult[]> {
+  const secrets = resolver.values;
+  if (plan.mode === 'remote') {
+    const blocked = blocker(resolver);
+    if (blocked) return [blocked];
+    const { probeHttpServer } = await import('./http-probe.js');
+    return probeHttpServer(plan.http, { timeoutMs, secrets });
+  }
+  const checks = [await checkNode(runtime), await checkRunner(plan.command, runtime)];
+  const blocked = blocker(resolver);
+  if (plan.mode === 'local') {
+    if (!checks[1]!.ok) return [...checks, fail('initialize', 'not tried: the command is not on PATH', checks[1]!.fix!)];
+    if (blocked) return [...checks, blocked];
+    const { probeStdioServer } = await import('./stdio-probe.js');
+    return [...checks, await probeStdioServer(plan.command, { env: runtime.env, timeoutMs, secrets })];
+  }
+  if (plan.http === undefined) {
+    return [...checks, fail('initialize', 'the mcp-remote arguments hold no http(s) URL', 'reinstall the entry: svcctl mcp install --mode proxy --force')];
+  }
+  if (blocked) return [...checks, blocked];
+  const { probeHttpServer } = await import('./http-probe.js');
+  return [...checks, ...(await probeHttpServer(plan.http, { timeoutMs, secrets, note: 'checked the URL the proxy forwards to' }))];
+}
+
+export async function runChecks(ctx: Context, located: LocatedEntry, timeoutMs: number): Promise<DoctorReport> {
+  const client = located.client === null ? null : CLIENTS[located.client];
+  const resolver = new Resolver(ctx.env);
+  const plan = planEntry(located.value, referenceSyntaxOf(located.client, client?.variables ?? null), resolver, ctx.env);
+  const checks: CheckResult[] = [pass('file', `${located.file} parses`)];
+  const base = { client: located.client, scope: located.scope, file: located.file, name: located.name };
+  if (typeof plan === 'string') {
+    checks.push(fail('entry', `'${located.name}': ${plan}`, 'reinstall it: svcctl mcp install --force (with the same --client, --mode and --name)'));
+    return { ...base, mode: located.value !== null && typeof located.value === 'object' ? modeOf(located.value) : 'local', ok: false, checks };
+  }
+  checks.push(pass('entry', `'${located.name}' found: ${plan.mode} mode (${plan.shape})`));
+  checks.push(variablesCheck(resolver));
+  const runtime: RuntimeEnv = { env: ctx.env, platform: ctx.platform, cwd: ctx.cwd };
+  checks.push(...(await modeChecks(plan, resolver, runtime, timeoutMs)));
+  return { ...base, mode: plan.mode, ok: checks.every((check) => check.ok), checks };
+}

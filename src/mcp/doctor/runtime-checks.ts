@@ -1,0 +1,56 @@
+/**
+ * Local and proxy mode run the server through the user's own Node.js: node
+ * must be 20 or later and the entry's command (npx) must be on PATH, found
+ * as the client would find it (the PATH of the environment doctor runs in).
+ */
+import { PACKAGE_RUNNER } from '../../constants.js';
+import type { CommandPlan } from './entry-plan.js';
+import { findProgram } from './path-search.js';
+import { fail, pass, type CheckResult } from './types.js';
+
+export const MIN_NODE_MAJOR = 20;
+
+export interface RuntimeEnv {
+  env: NodeJS.ProcessEnv;
+  platform: NodeJS.Platform;
+  cwd: string;
+}
+
+async function nodeVersion(nodePath: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const { execFile } = await import('node:child_process');
+  return new Promise((resolve, reject) => {
+    execFile(nodePath, ['--version'], { env, timeout: 10_000, windowsHide: true }, (error, stdout) => (error ? reject(error) : resolve(stdout.trim())));
+  });
+}
+
+export async function checkNode(runtime: RuntimeEnv): Promise<CheckResult> {
+  const fix = `install Node.js ${MIN_NODE_MAJOR} or later (https://nodejs.org) and put it on the PATH the client starts with`;
+  const nodePath = await findProgram('node', runtime.env, runtime.platform, runtime.cwd);
+  if (nodePath === undefined) return fail('node', 'node is not on PATH', fix);
+  let version: string;
+  try {
+    version = await nodeVersion(nodePath, runtime.env);
+  } catch (error) {
+    return fail('node', `${nodePath} --version failed: ${(error as Error).message}`, fix);
+  }
+  const major = Number(/^v(\d+)\./.exec(version)?.[1] ?? NaN);
+  if (!(major >= MIN_NODE_MAJOR)) return fail('node', `node ${version} at ${nodePath} is older than ${MIN_NODE_MAJOR}`, fix);
+  return pass('node', `node ${version} at ${nodePath}`);
+}
+
+/** The program an entry runs: `cmd /c npx …` (Windows clients that spawn without a shell) runs npx. */
+export function programOf(command: CommandPlan): string {
+  if (/^cmd(\.exe)?$/i.test(command.command) && command.args[0]?.toLowerCase() === '/c' && command.args[1]) return command.args[1];
+  return command.command;
+}
+
+export async function checkRunner(command: CommandPlan, runtime: RuntimeEnv): Promise<CheckResult> {
+  const program = programOf(command);
+  const found = await findProgram(program, runtime.env, runtime.platform, runtime.cwd);
+  if (found !== undefined) return pass('runner', `${program} found at ${found}`);
+  const fix =
+    program === PACKAGE_RUNNER
+      ? `install Node.js ${MIN_NODE_MAJOR} or later (npx comes with npm) and put it on the PATH the client starts with`
+      : `install ${program}, or fix the entry's command (svcctl mcp install --force rewrites it)`;
+  return fail('runner', `${program} is not on PATH${program.includes('/') ? ' (no such executable file)' : ''}`, fix);
+}

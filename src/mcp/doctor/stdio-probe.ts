@@ -1,0 +1,88 @@
+/**
+ * Local mode: starts the server with the entry's command, args and env (the
+ * references resolved) and asks for `initialize` over stdio through the MCP
+ * SDK's client, within a time limit. The server gets what a strict client
+ * gives it — a few basic variables of the environment, the variables the
+ * entry forwards by name and its own env block — so an entry that forgets a
+ * credential fails here as it would in the client. The SDK and
+ * child_process are loaded only here.
+ */
+import { PACKAGE_RUNNER } from '../../constants.js';
+import { redact, shorten } from '../../http/redact.js';
+import { VERSION } from '../../version.js';
+import type { CommandPlan } from './entry-plan.js';
+import { programOf } from './runtime-checks.js';
+import { fail, pass, type CheckResult } from './types.js';
+
+/** Inherited by the server: what a shell-less client passes on (plus proxy and npm settings npx needs to fetch). */
+const BASIC_VARIABLES = /^(PATH|PATHEXT|HOME|USERPROFILE|USER|USERNAME|LOGNAME|SHELL|TERM|TMPDIR|TEMP|TMP|LANG|LC_[A-Z]+|SYSTEMROOT|SYSTEMDRIVE|WINDIR|COMSPEC|APPDATA|LOCALAPPDATA|PROGRAMDATA|PROGRAMFILES|XDG_[A-Z_]+|NODE_EXTRA_CA_CERTS|HTTPS?_PROXY|NO_PROXY|NPM_CONFIG_[A-Z_]+)$/i;
+
+export function serverEnvironment(command: CommandPlan, env: NodeJS.ProcessEnv): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined && BASIC_VARIABLES.test(name)) result[name] = value;
+  for (const name of command.forwarded) if (env[name] !== undefined) result[name] = env[name]!;
+  return { ...result, ...command.env };
+}
+
+export interface StdioProbeOptions {
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+  secrets: ReadonlySet<string>;
+}
+
+/** The package npx runs: the first argument after npx that is not a flag. */
+function packageOf(command: CommandPlan): string | undefined {
+  const args = programOf(command) === command.command ? command.args : command.args.slice(2);
+  return programOf(command) === PACKAGE_RUNNER ? args.find((arg) => !arg.startsWith('-')) : undefined;
+}
+
+/** The server's last words worth showing: its error lines (npm's first two), else its last two lines. */
+function summarize(stderr: string, secrets: ReadonlySet<string>): string {
+  const lines = stderr.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !/^npm warn/i.test(line));
+  const errors = lines.filter((line) => /error/i.test(line) && !/complete log of this run/i.test(line));
+  const chosen = errors.length > 0 ? errors.slice(0, 2) : lines.slice(-2);
+  return shorten(redact(chosen.join(' | '), [...secrets]), 240);
+}
+
+/** Why the server did not answer, read from its last words on stderr. */
+function diagnose(stderr: string, command: CommandPlan, seconds: number): string {
+  const pkg = packageOf(command);
+  if (pkg === undefined) return 'check that the command runs in a terminal with the same environment, or raise --timeout';
+  if (/E404|404 Not Found|is not in this registry/i.test(stderr)) return `the package ${pkg} is not in the npm registry: check --package (svcctl mcp install --package <spec> --force)`;
+  if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ECONNRESET|network|proxy/i.test(stderr)) {
+    return `npx cannot fetch ${pkg} within ${seconds} s: check the network, HTTPS_PROXY or npm's registry setting (npm config get registry), or raise --timeout`;
+  }
+  return `check that \`${PACKAGE_RUNNER} -y ${pkg}\` starts in a terminal; the first start downloads the package, so it may need more than ${seconds} s (--timeout)`;
+}
+
+export async function probeStdioServer(command: CommandPlan, options: StdioProbeOptions): Promise<CheckResult> {
+  const [{ Client }, { StdioClientTransport }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/client/stdio.js'),
+  ]);
+  const seconds = options.timeoutMs / 1000;
+  const line = [command.command, ...command.args].join(' ');
+  const shown = shorten(redact(line, [...options.secrets]), 160);
+  const transport = new StdioClientTransport({ command: command.command, args: command.args, env: serverEnvironment(command, options.env), stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString('utf8')).slice(-4000);
+  });
+  const client = new Client({ name: 'svcctl-doctor', version: VERSION });
+  try {
+    await client.connect(transport, { timeout: options.timeoutMs });
+    const server = client.getServerVersion();
+    return pass('initialize', `\`${shown}\` started and answered${server ? ` (${server.name} ${server.version})` : ''}`);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'ENOENT' || code === 'EACCES') {
+      return fail('initialize', `\`${shown}\` could not be started: ${code === 'ENOENT' ? 'no such command' : 'permission denied'}`, 'fix the command of the entry, or install it');
+    }
+    const last = summarize(stderr, options.secrets);
+    const said = last === '' ? '' : `; its stderr: ${last}`;
+    const what = code === -32001 ? `did not answer initialize within ${seconds} s` : 'exited before answering initialize';
+    return fail('initialize', `\`${shown}\` ${what}${said}`, diagnose(stderr, command, seconds));
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}

@@ -70,14 +70,14 @@ export async function probeHttpServer(plan: HttpPlan, options: ProbeOptions): Pr
   ]);
   const client = new Client({ name: 'svcctl-doctor', version: VERSION });
   const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: plan.headers } });
-  const note = options.note ? ` (${options.note})` : '';
+  const note = options.note ? `; ${options.note}` : '';
   const results: CheckResult[] = [];
   try {
     try {
       await client.connect(transport, { timeout: options.timeoutMs });
     } catch (error) {
       const { detail, fix } = describeFailure(error, error instanceof StreamableHTTPError, plan, options);
-      return [fail('initialize', `${plan.url}${note}: ${detail}`, fix)];
+      return [fail('initialize', `${plan.url}: ${detail}${note}`, fix)];
     }
     const server = client.getServerVersion();
     results.push(pass('initialize', `${plan.url} answered${server ? ` (${server.name} ${server.version})` : ''}${note}`));

@@ -1,0 +1,155 @@
+/**
+ * `svcctl mcp doctor` on remote and proxy entries, end to end: `svcctl dev`
+ * runs as a process, `svcctl mcp install` writes the entry into a temp HOME
+ * (or a test writes it by hand, in the shapes users have), and doctor
+ * connects with the entry's own headers. The sandbox's request log shows
+ * independently that doctor really authenticated, and how.
+ */
+import assert from 'node:assert/strict';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { makeTempDir, runCli, secretsIn, type RunResult } from './helpers/cli.js';
+import { startDev, type DevProcess } from './helpers/dev-sandbox.js';
+
+const ALICE = { email: 'alice@example.com', password: 'alice-doctor-pw' };
+const TOOLS_LINE = /^✓ tools\/list: 3 tools: whoami, list_events, get_event$/m;
+
+let dev: DevProcess;
+let home: string;
+let credentials: Record<string, string>;
+
+before(async () => {
+  dev = await startDev(['--user', `${ALICE.email}:${ALICE.password}`]);
+  home = await makeTempDir('svcctl-doctor-remote-');
+  credentials = { SERVICE_MCP_URL: dev.ready.mcp_url, SERVICE_EMAIL: ALICE.email, SERVICE_PASSWORD: ALICE.password };
+});
+after(async () => {
+  await dev?.stop();
+  await rm(home, { recursive: true, force: true });
+});
+
+const run = (args: string[], env: Record<string, string | undefined>, input?: string): Promise<RunResult> => runCli(args, { home, env, input });
+const lineOf = (result: RunResult, name: string): string => result.stdout.split('\n').find((line) => line.slice(2).startsWith(`${name}:`)) ?? '';
+
+async function install(args: string[], env: Record<string, string | undefined> = credentials): Promise<void> {
+  const result = await run(['mcp', 'install', '--mode', 'remote', ...args], env);
+  assert.equal(result.code, 0, result.stderr);
+}
+
+describe('mcp doctor: remote mode', () => {
+  it('--auth password by reference (Cursor): passes, lists the tools, and the sandbox saw the password login', async () => {
+    await install(['--client', 'cursor']);
+    const result = await run(['mcp', 'doctor', '--client', 'cursor'], credentials);
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, TOOLS_LINE);
+    assert.match(lineOf(result, 'initialize'), new RegExp(`^✓ initialize: ${dev.ready.mcp_url} answered \\(svcctl-dev `));
+    assert.match(lineOf(result, 'variables'), /^✓ variables: set: SERVICE_EMAIL, SERVICE_PASSWORD$/);
+    await dev.waitForStderr(/POST \/mcp 200 .*alice@example\.com \(password\) new session/);
+    assert.deepEqual(secretsIn(result, [ALICE.password]), []);
+  });
+
+  it('--auth bearer with a token from `svcctl login` (VS Code): passes; the token never shows', async () => {
+    const login = await run(['login', '--password-stdin'], { SERVICE_BASE_URL: dev.ready.base_url, SERVICE_EMAIL: ALICE.email }, `${ALICE.password}\n`);
+    assert.equal(login.code, 0, login.stderr);
+    const token = login.stdout.trim();
+    await install(['--client', 'vscode', '--auth', 'bearer'], { SERVICE_MCP_URL: dev.ready.mcp_url });
+    const result = await run(['mcp', 'doctor', '--client', 'vscode'], { SERVICE_ACCESS_TOKEN: token });
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, TOOLS_LINE);
+    await dev.waitForStderr(/POST \/mcp 200 .*alice@example\.com \(bearer\) new session/);
+    assert.deepEqual(secretsIn(result, [token]), []);
+
+    const stale = await run(['mcp', 'doctor', '--client', 'vscode'], { SERVICE_ACCESS_TOKEN: `${token.slice(0, -4)}AAAA` });
+    assert.equal(stale.code, 8);
+    assert.match(lineOf(stale, 'initialize'), /^✗ initialize: .*rejected the entry's credentials \(401\): invalid or expired token/);
+    assert.match(stale.stdout, /fix: the access token is wrong or expired: run `svcctl login --save`/);
+  });
+
+  it('a wrong password: exit 8 with a line that says the server rejected it, and a fix', async () => {
+    const result = await run(['mcp', 'doctor', '--client', 'cursor'], { ...credentials, SERVICE_PASSWORD: 'not-the-password' });
+    assert.equal(result.code, 8);
+    assert.match(lineOf(result, 'initialize'), /^✗ initialize: .*rejected the entry's credentials \(401\): invalid email or password$/);
+    assert.match(result.stdout, /^ {2}fix: check the email and password the entry sends/m);
+    assert.match(result.stderr, /error: 1 of 4 checks failed/);
+    assert.deepEqual(secretsIn(result, ['not-the-password']), []);
+  });
+
+  it('a missing variable: exit 8 naming it, never printing a value, and no connection tried', async () => {
+    const result = await run(['mcp', 'doctor', '--client', 'cursor'], { SERVICE_EMAIL: ALICE.email, SERVICE_PASSWORD: undefined });
+    assert.equal(result.code, 8);
+    assert.match(lineOf(result, 'variables'), /^✗ variables: not set: SERVICE_PASSWORD \(set: SERVICE_EMAIL\)$/);
+    assert.match(result.stdout, /fix: export SERVICE_PASSWORD in the environment the client starts from/);
+    assert.match(lineOf(result, 'initialize'), /^✗ initialize: not tried: SERVICE_PASSWORD is not set$/);
+    assert.ok(!result.stdout.includes(ALICE.email) && !result.stderr.includes(ALICE.email), 'a variable value was printed');
+  });
+
+  it('legacy X-Svc-Email/X-Svc-Password headers written by hand pass (generic --config file)', async () => {
+    const file = join(home, 'legacy', 'mcp.json');
+    await mkdir(join(home, 'legacy'), { recursive: true });
+    const entry = { url: dev.ready.mcp_url, headers: { 'X-Svc-Email': ALICE.email, 'X-Svc-Password': ALICE.password } };
+    await writeFile(file, JSON.stringify({ mcpServers: { legacy: entry } }, null, 2));
+    const result = await run(['mcp', 'doctor', '--config', file], {});
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(lineOf(result, 'entry'), /^✓ entry: 'legacy' found: remote mode \(url, headers\)$/);
+    assert.match(lineOf(result, 'variables'), /^✓ variables: the entry references no variables$/);
+    assert.match(result.stdout, TOOLS_LINE);
+    await dev.waitForStderr(/POST \/mcp 200 .*alice@example\.com \(legacy-password\) new session/);
+    assert.deepEqual(secretsIn(result, [ALICE.password]), []);
+  });
+
+  it('Codex TOML with env_http_headers, written by hand, forwards the variables by name', async () => {
+    const dir = join(home, 'codex-home');
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      join(dir, 'config.toml'),
+      `# mine\n[mcp_servers.ops]\nurl = "${dev.ready.mcp_url}"\nenv_http_headers = { "X-Service-Email" = "OPS_EMAIL", "X-Service-Password" = "OPS_PASSWORD" }\n`,
+    );
+    const env = { CODEX_HOME: dir, OPS_EMAIL: ALICE.email, OPS_PASSWORD: ALICE.password };
+    const result = await run(['mcp', 'doctor', '--client', 'codex', '--name', 'ops'], env);
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(lineOf(result, 'variables'), /^✓ variables: set: OPS_EMAIL, OPS_PASSWORD$/);
+    const missing = await run(['mcp', 'doctor', '--client', 'codex', '--name', 'ops'], { ...env, OPS_PASSWORD: undefined });
+    assert.equal(missing.code, 8);
+    assert.match(lineOf(missing, 'variables'), /not set: OPS_PASSWORD/);
+  });
+});
+
+describe('mcp doctor: proxy mode', () => {
+  it('connects to the URL mcp-remote forwards to, with the --header values, and checks npx', async () => {
+    await install(['--client', 'claude-desktop', '--mode', 'proxy']);
+    const result = await run(['mcp', 'doctor', '--client', 'claude-desktop'], {});
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(lineOf(result, 'entry'), /proxy mode/);
+    assert.match(lineOf(result, 'runner'), /^✓ runner: npx found at /);
+    assert.match(lineOf(result, 'initialize'), /checked the URL the proxy forwards to/);
+    assert.match(result.stdout, TOOLS_LINE);
+    assert.deepEqual(secretsIn(result, [ALICE.password]), []);
+  });
+});
+
+describe('mcp doctor: --json, lookup and exit codes', () => {
+  it('--json: one document with client, scope, file, name, mode, ok and checks of {name, ok, detail, fix}', async () => {
+    const result = await run(['mcp', 'doctor', '--client', 'cursor', '--json'], { ...credentials, SERVICE_PASSWORD: 'wrong-again' });
+    assert.equal(result.code, 8);
+    const report = JSON.parse(result.stdout);
+    assert.deepEqual(Object.keys(report), ['client', 'scope', 'file', 'name', 'mode', 'ok', 'checks']);
+    assert.deepEqual([report.client, report.scope, report.file, report.name, report.mode, report.ok], ['cursor', 'user', join(home, '.cursor', 'mcp.json'), 'service', 'remote', false]);
+    assert.deepEqual(report.checks.map((check: { name: string; ok: boolean }) => `${check.name}:${check.ok}`), ['file:true', 'entry:true', 'variables:true', 'initialize:false']);
+    for (const check of report.checks) {
+      assert.deepEqual(Object.keys(check), ['name', 'ok', 'detail', 'fix']);
+      assert.equal(check.fix === null, check.ok);
+    }
+  });
+
+  it('no entry: exit 2 naming the files looked at; a file that does not parse: exit 7 with the position', async () => {
+    const missing = await run(['mcp', 'doctor', '--client', 'windsurf'], {});
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, new RegExp(`no MCP entry 'service'.*looked at:\\n {2}${join(home, '.codeium', 'windsurf', 'mcp_config.json')} \\(no such file\\)`));
+    const broken = join(home, 'broken.json');
+    await writeFile(broken, '{\n  "mcpServers": {\n    "service": { "url": }\n  }\n}\n');
+    const result = await run(['mcp', 'doctor', '--config', broken], {});
+    assert.equal(result.code, 7);
+    assert.match(result.stderr, new RegExp(`${broken}:3:\\d+: the file does not parse`));
+  });
+});

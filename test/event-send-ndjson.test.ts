@@ -3,7 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { makeTempDir, runCli, secretsIn } from './helpers/cli.js';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { BIN, cleanEnv, makeTempDir, runCli, secretsIn } from './helpers/cli.js';
 import { accepted, startRecordingServer } from './helpers/recording-server.js';
 
 const TOKEN = 'tok-batch-77';
@@ -46,6 +48,30 @@ describe('event send --ndjson', () => {
       const sentIds = new Set(server.requests.map((r) => JSON.parse(r.body.toString()).event.id));
       assert.equal(sentIds.size, 999, 'each event sent once');
       assert.deepEqual(secretsIn(result, [TOKEN, SECRET]), []);
+      assert.ok(!result.stderr.includes('\r'), 'no progress line when stderr is not a terminal');
+      assert.match(result.stderr, /sent 999, failed 1 in/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('shows a progress line on a terminal (run under script(1))', async () => {
+    // Slow answers keep the batch running for over a second, long enough for progress lines.
+    const server = await startRecordingServer(async (request, index) => {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      return accepted(request, index);
+    });
+    try {
+      const input = join(dir, 'tty.ndjson');
+      await writeFile(input, `${Array.from({ length: 1000 }, (_, i) => eventLine(i)).join('\n')}\n`);
+      const command = `${process.execPath} ${BIN} event send --ndjson ${input} --concurrency 2 > /dev/null`;
+      const { stdout } = await promisify(execFile)('script', ['-qfec', command, '/dev/null'], {
+        env: cleanEnv(dir, { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN }),
+        timeout: 30_000,
+      });
+      assert.match(stdout, /\r\x1b\[2Ksent \d+ · failed 0 · \d+\/s/);
+      assert.match(stdout, /sent 1000, failed 0 in/);
+      assert.equal(server.requests.length, 1000);
     } finally {
       await server.close();
     }

@@ -106,4 +106,24 @@ describe('event send: delivery faults', () => {
     assert.equal(result.code, 6);
     assert.match(result.stderr, /connection refused/);
   });
+
+  it('a proxy that refuses the tunnel ends with exit 6 after --timeout, naming the proxy', async () => {
+    const { createServer } = await import('node:http');
+    // A plain web server as the proxy: it closes every CONNECT tunnel request.
+    const proxy = createServer((_req, res) => res.end('not a proxy'));
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const { port } = proxy.address() as import('node:net').AddressInfo;
+    try {
+      const result = await runCli(['event', 'send', '--title', 'x', '--retries', '0', '--timeout', '1'], {
+        env: { SERVICE_BASE_URL: 'http://events.example.invalid/api', SERVICE_INGEST_TOKEN: TOKEN, HTTP_PROXY: `http://127.0.0.1:${port}` },
+        timeoutMs: 15_000,
+      });
+      assert.equal(result.timedOut, false);
+      assert.equal(result.code, 6, result.stderr);
+      assert.match(result.stderr, /through the proxy http:\/\/127\.0\.0\.1/);
+    } finally {
+      proxy.closeAllConnections();
+      proxy.close();
+    }
+  });
 });

@@ -111,6 +111,7 @@ export async function runEventSend(ctx: Context, options: EventSendOptions): Pro
   }
 
   const target = await deliveryTarget(ctx, options, url, token as string, secret, options.concurrency);
+  target.keepResponse = ctx.globals.json;
   try {
     const summary = await runBatch(inputLines(ctx, options.file as string), {
       concurrency: options.concurrency,

@@ -18,6 +18,8 @@ export interface DeliveryTarget {
   transport: Transport;
   retries: number;
   timeoutSeconds: number;
+  /** false when the response of a delivered event is not reported (a batch without --json). */
+  keepResponse?: boolean;
   onRetry?: (info: RetryInfo) => void;
 }
 
@@ -85,6 +87,7 @@ export async function deliverEvent(target: DeliveryTarget, id: string, body: Buf
       headers: eventHeaders(body, target.token, target.secret),
       body,
       timeoutSeconds: target.timeoutSeconds,
+      keepSuccessBody: target.keepResponse,
     },
     { retries: target.retries, onRetry: target.onRetry },
   );

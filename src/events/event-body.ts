@@ -49,12 +49,19 @@ function parseJson(text: string, label: InputLabel): unknown {
   }
 }
 
+/** A time already in the form sent (UTC, milliseconds) needs no conversion. */
+const CANONICAL_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+function toUtc(time: string): string {
+  return CANONICAL_UTC.test(time) ? time : (parseTimeWithZone(time) as Date).toISOString();
+}
+
 /** Serializes an event in the contract's member order, filling id and created_at. */
 export function canonicalBody(event: JsonObject, extra: JsonObject, defaults: BuildDefaults): { json: string; id: string } {
   const id = typeof event.id === 'string' ? event.id : defaults.newId();
   const createdAt =
     typeof event.created_at === 'string'
-      ? (parseTimeWithZone(event.created_at) as Date).toISOString()
+      ? toUtc(event.created_at)
       : defaults.now().toISOString();
   const ordered: JsonObject = { id, title: event.title, created_at: createdAt };
   if ('investigate' in event) ordered.investigate = event.investigate;

@@ -58,8 +58,11 @@ export function describeNetworkError(error: unknown, url: string, timeoutSeconds
       return { code, retryable: true, message: `could not connect to ${host} in time` };
     case 'UND_ERR_HEADERS_TIMEOUT':
     case 'UND_ERR_BODY_TIMEOUT':
-    case 'ETIMEDOUT':
-      return { code, retryable: true, message: `no answer from ${host} within ${timeoutSeconds}s` };
+    case 'ETIMEDOUT': {
+      const viaProxy = String((error as Error)?.message ?? '').includes('through the proxy');
+      const message = viaProxy ? `${host}: ${(error as Error).message}` : `no answer from ${host} within ${timeoutSeconds}s`;
+      return { code, retryable: true, message, hint: viaProxy ? 'check HTTPS_PROXY / HTTP_PROXY and NO_PROXY' : undefined };
+    }
     default:
       break;
   }

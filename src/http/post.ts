@@ -12,6 +12,7 @@ export interface PostRequest {
   headers: Record<string, string>;
   body: Buffer;
   timeoutSeconds: number;
+  keepSuccessBody?: boolean;
 }
 
 export type PostOutcome =
@@ -32,7 +33,8 @@ export interface RetryOptions {
 }
 
 export function postOnce(request: PostRequest): Promise<HttpResponse> {
-  return request.transport.send({ url: request.url, method: 'POST', headers: request.headers, body: request.body });
+  const { url, headers, body, keepSuccessBody } = request;
+  return request.transport.send({ url, method: 'POST', headers, body, keepSuccessBody });
 }
 
 export async function postWithRetries(request: PostRequest, options: RetryOptions): Promise<PostOutcome> {

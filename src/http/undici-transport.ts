@@ -1,7 +1,14 @@
 /** The undici transport: a kept-alive pool, or the environment's proxy agent. */
 import type { IncomingHttpHeaders } from 'node:http';
 import { proxySettings, type HttpResponse, type OutgoingRequest, type Transport, type TransportOptions } from './transport.js';
-import { loadUndici } from './undici.js';
+import { loadUndici, type Dispatcher } from './undici.js';
+
+class ProxyTimeout extends Error {
+  readonly code = 'ETIMEDOUT';
+  constructor(timeoutMs: number, proxy: string | undefined) {
+    super(`no answer within ${timeoutMs / 1000}s through the proxy ${proxy ?? ''}`.trim());
+  }
+}
 
 export async function createUndiciTransport(options: TransportOptions): Promise<Transport> {
   const undici = await loadUndici();
@@ -13,19 +20,60 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
     connections: options.connections ?? 1,
   };
   const proxy = proxySettings(options.env);
-  const dispatcher = proxy ? new undici.EnvHttpProxyAgent({ ...common, ...proxy }) : new undici.Pool(options.origin, common);
+  const create = (): Dispatcher =>
+    proxy ? new undici.EnvHttpProxyAgent({ ...common, ...proxy }) : new undici.Pool(options.origin, common);
+  let dispatcher = create();
+
+  /**
+   * Through a proxy that refuses the tunnel, undici reconnects without end and
+   * ignores an abort signal (undici 7). A deadline per attempt destroys that
+   * agent (the only thing that ends it) and starts a fresh one for what follows.
+   */
+  async function withDeadline<T>(attempt: (d: Dispatcher) => Promise<T>): Promise<T> {
+    if (!proxy) return attempt(dispatcher);
+    const used = dispatcher;
+    let expired = false;
+    const timer = setTimeout(() => {
+      expired = true;
+      if (dispatcher === used) dispatcher = create();
+      void used.destroy();
+    }, options.timeoutMs);
+    try {
+      return await attempt(used);
+    } catch (error) {
+      if (expired) throw new ProxyTimeout(options.timeoutMs, proxy.httpsProxy ?? proxy.httpProxy);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  // A batch posts thousands of requests to one URL: parse it once.
+  let lastUrl = '';
+  let target = { origin: '', path: '' };
   return {
-    async send(request: OutgoingRequest): Promise<HttpResponse> {
-      const url = new URL(request.url);
-      const response = await dispatcher.request({
-        origin: url.origin,
-        path: `${url.pathname}${url.search}`,
-        method: request.method,
-        headers: request.headers,
-        body: request.body ?? null,
+    send(request: OutgoingRequest): Promise<HttpResponse> {
+      if (request.url !== lastUrl) {
+        const url = new URL(request.url);
+        target = { origin: url.origin, path: `${url.pathname}${url.search}` };
+        lastUrl = request.url;
+      }
+      return withDeadline(async (d) => {
+        const response = await d.request({
+          origin: target.origin,
+          path: target.path,
+          method: request.method,
+          headers: request.headers,
+          body: request.body ?? null,
+        });
+        const headers = response.headers as IncomingHttpHeaders;
+        const success = response.statusCode >= 200 && response.statusCode < 300;
+        if (success && request.keepSuccessBody === false) {
+          await response.body.dump();
+          return { status: response.statusCode, headers, body: '' };
+        }
+        return { status: response.statusCode, headers, body: await response.body.text() };
       });
-      const body = await response.body.text();
-      return { status: response.statusCode, headers: response.headers as IncomingHttpHeaders, body };
     },
     close: () => dispatcher.close(),
   };

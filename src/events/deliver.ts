@@ -96,7 +96,7 @@ export async function deliverEvent(target: DeliveryTarget, id: string, body: Buf
     id,
     status: outcome.kind === 'response' ? outcome.response.status : null,
     attempts: outcome.attempts,
-    response: outcome.kind === 'response' ? parseBody(outcome.response.body) : null,
+    response: outcome.kind === 'response' && target.keepResponse !== false ? parseBody(outcome.response.body) : null,
   };
   const problem = classify(outcome, secrets);
   if (!problem) return { result };

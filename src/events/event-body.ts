@@ -68,13 +68,14 @@ export function canonicalBody(event: JsonObject, extra: JsonObject, defaults: Bu
   if ('payload' in event) {
     ordered.payload = typeof event.payload === 'string' ? event.payload : JSON.stringify(event.payload);
   }
-  for (const [key, value] of Object.entries(event)) if (!(key in ordered)) ordered[key] = value;
+  for (const key in event) if (!(key in ordered)) ordered[key] = event[key];
   return { json: JSON.stringify({ event: ordered, ...extra }), id };
 }
 
 /** Builds the body from the bytes of a JSON document (a file, stdin or one NDJSON line). */
 export function buildFromBytes(bytes: Buffer, options: { raw: boolean; label: InputLabel; defaults?: BuildDefaults }): BuiltEvent {
-  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+  const decoded = bytes.toString('utf8');
+  const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
   const { event, extra } = unwrap(parseJson(text, options.label), options.label);
   const report = validateEvent(event, options.raw);
   if (report.problems.length > 0) fail(options.label, report.problems);

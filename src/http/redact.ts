@@ -33,6 +33,7 @@ export function serviceMessage(body: string, secrets: ReadonlyArray<string | und
 }
 
 export function parseBody(body: string): unknown {
+  if (body === '') return '';
   try {
     return JSON.parse(body);
   } catch {

@@ -127,6 +127,17 @@ test('without a TTY, missing values are exit 2 at once, naming the flags and var
   assert.equal(server.requests.length, count, 'nothing was sent');
 });
 
+test('--password-stdin without an email fails at once, before stdin is read (stdin left open, never written)', async () => {
+  const count = server.requests.length;
+  const result = await runCli(['login', '--password-stdin'], { openStdin: true, env: { SERVICE_BASE_URL: server.baseUrl }, timeoutMs: 10_000 });
+  assert.equal(result.timedOut, false, 'login waited for stdin');
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /no email given/);
+  assert.ok(!/no password/.test(result.stderr), 'the password is given (stdin), only the email is missing');
+  assert.equal(result.stdout, '');
+  assert.equal(server.requests.length, count, 'nothing was sent');
+});
+
 test('--json: the contract fields, read from the JWT claims', async () => {
   const result = await runCli(['--json', 'login'], { env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: PASSWORD } });
   assert.equal(result.code, 0, result.stderr);

@@ -165,6 +165,15 @@ test('token --refresh with --password-stdin and no saved token logs in and saves
   assert.equal(JSON.parse(await readFile(credentialsFile(home), 'utf8')).tokens[server.baseUrl].access_token, server.issued.at(-1));
 });
 
+test('token --refresh --password-stdin with no email anywhere fails at once, before stdin is read', async () => {
+  const count = server.requests.length;
+  const result = await runCli(['token', '--refresh', '--password-stdin'], { openStdin: true, env: { SERVICE_BASE_URL: server.baseUrl }, timeoutMs: 10_000 });
+  assert.equal(result.timedOut, false, 'token --refresh waited for stdin');
+  assert.equal(result.code, 4);
+  assert.match(result.stderr, /has no email to log in again/);
+  assert.equal(server.requests.length, count);
+});
+
 test('a corrupt credentials file is exit 7, names the file, and is not overwritten by --save', async () => {
   const home = await tempDir();
   await mkdir(join(home, '.config', 'svcctl'), { recursive: true });

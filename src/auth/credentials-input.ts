@@ -72,6 +72,15 @@ export async function passwordWithoutPrompt(ctx: Context, flags: CredentialFlags
   return { value: setting.value, source: setting.source };
 }
 
+/**
+ * Whether a password source is given, without reading it: stdin is read only
+ * once every value that cannot be prompted for is known to be there, so a
+ * missing email fails at once instead of after stdin ends.
+ */
+export function passwordGiven(ctx: Context, flags: CredentialFlags): boolean {
+  return flags.passwordStdin === true || flags.passwordFile !== undefined || readSetting(ctx.env, 'PASSWORD') !== undefined;
+}
+
 function missingError(missing: string[]): Error {
   const lines = missing.map((what) => (what === 'email' ? `email: ${EMAIL_SOURCES}` : `password: ${PASSWORD_SOURCES}`));
   const reason = 'cannot prompt (stdin or stderr is not a terminal, or --no-input was given)';
@@ -117,11 +126,12 @@ export interface LoginCredentials {
 export async function resolveLoginCredentials(ctx: Context, flags: CredentialFlags): Promise<LoginCredentials> {
   checkPasswordFlags(flags);
   const email = emailWithoutPrompt(ctx, flags);
+  // Fail before reading stdin (--password-stdin) when a value is missing and cannot be prompted for.
+  if (!canPrompt(ctx) && (!email || !passwordGiven(ctx, flags))) {
+    throw missingError([...(email ? [] : ['email']), ...(passwordGiven(ctx, flags) ? [] : ['password'])]);
+  }
   const password = await passwordWithoutPrompt(ctx, flags);
   if (email && password) return { email, password };
-  if (!canPrompt(ctx)) {
-    throw missingError([...(email ? [] : ['email']), ...(password ? [] : ['password'])]);
-  }
   const promptedEmail = email ?? (await promptEmail(ctx));
   const promptedPassword = password ?? (await promptPassword(ctx));
   return { email: promptedEmail, password: promptedPassword };

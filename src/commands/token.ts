@@ -6,7 +6,7 @@ import type { Context } from '../context.js';
 import { resolveBaseUrl } from '../deployment.js';
 import { CliError, ExitCode, usageError } from '../errors.js';
 import { readAll } from '../input.js';
-import { emailWithoutPrompt, passwordWithoutPrompt, PASSWORD_SOURCES, type CredentialFlags } from '../auth/credentials-input.js';
+import { emailWithoutPrompt, passwordGiven, passwordWithoutPrompt, PASSWORD_SOURCES, type CredentialFlags } from '../auth/credentials-input.js';
 import { readSavedToken, type SavedToken } from '../auth/credentials-store.js';
 import { decodeJwt, describeExpiry, expiryOf, isExpired, issuedAtOf, relativeTime, summarizeToken, tryDecodeJwt } from '../auth/jwt.js';
 import { logIn, printToken } from './login.js';
@@ -52,11 +52,13 @@ export async function runToken(ctx: Context, options: TokenOptions): Promise<voi
   if (!options.refresh) throw new CliError(ExitCode.AuthRejected, why, { hint: LOGIN_HINT });
 
   // --refresh: log in again, but only with a password that needs no prompt.
-  const password = await passwordWithoutPrompt(ctx, options);
+  // Both are checked before --password-stdin is read, so a missing email fails at once.
   const email = emailWithoutPrompt(ctx, options)?.value ?? saved?.email ?? undefined;
+  const hasPassword = passwordGiven(ctx, options);
+  const password = hasPassword && email ? await passwordWithoutPrompt(ctx, options) : undefined;
   if (!password || !email) {
-    const lacking = !password ? 'password' : 'email';
-    const sources = !password ? PASSWORD_SOURCES : '--email or SERVICE_EMAIL';
+    const lacking = !hasPassword ? 'password' : 'email';
+    const sources = !hasPassword ? PASSWORD_SOURCES : '--email or SERVICE_EMAIL';
     throw new CliError(ExitCode.AuthRejected, `${why}, and --refresh has no ${lacking} to log in again (it never prompts)`, {
       hint: `give the ${lacking} with ${sources}, or run 'svcctl login --save'`,
     });

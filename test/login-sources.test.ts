@@ -103,10 +103,26 @@ test('--password-stdin with --password-file is a usage error; no request is sent
   assert.equal(server.requests.length, count);
 });
 
-test('there is no password flag', async () => {
-  const result = await runCli(['login', '--email', EMAIL, '--password', PASSWORD], { env: { SERVICE_BASE_URL: server.baseUrl } });
-  assert.equal(result.code, 2);
-  assert.match(result.stderr, /unknown option '--password'/);
+test('there is no password flag: exit 2 with a hint to the real sources, the value never shown, nothing sent', async () => {
+  const count = server.requests.length;
+  const forms = [
+    ['login', '--email', EMAIL, '--password', PASSWORD],
+    ['login', '--email', EMAIL, `--password=${PASSWORD}`],
+    ['login', '--password'],
+    ['token', '--refresh', '--password', PASSWORD],
+    ['mcp', 'install', '--client', 'codex', '--dry-run', '--password', PASSWORD],
+  ];
+  for (const args of forms) {
+    const result = await runCli(args, { env: { SERVICE_BASE_URL: server.baseUrl } });
+    assert.equal(result.code, 2, args.join(' '));
+    assert.match(result.stderr, /unknown option '--password'/);
+    assert.match(result.stderr, /hint: there is no password flag \(it would show in the process list\): use --password-stdin, --password-file or SERVICE_PASSWORD/);
+    assert.equal(result.stdout, '');
+    assert.deepEqual(secretsIn(result, [PASSWORD]), [], 'the value is never repeated');
+  }
+  assert.equal(server.requests.length, count);
+  const help = await runCli(['login', '--help']);
+  assert.ok(!/--password\s/.test(help.stdout), 'the hidden option is not in the help');
 });
 
 test('without a TTY, missing values are exit 2 at once, naming the flags and variables; stdin left open is not waited on', async () => {

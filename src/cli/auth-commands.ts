@@ -2,7 +2,7 @@
 import { Command, Option } from 'commander';
 import { DEFAULT_TIMEOUT_SECONDS } from '../constants.js';
 import type { ContextFactory } from './program.js';
-import { positiveSeconds } from './parsers.js';
+import { positiveSeconds, rejectPasswordFlag } from './parsers.js';
 
 const LOGIN_EXAMPLES = `
 The password comes from --password-stdin, --password-file, SERVICE_PASSWORD, or a
@@ -26,7 +26,7 @@ const timeoutOption = (): Option =>
   new Option('--timeout <seconds>', 'request timeout').argParser(positiveSeconds).default(DEFAULT_TIMEOUT_SECONDS);
 
 export function registerAuthCommands(program: Command, contextFor: ContextFactory): void {
-  program
+  const login = program
     .command('login')
     .description('log in and print the access token (a JWT) on stdout')
     .option('--email <e>', 'email of the user (else SERVICE_EMAIL, else a prompt)')
@@ -39,6 +39,7 @@ export function registerAuthCommands(program: Command, contextFor: ContextFactor
       const { runLogin } = await import('../commands/login.js');
       await runLogin(contextFor(command), options);
     });
+  rejectPasswordFlag(login);
 
   const token = program
     .command('token')
@@ -53,6 +54,7 @@ export function registerAuthCommands(program: Command, contextFor: ContextFactor
       const { runToken } = await import('../commands/token.js');
       await runToken(contextFor(command), options);
     });
+  rejectPasswordFlag(token);
 
   token
     .command('inspect')

@@ -7,7 +7,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_SERVER_NAME, MCP_SERVER_PACKAGE } from '../constants.js';
 import { AUTH_METHODS, CLIENT_IDS, GENERIC_FORMATS, MODES, SCOPES, SECRETS_HOW } from '../mcp/types.js';
 import type { ContextFactory } from './program.js';
-import { collect } from './parsers.js';
+import { collect, rejectPasswordFlag } from './parsers.js';
 import { registerMcpInstallCommands } from './mcp-install-commands.js';
 import { registerMcpDoctorCommand } from './mcp-doctor-commands.js';
 
@@ -30,7 +30,7 @@ export function addTargetOptions(cmd: Command): Command {
 
 /** Everything that decides the entry's content, plus the sources of literal values. */
 export function addEntryOptions(cmd: Command): Command {
-  return addTargetOptions(cmd)
+  return rejectPasswordFlag(addTargetOptions(cmd))
     .addOption(new Option('--mode <m>', 'local (default) | remote | proxy').choices(MODES))
     .addOption(new Option('--auth <a>', 'password (default) | bearer (remote and proxy)').choices(AUTH_METHODS))
     .addOption(new Option('--format <f>', 'with --config and no --client: mcpServers | servers | toml').choices(GENERIC_FORMATS))

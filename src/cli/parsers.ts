@@ -1,5 +1,6 @@
 /** Commander value parsers: a bad flag value is a usage error (exit 2). */
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { usageError } from '../errors.js';
 
 export function integerIn(min: number, max: number): (value: string) => number {
   return (value) => {
@@ -20,4 +21,19 @@ export function positiveSeconds(value: string): number {
 
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
+}
+
+/**
+ * A hidden --password that fails with a hint: a password given as a flag
+ * would show in the process list, so there is none, but people try it. The
+ * value is never repeated. Commander emits the event while parsing, so the
+ * error ends the run before anything is read or sent.
+ */
+export function rejectPasswordFlag(command: Command): Command {
+  return command.addOption(new Option('--password [value]').hideHelp()).on('option:password', () => {
+    throw usageError(
+      "unknown option '--password'",
+      'there is no password flag (it would show in the process list): use --password-stdin, --password-file or SERVICE_PASSWORD',
+    );
+  });
 }

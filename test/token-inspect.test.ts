@@ -80,6 +80,22 @@ test('--check: exit 8 when expired, 0 when valid or without exp', async () => {
   assert.deepEqual(JSON.parse(noExp.stdout).expires_at, null);
 });
 
+test('an exp (or iat, nbf) that is not a number is exit 3, also with --check, and never reads as "no expiry"', async () => {
+  for (const claims of [{ exp: 'x' }, { exp: String(nowPlus(600)) }, { exp: null }, { sub: 'x', iat: 'yesterday' }]) {
+    const token = makeJwt(claims);
+    for (const args of [['token', 'inspect', '--check', '-'], ['--json', 'token', 'inspect', '-']]) {
+      const result = await runCli(args, { input: token });
+      assert.equal(result.code, 3, `${JSON.stringify(claims)} ${args.join(' ')}: ${result.stderr}`);
+      const name = 'exp' in claims ? 'exp' : 'iat';
+      assert.match(result.stderr, new RegExp(`not a valid JWT: the ${name} claim is not a number`));
+      assert.ok(!/no expiry/.test(result.stderr));
+      assert.equal(result.stdout, '');
+    }
+  }
+  const stringExp = await runCli(['token', 'inspect', '-'], { input: makeJwt({ exp: 'x' }) });
+  assert.match(stringExp.stderr, /the exp claim is not a number \(it is a string\)/);
+});
+
 test('a string that is not a JWT is exit 3 with a clear message, never echoed', async () => {
   const result = await runCli(['token', 'inspect', '-'], { input: 'my-secret-password\n' });
   assert.equal(result.code, 3);

@@ -54,6 +54,21 @@ function numericDate(value: unknown): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
+/**
+ * What makes the time claims unusable, if anything: RFC 7519 makes `exp`,
+ * `nbf` and `iat` numbers of seconds. A text `exp` must not read as "no
+ * expiry" (and pass `token inspect --check`), so it is invalid data.
+ */
+export function timeClaimProblem(claims: Record<string, unknown>): string | undefined {
+  for (const name of ['exp', 'nbf', 'iat'] as const) {
+    const value = claims[name];
+    if (value === undefined) continue;
+    if (typeof value !== 'number') return `the ${name} claim is not a number (it is ${value === null ? 'null' : `a ${Array.isArray(value) ? 'list' : typeof value}`})`;
+    if (numericDate(value) === null) return `the ${name} claim is not a date (out of range)`;
+  }
+  return undefined;
+}
+
 /** The `exp` claim as a date; null when absent or not a number. */
 export function expiryOf(claims: Record<string, unknown>): Date | null {
   return numericDate(claims.exp);
@@ -124,7 +139,7 @@ export function relativeTime(when: Date, now: Date): string {
 /** "expires in 59 minutes (2026-11-22T03:31:00.000Z)", "expired 3 minutes ago (…)", or "has no expiry (no exp claim)". */
 export function describeExpiry(claims: Record<string, unknown>, now: Date): string {
   const exp = expiryOf(claims);
-  if (!exp) return 'has no expiry (no exp claim)';
+  if (!exp) return claims.exp === undefined ? 'has no expiry (no exp claim)' : 'has an exp claim that is not a date';
   const verb = exp.getTime() > now.getTime() ? 'expires' : 'expired';
   return `${verb} ${relativeTime(exp, now)} (${exp.toISOString()})`;
 }

@@ -4,11 +4,11 @@
  */
 import type { Context } from '../context.js';
 import { resolveBaseUrl } from '../deployment.js';
-import { CliError, ExitCode, usageError } from '../errors.js';
+import { CliError, ExitCode, invalidData, usageError } from '../errors.js';
 import { readAll } from '../input.js';
 import { emailWithoutPrompt, passwordGiven, passwordWithoutPrompt, PASSWORD_SOURCES, type CredentialFlags } from '../auth/credentials-input.js';
 import { readSavedToken, type SavedToken } from '../auth/credentials-store.js';
-import { decodeJwt, describeExpiry, expiryOf, isExpired, issuedAtOf, relativeTime, summarizeToken, tryDecodeJwt } from '../auth/jwt.js';
+import { decodeJwt, describeExpiry, expiryOf, isExpired, issuedAtOf, relativeTime, summarizeToken, timeClaimProblem, tryDecodeJwt } from '../auth/jwt.js';
 import { logIn, printToken } from './login.js';
 
 /** --refresh renews a token this close to expiry too: a token that dies in seconds is of no use to a pipeline. */
@@ -93,6 +93,8 @@ function when(date: Date | null, now: Date): string {
 
 export async function runTokenInspect(ctx: Context, options: InspectOptions): Promise<void> {
   const { header, claims } = decodeJwt(await tokenText(ctx, options.token));
+  const problem = timeClaimProblem(claims);
+  if (problem) throw invalidData(`not a valid JWT: ${problem}`, 'exp, nbf and iat are numbers of seconds since 1970 (RFC 7519)');
   const now = new Date();
   const expiresAt = expiryOf(claims);
   const expired = isExpired(claims, now);

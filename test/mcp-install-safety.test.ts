@@ -69,6 +69,25 @@ describe('mcp install safety', () => {
     assert.equal(await readFile(`${file}.bak`, 'utf8'), text);
   });
 
+  it('a literal bearer token: the note says what a renewal takes, and that advice works (--force, not a bare re-run)', async () => {
+    const config = join(home, 'bearer-literal', 'config.toml');
+    const args = ['install', '--client', 'codex', '--config', config, '--mode', 'remote', '--auth', 'bearer', '--secrets', 'literal'];
+    const first = await run(args, { ...ENV, SERVICE_ACCESS_TOKEN: 'tok-old-1' });
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stderr, /run `svcctl login --save` again, then re-run `svcctl mcp install` with the same flags plus --force/);
+    assert.ok(!first.stderr.includes('tok-old-1'));
+    const bare = await run(args, { ...ENV, SERVICE_ACCESS_TOKEN: 'tok-new-2' });
+    assert.equal(bare.code, 7, 'without --force a renewed token is a conflicting entry');
+    assert.match(await readFile(config, 'utf8'), /tok-old-1/);
+    const forced = await run([...args, '--force'], { ...ENV, SERVICE_ACCESS_TOKEN: 'tok-new-2' });
+    assert.equal(forced.code, 0, forced.stderr);
+    const text = await readFile(config, 'utf8');
+    assert.match(text, /tok-new-2/);
+    assert.ok(!text.includes('tok-old-1'));
+    const byReference = await run(['print', '--client', 'codex', '--mode', 'remote', '--auth', 'bearer']);
+    assert.match(byReference.stderr, /then `export SERVICE_ACCESS_TOKEN=\$\(svcctl token\)` and restart the client/);
+  });
+
   it('--dry-run prints the unified diff on stdout and changes nothing', async () => {
     const original = await fixture('codex-config.toml');
     const file = await place('dry/.codex/config.toml', original);

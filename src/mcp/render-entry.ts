@@ -83,9 +83,21 @@ function clientNotes(client: ClientSpec, request: EntryRequest): string[] {
     notes.push('On Windows an argument with a space ("Authorization:Bearer …") may be split; if mcp-remote gets no token, use --secrets literal.');
   }
   if (request.mode !== 'local' && request.auth === 'bearer') {
-    notes.push('Access tokens expire: run `svcctl login --save` again (and re-run this command with --secrets literal) when the server starts rejecting the token.');
+    notes.push(bearerRenewalNote(request.secrets));
   }
   return notes;
+}
+
+/**
+ * What to do when the token expires. A literal token makes the entry differ
+ * from the one a new install writes, so install then needs --force (without
+ * it, exit 7: a conflicting entry).
+ */
+function bearerRenewalNote(secrets: EntryRequest['secrets']): string {
+  const start = 'Access tokens expire: when the server starts rejecting the token, run `svcctl login --save` again';
+  if (secrets === 'literal') return `${start}, then re-run \`svcctl mcp install\` with the same flags plus --force (the entry holds the old token, so it now differs).`;
+  if (secrets === 'ref') return `${start}, then \`export ${VAR_ACCESS_TOKEN}=$(svcctl token)\` and restart the client.`;
+  return `${start} and give the client the new token (\`svcctl token\` prints it).`;
 }
 
 function variablesToExport(request: EntryRequest): string[] {

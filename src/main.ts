@@ -2,6 +2,7 @@
  * Entry point of the svcctl executable. `--version` is answered before
  * anything else is loaded; every other command loads the program lazily.
  */
+import { interruptHandled } from './interrupt.js';
 import { VERSION } from './version.js';
 
 export async function run(): Promise<void> {
@@ -11,15 +12,18 @@ export async function run(): Promise<void> {
     return;
   }
   const onSignal = (signal: NodeJS.Signals): void => {
+    if (interruptHandled()) return;
     process.stderr.write(`\ninterrupted (${signal})\n`);
     process.exit(signal === 'SIGINT' ? 130 : 128 + 15);
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   // `svcctl … | head` closes stdout early: stop quietly, as other tools do.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   });
   const { main } = await import('./top-level.js');
   process.exitCode = await main(argv);
+  // An interrupted command may leave a read of stdin or a request pending: do not wait for them.
+  if (process.exitCode === 130) process.exit(130);
 }

@@ -107,23 +107,46 @@ describe('event send: delivery faults', () => {
     assert.match(result.stderr, /connection refused/);
   });
 
-  it('a proxy that refuses the tunnel ends with exit 6 after --timeout, naming the proxy', async () => {
+  it('a proxy that refuses the tunnel ends at once with exit 6, naming the proxy', async () => {
     const { createServer } = await import('node:http');
     // A plain web server as the proxy: it closes every CONNECT tunnel request.
     const proxy = createServer((_req, res) => res.end('not a proxy'));
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     const { port } = proxy.address() as import('node:net').AddressInfo;
     try {
-      const result = await runCli(['event', 'send', '--title', 'x', '--retries', '0', '--timeout', '1'], {
+      const result = await runCli(['event', 'send', '--title', 'x', '--timeout', '10'], {
         env: { SERVICE_BASE_URL: 'http://events.example.invalid/api', SERVICE_INGEST_TOKEN: TOKEN, HTTP_PROXY: `http://127.0.0.1:${port}` },
         timeoutMs: 15_000,
       });
       assert.equal(result.timedOut, false);
       assert.equal(result.code, 6, result.stderr);
-      assert.match(result.stderr, /through the proxy http:\/\/127\.0\.0\.1/);
+      assert.match(result.stderr, /the proxy http:\/\/127\.0\.0\.1:\d+ refused the connection/);
+      assert.doesNotMatch(result.stderr, /retrying/, 'a refused tunnel is final');
     } finally {
       proxy.closeAllConnections();
       proxy.close();
+    }
+  });
+
+  it('redacts a secret echoed back JSON-escaped or URL-encoded, and neutralizes terminal escapes', async () => {
+    const secret = 'se"cr\\et/+ 1';
+    const server = await startRecordingServer(() => ({
+      status: 400,
+      body: JSON.stringify({ message: `bad signature for ${secret} (${encodeURIComponent(secret)}) \u001b]0;pwned\u0007` }),
+    }));
+    try {
+      const result = await runCli(['event', 'send', '--title', 'x', '--json'], {
+        env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN, SERVICE_HMAC_SECRET: secret },
+      });
+      assert.equal(result.code, 5);
+      for (const form of [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]) {
+        assert.ok(!result.stderr.includes(form) && !result.stdout.includes(form), `secret leaked as ${form}`);
+      }
+      assert.match(result.stderr, /bad signature for \*\*\* \(\*\*\*\)/);
+      assert.ok(!result.stderr.includes('\u001b'), 'no raw escape character on stderr');
+      assert.match(result.stderr, /\\u001b\]0;pwned/);
+    } finally {
+      await server.close();
     }
   });
 });

@@ -7,6 +7,7 @@
  * the batch, and the lines not sent are appended to --failed-out as well.
  */
 import { CliError, ExitCode } from '../errors.js';
+import { onInterrupt } from '../interrupt.js';
 import type { Output } from '../output.js';
 import { buildFromBytes } from './event-body.js';
 import { deliverEvent, type DeliveryResult, type DeliveryTarget } from './deliver.js';
@@ -27,8 +28,10 @@ export interface BatchSummary {
   sent: number;
   failed: number;
   elapsedMs: number;
-  /** The failure that stopped the batch early, if any. */
+  /** The failure that stopped the batch early, if any (exit 130 for an interruption). */
   stoppedBy?: CliError;
+  /** Lines read and not delivered when the batch was interrupted. */
+  interruptedLines?: number;
 }
 
 interface Slot {
@@ -91,6 +94,7 @@ export async function runBatch(lines: AsyncIterable<InputLine>, options: BatchOp
   };
 
   const finish = (slot: Slot, result: DeliveryResult | undefined, error: CliError | undefined): void => {
+    if (slot.done) return; // already given up on by an interruption
     if (error) {
       failed++;
       failedOut.append(slot.line.raw);
@@ -116,6 +120,7 @@ export async function runBatch(lines: AsyncIterable<InputLine>, options: BatchOp
     }
     for (const warning of built.warnings) warn(warning);
     const delivery = await deliverEvent(options.target, built.id, built.body);
+    if (slot.done) return; // given up on by an interruption: its line is already in --failed-out
     if (delivery.failure) {
       out.error(`line ${slot.line.number} (event ${built.id}): ${delivery.failure.message}`);
       const systemic = delivery.failure.exitCode === ExitCode.AuthRejected || delivery.failure.exitCode === ExitCode.Unavailable;
@@ -139,14 +144,31 @@ export async function runBatch(lines: AsyncIterable<InputLine>, options: BatchOp
     }
   };
 
+  // Ctrl+C: every line read and not yet delivered goes to --failed-out (an
+  // answer may be lost in flight, so such a line may have arrived: the event
+  // id makes sending it again safe), and no more input is read.
+  let interruptedLines = 0;
+  let wakeInterrupted: () => void = () => {};
+  const interrupted = new Promise<void>((resolve) => (wakeInterrupted = resolve));
+  const stopOnInterrupt = onInterrupt(() => {
+    stoppedBy ??= new CliError(ExitCode.Interrupted, 'interrupted');
+    for (let i = head; i < queue.length; i++) {
+      const slot = queue[i]!;
+      if (slot.done) continue;
+      interruptedLines++;
+      finish(slot, undefined, new CliError(ExitCode.Interrupted, 'not delivered: interrupted'));
+    }
+    wakeInterrupted();
+  });
+
   const progress = setInterval(() => {
     const seconds = (Date.now() - started) / 1000;
     out.progress(`sent ${sent} · failed ${failed} · ${Math.round(sent / Math.max(seconds, 0.001))}/s`);
   }, 250);
   progress.unref();
   try {
-    await Promise.all(Array.from({ length: options.concurrency }, worker));
-    if (stoppedBy) {
+    await Promise.race([Promise.all(Array.from({ length: options.concurrency }, worker)), interrupted]);
+    if (stoppedBy && stoppedBy.exitCode !== ExitCode.Interrupted) {
       // Nothing is lost: the rest of the input goes to --failed-out unsent.
       for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
         if (isBlank(lineContent(next.value))) continue;
@@ -156,10 +178,11 @@ export async function runBatch(lines: AsyncIterable<InputLine>, options: BatchOp
       }
     }
   } finally {
+    stopOnInterrupt();
     writeOut();
     clearInterval(progress);
     out.clearProgress();
     failedOut.close();
   }
-  return { sent, failed, elapsedMs: Date.now() - started, stoppedBy };
+  return { sent, failed, elapsedMs: Date.now() - started, stoppedBy, interruptedLines };
 }

@@ -3,7 +3,7 @@
  * with one synchronous write per line so that an interruption never leaves a
  * half-written line. The file is created on the first failure.
  */
-import { accessSync, closeSync, constants, openSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, fstatSync, openSync, statSync, writeSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { usageError } from '../errors.js';
 
@@ -13,13 +13,24 @@ export class FailedOut {
 
   constructor(readonly path: string | undefined) {}
 
-  /** Fails before anything is sent when the file could not be written. */
-  check(): void {
+  /**
+   * Fails before anything is sent when the file could not be written, or when
+   * it is the input itself (appending to the file being read never ends).
+   * `input` is FILE, or '-' for stdin (file descriptor 0).
+   */
+  check(input: string | undefined): void {
     if (this.path === undefined) return;
+    const existing = statOrUndefined(this.path);
+    if (existing?.isDirectory()) throw usageError(`--failed-out '${this.path}' is a folder, not a file`);
     try {
-      accessSync(dirname(resolve(this.path)), constants.W_OK);
+      accessSync(existing ? this.path : dirname(resolve(this.path)), constants.W_OK);
     } catch {
-      throw usageError(`--failed-out '${this.path}': its folder does not exist or is not writable`);
+      const what = existing ? 'is not writable' : 'is in a folder that does not exist or is not writable';
+      throw usageError(`--failed-out '${this.path}' ${what}`);
+    }
+    const source = input === '-' ? fstatOrUndefined(0) : input === undefined ? undefined : statOrUndefined(input);
+    if (existing && source && existing.dev === source.dev && existing.ino === source.ino) {
+      throw usageError(`--failed-out '${this.path}' is the input itself`, 'write the failed lines to another file, e.g. failed-again.ndjson');
     }
   }
 
@@ -30,7 +41,7 @@ export class FailedOut {
       try {
         this.fd = openSync(this.path, 'a', 0o600);
       } catch (error) {
-        throw usageError(`cannot open --failed-out '${this.path}': ${(error as NodeJS.ErrnoException).code ?? error}`);
+        throw usageError(`cannot open --failed-out '${this.path}': ${(error as Error).message}`);
       }
     }
     writeSync(this.fd, Buffer.concat([raw, Buffer.from('\n')]));
@@ -39,5 +50,21 @@ export class FailedOut {
   close(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
+  }
+}
+
+function statOrUndefined(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function fstatOrUndefined(fd: number): Stats | undefined {
+  try {
+    return fstatSync(fd);
+  } catch {
+    return undefined;
   }
 }

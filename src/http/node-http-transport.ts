@@ -32,5 +32,8 @@ export function createNodeHttpTransport(options: TransportOptions): Transport {
     async close() {
       agent.destroy();
     },
+    async abort() {
+      agent.destroy();
+    },
   };
 }

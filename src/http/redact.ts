@@ -1,16 +1,32 @@
 /** Shortening a service's answer for an error message, with secret values replaced by ***. */
 import { MAX_SHOWN_BODY_CHARS } from '../constants.js';
 
+/**
+ * The forms a secret takes when a service echoes it back: as is, escaped inside
+ * a JSON string, and URL-encoded (form bodies, query strings).
+ */
+function echoedForms(secret: string): string[] {
+  const forms = new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]);
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
 export function redact(text: string, secrets: ReadonlyArray<string | undefined>): string {
   let result = text;
   for (const secret of secrets) {
-    if (secret && secret.length >= 3) result = result.split(secret).join('***');
+    if (!secret) continue;
+    for (const form of echoedForms(secret)) result = result.split(form).join('***');
   }
   return result;
 }
 
+/** Control characters (terminal escape sequences among them) shown as \u001b etc., never sent to a terminal. */
+export function neutralizeControls(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 export function shorten(text: string, max = MAX_SHOWN_BODY_CHARS): string {
-  const oneLine = text.replace(/\s+/g, ' ').trim();
+  const oneLine = neutralizeControls(text.replace(/\s+/g, ' ').trim());
   return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max)}… (${oneLine.length - max} more characters)`;
 }
 
@@ -32,8 +48,12 @@ export function serviceMessage(body: string, secrets: ReadonlyArray<string | und
   return shown === '' ? '(empty body)' : shown;
 }
 
+/** The largest answer body reported whole in --json output; a longer one is shortened. */
+const MAX_REPORTED_BODY_CHARS = 4096;
+
 export function parseBody(body: string): unknown {
   if (body === '') return '';
+  if (body.length > MAX_REPORTED_BODY_CHARS) return shorten(body, MAX_REPORTED_BODY_CHARS);
   try {
     return JSON.parse(body);
   } catch {

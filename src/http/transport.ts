@@ -25,7 +25,10 @@ export interface OutgoingRequest {
 
 export interface Transport {
   send(request: OutgoingRequest): Promise<HttpResponse>;
+  /** Waits for requests in flight, then closes the connections. */
   close(): Promise<void>;
+  /** Drops requests in flight and closes the connections at once. */
+  abort(): Promise<void>;
 }
 
 export interface TransportOptions {

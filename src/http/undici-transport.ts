@@ -10,6 +10,16 @@ class ProxyTimeout extends Error {
   }
 }
 
+class ConnectionLoop extends Error {
+  readonly code = 'EPROXYREFUSED';
+  constructor(proxy: string | undefined, cause: Error) {
+    super(proxy ? `the proxy ${proxy} refused the connection (${cause.message})` : `the connection keeps failing (${cause.message})`);
+  }
+}
+
+/** Connection failures in a row (no success between) after which undici's reconnecting is cut short. */
+const MAX_CONNECT_FAILURES = 5;
+
 export async function createUndiciTransport(options: TransportOptions): Promise<Transport> {
   const undici = await loadUndici();
   const common = {
@@ -20,8 +30,25 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
     connections: options.connections ?? 1,
   };
   const proxy = proxySettings(options.env);
+  const proxyUrl = proxy?.httpsProxy ?? proxy?.httpProxy;
+
+  // undici reconnects without end when a connection closes before it is set up
+  // (a proxy refusing the tunnel does that): count the failures and stop.
+  let failures = 0;
+  let loopError: ConnectionLoop | undefined;
+  const watch = <T extends Dispatcher>(pool: T): T => {
+    pool.on('connect', () => (failures = 0));
+    pool.on('connectionError', (_origin, _targets, error) => {
+      if (++failures < MAX_CONNECT_FAILURES || loopError) return;
+      loopError = new ConnectionLoop(proxyUrl, error);
+      // Destroying the inner pool leaves its request waiting; the outer agent must go.
+      void dispatcher.destroy();
+    });
+    return pool;
+  };
+  const factory = (origin: string | URL, opts: object): Dispatcher => watch(new undici.Pool(origin, opts));
   const create = (): Dispatcher =>
-    proxy ? new undici.EnvHttpProxyAgent({ ...common, ...proxy }) : new undici.Pool(options.origin, common);
+    proxy ? new undici.EnvHttpProxyAgent({ ...common, ...proxy, factory }) : watch(new undici.Pool(options.origin, common));
   let dispatcher = create();
 
   /**
@@ -30,7 +57,8 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
    * agent (the only thing that ends it) and starts a fresh one for what follows.
    */
   async function withDeadline<T>(attempt: (d: Dispatcher) => Promise<T>): Promise<T> {
-    if (!proxy) return attempt(dispatcher);
+    if (loopError) throw loopError;
+    if (!proxy) return attempt(dispatcher).catch((error: unknown) => Promise.reject(loopError ?? error));
     const used = dispatcher;
     let expired = false;
     const timer = setTimeout(() => {
@@ -41,12 +69,20 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
     try {
       return await attempt(used);
     } catch (error) {
-      if (expired) throw new ProxyTimeout(options.timeoutMs, proxy.httpsProxy ?? proxy.httpProxy);
+      if (loopError) throw loopError;
+      if (expired) throw new ProxyTimeout(options.timeoutMs, proxyUrl);
       throw error;
     } finally {
       clearTimeout(timer);
     }
   }
+
+  let ended = false;
+  const end = async (how: () => Promise<void>): Promise<void> => {
+    if (ended) return;
+    ended = true;
+    await how();
+  };
 
   // A batch posts thousands of requests to one URL: parse it once.
   let lastUrl = '';
@@ -75,6 +111,7 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
         return { status: response.statusCode, headers, body: await response.body.text() };
       });
     },
-    close: () => dispatcher.close(),
+    close: () => end(() => (loopError ? dispatcher.destroy() : dispatcher.close())),
+    abort: () => end(() => dispatcher.destroy()),
   };
 }

@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { BIN, cleanEnv, makeTempDir, runCli } from './helpers/cli.js';
+import { startRecordingServer } from './helpers/recording-server.js';
+
+const TOKEN = 'tok-safety-31';
+
+function lines(count: number): string[] {
+  return Array.from({ length: count }, (_, i) =>
+    JSON.stringify({ event: { id: randomUUID(), title: `e${i}`, created_at: '2026-11-22T02:31:00.000Z', investigate: false, payload: '{}' } }),
+  );
+}
+
+describe('event send --ndjson: nothing is lost, nothing runs away', () => {
+  let dir: string;
+  before(async () => {
+    dir = await makeTempDir();
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it('refuses a --failed-out that is the input file itself (exit 2, nothing sent)', async () => {
+    const server = await startRecordingServer();
+    try {
+      const input = join(dir, 'loop.ndjson');
+      await writeFile(input, 'not json\nnot json\n');
+      const before = (await stat(input)).size;
+      const result = await runCli(['event', 'send', '--ndjson', input, '--failed-out', input], {
+        env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN },
+      });
+      assert.equal(result.code, 2);
+      assert.match(result.stderr, /is the input itself/);
+      assert.equal((await stat(input)).size, before);
+      const viaStdin = await runCli(['event', 'send', '--ndjson', '-', '--failed-out', input], {
+        input: await readFile(input),
+        env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN },
+      });
+      assert.equal(viaStdin.code, 9, 'a pipe is not the file, even with the same bytes: the bad lines are appended');
+      assert.equal(await readFile(input, 'utf8'), 'not json\nnot json\nnot json\nnot json\n');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses a --failed-out that is a folder before sending anything', async () => {
+    const server = await startRecordingServer();
+    try {
+      const input = join(dir, 'ok.ndjson');
+      await writeFile(input, `${lines(3).join('\n')}\n`);
+      await mkdir(join(dir, 'a-folder'));
+      const result = await runCli(['event', 'send', '--ndjson', input, '--failed-out', join(dir, 'a-folder')], {
+        env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN },
+      });
+      assert.equal(result.code, 2);
+      assert.match(result.stderr, /is a folder, not a file/);
+      assert.equal(server.requests.length, 0);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('Ctrl+C appends the lines in flight to --failed-out, stops reading, and exits 130', async () => {
+    // The server never answers: every line sent stays in flight.
+    const server = await startRecordingServer(() => new Promise(() => {}));
+    try {
+      const input = join(dir, 'hang.ndjson');
+      const all = lines(50);
+      await writeFile(input, `${all.join('\n')}\n`);
+      const failedOut = join(dir, 'interrupted.ndjson');
+      const child = spawn(process.execPath, [BIN, 'event', 'send', '--ndjson', input, '--concurrency', '4', '--failed-out', failedOut], {
+        env: cleanEnv(dir, { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      while (server.requests.length < 4) await new Promise((resolve) => setTimeout(resolve, 20));
+      child.kill('SIGINT');
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      assert.equal(code, 130, stderr);
+      const kept = (await readFile(failedOut, 'utf8')).trimEnd().split('\n');
+      assert.deepEqual(kept, all.slice(0, 4), 'the four lines in flight, in input order');
+      assert.match(stderr, /interrupted: 4 line\(s\) in flight were not confirmed/);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -100,6 +100,40 @@ describe('mcp install safety', () => {
     assert.deepEqual(await readdir(dirname(file)), ['config.toml']);
   });
 
+  it('--dry-run shows variable names Codex reads as names; literal secrets and other servers\' credentials stay hidden', async () => {
+    const codexHome = join(home, 'names', '.codex');
+    const other = [
+      '[mcp_servers.other]',
+      'url = "https://other.example.com/mcp"',
+      'bearer_token_env_var = "OTHER_TOKEN"',
+      '',
+      '[mcp_servers.other.env_http_headers]',
+      'X-Other-Password = "OTHER_PASSWORD"',
+      '[mcp_servers.other.http_headers]',
+      'X-Api-Token = "tok-of-other-server"',
+      '',
+    ].join('\n');
+    const file = await place('names/.codex/config.toml', other);
+    const env = { ...ENV, CODEX_HOME: codexHome };
+    const password = await runCli(['mcp', 'install', '--client', 'codex', '--mode', 'remote', '--dry-run'], { home, env });
+    assert.equal(password.code, 0, password.stderr);
+    assert.match(password.stdout, /^\+X-Service-Password = "SERVICE_PASSWORD"$/m, 'the file gets the name SERVICE_PASSWORD');
+    assert.match(password.stdout, /^\+X-Service-Email = "SERVICE_EMAIL"$/m);
+    assert.match(password.stdout, /^ X-Api-Token = "\*\*\*"$/m, "another server's literal header stays hidden");
+    assert.match(password.stdout, /^ X-Other-Password = "OTHER_PASSWORD"$/m);
+    assert.ok(!password.stdout.includes('tok-of-other-server'));
+    const bearer = await runCli(['mcp', 'install', '--client', 'codex', '--mode', 'remote', '--auth', 'bearer', '--dry-run', '--force'], { home, env });
+    assert.match(bearer.stdout, /^\+bearer_token_env_var = "SERVICE_ACCESS_TOKEN"$/m);
+    const literal = await runCli(['mcp', 'install', '--client', 'codex', '--mode', 'remote', '--secrets', 'literal', '--dry-run'], {
+      home,
+      env: { ...env, SERVICE_EMAIL: 'a@b.c', SERVICE_PASSWORD: 'SERVICE_LOOKALIKE' },
+    });
+    assert.equal(literal.code, 0, literal.stderr);
+    assert.match(literal.stdout, /^\+X-Service-Password = "\*\*\*"$/m, 'a literal password is hidden even when it looks like a name');
+    assert.ok(!literal.stdout.includes('SERVICE_LOOKALIKE'));
+    assert.equal(await readFile(file, 'utf8'), other);
+  });
+
   it('--no-backup keeps no .bak', async () => {
     const file = await place('.config/zed/settings.json', '{\n  "theme": "x"\n}\n');
     assert.equal((await run(['install', '--client', 'zed', '--secrets', 'literal', '--no-backup'], { ...ENV, SERVICE_EMAIL: 'a@b.c', SERVICE_PASSWORD: 'pw' })).code, 0);

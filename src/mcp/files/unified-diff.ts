@@ -3,7 +3,12 @@
  * Secrets never reach the terminal: the literal values we are about to write
  * are replaced by ***, and so is the value of any line whose key names a
  * password, token, secret or Authorization header (another server's
- * credentials may sit in the context lines).
+ * credentials may sit in the context lines) unless that value is a reference
+ * to a variable in some client's syntax: ${VAR}, ${env:VAR}, ${input:id},
+ * $VAR, {env:VAR}, or, in a Codex config.toml, a bare variable name where
+ * Codex takes names (an `env_http_headers` table, a `*_env_var` key). Those
+ * name the secret without holding it, and hiding them would hide what the
+ * file gets.
  */
 import { createTwoFilesPatch } from 'diff';
 
@@ -18,7 +23,29 @@ function isReference(value: string): boolean {
   return /\$\{|\{env:|^\$[A-Z_]|^<.*>$|^\*\*\*$/.test(value);
 }
 
-export function redactLine(line: string, secrets: readonly string[]): string {
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const TOML_TABLE = /^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$/;
+
+/** Codex reads these values as names of variables (env_http_headers, bearer_token_env_var). */
+function isCodexVariableName(table: string | undefined, key: string, value: string): boolean {
+  if (!VARIABLE_NAME.test(value)) return false;
+  return /(^|\.)env_http_headers$/.test(table ?? '') || /env_var$/.test(key);
+}
+
+/** For each line (1-based) of a TOML text, the table it sits in; undefined before the first header. */
+function tomlTables(text: string): Array<string | undefined> {
+  const tables: Array<string | undefined> = [undefined];
+  let current: string | undefined;
+  for (const line of text.split('\n')) {
+    const header = TOML_TABLE.exec(line);
+    if (header) current = (header[1] ?? '').replace(/["'\s]/g, '');
+    tables.push(current);
+  }
+  return tables;
+}
+
+/** `table` is the TOML table of the line, when the file is TOML. */
+export function redactLine(line: string, secrets: readonly string[], table?: string): string {
   let result = line;
   for (const secret of secrets) {
     if (secret.length > 0) result = result.split(secret).join('***');
@@ -28,7 +55,9 @@ export function redactLine(line: string, secrets: readonly string[]): string {
     isReference(value) ? _all : `${quote}${name}***${quote}`,
   );
   const match = SECRET_LINE.exec(result);
-  if (match && SECRET_KEY.test(match[2] ?? '') && match[4] !== '' && !isReference(match[4] ?? '')) {
+  const key = match?.[2] ?? '';
+  const value = match?.[4] ?? '';
+  if (match && SECRET_KEY.test(key) && value !== '' && !isReference(value) && !isCodexVariableName(table, key, value)) {
     // Keep references such as ${env:X} or ${input:x} readable: they are not secrets.
     return `${match[1]}${match[3]}***${match[3]}${match[5]}`;
   }
@@ -41,5 +70,26 @@ export function unifiedDiff(file: string, before: string, after: string, secrets
   });
   // Drop the "Index:" / "=====" preamble that createTwoFilesPatch adds: a plain unified diff is easier to read.
   const lines = patch.split('\n').filter((line, index) => !(index < 2 && (line.startsWith('Index:') || /^=+$/.test(line))));
-  return lines.map((line) => (/^[+\- ]/.test(line) && !/^(---|\+\+\+) /.test(line) ? redactLine(line, secrets) : line)).join('\n');
+  const toml = /\.toml$/i.test(file);
+  const oldTables = toml ? tomlTables(before) : [];
+  const newTables = toml ? tomlTables(after) : [];
+  // Line numbers in the old and new text, from each hunk header, to know the TOML table of a line.
+  let oldLine = 0;
+  let newLine = 0;
+  return lines
+    .map((line, index) => {
+      if (index < 2) return line;
+      const hunk = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
+      if (hunk) {
+        oldLine = Number(hunk[1]);
+        newLine = Number(hunk[2]);
+        return line;
+      }
+      if (!/^[+\- ]/.test(line)) return line;
+      const table = line[0] === '+' ? newTables[newLine] : oldTables[oldLine];
+      if (line[0] !== '+') oldLine += 1;
+      if (line[0] !== '-') newLine += 1;
+      return redactLine(line, secrets, table);
+    })
+    .join('\n');
 }

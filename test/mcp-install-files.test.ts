@@ -10,7 +10,7 @@ import { diffLines } from 'diff';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import { makeTempDir, runCli } from './helpers/cli.js';
-import { changedRegion, fixture } from './helpers/mcp-files.js';
+import { changedRegion, fixture, FIXTURES } from './helpers/mcp-files.js';
 
 const BASE = 'https://acme.example.com/api';
 const CREDS = { SERVICE_EMAIL: 'me@acme.example', SERVICE_PASSWORD: 'pw-Secret-123', SERVICE_BASE_URL: BASE };
@@ -107,6 +107,34 @@ describe('mcp install / uninstall keep the rest of the file byte-identical', () 
     assert.equal(added.length, 2);
     assert.match(added[0] ?? '', /"id": "service-/);
     assert.match(added[1] ?? '', /^    "service": \{\r\n/);
+  });
+
+  it('a UTF-8 byte order mark is accepted and kept byte for byte: install, list, uninstall round trip', async () => {
+    const bomFixture = join(FIXTURES, 'cursor-mcp-bom.json');
+    const original = await readFile(bomFixture);
+    assert.deepEqual([...original.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'the fixture starts with a BOM');
+    const file = join(home, 'bom', '.cursor', 'mcp.json');
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, original);
+    const bomHome = join(home, 'bom');
+    const result = await runCli(['mcp', 'install', '--client', 'cursor'], { home: bomHome, env: CREDS });
+    assert.equal(result.code, 0, result.stderr);
+    const installed = await readFile(file);
+    assert.deepEqual([...installed.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'the BOM is still there');
+    assert.equal(installed.indexOf(Buffer.from([0xef, 0xbb, 0xbf]), 1), -1, 'and only once');
+    const parsed = parseJsonc(installed.subarray(3).toString('utf8'));
+    assert.equal(parsed.mcpServers.other.command, 'other-server');
+    assert.equal(parsed.mcpServers.service.command, 'npx');
+    const { removed } = changedRegion(original.toString('utf8'), installed.toString('utf8'));
+    assert.equal(removed, '');
+    const again = await runCli(['mcp', 'install', '--client', 'cursor'], { home: bomHome, env: CREDS });
+    assert.match(again.stderr, /is unchanged/);
+    const listed = await runCli(['--json', 'mcp', 'list'], { home: bomHome, env: CREDS });
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.ok(JSON.parse(listed.stdout).some((entry: { file: string; name: string }) => entry.file === file && entry.name === 'service'));
+    const removedRun = await runCli(['mcp', 'uninstall', '--client', 'cursor'], { home: bomHome, env: CREDS });
+    assert.equal(removedRun.code, 0, removedRun.stderr);
+    assert.deepEqual(await readFile(file), original, 'uninstall gives back the original bytes, BOM included');
   });
 
   it('a file without a final newline keeps having none (Gemini settings.json)', async () => {

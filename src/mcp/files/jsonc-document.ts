@@ -63,7 +63,27 @@ export interface JsoncDocument extends ConfigDocument {
   upsertById(arrayKey: string, item: { id: string }): string;
 }
 
+const BOM = '\uFEFF';
+
+/**
+ * Opens a JSON text. A UTF-8 byte order mark (some Windows editors write one)
+ * is not JSON, so the text after it is parsed and edited, and every text
+ * returned starts with the same mark again: the file keeps it byte for byte.
+ */
 export function openJsoncDocument(text: string, file: string): JsoncDocument {
+  if (!text.startsWith(BOM)) return openJsoncBody(text, file);
+  const body = openJsoncBody(text.slice(BOM.length), file);
+  return {
+    format: 'json',
+    text,
+    get: (path) => body.get(path),
+    set: (path, value) => BOM + body.set(path, value),
+    remove: (path) => BOM + body.remove(path),
+    upsertById: (arrayKey, item) => BOM + body.upsertById(arrayKey, item),
+  };
+}
+
+function openJsoncBody(text: string, file: string): JsoncDocument {
   const blank = text.trim() === '';
   let root: Node | undefined;
   let parsed: unknown = {};

@@ -45,6 +45,8 @@ describe('mcp doctor: remote mode', () => {
     assert.match(result.stdout, TOOLS_LINE);
     assert.match(lineOf(result, 'initialize'), new RegExp(`^✓ initialize: ${dev.ready.mcp_url} answered \\(svcctl-dev `));
     assert.match(lineOf(result, 'variables'), /^✓ variables: set: SERVICE_EMAIL, SERVICE_PASSWORD$/);
+    assert.equal(result.stdout.trim().split('\n').filter((line) => /^[✓✗] /.test(line)).length, 5);
+    assert.match(result.stderr, /all 5 checks passed$/m);
     await dev.waitForStderr(/POST \/mcp 200 .*alice@example\.com \(password\) new session/);
     assert.deepEqual(secretsIn(result, [ALICE.password]), []);
   });
@@ -71,7 +73,8 @@ describe('mcp doctor: remote mode', () => {
     assert.equal(result.code, 8);
     assert.match(lineOf(result, 'initialize'), /^✗ initialize: .*rejected the entry's credentials \(401\): invalid email or password$/);
     assert.match(result.stdout, /^ {2}fix: check the email and password the entry sends/m);
-    assert.match(result.stderr, /error: 1 of 4 checks failed/);
+    // Counted over the checks run (file, entry, variables, initialize); tools/list was not run after initialize failed.
+    assert.match(result.stderr, /error: 1 of 4 checks failed, 1 not run \(tools\/list\)$/m);
     assert.deepEqual(secretsIn(result, ['not-the-password']), []);
   });
 
@@ -133,7 +136,8 @@ describe('mcp doctor: --json, lookup and exit codes', () => {
     const result = await run(['mcp', 'doctor', '--client', 'cursor', '--json'], { ...credentials, SERVICE_PASSWORD: 'wrong-again' });
     assert.equal(result.code, 8);
     const report = JSON.parse(result.stdout);
-    assert.deepEqual(Object.keys(report), ['client', 'scope', 'file', 'name', 'mode', 'ok', 'checks']);
+    assert.deepEqual(Object.keys(report), ['client', 'scope', 'file', 'name', 'mode', 'ok', 'checks', 'not_run']);
+    assert.deepEqual(report.not_run, ['tools']);
     assert.deepEqual([report.client, report.scope, report.file, report.name, report.mode, report.ok], ['cursor', 'user', join(home, '.cursor', 'mcp.json'), 'service', 'remote', false]);
     assert.deepEqual(report.checks.map((check: { name: string; ok: boolean }) => `${check.name}:${check.ok}`), ['file:true', 'entry:true', 'variables:true', 'initialize:false']);
     for (const check of report.checks) {
@@ -142,14 +146,37 @@ describe('mcp doctor: --json, lookup and exit codes', () => {
     }
   });
 
-  it('no entry: exit 2 naming the files looked at; a file that does not parse: exit 7 with the position', async () => {
+  it('no entry: exit 2 naming the files looked at; a file that does not parse: a failing file check with the position, exit 8', async () => {
     const missing = await run(['mcp', 'doctor', '--client', 'windsurf'], {});
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, new RegExp(`no MCP entry 'service'.*looked at:\\n {2}${join(home, '.codeium', 'windsurf', 'mcp_config.json')} \\(no such file\\)`));
     const broken = join(home, 'broken.json');
     await writeFile(broken, '{\n  "mcpServers": {\n    "service": { "url": }\n  }\n}\n');
     const result = await run(['mcp', 'doctor', '--config', broken], {});
-    assert.equal(result.code, 7);
-    assert.match(result.stderr, new RegExp(`${broken}:3:\\d+: the file does not parse`));
+    assert.equal(result.code, 8);
+    // Column 25: the '}' where a value should be, counted by hand in the text above.
+    assert.deepEqual(result.stdout.split('\n'), [
+      `✗ config file: ${broken}:3:25: the file does not parse (a value is expected)`,
+      '  fix: fix the file by hand at that line and column (a missing comma, quote or bracket is the usual cause), then run svcctl mcp doctor again',
+      '',
+    ]);
+    assert.match(result.stderr, /error: 1 of 1 check failed, the others not run \(the entry could not be read\)/);
+    const json = await run(['mcp', 'doctor', '--config', broken, '--json'], {});
+    assert.equal(json.code, 8);
+    const report = JSON.parse(json.stdout);
+    assert.deepEqual([report.file, report.mode, report.ok, report.not_run], [broken, null, false, ['entry', 'variables']]);
+    assert.deepEqual(report.checks.map((check: { name: string; ok: boolean }) => `${check.name}:${check.ok}`), ['file:false']);
+    assert.match(report.checks[0].detail, /:3:25: the file does not parse/);
+    assert.match(report.checks[0].fix, /line and column/);
+  });
+
+  it('a JSON file starting with a UTF-8 byte order mark parses, and the entry in it is checked', async () => {
+    const file = join(home, 'bom-mcp.json');
+    const entry = { mcpServers: { service: { url: dev.ready.mcp_url, headers: { 'X-Service-Email': '${env:SERVICE_EMAIL}', 'X-Service-Password': '${env:SERVICE_PASSWORD}' } } } };
+    await writeFile(file, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(entry, null, 2))]));
+    const result = await run(['mcp', 'doctor', '--config', file], credentials);
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(lineOf(result, 'config file'), /^✓ config file: .*bom-mcp\.json parses$/);
+    assert.match(result.stdout, TOOLS_LINE);
   });
 });

@@ -13,7 +13,7 @@ Checks, one line each (stdout), with what to do when one fails:
   the server starts and answers initialize over stdio; remote: the server answers
   initialize and tools/list with the entry's own headers; proxy: node and npx on PATH,
   and the URL mcp-remote forwards to answers with the --header values.
-Exit 8 when a check fails, 2 when no entry is found, 7 when the file does not parse.
+Exit 8 when a check fails (a config file that does not parse too), 2 when no entry is found.
 
 Examples:
   svcctl mcp doctor                                   # the 'service' entry, wherever it is

@@ -1,15 +1,15 @@
 /**
  * `svcctl mcp doctor`: finds an installed entry and checks it for real, one
  * line per check on stdout with what to do when it fails; --json prints the
- * whole report as one document. Exit 8 when a check fails, 2 when the entry
- * cannot be found, 7 when its file does not parse.
+ * whole report as one document. Exit 8 when a check fails (a file that does
+ * not parse is the failing `file` check), 2 when the entry cannot be found.
  */
 import { DEFAULT_TIMEOUT_SECONDS } from '../constants.js';
 import type { Context } from '../context.js';
 import { exitWith, ExitCode } from '../errors.js';
 import type { McpEntryOptions } from '../mcp/entry-request.js';
-import { locateEntry } from '../mcp/doctor/locate-entry.js';
-import { runChecks } from '../mcp/doctor/run-checks.js';
+import { isUnreadable, locateEntry } from '../mcp/doctor/locate-entry.js';
+import { runChecks, unreadableReport } from '../mcp/doctor/run-checks.js';
 import type { DoctorReport } from '../mcp/doctor/types.js';
 
 export interface McpDoctorOptions extends McpEntryOptions {
@@ -32,7 +32,7 @@ function printReport(ctx: Context, report: DoctorReport): void {
   // The lines go to stdout: colour them only when stdout, too, is a terminal.
   const paint = ctx.out.stdout.isTTY === true;
   const where = report.client === null ? report.file : `${report.client} (${report.scope} scope)`;
-  ctx.out.info(`Checking '${report.name}' of ${where}: ${report.mode} mode`);
+  ctx.out.info(`Checking '${report.name}' of ${where}: ${report.mode === null ? 'mode unknown' : `${report.mode} mode`}`);
   for (const check of report.checks) {
     const mark = check.ok ? (paint ? style.green('✓') : '✓') : paint ? style.red('✗') : '✗';
     ctx.out.result(`${mark} ${LABELS[check.name] ?? check.name}: ${check.detail}`);
@@ -40,15 +40,24 @@ function printReport(ctx: Context, report: DoctorReport): void {
   }
 }
 
+/** ", 2 not run (initialize, tools/list)" when earlier failures stopped some checks; '' otherwise. */
+function notRunText(report: DoctorReport): string {
+  if (report.mode === null) return ', the others not run (the entry could not be read)';
+  if (report.not_run.length === 0) return '';
+  return `, ${report.not_run.length} not run (${report.not_run.map((name) => LABELS[name] ?? name).join(', ')})`;
+}
+
 export async function runMcpDoctor(ctx: Context, options: McpDoctorOptions): Promise<void> {
   const located = await locateEntry(ctx, options);
-  const report = await runChecks(ctx, located, (options.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000);
+  const report = isUnreadable(located) ? unreadableReport(located) : await runChecks(ctx, located, (options.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000);
   if (ctx.globals.json) ctx.out.jsonResult(report);
   else printReport(ctx, report);
+  // Counted over the checks that were run; the ones skipped after a failure are named apart.
   const failed = report.checks.filter((check) => !check.ok).length;
+  const run = report.checks.length;
   if (failed > 0) {
-    ctx.out.error(`${failed} of ${report.checks.length} checks failed`);
+    ctx.out.error(`${failed} of ${run} check${run === 1 ? '' : 's'} failed${notRunText(report)}`);
     throw exitWith(ExitCode.CheckFailed);
   }
-  if (!ctx.globals.json) ctx.out.success(`all ${report.checks.length} checks passed`);
+  if (!ctx.globals.json) ctx.out.success(`all ${run} checks passed${notRunText(report)}`);
 }

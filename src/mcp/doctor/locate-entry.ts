@@ -4,12 +4,13 @@
  * client has), else in every known client's files. Without --name, an entry
  * named `service` is looked for first, then any entry pointing at the
  * service. Not found: exit 2 naming every file looked at. A file that does
- * not parse: exit 7 with the position.
+ * not parse (and no entry found elsewhere) is handed back as unreadable: the
+ * doctor reports it as its failing `file` check, with the position.
  */
 import { extname, resolve } from 'node:path';
 import { DEFAULT_SERVER_NAME, MCP_SERVER_PACKAGE } from '../../constants.js';
 import type { Context } from '../../context.js';
-import { CliError, isCliError, usageError } from '../../errors.js';
+import { isCliError, usageError } from '../../errors.js';
 import { readSetting, deriveMcpUrl } from '../../settings.js';
 import { CLIENTS, checkScope, getClient } from '../clients.js';
 import { clientEnvOf, type McpEntryOptions } from '../entry-request.js';
@@ -26,6 +27,20 @@ export interface LocatedEntry {
   name: string;
   value: unknown;
 }
+
+/** A config file that could not be read, where the entry may be. */
+export interface UnreadableConfig {
+  client: ClientId | null;
+  scope: Scope;
+  file: string;
+  name: string;
+  /** What is wrong, with file:line:column when there is a position. */
+  problem: string;
+  /** Whether the problem names a line and column. */
+  position: boolean;
+}
+
+export const isUnreadable = (located: LocatedEntry | UnreadableConfig): located is UnreadableConfig => Object.hasOwn(located, 'problem');
 
 interface Candidate {
   client: ClientId | null;
@@ -77,12 +92,12 @@ function describeWhere(entry: LocatedEntry): string {
   return `${entry.client ?? 'file'} (${entry.scope}) '${entry.name}' in ${entry.file}`;
 }
 
-export async function locateEntry(ctx: Context, options: McpEntryOptions): Promise<LocatedEntry> {
+export async function locateEntry(ctx: Context, options: McpEntryOptions): Promise<LocatedEntry | UnreadableConfig> {
   const name = options.name ?? DEFAULT_SERVER_NAME;
   const looked: string[] = [];
   const named: LocatedEntry[] = [];
   const ours: LocatedEntry[] = [];
-  let parseError: CliError | undefined;
+  let unreadable: UnreadableConfig | undefined;
   const documents = new Map<string, ConfigDocument | null>();
   const mcpSetting = readSetting(ctx.env, 'MCP_URL', { value: ctx.globals.mcpUrl, name: '--mcp-url' });
   const baseSetting = readSetting(ctx.env, 'BASE_URL', { value: ctx.globals.baseUrl, name: '--base-url' });
@@ -103,8 +118,9 @@ export async function locateEntry(ctx: Context, options: McpEntryOptions): Promi
         documents.set(candidate.file, openDocument(candidate.format, snapshot.text, candidate.file));
       } catch (error) {
         if (!isCliError(error)) throw error;
-        const message = error.message.replace(/; it was not changed$/, '');
-        parseError ??= new CliError(error.exitCode, message, { hint: 'fix the file by hand (the position above points at the problem), then run svcctl mcp doctor again' });
+        const problem = error.message.replace(/; it was not changed$/, '');
+        const position = problem.startsWith(`${candidate.file}:`) && /^:\d+:\d+: /.test(problem.slice(candidate.file.length));
+        unreadable ??= { client: candidate.client, scope: candidate.scope, file: candidate.file, name, problem, position };
         looked.push(`${candidate.file} (does not parse)`);
         continue;
       }
@@ -126,7 +142,7 @@ export async function locateEntry(ctx: Context, options: McpEntryOptions): Promi
   }
   const found = named.length > 0 || options.name !== undefined ? named : ours;
   if (found.length === 1) {
-    if (parseError) ctx.out.warn(parseError.message);
+    if (unreadable) ctx.out.warn(unreadable.problem);
     return found[0]!;
   }
   if (found.length > 1) {
@@ -135,7 +151,7 @@ export async function locateEntry(ctx: Context, options: McpEntryOptions): Promi
       'choose one with --client, --scope and --name (or --config)',
     );
   }
-  if (parseError) throw parseError;
+  if (unreadable) return unreadable;
   throw usageError(
     `no MCP entry '${name}'${options.name === undefined ? ' (nor any entry pointing at the service)' : ''} found; looked at:\n${looked.map((file) => `  ${file}`).join('\n')}`,
     'install one with `svcctl mcp install --client <id>`, or point at it with --client, --scope, --project-dir, --name or --config',

@@ -10,7 +10,8 @@ import type { Context } from '../../context.js';
 import { CLIENTS } from '../clients.js';
 import { modeOf } from '../service-entries.js';
 import { planEntry, type EntryPlan } from './entry-plan.js';
-import type { LocatedEntry } from './locate-entry.js';
+import type { Mode } from '../types.js';
+import type { LocatedEntry, UnreadableConfig } from './locate-entry.js';
 import { referenceSyntaxOf, Resolver } from './references.js';
 import { checkNode, checkRunner, type RuntimeEnv } from './runtime-checks.js';
 import { fail, pass, type CheckResult, type DoctorReport } from './types.js';
@@ -66,6 +67,31 @@ async function modeChecks(plan: EntryPlan, resolver: Resolver, runtime: RuntimeE
   return [...checks, ...(await probeHttpServer(plan.http, { timeoutMs, secrets, note: 'checked the URL the proxy forwards to' }))];
 }
 
+/** Every check of a mode, in order: what a run that fails early did not get to. */
+const CHECKS_OF: Record<Mode, string[]> = {
+  local: ['file', 'entry', 'variables', 'node', 'runner', 'initialize'],
+  remote: ['file', 'entry', 'variables', 'initialize', 'tools'],
+  proxy: ['file', 'entry', 'variables', 'node', 'runner', 'initialize', 'tools'],
+};
+
+function report(base: Omit<DoctorReport, 'ok' | 'checks' | 'not_run'>, checks: CheckResult[]): DoctorReport {
+  const run = new Set(checks.map((check) => check.name));
+  const expected = base.mode === null ? ['file', 'entry', 'variables'] : CHECKS_OF[base.mode];
+  return { ...base, ok: checks.every((check) => check.ok), checks, not_run: expected.filter((name) => !run.has(name)) };
+}
+
+/**
+ * The report for a config file that could not be read (it does not parse, or
+ * its shape is not one svcctl reads): a failing `file` check, nothing else run.
+ */
+export function unreadableReport(unreadable: UnreadableConfig): DoctorReport {
+  const fix = unreadable.position
+    ? 'fix the file by hand at that line and column (a missing comma, quote or bracket is the usual cause), then run svcctl mcp doctor again'
+    : 'fix the file by hand so that the client can read it, then run svcctl mcp doctor again';
+  const { client, scope, file, name } = unreadable;
+  return report({ client, scope, file, name, mode: null }, [fail('file', unreadable.problem, fix)]);
+}
+
 export async function runChecks(ctx: Context, located: LocatedEntry, timeoutMs: number): Promise<DoctorReport> {
   const client = located.client === null ? null : CLIENTS[located.client];
   const resolver = new Resolver(ctx.env);
@@ -74,11 +100,11 @@ export async function runChecks(ctx: Context, located: LocatedEntry, timeoutMs: 
   const base = { client: located.client, scope: located.scope, file: located.file, name: located.name };
   if (typeof plan === 'string') {
     checks.push(fail('entry', `'${located.name}': ${plan}`, 'reinstall it: svcctl mcp install --force (with the same --client, --mode and --name)'));
-    return { ...base, mode: located.value !== null && typeof located.value === 'object' ? modeOf(located.value) : 'local', ok: false, checks };
+    return report({ ...base, mode: located.value !== null && typeof located.value === 'object' ? modeOf(located.value) : 'local' }, checks);
   }
   checks.push(pass('entry', `'${located.name}' found: ${plan.mode} mode (${plan.shape})`));
   checks.push(variablesCheck(resolver));
   const runtime: RuntimeEnv = { env: ctx.env, platform: ctx.platform, cwd: ctx.cwd };
   checks.push(...(await modeChecks(plan, resolver, runtime, timeoutMs)));
-  return { ...base, mode: plan.mode, ok: checks.every((check) => check.ok), checks };
+  return report({ ...base, mode: plan.mode }, checks);
 }

@@ -1,7 +1,7 @@
 /**
  * What `svcctl mcp doctor` reports: the entry it checked and one result per
  * check. The JSON field names (client, scope, file, name, mode, ok, checks,
- * and name/ok/detail/fix per check) are documented in the README and stable.
+ * not_run, and name/ok/detail/fix per check) are documented in the README and stable.
  */
 import type { ClientId, Mode, Scope } from '../types.js';
 
@@ -21,9 +21,13 @@ export interface DoctorReport {
   scope: Scope;
   file: string;
   name: string;
-  mode: Mode;
+  /** null when the file does not parse (the entry could not be read). */
+  mode: Mode | null;
   ok: boolean;
+  /** The checks that were run, in order. */
   checks: CheckResult[];
+  /** Names of the checks of this mode that were not run because an earlier one failed. */
+  not_run: string[];
 }
 
 export const pass = (name: string, detail: string): CheckResult => ({ name, ok: true, detail, fix: null });

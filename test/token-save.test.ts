@@ -174,6 +174,15 @@ test('token --refresh --password-stdin with no email anywhere fails at once, bef
   assert.equal(server.requests.length, count);
 });
 
+test('--help: exit 4 covers a missing or expired saved token; the token examples keep the token out of argv', async () => {
+  const help = await runCli(['--help']);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /^ {2}4 {4}authentication rejected by the service \(401\/403\), or no usable saved token$/m);
+  const tokenHelp = await runCli(['token', '--help']);
+  assert.match(tokenHelp.stdout, /printf '%s' "\$TOKEN" \| svcctl token inspect --check -/);
+  assert.ok(!/token inspect[^\n|]*"\$TOKEN"/.test(tokenHelp.stdout), 'no example passes the token as an argument');
+});
+
 test('a corrupt credentials file is exit 7, names the file, and is not overwritten by --save', async () => {
   const home = await tempDir();
   await mkdir(join(home, '.config', 'svcctl'), { recursive: true });

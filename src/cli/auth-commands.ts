@@ -20,7 +20,7 @@ Examples:
   svcctl token                          # the token saved by 'svcctl login --save'
   svcctl token --refresh --password-file pw.txt   # logs in again when expired
   svcctl token | svcctl token inspect -
-  svcctl token inspect --check "$TOKEN" || echo expired`;
+  printf '%s' "$TOKEN" | svcctl token inspect --check - || echo expired`;
 
 const timeoutOption = (): Option =>
   new Option('--timeout <seconds>', 'request timeout').argParser(positiveSeconds).default(DEFAULT_TIMEOUT_SECONDS);

@@ -29,7 +29,7 @@ Exit codes:
   1    internal error (a bug: please report it)
   2    usage error: unknown flag, bad flag value, missing input, bad base URL
   3    invalid data: an event, NDJSON line, token or input file failed validation
-  4    authentication rejected by the service (401/403)
+  4    authentication rejected by the service (401/403), or no usable saved token
   5    request rejected by the service (any other 4xx)
   6    service unreachable or failing (network error, timeout, 5xx or 429 after retries)
   7    a config file is unsafe to change

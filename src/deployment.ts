@@ -4,7 +4,7 @@
  */
 import type { Context } from './context.js';
 import { usageError } from './errors.js';
-import { deriveMcpUrl, describeSource, parseBaseUrl, readSetting } from './settings.js';
+import { deriveMcpUrl, describeSource, isLoopbackHost, parseBaseUrl, readSetting } from './settings.js';
 
 export function resolveBaseUrl(ctx: Context): string {
   const setting = readSetting(ctx.env, 'BASE_URL', { value: ctx.globals.baseUrl, name: '--base-url' });
@@ -33,7 +33,12 @@ export function resolveMcpUrl(ctx: Context, baseUrl?: string): string {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw usageError(`${setting.source} must use http or https`);
     }
-    return setting.value.replace(/\/+$/, '');
+    const mcpUrl = setting.value.replace(/\/+$/, '');
+    // Like the base URL: an MCP client sends the password headers or the bearer token on every request.
+    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+      ctx.out.warn(`${mcpUrl} uses plain http: the MCP client's credentials (password headers or bearer token) travel unencrypted`);
+    }
+    return mcpUrl;
   }
   return deriveMcpUrl(baseUrl ?? resolveBaseUrl(ctx));
 }

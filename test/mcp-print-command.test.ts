@@ -116,3 +116,20 @@ test('command: claude, gemini, codex command lines; Cursor and VS Code links', a
   assert.equal(desktop.code, 2);
   assert.match(desktop.stderr, /mcp install --client claude-desktop/);
 });
+
+test('a plain-http MCP URL to another host is warned about (--mcp-url and SERVICE_MCP_URL); https and loopback are not', async () => {
+  const home = await makeTempDir();
+  const warning = /warning: http:\/\/mcp\.acme\.example\/mcp uses plain http: the MCP client's credentials \(password headers or bearer token\) travel unencrypted/;
+  const flag = await runCli(['mcp', 'print', '--client', 'cursor', '--mode', 'remote', '--mcp-url', 'http://mcp.acme.example/mcp/'], { home });
+  assert.equal(flag.code, 0, flag.stderr);
+  assert.match(flag.stderr, warning);
+  assert.equal(JSON.parse(flag.stdout).mcpServers.service.url, 'http://mcp.acme.example/mcp', 'still written: a warning, not an error');
+  const variable = await runCli(['mcp', 'install', '--client', 'codex', '--mode', 'remote', '--dry-run'], { home, env: { SERVICE_MCP_URL: 'http://mcp.acme.example/mcp' } });
+  assert.equal(variable.code, 0, variable.stderr);
+  assert.match(variable.stderr, warning);
+  for (const url of ['https://mcp.acme.example/mcp', 'http://127.0.0.1:8080/mcp', 'http://localhost:8080/mcp', 'http://[::1]:8080/mcp']) {
+    const quiet = await runCli(['mcp', 'print', '--client', 'cursor', '--mode', 'remote', '--mcp-url', url], { home });
+    assert.equal(quiet.code, 0, quiet.stderr);
+    assert.ok(!/plain http/.test(quiet.stderr), url);
+  }
+});

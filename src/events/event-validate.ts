@@ -3,8 +3,8 @@
  * the field, so that one message can list everything that is wrong.
  */
 export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-/** ISO 8601 date and time with a zone: Z or an offset. */
-const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}:?\d{2})$/;
+/** ISO 8601 date and time with a zone: Z or an offset. Groups: year, month, day, hour, minute, second, offset hours, offset minutes. */
+const ISO_WITH_ZONE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:[Zz]|[+-](\d{2}):?(\d{2}))$/;
 const ISO_WITHOUT_ZONE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?$/;
 
 export const KNOWN_EVENT_MEMBERS = ['id', 'title', 'created_at', 'investigate', 'payload'] as const;
@@ -16,14 +16,40 @@ export function isPlainObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Parses an ISO 8601 time with a zone; returns undefined when it is not one. */
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/**
+ * Why the fields of a time that has the right shape cannot exist (month 13,
+ * February 30, 24:00, an offset of +25:00), or undefined when they can.
+ * Checked on the text itself: `Date` silently rolls 2026-02-30 over to March 2.
+ */
+function impossibleField(match: RegExpExecArray): string | undefined {
+  const [year, month, day, hour, minute, second = 0, offsetHour = 0, offsetMinute = 0] = match
+    .slice(1)
+    .map((field) => (field === undefined ? undefined : Number(field))) as number[];
+  if (month! < 1 || month! > 12) return `month ${month} does not exist`;
+  if (day! < 1 || day! > daysInMonth(year!, month!)) return `day ${day} does not exist in ${match[1]}-${match[2]}`;
+  if (hour! > 23) return `hour ${hour} does not exist (00-23)`;
+  if (minute! > 59 || second > 59) return 'minutes and seconds go from 00 to 59';
+  if (offsetHour > 23 || offsetMinute > 59) return 'the offset is out of range';
+  return undefined;
+}
+
+/** Parses an ISO 8601 time with a zone; returns undefined when it is not one or cannot exist. */
 export function parseTimeWithZone(text: string): Date | undefined {
-  if (!ISO_WITH_ZONE.test(text)) return undefined;
+  const match = ISO_WITH_ZONE.exec(text);
+  if (!match || impossibleField(match) !== undefined) return undefined;
   const date = new Date(text);
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
 export function describeTimeProblem(text: string): string {
+  const match = ISO_WITH_ZONE.exec(text);
+  const impossible = match ? impossibleField(match) : undefined;
+  if (impossible) return `'${text}' is not a possible date and time: ${impossible}`;
   if (ISO_WITHOUT_ZONE.test(text)) {
     return `'${text}' has no time zone: add Z (UTC) or an offset such as +02:00`;
   }

@@ -30,9 +30,13 @@ function fail(label: InputLabel, problems: string[]): never {
   throw invalidData(`invalid event in ${label}: ${detail}`);
 }
 
+const RAW_NEEDS_WRAPPER = 'with --raw the body must be {"event": {...}} (without --raw a bare event is wrapped for you)';
+
 /** The event object of a body, whether it is wrapped as {"event": {...}} or bare. */
-function unwrap(document: unknown, label: InputLabel): { event: JsonObject; extra: JsonObject } {
+function unwrap(document: unknown, label: InputLabel, raw: boolean): { event: JsonObject; extra: JsonObject } {
   if (!isPlainObject(document)) fail(label, ['the body must be a JSON object']);
+  // The service reads {"event": {...}}; with --raw nothing is changed, so a bare event would be sent bare.
+  if (raw && !('event' in document)) fail(label, [RAW_NEEDS_WRAPPER]);
   if ('event' in document) {
     const { event, ...extra } = document;
     if (!isPlainObject(event)) fail(label, ['event: must be a JSON object']);
@@ -76,7 +80,7 @@ export function canonicalBody(event: JsonObject, extra: JsonObject, defaults: Bu
 export function buildFromBytes(bytes: Buffer, options: { raw: boolean; label: InputLabel; defaults?: BuildDefaults }): BuiltEvent {
   const decoded = bytes.toString('utf8');
   const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
-  const { event, extra } = unwrap(parseJson(text, options.label), options.label);
+  const { event, extra } = unwrap(parseJson(text, options.label), options.label, options.raw);
   const report = validateEvent(event, options.raw);
   if (report.problems.length > 0) fail(options.label, report.problems);
   const warnings = report.warnings.map((w) => `${options.label}: ${w}`);

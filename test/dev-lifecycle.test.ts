@@ -101,6 +101,22 @@ describe('svcctl dev: process lifecycle', () => {
     }
   });
 
+  it('an --events-file that cannot be used is exit 2 in words, never a bare ENOENT or EISDIR', async () => {
+    const dir = await makeTempDir('svcctl-dev-events-');
+    try {
+      const folder = await runDevExpectingExit(['--events-file', dir]);
+      assert.equal(folder.code, 2);
+      assert.equal(folder.stdout, '');
+      assert.match(folder.stderr, new RegExp(`^error: --events-file: ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is a folder, not a file$`, 'm'));
+      const noFolder = await runDevExpectingExit(['--events-file', join(dir, 'missing', 'events.ndjson')]);
+      assert.equal(noFolder.code, 2);
+      assert.match(noFolder.stderr, /cannot write --events-file '.*\/missing\/events\.ndjson': its folder does not exist$/m);
+      for (const result of [folder, noFolder]) assert.ok(!/\bE[A-Z]{3,}\b/.test(result.stderr), result.stderr);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('bad flag values are usage errors (exit 2)', async () => {
     for (const args of [['--user', 'not-an-email:pw'], ['--user', 'a@example.com:'], ['--webhook', 'bad name'], ['--port', '70000'], ['--user', 'a@example.com:x', '--user', 'A@example.com:y']]) {
       const result = await runDevExpectingExit(args);

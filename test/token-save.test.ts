@@ -183,6 +183,20 @@ test('--help: exit 4 covers a missing or expired saved token; the token examples
   assert.ok(!/token inspect[^\n|]*"\$TOKEN"/.test(tokenHelp.stdout), 'no example passes the token as an argument');
 });
 
+test('a credentials file path that is a folder: exit 7 saying so in words (no EISDIR), for token and login --save', async () => {
+  const home = await tempDir();
+  await mkdir(credentialsFile(home), { recursive: true });
+  const count = server.requests.length;
+  for (const args of [['token'], ['login', '--save']]) {
+    const result = await runCli(args, { home, env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: PASSWORD } });
+    assert.equal(result.code, 7, args.join(' '));
+    assert.match(result.stderr, new RegExp(`the credentials file ${credentialsFile(home)} is a folder, not a file`));
+    assert.ok(!/EISDIR/.test(result.stderr));
+    assert.equal(result.stdout, '');
+  }
+  assert.equal(server.requests.length, count, 'login --save fails before a token is minted');
+});
+
 test('a corrupt credentials file is exit 7, names the file, and is not overwritten by --save', async () => {
   const home = await tempDir();
   await mkdir(join(home, '.config', 'svcctl'), { recursive: true });

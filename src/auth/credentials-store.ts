@@ -19,6 +19,8 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { CONFIG_DIR_NAME, CREDENTIALS_FILE_NAME } from '../constants.js';
 import type { Context } from '../context.js';
 import { CliError, ExitCode } from '../errors.js';
+import { fileWriteReason } from '../fs-reasons.js';
+import { fileReadReason } from '../input.js';
 
 export interface SavedToken {
   access_token: string;
@@ -88,7 +90,8 @@ async function readSnapshot(ctx: Context, path: string): Promise<Snapshot> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { file: { version: 1, tokens: {} }, text: undefined };
-    throw new CliError(ExitCode.UnsafeConfig, `cannot read the credentials file ${path}: ${code ?? String(error)}`);
+    if (code === 'EISDIR') throw unsafeFile(path, 'is a folder, not a file');
+    throw new CliError(ExitCode.UnsafeConfig, `cannot read the credentials file ${path}: ${fileReadReason(error)}`);
   }
   await warnIfReadableByOthers(ctx, path);
   return { file: parseCredentials(text, path), text };
@@ -166,8 +169,7 @@ async function update(ctx: Context, change: (file: CredentialsFile) => boolean):
       if (Object.keys(snapshot.file.tokens).length === 0) await rm(path, { force: true });
       else await writeAtomically(path, `${JSON.stringify(snapshot.file, null, 2)}\n`);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? String(error);
-      throw new CliError(ExitCode.UnsafeConfig, `cannot write the credentials file ${path}: ${code}`);
+      throw new CliError(ExitCode.UnsafeConfig, `cannot write the credentials file ${path}: ${fileWriteReason(error)}`);
     }
     return true;
   }

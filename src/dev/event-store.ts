@@ -8,6 +8,8 @@ import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { usageError } from '../errors.js';
+import { fileWriteReason } from '../fs-reasons.js';
+import { fileReadError } from '../input.js';
 
 export interface StoredEvent {
   received_at: string;
@@ -28,7 +30,7 @@ export class EventStore {
     await store.load(file, warn);
     store.stream = createWriteStream(file, { flags: 'a', mode: 0o600 });
     await Promise.race([once(store.stream, 'open'), once(store.stream, 'error').then(([error]) => Promise.reject(error))]).catch((error: NodeJS.ErrnoException) => {
-      throw usageError(`cannot write --events-file '${file}': ${error.code ?? error.message}`);
+      throw usageError(`cannot write --events-file '${file}': ${fileWriteReason(error)}`);
     });
     return store;
   }
@@ -39,7 +41,7 @@ export class EventStore {
       text = await readFile(file, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw usageError(`cannot read --events-file '${file}': ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      throw fileReadError(file, error, '--events-file');
     }
     let skipped = 0;
     for (const line of text.split('\n')) {

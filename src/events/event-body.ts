@@ -32,6 +32,21 @@ function fail(label: InputLabel, problems: string[]): never {
 
 const RAW_NEEDS_WRAPPER = 'with --raw the body must be {"event": {...}} (without --raw a bare event is wrapped for you)';
 
+/**
+ * Decodes strictly: bytes that are not UTF-8 would otherwise become U+FFFD in
+ * what is sent (or, with --raw, be sent as is). Created once: it runs for
+ * every NDJSON line. It also drops a leading BOM.
+ */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+function decode(bytes: Buffer, label: InputLabel): string {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw invalidData(`${label} is not valid UTF-8 text`, 'save the file as UTF-8');
+  }
+}
+
 /** The event object of a body, whether it is wrapped as {"event": {...}} or bare. */
 function unwrap(document: unknown, label: InputLabel, raw: boolean): { event: JsonObject; extra: JsonObject } {
   if (!isPlainObject(document)) fail(label, ['the body must be a JSON object']);
@@ -78,8 +93,7 @@ export function canonicalBody(event: JsonObject, extra: JsonObject, defaults: Bu
 
 /** Builds the body from the bytes of a JSON document (a file, stdin or one NDJSON line). */
 export function buildFromBytes(bytes: Buffer, options: { raw: boolean; label: InputLabel; defaults?: BuildDefaults }): BuiltEvent {
-  const decoded = bytes.toString('utf8');
-  const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
+  const text = decode(bytes, options.label);
   const { event, extra } = unwrap(parseJson(text, options.label), options.label, options.raw);
   const report = validateEvent(event, options.raw);
   if (report.problems.length > 0) fail(options.label, report.problems);

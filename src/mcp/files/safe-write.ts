@@ -11,6 +11,8 @@ import { constants } from 'node:fs';
 import { chmod, copyFile, lstat, mkdir, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { CliError, ExitCode } from '../../errors.js';
+import { fileWriteReason } from '../../fs-reasons.js';
+import { fileReadReason } from '../../input.js';
 
 export interface FileSnapshot {
   /** The path as given (for messages). */
@@ -159,19 +161,11 @@ async function syncFolder(folder: string): Promise<void> {
   }
 }
 
-function reasonOf(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'EROFS') return 'read-only file system';
-  if (code === 'ENOSPC') return 'no space left on the device';
-  if (code === 'ENOTDIR') return 'a part of the path is not a folder';
-  return code ?? (error instanceof Error ? error.message : String(error));
-}
 
 function cannotWrite(path: string, error: unknown): CliError {
-  return new CliError(ExitCode.UnsafeConfig, `cannot write ${path}: ${reasonOf(error)}; it was not changed`, { cause: error });
+  return new CliError(ExitCode.UnsafeConfig, `cannot write ${path}: ${fileWriteReason(error)}; it was not changed`, { cause: error });
 }
 
 function cannotAccess(path: string, error: unknown): CliError {
-  return new CliError(ExitCode.UnsafeConfig, `cannot read ${path}: ${reasonOf(error)}`, { cause: error });
+  return new CliError(ExitCode.UnsafeConfig, `cannot read ${path}: ${fileReadReason(error).replace(/^it cannot be read \((.*)\)$/, '$1')}`, { cause: error });
 }

@@ -23,12 +23,24 @@ export async function readInputBytes(file: string, stdin: InputStream): Promise<
   }
 }
 
-export function fileReadError(file: string, error: unknown): Error {
+/** Why a file could not be read, in words (never a bare EISDIR or ENOENT). */
+export function fileReadReason(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return usageError(`no such file: ${file}`);
-  if (code === 'EACCES') return usageError(`permission denied: ${file}`);
-  if (code === 'EISDIR') return usageError(`${file} is a folder, not a file`);
-  return usageError(`cannot read ${file}: ${String(code ?? error)}`);
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EISDIR') return 'is a folder, not a file';
+  if (code === 'ENOTDIR') return 'a part of the path is not a folder';
+  if (code === 'ELOOP') return 'too many symbolic links';
+  return `it cannot be read (${String(code ?? (error as Error)?.message ?? error)})`;
+}
+
+/** A usage error for a file that cannot be read; `flag` names the option that gave it. */
+export function fileReadError(file: string, error: unknown, flag?: string): Error {
+  const reason = fileReadReason(error);
+  const prefix = flag ? `${flag}: ` : '';
+  if ((error as NodeJS.ErrnoException).code === 'EISDIR') return usageError(`${prefix}${file} ${reason}`);
+  if (reason.startsWith('it ')) return usageError(`${prefix}${file}: ${reason}`);
+  return usageError(`${prefix}${reason}: ${file}`);
 }
 
 /**

@@ -10,7 +10,7 @@ import type { Context } from './context.js';
 import { usageError } from './errors.js';
 import type { Output } from './output.js';
 import { describeSource, readSetting } from './settings.js';
-import { readAll } from './input.js';
+import { fileReadError, readAll } from './input.js';
 
 export function stripOneNewline(text: string): string {
   if (text.endsWith('\r\n')) return text.slice(0, -2);
@@ -29,9 +29,7 @@ export async function readSecretFile(path: string, what: string, flag: string): 
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
-    throw usageError(`cannot read ${what} from ${flag} '${path}': ${reason}`);
+    throw fileReadError(path, error, flag);
   }
   const value = stripOneNewline(text);
   if (value === '') throw usageError(`${flag} '${path}' is empty: it must hold the ${what}`);

@@ -76,7 +76,7 @@ async function payloadFromFlags(flags: EventFlags): Promise<JsonObject> {
     try {
       text = await readFile(whole, 'utf8');
     } catch (error) {
-      throw fileReadError(whole, error);
+      throw fileReadError(whole, error, '--payload-file');
     }
     return parsePayloadText(text, `--payload-file ${whole}`);
   }

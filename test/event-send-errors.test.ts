@@ -99,6 +99,28 @@ describe('event send: bad input gets a clear error and sends nothing', () => {
     assert.equal(mixed.code, 2);
   });
 
+  it('event flags with FILE: one plain sentence naming the flags', async () => {
+    const file = join(dir, 'x.json');
+    await writeFile(file, '{"title":"x"}');
+    const one = await runCli(['event', 'send', file, '--title', 'y'], { env });
+    assert.equal(one.code, 2);
+    assert.match(one.stderr, /^error: event flags \(--title\) cannot be combined with FILE\n/);
+    const two = await runCli(['event', 'send', file, '--title', 'y', '--label', 'a=b'], { env });
+    assert.match(two.stderr, /^error: event flags \(--title, --label\) cannot be combined with FILE\n/);
+  });
+
+  it('"invalid event in X:" has no stray space before the list of problems', async () => {
+    const file = join(dir, 'two-problems.json');
+    await writeFile(file, '{"title":"","investigate":"no"}');
+    const result = await runCli(['event', 'send', file], { env });
+    assert.equal(result.code, 3);
+    assert.ok(result.stderr.includes('invalid event in ' + file + ':\n  event.title: must be a non-empty string\n  event.investigate:'), result.stderr);
+    const single = join(dir, 'one-problem.json');
+    await writeFile(single, '{"title":""}');
+    const one = await runCli(['event', 'send', single], { env });
+    assert.ok(one.stderr.includes(`invalid event in ${single}: event.title: must be a non-empty string`), one.stderr);
+  });
+
   it('a missing file is exit 2 naming the file', async () => {
     const result = await runCli(['event', 'send', join(dir, 'nope.json')], { env });
     assert.equal(result.code, 2);

@@ -36,7 +36,10 @@ export interface EventSendOptions extends EventFlags {
 function checkCombinations(options: EventSendOptions): void {
   const flagMode = usedFlagModeOptions(options);
   if (options.file !== undefined && flagMode.length > 0) {
-    throw usageError(`${flagMode.join(', ')} build an event from flags and cannot be combined with FILE`);
+    throw usageError(
+      `event flags (${flagMode.join(', ')}) cannot be combined with FILE`,
+      'give the event either in FILE or with --title and the other event flags',
+    );
   }
   if (options.file === undefined && (options.raw || options.ndjson)) {
     throw usageError(`${options.raw ? '--raw' : '--ndjson'} needs FILE, or '-' to read stdin`);

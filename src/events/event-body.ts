@@ -26,8 +26,8 @@ export const systemDefaults: BuildDefaults = { now: () => new Date(), newId: ran
 export type InputLabel = string;
 
 function fail(label: InputLabel, problems: string[]): never {
-  const detail = problems.length === 1 ? problems[0] : `\n  ${problems.join('\n  ')}`;
-  throw invalidData(`invalid event in ${label}: ${detail}`);
+  const detail = problems.length === 1 ? ` ${problems[0]}` : `\n  ${problems.join('\n  ')}`;
+  throw invalidData(`invalid event in ${label}:${detail}`);
 }
 
 const RAW_NEEDS_WRAPPER = 'with --raw the body must be {"event": {...}} (without --raw a bare event is wrapped for you)';

@@ -2,7 +2,10 @@
  * Secrets from files, stdin or the environment. A secret read from a file or
  * stdin loses exactly one trailing newline (\n or \r\n), like
  * `docker login --password-stdin`; other surrounding whitespace is kept and
- * warned about. Values are never printed.
+ * warned about. Control characters (a line break left inside, NUL, ESC...;
+ * tab is allowed) are rejected wherever the secret comes from: they cannot
+ * travel in an HTTP header and would otherwise surface as a confusing network
+ * error. Values are never printed.
  */
 import { readFile } from 'node:fs/promises';
 import type { SettingName } from './constants.js';
@@ -24,6 +27,29 @@ export function warnSurroundingWhitespace(value: string, what: string, out: Outp
   }
 }
 
+// C0 controls except tab, and DEL: not allowed in an HTTP header value (RFC 9110 field-value).
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
+
+function describeControl(char: string): string {
+  if (char === '\n' || char === '\r') return 'a line break';
+  if (char === '\0') return 'a NUL character';
+  return `a control character (U+${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')})`;
+}
+
+/**
+ * Rejects a secret holding a control character (exit 2). `where` names the
+ * secret and its origin ("the ingest token in token.txt"), never the value.
+ */
+export function checkSecretCharacters(value: string, where: string, hint?: string): void {
+  const found = CONTROL.exec(value);
+  if (!found) return;
+  throw usageError(
+    `${where} contains ${describeControl(found[0])}`,
+    hint ?? 'a secret must be one line: only one trailing newline is removed',
+  );
+}
+
 export async function readSecretFile(path: string, what: string, flag: string): Promise<string> {
   let text: string;
   try {
@@ -33,6 +59,7 @@ export async function readSecretFile(path: string, what: string, flag: string): 
   }
   const value = stripOneNewline(text);
   if (value === '') throw usageError(`${flag} '${path}' is empty: it must hold the ${what}`);
+  checkSecretCharacters(value, `the ${what} in ${path}`);
   return value;
 }
 
@@ -42,6 +69,7 @@ export async function readSecretStdin(ctx: Context, what: string, flag: string):
   }
   const value = stripOneNewline((await readAll(ctx.stdin)).toString('utf8'));
   if (value === '') throw usageError(`${flag} was given but stdin was empty: it must hold the ${what}`);
+  checkSecretCharacters(value, `the ${what} read from stdin`);
   return value;
 }
 
@@ -63,6 +91,7 @@ export async function resolveSecret(ctx: Context, request: SecretRequest): Promi
   const setting = readSetting(ctx.env, request.name);
   if (!setting) return undefined;
   ctx.out.debug(describeSource(setting, request.what));
+  checkSecretCharacters(setting.value, `${setting.source} (the ${request.what})`, 'check how the variable is set');
   warnSurroundingWhitespace(setting.value, `${setting.source}`, ctx.out);
   return setting.value;
 }

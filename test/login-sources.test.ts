@@ -40,15 +40,17 @@ test('--email and --password-stdin: the request is a JSON POST to /api/v1/user/l
   assert.deepEqual(JSON.parse(request.body.toString('utf8')), { email: EMAIL, password: PASSWORD });
 });
 
-test('--password-stdin removes exactly one trailing newline (\\r\\n too)', async () => {
+test('--password-stdin removes exactly one trailing newline (\\r\\n too); a second one is refused', async () => {
   await loginOk(['--email', EMAIL, '--password-stdin'], { input: `${PASSWORD}\r\n` });
   assert.equal(lastLogin().password, PASSWORD);
+  const logins = server.logins().length;
   const result = await runCli(['login', '--email', EMAIL, '--password-stdin'], {
     input: `${PASSWORD}\n\n`,
     env: { SERVICE_BASE_URL: server.baseUrl },
   });
-  assert.equal(result.code, 4, 'a second newline is part of the password, so the login fails');
-  assert.equal(lastLogin().password, `${PASSWORD}\n`);
+  assert.equal(result.code, 2, 'a second newline would be a line break inside the password: a usage error');
+  assert.match(result.stderr, /the password read from stdin contains a line break/);
+  assert.equal(server.logins().length, logins, 'nothing is sent');
 });
 
 test('--password-file', async () => {

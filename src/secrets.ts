@@ -79,19 +79,32 @@ export interface SecretRequest {
   file?: { path: string | undefined; flag: string };
 }
 
-/** A secret from its file flag, else its variable; undefined when neither is set. */
-export async function resolveSecret(ctx: Context, request: SecretRequest): Promise<string | undefined> {
+/** Where a secret came from: the file of its flag, or the variable that was set. */
+export type SecretSource = { kind: 'file'; path: string; flag: string } | { kind: 'env'; name: string };
+
+export interface ResolvedSecret {
+  value: string;
+  source: SecretSource;
+}
+
+/** A secret from its file flag, else its variable, with where it came from; undefined when neither is set. */
+export async function resolveSecretWithSource(ctx: Context, request: SecretRequest): Promise<ResolvedSecret | undefined> {
   const { file } = request;
   if (file?.path !== undefined) {
     const value = await readSecretFile(file.path, request.what, file.flag);
     ctx.out.debug(`${request.what} from ${file.flag}`);
     warnSurroundingWhitespace(value, `the ${request.what} in ${file.path}`, ctx.out);
-    return value;
+    return { value, source: { kind: 'file', path: file.path, flag: file.flag } };
   }
   const setting = readSetting(ctx.env, request.name);
   if (!setting) return undefined;
   ctx.out.debug(describeSource(setting, request.what));
   checkSecretCharacters(setting.value, `${setting.source} (the ${request.what})`, 'check how the variable is set');
   warnSurroundingWhitespace(setting.value, `${setting.source}`, ctx.out);
-  return setting.value;
+  return { value: setting.value, source: { kind: 'env', name: setting.source } };
+}
+
+/** A secret from its file flag, else its variable; undefined when neither is set. */
+export async function resolveSecret(ctx: Context, request: SecretRequest): Promise<string | undefined> {
+  return (await resolveSecretWithSource(ctx, request))?.value;
 }

@@ -1,20 +1,21 @@
 /** `svcctl event send`: build, sign and deliver one event or an NDJSON batch. */
 import { createReadStream } from 'node:fs';
+import { resolve } from 'node:path';
 import { EVENT_PATH } from '../constants.js';
 import type { Context } from '../context.js';
 import { resolveBaseUrl } from '../deployment.js';
 import { exitWith, ExitCode, usageError } from '../errors.js';
 import { createTransport } from '../http/transport.js';
 import { describeInput, readInputBytes } from '../input.js';
-import { resolveSecret } from '../secrets.js';
-import { apiUrl } from '../settings.js';
+import { resolveSecret, resolveSecretWithSource, type ResolvedSecret } from '../secrets.js';
+import { apiUrl, envName } from '../settings.js';
 import { runBatch } from '../events/batch.js';
 import { buildFromBytes, buildFromEvent, type BuiltEvent } from '../events/event-body.js';
 import { eventFromFlags, usedFlagModeOptions, type EventFlags } from '../events/event-flags.js';
 import { deliverEvent, type DeliveryTarget } from '../events/deliver.js';
 import { FailedOut } from '../events/failed-out.js';
 import { splitLines, type InputLine } from '../events/ndjson-lines.js';
-import { renderCurl, renderDryRun } from '../events/request-preview.js';
+import { renderCurl, renderDryRun, type TokenReference } from '../events/request-preview.js';
 import { printDryRunBatch } from './event-send-preview.js';
 
 export interface EventSendOptions extends EventFlags {
@@ -50,8 +51,8 @@ function checkCombinations(options: EventSendOptions): void {
   if (options.dryRun && options.printCurl) throw usageError('--dry-run and --print-curl cannot be combined');
 }
 
-async function ingestToken(ctx: Context, options: EventSendOptions, sending: boolean): Promise<string | undefined> {
-  const token = await resolveSecret(ctx, {
+async function ingestToken(ctx: Context, options: EventSendOptions, sending: boolean): Promise<ResolvedSecret | undefined> {
+  const token = await resolveSecretWithSource(ctx, {
     name: 'INGEST_TOKEN',
     what: 'ingest token',
     file: { path: options.tokenFile, flag: '--token-file' },
@@ -63,7 +64,16 @@ async function ingestToken(ctx: Context, options: EventSendOptions, sending: boo
     );
   }
   if (token === undefined && options.dryRun) ctx.out.warn('no ingest token is set: a real send would fail (SERVICE_INGEST_TOKEN or --token-file)');
+  if (token === undefined && options.printCurl) {
+    ctx.out.warn(`no ingest token is set: the command reads $${envName('INGEST_TOKEN')}, set it before running the command`);
+  }
   return token;
+}
+
+/** Where --print-curl reads the token: where it was read from (an absolute path for a file), by default the variable. */
+function tokenReference(ctx: Context, token: ResolvedSecret | undefined): TokenReference {
+  if (token?.source.kind === 'file') return { file: resolve(ctx.cwd, token.source.path) };
+  return { env: token?.source.kind === 'env' ? token.source.name : envName('INGEST_TOKEN') };
 }
 
 async function buildSingle(ctx: Context, options: EventSendOptions): Promise<BuiltEvent> {
@@ -92,15 +102,18 @@ export async function runEventSend(ctx: Context, options: EventSendOptions): Pro
   failedOut.check();
 
   if (options.ndjson && !sending) {
-    const render = options.printCurl ? renderCurl : (u: string, b: Buffer, s: string | undefined) => renderDryRun(u, b, s);
+    const reference = tokenReference(ctx, token);
+    const render = options.printCurl
+      ? (u: string, b: Buffer, s: string | undefined) => renderCurl(u, b, s, reference)
+      : (u: string, b: Buffer, s: string | undefined) => renderDryRun(u, b, s);
     return printDryRunBatch(ctx, inputLines(ctx, options.file as string), options.raw, (body) => render(url, body, secret));
   }
   if (!options.ndjson) {
     const built = await buildSingle(ctx, options);
     for (const warning of built.warnings) ctx.out.warn(warning);
     if (options.dryRun) return void ctx.out.raw(renderDryRun(url, built.body, secret));
-    if (options.printCurl) return void ctx.out.raw(renderCurl(url, built.body, secret));
-    const target = await deliveryTarget(ctx, options, url, token as string, secret, 1);
+    if (options.printCurl) return void ctx.out.raw(renderCurl(url, built.body, secret, tokenReference(ctx, token)));
+    const target = await deliveryTarget(ctx, options, url, token!.value, secret, 1);
     try {
       const { result, failure } = await deliverEvent(target, built.id, built.body);
       if (ctx.globals.json) ctx.out.jsonResult(result);
@@ -113,7 +126,7 @@ export async function runEventSend(ctx: Context, options: EventSendOptions): Pro
     return;
   }
 
-  const target = await deliveryTarget(ctx, options, url, token as string, secret, options.concurrency);
+  const target = await deliveryTarget(ctx, options, url, token!.value, secret, options.concurrency);
   target.keepResponse = ctx.globals.json;
   try {
     const summary = await runBatch(inputLines(ctx, options.file as string), {

@@ -1,10 +1,9 @@
 /**
  * What `--dry-run` and `--print-curl` print instead of sending: the request
- * with secrets as ***, or an equivalent curl command that reads the secrets
- * from environment variables and sends the identical bytes.
+ * with secrets as ***, or an equivalent curl command that reads the token
+ * from where svcctl read it (a variable or a file) and sends the identical bytes.
  */
 import { SIGNATURE_HEADER } from '../constants.js';
-import { envName } from '../settings.js';
 import { signBody } from './hmac.js';
 
 /** The request as text: method and URL, headers (secrets as ***), a blank line, the body bytes. */
@@ -14,6 +13,9 @@ export function renderDryRun(url: string, body: Buffer, secret: string | undefin
   lines.push(`Content-Length: ${body.length}`, '', '');
   return Buffer.concat([Buffer.from(lines.join('\n'), 'utf8'), body, Buffer.from('\n')]);
 }
+
+/** Where the printed curl command reads the token: the variable or the file svcctl read it from. */
+export type TokenReference = { env: string } | { file: string };
 
 /** Quotes text for bash: '...' when printable, $'...' with escapes when it holds control characters. */
 export function shellQuote(text: string): string {
@@ -41,20 +43,21 @@ function quoteBytes(body: Buffer): string {
 }
 
 /**
- * A bash command that sends the same bytes. The token is read from
- * SERVICE_INGEST_TOKEN through a here-string header file, so it never appears
- * in the process list; the signature is printed as is (it is not a secret and
- * is valid only for these exact bytes).
+ * A bash command that sends the same bytes. The token is read from the
+ * variable or file it came from, through a header file (`-H @<(printf ...)`),
+ * so it never appears in the command or in curl's argv; `$(cat file)` drops
+ * trailing newlines like svcctl drops one. The signature is printed as is (it
+ * is not a secret and is valid only for these exact bytes).
  */
-export function renderCurl(url: string, body: Buffer, secret: string | undefined): string {
-  const tokenVar = envName('INGEST_TOKEN');
+export function renderCurl(url: string, body: Buffer, secret: string | undefined, token: TokenReference): string {
+  const tokenValue = 'env' in token ? `"$${token.env}"` : `"$(cat ${shellQuote(token.file)})"`;
   const text = body.toString('utf8');
   const data = Buffer.from(text, 'utf8').equals(body) ? shellQuote(text) : quoteBytes(body);
   const lines = [
     `printf '%s' ${data} |`,
     `  curl --silent --show-error --fail-with-body -X POST ${shellQuote(url)} \\`,
     `    -H 'Content-Type: application/json' \\`,
-    `    -H @<(printf 'Authorization: Bearer %s\\n' "$${tokenVar}") \\`,
+    `    -H @<(printf 'Authorization: Bearer %s\\n' ${tokenValue}) \\`,
   ];
   if (secret !== undefined) lines.push(`    -H '${SIGNATURE_HEADER}: ${signBody(body, secret)}' \\`);
   lines.push('    --data-binary @-');

@@ -9,6 +9,7 @@ export async function printDryRunBatch(
   lines: AsyncIterable<InputLine>,
   raw: boolean,
   render: (body: Buffer) => Buffer | string,
+  separator: string,
 ): Promise<void> {
   let invalid = 0;
   let first = true;
@@ -18,7 +19,7 @@ export async function printDryRunBatch(
     try {
       const built = buildFromBytes(content, { raw, label: `line ${line.number}` });
       for (const warning of built.warnings) ctx.out.warn(warning);
-      if (!first) ctx.out.raw('\n');
+      if (!first && separator) ctx.out.raw(separator);
       first = false;
       ctx.out.raw(render(built.body));
     } catch (error) {

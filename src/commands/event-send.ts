@@ -15,7 +15,7 @@ import { eventFromFlags, usedFlagModeOptions, type EventFlags } from '../events/
 import { deliverEvent, type DeliveryTarget } from '../events/deliver.js';
 import { FailedOut } from '../events/failed-out.js';
 import { splitLines, type InputLine } from '../events/ndjson-lines.js';
-import { renderCurl, renderDryRun, type TokenReference } from '../events/request-preview.js';
+import { renderCurl, renderDryRun, renderDryRunJson, type TokenReference } from '../events/request-preview.js';
 import { printDryRunBatch } from './event-send-preview.js';
 
 export interface EventSendOptions extends EventFlags {
@@ -34,7 +34,7 @@ export interface EventSendOptions extends EventFlags {
   concurrencyGiven?: boolean;
 }
 
-function checkCombinations(options: EventSendOptions): void {
+function checkCombinations(options: EventSendOptions, json: boolean): void {
   const flagMode = usedFlagModeOptions(options);
   if (options.file !== undefined && flagMode.length > 0) {
     throw usageError(
@@ -49,6 +49,7 @@ function checkCombinations(options: EventSendOptions): void {
     throw usageError('--failed-out and --concurrency go with --ndjson');
   }
   if (options.dryRun && options.printCurl) throw usageError('--dry-run and --print-curl cannot be combined');
+  if (json && options.printCurl) throw usageError('--json and --print-curl cannot be combined: a curl command is not JSON', 'use --json --dry-run');
 }
 
 async function ingestToken(ctx: Context, options: EventSendOptions, sending: boolean): Promise<ResolvedSecret | undefined> {
@@ -88,7 +89,7 @@ function inputLines(ctx: Context, file: string): AsyncIterable<InputLine> {
 }
 
 export async function runEventSend(ctx: Context, options: EventSendOptions): Promise<void> {
-  checkCombinations(options);
+  checkCombinations(options, ctx.globals.json);
   const sending = !options.dryRun && !options.printCurl;
   const url = apiUrl(resolveBaseUrl(ctx), EVENT_PATH);
   const token = await ingestToken(ctx, options, sending);
@@ -101,18 +102,22 @@ export async function runEventSend(ctx: Context, options: EventSendOptions): Pro
   const failedOut = new FailedOut(options.failedOut);
   failedOut.check();
 
-  if (options.ndjson && !sending) {
+  if (!sending) {
     const reference = tokenReference(ctx, token);
-    const render = options.printCurl
-      ? (u: string, b: Buffer, s: string | undefined) => renderCurl(u, b, s, reference)
-      : (u: string, b: Buffer, s: string | undefined) => renderDryRun(u, b, s);
-    return printDryRunBatch(ctx, inputLines(ctx, options.file as string), options.raw, (body) => render(url, body, secret));
+    const render = (body: Buffer): Buffer | string => {
+      if (options.printCurl) return renderCurl(url, body, secret, reference);
+      return ctx.globals.json ? renderDryRunJson(url, body, secret) : renderDryRun(url, body, secret);
+    };
+    // Text requests are separated by a blank line; JSON ones are NDJSON lines.
+    const separator = ctx.globals.json ? '' : '\n';
+    if (options.ndjson) return printDryRunBatch(ctx, inputLines(ctx, options.file as string), options.raw, render, separator);
+    const built = await buildSingle(ctx, options);
+    for (const warning of built.warnings) ctx.out.warn(warning);
+    return void ctx.out.raw(render(built.body));
   }
   if (!options.ndjson) {
     const built = await buildSingle(ctx, options);
     for (const warning of built.warnings) ctx.out.warn(warning);
-    if (options.dryRun) return void ctx.out.raw(renderDryRun(url, built.body, secret));
-    if (options.printCurl) return void ctx.out.raw(renderCurl(url, built.body, secret, tokenReference(ctx, token)));
     const target = await deliveryTarget(ctx, options, url, token!.value, secret, 1);
     try {
       const { result, failure } = await deliverEvent(target, built.id, built.body);

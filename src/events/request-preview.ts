@@ -6,12 +6,25 @@
 import { SIGNATURE_HEADER } from '../constants.js';
 import { signBody } from './hmac.js';
 
+/** The request headers, the token as ***. */
+function previewHeaders(body: Buffer, secret: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', Authorization: 'Bearer ***' };
+  if (secret !== undefined) headers[SIGNATURE_HEADER] = signBody(body, secret);
+  headers['Content-Length'] = String(body.length);
+  return headers;
+}
+
 /** The request as text: method and URL, headers (secrets as ***), a blank line, the body bytes. */
 export function renderDryRun(url: string, body: Buffer, secret: string | undefined): Buffer {
-  const lines = [`POST ${url}`, 'Content-Type: application/json', 'Authorization: Bearer ***'];
-  if (secret !== undefined) lines.push(`${SIGNATURE_HEADER}: ${signBody(body, secret)}`);
-  lines.push(`Content-Length: ${body.length}`, '', '');
+  const headers = Object.entries(previewHeaders(body, secret)).map(([name, value]) => `${name}: ${value}`);
+  const lines = [`POST ${url}`, ...headers, '', ''];
   return Buffer.concat([Buffer.from(lines.join('\n'), 'utf8'), body, Buffer.from('\n')]);
+}
+
+/** --json --dry-run: the request as one JSON line (the body is valid UTF-8: it was decoded strictly). */
+export function renderDryRunJson(url: string, body: Buffer, secret: string | undefined): string {
+  const request = { method: 'POST', url, headers: previewHeaders(body, secret), body: body.toString('utf8') };
+  return `${JSON.stringify(request)}\n`;
 }
 
 /** Where the printed curl command reads the token: the variable or the file svcctl read it from. */

@@ -52,6 +52,19 @@ export interface BaseUrl {
 }
 
 /**
+ * The path a base URL probably meant: a final /API in another case → /api; a
+ * path that goes on past an /api segment (an endpoint URL pasted whole, e.g.
+ * /api/v1/event) → cut after it; a final /mcp → /api; otherwise /api appended.
+ */
+function suggestApiPath(path: string): string {
+  const segments = path.split('/');
+  const api = segments.findIndex((segment) => segment.toLowerCase() === 'api');
+  if (api > 0) return `${segments.slice(0, api).join('/')}/api`;
+  if (path.toLowerCase().endsWith('/mcp')) return `${path.slice(0, -4)}/api`;
+  return `${path}/api`;
+}
+
+/**
  * Applies the base URL rules: http or https only, a trailing '/' dropped, the
  * path must end in /api (a missing /api is the most common set-up mistake, so
  * the error suggests the corrected URL).
@@ -78,10 +91,9 @@ export function parseBaseUrl(raw: string, source = 'the base URL'): BaseUrl {
   const path = parsed.pathname.replace(/\/+$/, '');
   const origin = parsed.origin;
   if (!path.endsWith('/api')) {
-    const suggestedPath = path.endsWith('/mcp') ? `${path.slice(0, -4)}/api` : `${path}/api`;
     throw usageError(
       `${source} must end in /api: '${raw}'`,
-      `did you mean ${origin}${suggestedPath}?`,
+      `did you mean ${origin}${suggestApiPath(path)}?`,
     );
   }
   const url = `${origin}${path}`;

@@ -63,8 +63,20 @@ export function describeNetworkError(error: unknown, url: string, timeoutSeconds
       const message = viaProxy ? `${host}: ${(error as Error).message}` : `no answer from ${host} within ${timeoutSeconds}s`;
       return { code, retryable: true, message, hint: viaProxy ? 'check HTTPS_PROXY / HTTP_PROXY and NO_PROXY' : undefined };
     }
+    case 'EPROXYREFUSED':
+      return { code, retryable: false, message: `${host}: ${(error as Error).message}`, hint: 'check HTTPS_PROXY / HTTP_PROXY and NO_PROXY' };
     default:
       break;
+  }
+  const text = String((error as Error)?.message ?? '');
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || (code === 'EPROTO' && /wrong version number|packet length too long|http request/i.test(text))) {
+    // An https URL pointed at a plain-http port: OpenSSL reads an HTTP answer as a TLS record.
+    const { hostname, port, protocol } = new URL(url);
+    const where = `${hostname}:${port || (protocol === 'https:' ? '443' : '80')}`;
+    return { code, retryable: false, message: `the server at ${where} did not answer TLS (is it plain http? try http://)` };
+  }
+  if (code === 'EPROTO') {
+    return { code, retryable: false, message: `the TLS handshake with ${host} failed`, hint: 'check that the base URL uses the right scheme (https or http) and port' };
   }
   if (code && TLS_CODE.test(code)) {
     return {

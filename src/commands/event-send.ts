@@ -78,7 +78,7 @@ function tokenReference(ctx: Context, token: ResolvedSecret | undefined): TokenR
 }
 
 async function buildSingle(ctx: Context, options: EventSendOptions): Promise<BuiltEvent> {
-  if (options.file === undefined) return buildFromEvent(await eventFromFlags(options));
+  if (options.file === undefined) return buildFromEvent(await eventFromFlags(options, (message) => ctx.out.warn(message)));
   const bytes = await readInputBytes(options.file, ctx.stdin);
   return buildFromBytes(bytes, { raw: options.raw, label: describeInput(options.file) });
 }

@@ -2,7 +2,10 @@
 import { readFile } from 'node:fs/promises';
 import { usageError } from '../errors.js';
 import { fileReadError } from '../input.js';
-import { describeTimeProblem, isPlainObject, parseTimeWithZone, UUID_PATTERN, type JsonObject } from './event-validate.js';
+import { describeTimeProblem, isPlainObject, parseTimeWithZone, payloadProblems, UUID_PATTERN, type JsonObject } from './event-validate.js';
+
+/** Receives warnings about flag values (a --label key given twice). */
+export type Warn = (message: string) => void;
 
 export interface EventFlags {
   title?: string;
@@ -38,12 +41,14 @@ export function usedFlagModeOptions(flags: EventFlags): string[] {
   }).map(([, flag]) => flag);
 }
 
-function parseLabels(labels: string[]): Record<string, string> {
+function parseLabels(labels: string[], warn: Warn): Record<string, string> {
   const result: Record<string, string> = {};
   for (const label of labels) {
     const at = label.indexOf('=');
     if (at <= 0) throw usageError(`--label '${label}' must be key=value`, 'e.g. --label env=production');
-    result[label.slice(0, at)] = label.slice(at + 1);
+    const key = label.slice(0, at);
+    if (Object.hasOwn(result, key)) warn(`--label ${key} given twice; the last value is used`);
+    result[key] = label.slice(at + 1);
   }
   return result;
 }
@@ -56,10 +61,14 @@ function parsePayloadText(text: string, flag: string): JsonObject {
     throw usageError(`${flag} is not valid JSON: ${(error as Error).message}`);
   }
   if (!isPlainObject(value)) throw usageError(`${flag} must hold a JSON object`);
+  // A bad flag value is a usage error (exit 2), like every other flag.
+  const problems = payloadProblems(value, 'payload');
+  if (problems.length === 1) throw usageError(`${flag}: ${problems[0]}`);
+  if (problems.length > 1) throw usageError(`${flag}:\n  ${problems.join('\n  ')}`);
   return value;
 }
 
-async function payloadFromFlags(flags: EventFlags): Promise<JsonObject> {
+async function payloadFromFlags(flags: EventFlags, warn: Warn): Promise<JsonObject> {
   const members = ['source', 'severity', 'message'] as const;
   const usesMembers = members.some((m) => flags[m] !== undefined) || (flags.label?.length ?? 0) > 0;
   if (flags.payload !== undefined && flags.payloadFile !== undefined) {
@@ -82,12 +91,12 @@ async function payloadFromFlags(flags: EventFlags): Promise<JsonObject> {
   }
   const payload: JsonObject = {};
   for (const member of members) if (flags[member] !== undefined) payload[member] = flags[member];
-  if ((flags.label?.length ?? 0) > 0) payload.labels = parseLabels(flags.label ?? []);
+  if ((flags.label?.length ?? 0) > 0) payload.labels = parseLabels(flags.label ?? [], warn);
   return payload;
 }
 
 /** The event object described by the flags; flag values are checked here (exit 2). */
-export async function eventFromFlags(flags: EventFlags): Promise<JsonObject> {
+export async function eventFromFlags(flags: EventFlags, warn: Warn): Promise<JsonObject> {
   if (flags.title === undefined) {
     throw usageError('no event: give --title (and other flags), or a FILE, or - to read stdin', "see 'svcctl event send --help'");
   }
@@ -103,6 +112,6 @@ export async function eventFromFlags(flags: EventFlags): Promise<JsonObject> {
     event.created_at = flags.createdAt;
   }
   event.investigate = flags.investigate ?? false;
-  event.payload = await payloadFromFlags(flags);
+  event.payload = await payloadFromFlags(flags, warn);
   return event;
 }

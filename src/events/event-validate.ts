@@ -61,27 +61,27 @@ export interface ValidationReport {
   warnings: string[];
 }
 
-/** Checks the inner JSON of `payload` (already parsed). */
-function checkPayloadObject(payload: unknown, report: ValidationReport): void {
-  if (!isPlainObject(payload)) {
-    report.problems.push('event.payload: must hold a JSON object');
-    return;
-  }
+/**
+ * The problems of a payload object (already parsed), each named by `prefix`:
+ * "event.payload" for an event, or the flag (--payload) it came from.
+ */
+export function payloadProblems(payload: unknown, prefix = 'event.payload'): string[] {
+  if (!isPlainObject(payload)) return [`${prefix}: must hold a JSON object`];
+  const problems: string[] = [];
   for (const key of ['source', 'severity', 'message']) {
-    if (key in payload && typeof payload[key] !== 'string') {
-      report.problems.push(`event.payload.${key}: must be a string`);
-    }
+    if (key in payload && typeof payload[key] !== 'string') problems.push(`${prefix}.${key}: must be a string`);
   }
   if ('labels' in payload) {
     const labels = payload.labels;
     if (!isPlainObject(labels)) {
-      report.problems.push('event.payload.labels: must be an object of strings');
+      problems.push(`${prefix}.labels: must be an object of strings`);
     } else {
       for (const [key, value] of Object.entries(labels)) {
-        if (typeof value !== 'string') report.problems.push(`event.payload.labels.${key}: must be a string`);
+        if (typeof value !== 'string') problems.push(`${prefix}.labels.${key}: must be a string`);
       }
     }
   }
+  return problems;
 }
 
 /**
@@ -125,10 +125,10 @@ export function validateEvent(event: JsonObject, raw: boolean): ValidationReport
         problems.push('event.payload: the string does not hold valid JSON');
         inner = undefined;
       }
-      if (inner !== undefined) checkPayloadObject(inner, report);
+      if (inner !== undefined) problems.push(...payloadProblems(inner));
     } else if (isPlainObject(payload)) {
       if (raw) problems.push('event.payload: must be a string (with --raw the body is sent as is, so it cannot be serialized)');
-      else checkPayloadObject(payload, report);
+      else problems.push(...payloadProblems(payload));
     } else {
       problems.push('event.payload: must be a JSON object or a string holding one');
     }

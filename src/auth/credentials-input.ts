@@ -11,7 +11,7 @@
  */
 import { canPrompt, type Context } from '../context.js';
 import { usageError } from '../errors.js';
-import { readSecretFile, readSecretStdin, warnSurroundingWhitespace } from '../secrets.js';
+import { readSecretFile, readSecretStdin, warnSurroundingWhitespace, checkSecretCharacters } from '../secrets.js';
 import { describeSource, envName, readSetting } from '../settings.js';
 
 export interface CredentialFlags {
@@ -67,6 +67,7 @@ export async function passwordWithoutPrompt(ctx: Context, flags: CredentialFlags
   }
   const setting = readSetting(ctx.env, 'PASSWORD');
   if (!setting) return undefined;
+  checkSecretCharacters(setting.value, setting.source);
   ctx.out.debug(describeSource(setting, 'password'));
   warnSurroundingWhitespace(setting.value, setting.source, ctx.out);
   return { value: setting.value, source: setting.source };

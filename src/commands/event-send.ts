@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { EVENT_PATH } from '../constants.js';
 import type { Context } from '../context.js';
 import { resolveBaseUrl } from '../deployment.js';
-import { exitWith, ExitCode, usageError } from '../errors.js';
+import { CliError, exitWith, ExitCode, usageError } from '../errors.js';
 import { createTransport } from '../http/transport.js';
 import { describeInput, readInputBytes } from '../input.js';
 import { resolveSecret, resolveSecretWithSource, type ResolvedSecret } from '../secrets.js';
@@ -100,7 +100,7 @@ export async function runEventSend(ctx: Context, options: EventSendOptions): Pro
   });
   if (secret === undefined) ctx.out.debug('no HMAC secret: the request is sent without a signature header');
   const failedOut = new FailedOut(options.failedOut);
-  failedOut.check();
+  failedOut.check(options.file);
 
   if (!sending) {
     const reference = tokenReference(ctx, token);
@@ -148,6 +148,12 @@ export async function runEventSend(ctx: Context, options: EventSendOptions): Pro
     if (summary.failed > 0) {
       if (failedOut.path) ctx.out.info(`the ${summary.failed} line(s) not delivered were appended to ${failedOut.path}`);
       else ctx.out.warn('lines that were not delivered are lost unless --failed-out <file> is given');
+    }
+    if (summary.stoppedBy?.exitCode === ExitCode.Interrupted) {
+      await target.transport.abort();
+      throw new CliError(ExitCode.Interrupted, `interrupted: ${summary.interruptedLines ?? 0} line(s) in flight were not confirmed`, {
+        hint: failedOut.path ? `they were appended to ${failedOut.path}; no input was read after them` : 'give --failed-out <file> to keep them',
+      });
     }
     if (summary.stoppedBy) throw exitWith(summary.stoppedBy.exitCode);
     if (summary.failed > 0) throw exitWith(ExitCode.PartialFailure);

@@ -45,16 +45,6 @@ export function shellQuote(text: string): string {
   return `$'${escaped}'`;
 }
 
-/** $'...' with every byte outside printable ASCII escaped: for bodies that are not valid UTF-8. */
-function quoteBytes(body: Buffer): string {
-  let escaped = '';
-  for (const byte of body) {
-    const printable = byte >= 0x20 && byte < 0x7f && byte !== 0x27 && byte !== 0x5c;
-    escaped += printable ? String.fromCharCode(byte) : `\\x${byte.toString(16).padStart(2, '0')}`;
-  }
-  return `$'${escaped}'`;
-}
-
 /**
  * A bash command that sends the same bytes. The token is read from the
  * variable or file it came from, through a header file (`-H @<(printf ...)`),
@@ -64,8 +54,8 @@ function quoteBytes(body: Buffer): string {
  */
 export function renderCurl(url: string, body: Buffer, secret: string | undefined, token: TokenReference): string {
   const tokenValue = 'env' in token ? `"$${token.env}"` : `"$(cat ${shellQuote(token.file)})"`;
-  const text = body.toString('utf8');
-  const data = Buffer.from(text, 'utf8').equals(body) ? shellQuote(text) : quoteBytes(body);
+  // Bodies are valid UTF-8 (checked when they were read), so the text is the bytes.
+  const data = shellQuote(body.toString('utf8'));
   const lines = [
     `printf '%s' ${data} |`,
     `  curl --silent --show-error --fail-with-body -X POST ${shellQuote(url)} \\`,

@@ -19,7 +19,7 @@ export function registerEventCommands(program: Command, contextFor: ContextFacto
     .description('build, sign and send an event (or a stream of NDJSON events)')
     .argument('[FILE]', "a JSON file, or '-' for stdin; without FILE the event is built from flags")
     .option('--title <text>', 'event title (flags mode, required)')
-    .option('--investigate', 'ask the platform to investigate', false)
+    .option('--investigate', 'ask the platform to investigate')
     .option('--source <s>', 'payload source')
     .option('--severity <s>', 'payload severity')
     .option('--message <m>', 'payload message')
@@ -28,21 +28,22 @@ export function registerEventCommands(program: Command, contextFor: ContextFacto
     .option('--payload-file <file>', 'the whole payload object from a file')
     .option('--id <uuid>', 'event id (default: a random UUID v4)')
     .option('--created-at <time>', 'ISO 8601 time with a zone (default: now); sent in UTC')
-    .option('--raw', 'send FILE/stdin bytes exactly as read (still validated)', false)
-    .option('--ndjson', 'FILE/stdin holds one event per line, streamed', false)
+    .option('--raw', 'send FILE/stdin bytes exactly as read (still validated)')
+    .option('--ndjson', 'FILE/stdin holds one event per line, streamed')
     .addOption(new Option('--concurrency <n>', 'requests in flight with --ndjson').argParser(integerIn(1, 256)).default(DEFAULT_CONCURRENCY))
     .option('--failed-out <file>', 'with --ndjson: append each line not delivered here, byte for byte')
     .option('--token-file <file>', 'file holding the ingest token (else SERVICE_INGEST_TOKEN)')
     .option('--hmac-secret-file <file>', 'file holding the HMAC secret (else SERVICE_HMAC_SECRET)')
     .addOption(new Option('--retries <n>', 'retries after the first attempt').argParser(integerIn(0, 20)).default(DEFAULT_RETRIES))
     .addOption(new Option('--timeout <seconds>', 'timeout of each attempt').argParser(positiveSeconds).default(DEFAULT_TIMEOUT_SECONDS))
-    .option('--dry-run', 'print the request (secrets as ***) and send nothing', false)
-    .option('--print-curl', 'print an equivalent curl command and send nothing', false)
+    .option('--dry-run', 'print the request (secrets as ***) and send nothing')
+    .option('--print-curl', 'print an equivalent curl command and send nothing')
     .addHelpText('after', SEND_EXAMPLES)
     .action(async (file: string | undefined, options, command: Command) => {
       const { runEventSend } = await import('../commands/event-send.js');
       const concurrencyGiven = command.getOptionValueSource('concurrency') === 'cli';
-      await runEventSend(contextFor(command), { ...options, file, concurrencyGiven });
+      const flags = { raw: !!options.raw, ndjson: !!options.ndjson, dryRun: !!options.dryRun, printCurl: !!options.printCurl };
+      await runEventSend(contextFor(command), { ...options, ...flags, file, concurrencyGiven });
     });
 
   event

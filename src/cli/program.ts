@@ -48,9 +48,9 @@ export function createProgram(io: Io): Command {
   const program = new Command(CLI_NAME)
     .description('Signed event ingestion, login tokens and MCP client configuration for the service.')
     .version(io.version, '-V, --version', 'print the version')
-    .option('--json', 'print results as JSON (one document, or one line per item)', false)
-    .option('-q, --quiet', 'print only results and errors', false)
-    .option('-v, --verbose', 'say where each setting came from (never its value)', false)
+    .option('--json', 'print results as JSON (one document, or one line per item)')
+    .option('-q, --quiet', 'print only results and errors')
+    .option('-v, --verbose', 'say where each setting came from (never its value)')
     .option('--no-color', 'no colours (also: NO_COLOR=1)')
     .option('--no-input', 'never prompt; fail at once when a value is missing')
     .addOption(new Option('--base-url <url>', 'API base of the deployment (else SERVICE_BASE_URL)'))
@@ -64,7 +64,16 @@ export function createProgram(io: Io): Command {
     });
 
   const contextFor: ContextFactory = (command) => {
-    const globals = command.optsWithGlobals() as GlobalOptions;
+    const given = command.optsWithGlobals() as Partial<GlobalOptions>;
+    // Flags not given are false (commander leaves them undefined, which keeps "(default: false)" out of --help).
+    const globals: GlobalOptions = {
+      ...given,
+      json: given.json === true,
+      quiet: given.quiet === true,
+      verbose: given.verbose === true,
+      color: given.color !== false,
+      input: given.input !== false,
+    };
     const out = new Output({
       stdout: io.stdout,
       stderr: io.stderr,
@@ -78,8 +87,8 @@ export function createProgram(io: Io): Command {
   };
 
   registerEventCommands(program, contextFor);
-  registerDevCommands(program, contextFor);
   registerAuthCommands(program, contextFor);
   registerMcpCommands(program, contextFor);
+  registerDevCommands(program, contextFor);
   return program;
 }

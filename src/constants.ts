@@ -20,13 +20,6 @@ export const SETTING_NAMES = [
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 
-/** Settings whose values are secrets: never printed, logged or put in argv. */
-export const SECRET_SETTINGS: ReadonlySet<SettingName> = new Set([
-  'PASSWORD',
-  'ACCESS_TOKEN',
-  'INGEST_TOKEN',
-  'HMAC_SECRET',
-]);
 
 /** Remote MCP headers: current names, legacy names, and the bearer header. */
 export const HEADER_EMAIL = 'X-Service-Email';

@@ -15,7 +15,6 @@ export interface OutputOptions {
   stdout: OutputStream;
   stderr: OutputStream;
   env: NodeJS.ProcessEnv;
-  json?: boolean;
   quiet?: boolean;
   verbose?: boolean;
   /** false when --no-color was given. */
@@ -29,7 +28,6 @@ export function colorAllowed(stream: OutputStream, env: NodeJS.ProcessEnv, color
 }
 
 export class Output {
-  readonly json: boolean;
   readonly quiet: boolean;
   readonly verbose: boolean;
   readonly stdout: OutputStream;
@@ -41,7 +39,6 @@ export class Output {
   constructor(options: OutputOptions) {
     this.stdout = options.stdout;
     this.stderr = options.stderr;
-    this.json = options.json ?? false;
     this.quiet = options.quiet ?? false;
     this.verbose = options.verbose ?? false;
     const level = colorAllowed(options.stderr, options.env, options.color ?? true) ? 1 : 0;

@@ -76,7 +76,11 @@ describe('event send --ndjson: nothing is lost, nothing runs away', () => {
       });
       let stderr = '';
       child.stderr.on('data', (chunk) => (stderr += chunk));
-      while (server.requests.length < 4) await new Promise((resolve) => setTimeout(resolve, 20));
+      const deadline = Date.now() + 15_000;
+      while (server.requests.length < 4 && child.exitCode === null && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.equal(child.exitCode, null, `svcctl ended before the signal: ${stderr}`);
       child.kill('SIGINT');
       const code = await new Promise((resolve) => child.on('close', resolve));
       assert.equal(code, 130, stderr);

@@ -78,7 +78,6 @@ export function createProgram(io: Io): Command {
       stdout: io.stdout,
       stderr: io.stderr,
       env: io.env,
-      json: globals.json,
       quiet: globals.quiet,
       verbose: globals.verbose,
       color: globals.color,

@@ -9,7 +9,6 @@ import { usageError } from '../errors.js';
 
 export class FailedOut {
   private fd: number | undefined;
-  count = 0;
 
   constructor(readonly path: string | undefined) {}
 
@@ -35,7 +34,6 @@ export class FailedOut {
   }
 
   append(raw: Buffer): void {
-    this.count++;
     if (this.path === undefined) return;
     if (this.fd === undefined) {
       try {

@@ -134,6 +134,24 @@ describe('mcp install safety', () => {
     assert.equal(await readFile(file, 'utf8'), other);
   });
 
+  it('--dry-run never shows a literal secret holding a backslash and a quote, as written or escaped', async () => {
+    const token = 'ab\\cd"ef';
+    const env = { ...ENV, SERVICE_ACCESS_TOKEN: token, CODEX_HOME: join(home, 'escaped', '.codex') };
+    const args = ['--mode', 'proxy', '--auth', 'bearer', '--secrets', 'literal', '--dry-run'];
+    await mkdir(join(home, 'escaped'), { recursive: true });
+    for (const client of ['cursor', 'codex']) {
+      const result = await runCli(['mcp', 'install', '--client', client, ...args], { home: join(home, 'escaped'), env });
+      assert.equal(result.code, 0, result.stderr);
+      // JSON and TOML both write the token as ab\\cd\"ef: the diff shows *** in its place.
+      assert.match(result.stdout, /^\+.*SERVICE_AUTH_HEADER.*Bearer \*\*\*/m, `${client}: ${result.stdout}`);
+      for (const shown of [result.stdout, result.stderr]) {
+        assert.ok(!shown.includes('ab\\cd'), `${client}: the token as written`);
+        assert.ok(!shown.includes('ab\\\\cd'), `${client}: the token escaped`);
+        assert.ok(!shown.includes('cd\\"ef') && !shown.includes('cd"ef'), `${client}: the end of the token`);
+      }
+    }
+  });
+
   it('--no-backup keeps no .bak', async () => {
     const file = await place('.config/zed/settings.json', '{\n  "theme": "x"\n}\n');
     assert.equal((await run(['install', '--client', 'zed', '--secrets', 'literal', '--no-backup'], { ...ENV, SERVICE_EMAIL: 'a@b.c', SERVICE_PASSWORD: 'pw' })).code, 0);

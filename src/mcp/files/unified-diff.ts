@@ -11,6 +11,7 @@
  * file gets.
  */
 import { createTwoFilesPatch } from 'diff';
+import { redact } from '../../http/redact.js';
 
 const SECRET_KEY = /(password|passwd|token|secret|authorization|api[_-]?key|credential)/i;
 // A JSON or TOML key/value line whose key looks secret: "KEY": "value" or KEY = "value".
@@ -46,10 +47,8 @@ function tomlTables(text: string): Array<string | undefined> {
 
 /** `table` is the TOML table of the line, when the file is TOML. */
 export function redactLine(line: string, secrets: readonly string[], table?: string): string {
-  let result = line;
-  for (const secret of secrets) {
-    if (secret.length > 0) result = result.split(secret).join('***');
-  }
+  // The secrets as written and in their JSON-escaped and URL-encoded forms.
+  let result = redact(line, secrets);
   // A header given as an argument (mcp-remote --header "Name: value") of another server.
   result = result.replace(HEADER_ARG, (_all, quote: string, name: string, value: string) =>
     isReference(value) ? _all : `${quote}${name}***${quote}`,

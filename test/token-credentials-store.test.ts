@@ -57,10 +57,13 @@ test('an existing file with looser rights ends up 0600 after a save (and a warni
   await mkdir(join(home, '.config', 'svcctl'), { recursive: true });
   await writeFile(path, JSON.stringify({ version: 1, tokens: { 'https://a.example.com/api': entry('old') } }), { mode: 0o644 });
   await chmod(path, 0o644);
-  await saveToken(ctx, 'https://b.example.com/api', entry('new'));
-  assert.equal((await stat(path)).mode & 0o777, 0o600);
-  assert.match(stderr(), /can be read by other users \(mode 644\)/);
   assert.equal((await readSavedToken(ctx, 'https://a.example.com/api'))?.access_token, 'old');
+  assert.match(stderr(), /can be read by other users \(mode 644\)/);
+  await saveToken(ctx, 'https://b.example.com/api', entry('new'));
+  assert.equal(stderr().match(/can be read by other users/g)?.length, 1, 'the save itself does not warn again');
+  assert.equal((await stat(path)).mode & 0o777, 0o600);
+  assert.equal((await readSavedToken(ctx, 'https://a.example.com/api'))?.access_token, 'old');
+  assert.equal(stderr().match(/can be read by other users/g)?.length, 1, 'a 0600 file is not warned about');
 });
 
 test('a corrupt file is exit 7 with its path and is never overwritten', async () => {

@@ -77,6 +77,7 @@ test('an existing file with mode 0644 is left 0600 after --save, and the other e
   await writeFile(file, JSON.stringify({ version: 1, tokens: { 'https://keep.example.com/api': keep } }));
   await chmod(file, 0o644);
   const result = await login(home, server);
+  assert.equal(result.stderr.match(/can be read by other users/g)?.length, 1, result.stderr);
   assert.match(result.stderr, /can be read by other users \(mode 644\)/);
   assert.equal((await stat(file)).mode & 0o777, 0o600);
   const onDisk = JSON.parse(await readFile(file, 'utf8'));
@@ -151,6 +152,20 @@ test('token --refresh logs in again with SERVICE_PASSWORD (email from the saved 
   const again = await runCli(['token', '--refresh'], { home, env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_PASSWORD: PASSWORD } });
   assert.equal(again.stdout, `${fresh}\n`);
   assert.equal(server.requests.length, count);
+});
+
+test('token --refresh warns once about a credentials file other users can read, and leaves it 0600', async () => {
+  const home = await tempDir();
+  await saveExpired(home, server.baseUrl);
+  await chmod(credentialsFile(home), 0o644);
+  const result = await runCli(['token', '--refresh'], { home, env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_PASSWORD: PASSWORD } });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stderr.match(/can be read by other users/g)?.length, 1, result.stderr);
+  assert.match(result.stderr, /can be read by other users \(mode 644\)/);
+  assert.equal((await stat(credentialsFile(home))).mode & 0o777, 0o600);
+  const quiet = await runCli(['token'], { home, env: { SERVICE_BASE_URL: server.baseUrl } });
+  assert.equal(quiet.code, 0, quiet.stderr);
+  assert.equal(quiet.stderr, '');
 });
 
 test('token --refresh with --password-stdin and no saved token logs in and saves', async () => {

@@ -83,7 +83,7 @@ interface Snapshot {
   text: string | undefined;
 }
 
-async function readSnapshot(ctx: Context, path: string): Promise<Snapshot> {
+async function readSnapshot(path: string): Promise<Snapshot> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -93,7 +93,6 @@ async function readSnapshot(ctx: Context, path: string): Promise<Snapshot> {
     if (code === 'EISDIR') throw unsafeFile(path, 'is a folder, not a file');
     throw new CliError(ExitCode.UnsafeConfig, `cannot read the credentials file ${path}: ${fileReadReason(error)}`);
   }
-  await warnIfReadableByOthers(ctx, path);
   return { file: parseCredentials(text, path), text };
 }
 
@@ -162,7 +161,7 @@ async function syncDir(dir: string): Promise<void> {
 async function update(ctx: Context, change: (file: CredentialsFile) => boolean): Promise<boolean> {
   const path = credentialsPath(ctx);
   for (let attempt = 0; attempt < 5; attempt++) {
-    const snapshot = await readSnapshot(ctx, path);
+    const snapshot = await readSnapshot(path);
     if (!change(snapshot.file)) return false;
     if ((await currentText(path)) !== snapshot.text) continue;
     try {
@@ -178,9 +177,15 @@ async function update(ctx: Context, change: (file: CredentialsFile) => boolean):
   });
 }
 
-/** The saved token for a base URL, or undefined. A corrupt file is exit 7, never ignored. */
+/**
+ * The saved token for a base URL, or undefined. A corrupt file is exit 7, never ignored.
+ * Each command reads the file this way once, so this is where loose rights are warned about
+ * (a save fixes them without a word).
+ */
 export async function readSavedToken(ctx: Context, baseUrl: string): Promise<SavedToken | undefined> {
-  const { file } = await readSnapshot(ctx, credentialsPath(ctx));
+  const path = credentialsPath(ctx);
+  const { file, text } = await readSnapshot(path);
+  if (text !== undefined) await warnIfReadableByOthers(ctx, path);
   return file.tokens[baseUrl];
 }
 

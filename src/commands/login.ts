@@ -21,14 +21,14 @@ export interface LoggedIn {
 /**
  * Logs in with credentials already resolved, decodes the token, saves it when
  * asked, and tells a person at a terminal who is logged in and for how long.
- * `svcctl token --refresh` uses this too.
+ * `svcctl token --refresh` uses this too. With `save`, the caller has already
+ * read the credentials file (readSavedToken), so a file that cannot be saved
+ * to fails before a token is minted.
  */
 export async function logIn(
   ctx: Context,
   request: { baseUrl: string; email: string; password: string; timeoutSeconds: number; save: boolean },
 ): Promise<LoggedIn> {
-  // A credentials file that cannot be saved to fails before a token is minted.
-  if (request.save) await readSavedToken(ctx, request.baseUrl);
   const token = await requestAccessToken(ctx, request);
   const decoded = tryDecodeJwt(token);
   const summary = summarizeToken(token, decoded);
@@ -63,6 +63,8 @@ export function printToken(ctx: Context, summary: TokenSummary): void {
 export async function runLogin(ctx: Context, options: LoginOptions): Promise<void> {
   const baseUrl = resolveBaseUrl(ctx);
   const { email, password } = await resolveLoginCredentials(ctx, options);
+  // A credentials file that cannot be saved to fails before a token is minted.
+  if (options.save) await readSavedToken(ctx, baseUrl);
   const { summary } = await logIn(ctx, {
     baseUrl,
     email: email.value,

@@ -133,3 +133,15 @@ test('a plain-http MCP URL to another host is warned about (--mcp-url and SERVIC
     assert.ok(!/plain http/.test(quiet.stderr), url);
   }
 });
+
+test('mcp install for two clients warns about a plain-http URL once', async () => {
+  const home = await makeTempDir();
+  const count = (text: string, pattern: RegExp): number => text.split('\n').filter((line) => pattern.test(line)).length;
+  const local = await runCli(['mcp', 'install', '--client', 'cursor', '--client', 'windsurf', '--base-url', 'http://acme.example.com/api', '--dry-run'], { home });
+  assert.equal(local.code, 0, local.stderr);
+  assert.equal(count(local.stderr, /^warning: http:\/\/acme\.example\.com\/api uses plain http/), 1, local.stderr);
+  const remote = await runCli(['mcp', 'install', '--client', 'cursor', '--client', 'windsurf', '--mode', 'remote', '--mcp-url', 'http://acme.example.com/mcp', '--dry-run'], { home });
+  assert.equal(remote.code, 0, remote.stderr);
+  assert.equal(count(remote.stderr, /^warning: http:\/\/acme\.example\.com\/mcp uses plain http/), 1, remote.stderr);
+  assert.equal(count(remote.stdout, /"(url|serverUrl)": "http:\/\/acme\.example\.com\/mcp"/), 2, 'both entries still get the URL');
+});

@@ -9,7 +9,7 @@ import { canPrompt } from '../context.js';
 import { exitWith, ExitCode, usageError } from '../errors.js';
 import { applyChanges, diffOf, planAll, showDryRun, type PlannedChange } from '../mcp/apply-plans.js';
 import { CLIENTS } from '../mcp/clients.js';
-import { buildEntryRequest, clientEnvOf, targetsOf, type McpEntryOptions } from '../mcp/entry-request.js';
+import { buildEntryRequest, clientEnvOf, targetsOf, type EntryUrls, type McpEntryOptions } from '../mcp/entry-request.js';
 import { fileTargetOf, planInstall } from '../mcp/install-plan.js';
 import { chooseClients, chooseModeAndAuth } from '../mcp/interactive-choice.js';
 import { resolveLiterals } from '../mcp/literal-values.js';
@@ -43,10 +43,19 @@ async function chooseTargets(ctx: Context, options: McpInstallOptions): Promise<
   return { targets: clients.map((client) => ({ client })), options: chosen };
 }
 
-/** Builds every request without reading a secret, then reads literal values once for all targets. */
+/**
+ * Builds every request without reading a secret, then reads literal values
+ * once for all targets. The URLs are resolved with the first target (after its
+ * option checks) and reused, so a warning about them is given once.
+ */
 async function prepareAll(ctx: Context, targets: Target[], options: McpInstallOptions): Promise<Prepared[]> {
   const requests: EntryRequest[] = [];
-  for (const target of targets) requests.push(await buildEntryRequest(ctx, target, options, { literals: 'placeholders' }));
+  let urls: EntryUrls | undefined;
+  for (const target of targets) {
+    const request = await buildEntryRequest(ctx, target, options, { literals: 'placeholders', urls });
+    urls ??= { baseUrl: request.baseUrl, mcpUrl: request.mcpUrl };
+    requests.push(request);
+  }
   const first = requests.find((request) => request.secrets === 'literal');
   if (first) {
     const literals = await resolveLiterals(ctx, first.mode, first.auth, options);

@@ -59,6 +59,18 @@ export function scopeFor(target: Target, options: McpEntryOptions): Scope {
 export interface BuildOptions {
   /** 'values': real literal values (prompting where allowed); 'placeholders': <SERVICE_PASSWORD> for printing. */
   literals: 'values' | 'placeholders';
+  /** URLs already resolved for an earlier target of the same run (so warnings are given once). */
+  urls?: EntryUrls;
+}
+
+/** The deployment's URLs an entry holds: the base URL in local mode, the MCP URL otherwise ('' when unused). */
+export interface EntryUrls {
+  baseUrl: string;
+  mcpUrl: string;
+}
+
+export function entryUrls(ctx: Context, mode: Mode): EntryUrls {
+  return mode === 'local' ? { baseUrl: resolveBaseUrl(ctx), mcpUrl: '' } : { baseUrl: '', mcpUrl: resolveMcpUrl(ctx) };
 }
 
 /**
@@ -81,8 +93,7 @@ export async function buildEntryRequest(
   if (!NAME_PATTERN.test(name)) throw usageError(`invalid --name '${name}': letters, digits, '-' and '_', first a letter`);
   const secrets = options.secrets ?? defaultSecrets(target);
   checkSecrets(target, secrets);
-  const baseUrl = mode === 'local' ? resolveBaseUrl(ctx) : '';
-  const mcpUrl = mode === 'local' ? '' : resolveMcpUrl(ctx);
+  const { baseUrl, mcpUrl } = build.urls ?? entryUrls(ctx, mode);
   const literals =
     secrets !== 'literal'
       ? {}

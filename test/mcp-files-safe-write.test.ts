@@ -99,4 +99,15 @@ describe('unifiedDiff', () => {
     assert.match(diff, /\n\+  "SERVICE_PASSWORD": "\*\*\*",\n/);
     assert.ok(!diff.includes('hunter2'));
   });
+
+  it('a TOML line such as [ "x" ] inside a multi-line array is not taken for a table header', () => {
+    // Read as a header, the line would put api_token in an env_http_headers table, where values are variable names.
+    const before = '[mcp_servers.other]\nargs = [\n  [ "a" ],\n  [ "env_http_headers" ]\n]\napi_token = "literal_secret_value"\n';
+    const after = `${before}\n[mcp_servers.service]\nurl = "https://x.example/mcp"\n`;
+    const diff = unifiedDiff('/tmp/config.toml', before, after);
+    assert.match(diff, /^ api_token = "\*\*\*"$/m);
+    assert.ok(!diff.includes('literal_secret_value'));
+    const named = unifiedDiff('/tmp/config.toml', '[mcp_servers.other.env_http_headers]\nX-Token = "OTHER_TOKEN"\n', '[mcp_servers.other.env_http_headers]\nX-Token = "OTHER_TOKEN"\n[a]\n');
+    assert.match(named, /^ X-Token = "OTHER_TOKEN"$/m, 'a real env_http_headers table still shows its variable names');
+  });
 });

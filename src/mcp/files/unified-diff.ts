@@ -12,6 +12,7 @@
  */
 import { createTwoFilesPatch } from 'diff';
 import { redact } from '../../http/redact.js';
+import { scanTomlHeaders } from './toml-scan.js';
 
 const SECRET_KEY = /(password|passwd|token|secret|authorization|api[_-]?key|credential)/i;
 // A JSON or TOML key/value line whose key looks secret: "KEY": "value" or KEY = "value".
@@ -25,7 +26,6 @@ function isReference(value: string): boolean {
 }
 
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const TOML_TABLE = /^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$/;
 
 /** Codex reads these values as names of variables (env_http_headers, bearer_token_env_var). */
 function isCodexVariableName(table: string | undefined, key: string, value: string): boolean {
@@ -33,14 +33,26 @@ function isCodexVariableName(table: string | undefined, key: string, value: stri
   return /(^|\.)env_http_headers$/.test(table ?? '') || /env_var$/.test(key);
 }
 
-/** For each line (1-based) of a TOML text, the table it sits in; undefined before the first header. */
+/**
+ * For each line (1-based) of a TOML text, the table it sits in (dotted);
+ * undefined before the first header. The headers come from scanTomlHeaders,
+ * which skips strings and multi-line arrays (`[ "x" ]` there is no header).
+ */
 function tomlTables(text: string): Array<string | undefined> {
+  const lines = text.split('\n');
   const tables: Array<string | undefined> = [undefined];
+  const headers = scanTomlHeaders(text);
+  let next = 0;
+  let offset = 0;
   let current: string | undefined;
-  for (const line of text.split('\n')) {
-    const header = TOML_TABLE.exec(line);
-    if (header) current = (header[1] ?? '').replace(/["'\s]/g, '');
+  for (const line of lines) {
+    const header = headers[next];
+    if (header?.lineStart === offset) {
+      current = header.path.join('.');
+      next += 1;
+    }
     tables.push(current);
+    offset += line.length + 1;
   }
   return tables;
 }

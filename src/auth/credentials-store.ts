@@ -6,21 +6,21 @@
  *     "tokens": { "https://acme.example.com/api":
  *       { "access_token": "…", "email": "…", "expires_at": "…" | null, "saved_at": "…" } } }
  *
- * The file holds secrets, so it is always written whole to a temporary file
- * created with mode 0600 in the same folder, flushed to disk and renamed over
- * the old one (an interrupted write leaves the old file or the new one, never
- * half of either), then chmod 0600 explicitly: `mode` on open applies only
- * when a file is created, so a file that once had looser rights is fixed.
+ * The file holds secrets, so it is written with safe-write (src/mcp/files/
+ * safe-write.ts): whole, to a temporary file in the same folder, flushed and
+ * renamed over the old one (an interrupted write leaves the old file or the
+ * new one, never half of either), always with mode 0600, so a file that once
+ * had looser rights is fixed. Its folder is created 0700.
  * A file that does not parse is never overwritten: exit 7 with its path.
  */
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import { CONFIG_DIR_NAME, CREDENTIALS_FILE_NAME } from '../constants.js';
 import type { Context } from '../context.js';
 import { CliError, ExitCode } from '../errors.js';
 import { fileWriteReason } from '../fs-reasons.js';
 import { fileReadReason } from '../input.js';
+import { readSnapshot, unchangedSince, writeSafely, type FileSnapshot } from '../mcp/files/safe-write.js';
 
 export interface SavedToken {
   access_token: string;
@@ -77,80 +77,42 @@ function parseCredentials(text: string, path: string): CredentialsFile {
   return { version: 1, tokens: file.tokens };
 }
 
-interface Snapshot {
+interface Credentials {
   file: CredentialsFile;
-  /** The exact text read, to notice a change by another svcctl before our rename. */
-  text: string | undefined;
+  /** What was read, so safe-write can notice a change by another svcctl right before its rename. */
+  snapshot: FileSnapshot;
 }
 
-async function readSnapshot(path: string): Promise<Snapshot> {
-  let text: string;
+async function readCredentials(path: string): Promise<Credentials> {
+  let snapshot: FileSnapshot;
   try {
-    text = await readFile(path, 'utf8');
+    snapshot = await readSnapshot(path);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { file: { version: 1, tokens: {} }, text: undefined };
-    if (code === 'EISDIR') throw unsafeFile(path, 'is a folder, not a file');
-    throw new CliError(ExitCode.UnsafeConfig, `cannot read the credentials file ${path}: ${fileReadReason(error)}`);
+    if (await isFolder(path)) throw unsafeFile(path, 'is a folder, not a file');
+    const cause = error instanceof CliError ? error.cause : error;
+    if (cause === undefined) throw error;
+    throw new CliError(ExitCode.UnsafeConfig, `cannot read the credentials file ${path}: ${fileReadReason(cause)}`);
   }
-  return { file: parseCredentials(text, path), text };
+  const file: CredentialsFile = snapshot.exists ? parseCredentials(snapshot.text, path) : { version: 1, tokens: {} };
+  return { file, snapshot };
 }
 
-async function warnIfReadableByOthers(ctx: Context, path: string): Promise<void> {
-  if (ctx.platform === 'win32') return;
-  try {
-    const mode = (await stat(path)).mode & 0o777;
-    if (mode & 0o077) {
-      ctx.out.warn(`${path} can be read by other users (mode ${mode.toString(8)}); it is set to 600 the next time svcctl saves it`);
-    }
-  } catch {
-    // gone since we read it: nothing to warn about
-  }
+async function isFolder(path: string): Promise<boolean> {
+  return stat(path).then((info) => info.isDirectory(), () => false);
 }
 
-async function currentText(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch {
-    return undefined;
+function warnIfReadableByOthers(ctx: Context, snapshot: FileSnapshot): void {
+  if (ctx.platform === 'win32' || snapshot.mode === undefined) return;
+  const mode = snapshot.mode & 0o777;
+  if (mode & 0o077) {
+    ctx.out.warn(`${snapshot.path} can be read by other users (mode ${mode.toString(8)}); it is set to 600 the next time svcctl saves it`);
   }
 }
 
-/** Writes the whole file atomically with mode 0600 (see the module comment). */
-async function writeAtomically(path: string, text: string): Promise<void> {
-  const dir = dirname(path);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const temp = join(dir, `.${CREDENTIALS_FILE_NAME}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx', 0o600);
-  try {
-    await handle.writeFile(text, 'utf8');
-    await handle.chmod(0o600);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temp, path);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-  await chmod(path, 0o600);
-  await syncDir(dir);
-}
-
-/** Flushes the rename itself to disk (a no-op where folders cannot be opened, such as Windows). */
-async function syncDir(dir: string): Promise<void> {
-  try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // best effort
-  }
+/** safe-write refuses to rename over a file that changed since it was read: for us that means read it again. */
+async function changedOnDisk(error: unknown, snapshot: FileSnapshot): Promise<boolean> {
+  if (!(error instanceof CliError) || error.exitCode !== ExitCode.UnsafeConfig) return false;
+  return !(await unchangedSince(snapshot).catch(() => true));
 }
 
 /**
@@ -161,14 +123,25 @@ async function syncDir(dir: string): Promise<void> {
 async function update(ctx: Context, change: (file: CredentialsFile) => boolean): Promise<boolean> {
   const path = credentialsPath(ctx);
   for (let attempt = 0; attempt < 5; attempt++) {
-    const snapshot = await readSnapshot(path);
-    if (!change(snapshot.file)) return false;
-    if ((await currentText(path)) !== snapshot.text) continue;
-    try {
-      if (Object.keys(snapshot.file.tokens).length === 0) await rm(path, { force: true });
-      else await writeAtomically(path, `${JSON.stringify(snapshot.file, null, 2)}\n`);
-    } catch (error) {
+    const { file, snapshot } = await readCredentials(path);
+    if (!change(file)) return false;
+    if (Object.keys(file.tokens).length === 0) {
+      if (!(await unchangedSince(snapshot))) continue;
+      await rm(path, { force: true }).catch((error: unknown) => {
+        throw new CliError(ExitCode.UnsafeConfig, `cannot remove the credentials file ${path}: ${fileWriteReason(error)}`);
+      });
+      return true;
+    }
+    // The folder is created private; safe-write would create it with the usual mode.
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 }).catch((error: unknown) => {
       throw new CliError(ExitCode.UnsafeConfig, `cannot write the credentials file ${path}: ${fileWriteReason(error)}`);
+    });
+    try {
+      // mode 0o600 is forced even on an existing file that once had looser rights.
+      await writeSafely(snapshot, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600, backup: false });
+    } catch (error) {
+      if (await changedOnDisk(error, snapshot)) continue;
+      throw error;
     }
     return true;
   }
@@ -183,9 +156,8 @@ async function update(ctx: Context, change: (file: CredentialsFile) => boolean):
  * (a save fixes them without a word).
  */
 export async function readSavedToken(ctx: Context, baseUrl: string): Promise<SavedToken | undefined> {
-  const path = credentialsPath(ctx);
-  const { file, text } = await readSnapshot(path);
-  if (text !== undefined) await warnIfReadableByOthers(ctx, path);
+  const { file, snapshot } = await readCredentials(credentialsPath(ctx));
+  warnIfReadableByOthers(ctx, snapshot);
   return file.tokens[baseUrl];
 }
 

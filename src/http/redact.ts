@@ -10,11 +10,21 @@ function echoedForms(secret: string): string[] {
   return [...forms].sort((a, b) => b.length - a.length);
 }
 
+/** Secrets this short are replaced only where they stand alone, so that messages stay readable. */
+const SHORT_SECRET = 4;
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 export function redact(text: string, secrets: ReadonlyArray<string | undefined>): string {
   let result = text;
   for (const secret of secrets) {
     if (!secret) continue;
-    for (const form of echoedForms(secret)) result = result.split(form).join('***');
+    for (const form of echoedForms(secret)) {
+      result =
+        secret.length < SHORT_SECRET
+          ? result.replace(new RegExp(`(?<![A-Za-z0-9_])${escapeRegExp(form)}(?![A-Za-z0-9_])`, 'g'), '***')
+          : result.split(form).join('***');
+    }
   }
   return result;
 }

@@ -32,7 +32,7 @@ describe('mcp install safety', () => {
     const file = await place('.cursor/mcp.json', broken);
     const result = await run(['install', '--client', 'cursor']);
     assert.equal(result.code, 7);
-    assert.match(result.stderr, /mcp\.json:5:7: the file does not parse \(a comma is missing\); it was not changed/);
+    assert.match(result.stderr, /mcp\.json:5:7: the file does not parse \(a comma is missing\); nothing was written/);
     assert.equal(await readFile(file, 'utf8'), broken);
     assert.deepEqual(await readdir(dirname(file)), ['mcp.json']);
   });

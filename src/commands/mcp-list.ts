@@ -76,7 +76,7 @@ export async function findServiceEntries(ctx: Context, options: McpListOptions):
 
 export async function runMcpList(ctx: Context, options: McpListOptions): Promise<void> {
   const { entries, warnings } = await findServiceEntries(ctx, options);
-  for (const warning of warnings) ctx.out.warn(warning.replace(/; it was not changed$/, ''));
+  for (const warning of warnings) ctx.out.warn(warning);
   if (ctx.globals.json) {
     ctx.out.jsonResult(entries);
     return;

@@ -158,7 +158,7 @@ export async function planAll<T>(ctx: Context, items: T[], plan: (item: T) => Pr
     }
   }
   if (problems.length === 0) return changes;
-  for (const problem of problems) ctx.out.error(problem.message, problem.hint);
-  if (changes.length > 0) ctx.out.info('nothing was written');
+  // The problems say what is wrong with a file (read-only commands report them too); here nothing is written at all.
+  for (const problem of problems) ctx.out.error(`${problem.message}; nothing was written`, problem.hint);
   throw exitWith(ExitCode.UnsafeConfig);
 }

@@ -14,7 +14,7 @@ import { isCliError, usageError } from '../../errors.js';
 import { readSetting, deriveMcpUrl } from '../../settings.js';
 import { CLIENTS, checkScope, getClient } from '../clients.js';
 import { clientEnvOf, type McpEntryOptions } from '../entry-request.js';
-import type { ConfigDocument } from '../files/config-document.js';
+import { ConfigParseError, type ConfigDocument, type FilePosition } from '../files/config-document.js';
 import { readSnapshot } from '../files/safe-write.js';
 import { fileTargetOf, openDocument } from '../install-plan.js';
 import { packageName, pointsAtService } from '../service-entries.js';
@@ -36,8 +36,8 @@ export interface UnreadableConfig {
   name: string;
   /** What is wrong, with file:line:column when there is a position. */
   problem: string;
-  /** Whether the problem names a line and column. */
-  position: boolean;
+  /** Where the file does not parse (the problem names it too); undefined for another problem. */
+  position: FilePosition | undefined;
 }
 
 export const isUnreadable = (located: LocatedEntry | UnreadableConfig): located is UnreadableConfig => Object.hasOwn(located, 'problem');
@@ -118,9 +118,8 @@ export async function locateEntry(ctx: Context, options: McpEntryOptions): Promi
         documents.set(candidate.file, openDocument(candidate.format, snapshot.text, candidate.file));
       } catch (error) {
         if (!isCliError(error)) throw error;
-        const problem = error.message.replace(/; it was not changed$/, '');
-        const position = problem.startsWith(`${candidate.file}:`) && /^:\d+:\d+: /.test(problem.slice(candidate.file.length));
-        unreadable ??= { client: candidate.client, scope: candidate.scope, file: candidate.file, name, problem, position };
+        const position = error instanceof ConfigParseError ? error.position : undefined;
+        unreadable ??= { client: candidate.client, scope: candidate.scope, file: candidate.file, name, problem: error.message, position };
         looked.push(`${candidate.file} (does not parse)`);
         continue;
       }

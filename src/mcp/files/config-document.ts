@@ -34,18 +34,34 @@ export function positionAt(text: string, offset: number): TextPosition {
   return { line: lines.length, column: (lines.at(-1) ?? '').replace(/\r$/, '').length + 1 };
 }
 
-/** A file that does not parse: exit 7 with file:line:column, and the file is left alone. */
-export function parseFailure(file: string, position: TextPosition, reason: string): CliError {
-  return new CliError(
-    ExitCode.UnsafeConfig,
-    `${file}:${position.line}:${position.column}: the file does not parse (${reason}); it was not changed`,
-    { hint: 'fix the file by hand (the position above points at the problem), then run the command again' },
-  );
+/** Where a file does not parse: the file, and the 1-based line and column. */
+export interface FilePosition extends TextPosition {
+  file: string;
+}
+
+/**
+ * A file that does not parse: exit 7 with file:line:column. The message says
+ * nothing about writing (read-only commands report it too); a command that
+ * writes adds that nothing was written.
+ */
+export class ConfigParseError extends CliError {
+  readonly position: FilePosition;
+
+  constructor(position: FilePosition, reason: string) {
+    super(ExitCode.UnsafeConfig, `${position.file}:${position.line}:${position.column}: the file does not parse (${reason})`, {
+      hint: 'fix the file by hand (the position above points at the problem), then run the command again',
+    });
+    this.position = position;
+  }
+}
+
+export function parseFailure(file: string, position: TextPosition, reason: string): ConfigParseError {
+  return new ConfigParseError({ file, line: position.line, column: position.column }, reason);
 }
 
 /** The file parses but is not something svcctl can safely edit (wrong shape). */
 export function unsafeShape(file: string, reason: string, hint?: string): CliError {
-  return new CliError(ExitCode.UnsafeConfig, `${file}: ${reason}; it was not changed`, {
+  return new CliError(ExitCode.UnsafeConfig, `${file}: ${reason}`, {
     hint: hint ?? 'edit the file by hand, or write another file with --config',
   });
 }

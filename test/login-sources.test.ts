@@ -61,6 +61,33 @@ test('--password-file', async () => {
   assert.equal(lastLogin().password, PASSWORD);
 });
 
+test('--password-file and SERVICE_PASSWORD: surrounding spaces are warned about, a line break inside is exit 2 and nothing is sent', async () => {
+  const dir = await tempDir();
+  const spaced = join(dir, 'spaced.txt');
+  await writeFile(spaced, ` ${PASSWORD}\n`);
+  // The server knows only PASSWORD, so these logins are rejected (exit 4): what matters is what was sent and said.
+  const fromFile = await runCli(['login', '--email', EMAIL, '--password-file', spaced], { env: { SERVICE_BASE_URL: server.baseUrl } });
+  assert.equal(fromFile.code, 4, fromFile.stderr);
+  assert.equal(lastLogin().password, ` ${PASSWORD}`);
+  assert.ok(fromFile.stderr.includes(`the password in ${spaced} starts or ends with whitespace`), fromFile.stderr);
+  const fromEnv = await runCli(['login'], { env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: `${PASSWORD} ` } });
+  assert.equal(fromEnv.code, 4, fromEnv.stderr);
+  assert.equal(lastLogin().password, `${PASSWORD} `);
+  assert.match(fromEnv.stderr, /SERVICE_PASSWORD starts or ends with whitespace/);
+
+  const logins = server.logins().length;
+  const broken = join(dir, 'broken.txt');
+  await writeFile(broken, `${PASSWORD}\nsecond line\n`);
+  const file = await runCli(['login', '--email', EMAIL, '--password-file', broken], { env: { SERVICE_BASE_URL: server.baseUrl } });
+  assert.equal(file.code, 2);
+  assert.match(file.stderr, /the password in .*broken\.txt contains a line break/);
+  const env = await runCli(['login'], { env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: `${PASSWORD}\rx` } });
+  assert.equal(env.code, 2);
+  assert.match(env.stderr, /SERVICE_PASSWORD \(the password\) contains a line break/);
+  assert.deepEqual(secretsIn(env, [PASSWORD]), []);
+  assert.equal(server.logins().length, logins, 'nothing is sent');
+});
+
 test('SERVICE_EMAIL and SERVICE_PASSWORD', async () => {
   await loginOk([], { env: { SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: PASSWORD } });
   assert.deepEqual(lastLogin(), { email: EMAIL, password: PASSWORD });

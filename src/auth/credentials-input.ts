@@ -11,7 +11,7 @@
  */
 import { canPrompt, type Context } from '../context.js';
 import { usageError } from '../errors.js';
-import { readSecretFile, readSecretStdin, warnSurroundingWhitespace, checkSecretCharacters } from '../secrets.js';
+import { readSecretStdin, resolveSecretWithSource, warnSurroundingWhitespace } from '../secrets.js';
 import { describeSource, envName, readSetting } from '../settings.js';
 
 export interface CredentialFlags {
@@ -59,18 +59,13 @@ export async function passwordWithoutPrompt(ctx: Context, flags: CredentialFlags
     warnSurroundingWhitespace(value, 'the password read from stdin', ctx.out);
     return { value, source: '--password-stdin' };
   }
-  if (flags.passwordFile !== undefined) {
-    const value = await readSecretFile(flags.passwordFile, 'password', '--password-file');
-    ctx.out.debug('password from --password-file');
-    warnSurroundingWhitespace(value, `the password in ${flags.passwordFile}`, ctx.out);
-    return { value, source: '--password-file' };
-  }
-  const setting = readSetting(ctx.env, 'PASSWORD');
-  if (!setting) return undefined;
-  checkSecretCharacters(setting.value, setting.source);
-  ctx.out.debug(describeSource(setting, 'password'));
-  warnSurroundingWhitespace(setting.value, setting.source, ctx.out);
-  return { value: setting.value, source: setting.source };
+  const secret = await resolveSecretWithSource(ctx, {
+    name: 'PASSWORD',
+    what: 'password',
+    file: { path: flags.passwordFile, flag: '--password-file' },
+  });
+  if (!secret) return undefined;
+  return { value: secret.value, source: secret.source.kind === 'file' ? secret.source.flag : secret.source.name };
 }
 
 /**

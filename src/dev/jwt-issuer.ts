@@ -3,6 +3,7 @@
  * process, so a token never outlives the sandbox that issued it.
  */
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { tryDecodeJwt } from '../auth/jwt.js';
 
 export interface TokenClaims {
   iss: string;
@@ -18,18 +19,6 @@ const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toStrin
 /** A stable subject for an email, so the same user keeps the same `sub` across tokens. */
 export function subjectFor(email: string): string {
   return `user_${createHash('sha256').update(email.toLowerCase()).digest('hex').slice(0, 20)}`;
-}
-
-/** The claims of a JWT without checking its signature, or undefined when it is not one. */
-export function decodeClaims(token: string): Record<string, unknown> | undefined {
-  const parts = token.split('.');
-  if (parts.length !== 3) return undefined;
-  try {
-    const claims: unknown = JSON.parse(Buffer.from(parts[1] as string, 'base64url').toString('utf8'));
-    return claims !== null && typeof claims === 'object' && !Array.isArray(claims) ? (claims as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 export type Verification = { ok: true; claims: TokenClaims } | { ok: false; reason: string };
@@ -60,7 +49,7 @@ export class JwtIssuer {
     if (header !== HEADER || given.length !== expected.length || !timingSafeEqual(given, expected)) {
       return { ok: false, reason: 'bad signature (not issued by this sandbox run)' };
     }
-    const claims = decodeClaims(token) as TokenClaims | undefined;
+    const claims = tryDecodeJwt(token)?.claims as TokenClaims | undefined;
     if (!claims || claims.iss !== this.issuer || typeof claims.email !== 'string') return { ok: false, reason: 'unexpected claims' };
     if (typeof claims.exp !== 'number' || claims.exp <= Math.floor(this.now() / 1000)) return { ok: false, reason: 'expired' };
     return { ok: true, claims };

@@ -5,8 +5,8 @@
  * the answer is the user. Only trusted issuers are contacted, so a token
  * cannot make the sandbox call an address of the sender's choosing.
  */
+import { tryDecodeJwt } from '../auth/jwt.js';
 import { createTransport, type Transport } from '../http/transport.js';
-import { decodeClaims } from './jwt-issuer.js';
 import { DISCOVERY_PATH } from './identity-endpoints.js';
 
 const DISCOVERY_TTL_MS = 10 * 60 * 1000;
@@ -32,7 +32,7 @@ export class OidcValidator {
   }
 
   async validate(token: string): Promise<TokenCheck> {
-    const claims = decodeClaims(token);
+    const claims = tryDecodeJwt(token)?.claims;
     if (!claims) return { ok: false, reason: 'not a JWT' };
     const issuer = typeof claims.iss === 'string' ? claims.iss.replace(/\/+$/, '') : undefined;
     if (!issuer) return { ok: false, reason: 'the token has no iss claim' };

@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import type { InputStream } from './context.js';
 import { usageError } from './errors.js';
+import { fileReadReason, isDescribedReadError } from './fs-reasons.js';
 
 export async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -23,23 +24,15 @@ export async function readInputBytes(file: string, stdin: InputStream): Promise<
   }
 }
 
-/** Why a file could not be read, in words (never a bare EISDIR or ENOENT). */
-export function fileReadReason(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return 'no such file';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'EISDIR') return 'is a folder, not a file';
-  if (code === 'ENOTDIR') return 'a part of the path is not a folder';
-  if (code === 'ELOOP') return 'too many symbolic links';
-  return `it cannot be read (${String(code ?? (error as Error)?.message ?? error)})`;
-}
+// Re-exported for callers that still import it from here (src/auth/credentials-store.ts).
+export { fileReadReason };
 
 /** A usage error for a file that cannot be read; `flag` names the option that gave it. */
 export function fileReadError(file: string, error: unknown, flag?: string): Error {
   const reason = fileReadReason(error);
   const prefix = flag ? `${flag}: ` : '';
   if ((error as NodeJS.ErrnoException).code === 'EISDIR') return usageError(`${prefix}${file} ${reason}`);
-  if (reason.startsWith('it ')) return usageError(`${prefix}${file}: ${reason}`);
+  if (!isDescribedReadError(error)) return usageError(`${prefix}${file}: it cannot be read (${reason})`);
   return usageError(`${prefix}${reason}: ${file}`);
 }
 

@@ -11,8 +11,7 @@ import { constants } from 'node:fs';
 import { chmod, copyFile, lstat, mkdir, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { CliError, ExitCode } from '../../errors.js';
-import { fileWriteReason } from '../../fs-reasons.js';
-import { fileReadReason } from '../../input.js';
+import { fileReadReason, fileWriteReason } from '../../fs-reasons.js';
 
 export interface FileSnapshot {
   /** The path as given (for messages). */
@@ -167,5 +166,5 @@ function cannotWrite(path: string, error: unknown): CliError {
 }
 
 function cannotAccess(path: string, error: unknown): CliError {
-  return new CliError(ExitCode.UnsafeConfig, `cannot read ${path}: ${fileReadReason(error).replace(/^it cannot be read \((.*)\)$/, '$1')}`, { cause: error });
+  return new CliError(ExitCode.UnsafeConfig, `cannot read ${path}: ${fileReadReason(error)}`, { cause: error });
 }

@@ -1,21 +1,24 @@
 /**
  * Ctrl+C and SIGTERM. By default a signal ends svcctl at once (exit 130, or
- * 143 for SIGTERM). Work that must not lose anything (a batch with
- * --failed-out) registers a handler: the first signal then asks it to wind
- * down, and a second signal ends svcctl at once.
+ * 143 for SIGTERM). Work that must wind down cleanly (a batch with
+ * --failed-out, the `dev` sandbox) registers a handler: the first signal then
+ * asks it to wind down (telling it which signal came), and a second signal
+ * ends svcctl at once.
  */
-const handlers = new Set<() => void>();
+export type InterruptSignal = 'SIGINT' | 'SIGTERM';
+
+const handlers = new Set<(signal: InterruptSignal) => void>();
 let signals = 0;
 
-export function onInterrupt(handler: () => void): () => void {
+export function onInterrupt(handler: (signal: InterruptSignal) => void): () => void {
   handlers.add(handler);
   return () => handlers.delete(handler);
 }
 
 /** Called on a signal: true when a registered handler took over. */
-export function interruptHandled(): boolean {
+export function interruptHandled(signal: InterruptSignal = 'SIGINT'): boolean {
   signals++;
   if (signals > 1 || handlers.size === 0) return false;
-  for (const handler of handlers) handler();
+  for (const handler of handlers) handler(signal);
   return true;
 }

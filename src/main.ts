@@ -12,7 +12,7 @@ export async function run(): Promise<void> {
     return;
   }
   const onSignal = (signal: NodeJS.Signals): void => {
-    if (interruptHandled()) return;
+    if (interruptHandled(signal === 'SIGTERM' ? 'SIGTERM' : 'SIGINT')) return;
     process.stderr.write(`\ninterrupted (${signal})\n`);
     process.exit(signal === 'SIGINT' ? 130 : 128 + 15);
   };

@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import { exitWith, ExitCode } from '../errors.js';
 import { parseUserFlag, parseWebhookFlag } from '../dev/sandbox-options.js';
 import { startSandbox } from '../dev/sandbox-server.js';
-import { waitForStopSignal, type SignalSource } from '../dev/stop-signal.js';
+import { onInterrupt, type InterruptSignal } from '../interrupt.js';
 
 export interface DevOptions {
   port: number;
@@ -15,12 +15,15 @@ export interface DevOptions {
   maxBody: number;
 }
 
-export async function runDev(ctx: Context, options: DevOptions, signals: SignalSource = process): Promise<void> {
+export async function runDev(ctx: Context, options: DevOptions): Promise<void> {
   const users = options.user.map(parseUserFlag);
   const webhooks = options.webhook.map(parseWebhookFlag);
   const eventsFile = options.eventsFile === undefined ? undefined : resolve(ctx.cwd, options.eventsFile);
   // Listen for signals before the server starts, so an early Ctrl+C still closes it cleanly.
-  const stop = waitForStopSignal(signals);
+  // The first signal closes the sandbox; a second one ends svcctl at once (src/interrupt.ts).
+  let resolveStop!: (signal: InterruptSignal) => void;
+  const stopped = new Promise<InterruptSignal>((resolve) => (resolveStop = resolve));
+  const stopInterrupt = onInterrupt((signal) => resolveStop(signal));
   let sandbox;
   try {
     sandbox = await startSandbox({
@@ -33,7 +36,7 @@ export async function runDev(ctx: Context, options: DevOptions, signals: SignalS
       log: (line) => ctx.out.info(line),
     });
   } catch (error) {
-    stop.dispose();
+    stopInterrupt();
     throw error;
   }
   // The ready line holds the sandbox's throwaway secrets on purpose: it is how scripts get them.
@@ -44,7 +47,8 @@ export async function runDev(ctx: Context, options: DevOptions, signals: SignalS
   if (eventsFile) ctx.out.info(`  events file: ${eventsFile}${sandbox.store.size > 0 ? ` (${sandbox.store.size} earlier events read back)` : ''}`);
   ctx.out.info('  passwords, ingest tokens and HMAC secrets are in the JSON line on stdout');
 
-  const signal = await stop.signal;
+  const signal = await stopped;
+  stopInterrupt();
   ctx.out.info(`stopping (${signal})…`);
   await sandbox.close();
   ctx.out.info('stopped');

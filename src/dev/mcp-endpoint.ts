@@ -89,11 +89,6 @@ export class McpEndpoint {
     return transport;
   }
 
-  /** Session ids by email, for tests and `mcp doctor`-style checks in-process. */
-  sessionOf(email: string): string | undefined {
-    return this.byEmail.get(email.toLowerCase())?.id;
-  }
-
   async close(): Promise<void> {
     await Promise.all([...this.sessions.values()].map((session) => session.transport.close()));
   }

@@ -37,7 +37,6 @@ export interface Sandbox {
   mcpUrl: string;
   users: SandboxUser[];
   webhooks: ReadyWebhook[];
-  eventsFile: string | undefined;
   /** The events received so far (the same store the MCP tools read). */
   store: EventStore;
   /** The line `svcctl dev` prints when ready. */
@@ -124,7 +123,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     mcpUrl: deriveMcpUrl(baseUrl),
     users,
     webhooks: readyWebhooks,
-    eventsFile: options.eventsFile,
     store,
     readyLine: () => ({ base_url: baseUrl, mcp_url: deriveMcpUrl(baseUrl), users, webhooks: readyWebhooks }),
     close: () =>

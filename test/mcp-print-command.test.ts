@@ -145,3 +145,16 @@ test('mcp install for two clients warns about a plain-http URL once', async () =
   assert.equal(count(remote.stderr, /^warning: http:\/\/acme\.example\.com\/mcp uses plain http/), 1, remote.stderr);
   assert.equal(count(remote.stdout, /"(url|serverUrl)": "http:\/\/acme\.example\.com\/mcp"/), 2, 'both entries still get the URL');
 });
+
+test('usage errors from the request checks: --auth bearer in local mode, a TOML file with references, a bad --name', async () => {
+  const home = await makeTempDir();
+  const bearer = await runCli(['mcp', 'print', '--client', 'cursor', '--auth', 'bearer', ...BASE], { home });
+  assert.equal(bearer.code, 2, bearer.stderr);
+  assert.match(bearer.stderr, /--auth bearer is for --mode remote or --mode proxy/);
+  const toml = await runCli(['mcp', 'print', '--format', 'toml', '--secrets', 'ref', ...BASE], { home });
+  assert.equal(toml.code, 2, toml.stderr);
+  assert.match(toml.stderr, /--format toml holds literal values/);
+  const name = await runCli(['mcp', 'print', '--client', 'cursor', '--name', '1st', ...BASE], { home });
+  assert.equal(name.code, 2, name.stderr);
+  assert.match(name.stderr, /letters, digits, '-' and '_', first a letter/);
+});

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CliError } from '../src/errors.js';
-import { defaultSecrets, renderEntry } from '../src/mcp/render-entry.js';
+import { checkSecrets, defaultSecrets, renderEntry } from '../src/mcp/render-entry.js';
 import type { ClientId, EntryRequest, Mode } from '../src/mcp/types.js';
 
 const BASE = 'https://acme.example.com/api';
@@ -164,10 +164,10 @@ test('literal secrets, variables to export, refusals', () => {
   assert.deepEqual(render('cursor', 'local').variablesToExport, ['SERVICE_EMAIL', 'SERVICE_PASSWORD']);
   assert.deepEqual(render('codex', 'remote', { auth: 'bearer' }).variablesToExport, ['SERVICE_ACCESS_TOKEN']);
   const usage = (fn: () => unknown) => assert.throws(fn, (e: unknown) => e instanceof CliError && e.exitCode === 2);
-  usage(() => render('zed', 'local', { secrets: 'ref' }));
-  usage(() => render('claude-desktop', 'local', { secrets: 'ref' }));
-  usage(() => render('cursor', 'local', { secrets: 'prompt' }));
-  usage(() => render('cursor', 'local', { auth: 'bearer' }));
+  // Checked once, when the request is built (buildEntryRequest); --auth bearer in local mode: test/mcp-print-command.test.ts.
+  usage(() => checkSecrets({ client: 'zed' }, 'ref'));
+  usage(() => checkSecrets({ client: 'claude-desktop' }, 'ref'));
+  usage(() => checkSecrets({ client: 'cursor' }, 'prompt'));
   usage(() => render('gemini', 'proxy', { secrets: 'literal' }));
   assert.ok(render('claude-code', 'local', { scope: 'project' }).notes.some((n) => /approve/.test(n)));
 });

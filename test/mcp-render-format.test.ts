@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parse } from 'smol-toml';
 import { CliError } from '../src/errors.js';
-import { renderEntry } from '../src/mcp/render-entry.js';
+import { checkSecrets, renderEntry } from '../src/mcp/render-entry.js';
 import { entryDocumentText } from '../src/mcp/render/document.js';
 import type { EntryRequest, GenericFormat, Mode } from '../src/mcp/types.js';
 
@@ -65,5 +65,5 @@ test('TOML: [mcp_servers.<name>] with literal values; --secrets ref is refused',
     },
   });
   assert.equal(rendered.literalSecrets, true);
-  assert.throws(() => renderEntry(req('toml', 'local', { secrets: 'ref' })), (e: unknown) => e instanceof CliError && e.exitCode === 2);
+  assert.throws(() => checkSecrets({ format: 'toml' }, 'ref'), (e: unknown) => e instanceof CliError && e.exitCode === 2);
 });

@@ -5,14 +5,14 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_SERVER_NAME, MCP_SERVER_PACKAGE } from '../constants.js';
-import { AUTH_METHODS, CLIENT_IDS, GENERIC_FORMATS, MODES, SCOPES, SECRETS_HOW } from '../mcp/types.js';
+import { AUTH_METHODS, CLIENT_IDS, GENERIC_FORMATS, MODES, NAME_PATTERN, SCOPES, SECRETS_HOW } from '../mcp/types.js';
 import type { ContextFactory } from './program.js';
 import { collect, rejectPasswordFlag } from './parsers.js';
 import { registerMcpInstallCommands } from './mcp-install-commands.js';
 import { registerMcpDoctorCommand } from './mcp-doctor-commands.js';
 
 export function serverName(value: string): string {
-  if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(value)) {
+  if (!NAME_PATTERN.test(value)) {
     throw new InvalidArgumentError("letters, digits, '-' and '_', first a letter");
   }
   return value;

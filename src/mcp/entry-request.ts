@@ -28,8 +28,6 @@ export interface McpEntryOptions extends LiteralFlags {
   showSecrets?: boolean;
 }
 
-export const NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_-]*$/;
-
 /** The targets named by --client and --format; --format only without --client. */
 export function targetsOf(options: McpEntryOptions): Target[] {
   const clients = options.client ?? [];
@@ -89,8 +87,8 @@ export async function buildEntryRequest(
   if (mode === 'local' && auth === 'bearer') {
     throw usageError('--auth bearer is for --mode remote or --mode proxy: the local server logs in with email and password');
   }
+  // --name is checked against NAME_PATTERN when the flag is parsed (src/cli/mcp-commands.ts).
   const name = options.name ?? DEFAULT_SERVER_NAME;
-  if (!NAME_PATTERN.test(name)) throw usageError(`invalid --name '${name}': letters, digits, '-' and '_', first a letter`);
   const secrets = options.secrets ?? defaultSecrets(target);
   checkSecrets(target, secrets);
   const { baseUrl, mcpUrl } = build.urls ?? entryUrls(ctx, mode);

@@ -105,11 +105,8 @@ function variablesToExport(request: EntryRequest): string[] {
   return credentialKeys(request).map((key) => (key === 'token' ? VAR_ACCESS_TOKEN : VARIABLE_OF[key]));
 }
 
+/** The entry for a request that buildEntryRequest made (and checked: secrets for the target, auth for the mode). */
 export function renderEntry(request: EntryRequest): RenderedEntry {
-  checkSecrets(request.target, request.secrets);
-  if (request.mode === 'local' && request.auth === 'bearer') {
-    throw usageError('--auth bearer is for --mode remote or --mode proxy: the local server logs in with email and password');
-  }
   const literalSecrets = holdsLiteralSecret(request);
   if ('format' in request.target) {
     return { value: genericEntry(request.target.format, request), literalSecrets, variablesToExport: variablesToExport(request), notes: [] };

@@ -38,6 +38,9 @@ export type FileFormat = 'json' | 'jsonc' | 'toml';
 export const GENERIC_FORMATS = ['mcpServers', 'servers', 'toml'] as const;
 export type GenericFormat = (typeof GENERIC_FORMATS)[number];
 
+/** A server name (--name): letters, digits, '-' and '_', first a letter. Here, not in entry-request.ts, so the CLI wiring can check it without loading the entry code. */
+export const NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_-]*$/;
+
 /** The platforms whose paths we know; anything else is treated like Linux. */
 export type OsFamily = 'darwin' | 'linux' | 'win32';
 

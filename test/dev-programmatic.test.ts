@@ -13,9 +13,10 @@ describe('startSandbox()', () => {
       webhooks: [{ name: 'ci', ingestToken: 'ing-ci-token' }],
       log: (line) => lines.push(line),
     });
-    assert.deepEqual(sandbox.readyLine(), {
-      base_url: sandbox.baseUrl,
-      mcp_url: sandbox.mcpUrl,
+    const { base_url, mcp_url, ...rest } = sandbox.readyLine() as { base_url: string; mcp_url: string };
+    assert.match(base_url, /^http:\/\/127\.0\.0\.1:\d+\/api$/);
+    assert.equal(mcp_url, base_url.replace(/\/api$/, '/mcp'));
+    assert.deepEqual(rest, {
       users: [{ email: 'ci@example.com', password: 'ci-pw' }],
       webhooks: [{ name: 'ci', ingest_token: 'ing-ci-token', hmac_secret: null }],
     });

@@ -18,14 +18,15 @@ export function serverName(value: string): string {
   return value;
 }
 
-/** --client (repeatable), --name, --scope, --project-dir, --config: which entry in which file. */
+/** --client (repeatable), --name, --scope, --project-dir, --config, --format: which entry in which file. */
 export function addTargetOptions(cmd: Command): Command {
   return cmd
     .addOption(new Option('--client <id>', `client (repeatable): ${CLIENT_IDS.join(', ')}`).argParser(collect))
     .addOption(new Option('--name <name>', `server name (default: ${DEFAULT_SERVER_NAME})`).argParser(serverName))
     .addOption(new Option('--scope <s>', 'user (default) | project | local, where the client has them').choices(SCOPES))
     .option('--project-dir <dir>', 'the project for project/local scope (default: the current directory)')
-    .option('--config <path>', "write this file instead of the client's own");
+    .option('--config <path>', "write this file instead of the client's own")
+    .addOption(new Option('--format <f>', 'with --config and no --client: mcpServers | servers | toml').choices(GENERIC_FORMATS));
 }
 
 /** Everything that decides the entry's content, plus the sources of literal values. */
@@ -33,7 +34,6 @@ export function addEntryOptions(cmd: Command): Command {
   return rejectPasswordFlag(addTargetOptions(cmd))
     .addOption(new Option('--mode <m>', 'local (default) | remote | proxy').choices(MODES))
     .addOption(new Option('--auth <a>', 'password (default) | bearer (remote and proxy)').choices(AUTH_METHODS))
-    .addOption(new Option('--format <f>', 'with --config and no --client: mcpServers | servers | toml').choices(GENERIC_FORMATS))
     .option('--package <spec>', `local mode package (default: ${MCP_SERVER_PACKAGE})`)
     .addOption(
       new Option('--secrets <how>', 'ref (default where the client expands variables) | literal | prompt (VS Code inputs)').choices(SECRETS_HOW),

@@ -1,7 +1,6 @@
 /** Wiring of `svcctl mcp doctor` (checks an installed entry end to end). */
 import { Option, type Command } from 'commander';
 import { DEFAULT_TIMEOUT_SECONDS, MCP_SERVER_PACKAGE } from '../constants.js';
-import { GENERIC_FORMATS } from '../mcp/types.js';
 import { addTargetOptions } from './mcp-commands.js';
 import { positiveSeconds } from './parsers.js';
 import type { ContextFactory } from './program.js';
@@ -24,7 +23,6 @@ Examples:
 export function registerMcpDoctorCommand(mcp: Command, contextFor: ContextFactory): void {
   addTargetOptions(mcp.command('doctor'))
     .description('check an installed entry for real: file, variables, runtime, and the server answering')
-    .addOption(new Option('--format <f>', 'with --config and no --client: mcpServers | servers | toml').choices(GENERIC_FORMATS))
     .option('--package <spec>', `without --name: the local-mode package that marks our entries (default: ${MCP_SERVER_PACKAGE})`)
     .addOption(new Option('--timeout <seconds>', 'time limit of each connection (the first npx start downloads the package)').argParser(positiveSeconds).default(DEFAULT_TIMEOUT_SECONDS))
     .addHelpText('after', DOCTOR_EXAMPLES)

@@ -1,6 +1,5 @@
 /** Wiring of `svcctl mcp install | uninstall | list` (the commands that change or read clients' files). */
-import { Option, type Command } from 'commander';
-import { GENERIC_FORMATS } from '../mcp/types.js';
+import type { Command } from 'commander';
 import { addEntryOptions, addTargetOptions } from './mcp-commands.js';
 import type { ContextFactory } from './program.js';
 
@@ -41,7 +40,6 @@ export function registerMcpInstallCommands(mcp: Command, contextFor: ContextFact
 
   addTargetOptions(mcp.command('uninstall'))
     .description("remove the server's entry from MCP clients' config files (the rest stays as it is)")
-    .addOption(new Option('--format <f>', 'with --config and no --client: mcpServers | servers | toml').choices(GENERIC_FORMATS))
     .option('--dry-run', 'print the unified diff of every file that would change; change nothing', false)
     .option('--no-backup', 'do not keep the old file as <file>.bak')
     .addHelpText('after', UNINSTALL_EXAMPLES)

@@ -9,7 +9,7 @@ import { canPrompt } from '../context.js';
 import { exitWith, ExitCode, usageError } from '../errors.js';
 import { applyChanges, diffOf, planAll, showDryRun, type PlannedChange } from '../mcp/apply-plans.js';
 import { CLIENTS } from '../mcp/clients.js';
-import { buildEntryRequest, clientEnvOf, targetsOf, type EntryUrls, type McpEntryOptions } from '../mcp/entry-request.js';
+import { buildEntryRequest, clientEnvOf, explicitTargets, type EntryUrls, type McpEntryOptions } from '../mcp/entry-request.js';
 import { fileTargetOf, planInstall } from '../mcp/install-plan.js';
 import { chooseClients, chooseModeAndAuth } from '../mcp/interactive-choice.js';
 import { resolveLiterals } from '../mcp/literal-values.js';
@@ -29,14 +29,8 @@ interface Prepared {
 }
 
 async function chooseTargets(ctx: Context, options: McpInstallOptions): Promise<{ targets: Target[]; options: McpInstallOptions }> {
-  if (options.format !== undefined && options.config === undefined) {
-    throw usageError('--format needs --config <path>: it says how to write a file that belongs to no known client');
-  }
-  const targets = targetsOf(options);
-  if (targets.length > 0) {
-    if (options.config !== undefined && targets.length > 1) throw usageError('--config names one file: give one --client with it');
-    return { targets, options };
-  }
+  const targets = explicitTargets(options);
+  if (targets.length > 0) return { targets, options };
   if (options.config !== undefined) throw usageError('--config needs --client <id> or --format mcpServers|servers|toml');
   const clients = await chooseClients(ctx, clientEnvOf(ctx, options), 'install the server');
   const chosen = { ...(await chooseModeAndAuth(ctx, options, clients)), client: clients };

@@ -8,7 +8,7 @@ import { DEFAULT_SERVER_NAME } from '../constants.js';
 import type { Context } from '../context.js';
 import { usageError } from '../errors.js';
 import { applyChanges, planAll, showDryRun } from '../mcp/apply-plans.js';
-import { clientEnvOf, scopeFor, targetsOf, type McpEntryOptions } from '../mcp/entry-request.js';
+import { clientEnvOf, explicitTargets, scopeFor, type McpEntryOptions } from '../mcp/entry-request.js';
 import { fileTargetOf, planUninstall } from '../mcp/install-plan.js';
 import { chooseClients } from '../mcp/interactive-choice.js';
 import type { Target } from '../mcp/render-entry.js';
@@ -19,12 +19,8 @@ export interface McpUninstallOptions extends McpEntryOptions {
 }
 
 async function chooseTargets(ctx: Context, options: McpUninstallOptions): Promise<Target[]> {
-  if (options.format !== undefined && options.config === undefined) throw usageError('--format needs --config <path>');
-  const targets = targetsOf(options);
-  if (targets.length > 0) {
-    if (options.config !== undefined && targets.length > 1) throw usageError('--config names one file: give one --client with it');
-    return targets;
-  }
+  const targets = explicitTargets(options);
+  if (targets.length > 0) return targets;
   if (options.config !== undefined) throw usageError('--config needs --client <id> or --format mcpServers|servers|toml');
   const clients = await chooseClients(ctx, clientEnvOf(ctx, options), 'remove the server from');
   return clients.map((client) => ({ client }));

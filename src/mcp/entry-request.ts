@@ -38,6 +38,21 @@ export function targetsOf(options: McpEntryOptions): Target[] {
   return [...new Set(clients)].map((id) => ({ client: getClient(id).id }));
 }
 
+/**
+ * The targets named by --client and --format, with the rules every command
+ * shares: --format only with --config (it says how to write a file that
+ * belongs to no known client) and without --client; --config with at most one
+ * target. Empty when none is named (the command then asks, or looks everywhere).
+ */
+export function explicitTargets(options: McpEntryOptions): Target[] {
+  if (options.format !== undefined && options.config === undefined) {
+    throw usageError('--format needs --config <path>: it gives the shape of a file that belongs to no known client');
+  }
+  const targets = targetsOf(options);
+  if (options.config !== undefined && targets.length > 1) throw usageError('--config names one file: give one --client with it');
+  return targets;
+}
+
 export function projectDirOf(ctx: Context, options: McpEntryOptions): string {
   return resolve(ctx.cwd, options.projectDir ?? '.');
 }

@@ -12,8 +12,8 @@ import { DEFAULT_SERVER_NAME, MCP_SERVER_PACKAGE } from '../../constants.js';
 import type { Context } from '../../context.js';
 import { isCliError, usageError } from '../../errors.js';
 import { readSetting, deriveMcpUrl } from '../../settings.js';
-import { CLIENTS, checkScope, getClient } from '../clients.js';
-import { clientEnvOf, type McpEntryOptions } from '../entry-request.js';
+import { CLIENTS, checkScope } from '../clients.js';
+import { clientEnvOf, explicitTargets, scopeFor, type McpEntryOptions } from '../entry-request.js';
 import { ConfigParseError, type ConfigDocument, type FilePosition } from '../files/config-document.js';
 import { readSnapshot } from '../files/safe-write.js';
 import { fileTargetOf, openDocument } from '../install-plan.js';
@@ -59,27 +59,26 @@ const GENERIC_SERVERS_KEYS: Record<'json' | 'toml', string[][]> = {
 
 function candidates(ctx: Context, options: McpEntryOptions, name: string): Candidate[] {
   const clientEnv = clientEnvOf(ctx, options);
-  const clients = [...new Set(options.client ?? [])].map((id) => getClient(id));
+  const targets = explicitTargets(options);
   if (options.config !== undefined) {
-    if (clients.length > 1) throw usageError('--config names one file: give at most one --client with it');
-    if (clients.length === 1 && options.format !== undefined) throw usageError('--format is for --config without --client: a client has its own format');
-    const client = clients[0];
-    if (client !== undefined || options.format !== undefined) {
-      const target = client !== undefined ? { client: client.id } : { format: options.format! };
-      const scope = options.scope ?? client?.scopes[0] ?? 'user';
-      if (client !== undefined) checkScope(client, scope);
+    const [target] = targets;
+    if (target !== undefined) {
+      const scope = scopeFor(target, options);
       const fileTarget = fileTargetOf(target, name, scope, clientEnv, options.config, ctx);
-      return [{ client: client?.id ?? null, scope, file: fileTarget.file, format: fileTarget.format, serversPaths: [fileTarget.entryPath.slice(0, -1)] }];
+      const client = 'client' in target ? target.client : null;
+      return [{ client, scope, file: fileTarget.file, format: fileTarget.format, serversPaths: [fileTarget.entryPath.slice(0, -1)] }];
     }
+    // A file of no known client and no --format: look under every key svcctl writes.
     const file = resolve(ctx.cwd, options.config);
     const format = extname(file).toLowerCase() === '.toml' ? 'toml' : 'jsonc';
     return [{ client: null, scope: options.scope ?? 'user', file, format, serversPaths: GENERIC_SERVERS_KEYS[format === 'toml' ? 'toml' : 'json'] }];
   }
-  if (options.format !== undefined) throw usageError('--format needs --config <path>');
-  const chosen = clients.length > 0 ? clients : CLIENT_IDS.map((id) => CLIENTS[id]);
+  // Without --config the targets are clients (explicitTargets refuses --format there); none named: every client.
+  const named = targets.flatMap((target) => ('client' in target ? [CLIENTS[target.client]] : []));
+  const chosen = named.length > 0 ? named : CLIENT_IDS.map((id) => CLIENTS[id]);
   return chosen.flatMap((client) => {
     const scopes = options.scope !== undefined ? [options.scope] : client.scopes;
-    if (options.scope !== undefined && clients.length > 0) checkScope(client, options.scope);
+    if (options.scope !== undefined && named.length > 0) checkScope(client, options.scope);
     return scopes
       .filter((scope) => client.scopes.includes(scope))
       .map((scope) => ({ client: client.id, scope, file: client.configPath(clientEnv, scope), format: client.format, serversPaths: [client.serversPath(scope, clientEnv)] }));

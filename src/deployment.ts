@@ -1,44 +1,76 @@
 /**
  * Resolves where the deployment is (base URL, MCP URL) from flags and the
  * environment, with the usage errors the contract asks for when it is missing.
+ * The optional forms are for commands that work without a deployment (mcp
+ * list, mcp doctor, the saved-token lookup): undefined when nothing is set, but
+ * a value that is set is still checked and warned about.
  */
 import type { Context } from './context.js';
 import { usageError } from './errors.js';
 import { deriveMcpUrl, describeSource, isLoopbackHost, parseBaseUrl, readSetting } from './settings.js';
 
-export function resolveBaseUrl(ctx: Context): string {
+const warned = new WeakMap<Context, Set<string>>();
+
+/** A warning about a URL, given once per run however often the URL is resolved. */
+function warnOnce(ctx: Context, message: string): void {
+  const seen = warned.get(ctx) ?? new Set<string>();
+  warned.set(ctx, seen);
+  if (seen.has(message)) return;
+  seen.add(message);
+  ctx.out.warn(message);
+}
+
+/** The base URL, checked; undefined when neither --base-url nor SERVICE_BASE_URL is set. */
+export function optionalBaseUrl(ctx: Context): string | undefined {
   const setting = readSetting(ctx.env, 'BASE_URL', { value: ctx.globals.baseUrl, name: '--base-url' });
-  if (!setting) {
+  if (!setting) return undefined;
+  ctx.out.debug(describeSource(setting, 'base URL'));
+  const base = parseBaseUrl(setting.value, setting.source);
+  if (base.insecureWarning) warnOnce(ctx, base.insecureWarning);
+  return base.url;
+}
+
+export function resolveBaseUrl(ctx: Context): string {
+  const url = optionalBaseUrl(ctx);
+  if (url === undefined) {
     throw usageError(
       'no base URL: set SERVICE_BASE_URL or pass --base-url',
       'the API base of the deployment ends in /api, e.g. https://acme.example.com/api (svcctl dev prints one)',
     );
   }
-  ctx.out.debug(describeSource(setting, 'base URL'));
-  const base = parseBaseUrl(setting.value, setting.source);
-  if (base.insecureWarning) ctx.out.warn(base.insecureWarning);
-  return base.url;
+  return url;
+}
+
+/** The MCP URL as given by --mcp-url or SERVICE_MCP_URL, checked; undefined when neither is set. */
+function givenMcpUrl(ctx: Context): string | undefined {
+  const setting = readSetting(ctx.env, 'MCP_URL', { value: ctx.globals.mcpUrl, name: '--mcp-url' });
+  if (!setting) return undefined;
+  ctx.out.debug(describeSource(setting, 'MCP URL'));
+  let url: URL;
+  try {
+    url = new URL(setting.value);
+  } catch {
+    throw usageError(`${setting.source} is not a valid URL: '${setting.value}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw usageError(`${setting.source} must use http or https`);
+  }
+  const mcpUrl = setting.value.replace(/\/+$/, '');
+  // Like the base URL: an MCP client sends the password headers or the bearer token on every request.
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    warnOnce(ctx, `${mcpUrl} uses plain http: the MCP client's credentials (password headers or bearer token) travel unencrypted`);
+  }
+  return mcpUrl;
+}
+
+/** The MCP URL (given, or derived from the base URL); undefined when neither is set. */
+export function optionalMcpUrl(ctx: Context): string | undefined {
+  const given = givenMcpUrl(ctx);
+  if (given !== undefined) return given;
+  const baseUrl = optionalBaseUrl(ctx);
+  return baseUrl === undefined ? undefined : deriveMcpUrl(baseUrl);
 }
 
 export function resolveMcpUrl(ctx: Context, baseUrl?: string): string {
-  const setting = readSetting(ctx.env, 'MCP_URL', { value: ctx.globals.mcpUrl, name: '--mcp-url' });
-  if (setting) {
-    ctx.out.debug(describeSource(setting, 'MCP URL'));
-    let url: URL;
-    try {
-      url = new URL(setting.value);
-    } catch {
-      throw usageError(`${setting.source} is not a valid URL: '${setting.value}'`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw usageError(`${setting.source} must use http or https`);
-    }
-    const mcpUrl = setting.value.replace(/\/+$/, '');
-    // Like the base URL: an MCP client sends the password headers or the bearer token on every request.
-    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-      ctx.out.warn(`${mcpUrl} uses plain http: the MCP client's credentials (password headers or bearer token) travel unencrypted`);
-    }
-    return mcpUrl;
-  }
-  return deriveMcpUrl(baseUrl ?? resolveBaseUrl(ctx));
+  return givenMcpUrl(ctx) ?? deriveMcpUrl(baseUrl ?? resolveBaseUrl(ctx));
 }

@@ -8,8 +8,7 @@
 import { MCP_SERVER_PACKAGE } from '../constants.js';
 import type { Context } from '../context.js';
 import { isCliError } from '../errors.js';
-import { resolveMcpUrl } from '../deployment.js';
-import { readSetting } from '../settings.js';
+import { optionalMcpUrl } from '../deployment.js';
 import { CLIENTS } from '../mcp/clients.js';
 import { clientEnvOf } from '../mcp/entry-request.js';
 import { readSnapshot } from '../mcp/files/safe-write.js';
@@ -31,22 +30,9 @@ export interface ListedEntry {
   mode: Mode;
 }
 
-/** The MCP URL when the deployment is configured; list works without one. */
-function configuredMcpUrl(ctx: Context): string | undefined {
-  const configured =
-    readSetting(ctx.env, 'MCP_URL', { value: ctx.globals.mcpUrl, name: '--mcp-url' }) ??
-    readSetting(ctx.env, 'BASE_URL', { value: ctx.globals.baseUrl, name: '--base-url' });
-  if (!configured) return undefined;
-  try {
-    return resolveMcpUrl(ctx);
-  } catch {
-    return undefined;
-  }
-}
-
 export async function findServiceEntries(ctx: Context, options: McpListOptions): Promise<{ entries: ListedEntry[]; warnings: string[] }> {
   const clientEnv = clientEnvOf(ctx, options);
-  const matcher: ServiceMatcher = { package: packageName(options.package ?? MCP_SERVER_PACKAGE), mcpUrl: configuredMcpUrl(ctx) };
+  const matcher: ServiceMatcher = { package: packageName(options.package ?? MCP_SERVER_PACKAGE), mcpUrl: optionalMcpUrl(ctx) };
   const documents = new Map<string, ConfigDocument | null>();
   const entries: ListedEntry[] = [];
   const warnings: string[] = [];

@@ -8,25 +8,14 @@
  */
 import { emailWithoutPrompt, resolveEmail, resolvePassword, type CredentialFlags } from '../auth/credentials-input.js';
 import type { Context } from '../context.js';
+import { optionalBaseUrl } from '../deployment.js';
 import { usageError } from '../errors.js';
 import { resolveSecret } from '../secrets.js';
-import { parseBaseUrl, readSetting } from '../settings.js';
 import { credentialKeys, placeholder, VARIABLE_OF } from './render/values.js';
 import type { AuthMethod, LiteralValues, Mode } from './types.js';
 
 export interface LiteralFlags extends CredentialFlags {
   tokenFile?: string;
-}
-
-/** The base URL when one is configured (the saved token is kept per base URL); never an error. */
-function configuredBaseUrl(ctx: Context): string | undefined {
-  const setting = readSetting(ctx.env, 'BASE_URL', { value: ctx.globals.baseUrl, name: '--base-url' });
-  if (!setting) return undefined;
-  try {
-    return parseBaseUrl(setting.value).url;
-  } catch {
-    return undefined;
-  }
 }
 
 export async function resolveToken(ctx: Context, flags: LiteralFlags): Promise<string> {
@@ -36,7 +25,8 @@ export async function resolveToken(ctx: Context, flags: LiteralFlags): Promise<s
     file: { path: flags.tokenFile, flag: '--token-file' },
   });
   if (token !== undefined) return token;
-  const baseUrl = configuredBaseUrl(ctx);
+  // The saved token is kept per base URL; without one there is no saved token to look for.
+  const baseUrl = optionalBaseUrl(ctx);
   if (baseUrl !== undefined) {
     const { readSavedToken } = await import('../auth/credentials-store.js');
     const saved = await readSavedToken(ctx, baseUrl);

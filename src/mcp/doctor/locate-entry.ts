@@ -11,7 +11,7 @@ import { extname, resolve } from 'node:path';
 import { DEFAULT_SERVER_NAME, MCP_SERVER_PACKAGE } from '../../constants.js';
 import type { Context } from '../../context.js';
 import { isCliError, usageError } from '../../errors.js';
-import { readSetting, deriveMcpUrl } from '../../settings.js';
+import { optionalMcpUrl } from '../../deployment.js';
 import { CLIENTS, checkScope } from '../clients.js';
 import { clientEnvOf, explicitTargets, scopeFor, type McpEntryOptions } from '../entry-request.js';
 import { ConfigParseError, type ConfigDocument, type FilePosition } from '../files/config-document.js';
@@ -98,12 +98,7 @@ export async function locateEntry(ctx: Context, options: McpEntryOptions): Promi
   const ours: LocatedEntry[] = [];
   let unreadable: UnreadableConfig | undefined;
   const documents = new Map<string, ConfigDocument | null>();
-  const mcpSetting = readSetting(ctx.env, 'MCP_URL', { value: ctx.globals.mcpUrl, name: '--mcp-url' });
-  const baseSetting = readSetting(ctx.env, 'BASE_URL', { value: ctx.globals.baseUrl, name: '--base-url' });
-  const matcher = {
-    package: packageName(options.package ?? MCP_SERVER_PACKAGE),
-    mcpUrl: mcpSetting?.value ?? (baseSetting?.value.replace(/\/+$/, '').endsWith('/api') ? deriveMcpUrl(baseSetting.value.replace(/\/+$/, '')) : undefined),
-  };
+  const matcher = { package: packageName(options.package ?? MCP_SERVER_PACKAGE), mcpUrl: optionalMcpUrl(ctx) };
   const visited = new Set<string>();
   for (const candidate of candidates(ctx, options, name)) {
     if (!documents.has(candidate.file)) {

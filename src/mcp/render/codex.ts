@@ -9,16 +9,10 @@
  */
 import { HEADER_AUTHORIZATION, HEADER_EMAIL, HEADER_PASSWORD, MCP_PROXY_PACKAGE, PACKAGE_RUNNER_YES_FLAG } from '../../constants.js';
 import type { ClientSpec, EntryRequest } from '../types.js';
-import { allowHttpArgs, proxyHeaders, remoteHeaders, runner } from './json-clients.js';
-import { credentialKeys, packageSpec, VAR_ACCESS_TOKEN, VAR_BASE_URL, VAR_EMAIL, VAR_PASSWORD, VARIABLE_OF } from './values.js';
+import { allowHttpArgs, proxyEnv, proxyHeaders, remoteHeaders, runner } from './json-clients.js';
+import { credentialKeys, literalValue, packageSpec, VAR_ACCESS_TOKEN, VAR_BASE_URL, VAR_EMAIL, VAR_PASSWORD, VARIABLE_OF } from './values.js';
 
 type Entry = Record<string, unknown>;
-
-function literal(request: EntryRequest, key: 'email' | 'password' | 'token'): string {
-  const value = request.literals[key];
-  if (value === undefined) throw new Error(`literal ${key} missing from the entry request`);
-  return value;
-}
 
 export function codexLocal(client: ClientSpec, request: EntryRequest): Entry {
   const run = runner(client, request.platform, [PACKAGE_RUNNER_YES_FLAG, packageSpec(request.package)]);
@@ -27,7 +21,7 @@ export function codexLocal(client: ClientSpec, request: EntryRequest): Entry {
   }
   return {
     ...run,
-    env: { [VAR_EMAIL]: literal(request, 'email'), [VAR_PASSWORD]: literal(request, 'password'), [VAR_BASE_URL]: request.baseUrl },
+    env: { [VAR_EMAIL]: literalValue(request, 'email'), [VAR_PASSWORD]: literalValue(request, 'password'), [VAR_BASE_URL]: request.baseUrl },
   };
 }
 
@@ -35,7 +29,7 @@ export function codexRemote(request: EntryRequest): Entry {
   const url = request.mcpUrl;
   if (request.secrets === 'literal') {
     // An inline bearer_token is rejected by Codex: the literal token goes in http_headers.
-    return { url, http_headers: remoteHeaders(request, (key) => literal(request, key)) };
+    return { url, http_headers: remoteHeaders(request, (key) => literalValue(request, key)) };
   }
   if (request.auth === 'bearer') return { url, bearer_token_env_var: VAR_ACCESS_TOKEN };
   return { url, env_http_headers: { [HEADER_EMAIL]: VAR_EMAIL, [HEADER_PASSWORD]: VAR_PASSWORD } };
@@ -56,9 +50,6 @@ export function codexProxy(client: ClientSpec, request: EntryRequest): Entry {
     };
   }
   const headers = proxyHeaders(request);
-  const env: Record<string, string> = {};
-  for (const [variable, key] of Object.entries(headers.variables)) {
-    env[variable] = key === 'token' ? `Bearer ${literal(request, key)}` : literal(request, key);
-  }
+  const env = proxyEnv(request, (key) => literalValue(request, key));
   return { ...runner(client, request.platform, [...head, ...headers.args, ...tail]), env };
 }

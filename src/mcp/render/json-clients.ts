@@ -10,6 +10,7 @@ import { isLoopbackHost } from '../../settings.js';
 import type { ClientSpec, EntryRequest } from '../types.js';
 import {
   credentialValue,
+  type CredentialKey,
   packageSpec,
   VAR_ACCESS_TOKEN,
   VAR_AUTH_HEADER,
@@ -98,6 +99,16 @@ export function proxyHeaders(request: EntryRequest): { args: string[]; variables
   };
 }
 
+/** The env block mcp-remote reads its header values from (proxyHeaders' variables); a token goes as "Bearer <token>". */
+export function proxyEnv(request: EntryRequest, valueOf: (key: CredentialKey) => string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [variable, key] of Object.entries(proxyHeaders(request).variables)) {
+    const value = valueOf(key);
+    env[variable] = key === 'token' ? `Bearer ${value}` : value;
+  }
+  return env;
+}
+
 export function proxyEntry(client: ClientSpec, request: EntryRequest): Entry {
   const head = [MCP_PROXY_PACKAGE, request.mcpUrl];
   const tail = allowHttpArgs(request.mcpUrl);
@@ -117,10 +128,6 @@ export function proxyEntry(client: ClientSpec, request: EntryRequest): Entry {
     );
   }
   const headers = proxyHeaders(request);
-  const env: Record<string, string> = {};
-  for (const [variable, key] of Object.entries(headers.variables)) {
-    const value = credentialValue(request, client.variables, key);
-    env[variable] = key === 'token' ? `Bearer ${value}` : value;
-  }
+  const env = proxyEnv(request, (key) => credentialValue(request, client.variables, key));
   return stdioEntry(client, { ...runner(client, request.platform, [...head, ...headers.args, ...tail]), env });
 }

@@ -55,13 +55,18 @@ export function vscodeInputs(name: string, keys: CredentialKey[]): VscodeInput[]
   }));
 }
 
+/** The literal value of one credential (a placeholder when printing without --show-secrets). */
+export function literalValue(request: EntryRequest, key: CredentialKey): string {
+  const value = request.literals[key];
+  if (value === undefined) throw new Error(`literal ${key} missing from the entry request`);
+  return value;
+}
+
 /** The value the file holds for one credential. */
 export function credentialValue(request: EntryRequest, syntax: VariableSyntax, key: CredentialKey): string {
   if (request.secrets === 'prompt') return `\${input:${inputId(request.name, key)}}`;
   if (request.secrets === 'ref') return variableReference(syntax, VARIABLE_OF[key]);
-  const value = request.literals[key];
-  if (value === undefined) throw new Error(`literal ${key} missing from the entry request`);
-  return value;
+  return literalValue(request, key);
 }
 
 /** True when the file will hold a literal password or token. */

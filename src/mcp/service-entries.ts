@@ -16,10 +16,12 @@ export interface ServiceMatcher {
 
 type Entry = Record<string, unknown>;
 
-const URL_FIELDS = ['url', 'serverUrl', 'httpUrl', 'uri'] as const;
+/** The fields that hold a remote server's URL, across clients. */
+export const URL_FIELDS = ['url', 'serverUrl', 'httpUrl', 'uri'] as const;
 const HEADER_PREFIXES = [HEADER_EMAIL, LEGACY_HEADER_EMAIL].map((name) => name.replace(/Email$/, '').toLowerCase());
 
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
+/** The strings of an array (anything else: none). */
+export const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
 const keysOf = (value: unknown): string[] => (value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : []);
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
 
@@ -29,14 +31,17 @@ export function packageName(arg: string): string {
   return at < 0 ? arg : arg.slice(0, at);
 }
 
-/** The command line of an entry: command + args, or opencode-style command arrays. */
-function commandLine(entry: Entry): string[] {
+/**
+ * The command line of an entry: command + args, an opencode-style command
+ * array, or Zed's older {path, args, env}; undefined when it has no command.
+ */
+export function commandLine(entry: Entry): string[] | undefined {
   const command = entry.command;
+  if (typeof command === 'string') return [command, ...strings(entry.args)];
   if (Array.isArray(command)) return strings(command);
-  const path = (command as { path?: unknown } | undefined)?.path; // Zed's older schema
-  const head = typeof command === 'string' ? [command] : typeof path === 'string' ? [path] : [];
-  const args = strings(entry.args ?? (command as { args?: unknown } | undefined)?.args);
-  return [...head, ...args];
+  const zed = command !== null && typeof command === 'object' ? (command as { path?: unknown; args?: unknown }) : undefined;
+  if (typeof zed?.path === 'string') return [zed.path, ...strings(zed.args ?? entry.args)];
+  return undefined;
 }
 
 function urlMatches(url: string, mcpUrl: string | undefined): boolean {
@@ -66,7 +71,7 @@ const isServiceHeader = (name: string): boolean => HEADER_PREFIXES.some((prefix)
 export function pointsAtService(value: unknown, matcher: ServiceMatcher): boolean {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const entry = value as Entry;
-  const line = commandLine(entry);
+  const line = commandLine(entry) ?? [];
   if (line.some((arg) => packageName(arg) === matcher.package || arg.endsWith(`/${matcher.package}`))) return true;
   if (line.some((arg) => packageName(arg) === MCP_PROXY_PACKAGE)) {
     if (line.some((arg) => urlMatches(arg, matcher.mcpUrl))) return true;
@@ -78,7 +83,7 @@ export function pointsAtService(value: unknown, matcher: ServiceMatcher): boolea
 
 export function modeOf(value: unknown): Mode {
   const entry = value as Entry;
-  if (commandLine(entry).some((arg) => packageName(arg) === MCP_PROXY_PACKAGE)) return 'proxy';
+  if ((commandLine(entry) ?? []).some((arg) => packageName(arg) === MCP_PROXY_PACKAGE)) return 'proxy';
   if (URL_FIELDS.some((field) => typeof entry[field] === 'string')) return 'remote';
   return 'local';
 }

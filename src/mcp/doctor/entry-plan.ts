@@ -8,7 +8,7 @@
  * (env_vars, http_headers, env_http_headers, bearer_token_env_var).
  */
 import { HEADER_AUTHORIZATION, MCP_PROXY_PACKAGE } from '../../constants.js';
-import { packageName } from '../service-entries.js';
+import { commandLine, packageName, strings, URL_FIELDS } from '../service-entries.js';
 
 import { MCP_REMOTE_SYNTAX, type Resolver, type ReferenceSyntax } from './references.js';
 
@@ -33,21 +33,16 @@ export type EntryPlan =
   | { mode: 'remote'; shape: string; http: HttpPlan }
   | { mode: 'proxy'; shape: string; command: CommandPlan; http: HttpPlan | undefined };
 
-const URL_FIELDS = ['url', 'serverUrl', 'httpUrl', 'uri'] as const;
-
 const isRecord = (value: unknown): value is Entry => value !== null && typeof value === 'object' && !Array.isArray(value);
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
 const stringRecord = (value: unknown): Record<string, string> =>
   isRecord(value) ? Object.fromEntries(Object.entries(value).filter((pair): pair is [string, string] => typeof pair[1] === 'string')) : {};
 
-/** command + args, an opencode-style command array, or Zed's older {path, args, env}. */
+/** The command line (commandLine in service-entries.ts) and the env block of an entry. */
 function commandOf(entry: Entry): { line: string[]; env: Record<string, string> } | undefined {
   const command = entry.command;
-  const env = stringRecord(entry.env ?? entry.environment ?? (isRecord(command) ? command.env : undefined));
-  if (typeof command === 'string') return { line: [command, ...strings(entry.args)], env };
-  if (Array.isArray(command)) return { line: strings(command), env };
-  if (isRecord(command) && typeof command.path === 'string') return { line: [command.path, ...strings(command.args ?? entry.args)], env };
-  return undefined;
+  const line = commandLine(entry);
+  if (line === undefined) return undefined;
+  return { line, env: stringRecord(entry.env ?? entry.environment ?? (isRecord(command) ? command.env : undefined)) };
 }
 
 /** The `--header "Name: value"` arguments and the URL of an mcp-remote command line. */

@@ -70,9 +70,6 @@ export interface FsProbe {
  */
 export type VariableSyntax = 'dollar-brace' | 'env-colon' | 'none';
 
-/** What the user must do after a change so the client picks it up. */
-export type AfterChange = 'restart' | 'reload' | 'refresh' | 'automatic';
-
 /** One row of the client table (src/mcp/clients/*.ts). */
 export interface ClientSpec {
   id: ClientId;
@@ -90,10 +87,6 @@ export interface ClientSpec {
   entryPath(name: string, scope: Scope, env: ClientEnv): string[];
   /** Key path of the object that holds all server entries (entryPath without the name). */
   serversPath(scope: Scope, env: ClientEnv): string[];
-  /** The file may hold comments (and edits must keep them). */
-  acceptsComments: boolean;
-  /** The file may hold trailing commas (Zed). */
-  acceptsTrailingCommas: boolean;
   /** How variables are referenced in the file; 'none' means literal values. */
   variables: VariableSyntax;
   /**
@@ -107,7 +100,6 @@ export interface ClientSpec {
   windowsCmdWrap: boolean;
   /** A folder whose existence says the client is installed on this machine. */
   detectPath(env: ClientEnv): string;
-  afterChange: AfterChange;
   /** What to tell the user after a change (one or more sentences). */
   afterChangeNote(scope: Scope): string;
 }

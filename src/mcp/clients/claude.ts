@@ -41,14 +41,11 @@ export const claudeDesktop: ClientSpec = {
   configPath: (env) => join(env, claudeDesktopDir(env), DESKTOP_FILE),
   entryPath: (name) => ['mcpServers', name],
   serversPath: () => ['mcpServers'],
-  acceptsComments: false,
-  acceptsTrailingCommas: false,
   variables: 'none',
   expandsInArgs: false,
   remoteInFile: false,
   windowsCmdWrap: true,
   detectPath: (env) => claudeMsixPackageDir(env) ?? claudeDesktopDir(env),
-  afterChange: 'restart',
   afterChangeNote: () =>
     'Quit Claude Desktop completely (also from the tray/menu bar) and start it again; it reads its config only at start.',
 };
@@ -77,14 +74,11 @@ export const claudeCode: ClientSpec = {
   configPath: claudeCodePath,
   entryPath: (name, scope, env) => [...claudeCodeServersPath(scope, env), name],
   serversPath: claudeCodeServersPath,
-  acceptsComments: false,
-  acceptsTrailingCommas: false,
   variables: 'dollar-brace',
   expandsInArgs: true,
   remoteInFile: true,
   windowsCmdWrap: true,
   detectPath: (env) => join(env, env.homeDir, '.claude'),
-  afterChange: 'restart',
   afterChangeNote: (scope) =>
     scope === 'project'
       ? 'Start a new Claude Code session in the project and approve the server when asked (project servers from .mcp.json need approval; see /mcp).'

@@ -19,8 +19,6 @@ export const codex: ClientSpec = {
     scope === 'project' ? join(env, resolveFor(env, env.projectDir), '.codex', 'config.toml') : join(env, codexHome(env), 'config.toml'),
   entryPath: (name) => ['mcp_servers', name],
   serversPath: () => ['mcp_servers'],
-  acceptsComments: true,
-  acceptsTrailingCommas: false,
   // Codex never expands ${VAR}; it forwards variables by name (env_vars,
   // env_http_headers, bearer_token_env_var), which render-*.ts uses instead.
   variables: 'none',
@@ -29,7 +27,6 @@ export const codex: ClientSpec = {
   // Rust's Command ignores PATHEXT: npx.cmd is "program not found" without cmd /c.
   windowsCmdWrap: true,
   detectPath: codexHome,
-  afterChange: 'restart',
   afterChangeNote: (scope) =>
     scope === 'project'
       ? 'Start a new Codex session in the project (project config is read only for trusted projects); /mcp lists the servers.'
@@ -47,14 +44,11 @@ export const gemini: ClientSpec = {
       : join(env, env.homeDir, '.gemini', 'settings.json'),
   entryPath: (name) => ['mcpServers', name],
   serversPath: () => ['mcpServers'],
-  acceptsComments: true,
-  acceptsTrailingCommas: false,
   // $VAR, ${VAR}, %VAR% everywhere in settings.json; an unset variable becomes ''.
   variables: 'dollar-brace',
   expandsInArgs: true,
   remoteInFile: true,
   windowsCmdWrap: false,
   detectPath: (env) => join(env, env.homeDir, '.gemini'),
-  afterChange: 'restart',
   afterChangeNote: () => 'Start a new Gemini CLI session; /mcp lists the servers.',
 };

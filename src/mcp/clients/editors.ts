@@ -16,15 +16,11 @@ export const cursor: ClientSpec = {
     scope === 'project' ? project(env, '.cursor', 'mcp.json') : join(env, env.homeDir, '.cursor', 'mcp.json'),
   entryPath: (name) => ['mcpServers', name],
   serversPath: () => ['mcpServers'],
-  // A trailing comma breaks Cursor's loader: treat the file as strict JSON.
-  acceptsComments: false,
-  acceptsTrailingCommas: false,
   variables: 'env-colon',
   expandsInArgs: false,
   remoteInFile: true,
   windowsCmdWrap: true,
   detectPath: (env) => join(env, env.homeDir, '.cursor'),
-  afterChange: 'reload',
   afterChangeNote: () => 'In Cursor open Settings → MCP (Tools & Integrations), check that the server is enabled, or reload the window.',
 };
 
@@ -38,15 +34,12 @@ export const vscode: ClientSpec = {
   // VS Code reads `servers`; an entry under `mcpServers` is silently ignored.
   entryPath: (name) => ['servers', name],
   serversPath: () => ['servers'],
-  acceptsComments: true,
-  acceptsTrailingCommas: false,
   variables: 'env-colon',
   expandsInArgs: false,
   remoteInFile: true,
   // VS Code starts stdio servers through a shell on Windows, so npx resolves.
   windowsCmdWrap: false,
   detectPath: (env) => vscodeUserDir(env),
-  afterChange: 'reload',
   afterChangeNote: () =>
     'In VS Code run "MCP: List Servers" and start the server (or use the Start action above it in mcp.json); values from inputs are asked for at the first start.',
 };
@@ -59,14 +52,11 @@ export const windsurf: ClientSpec = {
   configPath: (env) => join(env, env.homeDir, '.codeium', 'windsurf', 'mcp_config.json'),
   entryPath: (name) => ['mcpServers', name],
   serversPath: () => ['mcpServers'],
-  acceptsComments: false,
-  acceptsTrailingCommas: false,
   variables: 'env-colon',
   expandsInArgs: false,
   remoteInFile: true,
   windowsCmdWrap: true,
   detectPath: (env) => join(env, env.homeDir, '.codeium', 'windsurf'),
-  afterChange: 'refresh',
   afterChangeNote: () => 'In Windsurf open the MCP panel of Cascade and press refresh.',
 };
 
@@ -83,15 +73,12 @@ export const cline: ClientSpec = {
   configPath: (env) => join(env, clineStorageDir(env), 'settings', 'cline_mcp_settings.json'),
   entryPath: (name) => ['mcpServers', name],
   serversPath: () => ['mcpServers'],
-  acceptsComments: false,
-  acceptsTrailingCommas: false,
   // ${env:VAR} since Dec 2025 (cline/cline#8079); older versions pass it literally.
   variables: 'env-colon',
   expandsInArgs: false,
   remoteInFile: true,
   windowsCmdWrap: true,
   detectPath: clineStorageDir,
-  afterChange: 'automatic',
   afterChangeNote: () => 'Cline watches its settings file and reconnects by itself; check the MCP Servers view of Cline.',
 };
 
@@ -115,13 +102,10 @@ export const zed: ClientSpec = {
   configPath: (env, scope) => (scope === 'project' ? project(env, '.zed', 'settings.json') : join(env, zedConfigDir(env), 'settings.json')),
   entryPath: (name) => ['context_servers', name],
   serversPath: () => ['context_servers'],
-  acceptsComments: true,
-  acceptsTrailingCommas: true,
   variables: 'none',
   expandsInArgs: false,
   remoteInFile: true,
   windowsCmdWrap: false,
   detectPath: zedConfigDir,
-  afterChange: 'automatic',
   afterChangeNote: () => 'Zed reloads settings.json by itself; check the server in the Agent panel settings (Context Servers).',
 };

@@ -20,9 +20,10 @@ const modeOf = async (path: string): Promise<number> => (await stat(path)).mode 
 describe('writeSafely', () => {
   it('creates missing folders and the file', async () => {
     const file = join(dir, 'a', 'b', 'mcp.json');
-    const result = await writeSafely(await readSnapshot(file), '{}\n');
+    const snapshot = await readSnapshot(file);
+    assert.equal(snapshot.exists, false);
+    const result = await writeSafely(snapshot, '{}\n');
     assert.equal(await readFile(file, 'utf8'), '{}\n');
-    assert.equal(result.created, true);
     assert.equal(result.backupPath, undefined);
   });
 

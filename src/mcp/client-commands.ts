@@ -12,7 +12,6 @@ import type { ClientId, EntryRequest, RenderedEntry } from './types.js';
 export interface ClientCommand {
   /** The command line, quoted for the user's shell; null when the client has only links. */
   command: string | null;
-  argv: Arg[] | null;
   links: { kind: string; url: string }[];
   notes: string[];
 }
@@ -25,7 +24,7 @@ const record = (value: unknown): Record<string, string> =>
 
 function claudeCode(request: EntryRequest, rendered: RenderedEntry): ClientCommand {
   const argv: Arg[] = ['claude', 'mcp', 'add-json', request.name, JSON.stringify(rendered.value), '--scope', request.scope];
-  return { command: commandLine(argv, shellFor(request.platform)), argv, links: [], notes: [] };
+  return { command: commandLine(argv, shellFor(request.platform)), links: [], notes: [] };
 }
 
 function gemini(request: EntryRequest, rendered: RenderedEntry): ClientCommand {
@@ -41,7 +40,7 @@ function gemini(request: EntryRequest, rendered: RenderedEntry): ClientCommand {
     for (const [name, value] of Object.entries(record(entry.env))) argv.push('-e', `${name}=${value}`);
     argv.push('--', ...strings(entry.args));
   }
-  return { command: commandLine(argv, shellFor(request.platform)), argv, links: [], notes: [] };
+  return { command: commandLine(argv, shellFor(request.platform)), links: [], notes: [] };
 }
 
 function codex(request: EntryRequest, rendered: RenderedEntry): ClientCommand {
@@ -71,7 +70,7 @@ function codex(request: EntryRequest, rendered: RenderedEntry): ClientCommand {
     }
     argv.push('--', String(entry.command), ...strings(entry.args));
   }
-  return { command: commandLine(argv, shell), argv, links: [], notes };
+  return { command: commandLine(argv, shell), links: [], notes };
 }
 
 function vscodeServerJson(request: EntryRequest, rendered: RenderedEntry): Entry {
@@ -87,7 +86,6 @@ function vscode(request: EntryRequest, rendered: RenderedEntry): ClientCommand {
   const notes = request.scope === 'project' ? ['code --add-mcp and the install link add the server to the user profile; for the workspace use svcctl mcp install --client vscode --scope project.'] : [];
   return {
     command: commandLine(argv, shellFor(request.platform)),
-    argv,
     links: [
       { kind: 'vscode', url: link },
       // GitHub and most web pages do not open vscode: links; this redirect does.
@@ -102,7 +100,6 @@ function cursor(request: EntryRequest, rendered: RenderedEntry): ClientCommand {
   const query = `name=${encodeURIComponent(request.name)}&config=${config}`;
   return {
     command: null,
-    argv: null,
     links: [
       { kind: 'cursor', url: `cursor://anysphere.cursor-deeplink/mcp/install?${query}` },
       { kind: 'web', url: `https://cursor.com/en/install-mcp?${query}` },

@@ -40,8 +40,6 @@ export interface SafeWriteOptions {
 
 export interface SafeWriteResult {
   backupPath?: string;
-  created: boolean;
-  mode: number;
 }
 
 export async function readSnapshot(path: string): Promise<FileSnapshot> {
@@ -123,7 +121,7 @@ export async function writeSafely(snapshot: FileSnapshot, content: string, optio
     await renameWithRetry(temp, target);
     tempWritten = false;
     await syncFolder(folder);
-    return { backupPath, created: !snapshot.exists, mode };
+    return { backupPath };
   } catch (error) {
     if (tempWritten) await unlink(temp).catch(() => undefined);
     throw error instanceof CliError ? error : cannotWrite(snapshot.path, error);

@@ -81,17 +81,6 @@ function reportOf(change: PlannedChange, backup: string | undefined): ChangeRepo
   };
 }
 
-/**
- * TEST-ONLY: SVCCTL_TEST_PAUSE_BEFORE_RENAME_MS makes the write wait before its
- * concurrent-change check, so a test can change the file in that window
- * (test/mcp-install-safety.test.ts). Not a user setting.
- */
-function testPause(ctx: Context): (() => Promise<void>) | undefined {
-  const ms = Number(ctx.env.SVCCTL_TEST_PAUSE_BEFORE_RENAME_MS);
-  if (!Number.isFinite(ms) || ms <= 0) return undefined;
-  return () => new Promise((resolve) => setTimeout(resolve, Math.min(ms, 10_000)));
-}
-
 const hasDiff = (change: PlannedChange): boolean => change.plan.after !== change.plan.before;
 
 /**
@@ -126,11 +115,7 @@ export async function applyChanges(ctx: Context, changes: PlannedChange[], optio
       continue;
     }
     try {
-      const result = await writeSafely(change.plan.snapshot, change.plan.after, {
-        backup: options.backup,
-        mode: change.fileMode,
-        beforeRename: testPause(ctx),
-      });
+      const result = await writeSafely(change.plan.snapshot, change.plan.after, { backup: options.backup, mode: change.fileMode });
       ctx.out.success(describeChange(change, false));
       if (result.backupPath) ctx.out.info(`  backup: ${result.backupPath}`);
       reports.push(reportOf(change, result.backupPath));

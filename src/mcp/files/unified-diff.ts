@@ -15,8 +15,9 @@ import { redact } from '../../http/redact.js';
 import { scanTomlHeaders } from './toml-scan.js';
 
 const SECRET_KEY = /(password|passwd|token|secret|authorization|api[_-]?key|credential)/i;
-// A JSON or TOML key/value line whose key looks secret: "KEY": "value" or KEY = "value".
-const SECRET_LINE = /^([+\- ]\s*["']?([A-Za-z0-9_.-]+)["']?\s*[:=]\s*)(["'])(.*)\3(\s*,?\s*)$/;
+// A JSON or TOML key/value pair anywhere in a line ("KEY": "value" or KEY = "value"),
+// so that pairs of a one-line object or a TOML inline table are found too.
+const KEY_VALUE = /(["']?)([A-Za-z0-9_.-]+)\1(\s*[:=]\s*)(["'])((?:\\.|(?!\4)[^\\])*)\4/g;
 
 const HEADER_ARG = /(["'])((?:Authorization|[A-Za-z-]*(?:Password|Token|Secret)[A-Za-z-]*)\s*:\s*)([^"']+)\1/gi;
 
@@ -65,14 +66,11 @@ export function redactLine(line: string, secrets: readonly string[], table?: str
   result = result.replace(HEADER_ARG, (_all, quote: string, name: string, value: string) =>
     isReference(value) ? _all : `${quote}${name}***${quote}`,
   );
-  const match = SECRET_LINE.exec(result);
-  const key = match?.[2] ?? '';
-  const value = match?.[4] ?? '';
-  if (match && SECRET_KEY.test(key) && value !== '' && !isReference(value) && !isCodexVariableName(table, key, value)) {
+  return result.replace(KEY_VALUE, (pair, keyQuote: string, key: string, separator: string, quote: string, value: string) => {
     // Keep references such as ${env:X} or ${input:x} readable: they are not secrets.
-    return `${match[1]}${match[3]}***${match[3]}${match[5]}`;
-  }
-  return result;
+    if (!SECRET_KEY.test(key) || value === '' || isReference(value) || isCodexVariableName(table, key, value)) return pair;
+    return `${keyQuote}${key}${keyQuote}${separator}${quote}***${quote}`;
+  });
 }
 
 export function unifiedDiff(file: string, before: string, after: string, secrets: readonly string[] = []): string {

@@ -25,7 +25,7 @@ export function addTargetOptions(cmd: Command): Command {
     .addOption(new Option('--name <name>', `server name (default: ${DEFAULT_SERVER_NAME})`).argParser(serverName))
     .addOption(new Option('--scope <s>', 'user (default) | project | local, where the client has them').choices(SCOPES))
     .option('--project-dir <dir>', 'the project for project/local scope (default: the current directory)')
-    .option('--config <path>', "write this file instead of the client's own")
+    .option('--config <path>', "use this file instead of the client's own")
     .addOption(new Option('--format <f>', 'with --config and no --client: mcpServers | servers | toml').choices(GENERIC_FORMATS));
 }
 

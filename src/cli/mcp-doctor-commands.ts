@@ -15,7 +15,7 @@ Checks, one line each (stdout), with what to do when one fails:
 Exit 8 when a check fails (a config file that does not parse too), 2 when no entry is found.
 
 Examples:
-  svcctl mcp doctor                                   # the 'service' entry, wherever it is
+  svcctl mcp doctor                                   # the entry, when one client/scope has it
   svcctl mcp doctor --client cursor
   svcctl mcp doctor --client vscode --scope project --name ops
   svcctl mcp doctor --config ./mcp.json --json | jq '.checks[] | select(.ok | not)'`;

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { diffLines } from 'diff';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
-import { makeTempDir, runCli } from './helpers/cli.js';
+import { makeTempDir, runCli, placeFile } from './helpers/cli.js';
 import { changedRegion, fixture, FIXTURES } from './helpers/mcp-files.js';
 
 const BASE = 'https://acme.example.com/api';
@@ -23,12 +23,7 @@ after(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-async function place(path: string, text: string): Promise<string> {
-  const full = join(home, path);
-  await mkdir(dirname(full), { recursive: true });
-  await writeFile(full, text);
-  return full;
-}
+const place = (path: string, text: string): Promise<string> => placeFile(home, path, text);
 
 const run = (args: string[], env: Record<string, string> = CREDS, cwd = home) => runCli(['mcp', ...args], { home, env, cwd });
 

@@ -1,9 +1,9 @@
 /** The safety rules of `svcctl mcp install` (contract section 4), through the built CLI in a temp HOME. */
 import assert from 'node:assert/strict';
-import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { makeTempDir, runCli } from './helpers/cli.js';
+import { makeTempDir, runCli, placeFile } from './helpers/cli.js';
 import { fixture } from './helpers/mcp-files.js';
 
 const ENV = { SERVICE_BASE_URL: 'https://acme.example.com/api' };
@@ -15,12 +15,7 @@ after(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-async function place(path: string, text: string): Promise<string> {
-  const full = join(home, path);
-  await mkdir(dirname(full), { recursive: true });
-  await writeFile(full, text);
-  return full;
-}
+const place = (path: string, text: string): Promise<string> => placeFile(home, path, text);
 
 const run = (args: string[], env: Record<string, string> = ENV) => runCli(['mcp', ...args], { home, env });
 

@@ -4,7 +4,7 @@
  * and no test ever touches the real home folder.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,4 +82,12 @@ export async function makeTempDir(prefix = 'svcctl-test-'): Promise<string> {
 /** Asserts that no secret value appears anywhere in a run's output. */
 export function secretsIn(result: RunResult, secrets: string[]): string[] {
   return secrets.filter((secret) => result.stdout.includes(secret) || result.stderr.includes(secret));
+}
+
+/** Writes a file under `root`, creating its folders; returns its full path. */
+export async function placeFile(root: string, path: string, text: string | Buffer): Promise<string> {
+  const full = join(root, path);
+  await mkdir(dirname(full), { recursive: true });
+  await writeFile(full, text);
+  return full;
 }

@@ -5,15 +5,13 @@
  * must be exactly the token.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { BIN, cleanEnv } from './helpers/cli.js';
+import { BIN } from './helpers/cli.js';
+import { hasScript, shellQuote, underTerminal } from './helpers/terminal.js';
 import { EMAIL, PASSWORD, startLoginServer, type LoginServer } from './helpers/login-server.js';
 import { tempDir } from './helpers/temp-dirs.js';
-
-const hasScript = spawnSync('script', ['--version']).status === 0;
 
 let server: LoginServer;
 before(async () => {
@@ -21,48 +19,6 @@ before(async () => {
 });
 after(() => server.close());
 
-interface Session {
-  /** Everything the terminal showed. */
-  screen(): string;
-  waitFor(pattern: RegExp): Promise<void>;
-  type(text: string): void;
-  done: Promise<number | null>;
-}
-
-/** Runs a shell command under `script`, so its stdin and stderr are a terminal. */
-function underTerminal(command: string, home: string, env: Record<string, string> = {}): Session {
-  const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
-    cwd: home,
-    env: { ...cleanEnv(home, env), TERM: 'xterm', COLUMNS: '120', LINES: '40' },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let screen = '';
-  const waiters: Array<() => void> = [];
-  const onData = (chunk: Buffer) => {
-    screen += chunk.toString('utf8');
-    for (const wake of waiters.splice(0)) wake();
-  };
-  child.stdout.on('data', onData);
-  child.stderr.on('data', onData);
-  const done = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  void done.then(() => clearTimeout(killer));
-  return {
-    screen: () => screen,
-    async waitFor(pattern) {
-      while (!pattern.test(screen)) {
-        const closed = await Promise.race([new Promise<boolean>((resolve) => waiters.push(() => resolve(false))), done.then(() => true)]);
-        if (closed && !pattern.test(screen)) throw new Error(`the terminal never showed ${pattern}; it showed:\n${screen}`);
-      }
-    },
-    type(text) {
-      child.stdin.write(text);
-    },
-    done,
-  };
-}
-
-const shellQuote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
 test('TOKEN=$(svcctl login) at a terminal: prompts on the terminal, password masked, stdout is exactly the token', { skip: !hasScript && 'util-linux script is not installed' }, async () => {
   const home = await tempDir();

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks, offline, that real MCP clients accept what `svcctl mcp print` renders,
+# Checks, offline, that real MCP clients accept the files `svcctl mcp install` writes,
 # and that the command lines of `svcctl mcp command` add the same entry.
 # Not part of `npm test` (the clients are big). Usage:
 #   npm i --prefix /tmp/clients @openai/codex @anthropic-ai/claude-code @google/gemini-cli
@@ -18,14 +18,13 @@ for variant in "local password" "remote password" "remote bearer" "proxy passwor
   set -- $variant; mode=$1; auth=$2
   echo "=================== mode=$mode auth=$auth"
   home=$(mktemp -d); mkdir -p "$home/.codex" "$home/.gemini"
-  HOME=$home $SVC mcp print --client codex --mode "$mode" --auth "$auth" > "$home/.codex/config.toml" 2>/dev/null
-  HOME=$home $SVC mcp print --client claude-code --mode "$mode" --auth "$auth" > "$home/.claude.json" 2>/dev/null
-  HOME=$home $SVC mcp print --client gemini --mode "$mode" --auth "$auth" > "$home/.gemini/settings.json" 2>/dev/null
-  echo "--- codex (config.toml written by svcctl mcp print)"; cat "$home/.codex/config.toml"
+  HOME=$home CODEX_HOME=$home/.codex $SVC mcp install --client codex --client claude-code --client gemini \
+    --mode "$mode" --auth "$auth" --no-input >/dev/null 2>&1 || echo "(svcctl mcp install failed)"
+  echo "--- codex (config.toml written by svcctl mcp install)"; cat "$home/.codex/config.toml"
   HOME=$home CODEX_HOME=$home/.codex run "$BIN/codex" mcp get service --json
-  echo "--- claude (~/.claude.json written by svcctl mcp print)"
+  echo "--- claude (~/.claude.json written by svcctl mcp install)"
   HOME=$home run "$BIN/claude" mcp get service
-  echo "--- gemini (~/.gemini/settings.json written by svcctl mcp print)"
+  echo "--- gemini (~/.gemini/settings.json written by svcctl mcp install)"
   HOME=$home run "$BIN/gemini" mcp list
   rm -rf "$home"
 

@@ -88,6 +88,13 @@ function inputLines(ctx: Context, file: string): AsyncIterable<InputLine> {
   return splitLines(stream as AsyncIterable<Buffer>);
 }
 
+interface Resolved {
+  url: string;
+  token: ResolvedSecret | undefined;
+  secret: string | undefined;
+  failedOut: FailedOut;
+}
+
 export async function runEventSend(ctx: Context, options: EventSendOptions): Promise<void> {
   checkCombinations(options, ctx.globals.json);
   const sending = !options.dryRun && !options.printCurl;
@@ -101,36 +108,43 @@ export async function runEventSend(ctx: Context, options: EventSendOptions): Pro
   if (secret === undefined) ctx.out.debug('no HMAC secret: the request is sent without a signature header');
   const failedOut = new FailedOut(options.failedOut);
   failedOut.check(options.file);
+  const resolved: Resolved = { url, token, secret, failedOut };
+  if (!sending) return previewRequests(ctx, options, resolved);
+  if (options.ndjson) return sendBatch(ctx, options, resolved);
+  return sendOne(ctx, options, resolved);
+}
 
-  if (!sending) {
-    const reference = tokenReference(ctx, token);
-    const render = (body: Buffer): Buffer | string => {
-      if (options.printCurl) return renderCurl(url, body, secret, reference);
-      return ctx.globals.json ? renderDryRunJson(url, body, secret) : renderDryRun(url, body, secret);
-    };
-    // Text requests are separated by a blank line; JSON ones are NDJSON lines.
-    const separator = ctx.globals.json ? '' : '\n';
-    if (options.ndjson) return printDryRunBatch(ctx, inputLines(ctx, options.file as string), options.raw, render, separator);
-    const built = await buildSingle(ctx, options);
-    for (const warning of built.warnings) ctx.out.warn(warning);
-    return void ctx.out.raw(render(built.body));
-  }
-  if (!options.ndjson) {
-    const built = await buildSingle(ctx, options);
-    for (const warning of built.warnings) ctx.out.warn(warning);
-    const target = await deliveryTarget(ctx, options, url, token!.value, secret, 1);
-    try {
-      const { result, failure } = await deliverEvent(target, built.id, built.body);
-      if (ctx.globals.json) ctx.out.jsonResult(result);
-      else if (!failure) ctx.out.result(result.id);
-      if (failure) throw failure;
-      ctx.out.debug(`delivered event ${result.id}: HTTP ${result.status} after ${result.attempts} attempt(s)`);
-    } finally {
-      await target.transport.close();
-    }
-    return;
-  }
+/** --dry-run and --print-curl: every request printed, none sent. */
+async function previewRequests(ctx: Context, options: EventSendOptions, { url, token, secret }: Resolved): Promise<void> {
+  const reference = tokenReference(ctx, token);
+  const render = (body: Buffer): Buffer | string => {
+    if (options.printCurl) return renderCurl(url, body, secret, reference);
+    return ctx.globals.json ? renderDryRunJson(url, body, secret) : renderDryRun(url, body, secret);
+  };
+  // Text requests are separated by a blank line; JSON ones are NDJSON lines.
+  const separator = ctx.globals.json ? '' : '\n';
+  if (options.ndjson) return printDryRunBatch(ctx, inputLines(ctx, options.file as string), options.raw, render, separator);
+  const built = await buildSingle(ctx, options);
+  for (const warning of built.warnings) ctx.out.warn(warning);
+  ctx.out.raw(render(built.body));
+}
 
+async function sendOne(ctx: Context, options: EventSendOptions, { url, token, secret }: Resolved): Promise<void> {
+  const built = await buildSingle(ctx, options);
+  for (const warning of built.warnings) ctx.out.warn(warning);
+  const target = await deliveryTarget(ctx, options, url, token!.value, secret, 1);
+  try {
+    const { result, failure } = await deliverEvent(target, built.id, built.body);
+    if (ctx.globals.json) ctx.out.jsonResult(result);
+    else if (!failure) ctx.out.result(result.id);
+    if (failure) throw failure;
+    ctx.out.debug(`delivered event ${result.id}: HTTP ${result.status} after ${result.attempts} attempt(s)`);
+  } finally {
+    await target.transport.close();
+  }
+}
+
+async function sendBatch(ctx: Context, options: EventSendOptions, { url, token, secret, failedOut }: Resolved): Promise<void> {
   const target = await deliveryTarget(ctx, options, url, token!.value, secret, options.concurrency);
   target.keepResponse = ctx.globals.json;
   try {

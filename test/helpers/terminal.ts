@@ -17,7 +17,7 @@ export interface Session {
 }
 
 /** Runs a shell command under `script`, so its stdin and stderr are a terminal. */
-export function underTerminal(command: string, home: string, env: Record<string, string> = {}): Session {
+export function underTerminal(command: string, home: string, env: Record<string, string | undefined> = {}): Session {
   const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
     cwd: home,
     env: { ...cleanEnv(home, env), TERM: 'xterm', COLUMNS: '120', LINES: '40' },

@@ -149,4 +149,24 @@ describe('event send: delivery faults', () => {
       await server.close();
     }
   });
+
+  it('--json never prints a secret the service echoes, however its JSON escapes it (and on success too)', async () => {
+    const token = 'tok/"a<b>&c';
+    // Escaped as PHP (\/) and Go (\u003c, \u003e, \u0026) encoders do: parsing turns it back into the token.
+    const escaped = JSON.stringify(token).slice(1, -1).replace(/\//g, '\\/').replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
+    for (const status of [400, 202]) {
+      const server = await startRecordingServer(() => ({ status, body: `{"error":"bad token ${escaped}","echo":{"${escaped}":["${escaped}"]}}` }));
+      try {
+        const result = await runCli(['event', 'send', '--title', 'x', '--json', '--retries', '0'], {
+          env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: token },
+        });
+        assert.equal(result.code, status === 202 ? 0 : 5, result.stderr);
+        assert.deepEqual(secretsIn(result, [token, JSON.stringify(token).slice(1, -1)]), []);
+        const printed = JSON.parse(result.stdout);
+        assert.deepEqual(printed.response.echo, { '***': ['***'] });
+      } finally {
+        await server.close();
+      }
+    }
+  });
 });

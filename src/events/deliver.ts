@@ -7,7 +7,7 @@
 import { SIGNATURE_HEADER } from '../constants.js';
 import { CliError, ExitCode, type ExitCodeValue } from '../errors.js';
 import { postWithRetries, type PostOutcome, type RetryInfo } from '../http/post.js';
-import { parseBody, redact, serviceMessage } from '../http/redact.js';
+import { parseBody, serviceMessage } from '../http/redact.js';
 import type { Transport } from '../http/transport.js';
 import { signBody } from './hmac.js';
 
@@ -96,11 +96,12 @@ export async function deliverEvent(target: DeliveryTarget, id: string, body: Buf
     id,
     status: outcome.kind === 'response' ? outcome.response.status : null,
     attempts: outcome.attempts,
-    response: outcome.kind === 'response' && target.keepResponse !== false ? parseBody(outcome.response.body) : null,
+    response:
+      outcome.kind === 'response' && target.keepResponse !== false ? parseBody(outcome.response.body, secrets) : null,
   };
   const problem = classify(outcome, secrets);
   if (!problem) return { result };
   result.error = problem.message;
-  if (outcome.kind === 'response') result.response = parseBody(redact(outcome.response.body, secrets));
+  if (outcome.kind === 'response') result.response = parseBody(outcome.response.body, secrets);
   return { result, failure: new CliError(problem.exitCode, problem.message, { hint: problem.hint }) };
 }

@@ -29,6 +29,20 @@ export function redact(text: string, secrets: ReadonlyArray<string | undefined>)
   return result;
 }
 
+/**
+ * A parsed answer with every string (keys too) redacted: redacting the raw
+ * text is not enough, since JSON may escape a secret in ways that parsing
+ * turns back into the secret (\/, \u003c, …).
+ */
+export function redactValue(value: unknown, secrets: ReadonlyArray<string | undefined>): unknown {
+  if (typeof value === 'string') return redact(value, secrets);
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, secrets));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [redact(key, secrets), redactValue(item, secrets)]));
+  }
+  return value;
+}
+
 /** Control characters (terminal escape sequences among them) shown as \u001b etc., never sent to a terminal. */
 export function neutralizeControls(text: string): string {
   // eslint-disable-next-line no-control-regex
@@ -61,12 +75,13 @@ export function serviceMessage(body: string, secrets: ReadonlyArray<string | und
 /** The largest answer body reported whole in --json output; a longer one is shortened. */
 const MAX_REPORTED_BODY_CHARS = 4096;
 
-export function parseBody(body: string): unknown {
+/** The answer body for --json output: parsed JSON or the text, long ones shortened, secrets redacted. */
+export function parseBody(body: string, secrets: ReadonlyArray<string | undefined> = []): unknown {
   if (body === '') return '';
-  if (body.length > MAX_REPORTED_BODY_CHARS) return shorten(body, MAX_REPORTED_BODY_CHARS);
+  if (body.length > MAX_REPORTED_BODY_CHARS) return shorten(redact(body, secrets), MAX_REPORTED_BODY_CHARS);
   try {
-    return JSON.parse(body);
+    return redactValue(JSON.parse(body), secrets);
   } catch {
-    return body;
+    return redact(body, secrets);
   }
 }

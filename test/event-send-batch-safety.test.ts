@@ -70,12 +70,14 @@ describe('event send --ndjson: nothing is lost, nothing runs away', () => {
       const all = lines(50);
       await writeFile(input, `${all.join('\n')}\n`);
       const failedOut = join(dir, 'interrupted.ndjson');
-      const child = spawn(process.execPath, [BIN, 'event', 'send', '--ndjson', input, '--concurrency', '4', '--failed-out', failedOut], {
+      const child = spawn(process.execPath, [BIN, 'event', 'send', '--ndjson', input, '--concurrency', '4', '--failed-out', failedOut, '--json'], {
         env: cleanEnv(dir, { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN }),
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stderr = '';
+      let stdout = '';
       child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.stdout.on('data', (chunk) => (stdout += chunk));
       const deadline = Date.now() + 15_000;
       while (server.requests.length < 4 && child.exitCode === null && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 20));
@@ -87,6 +89,12 @@ describe('event send --ndjson: nothing is lost, nothing runs away', () => {
       const kept = (await readFile(failedOut, 'utf8')).trimEnd().split('\n');
       assert.deepEqual(kept, all.slice(0, 4), 'the four lines in flight, in input order');
       assert.match(stderr, /interrupted: 4 line\(s\) in flight were not confirmed/);
+      const reported = stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+      assert.deepEqual(
+        reported.map((r) => [r.line, r.id, r.status]),
+        all.slice(0, 4).map((line, i) => [i + 1, JSON.parse(line).event.id, null]),
+        'each line in flight is reported with the id it was sent with',
+      );
     } finally {
       await server.close();
     }

@@ -38,6 +38,9 @@ interface Slot {
   line: InputLine;
   done: boolean;
   text?: string;
+  /** The event id it was sent with, once built. */
+  id?: string;
+  idGenerated?: boolean;
 }
 
 const MAX_WARNINGS = 20;
@@ -119,6 +122,8 @@ export async function runBatch(lines: AsyncIterable<InputLine>, options: BatchOp
       return;
     }
     for (const warning of built.warnings) warn(warning);
+    slot.id = built.id;
+    slot.idGenerated = built.idGenerated;
     const delivery = await deliverEvent(options.target, built.id, built.body);
     if (slot.done) return; // given up on by an interruption: its line is already in --failed-out
     if (delivery.failure) {
@@ -156,7 +161,13 @@ export async function runBatch(lines: AsyncIterable<InputLine>, options: BatchOp
       const slot = queue[i]!;
       if (slot.done) continue;
       interruptedLines++;
-      finish(slot, undefined, new CliError(ExitCode.Interrupted, 'not delivered: interrupted'));
+      const error = new CliError(ExitCode.Interrupted, 'not confirmed: interrupted');
+      if (slot.id && slot.idGenerated) {
+        // The line itself has no id: sending it again would make a new one.
+        out.warn(`line ${slot.line.number} was in flight as event ${slot.id}; it has no id of its own, so sending it again may create a second event`);
+      }
+      const inFlight = slot.id ? { id: slot.id, status: null, attempts: 1, response: null, error: error.message } : undefined;
+      finish(slot, inFlight, error);
     }
     wakeInterrupted();
   });

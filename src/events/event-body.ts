@@ -12,6 +12,8 @@ export interface BuiltEvent {
   /** The exact bytes to sign and send. */
   body: Buffer;
   id: string;
+  /** True when the input had no id and svcctl made one up. */
+  idGenerated: boolean;
   warnings: string[];
 }
 
@@ -99,9 +101,9 @@ export function buildFromBytes(bytes: Buffer, options: { raw: boolean; label: In
   if (report.problems.length > 0) fail(options.label, report.problems);
   const warnings = report.warnings.map((w) => `${options.label}: ${w}`);
   for (const key of Object.keys(extra)) warnings.push(`${options.label}: ${key}: unknown top-level member, passed through as is`);
-  if (options.raw) return { body: bytes, id: event.id as string, warnings };
+  if (options.raw) return { body: bytes, id: event.id as string, idGenerated: false, warnings };
   const { json, id } = canonicalBody(event, extra, options.defaults ?? systemDefaults);
-  return { body: Buffer.from(json, 'utf8'), id, warnings };
+  return { body: Buffer.from(json, 'utf8'), id, idGenerated: typeof event.id !== 'string', warnings };
 }
 
 /** Builds the body from an event object assembled from flags (already validated). */
@@ -109,5 +111,5 @@ export function buildFromEvent(event: JsonObject, defaults: BuildDefaults = syst
   const report = validateEvent(event, false);
   if (report.problems.length > 0) fail('the flags', report.problems);
   const { json, id } = canonicalBody(event, {}, defaults);
-  return { body: Buffer.from(json, 'utf8'), id, warnings: report.warnings };
+  return { body: Buffer.from(json, 'utf8'), id, idGenerated: typeof event.id !== 'string', warnings: report.warnings };
 }

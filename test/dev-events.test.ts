@@ -170,4 +170,17 @@ describe('svcctl dev: POST /api/v1/event', () => {
     assert.match(log, /POST \/api\/v1\/event 413 /);
     for (const secret of [SECRET, signed.ingest_token, open.ingest_token]) assert.ok(!log.includes(secret), 'a secret is in the log');
   });
+
+  it('refuses a body that is not UTF-8 (400), and never lets a client write its own log lines or escapes', async () => {
+    const broken = Buffer.concat([Buffer.from('{"event":{"title":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}}')]);
+    const notUtf8 = await post(broken, { authorization: `Bearer ${open.ingest_token}` });
+    assert.equal(notUtf8.status, 400);
+    assert.match(notUtf8.body, /not valid UTF-8/);
+    const forged = body({ created_at: 'x\n2026-11-22T00:00:00.000Z POST /api/v1/event 202 0.1ms  accepted FORGED\u001b[31mRED' });
+    const answer = await post(forged, { authorization: `Bearer ${open.ingest_token}` });
+    assert.equal(answer.status, 400);
+    const log = await dev.waitForStderr(/created_at/);
+    assert.ok(!/^\S+ POST \/api\/v1\/event 202 0\.1ms/m.test(log), 'a client forged a log line');
+    assert.ok(!log.includes('\u001b'), 'a raw escape character reached the log');
+  });
 });

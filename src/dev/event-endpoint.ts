@@ -38,10 +38,18 @@ function badRequest(res: LoggedResponse, problems: string[]): void {
 }
 
 /** The event object of a body, or the problems that make it unusable. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
 function parseEvent(body: Buffer): { event?: JsonObject & { id: string }; problems: string[] } {
+  let text: string;
+  try {
+    text = strictUtf8.decode(body);
+  } catch {
+    return { problems: ['body: not valid UTF-8 text'] };
+  }
   let document: unknown;
   try {
-    document = JSON.parse(body.toString('utf8'));
+    document = JSON.parse(text);
   } catch (error) {
     return { problems: [`body: not valid JSON (${(error as Error).message})`] };
   }

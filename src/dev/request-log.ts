@@ -5,6 +5,7 @@
  * from names and ids only.
  */
 import type { IncomingMessage } from 'node:http';
+import { neutralizeControls } from '../http/redact.js';
 import type { LoggedResponse } from './http-io.js';
 
 export function logWhenDone(req: IncomingMessage, res: LoggedResponse, log: ((line: string) => void) | undefined): void {
@@ -16,8 +17,9 @@ export function logWhenDone(req: IncomingMessage, res: LoggedResponse, log: ((li
     if (written) return;
     written = true;
     const ms = performance.now() - started;
-    const note = res.note ? `  ${res.note}` : '';
-    log(`${new Date().toISOString()} ${req.method} ${path} ${status} ${ms.toFixed(1)}ms${note}`);
+    // A note may quote what a client sent: one line, no terminal escapes.
+    const note = res.note ? `  ${neutralizeControls(res.note.replace(/[\r\n]+/g, ' '))}` : '';
+    log(`${new Date().toISOString()} ${req.method} ${neutralizeControls(path)} ${status} ${ms.toFixed(1)}ms${note}`);
   };
   res.once('finish', () => write(res.statusCode));
   // A client that goes away before the answer (or an SSE stream that is closed).

@@ -50,6 +50,24 @@ export function checkSecretCharacters(value: string, where: string, hint?: strin
   );
 }
 
+/** Where a resolved secret came from, in words ("the ingest token in t.txt", "SERVICE_INGEST_TOKEN"). */
+export function describeSecretSource(secret: ResolvedSecret, what: string): string {
+  return secret.source.kind === 'file' ? `the ${what} in ${secret.source.path}` : `${secret.source.name} (the ${what})`;
+}
+
+/**
+ * A secret sent in an HTTP header (a bearer token) must be printable ASCII:
+ * anything else cannot travel in a header (exit 2, naming where it came from).
+ */
+export function checkHeaderSafe(secret: ResolvedSecret, what: string): void {
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x20-\x7e]*$/.test(secret.value)) return;
+  throw usageError(
+    `${describeSecretSource(secret, what)} contains a character that cannot be sent in an HTTP header (only printable ASCII can)`,
+    'copy the token again from where it was shown',
+  );
+}
+
 export async function readSecretFile(path: string, what: string, flag: string): Promise<string> {
   let text: string;
   try {

@@ -7,7 +7,7 @@ import { resolveBaseUrl } from '../deployment.js';
 import { CliError, exitWith, ExitCode, usageError } from '../errors.js';
 import { createTransport } from '../http/transport.js';
 import { describeInput, readInputBytes } from '../input.js';
-import { resolveSecret, resolveSecretWithSource, type ResolvedSecret } from '../secrets.js';
+import { checkHeaderSafe, resolveSecret, resolveSecretWithSource, type ResolvedSecret } from '../secrets.js';
 import { apiUrl, envName } from '../settings.js';
 import { runBatch } from '../events/batch.js';
 import { buildFromBytes, buildFromEvent, type BuiltEvent } from '../events/event-body.js';
@@ -64,6 +64,7 @@ async function ingestToken(ctx: Context, options: EventSendOptions, sending: boo
       'the ingest token is shown once when the Webhook connection is created',
     );
   }
+  if (token) checkHeaderSafe(token, 'ingest token');
   if (token === undefined && options.dryRun) ctx.out.warn('no ingest token is set: a real send would fail (SERVICE_INGEST_TOKEN or --token-file)');
   if (token === undefined && options.printCurl) {
     ctx.out.warn(`no ingest token is set: the command reads $${envName('INGEST_TOKEN')}, set it before running the command`);

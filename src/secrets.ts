@@ -61,9 +61,9 @@ export function describeSecretSource(secret: ResolvedSecret, what: string): stri
  */
 export function checkHeaderSafe(secret: ResolvedSecret, what: string): void {
   // eslint-disable-next-line no-control-regex
-  if (/^[\x20-\x7e]*$/.test(secret.value)) return;
+  if (/^[\t\x20-\x7e]*$/.test(secret.value)) return; // HTTP allows tab and visible ASCII
   throw usageError(
-    `${describeSecretSource(secret, what)} contains a character that cannot be sent in an HTTP header (only printable ASCII can)`,
+    `${describeSecretSource(secret, what)} contains a character that cannot be sent in an HTTP header (only printable ASCII and tab can)`,
     'copy the token again from where it was shown',
   );
 }

@@ -59,8 +59,9 @@ describe('secrets with a control character are rejected (exit 2) without showing
   });
 
   it('an ingest token with a character that cannot travel in a header (exit 2, not a network error)', async () => {
+    const sentBefore = fixture.server.requests.length;
     const result = await runCli(['event', 'send', '--title', 'x'], { env: { SERVICE_BASE_URL: fixture.server.baseUrl, SERVICE_INGEST_TOKEN: `${HALF}€` } });
     check(result, /SERVICE_INGEST_TOKEN \(the ingest token\) contains a character that cannot be sent in an HTTP header/);
-    assert.equal(fixture.server.requests.length, 0);
+    assert.equal(fixture.server.requests.length, sentBefore, 'nothing was sent');
   });
 });

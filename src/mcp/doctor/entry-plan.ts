@@ -10,6 +10,7 @@
 import { HEADER_AUTHORIZATION, MCP_PROXY_PACKAGE } from '../../constants.js';
 import { commandLine, packageName, strings, URL_FIELDS } from '../service-entries.js';
 
+import type { ClientId } from '../types.js';
 import { MCP_REMOTE_SYNTAX, type Resolver, type ReferenceSyntax } from './references.js';
 
 type Entry = Record<string, unknown>;
@@ -64,9 +65,10 @@ export function proxyTarget(args: string[]): { url: string | undefined; headers:
   return { url, headers };
 }
 
-function httpHeaders(entry: Entry, resolver: Resolver, syntax: ReferenceSyntax): Record<string, string> {
+function httpHeaders(entry: Entry, resolver: Resolver, syntax: ReferenceSyntax, client: ClientId | null): Record<string, string> {
   const requestOptions = isRecord(entry.requestOptions) ? entry.requestOptions : {};
-  const written = stringRecord(entry.headers ?? entry.http_headers ?? requestOptions.headers);
+  // Codex reads only its own fields: `headers` is silently ignored there (client-rules.ts fails such an entry).
+  const written = stringRecord(client === 'codex' ? entry.http_headers : (entry.headers ?? entry.http_headers ?? requestOptions.headers));
   const headers = resolver.record(written, syntax);
   for (const value of Object.values(stringRecord(entry.http_headers))) resolver.secret(value);
   // Codex forwards variables by name: header → variable, and a bearer token variable.
@@ -84,9 +86,10 @@ function shapeOf(entry: Entry): string {
 
 /**
  * The plan of an entry, or a sentence saying why it cannot be read. `env` is
- * the environment doctor runs in (the one the client is assumed to start from).
+ * the environment doctor runs in (the one the client is assumed to start from);
+ * `client` picks the fields that client reads (Codex: only its own header fields).
  */
-export function planEntry(value: unknown, syntax: ReferenceSyntax, resolver: Resolver, env: NodeJS.ProcessEnv): EntryPlan | string {
+export function planEntry(value: unknown, syntax: ReferenceSyntax, resolver: Resolver, env: NodeJS.ProcessEnv, client: ClientId | null = null): EntryPlan | string {
   if (!isRecord(value)) return 'the entry is not an object';
   const entry = value;
   const shape = shapeOf(entry);
@@ -108,7 +111,7 @@ export function planEntry(value: unknown, syntax: ReferenceSyntax, resolver: Res
   }
   if (urlField !== undefined) {
     const url = resolver.text(entry[urlField] as string, syntax);
-    return { mode: 'remote', shape, http: { url, headers: httpHeaders(entry, resolver, syntax) } };
+    return { mode: 'remote', shape, http: { url, headers: httpHeaders(entry, resolver, syntax, client) } };
   }
   return `the entry has neither a command nor a URL (keys: ${shape || 'none'})`;
 }

@@ -26,6 +26,8 @@ export interface LocatedEntry {
   file: string;
   name: string;
   value: unknown;
+  /** Set when the entry was found only under a key the client does not read (VS Code `mcpServers`). */
+  ignoredKey?: { ignoredKey: string; readKey: string };
 }
 
 /** A config file that could not be read, where the entry may be. */
@@ -49,7 +51,11 @@ interface Candidate {
   format: FileFormat;
   /** Key paths of the objects that may hold server entries. */
   serversPaths: string[][];
+  /** A key the client ignores but people (and some installers) write: VS Code reads `servers`, not `mcpServers`. */
+  ignored?: { ignoredKey: string; readKey: string };
 }
+
+const ignoredKeyOf = (client: ClientId | null): Candidate['ignored'] => (client === 'vscode' ? { ignoredKey: 'mcpServers', readKey: 'servers' } : undefined);
 
 /** Where server entries sit in a file of no known client: every shape svcctl writes. */
 const GENERIC_SERVERS_KEYS: Record<'json' | 'toml', string[][]> = {
@@ -66,7 +72,7 @@ function candidates(ctx: Context, options: McpEntryOptions, name: string): Candi
       const scope = scopeFor(target, options);
       const fileTarget = fileTargetOf(target, name, scope, clientEnv, options.config, ctx);
       const client = 'client' in target ? target.client : null;
-      return [{ client, scope, file: fileTarget.file, format: fileTarget.format, serversPaths: [fileTarget.entryPath.slice(0, -1)] }];
+      return [{ client, scope, file: fileTarget.file, format: fileTarget.format, serversPaths: [fileTarget.entryPath.slice(0, -1)], ignored: ignoredKeyOf(client) }];
     }
     // A file of no known client and no --format: look under every key svcctl writes.
     const file = resolve(ctx.cwd, options.config);
@@ -81,7 +87,7 @@ function candidates(ctx: Context, options: McpEntryOptions, name: string): Candi
     if (options.scope !== undefined && named.length > 0) checkScope(client, options.scope);
     return scopes
       .filter((scope) => client.scopes.includes(scope))
-      .map((scope) => ({ client: client.id, scope, file: client.configPath(clientEnv, scope), format: client.format, serversPaths: [client.serversPath(scope, clientEnv)] }));
+      .map((scope) => ({ client: client.id, scope, file: client.configPath(clientEnv, scope), format: client.format, serversPaths: [client.serversPath(scope, clientEnv)], ignored: ignoredKeyOf(client.id) }));
   });
 }
 
@@ -96,6 +102,7 @@ export async function locateEntry(ctx: Context, options: McpEntryOptions): Promi
   const looked: string[] = [];
   const named: LocatedEntry[] = [];
   const ours: LocatedEntry[] = [];
+  const misplaced: LocatedEntry[] = [];
   let unreadable: UnreadableConfig | undefined;
   const documents = new Map<string, ConfigDocument | null>();
   const matcher = { package: packageName(options.package ?? MCP_SERVER_PACKAGE), mcpUrl: optionalMcpUrl(ctx) };
@@ -132,8 +139,17 @@ export async function locateEntry(ctx: Context, options: McpEntryOptions): Promi
       if (Object.hasOwn(servers, name)) named.push({ ...base, name, value: servers[name] });
       for (const [other, value] of Object.entries(servers)) if (pointsAtService(value, matcher)) ours.push({ ...base, name: other, value });
     }
+    const ignored = candidate.ignored;
+    const wrong = ignored === undefined ? undefined : document.get([ignored.ignoredKey]);
+    if (ignored !== undefined && isRecord(wrong)) {
+      const base = { client: candidate.client, scope: candidate.scope, file: candidate.file, ignoredKey: ignored };
+      const matching = Object.entries(wrong).filter(([other, value]) => (options.name !== undefined || Object.hasOwn(wrong, name) ? other === name : pointsAtService(value, matcher)));
+      misplaced.push(...matching.map(([other, value]) => ({ ...base, name: other, value })));
+    }
   }
-  const found = named.length > 0 || options.name !== undefined ? named : ours;
+  const proper = named.length > 0 || options.name !== undefined ? named : ours;
+  // An entry under a key the client ignores is reported (a failing entry check) only when no entry the client reads is found.
+  const found = proper.length > 0 ? proper : misplaced;
   if (found.length === 1) {
     if (unreadable) ctx.out.warn(unreadable.problem);
     return found[0]!;

@@ -9,6 +9,7 @@
 import type { Context } from '../../context.js';
 import { CLIENTS } from '../clients.js';
 import { modeOf } from '../service-entries.js';
+import { entryRuleFailure, unexpandedCheck, unexpandedReferences } from './client-rules.js';
 import { planEntry, type EntryPlan } from './entry-plan.js';
 import type { Mode } from '../types.js';
 import type { LocatedEntry, UnreadableConfig } from './locate-entry.js';
@@ -35,24 +36,25 @@ function variablesCheck(resolver: Resolver): CheckResult {
   return pass('variables', `set: ${names.join(', ')}${inputNote}`);
 }
 
-/** Why a connection is not tried: a missing variable or a VS Code input makes its result meaningless. */
-function blocker(resolver: Resolver): CheckResult | undefined {
+/** Why a connection is not tried: an unexpanded reference, a missing variable or a VS Code input makes its result meaningless. */
+function blocker(resolver: Resolver, unexpanded: string[]): CheckResult | undefined {
+  if (unexpanded.length > 0) return fail('initialize', `not tried: ${unexpanded.map((text) => `'${text}'`).join(', ')} would reach the server literally`, 'fix the references (see variables above) and run doctor again');
   const missing = [...resolver.missing].sort();
   if (missing.length > 0) return fail('initialize', `not tried: ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} not set`, `export ${missing.join(', ')} and run doctor again`);
   if (resolver.inputs.size > 0) return pass('initialize', 'not checked: the entry takes its values from VS Code inputs, which only VS Code can ask for');
   return undefined;
 }
 
-async function modeChecks(plan: EntryPlan, resolver: Resolver, runtime: RuntimeEnv, timeoutMs: number): Promise<CheckResult[]> {
+async function modeChecks(plan: EntryPlan, resolver: Resolver, unexpanded: string[], runtime: RuntimeEnv, timeoutMs: number): Promise<CheckResult[]> {
   const secrets = resolver.values;
   if (plan.mode === 'remote') {
-    const blocked = blocker(resolver);
+    const blocked = blocker(resolver, unexpanded);
     if (blocked) return [blocked];
     const { probeHttpServer } = await import('./http-probe.js');
     return probeHttpServer(plan.http, { timeoutMs, secrets });
   }
   const checks = [await checkNode(runtime), await checkRunner(plan.command, runtime)];
-  const blocked = blocker(resolver);
+  const blocked = blocker(resolver, unexpanded);
   if (plan.mode === 'local') {
     if (!checks[1]!.ok) return [...checks, fail('initialize', 'not tried: the command is not on PATH', checks[1]!.fix!)];
     if (blocked) return [...checks, blocked];
@@ -95,16 +97,27 @@ export function unreadableReport(unreadable: UnreadableConfig): DoctorReport {
 export async function runChecks(ctx: Context, located: LocatedEntry, timeoutMs: number): Promise<DoctorReport> {
   const client = located.client === null ? null : CLIENTS[located.client];
   const resolver = new Resolver(ctx.env);
-  const plan = planEntry(located.value, referenceSyntaxOf(located.client, client?.variables ?? null), resolver, ctx.env);
+  const plan = planEntry(located.value, referenceSyntaxOf(located.client, client?.variables ?? null), resolver, ctx.env, located.client);
   const checks: CheckResult[] = [pass('file', `${located.file} parses`)];
   const base = { client: located.client, scope: located.scope, file: located.file, name: located.name };
+  const isObject = located.value !== null && typeof located.value === 'object';
+  if (located.ignoredKey !== undefined) {
+    // Found only under a key the client does not read (VS Code `mcpServers`): the client never sees it.
+    const { ignoredKey, readKey } = located.ignoredKey;
+    checks.push(fail('entry', `'${located.name}': ${client?.label ?? 'the client'} reads \`${readKey}\`; this file has \`${ignoredKey}\`, which ${client?.label ?? 'the client'} ignores`, `rename \`${ignoredKey}\` to \`${readKey}\` in ${located.file}, or reinstall: svcctl mcp install --client ${located.client ?? '<id>'} --force`));
+    return report({ ...base, mode: isObject ? modeOf(located.value as object) : 'local' }, checks);
+  }
   if (typeof plan === 'string') {
     checks.push(fail('entry', `'${located.name}': ${plan}`, 'reinstall it: svcctl mcp install --force (with the same --client, --mode and --name)'));
-    return report({ ...base, mode: located.value !== null && typeof located.value === 'object' ? modeOf(located.value) : 'local' }, checks);
+    return report({ ...base, mode: isObject ? modeOf(located.value as object) : 'local' }, checks);
   }
+  const entry = located.value as Record<string, unknown>;
+  const rule = entryRuleFailure(client, located.name, entry, plan);
+  if (rule) return report({ ...base, mode: plan.mode }, [...checks, rule]);
   checks.push(pass('entry', `'${located.name}' found: ${plan.mode} mode (${plan.shape})`));
-  checks.push(variablesCheck(resolver));
+  const unexpanded = client === null ? [] : unexpandedReferences(client, entry, plan);
+  checks.push(client !== null && unexpanded.length > 0 ? unexpandedCheck(client, unexpanded) : variablesCheck(resolver));
   const runtime: RuntimeEnv = { env: ctx.env, platform: ctx.platform, cwd: ctx.cwd };
-  checks.push(...(await modeChecks(plan, resolver, runtime, timeoutMs)));
+  checks.push(...(await modeChecks(plan, resolver, unexpanded, runtime, timeoutMs)));
   return report({ ...base, mode: plan.mode }, checks);
 }

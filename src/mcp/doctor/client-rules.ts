@@ -1,0 +1,109 @@
+/**
+ * What the real client does with an entry that doctor could otherwise read
+ * and even connect with (reference §A.1): Claude Desktop skips remote entries
+ * in its file, Cline reads an untyped `url` as SSE and rejects `type: "http"`,
+ * Codex ignores `headers`, Cline and Codex can have a server switched off,
+ * and each client expands only its own reference syntax — anything else
+ * reaches the server literally. Each rule gives a failing check with a fix.
+ */
+import { MCP_PROXY_PACKAGE } from '../../constants.js';
+import { commandLine, packageName } from '../service-entries.js';
+import type { ClientSpec } from '../types.js';
+import type { EntryPlan } from './entry-plan.js';
+import { fail, type CheckResult } from './types.js';
+
+type Entry = Record<string, unknown>;
+
+const reinstall = (client: ClientSpec, extra = ''): string => `svcctl mcp install --client ${client.id}${extra} --force`;
+
+/** A failing `entry` check when the client skips, refuses or misreads the entry; undefined when it reads it. */
+export function entryRuleFailure(client: ClientSpec | null, name: string, entry: Entry, plan: EntryPlan): CheckResult | undefined {
+  // Cline `"disabled": true`, Codex `enabled = false` (also Kiro, opencode, Goose in their files).
+  if (entry.disabled === true || entry.enabled === false) {
+    const field = entry.disabled === true ? '"disabled": true' : 'enabled = false';
+    const where = client?.id === 'cline' ? ", or switch it on in Cline's MCP Servers view" : '';
+    return fail('entry', `'${name}': the client has this server disabled (${field})`, `remove ${field} from the entry${where}`);
+  }
+  if (client === null) return undefined;
+  const typed = typeof entry.type === 'string' ? entry.type : undefined;
+  const remote = plan.mode === 'remote' || (typed !== undefined && typed !== 'stdio');
+  if (remote && !client.remoteInFile) {
+    return fail(
+      'entry',
+      `'${name}' is a remote entry: ${client.label} ignores remote entries in its file; use --mode proxy`,
+      `${reinstall(client, ' --mode proxy')} (mcp-remote forwards to the URL), or add the server in ${client.label} under Settings → Connectors`,
+    );
+  }
+  if (client.id === 'cline' && plan.mode === 'remote') return clineTransport(client, name, entry, typed);
+  if (client.id === 'codex' && Object.hasOwn(entry, 'headers')) {
+    return fail('entry', `'${name}': Codex ignores \`headers\`; use http_headers or env_http_headers`, `rename headers to env_http_headers (header → variable name) or http_headers (literal values), or reinstall: ${reinstall(client, ' --mode remote')}`);
+  }
+  return undefined;
+}
+
+/** Cline: an untyped `url` is SSE, `type: "http"` fails its schema; only streamableHttp (or legacy transportType "http") speaks Streamable HTTP. */
+function clineTransport(client: ClientSpec, name: string, entry: Entry, typed: string | undefined): CheckResult | undefined {
+  if (typed === 'streamableHttp' || (typed === undefined && entry.transportType === 'http')) return undefined;
+  const found =
+    typed === undefined
+      ? 'a `url` without `type` is SSE for Cline, and this server speaks Streamable HTTP'
+      : typed === 'http'
+        ? '`type: "http"` fails Cline\'s schema'
+        : `\`type: "${typed}"\` is not Streamable HTTP`;
+  return fail('entry', `'${name}': ${found}; Cline needs "type": "streamableHttp"`, `set "type": "streamableHttp" in the entry, or reinstall: ${reinstall(client, ' --mode remote')}`);
+}
+
+// VS Code's predefined variables (Cursor has the same): ${workspaceFolder} in args is not an environment reference.
+const PREDEFINED = new Set(['workspaceFolder', 'workspaceFolderBasename', 'userHome', 'pathSeparator', 'cwd', 'file', 'fileDirname', 'execPath']);
+const REFERENCE = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}/g;
+
+/** Every string the client itself reads from the entry; mcp-remote's own arguments (it expands ${VAR}) are left out. */
+function clientStrings(entry: Entry, plan: EntryPlan): string[] {
+  const out: string[] = [];
+  const walk = (value: unknown): void => {
+    if (typeof value === 'string') out.push(value);
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (value !== null && typeof value === 'object') Object.values(value).forEach(walk);
+  };
+  for (const [key, value] of Object.entries(entry)) if (key !== 'command' && key !== 'args') walk(value);
+  const line = commandLine(entry) ?? [];
+  const proxyAt = plan.mode === 'proxy' ? line.findIndex((arg) => packageName(arg) === MCP_PROXY_PACKAGE) : -1;
+  out.push(...(proxyAt < 0 ? line : line.slice(0, proxyAt + 1)));
+  return out;
+}
+
+/** The references in the entry that the client leaves as they are, e.g. '${SERVICE_EMAIL}' in a Cursor file. */
+export function unexpandedReferences(client: ClientSpec, entry: Entry, plan: EntryPlan): string[] {
+  const found = new Set<string>();
+  for (const text of clientStrings(entry, plan)) {
+    for (const match of text.matchAll(REFERENCE)) {
+      const [whole, envColon, brace] = match;
+      if (envColon !== undefined && client.variables !== 'env-colon') found.add(whole);
+      if (brace !== undefined && client.variables !== 'dollar-brace' && !(client.variables === 'env-colon' && PREDEFINED.has(brace))) found.add(whole);
+    }
+  }
+  return [...found];
+}
+
+const nameOf = (reference: string): string => reference.replace(/^\$\{(env:)?/, '').replace(/(:-[^}]*)?\}$/, '');
+
+/** The failing `variables` check for references the client does not expand; never a value, only the text in the file. */
+export function unexpandedCheck(client: ClientSpec, references: string[]): CheckResult {
+  const quoted = references.map((reference) => `'${reference}'`).join(', ');
+  const reaches = `${quoted} ${references.length > 1 ? 'reach' : 'reaches'} the server literally`;
+  const names = references.map(nameOf);
+  switch (client.variables) {
+    case 'env-colon':
+      return fail('variables', `${client.label} expands only \${env:VAR}: ${reaches}`, `write ${names.map((name) => `\${env:${name}}`).join(', ')} instead, or reinstall: ${reinstall(client)}`);
+    case 'dollar-brace':
+      return fail('variables', `${client.label} expands only \${VAR}: ${reaches}`, `write ${names.map((name) => `\${${name}}`).join(', ')} instead, or reinstall: ${reinstall(client)}`);
+    default:
+      return fail(
+        'variables',
+        `${client.label} expands no variable references: ${reaches}`,
+        client.id === 'codex'
+          ? `Codex forwards variables by name: list ${names.join(', ')} in env_vars (local) or env_http_headers / bearer_token_env_var (remote), or reinstall: ${reinstall(client)}`
+          : `put the values in the file, or reinstall: ${reinstall(client)} (it writes them literally, or use --mode proxy, where mcp-remote expands \${VAR} in --header)`,
+      );
+  }
+}

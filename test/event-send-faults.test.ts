@@ -169,4 +169,24 @@ describe('event send: delivery faults', () => {
       }
     }
   });
+
+  it('a proxy asking for authentication (407) is exit 6 at once, in words', async () => {
+    const { createServer } = await import('node:http');
+    const proxy = createServer((_req, res) => res.end());
+    proxy.on('connect', (_req, socket) => socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nContent-Length: 0\r\n\r\n'));
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const { port } = proxy.address() as import('node:net').AddressInfo;
+    try {
+      const result = await runCli(['event', 'send', '--title', 'x'], {
+        env: { SERVICE_BASE_URL: 'https://events.example.invalid/api', SERVICE_INGEST_TOKEN: TOKEN, HTTPS_PROXY: `http://127.0.0.1:${port}` },
+        timeoutMs: 15_000,
+      });
+      assert.equal(result.code, 6, result.stderr);
+      assert.match(result.stderr, /the proxy answered 407 \(proxy authentication required/);
+      assert.doesNotMatch(result.stderr, /retrying/);
+    } finally {
+      proxy.closeAllConnections();
+      proxy.close();
+    }
+  });
 });

@@ -39,9 +39,21 @@ export function errorCode(error: unknown): string | undefined {
   return code;
 }
 
+const PROXY_HINT = 'check HTTPS_PROXY / HTTP_PROXY and NO_PROXY';
+
+/** undici's words for a proxy that answered the tunnel request with another status. */
+function proxyRefusal(error: unknown, host: string): NetworkProblem | undefined {
+  const status = /Proxy response \((\d{3})\)/.exec(String((error as Error)?.message ?? ''))?.[1];
+  if (!status) return undefined;
+  const meaning = status === '407' ? 'proxy authentication required: put the credentials in the proxy URL' : 'the proxy refused the tunnel';
+  return { code: errorCode(error), retryable: false, message: `${host}: the proxy answered ${status} (${meaning})`, hint: PROXY_HINT };
+}
+
 export function describeNetworkError(error: unknown, url: string, timeoutSeconds: number): NetworkProblem {
   const code = errorCode(error);
   const { host } = new URL(url);
+  const refusal = proxyRefusal(error, host);
+  if (refusal) return refusal;
   switch (code) {
     case 'ECONNREFUSED':
       return { code, retryable: true, message: `connection refused by ${host}`, hint: 'is the service running, and is the base URL right?' };
@@ -61,10 +73,10 @@ export function describeNetworkError(error: unknown, url: string, timeoutSeconds
     case 'ETIMEDOUT': {
       const viaProxy = String((error as Error)?.message ?? '').includes('through the proxy');
       const message = viaProxy ? `${host}: ${(error as Error).message}` : `no answer from ${host} within ${timeoutSeconds}s`;
-      return { code, retryable: true, message, hint: viaProxy ? 'check HTTPS_PROXY / HTTP_PROXY and NO_PROXY' : undefined };
+      return { code, retryable: true, message, hint: viaProxy ? PROXY_HINT : undefined };
     }
     case 'EPROXYREFUSED':
-      return { code, retryable: false, message: `${host}: ${(error as Error).message}`, hint: 'check HTTPS_PROXY / HTTP_PROXY and NO_PROXY' };
+      return { code, retryable: false, message: `${host}: ${(error as Error).message}`, hint: PROXY_HINT };
     default:
       break;
   }

@@ -115,6 +115,17 @@ describe('mcp doctor: entries the client ignores or cannot use', () => {
     assertFailed(desktop, 'variables', /^✗ variables: Claude Desktop expands no variable references: '\$\{SERVICE_EMAIL\}' reaches the server literally$/, /^ {2}fix: put the values in the file/);
   });
 
+  it('what `svcctl mcp install --mode remote` writes passes every rule, for each client whose file holds remote entries', async () => {
+    const installEnv = { ...env, SERVICE_MCP_URL: dev.ready.mcp_url };
+    for (const client of ['claude-code', 'cursor', 'vscode', 'windsurf', 'codex', 'gemini', 'cline', 'zed']) {
+      const installed = await runCli(['mcp', 'install', '--mode', 'remote', '--client', client, '--force'], { home, env: installEnv });
+      assert.equal(installed.code, 0, `${client}: ${installed.stderr}`);
+      const result = await runCli(['mcp', 'doctor', '--client', client], { home, env });
+      assert.equal(result.code, 0, `${client}: ${result.stdout}${result.stderr}`);
+      assert.match(result.stdout, TOOLS_LINE);
+    }
+  });
+
   it('VS Code: an mcp.json with `mcpServers` instead of `servers` fails the entry check (exit 8) instead of "no entry found"', async () => {
     const result = await doctor('vscode', 'mcp.json', json('mcpServers', { type: 'http', url: dev.ready.mcp_url, headers: refHeaders((name) => `\${env:${name}}`) }));
     assertFailed(result, 'entry', /^✗ entry: 'service': VS Code reads `servers`; this file has `mcpServers`, which VS Code ignores$/, /^ {2}fix: rename `mcpServers` to `servers` in /);

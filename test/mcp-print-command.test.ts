@@ -56,6 +56,20 @@ test('print: --show-secrets reads the password from --password-file and a bearer
   assert.deepEqual(JSON.parse(t.stdout), { context_servers: { service: { url: 'https://acme.example.com/mcp', headers: { Authorization: 'Bearer jwt.token.value' } } } });
 });
 
+test('print: Claude Code proxy keeps ${VAR} for mcp-remote (values in env, none in args) and says why', async () => {
+  const home = await makeTempDir();
+  const r = await runCli(['mcp', 'print', '--client', 'claude-code', '--mode', 'proxy', '--auth', 'bearer', ...BASE], { home });
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout).mcpServers.service, {
+    type: 'stdio',
+    command: 'npx',
+    args: ['mcp-remote', 'https://acme.example.com/mcp', '--header', 'Authorization:${SVCCTL_LITERAL_DOLLAR:-$}{SERVICE_AUTH_HEADER}'],
+    env: { SERVICE_AUTH_HEADER: 'Bearer ${SERVICE_ACCESS_TOKEN}' },
+  });
+  assert.match(r.stderr, /SVCCTL_LITERAL_DOLLAR unset/);
+  assert.match(r.stderr, /SERVICE_ACCESS_TOKEN/);
+});
+
 test('print --json: VS Code prompt inputs and the file path', async () => {
   const home = await makeTempDir();
   const r = await runCli(['--json', 'mcp', 'print', '--client', 'vscode', '--mode', 'remote', '--secrets', 'prompt', ...BASE], { home });

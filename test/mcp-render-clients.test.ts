@@ -108,13 +108,36 @@ test('proxy mode: mcp-remote with Name:${VAR} headers and the values in env', ()
     args: PROXY_ARGS,
     env: { SERVICE_EMAIL: 'ann@acme.example', SERVICE_PASSWORD: 'p4ss word' },
   });
-  // Claude Code and Gemini expand ${VAR} in args themselves.
-  assert.deepEqual(render('claude-code', 'proxy').value, { type: 'stdio', command: 'npx', args: PROXY_ARGS });
+  // Claude Code and Gemini expand ${VAR} in args themselves: `${` is written as
+  // `${SVCCTL_LITERAL_DOLLAR:-$}{` (unset variable with the default "$"), the values go in env.
+  assert.deepEqual(render('claude-code', 'proxy').value, {
+    type: 'stdio',
+    command: 'npx',
+    args: ['mcp-remote', MCP, '--header', 'X-Service-Email:${SVCCTL_LITERAL_DOLLAR:-$}{SERVICE_EMAIL}', '--header', 'X-Service-Password:${SVCCTL_LITERAL_DOLLAR:-$}{SERVICE_PASSWORD}'],
+    env: { SERVICE_EMAIL: '${SERVICE_EMAIL}', SERVICE_PASSWORD: '${SERVICE_PASSWORD}' },
+  });
   assert.deepEqual(render('gemini', 'proxy', { auth: 'bearer' }).value, {
     command: 'npx',
-    args: ['mcp-remote', MCP, '--header', 'Authorization:Bearer ${SERVICE_ACCESS_TOKEN}'],
+    args: ['mcp-remote', MCP, '--header', 'Authorization:${SVCCTL_LITERAL_DOLLAR:-$}{SERVICE_AUTH_HEADER}'],
+    env: { SERVICE_AUTH_HEADER: 'Bearer ${SERVICE_ACCESS_TOKEN}' },
+  });
+  // Literal values: same arguments, the values in env (Gemini was refused before: it could expand the argument).
+  assert.deepEqual(render('claude-code', 'proxy', { auth: 'bearer', secrets: 'literal' }).value, {
+    type: 'stdio',
+    command: 'npx',
+    args: ['mcp-remote', MCP, '--header', 'Authorization:${SVCCTL_LITERAL_DOLLAR:-$}{SERVICE_AUTH_HEADER}'],
+    env: { SERVICE_AUTH_HEADER: 'Bearer tok.en' },
+  });
+  assert.deepEqual(render('gemini', 'proxy', { secrets: 'literal' }).value, {
+    command: 'npx',
+    args: ['mcp-remote', MCP, '--header', 'X-Service-Email:${SVCCTL_LITERAL_DOLLAR:-$}{SERVICE_EMAIL}', '--header', 'X-Service-Password:${SVCCTL_LITERAL_DOLLAR:-$}{SERVICE_PASSWORD}'],
+    env: { SERVICE_EMAIL: 'ann@acme.example', SERVICE_PASSWORD: 'p4ss word' },
   });
   assert.deepEqual(render('codex', 'proxy').value, { command: 'npx', args: PROXY_ARGS, env_vars: ['SERVICE_EMAIL', 'SERVICE_PASSWORD'] });
+  // Codex forwards variables by name; off Windows one argument "Authorization:Bearer ${…}" is fine.
+  const codexBearer = render('codex', 'proxy', { auth: 'bearer' });
+  assert.deepEqual(codexBearer.value, { command: 'npx', args: ['mcp-remote', MCP, '--header', 'Authorization:Bearer ${SERVICE_ACCESS_TOKEN}'], env_vars: ['SERVICE_ACCESS_TOKEN'] });
+  assert.deepEqual(codexBearer.variablesToExport, ['SERVICE_ACCESS_TOKEN']);
   // mcp-remote refuses plain http to a non-loopback host without --allow-http.
   assert.deepEqual(render('windsurf', 'proxy', { mcpUrl: 'http://10.0.0.5/mcp', auth: 'bearer' }).value, {
     command: 'npx',
@@ -131,6 +154,24 @@ test('Windows: cmd /c npx for clients that spawn without a shell, plain npx for 
     assert.deepEqual(value.args, ['/c', 'npx', ...LOCAL_ARGS], client);
   }
   assert.deepEqual(render('codex', 'proxy', { platform: 'win32' }).value.args, ['/c', 'npx', ...PROXY_ARGS]);
+  // cmd splits an argument with a space (reference §C6): no "Authorization:Bearer ${…}" on Windows.
+  const claudeBearer = render('claude-code', 'proxy', { platform: 'win32', auth: 'bearer' });
+  assert.deepEqual(claudeBearer.value, {
+    type: 'stdio',
+    command: 'cmd',
+    args: ['/c', 'npx', 'mcp-remote', MCP, '--header', 'Authorization:${SVCCTL_LITERAL_DOLLAR:-$}{SERVICE_AUTH_HEADER}'],
+    env: { SERVICE_AUTH_HEADER: 'Bearer ${SERVICE_ACCESS_TOKEN}' },
+  });
+  assert.deepEqual(claudeBearer.variablesToExport, ['SERVICE_ACCESS_TOKEN']);
+  const codexBearer = render('codex', 'proxy', { platform: 'win32', auth: 'bearer' });
+  assert.deepEqual(codexBearer.value, {
+    command: 'cmd',
+    args: ['/c', 'npx', 'mcp-remote', MCP, '--header', 'Authorization:${SERVICE_AUTH_HEADER}'],
+    env_vars: ['SERVICE_AUTH_HEADER'],
+  });
+  assert.deepEqual(codexBearer.variablesToExport, ['SERVICE_AUTH_HEADER']);
+  assert.ok(codexBearer.notes.some((n) => n.includes('SERVICE_AUTH_HEADER') && n.includes('"Bearer ')), codexBearer.notes.join('\n'));
+  assert.ok(!codexBearer.notes.some((n) => n.includes('export SERVICE_ACCESS_TOKEN')), codexBearer.notes.join('\n'));
   assert.deepEqual(render('claude-code', 'local', { platform: 'win32' }).value, {
     type: 'stdio',
     command: 'cmd',
@@ -168,7 +209,6 @@ test('literal secrets, variables to export, refusals', () => {
   usage(() => checkSecrets({ client: 'zed' }, 'ref'));
   usage(() => checkSecrets({ client: 'claude-desktop' }, 'ref'));
   usage(() => checkSecrets({ client: 'cursor' }, 'prompt'));
-  usage(() => render('gemini', 'proxy', { secrets: 'literal' }));
   assert.ok(render('claude-code', 'local', { scope: 'project' }).notes.some((n) => /approve/.test(n)));
 });
 

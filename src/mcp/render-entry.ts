@@ -6,10 +6,10 @@
  */
 import { usageError } from '../errors.js';
 import { CLIENTS } from './clients.js';
-import { codexLocal, codexProxy, codexRemote } from './render/codex.js';
+import { codexBearerVariable, codexLocal, codexProxy, codexRemote } from './render/codex.js';
 import { genericEntry } from './render/generic.js';
 import { localEntry, proxyEntry, remoteEntry } from './render/json-clients.js';
-import { credentialKeys, holdsLiteralSecret, VAR_ACCESS_TOKEN, VARIABLE_OF, vscodeInputs } from './render/values.js';
+import { credentialKeys, ESCAPED_DOLLAR_BRACE, holdsLiteralSecret, LITERAL_DOLLAR_VAR, VAR_ACCESS_TOKEN, VAR_AUTH_HEADER, VARIABLE_OF, vscodeInputs } from './render/values.js';
 import type { ClientSpec, EntryRequest, GenericFormat, RenderedEntry, SecretsHow } from './types.js';
 
 export type Target = EntryRequest['target'];
@@ -79,11 +79,18 @@ function clientNotes(client: ClientSpec, request: EntryRequest): string[] {
   if (request.secrets === 'ref' && client.id === 'claude-code' && request.scope !== 'project') {
     notes.push('Claude Code documents ${VAR} expansion for .mcp.json; if a user/local-scope server gets no credentials, use --scope project or --secrets literal.');
   }
-  if (request.mode === 'proxy' && request.platform === 'win32' && request.auth === 'bearer' && request.secrets === 'ref' && (client.expandsInArgs || client.id === 'codex')) {
-    notes.push('On Windows an argument with a space ("Authorization:Bearer …") may be split; if mcp-remote gets no token, use --secrets literal.');
+  if (request.mode === 'proxy' && client.expandsInArgs) {
+    notes.push(
+      `${client.label} expands \${VAR} in args itself, so the --header arguments write \`\${\` as \`${ESCAPED_DOLLAR_BRACE}\`: mcp-remote receives \`\${NAME}\` and reads the value from the entry's env, and no secret shows in the process list. Leave ${LITERAL_DOLLAR_VAR} unset.`,
+    );
+  }
+  if (tokenVariable(request) === VAR_AUTH_HEADER) {
+    notes.push(
+      `On Windows Codex starts mcp-remote through cmd, which splits an argument with a space ("Authorization:Bearer …"), so this entry forwards the whole header value: set ${VAR_AUTH_HEADER} to "Bearer " followed by the token (PowerShell: \`$env:${VAR_AUTH_HEADER} = "Bearer $(svcctl token)"\`).`,
+    );
   }
   if (request.mode !== 'local' && request.auth === 'bearer') {
-    notes.push(bearerRenewalNote(request.secrets));
+    notes.push(bearerRenewalNote(request));
   }
   return notes;
 }
@@ -93,16 +100,28 @@ function clientNotes(client: ClientSpec, request: EntryRequest): string[] {
  * from the one a new install writes, so install then needs --force (without
  * it, exit 7: a conflicting entry).
  */
-function bearerRenewalNote(secrets: EntryRequest['secrets']): string {
+function bearerRenewalNote(request: EntryRequest): string {
+  const secrets = request.secrets;
   const start = 'Access tokens expire: when the server starts rejecting the token, run `svcctl login --save` again';
   if (secrets === 'literal') return `${start}, then re-run \`svcctl mcp install\` with the same flags plus --force (the entry holds the old token, so it now differs).`;
+  if (secrets === 'ref' && tokenVariable(request) === VAR_AUTH_HEADER) return `${start}, then set ${VAR_AUTH_HEADER} to "Bearer $(svcctl token)" again and restart the client.`;
   if (secrets === 'ref') return `${start}, then \`export ${VAR_ACCESS_TOKEN}=$(svcctl token)\` and restart the client.`;
   return `${start} and give the client the new token (\`svcctl token\` prints it).`;
 }
 
+/**
+ * The variable that carries the token with --secrets ref: SERVICE_ACCESS_TOKEN,
+ * except for a Codex proxy entry on Windows, which forwards "Bearer <token>"
+ * whole in SERVICE_AUTH_HEADER (see codexBearerVariable).
+ */
+function tokenVariable(request: EntryRequest): string {
+  if (request.secrets !== 'ref' || request.auth !== 'bearer' || request.mode !== 'proxy') return VAR_ACCESS_TOKEN;
+  return 'client' in request.target && request.target.client === 'codex' ? codexBearerVariable(request.platform) : VAR_ACCESS_TOKEN;
+}
+
 function variablesToExport(request: EntryRequest): string[] {
   if (request.secrets !== 'ref') return [];
-  return credentialKeys(request).map((key) => (key === 'token' ? VAR_ACCESS_TOKEN : VARIABLE_OF[key]));
+  return credentialKeys(request).map((key) => (key === 'token' ? tokenVariable(request) : VARIABLE_OF[key]));
 }
 
 /** The entry for a request that buildEntryRequest made (and checked: secrets for the target, auth for the mode). */

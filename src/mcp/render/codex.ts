@@ -10,7 +10,7 @@
 import { HEADER_AUTHORIZATION, HEADER_EMAIL, HEADER_PASSWORD, MCP_PROXY_PACKAGE, PACKAGE_RUNNER_YES_FLAG } from '../../constants.js';
 import type { ClientSpec, EntryRequest } from '../types.js';
 import { allowHttpArgs, proxyEnv, proxyHeaders, remoteHeaders, runner } from './json-clients.js';
-import { credentialKeys, literalValue, packageSpec, VAR_ACCESS_TOKEN, VAR_BASE_URL, VAR_EMAIL, VAR_PASSWORD, VARIABLE_OF } from './values.js';
+import { credentialKeys, literalValue, packageSpec, VAR_ACCESS_TOKEN, VAR_AUTH_HEADER, VAR_BASE_URL, VAR_EMAIL, VAR_PASSWORD, VARIABLE_OF } from './values.js';
 
 type Entry = Record<string, unknown>;
 
@@ -35,17 +35,31 @@ export function codexRemote(request: EntryRequest): Entry {
   return { url, env_http_headers: { [HEADER_EMAIL]: VAR_EMAIL, [HEADER_PASSWORD]: VAR_PASSWORD } };
 }
 
+/**
+ * The variable mcp-remote reads the bearer header from, for Codex with
+ * --secrets ref. Codex forwards variables by name and never composes values,
+ * so nothing in the entry can turn a token into "Bearer <token>". Elsewhere the
+ * argument is `Authorization:Bearer ${SERVICE_ACCESS_TOKEN}`: one argv item,
+ * the token is expanded inside mcp-remote. On Windows Codex starts `cmd /c npx`
+ * and the space splits that argument (reference §C6), so there the whole value
+ * comes from SERVICE_AUTH_HEADER, which the user sets to "Bearer <token>".
+ */
+export function codexBearerVariable(platform: NodeJS.Platform): string {
+  return platform === 'win32' ? VAR_AUTH_HEADER : VAR_ACCESS_TOKEN;
+}
+
 export function codexProxy(client: ClientSpec, request: EntryRequest): Entry {
   const head = [MCP_PROXY_PACKAGE, request.mcpUrl];
   const tail = allowHttpArgs(request.mcpUrl);
   if (request.secrets === 'ref') {
     // mcp-remote expands ${VAR} in header values from the variables Codex forwards.
-    const headerArgs =
-      request.auth === 'bearer'
-        ? ['--header', `${HEADER_AUTHORIZATION}:Bearer \${${VAR_ACCESS_TOKEN}}`]
-        : proxyHeaders(request).args;
+    if (request.auth === 'bearer') {
+      const variable = codexBearerVariable(request.platform);
+      const value = variable === VAR_AUTH_HEADER ? `\${${variable}}` : `Bearer \${${variable}}`;
+      return { ...runner(client, request.platform, [...head, '--header', `${HEADER_AUTHORIZATION}:${value}`, ...tail]), env_vars: [variable] };
+    }
     return {
-      ...runner(client, request.platform, [...head, ...headerArgs, ...tail]),
+      ...runner(client, request.platform, [...head, ...proxyHeaders(request).args, ...tail]),
       env_vars: credentialKeys(request).map((key) => VARIABLE_OF[key]),
     };
   }

@@ -11,13 +11,12 @@ import type { ClientSpec, EntryRequest } from '../types.js';
 import {
   credentialValue,
   type CredentialKey,
+  ESCAPED_DOLLAR_BRACE,
   packageSpec,
-  VAR_ACCESS_TOKEN,
   VAR_AUTH_HEADER,
   VAR_BASE_URL,
   VAR_EMAIL,
   VAR_PASSWORD,
-  variableReference,
 } from './values.js';
 
 type Entry = Record<string, unknown>;
@@ -87,14 +86,16 @@ export function allowHttpArgs(mcpUrl: string): string[] {
  * Headers are written `Name:${VAR}` (no space): some clients split arguments
  * at spaces (Cursor, Claude Desktop and Codex on Windows), and mcp-remote
  * expands ${VAR} in header values from its own environment, so the values
- * travel in the entry's env block and never in argv.
+ * travel in the entry's env block and never in argv. `open` is how `${` is
+ * written: ESCAPED_DOLLAR_BRACE for clients that expand ${VAR} in args.
  */
-export function proxyHeaders(request: EntryRequest): { args: string[]; variables: Record<string, 'email' | 'password' | 'token'> } {
+export function proxyHeaders(request: EntryRequest, open = '${'): { args: string[]; variables: Record<string, 'email' | 'password' | 'token'> } {
+  const ref = (name: string): string => `${open}${name}}`;
   if (request.auth === 'bearer') {
-    return { args: ['--header', `${HEADER_AUTHORIZATION}:\${${VAR_AUTH_HEADER}}`], variables: { [VAR_AUTH_HEADER]: 'token' } };
+    return { args: ['--header', `${HEADER_AUTHORIZATION}:${ref(VAR_AUTH_HEADER)}`], variables: { [VAR_AUTH_HEADER]: 'token' } };
   }
   return {
-    args: ['--header', `${HEADER_EMAIL}:\${${VAR_EMAIL}}`, '--header', `${HEADER_PASSWORD}:\${${VAR_PASSWORD}}`],
+    args: ['--header', `${HEADER_EMAIL}:${ref(VAR_EMAIL)}`, '--header', `${HEADER_PASSWORD}:${ref(VAR_PASSWORD)}`],
     variables: { [VAR_EMAIL]: 'email', [VAR_PASSWORD]: 'password' },
   };
 }
@@ -109,25 +110,17 @@ export function proxyEnv(request: EntryRequest, valueOf: (key: CredentialKey) =>
   return env;
 }
 
+/**
+ * The same shape for every JSON client: references (or literal values) in the
+ * env block, `Name:${VAR}` in args. Claude Code and Gemini CLI expand ${VAR}
+ * in args themselves, which would put the secret into mcp-remote's argv (or,
+ * for a variable only the env block holds, depend on how they treat an unset
+ * one), so their args spell `${` as ESCAPED_DOLLAR_BRACE (see values.ts).
+ */
 export function proxyEntry(client: ClientSpec, request: EntryRequest): Entry {
   const head = [MCP_PROXY_PACKAGE, request.mcpUrl];
   const tail = allowHttpArgs(request.mcpUrl);
-  if (client.expandsInArgs && request.secrets === 'ref') {
-    // Claude Code and Gemini expand ${VAR} in args themselves (Gemini turns an
-    // unset one into ''), so the headers name the user's own variables.
-    const refs =
-      request.auth === 'bearer'
-        ? ['--header', `${HEADER_AUTHORIZATION}:Bearer ${variableReference(client.variables, VAR_ACCESS_TOKEN)}`]
-        : ['--header', `${HEADER_EMAIL}:${variableReference(client.variables, VAR_EMAIL)}`, '--header', `${HEADER_PASSWORD}:${variableReference(client.variables, VAR_PASSWORD)}`];
-    return stdioEntry(client, runner(client, request.platform, [...head, ...refs, ...tail]));
-  }
-  if (client.expandsInArgs && client.id === 'gemini') {
-    throw usageError(
-      'Gemini CLI expands ${VAR} in args itself (an unset one becomes empty), so a proxy entry cannot keep literal values in env for mcp-remote',
-      'use --mode remote (Gemini CLI speaks HTTP itself) or --secrets ref',
-    );
-  }
-  const headers = proxyHeaders(request);
+  const headers = proxyHeaders(request, client.expandsInArgs ? ESCAPED_DOLLAR_BRACE : '${');
   const env = proxyEnv(request, (key) => credentialValue(request, client.variables, key));
   return stdioEntry(client, { ...runner(client, request.platform, [...head, ...headers.args, ...tail]), env });
 }

@@ -14,6 +14,23 @@ export const VAR_ACCESS_TOKEN = envName('ACCESS_TOKEN');
 /** Carries "Bearer <token>" to mcp-remote, so the --header argument holds no space. */
 export const VAR_AUTH_HEADER = `${ENV_PREFIX}AUTH_HEADER`;
 
+/**
+ * `${` as written in the mcp-remote --header arguments of a client that itself
+ * expands ${VAR} in args (Claude Code, Gemini CLI). `${SVCCTL_LITERAL_DOLLAR:-$}`
+ * is the documented `${VAR:-default}` form with an unset variable, so the
+ * client turns it into `$`, and the `{NAME}` after it is plain text: mcp-remote
+ * receives `${NAME}` and expands it from the env block it is started with.
+ * Checked against the clients' own code (Claude Code 2.1.197: one pass of
+ * /\$\{([A-Za-z_]\w*(?::-[^}]*)?)\}/g; Gemini CLI 0.61: one pass of
+ * /\$(?:(\w+)|{([^}]+?)(?::-([^}]*))?})/g). The alternatives were worse: a
+ * plain `${NAME}` is expanded by the client, which puts the secret into
+ * mcp-remote's argv (process list); a name the client does not know is kept
+ * literally by Claude Code only with a "Missing environment variables"
+ * warning (its docs call it a parse failure) and older Gemini builds empty it.
+ */
+export const LITERAL_DOLLAR_VAR = 'SVCCTL_LITERAL_DOLLAR';
+export const ESCAPED_DOLLAR_BRACE = `\${${LITERAL_DOLLAR_VAR}:-$}{`;
+
 export type CredentialKey = keyof LiteralValues;
 
 export const VARIABLE_OF: Record<CredentialKey, string> = {

@@ -1,19 +1,13 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BIN, cleanEnv, makeTempDir, runCli } from './helpers/cli.js';
+import { eventLines } from './helpers/event-lines.js';
 import { startRecordingServer } from './helpers/recording-server.js';
 
 const TOKEN = 'tok-safety-31';
-
-function lines(count: number): string[] {
-  return Array.from({ length: count }, (_, i) =>
-    JSON.stringify({ event: { id: randomUUID(), title: `e${i}`, created_at: '2026-11-22T02:31:00.000Z', investigate: false, payload: '{}' } }),
-  );
-}
 
 describe('event send --ndjson: nothing is lost, nothing runs away', () => {
   let dir: string;
@@ -49,7 +43,7 @@ describe('event send --ndjson: nothing is lost, nothing runs away', () => {
     const server = await startRecordingServer();
     try {
       const input = join(dir, 'ok.ndjson');
-      await writeFile(input, `${lines(3).join('\n')}\n`);
+      await writeFile(input, `${eventLines(3).join('\n')}\n`);
       await mkdir(join(dir, 'a-folder'));
       const result = await runCli(['event', 'send', '--ndjson', input, '--failed-out', join(dir, 'a-folder')], {
         env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN },
@@ -67,7 +61,7 @@ describe('event send --ndjson: nothing is lost, nothing runs away', () => {
     const server = await startRecordingServer(() => new Promise(() => {}));
     try {
       const input = join(dir, 'hang.ndjson');
-      const all = lines(50);
+      const all = eventLines(50);
       await writeFile(input, `${all.join('\n')}\n`);
       const failedOut = join(dir, 'interrupted.ndjson');
       const child = spawn(process.execPath, [BIN, 'event', 'send', '--ndjson', input, '--concurrency', '4', '--failed-out', failedOut, '--json'], {

@@ -6,14 +6,11 @@ import { after, before, describe, it } from 'node:test';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { BIN, cleanEnv, makeTempDir, runCli, secretsIn } from './helpers/cli.js';
+import { eventLines } from './helpers/event-lines.js';
 import { accepted, startRecordingServer } from './helpers/recording-server.js';
 
 const TOKEN = 'tok-batch-77';
 const SECRET = 'sec-batch-88';
-
-function eventLine(index: number): string {
-  return JSON.stringify({ event: { id: randomUUID(), title: `event ${index}`, created_at: '2026-11-22T02:31:00Z', investigate: false, payload: '{}' } });
-}
 
 describe('event send --ndjson', () => {
   let dir: string;
@@ -25,7 +22,7 @@ describe('event send --ndjson', () => {
   it('a malformed line among 1,000: exit 9, the rest delivered, the line in --failed-out byte for byte', async () => {
     const server = await startRecordingServer();
     try {
-      const lines = Array.from({ length: 1000 }, (_, i) => eventLine(i + 1));
+      const lines = eventLines(1000);
       const malformed = '{"event": {"title": "broken" \t,,}  ';
       lines[499] = malformed; // line 500
       const input = join(dir, 'batch.ndjson');
@@ -63,7 +60,7 @@ describe('event send --ndjson', () => {
     });
     try {
       const input = join(dir, 'tty.ndjson');
-      await writeFile(input, `${Array.from({ length: 1000 }, (_, i) => eventLine(i)).join('\n')}\n`);
+      await writeFile(input, `${eventLines(1000).join('\n')}\n`);
       const command = `${process.execPath} ${BIN} event send --ndjson ${input} --concurrency 2 > /dev/null`;
       const { stdout } = await promisify(execFile)('script', ['-qfec', command, '/dev/null'], {
         env: cleanEnv(dir, { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN }),
@@ -107,7 +104,7 @@ describe('event send --ndjson', () => {
   it('stops on rejected credentials (exit 4) and keeps every unsent line in --failed-out', async () => {
     const server = await startRecordingServer(() => ({ status: 401, body: '{"error":"bad token"}' }));
     try {
-      const lines = Array.from({ length: 200 }, (_, i) => eventLine(i + 1));
+      const lines = eventLines(200);
       const input = join(dir, 'auth.ndjson');
       await writeFile(input, `${lines.join('\n')}\n`);
       const failedOut = join(dir, 'auth-failed.ndjson');

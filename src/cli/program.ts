@@ -32,7 +32,7 @@ Exit codes:
   4    authentication rejected by the service (401/403), or no usable saved token
   5    request rejected by the service (any other 4xx)
   6    service unreachable or failing (network error, timeout, 5xx or 429 after retries)
-  7    a config file is unsafe to change
+  7    a config or credentials file is unsafe to use or change
   8    check failed (signature mismatch, expired token, failing doctor check)
   9    batch partly failed (see --failed-out)
   130  interrupted

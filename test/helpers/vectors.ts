@@ -1,4 +1,4 @@
-/** The HMAC-SHA256 test vectors of ../shared/vectors (computed with Python's hmac module). */
+/** The HMAC-SHA256 test vectors in test/fixtures/vectors (computed with Python's hmac module; see its README). */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './cli.js';
@@ -11,7 +11,7 @@ export interface HmacVector {
 }
 
 export function hmacVectors(): HmacVector[] {
-  const file = join(ROOT, '..', 'shared', 'vectors', 'hmac-sha256.json');
+  const file = join(ROOT, 'test', 'fixtures', 'vectors', 'hmac-sha256.json');
   const data = JSON.parse(readFileSync(file, 'utf8')) as {
     vectors: Array<{ name: string; secret: string; body_base64: string; signature: string }>;
   };

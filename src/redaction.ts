@@ -107,8 +107,9 @@ export function createRedactor(secrets: Iterable<string | null | undefined>): Re
   if (unique.length === 0) return NOTHING;
   // Longer secrets first, so that a secret containing another is hidden whole.
   unique.sort((a, b) => b.length - a.length);
-  const pattern = new RegExp(unique.flatMap(secretPatterns).join('|'), 'gu');
-  const redact = (text: string): string => (text === '' ? text : text.replace(pattern, MASK));
+  // Compiled on first use: a command that shows nothing from a server never pays for it.
+  let pattern: RegExp | undefined;
+  const redact = (text: string): string => (text === '' ? text : text.replace((pattern ??= new RegExp(unique.flatMap(secretPatterns).join('|'), 'gu')), MASK));
   const redactValue = (value: unknown): unknown => {
     if (typeof value === 'string') return redact(value);
     if (Array.isArray(value)) return value.map(redactValue);

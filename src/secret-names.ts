@@ -2,7 +2,8 @@
  * Names that say a value is a secret: keys and variables (SERVICE_PASSWORD,
  * "token", Authorization, api_key), header names (X-Service-Password) and
  * command-line flags (--pass, --api-key, --client-secret=...). Used to find
- * literal secrets by what they are, in doctor's view of an entry and in diffs.
+ * literal secrets by what they are, in doctor's view of an entry and in diffs,
+ * and the references to variables that name a secret without holding it.
  */
 
 /** Words that make a name secret wherever they occur in it. */
@@ -12,6 +13,24 @@ const SECRET_SEGMENT = /(?:^|[-_.\s])(?:pass|pwd|pw|key|auth)(?:[-_.\s]|$)/i;
 
 export function isSecretName(name: string): boolean {
   return SECRET_WORD.test(name) || SECRET_SEGMENT.test(name);
+}
+
+// ${SVCCTL_LITERAL_DOLLAR:-$}{VAR} is how proxy args escape ${VAR} (src/mcp/render/values.ts): a reference too.
+const REFERENCE = /\$\{[^}]+\}(?:\{[A-Za-z_][A-Za-z0-9_]*\})?|\{env:[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Z_][A-Z0-9_]*(?![A-Za-z0-9_])/g;
+
+/** ${VAR}, ${env:VAR}, ${input:id}, $VAR, {env:VAR} (alone or after Bearer), <PLACEHOLDER>, ***: names of secrets, not secrets. */
+export function isReference(value: string): boolean {
+  if (value === '***' || /^<[A-Za-z0-9_ .:-]+>$/.test(value)) return true;
+  const rest = value.replace(REFERENCE, '');
+  return rest !== value && /^(?:(?:Bearer|Basic|Token)\s*)?$/i.test(rest.trim());
+}
+
+/**
+ * For a value already resolved (doctor's view of an entry): a ${VAR} left as it
+ * is, by a client that does not expand it, names a variable; a bare $X may be the value itself.
+ */
+export function namesVariable(value: string): boolean {
+  return isReference(value) && !/^\$[A-Z_][A-Z0-9_]*$/.test(value);
 }
 
 /** The name of a flag (`--pass`, `-p`-style flags excluded: a single letter says nothing). */
@@ -49,10 +68,10 @@ export function secretArgValues(args: readonly string[]): string[] {
     const header = secretHeaderArg(arg);
     if (header !== undefined) found.push(...valueForms(header));
   }
-  return found.filter((value) => value !== '');
+  return found.filter((value) => value !== '' && !isReference(value));
 }
 
-/** Values of a record (env block, headers) whose names say they are secrets. */
+/** Values of a record (env block, headers; resolved, so a `$X` there is a value) whose names say they are secrets. */
 export function secretRecordValues(record: Record<string, string>): string[] {
   return Object.entries(record)
     .filter(([name, value]) => value !== '' && isSecretName(name))

@@ -27,6 +27,8 @@ describe('dry-run diff redaction of other servers\' secrets', () => {
     assert.equal(redactLine('+  "SERVICE_PASSWORD": "$Ecret-lit/9+",', none), '+  "SERVICE_PASSWORD": "***",');
     assert.equal(redactLine('+  "SERVICE_PASSWORD": "$SERVICE_PASSWORD",', none), '+  "SERVICE_PASSWORD": "$SERVICE_PASSWORD",');
     assert.equal(redactLine('+  "Authorization": "Bearer ${env:TOKEN}",', none), '+  "Authorization": "Bearer ${env:TOKEN}",');
+    const escaped = '+        "X-Service-Password: ${SVCCTL_LITERAL_DOLLAR:-$}{SERVICE_PASSWORD}",';
+    assert.equal(redactLine(escaped, none), escaped);
   });
 
   it('finds values after a flag named like a secret, in one-line and multi-line args', () => {

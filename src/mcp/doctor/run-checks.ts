@@ -17,6 +17,7 @@ import type { LocatedEntry, UnreadableConfig } from './locate-entry.js';
 import { referenceSyntaxOf, Resolver } from './references.js';
 import { checkNode, checkRunner, type RuntimeEnv } from './runtime-checks.js';
 import { planSecrets } from './plan-secrets.js';
+import { namesVariable } from '../../secret-names.js';
 import { fail, pass, type CheckResult, type DoctorReport } from './types.js';
 
 const EXPORT_WHERE = 'in the environment the client starts from (a desktop app started from a dock or start menu may not see variables of a shell profile: start it from that shell, or reinstall with --secrets literal)';
@@ -120,7 +121,7 @@ export async function runChecks(ctx: Context, located: LocatedEntry, timeoutMs: 
   checks.push(client !== null && unexpanded.length > 0 ? unexpandedCheck(client, unexpanded) : variablesCheck(resolver));
   const runtime: RuntimeEnv = { env: ctx.env, platform: ctx.platform, cwd: ctx.cwd };
   // The values the entry would send (resolved references, literal secrets): never shown, in any encoding.
-  const redactor = createRedactor([...resolver.values, ...planSecrets(plan)]);
+  const redactor = createRedactor([...resolver.values, ...planSecrets(plan)].filter((value) => !namesVariable(value)));
   checks.push(...(await modeChecks(plan, resolver, unexpanded, runtime, timeoutMs, redactor)));
   const shown = checks.map((check) => ({ ...check, detail: redactor.redact(check.detail), fix: check.fix === null ? null : redactor.redact(check.fix) }));
   return report({ ...base, mode: plan.mode }, shown);

@@ -14,7 +14,7 @@
  */
 import { createTwoFilesPatch } from 'diff';
 import { createRedactor, type Redactor } from '../../redaction.js';
-import { isSecretName, secretArgValues } from '../../secret-names.js';
+import { isReference, isSecretName, secretArgValues } from '../../secret-names.js';
 import { scanTomlHeaders } from './toml-scan.js';
 
 // A JSON or TOML key/value pair anywhere in a line ("KEY": "value" or KEY = "value"),
@@ -22,15 +22,6 @@ import { scanTomlHeaders } from './toml-scan.js';
 const KEY_VALUE = /(["']?)([A-Za-z0-9_.-]+)\1(\s*[:=]\s*)(["'])((?:\\.|(?!\4)[^\\])*)\4/g;
 
 const HEADER_ARG = /(["'])([A-Za-z0-9-]+\s*:\s*)([^"']+)\1/g;
-
-const REFERENCE = /\$\{[^}]+\}|\{env:[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Z_][A-Z0-9_]*(?![A-Za-z0-9_])/g;
-
-/** ${VAR}, ${env:VAR}, ${input:id}, $VAR, {env:VAR} (alone or after Bearer), <PLACEHOLDER>, ***: names of secrets, not secrets. */
-function isReference(value: string): boolean {
-  if (value === '***' || /^<[A-Za-z0-9_ .:-]+>$/.test(value)) return true;
-  const rest = value.replace(REFERENCE, '');
-  return rest !== value && /^(?:(?:Bearer|Basic|Token)\s*)?$/i.test(rest.trim());
-}
 
 const STRING = /"((?:\\.|[^"\\\n])*)"|'([^'\n]*)'/g;
 
@@ -54,7 +45,7 @@ export function positionalSecrets(text: string): string[] {
     }
     runs[runs.length - 1]!.push(value);
   }
-  return runs.flatMap((run) => secretArgValues(run)).filter((value) => !isReference(value));
+  return runs.flatMap((run) => secretArgValues(run));
 }
 
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -100,7 +91,8 @@ export function redactLine(line: string, redactor: Redactor, table?: string): st
   return result.replace(KEY_VALUE, (pair: string, keyQuote: string, key: string, separator: string, quote: string, value: string) => {
     // Keep references such as ${env:X} or ${input:x} readable: they are not secrets.
     if (!isSecretName(key) || value === '' || isReference(value) || isCodexVariableName(table, key, value)) return pair;
-    return `${keyQuote}${key}${keyQuote}${separator}${quote}***${quote}`;
+    const scheme = /^(?:Bearer|Basic|Token)\s+/i.exec(value)?.[0] ?? '';
+    return `${keyQuote}${key}${keyQuote}${separator}${quote}${scheme}***${quote}`;
   });
 }
 

@@ -133,7 +133,7 @@ async function update(ctx: Context, change: (file: CredentialsFile) => boolean):
       });
       return true;
     }
-    // The folder is created private; safe-write would create it with the usual mode.
+    // The folder is created private: 0700 whatever the umask.
     await ensureFolder(dirname(path), { private: true }).catch((error: unknown) => {
       throw new CliError(ExitCode.UnsafeConfig, `cannot write the credentials file ${path}: ${fileWriteReason(error)}`);
     });

@@ -30,13 +30,15 @@ export function echoBody(encoding: string, values: string[]): string {
 const unescapeJson = (text: string): string =>
   text.replace(/\\+u([0-9a-fA-F]{4})/g, (_all, hex: string) => String.fromCharCode(parseInt(hex, 16))).replace(/\\+\//g, '/');
 
-const percentDecode = (text: string): string => text.replace(/%([0-9a-fA-F]{2})/g, (_all, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+/** Runs of %XX decoded as UTF-8 bytes. */
+const percentDecode = (text: string): string =>
+  text.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => Buffer.from(run.replace(/%/g, ''), 'hex').toString('utf8'));
 
 function inBase64(text: string, secret: string): boolean {
   for (const [run] of text.matchAll(/[A-Za-z0-9+/_-]{6,}={0,2}/g)) {
     for (let start = 0; start < 4; start++) {
       // Node's base64 decoder reads both alphabets.
-      if (Buffer.from(run.slice(start), 'base64').toString('latin1').includes(secret)) return true;
+      if (Buffer.from(run.slice(start), 'base64').toString('utf8').includes(secret)) return true;
     }
   }
   return false;

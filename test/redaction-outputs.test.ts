@@ -74,6 +74,9 @@ async function entryFile(home: string, entry: Record<string, unknown>): Promise<
 
 const remoteEntry = (url: string) => ({ type: 'http', url, headers: { 'X-Service-Email': EMAIL, 'X-Service-Password': PASSWORD } });
 
+/** An mcp-remote entry with literal --header values (doctor connects to the URL itself). */
+const proxyEntry = (url: string) => ({ command: 'npx', args: ['-y', 'mcp-remote', url, '--header', `X-Service-Email: ${EMAIL}`, '--header', `X-Service-Password: ${PASSWORD}`] });
+
 /** A local server that prints its environment and arguments on stderr, encoded, and exits. */
 async function localEntry(home: string, encoding: string): Promise<string[]> {
   const script = [
@@ -103,11 +106,17 @@ const ROWS: Row[] = [
         await placeFile(home, 'in.ndjson', `${eventLines(2).join('\n')}\n`),
       ]),
   },
+  {
+    path: 'event send --ndjson: 400 per line on stderr',
+    run: (enc) =>
+      runChecked(['event', 'send', '--ndjson', 'in.ndjson'], eventEnv(400, enc), async (home) => [await placeFile(home, 'in.ndjson', `${eventLines(2).join('\n')}\n`)]),
+  },
   { path: 'login: 400 on stderr', run: (enc) => runChecked(['login'], loginEnv(400, enc)) },
   { path: 'login: 200 without access_token', run: (enc) => runChecked(['login', '--json'], loginEnv(200, enc)) },
   { path: 'mcp doctor remote: 401 echo', run: (enc) => runChecked(['mcp', 'doctor', '--config', 'mcp.json'], {}, (home) => entryFile(home, remoteEntry(mcp.url('reject', enc)))) },
   { path: 'mcp doctor remote --json: 401 echo', run: (enc) => runChecked(['mcp', 'doctor', '--config', 'mcp.json', '--json'], {}, (home) => entryFile(home, remoteEntry(mcp.url('reject', enc)))) },
   { path: 'mcp doctor remote: server name echo', run: (enc) => runChecked(['mcp', 'doctor', '--config', 'mcp.json', '--json'], {}, (home) => entryFile(home, remoteEntry(mcp.url('answer', enc)))) },
+  { path: 'mcp doctor proxy: 401 echo of --header values', run: (enc) => runChecked(['mcp', 'doctor', '--config', 'mcp.json'], {}, (home) => entryFile(home, proxyEntry(mcp.url('reject', enc)))) },
   { path: 'mcp doctor local: stderr echo', run: (enc) => runChecked(['mcp', 'doctor', '--config', 'mcp.json'], {}, (home) => localEntry(home, enc)) },
   { path: 'mcp doctor local --json: stderr echo', run: (enc) => runChecked(['mcp', 'doctor', '--config', 'mcp.json', '--json'], {}, (home) => localEntry(home, enc)) },
 ];

@@ -68,12 +68,14 @@ function textPattern(text: string): string {
   return [...text].map(characterPattern).join('');
 }
 
+const urlSafe = (base64: string): string => base64.replace(/\+/g, '-').replace(/\//g, '_');
+
 /**
- * The base64 characters that depend only on the secret's bytes, for each of
- * the three offsets the secret can have in the encoded text, in both
- * alphabets; plus the whole encoding of the secret alone.
+ * The base64 of the secret alone (unpadded), and the characters that depend
+ * only on the secret's bytes for each of the three offsets it can have in a
+ * longer encoded text; each in both alphabets.
  */
-function base64Pieces(secret: string): string[] {
+function base64Forms(secret: string): { whole: string[]; pieces: string[] } {
   const bytes = Buffer.from(secret, 'utf8');
   const pieces = new Set<string>();
   for (let offset = 0; offset < 3; offset++) {
@@ -82,22 +84,19 @@ function base64Pieces(secret: string): string[] {
     const first = Math.ceil((8 * offset) / 6);
     const end = Math.floor((8 * (offset + bytes.length)) / 6);
     const piece = encoded.slice(first, end);
-    if (piece.length >= MIN_BASE64_PIECE) pieces.add(piece);
+    if (piece.length >= MIN_BASE64_PIECE) pieces.add(piece).add(urlSafe(piece));
   }
   const whole = bytes.toString('base64').replace(/=+$/, '');
-  const forms = [whole, ...pieces].flatMap((piece) => [piece, piece.replace(/\+/g, '-').replace(/\//g, '_')]);
-  return [...new Set(forms)];
+  return { whole: [...new Set([whole, urlSafe(whole)])], pieces: [...pieces] };
 }
 
 const PADDING = `(?:${characterPattern('=')}){0,2}`;
 
 function secretPatterns(secret: string): string[] {
   if ([...secret].length < MIN_SECRET_LENGTH) return [`(?<![\\p{L}\\p{N}_])${escapeRegExp(secret)}(?![\\p{L}\\p{N}_])`];
-  const [whole, ...rest] = base64Pieces(secret);
-  const patterns = [textPattern(secret)];
-  if (whole !== undefined) patterns.push(`${textPattern(whole)}${PADDING}`);
-  for (const piece of rest) patterns.push(textPattern(piece));
-  return patterns;
+  const { whole, pieces } = base64Forms(secret);
+  // The whole encodings come before the pieces, so that a secret encoded alone is hidden with its padding.
+  return [textPattern(secret), ...whole.map((form) => `${textPattern(form)}${PADDING}`), ...pieces.map(textPattern)];
 }
 
 const NOTHING: Redactor = { redact: (text) => text, redactValue: (value) => value };

@@ -31,6 +31,7 @@ describe('createRedactor', () => {
         assert.ok(!reveals(redactor.redact(text), SECRET), `${prefix}: ${text}`);
       }
     }
+    for (const name of ['base64 padded', 'base64 unpadded', 'base64url', 'base64url padded']) assert.equal(redactor.redact(ENCODINGS[name]!(SECRET)), '***', `${name} alone is hidden whole`);
     assert.equal(redactor.redact('"tok\\\\/Zq9\\\\u002bxY=abc~\\u00e9"'), '"***"');
   });
 

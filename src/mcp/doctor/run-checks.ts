@@ -97,7 +97,7 @@ export function unreadableReport(unreadable: UnreadableConfig): DoctorReport {
 export async function runChecks(ctx: Context, located: LocatedEntry, timeoutMs: number): Promise<DoctorReport> {
   const client = located.client === null ? null : CLIENTS[located.client];
   const resolver = new Resolver(ctx.env);
-  const plan = planEntry(located.value, referenceSyntaxOf(located.client, client?.variables ?? null), resolver, ctx.env, located.client);
+  const plan = planEntry(located.value, referenceSyntaxOf(client), resolver, ctx.env, client);
   const checks: CheckResult[] = [pass('file', `${located.file} parses`)];
   const base = { client: located.client, scope: located.scope, file: located.file, name: located.name };
   const isObject = located.value !== null && typeof located.value === 'object';

@@ -1,7 +1,7 @@
 /**
  * Shared types of `svcctl mcp`: which clients exist, what a client's table row
  * says about it, what is asked for (EntryRequest) and what gets written
- * (RenderedEntry). WHAT is written lives in clients/ and render-*.ts; HOW it is
+ * (RenderedEntry). WHAT is written lives in clients/ (the rows) and render/; HOW it is
  * written into a user's file (in-place edits, backups, atomic rename) lives in
  * files/. Both sides code against these types.
  */

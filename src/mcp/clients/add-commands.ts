@@ -5,7 +5,7 @@
  * rendered entry, so it adds exactly what `svcctl mcp print` shows.
  */
 import { usageError } from '../../errors.js';
-import { commandLine, expandedAssignment, shellFor, type Arg } from '../shell-quote.js';
+import { commandLine, expandedAssignment, shellFor, type Arg } from './shell-quote.js';
 import type { ClientAddCommand, ClientSpec, EntryRequest, RenderedEntry } from '../types.js';
 
 export type ClientCommand = ClientAddCommand;

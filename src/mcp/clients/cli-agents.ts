@@ -22,7 +22,7 @@ export const codex: ClientSpec = {
   entryPath: (name) => ['mcp_servers', name],
   serversPath: () => ['mcp_servers'],
   // Codex never expands ${VAR}; it forwards variables by name (env_vars,
-  // env_http_headers, bearer_token_env_var), which render-*.ts uses instead.
+  // env_http_headers, bearer_token_env_var), which render/codex.ts (this row's renderer) writes instead.
   variables: 'none',
   expandsInArgs: false,
   remoteInFile: true,

@@ -7,7 +7,7 @@
  * node and npx, and connects to the URL mcp-remote forwards to).
  */
 import type { Context } from '../../context.js';
-import { CLIENTS } from '../clients.js';
+import { CLIENTS } from '../clients/table.js';
 import { modeOf } from '../service-entries.js';
 import { entryRuleFailure, unexpandedCheck, unexpandedReferences } from './client-rules.js';
 import { planEntry, type EntryPlan } from './entry-plan.js';

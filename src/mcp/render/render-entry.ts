@@ -4,12 +4,12 @@
  * literal secrets, the variables the user must export, and what the client
  * needs next. Pure: no file system, no environment.
  */
-import { usageError } from '../errors.js';
-import { CLIENTS } from './clients.js';
-import { genericEntry } from './render/generic.js';
-import { localEntry, proxyEntry, remoteEntry } from './render/json-clients.js';
-import { credentialKeys, ESCAPED_DOLLAR_BRACE, holdsLiteralSecret, LITERAL_DOLLAR_VAR, VAR_ACCESS_TOKEN, VAR_AUTH_HEADER, VARIABLE_OF, vscodeInputs } from './render/values.js';
-import type { ClientSpec, EntryRequest, GenericFormat, RenderedEntry, SecretsHow } from './types.js';
+import { usageError } from '../../errors.js';
+import { CLIENTS } from '../clients/table.js';
+import { genericEntry } from './generic.js';
+import { localEntry, proxyEntry, remoteEntry } from './json-clients.js';
+import { credentialKeys, ESCAPED_DOLLAR_BRACE, holdsLiteralSecret, LITERAL_DOLLAR_VAR, VAR_ACCESS_TOKEN, VAR_AUTH_HEADER, VARIABLE_OF, vscodeInputs } from './values.js';
+import type { ClientSpec, EntryRequest, GenericFormat, RenderedEntry, SecretsHow } from '../types.js';
 
 export type Target = EntryRequest['target'];
 

@@ -4,12 +4,12 @@
  * it, what syntax it has for variables and what it needs after a change. The
  * rows live in clients/*.ts; the facts come from the MCP clients reference.
  */
-import { usageError } from '../errors.js';
-import { claudeCode, claudeDesktop } from './clients/claude.js';
-import { codex, gemini } from './clients/cli-agents.js';
-import { cline, cursor, vscode, windsurf, zed } from './clients/editors.js';
-import { probe } from './clients/paths.js';
-import { type ClientEnv, type ClientId, type ClientSpec, type Scope } from './types.js';
+import { usageError } from '../../errors.js';
+import { claudeCode, claudeDesktop } from './claude.js';
+import { codex, gemini } from './cli-agents.js';
+import { cline, cursor, vscode, windsurf, zed } from './editors.js';
+import { probe } from './paths.js';
+import { type ClientEnv, type ClientId, type ClientSpec, type Scope } from '../types.js';
 
 /** The table, in CLIENT_IDS order (a test checks that they agree). */
 export const CLIENTS: Readonly<Record<ClientId, ClientSpec>> = {

@@ -38,6 +38,55 @@ export function timeCommand(command, args, options = {}) {
   });
 }
 
+/** Whole-command wall time and the stdout/stderr of one run; rejects on a non-zero exit. */
+export function runCommand(command, args, options = {}) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk) => (stdout += chunk));
+    child.stderr?.on('data', (chunk) => (stderr += chunk));
+    child.once('exit', (code) => {
+      const ms = performance.now() - started;
+      if (code !== 0) reject(new Error(`${command} ${args.join(' ')} exited with ${code}: ${stderr}`));
+      else resolve({ ms, stdout, stderr });
+    });
+  });
+}
+
+/**
+ * Runs every case once per round, in an order that alternates from round to
+ * round (A B C, then C B A, ...), so that a busy moment of the shared machine
+ * and any order effect hit every case alike. `measure(name, round)` returns a
+ * number; each round is printed as it ends. The first `warmup` rounds are
+ * printed and not kept. Returns { name: [values] }.
+ */
+export async function alternatedRounds(names, rounds, warmup, measure, describe) {
+  const samples = Object.fromEntries(names.map((name) => [name, []]));
+  for (let round = 0; round < warmup + rounds; round++) {
+    const order = round % 2 === 0 ? names : [...names].reverse();
+    const values = {};
+    for (const name of order) values[name] = await measure(name, round);
+    const kept = round >= warmup;
+    if (kept) for (const name of names) samples[name].push(values[name]);
+    console.log(`${kept ? `round ${round - warmup + 1}` : 'warm-up'}: ${describe(values)}`);
+  }
+  return samples;
+}
+
+/** Prints a goal's verdict; a missed goal makes the script exit non-zero. */
+export function verdict(met) {
+  if (!met) process.exitCode = 1;
+  return met ? 'met' : 'MISSED';
+}
+
+/** The machine's load average, printed beside every result (the benchmarks share a 2-core machine). */
+export async function machineNote() {
+  const { cpus, loadavg } = await import('node:os');
+  return `node ${process.version}, ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`;
+}
+
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);

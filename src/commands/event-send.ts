@@ -134,6 +134,8 @@ async function sendOne(ctx: Context, options: EventSendOptions, { url, token, se
   const built = await buildSingle(ctx, options);
   for (const warning of built.warnings) ctx.out.warn(warning);
   const target = await deliveryTarget(ctx, options, url, token!.value, secret, 1);
+  // The answer of a delivered event is shown only with --json: without it, it is neither kept nor redacted.
+  target.keepResponse = ctx.globals.json;
   try {
     const { result, failure } = await deliverEvent(target, built.id, built.body);
     if (ctx.globals.json) ctx.out.jsonResult(result);

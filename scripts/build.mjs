@@ -58,6 +58,9 @@ const result = await build({
   // require() that cannot be bundled.
   mainFields: ['module', 'main'],
   plugins: [slimUndici],
+  // The package ships this bundle and has no runtime dependencies, except optional native modules
+  // (prebuilt per platform, not bundleable): those stay imports, installed by npm as optionalDependencies.
+  external: Object.keys(pkg.optionalDependencies ?? {}),
   logLevel: 'warning',
   metafile: true,
 });

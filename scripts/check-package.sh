@@ -17,8 +17,13 @@ trap cleanup EXIT
 fail() { echo "check-package: FAILED: $*" >&2; exit 1; }
 now_ms() { date +%s%3N; }
 npm_quiet=(--no-audit --no-fund --loglevel=error)
+export npm_config_update_notifier=false
 
 cd "$repo"
+# The bundle is the product (README, "Installing"): libraries are devDependencies, bundled into dist/.
+deps=$(node -p "Object.keys(require('./package.json').dependencies ?? {}).join(' ')")
+[ -z "$deps" ] || fail "package.json has dependencies ($deps): dist/ bundles them, so add them with npm install -D" \
+  "(a native module that cannot be bundled goes to optionalDependencies, external in scripts/build.mjs)"
 tarball=$(npm pack --pack-destination "$work" --silent "${npm_quiet[@]}" | tail -n 1)
 tarball="$work/$tarball"
 echo "check-package: tarball $(basename "$tarball"): $(du -k "$tarball" | cut -f1) KiB"
@@ -26,7 +31,7 @@ echo "check-package: tarball $(basename "$tarball"): $(du -k "$tarball" | cut -f
 install_once() { # $1: a fresh prefix; prints the install time in ms
   local start
   start=$(now_ms)
-  npm install -g "${npm_quiet[@]}" --prefix "$1" --cache "$1.cache" "$tarball" >"$1.log" 2>&1 ||
+  npm install -g --no-audit --no-fund --loglevel=warn --prefix "$1" --cache "$1.cache" "$tarball" >"$1.log" 2>&1 ||
     { cat "$1.log" >&2; fail "npm install -g of the tarball failed"; }
   echo $(($(now_ms) - start))
 }
@@ -37,12 +42,16 @@ echo "check-package: install time: ${times[*]} ms (empty npm cache each run)"
 installed="$prefix/lib/node_modules/svcctl"
 echo "check-package: installed size: $(du -sk "$installed" | cut -f1) KiB, $(find "$installed" -type f | wc -l) files," \
   "$(find "$installed/node_modules" -name package.json 2>/dev/null | wc -l) package.json files under node_modules"
-if grep -qi 'warn' "$prefix.log"; then echo "check-package: npm warned during the install:" >&2; cat "$prefix.log" >&2; fi
+# npm counts a package's own `prepare` as an install script (a warning, or a refusal under allow-scripts).
+if grep -Eqi 'install-scripts|prepare' "$prefix.log"; then cat "$prefix.log" >&2; fail "npm saw an install script in the package"; fi
 
 home="$work/home"
 mkdir -p "$home"
 bin="$prefix/bin/svcctl"
-run() { env -i PATH="$prefix/bin:$(dirname "$(command -v node)"):/usr/bin:/bin" HOME="$home" XDG_CONFIG_HOME="$home/.config" NO_COLOR=1 "$@"; }
+run() {
+  env -i PATH="$prefix/bin:$(dirname "$(command -v node)"):/usr/bin:/bin" HOME="$home" XDG_CONFIG_HOME="$home/.config" NO_COLOR=1 \
+    npm_config_update_notifier=false "$@"
+}
 
 version=$(run "$bin" --version) || fail "svcctl --version"
 [ "$version" = "$(node -p "require('$repo/package.json').version")" ] || fail "svcctl --version printed '$version'"
@@ -66,7 +75,7 @@ field 'r.users[0].password' | run SERVICE_BASE_URL="$base_url" "$bin" login --em
   --password-stdin >"$work/token.txt" || fail "svcctl login"
 [ "$(tr -cd . <"$work/token.txt" | wc -c)" = 2 ] || fail "svcctl login printed no JWT"
 echo "check-package: svcctl login -> a JWT"
-run SERVICE_BASE_URL="$base_url" "$bin" mcp install --client cursor --mode remote --dry-run --no-input >"$work/diff.txt" ||
+run SERVICE_BASE_URL="$base_url" "$bin" mcp install --client cursor --mode remote --dry-run --no-input >"$work/diff.txt" 2>"$work/diff.err" ||
   fail "svcctl mcp install --dry-run"
 grep -q '^+' "$work/diff.txt" || fail "mcp install --dry-run printed no diff"
 echo "check-package: svcctl mcp install --dry-run printed a diff"

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { EVENT_PATH } from '../constants.js';
 import type { Context } from '../context.js';
 import { resolveBaseUrl } from '../deployment.js';
+import { useLowMemoryEngine } from '../engine-memory.js';
 import { CliError, exitWith, ExitCode, usageError } from '../errors.js';
 import { createTransport } from '../http/transport.js';
 import { describeInput, readInputBytes } from '../input.js';
@@ -148,6 +149,7 @@ async function sendOne(ctx: Context, options: EventSendOptions, { url, token, se
 }
 
 async function sendBatch(ctx: Context, options: EventSendOptions, { url, token, secret, failedOut }: Resolved): Promise<void> {
+  useLowMemoryEngine();
   const target = await deliveryTarget(ctx, options, url, token!.value, secret, options.concurrency);
   target.keepResponse = ctx.globals.json;
   try {

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { invalidData } from '../errors.js';
-import { isPlainObject, parseTimeWithZone, validateEvent, type JsonObject } from './event-validate.js';
+import { isCanonicalUtc, isPlainObject, parseTimeWithZone, validateEvent, type JsonObject } from './event-validate.js';
 
 export interface BuiltEvent {
   /** The exact bytes to sign and send. */
@@ -55,7 +55,9 @@ function unwrap(document: unknown, label: InputLabel, raw: boolean): { event: Js
   // The service reads {"event": {...}}; with --raw nothing is changed, so a bare event would be sent bare.
   if (raw && !('event' in document)) fail(label, [RAW_NEEDS_WRAPPER]);
   if ('event' in document) {
-    const { event, ...extra } = document;
+    // Only "event" (the usual case): no copy of the other members to make.
+    const lone = Object.keys(document).length === 1;
+    const { event, ...extra } = lone ? { event: document.event } : document;
     if (!isPlainObject(event)) fail(label, ['event: must be a JSON object']);
     return { event, extra };
   }
@@ -71,10 +73,8 @@ function parseJson(text: string, label: InputLabel): unknown {
 }
 
 /** A time already in the form sent (UTC, milliseconds) needs no conversion. */
-const CANONICAL_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
 function toUtc(time: string): string {
-  return CANONICAL_UTC.test(time) ? time : (parseTimeWithZone(time) as Date).toISOString();
+  return isCanonicalUtc(time) ? time : (parseTimeWithZone(time) as Date).toISOString();
 }
 
 /** Serializes an event in the contract's member order, filling id and created_at. */
@@ -90,7 +90,9 @@ export function canonicalBody(event: JsonObject, extra: JsonObject, defaults: Bu
     ordered.payload = typeof event.payload === 'string' ? event.payload : JSON.stringify(event.payload);
   }
   for (const key in event) if (!(key in ordered)) ordered[key] = event[key];
-  return { json: JSON.stringify({ event: ordered, ...extra }), id };
+  let hasExtra = false;
+  for (const _ in extra) hasExtra = true;
+  return { json: JSON.stringify(hasExtra ? { event: ordered, ...extra } : { event: ordered }), id };
 }
 
 /** Builds the body from the bytes of a JSON document (a file, stdin or one NDJSON line). */
@@ -99,8 +101,8 @@ export function buildFromBytes(bytes: Buffer, options: { raw: boolean; label: In
   const { event, extra } = unwrap(parseJson(text, options.label), options.label, options.raw);
   const report = validateEvent(event, options.raw);
   if (report.problems.length > 0) fail(options.label, report.problems);
-  const warnings = report.warnings.map((w) => `${options.label}: ${w}`);
-  for (const key of Object.keys(extra)) warnings.push(`${options.label}: ${key}: unknown top-level member, passed through as is`);
+  const warnings = report.warnings.length === 0 ? report.warnings : report.warnings.map((w) => `${options.label}: ${w}`);
+  for (const key in extra) warnings.push(`${options.label}: ${key}: unknown top-level member, passed through as is`);
   if (options.raw) return { body: bytes, id: event.id as string, idGenerated: false, warnings };
   const { json, id } = canonicalBody(event, extra, options.defaults ?? systemDefaults);
   return { body: Buffer.from(json, 'utf8'), id, idGenerated: typeof event.id !== 'string', warnings };

@@ -38,6 +38,36 @@ function impossibleField(match: RegExpExecArray): string | undefined {
   return undefined;
 }
 
+/** The digits of text[from, from + count) as a number, or -1 when one of them is not a digit. */
+function digitsAt(text: string, from: number, count: number): number {
+  let value = 0;
+  for (let i = from; i < from + count; i++) {
+    const digit = text.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+/**
+ * True when the text is a time in the form svcctl sends (YYYY-MM-DDTHH:MM:SS.sssZ)
+ * whose fields can exist: the common case of a batch, checked without a regular
+ * expression or a Date (same verdict as parseTimeWithZone for such text).
+ */
+export function isCanonicalUtc(text: string): boolean {
+  if (text.length !== 24 || text[4] !== '-' || text[7] !== '-' || text[10] !== 'T' || text[13] !== ':' || text[16] !== ':' || text[19] !== '.' || text[23] !== 'Z') {
+    return false;
+  }
+  const year = digitsAt(text, 0, 4);
+  const month = digitsAt(text, 5, 2);
+  const day = digitsAt(text, 8, 2);
+  const hour = digitsAt(text, 11, 2);
+  const minute = digitsAt(text, 14, 2);
+  const second = digitsAt(text, 17, 2);
+  if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return false;
+  return digitsAt(text, 20, 3) >= 0 && day <= daysInMonth(year, month);
+}
+
 /** Parses an ISO 8601 time with a zone; returns undefined when it is not one or cannot exist. */
 export function parseTimeWithZone(text: string): Date | undefined {
   const match = ISO_WITH_ZONE.exec(text);
@@ -107,7 +137,7 @@ export function validateEvent(event: JsonObject, raw: boolean): ValidationReport
     if (raw) problems.push('event.created_at: missing (with --raw nothing is filled in)');
   } else if (typeof event.created_at !== 'string') {
     problems.push('event.created_at: must be a string holding an ISO 8601 time with a zone');
-  } else if (!parseTimeWithZone(event.created_at)) {
+  } else if (!isCanonicalUtc(event.created_at) && !parseTimeWithZone(event.created_at)) {
     problems.push(`event.created_at: ${describeTimeProblem(event.created_at)}`);
   }
 
@@ -134,7 +164,7 @@ export function validateEvent(event: JsonObject, raw: boolean): ValidationReport
     }
   }
 
-  for (const key of Object.keys(event)) {
+  for (const key in event) {
     if (!KNOWN.has(key)) report.warnings.push(`event.${key}: unknown member, passed through as is`);
   }
   return report;

@@ -17,6 +17,7 @@ import { FailedOut } from '../events/failed-out.js';
 import { splitLines, type InputLine } from '../events/ndjson-lines.js';
 import { renderCurl, renderDryRun, renderDryRunJson, type TokenReference } from '../events/request-preview.js';
 import { printDryRunBatch } from './event-send-preview.js';
+import { reportWaiting, spoolFailed, spoolTarget } from './event-spool.js';
 
 export interface EventSendOptions extends EventFlags {
   file?: string;
@@ -32,6 +33,8 @@ export interface EventSendOptions extends EventFlags {
   printCurl: boolean;
   /** True when --concurrency was given on the command line. */
   concurrencyGiven?: boolean;
+  /** --spool [DIR]: true without a DIR. */
+  spool?: string | true;
 }
 
 function checkCombinations(options: EventSendOptions, json: boolean): void {
@@ -136,10 +139,15 @@ async function sendOne(ctx: Context, options: EventSendOptions, { url, token, se
   const target = await deliveryTarget(ctx, options, url, token!.value, secret, 1);
   try {
     const { result, failure } = await deliverEvent(target, built.id, built.body);
+    const spool = spoolTarget(ctx, options.spool);
+    if (failure && spool && failure.exitCode === ExitCode.Unavailable) {
+      return await spoolFailed(ctx, spool, result, failure, built.body);
+    }
     if (ctx.globals.json) ctx.out.jsonResult(result);
     else if (!failure) ctx.out.result(result.id);
     if (failure) throw failure;
     ctx.out.debug(`delivered event ${result.id}: HTTP ${result.status} after ${result.attempts} attempt(s)`);
+    if (spool) await reportWaiting(ctx, spool);
   } finally {
     await target.transport.close();
   }

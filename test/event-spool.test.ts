@@ -140,4 +140,31 @@ describe('event send --spool and event flush', () => {
       await server.close();
     }
   });
+
+  it('--ndjson --spool: lines failing for service reasons are spooled, rejected lines go to --failed-out', async () => {
+    const home = await makeTempDir();
+    const spool = join(home, 'spool');
+    const failedOut = join(home, 'failed.ndjson');
+    const titleOf = (body: Buffer): string => JSON.parse(body.toString('utf8')).event.title;
+    const server = await startRecordingServer((request, index) => {
+      const title = titleOf(request.body);
+      if (title.startsWith('down')) return { status: 503, body: 'busy' };
+      if (title.startsWith('bad')) return { status: 400, body: '{"error":"no"}' };
+      return accepted(request, index);
+    });
+    try {
+      const lines = ['ok 1', 'down 2', 'bad 3', 'down 4', 'ok 5'].map((title) => JSON.stringify({ title })).join('\n') + '\n';
+      const env = { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN };
+      const args = ['event', 'send', '--ndjson', '-', '--retries', '0', '--spool', spool, '--failed-out', failedOut, '--json'];
+      const result = await runCli(args, { env, home, input: lines });
+      assert.equal(result.code, 9, result.stderr);
+      const statuses = result.stdout.trim().split('\n').map((l) => JSON.parse(l).status);
+      assert.deepEqual(statuses, [202, 'spooled', 400, 'spooled', 202]);
+      const kept = await Promise.all((await files(spool)).map(async (n) => titleOf(await readFile(join(spool, n)))));
+      assert.deepEqual(kept.sort(), ['down 2', 'down 4']);
+      assert.equal(await readFile(failedOut, 'utf8'), `${JSON.stringify({ title: 'bad 3' })}\n`);
+    } finally {
+      await server.close();
+    }
+  });
 });

@@ -17,7 +17,7 @@ import { FailedOut } from '../events/failed-out.js';
 import { splitLines, type InputLine } from '../events/ndjson-lines.js';
 import { renderCurl, renderDryRun, renderDryRunJson, type TokenReference } from '../events/request-preview.js';
 import { printDryRunBatch } from './event-send-preview.js';
-import { reportWaiting, spoolFailed, spoolTarget } from './event-spool.js';
+import { batchSpool, reportWaiting, spoolFailed, spoolTarget } from './event-spool.js';
 
 export interface EventSendOptions extends EventFlags {
   file?: string;
@@ -164,10 +164,12 @@ async function sendBatch(ctx: Context, options: EventSendOptions, { url, token, 
       failedOut,
       out: ctx.out,
       json: ctx.globals.json,
+      spool: batchSpool(ctx, options.spool),
     });
     const seconds = summary.elapsedMs / 1000;
     const rate = Math.round(summary.sent / Math.max(seconds, 0.001));
     ctx.out.info(`sent ${summary.sent}, failed ${summary.failed} in ${seconds.toFixed(1)}s (${rate} events/s)`);
+    if (summary.spooled > 0) ctx.out.warn(`${summary.spooled} event(s) the service could not take were spooled; send them later with 'svcctl event flush'`);
     if (summary.failed > 0) {
       if (failedOut.path) ctx.out.info(`the ${summary.failed} line(s) not delivered were appended to ${failedOut.path}`);
       else ctx.out.warn('lines that were not delivered are lost unless --failed-out <file> is given');

@@ -25,3 +25,12 @@ export async function reportWaiting(ctx: Context, dir: string): Promise<void> {
   const waiting = await countSpooled(dir).catch(() => 0);
   if (waiting > 0) ctx.out.warn(`${waiting} event(s) are waiting in the spool ${dir}: run 'svcctl event flush'`);
 }
+
+/** For --ndjson --spool: keeps each event the service could not take. */
+export function batchSpool(ctx: Context, flag: string | true | undefined): ((id: string, body: Buffer) => Promise<void>) | undefined {
+  const dir = spoolTarget(ctx, flag);
+  if (dir === undefined) return undefined;
+  return async (id, body) => {
+    await spoolEvent(dir, id, body);
+  };
+}

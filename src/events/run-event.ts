@@ -3,7 +3,8 @@
  * its stderr (secrets of the environment redacted) and labels describing the
  * run. Arguments appear only when asked (--show-args): they may hold secrets.
  */
-import { redact } from '../http/redact.js';
+import { createRedactor } from '../redaction.js';
+import { isSecretName } from '../secret-names.js';
 import type { RunOutcome } from './run-process.js';
 
 /** The largest message sent: the tail is cut to its last bytes within this. */
@@ -24,19 +25,16 @@ export interface RunEventOptions {
   secrets: string[];
 }
 
-/** Names of variables whose values are treated as secrets in the tail. */
-const SECRET_NAME = /(TOKEN|SECRET|PASSW|PASSWD|KEY|CREDENTIAL|AUTH|PRIVATE|COOKIE|SESSION)/i;
-
 /** The values of secret-looking environment variables (long enough to redact safely). */
 export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
   return Object.entries(env)
-    .filter(([name, value]) => SECRET_NAME.test(name) && typeof value === 'string' && value.length >= 4)
+    .filter(([name, value]) => isSecretName(name) && typeof value === 'string' && value.length >= 4)
     .map(([, value]) => value as string);
 }
 
-/** The one place the tail is redacted (to be swapped for the shared redaction module). */
+/** The one place the tail is redacted, with the shared redaction (every encoded form of each secret). */
 export function redactTail(text: string, secrets: string[]): string {
-  return redact(text, secrets);
+  return createRedactor(secrets).redact(text);
 }
 
 /** The last `lines` lines of the stderr bytes, redacted, within MAX_MESSAGE_BYTES. */

@@ -8,8 +8,9 @@
  * flushers never send the same file at once, and a claim left by a dead
  * process is put back by the next flusher. A file is deleted only after a 2xx.
  */
-import { mkdir, open, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { open, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ensureFolder } from '../private-dir.js';
 
 const INFLIGHT = '.inflight';
 const REJECTED = 'rejected';
@@ -24,7 +25,7 @@ export function spoolDirectory(flag: string | true, env: NodeJS.ProcessEnv, home
 }
 
 async function ensureDir(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await ensureFolder(dir, { private: true });
 }
 
 const safeId = (id: string): string => id.replace(/[^A-Za-z0-9._-]/g, '_');

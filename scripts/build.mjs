@@ -57,6 +57,8 @@ await build({
   // require() that cannot be bundled.
   mainFields: ['module', 'main'],
   plugins: [slimUndici],
+  // Native module with one optional package per platform: resolved by Node at run time (src/auth/keychain.ts).
+  external: ['@napi-rs/keyring'],
   logLevel: 'warning',
 });
 const retired = join(root, `dist.old-${process.pid}`);

@@ -1,5 +1,6 @@
 /**
- * A token valid for at least the next REFRESH_MARGIN_SECONDS, for `svcctl
+ * A token valid for at least the next REFRESH_MARGIN_SECONDS (or half its
+ * lifetime, when that is shorter), for `svcctl
  * token --refresh` (a credential helper) and `svcctl mcp proxy`:
  *
  * 1. Fast path: the saved token (credentials file) when it is valid long
@@ -40,17 +41,33 @@ export interface FreshToken {
   loggedIn: boolean;
 }
 
-export function savedExpiry(saved: SavedToken): Date | null {
+type TokenFacts = Pick<SavedToken, 'access_token' | 'expires_at'>;
+
+export function savedExpiry(saved: TokenFacts): Date | null {
   const decoded = tryDecodeJwt(saved.access_token);
   if (decoded) return expiryOf(decoded.claims);
   return saved.expires_at ? new Date(saved.expires_at) : null;
 }
 
-/** Valid for at least `marginSeconds` more (a token without an expiry counts as valid). */
-export function isUsable(saved: SavedToken | undefined, now: Date, marginSeconds = REFRESH_MARGIN_SECONDS): saved is SavedToken {
+/**
+ * The margin for a token: REFRESH_MARGIN_SECONDS, or half the token's
+ * lifetime (exp - iat) when that is shorter, so that a token minted for a
+ * few seconds (svcctl dev --token-ttl 2) is still used for half of them
+ * rather than replaced by a login on every call.
+ */
+function marginFor(saved: TokenFacts, marginSeconds: number): number {
+  const claims = tryDecodeJwt(saved.access_token)?.claims;
+  const exp = claims?.exp;
+  const iat = claims?.iat;
+  if (typeof exp !== 'number' || typeof iat !== 'number' || exp <= iat) return marginSeconds;
+  return Math.min(marginSeconds, (exp - iat) / 2);
+}
+
+/** Valid for at least the margin more (a token without an expiry counts as valid). */
+export function isUsable<T extends TokenFacts>(saved: T | undefined, now: Date, marginSeconds = REFRESH_MARGIN_SECONDS): saved is T {
   if (!saved) return false;
   const expiry = savedExpiry(saved);
-  return expiry === null || expiry.getTime() > now.getTime() + marginSeconds * 1000;
+  return expiry === null || expiry.getTime() > now.getTime() + marginFor(saved, marginSeconds) * 1000;
 }
 
 /** Why the saved token cannot be used, in words. */

@@ -6,7 +6,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_SERVER_NAME, DEFAULT_TIMEOUT_SECONDS, MCP_SERVER_PACKAGE } from '../constants.js';
 import { AUTH_METHODS, CLIENT_IDS, GENERIC_FORMATS, MODES, NAME_PATTERN, SCOPES, SECRETS_HOW } from '../mcp/types.js';
-import type { ContextFactory } from './program.js';
+import type { ContextFactory } from '../context.js';
 import { collect, positiveSeconds, rejectPasswordFlag } from './parsers.js';
 import { registerMcpInstallCommands } from './mcp-install-commands.js';
 import { registerMcpDoctorCommand } from './mcp-doctor-commands.js';

@@ -8,7 +8,7 @@
  */
 import type { Context } from '../../context.js';
 import { createRedactor, type Redactor } from '../../redaction.js';
-import { CLIENTS } from '../clients.js';
+import { CLIENTS } from '../clients/table.js';
 import { modeOf } from '../service-entries.js';
 import { entryRuleFailure, unexpandedCheck, unexpandedReferences } from './client-rules.js';
 import { planEntry, type EntryPlan } from './entry-plan.js';
@@ -99,7 +99,7 @@ export function unreadableReport(unreadable: UnreadableConfig): DoctorReport {
 export async function runChecks(ctx: Context, located: LocatedEntry, timeoutMs: number): Promise<DoctorReport> {
   const client = located.client === null ? null : CLIENTS[located.client];
   const resolver = new Resolver(ctx.env);
-  const plan = planEntry(located.value, referenceSyntaxOf(located.client, client?.variables ?? null), resolver, ctx.env, located.client);
+  const plan = planEntry(located.value, referenceSyntaxOf(client), resolver, ctx.env, client);
   const checks: CheckResult[] = [pass('file', `${located.file} parses`)];
   const base = { client: located.client, scope: located.scope, file: located.file, name: located.name };
   const isObject = located.value !== null && typeof located.value === 'object';

@@ -5,7 +5,7 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_SERVER_NAME, DEFAULT_TIMEOUT_SECONDS, MCP_SERVER_PACKAGE } from '../constants.js';
-import { AUTH_METHODS, CLIENT_IDS, GENERIC_FORMATS, MODES, NAME_PATTERN, SCOPES, SECRETS_HOW } from '../mcp/types.js';
+import { AUTH_METHODS, CLIENT_IDS, GENERIC_FORMATS, MODES, NAME_PATTERN, SCOPES, SECRETS_HOW, TOKEN_HOW } from '../mcp/types.js';
 import type { ContextFactory } from '../context.js';
 import { collect, positiveSeconds, rejectPasswordFlag } from './parsers.js';
 import { registerMcpInstallCommands } from './mcp-install-commands.js';
@@ -41,7 +41,10 @@ export function addEntryOptions(cmd: Command): Command {
     .option('--email <e>', 'email for literal values (else SERVICE_EMAIL, else a prompt)')
     .option('--password-stdin', 'read the password for literal values from stdin')
     .option('--password-file <file>', 'read the password for literal values from a file')
-    .option('--token-file <file>', 'access token for --auth bearer (else SERVICE_ACCESS_TOKEN, else the token of svcctl login --save)');
+    .addOption(
+      new Option('--token <how>', 'with --auth bearer: helper (svcctl hands out a fresh token; the default after svcctl login --save --remember-password) | static').choices(TOKEN_HOW),
+    )
+    .option('--token-file <file>', 'access token for --auth bearer --token static (else SERVICE_ACCESS_TOKEN, else the token of svcctl login --save)');
 }
 
 const PRINT_EXAMPLES = `

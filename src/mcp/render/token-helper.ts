@@ -55,7 +55,7 @@ export function tokenHelperEntry(client: ClientSpec, request: EntryRequest, help
 /** What the user is told about such an entry. */
 export function tokenHelperNotes(client: ClientSpec, request: EntryRequest, helper: TokenHelper): string[] {
   const how = helper.svcctl.length === 1
-    ? `It runs svcctl from PATH (${helper.svcctl[0]})`
+    ? 'svcctl is on PATH, so the entry runs it by name'
     : `svcctl is not installed globally, so it runs \`${helper.svcctl.join(' ')}\` (install it with \`npm install -g ${CLI_NAME}\` to start faster and pin the version)`;
   const what = usesHeadersCommand(client, request)
     ? `${client.label} runs \`svcctl token --refresh --json-headers\` (its ${client.headersCommand!.field}) at each connection and again when the service answers 401, so the token never goes stale.`

@@ -14,12 +14,13 @@ unset SERVICE_EMAIL SERVICE_PASSWORD SERVICE_ACCESS_TOKEN
 
 run() { echo "\$ $*"; timeout 90 "$@" 2>&1 | grep -v -e '^WARNING: proceeding' -e 'Unknown user config'; echo "(exit ${PIPESTATUS[0]})"; }
 
-for variant in "local password" "remote password" "remote bearer" "proxy password" "proxy bearer"; do
-  set -- $variant; mode=$1; auth=$2
-  echo "=================== mode=$mode auth=$auth"
+# "helper": --token helper (Claude Code: headersHelper in remote mode; otherwise a `svcctl mcp proxy` stdio entry).
+for variant in "local password" "remote password" "remote bearer" "proxy password" "proxy bearer" "remote bearer helper" "proxy bearer helper"; do
+  set -- $variant; mode=$1; auth=$2; token=${3:+--token $3}
+  echo "=================== mode=$mode auth=$auth $token"
   home=$(mktemp -d); mkdir -p "$home/.codex" "$home/.gemini"
   HOME=$home CODEX_HOME=$home/.codex $SVC mcp install --client codex --client claude-code --client gemini \
-    --mode "$mode" --auth "$auth" --no-input >/dev/null 2>&1 || echo "(svcctl mcp install failed)"
+    --mode "$mode" --auth "$auth" $token --no-input >/dev/null 2>&1 || echo "(svcctl mcp install failed)"
   echo "--- codex (config.toml written by svcctl mcp install)"; cat "$home/.codex/config.toml"
   HOME=$home CODEX_HOME=$home/.codex run "$BIN/codex" mcp get service --json
   echo "--- claude (~/.claude.json written by svcctl mcp install)"
@@ -31,8 +32,8 @@ for variant in "local password" "remote password" "remote bearer" "proxy passwor
   echo "--- the same entries added by the clients' own commands (svcctl mcp command)"
   for client in claude-code gemini codex; do
     home=$(mktemp -d); mkdir -p "$home/.codex"
-    line=$($SVC mcp command --client "$client" --mode "$mode" --auth "$auth" 2>/dev/null) || { echo "$client: svcctl mcp command refused this mode (see README)"; rm -rf "$home"; continue; }
-    expected=$($SVC --json mcp print --client "$client" --mode "$mode" --auth "$auth" 2>/dev/null | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.stringify(JSON.parse(s).entry)))')
+    line=$($SVC mcp command --client "$client" --mode "$mode" --auth "$auth" $token 2>/dev/null) || { echo "$client: svcctl mcp command refused this mode (see README)"; rm -rf "$home"; continue; }
+    expected=$($SVC --json mcp print --client "$client" --mode "$mode" --auth "$auth" $token 2>/dev/null | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.stringify(JSON.parse(s).entry)))')
     echo "\$ $line"
     (cd "$home" && HOME=$home CODEX_HOME=$home/.codex PATH="$BIN:$PATH" timeout 90 bash -c "$line" >/dev/null 2>&1); echo "(exit $?)"
     case $client in

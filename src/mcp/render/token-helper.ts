@@ -58,7 +58,7 @@ export function tokenHelperNotes(client: ClientSpec, request: EntryRequest, help
     ? 'svcctl is on PATH, so the entry runs it by name'
     : `svcctl is not installed globally, so it runs \`${helper.svcctl.join(' ')}\` (install it with \`npm install -g ${CLI_NAME}\` to start faster and pin the version)`;
   const what = usesHeadersCommand(client, request)
-    ? `${client.label} runs \`svcctl token --refresh --json-headers\` (its ${client.headersCommand!.field}) at each connection and again when the service answers 401, so the token never goes stale.`
+    ? `${client.label} runs \`svcctl token --refresh --json-headers\` (its ${client.headersCommand!.field}) for the headers when it connects, so the token it sends is never a stale one.`
     : `The entry runs \`svcctl mcp proxy\`, which forwards to ${request.mcpUrl} with a fresh token on every request, so the token never goes stale.`;
   const notes = [what, `${how}.`];
   if (!helper.canRefresh) {

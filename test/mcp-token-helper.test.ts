@@ -130,7 +130,7 @@ describe('mcp doctor runs the helper and the proxy (svcctl dev, tokens of an hou
 
   it('passes a headersHelper entry and a proxy entry, and says what to do when the proxy cannot log in', async () => {
     const { home, env } = await homeWithSvcctl(dev);
-    for (const [client, mode] of [['claude-code', 'remote'], ['gemini', 'proxy']] as const) {
+    for (const [client, mode] of [['claude-code', 'remote'], ['gemini', 'proxy'], ['codex', 'remote']] as const) {
       const install = await runCli(['mcp', 'install', '--client', client, '--mode', mode, '--auth', 'bearer', '--token', 'helper'], { home, env });
       assert.equal(install.code, 0, install.stderr);
     }
@@ -146,7 +146,14 @@ describe('mcp doctor runs the helper and the proxy (svcctl dev, tokens of an hou
     const geminiChecks = geminiReport.checks ?? geminiReport[0]?.checks;
     assert.deepEqual(geminiChecks.map((check: { name: string }) => check.name), ['file', 'entry', 'variables', 'node', 'runner', 'initialize', 'tools']);
     assert.match(geminiChecks[6].detail, /3 tools: .*whoami/);
-    for (const text of [claude.stdout, gemini.stdout]) assert.ok(!text.includes('eyJ') && !text.includes(USER.password));
+    // Codex's http_headers_helper (its row's headers command) in a url entry.
+    const codexToml = await readFile(join(home, '.codex', 'config.toml'), 'utf8');
+    assert.match(codexToml, /^http_headers_helper = "svcctl --base-url http:\/\/127\.0\.0\.1:\d+\/api token --refresh --json-headers"$/m);
+    const codex = await runCli(['--json', 'mcp', 'doctor', '--client', 'codex'], { home, env });
+    assert.equal(codex.code, 0, codex.stdout + codex.stderr);
+    const codexReport = JSON.parse(codex.stdout);
+    assert.deepEqual((codexReport.checks ?? codexReport[0]?.checks).map((check: { name: string }) => check.name), ['file', 'entry', 'variables', 'headers', 'initialize', 'tools']);
+    for (const text of [claude.stdout, gemini.stdout, codex.stdout]) assert.ok(!text.includes('eyJ') && !text.includes(USER.password));
 
     // Without a saved token the proxy has nothing to log in with (a client does not pass SERVICE_PASSWORD on).
     const logout = await runCli(['logout'], { home, env });

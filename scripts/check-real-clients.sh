@@ -52,3 +52,23 @@ for variant in "local password" "remote password" "remote bearer" "proxy passwor
     rm -rf "$home"
   done
 done
+
+echo "=================== online: the real Claude Code runs svcctl's headersHelper and proxy against svcctl dev --token-ttl 2"
+home=$(mktemp -d); mkdir -p "$home/bin"; ln -s "$ROOT/bin/svcctl.js" "$home/bin/svcctl"
+log=$home/dev.log
+HOME=$home $SVC dev --token-ttl 2 --user helper@example.com:helper-pw > "$home/ready.json" 2> "$log" &
+dev_pid=$!
+for _ in $(seq 50); do [ -s "$home/ready.json" ] && break; sleep 0.1; done
+base=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1],"utf8").split("\n")[0]).base_url)' "$home/ready.json")
+export -n SERVICE_BASE_URL
+(
+  export HOME=$home PATH="$home/bin:$PATH" SERVICE_BASE_URL=$base SERVICE_PASSWORD=helper-pw
+  svcctl login --save --email helper@example.com >/dev/null
+  svcctl mcp install --client claude-code --mode remote --auth bearer --token helper >/dev/null 2>&1
+  svcctl mcp install --client claude-code --mode proxy --auth bearer --token helper --name svcproxy >/dev/null 2>&1
+  run "$BIN/claude" mcp get service; sleep 2.5; run "$BIN/claude" mcp get service
+  run "$BIN/claude" mcp get svcproxy
+)
+echo "--- svcctl dev's log of /mcp (a new token each time the helper ran past the 2 s lifetime):"
+grep ' /mcp ' "$log" | sed 's/^[^ ]* //'
+kill "$dev_pid"; wait "$dev_pid" 2>/dev/null; rm -rf "$home"

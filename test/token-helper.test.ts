@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { BIN, cleanEnv, runCli } from './helpers/cli.js';
 import { makeJwt, nowPlus } from './helpers/jwt.js';
 import { EMAIL, PASSWORD, startLoginServer, type LoginServer } from './helpers/login-server.js';
+import { startRecordingServer } from './helpers/recording-server.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 const RECORD_LOADS = fileURLToPath(new URL('./fixtures/record-loads.mjs', import.meta.url));
@@ -89,6 +90,42 @@ test('concurrent refreshes of an expired token share one login and print the sam
   const issued = server.issued[server.issued.length - 1]!;
   assert.deepEqual(new Set(runs.map((run) => run.stdout)), new Set([`Authorization: Bearer ${issued}\n`]));
   await assert.rejects(stat(`${credentialsFile(home)}.lock`), 'the lock file was left behind');
+});
+
+test('a helper that is logging in shows no secret in its argv (/proc/<pid>/cmdline)', { skip: process.platform !== 'linux' && 'reads /proc, which only Linux has' }, async () => {
+  // A login endpoint that answers after a moment, so the helper is still running when its argv is read.
+  const slow = await startLoginServer();
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const gate = await startRecordingServer(async (request) => {
+    await held;
+    const answer = await fetch(`${slow.origin}${request.url}`, { method: 'POST', body: request.body, headers: { 'content-type': 'application/json' } });
+    return { status: answer.status, headers: { 'content-type': 'application/json' }, body: await answer.text() };
+  });
+  try {
+    const home = await tempDir();
+    await saveToken(home, gate.baseUrl, makeJwt({ email: EMAIL, iat: nowPlus(-7200), exp: nowPlus(-3600) }));
+    const child = spawn(process.execPath, [BIN, 'token', '--refresh', '--json-headers'], {
+      cwd: home,
+      env: cleanEnv(home, { SERVICE_BASE_URL: gate.baseUrl, SERVICE_PASSWORD: PASSWORD }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    for (let waited = 0; gate.requests.length === 0 && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(gate.requests.length, 1, 'the helper never logged in');
+    const cmdline = (await readFile(`/proc/${child.pid}/cmdline`, 'utf8')).split('\0').join(' ').trim();
+    release();
+    assert.equal(await exited, 0);
+    assert.match(cmdline, /token --refresh --json-headers$/);
+    const token = JSON.parse(stdout).Authorization.replace(/^Bearer /, '');
+    assert.equal(token, slow.issued[0]);
+    for (const secret of [PASSWORD, token]) assert.ok(!cmdline.includes(secret), 'a secret is in the helper argv');
+  } finally {
+    release();
+    await Promise.all([gate.close(), slow.close()]);
+  }
 });
 
 test('login --save --remember-password without an OS keychain is refused before logging in, and nothing is written', async () => {

@@ -25,6 +25,14 @@ async function savedTokens(home: string): Promise<string[]> {
   return Object.values(file.tokens as Record<string, { access_token: string }>).map((entry) => entry.access_token);
 }
 
+/** A temp HOME where `svcctl login --save` has saved a token of this sandbox. */
+async function loggedInHome(dev: DevProcess): Promise<string> {
+  const home = await tempDir();
+  const login = await runCli(['login', '--save', '--email', USER.email], { home, env: { SERVICE_BASE_URL: dev.ready.base_url, SERVICE_PASSWORD: USER.password } });
+  assert.equal(login.code, 0, login.stderr);
+  return home;
+}
+
 describe('svcctl mcp proxy against svcctl dev --token-ttl 2', () => {
   let dev: DevProcess;
   before(async () => {
@@ -34,15 +42,8 @@ describe('svcctl mcp proxy against svcctl dev --token-ttl 2', () => {
     await dev?.stop();
   });
 
-  async function loggedInHome(): Promise<string> {
-    const home = await tempDir();
-    const login = await runCli(['login', '--save', '--email', USER.email], { home, env: { SERVICE_BASE_URL: dev.ready.base_url, SERVICE_PASSWORD: USER.password } });
-    assert.equal(login.code, 0, login.stderr);
-    return home;
-  }
-
   it('keeps working after the token expired: a new token, the same mcp-session-id, no secret in its argv', async () => {
-    const home = await loggedInHome();
+    const home = await loggedInHome(dev);
     const logStart = dev.stderr().length;
     const proxy = await startProxy([], { home, env: { SERVICE_BASE_URL: dev.ready.base_url, SERVICE_PASSWORD: USER.password } });
     try {
@@ -64,6 +65,17 @@ describe('svcctl mcp proxy against svcctl dev --token-ttl 2', () => {
     assert.ok(new Set(lines.map((entry) => entry.token)).size >= 2, `no new token:\n${lines.map((e) => e.line).join('\n')}`);
     assert.ok(lines.every((entry) => / (200|202) /.test(entry.line)), lines.map((e) => e.line).join('\n'));
     for (const text of [proxy.stderr(), dev.stderr()]) assert.ok(!text.includes(USER.password));
+  });
+
+});
+
+describe('svcctl mcp proxy against svcctl dev (tokens of an hour)', () => {
+  let dev: DevProcess;
+  before(async () => {
+    dev = await startDev(['--user', `${USER.email}:${USER.password}`]);
+  });
+  after(async () => {
+    await dev?.stop();
   });
 
   it('answers a 401 with one new login and sends the request again', async () => {
@@ -91,7 +103,7 @@ describe('svcctl mcp proxy against svcctl dev --token-ttl 2', () => {
   });
 
   it('writes only JSON-RPC lines on stdout, ends the session and exits 0 when stdin closes', async () => {
-    const home = await loggedInHome();
+    const home = await loggedInHome(dev);
     const logStart = dev.stderr().length;
     const child = spawn(process.execPath, [BIN, 'mcp', 'proxy'], { cwd: home, env: cleanEnv(home, { SERVICE_BASE_URL: dev.ready.base_url, SERVICE_PASSWORD: USER.password }), stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';

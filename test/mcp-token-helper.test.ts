@@ -75,22 +75,32 @@ describe('mcp install --auth bearer --token helper (svcctl dev --token-ttl 2)', 
     assert.ok(!text.includes(USER.password) && !text.includes('eyJ'), 'a secret is in the file');
 
     const logStart = dev.stderr().length;
-    const first = await runHelper(entry.headersHelper, home, env);
-    const opened = await listTools(entry.url, first);
-    assert.deepEqual(opened.names, ['get_event', 'list_events', 'whoami']);
+    // As Claude Code does: the helper at connection time, and once more (then one retry) when the server answers 401,
+    // which a loaded machine can cause with 2 s tokens.
+    const connect = async (sessionId?: string): Promise<{ headers: Record<string, string>; opened: Awaited<ReturnType<typeof listTools>> }> => {
+      const headers = await runHelper(entry.headersHelper, home, env);
+      try {
+        return { headers, opened: await listTools(entry.url, headers, sessionId) };
+      } catch (error) {
+        if (!/401|invalid or expired token/.test(String(error))) throw error;
+        const again = await runHelper(entry.headersHelper, home, env);
+        return { headers: again, opened: await listTools(entry.url, again, sessionId) };
+      }
+    };
+    const first = await connect();
+    assert.deepEqual(first.opened.names, ['get_event', 'list_events', 'whoami']);
     await sleep(2600); // past the 2 s lifetime of the first token
-    const second = await runHelper(entry.headersHelper, home, env);
-    assert.notEqual(second.Authorization, first.Authorization);
-    const again = await listTools(entry.url, second, opened.sessionId);
-    assert.deepEqual(again.names, ['get_event', 'list_events', 'whoami']);
-    await Promise.all([opened.client.close(), again.client.close()]);
+    const second = await connect(first.opened.sessionId);
+    assert.notEqual(second.headers.Authorization, first.headers.Authorization);
+    assert.deepEqual(second.opened.names, ['get_event', 'list_events', 'whoami']);
+    await Promise.all([first.opened.client.close(), second.opened.client.close()]);
 
     // A log line is written a moment after its response.
-    const secondToken = createHash('sha256').update(second.Authorization!.replace(/^Bearer /, '')).digest('hex').slice(0, 12);
+    const secondToken = createHash('sha256').update(second.headers.Authorization!.replace(/^Bearer /, '')).digest('hex').slice(0, 12);
     await dev.waitForStderr(new RegExp(`token sha256:${secondToken}\\) session`));
     const lines = mcpLogLines(dev.stderr().slice(logStart)).filter((line) => line.session !== undefined && / POST /.test(line.line));
     assert.equal(new Set(lines.map((line) => line.session)).size, 1, lines.map((line) => line.line).join('\n'));
-    assert.equal(new Set(lines.map((line) => line.token)).size, 2, lines.map((line) => line.line).join('\n'));
+    assert.ok(new Set(lines.map((line) => line.token)).size >= 2, lines.map((line) => line.line).join('\n'));
   });
 
   it('a client without a headers command gets a `svcctl mcp proxy` entry; npx -y svcctl when svcctl is not on PATH', async () => {

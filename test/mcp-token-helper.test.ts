@@ -126,6 +126,9 @@ describe('mcp install --auth bearer --token helper (svcctl dev --token-ttl 2)', 
     const generic = await runCli(['mcp', 'print', '--config', join(home, 'x.json'), '--format', 'mcpServers', '--mode', 'remote', '--auth', 'bearer', '--token', 'helper'], { home, env });
     assert.equal(generic.code, 2);
     assert.match(generic.stderr, /--token helper is for --client/);
+    const codexAdd = await runCli(['mcp', 'command', '--client', 'codex', '--mode', 'remote', '--auth', 'bearer', '--token', 'helper'], { home, env });
+    assert.equal(codexAdd.code, 2);
+    assert.match(codexAdd.stderr, /`codex mcp add` has no option for http_headers_helper/);
   });
 });
 

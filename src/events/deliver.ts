@@ -38,6 +38,8 @@ export interface DeliveryResult {
   status: number | null;
   attempts: number;
   response: unknown;
+  /** Set when the answer's body was longer than its cap and was cut (src/http/body-limit.ts). */
+  truncated?: true;
   error?: string;
 }
 
@@ -99,6 +101,7 @@ export async function deliverEvent(target: DeliveryTarget, id: string, body: Buf
     response:
       outcome.kind === 'response' && target.keepResponse !== false ? parseBody(outcome.response.body, secrets) : null,
   };
+  if (outcome.kind === 'response' && outcome.response.truncated) result.truncated = true;
   const problem = classify(outcome, secrets);
   if (!problem) return { result };
   result.error = problem.message;

@@ -13,7 +13,7 @@
  * had looser rights is fixed. Its folder is created 0700.
  * A file that does not parse is never overwritten: exit 7 with its path.
  */
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import { CONFIG_DIR_NAME, CREDENTIALS_FILE_NAME } from '../constants.js';
 import type { Context } from '../context.js';
@@ -21,6 +21,7 @@ import { CliError, ExitCode } from '../errors.js';
 import { fileWriteReason } from '../fs-reasons.js';
 import { fileReadReason } from '../input.js';
 import { readSnapshot, unchangedSince, writeSafely, type FileSnapshot } from '../mcp/files/safe-write.js';
+import { ensureFolder } from '../private-dir.js';
 
 export interface SavedToken {
   access_token: string;
@@ -132,8 +133,8 @@ async function update(ctx: Context, change: (file: CredentialsFile) => boolean):
       });
       return true;
     }
-    // The folder is created private; safe-write would create it with the usual mode.
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 }).catch((error: unknown) => {
+    // The folder is created private: 0700 whatever the umask.
+    await ensureFolder(dirname(path), { private: true }).catch((error: unknown) => {
       throw new CliError(ExitCode.UnsafeConfig, `cannot write the credentials file ${path}: ${fileWriteReason(error)}`);
     });
     try {

@@ -8,7 +8,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { chmod, copyFile, lstat, mkdir, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { chmod, copyFile, lstat, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { ensureFolder, isPrivateMode } from '../../private-dir.js';
 import { basename, dirname, join } from 'node:path';
 import { CliError, ExitCode } from '../../errors.js';
 import { fileReadReason, fileWriteReason } from '../../fs-reasons.js';
@@ -84,7 +85,7 @@ export async function unchangedSince(snapshot: FileSnapshot): Promise<boolean> {
 export async function writeSafely(snapshot: FileSnapshot, content: string, options: SafeWriteOptions = {}): Promise<SafeWriteResult> {
   const target = snapshot.realPath;
   const folder = dirname(target);
-  await mkdir(folder, { recursive: true }).catch((error: unknown) => {
+  await ensureFolder(folder, { private: isPrivateMode(options.mode) }).catch((error: unknown) => {
     throw cannotWrite(snapshot.path, error);
   });
   // A new file gets the usual mode (0666 less the umask) unless a stricter one is asked for.

@@ -3,6 +3,7 @@
  * globals, so that every module can be driven by tests with a temp HOME and a
  * fake environment.
  */
+import type { Command } from 'commander';
 import type { Output } from './output.js';
 
 export interface InputStream extends NodeJS.ReadableStream {
@@ -28,6 +29,9 @@ export interface Context {
   out: Output;
   globals: GlobalOptions;
 }
+
+/** Builds the context of an action from the parsed global options (program.ts makes it; the register* files take it). */
+export type ContextFactory = (command: Command) => Context;
 
 /** Prompts are allowed only when stdin and stderr are terminals and --no-input was not given. */
 export function canPrompt(ctx: Context): boolean {

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CLIENTS, detectInstalledClients } from '../src/mcp/clients.js';
+import { CLIENTS, detectInstalledClients } from '../src/mcp/clients/table.js';
 import type { ClientEnv, ClientId, Scope } from '../src/mcp/types.js';
 
 const noFs = { exists: () => false, list: () => [] };

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CliError } from '../src/errors.js';
-import { checkSecrets, defaultSecrets, renderEntry } from '../src/mcp/render-entry.js';
+import { checkSecrets, defaultSecrets, renderEntry } from '../src/mcp/render/render-entry.js';
 import type { ClientId, EntryRequest, Mode } from '../src/mcp/types.js';
 
 const BASE = 'https://acme.example.com/api';

@@ -119,7 +119,7 @@ function warnIfReadableByOthers(ctx: Context, snapshot: FileSnapshot): void {
 async function update(ctx: Context, change: (file: CredentialsFile) => boolean): Promise<boolean> {
   const path = credentialsPath(ctx);
   const lock = await lockForWriting(path, path, {
-    folderMode: 0o700,
+    privateFolder: true,
     lock: { onWait: () => ctx.out.info(`waiting for another svcctl to finish writing ${path}…`) },
   });
   try {
@@ -142,7 +142,7 @@ async function updateLocked(path: string, change: (file: CredentialsFile) => boo
     }
     try {
       // mode 0o600 is forced even on an existing file that once had looser rights; a new folder is 0700.
-      await writeSafely(snapshot, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600, backup: false, folderMode: 0o700 });
+      await writeSafely(snapshot, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600, backup: false, privateFolder: true });
     } catch (error) {
       if (isChangedOnDisk(error)) continue;
       throw error;

@@ -15,8 +15,9 @@ import { LOGIN_PATH } from '../constants.js';
 import type { Context } from '../context.js';
 import { CliError, ExitCode } from '../errors.js';
 import { describeNetworkError } from '../http/network-errors.js';
-import { redact, serviceMessage, shorten } from '../http/redact.js';
+import { serviceMessage, shorten } from '../http/redact.js';
 import { createTransport, type HttpResponse } from '../http/transport.js';
+import { createRedactor, type Redactor } from '../redaction.js';
 import { apiUrl } from '../settings.js';
 import { VERSION } from '../version.js';
 
@@ -30,7 +31,7 @@ export interface LoginRequest {
 const SECRET_MEMBER = /token|password|secret|key/i;
 
 /** The body for an error message: secret-looking JSON members as ***, the password redacted, shortened. */
-export function shownBody(body: string, password: string): string {
+export function shownBody(body: string, redactor: Redactor): string {
   let text = body;
   try {
     text = JSON.stringify(JSON.parse(body), (key, value: unknown) =>
@@ -39,13 +40,13 @@ export function shownBody(body: string, password: string): string {
   } catch {
     // not JSON: shown as text
   }
-  const shown = shorten(redact(text, [password]));
+  const shown = shorten(redactor.redact(text));
   return shown === '' ? '(empty body)' : shown;
 }
 
-function statusError(response: HttpResponse, url: string, request: LoginRequest): CliError {
+function statusError(response: HttpResponse, url: string, request: LoginRequest, redactor: Redactor): CliError {
   const { status } = response;
-  const said = serviceMessage(response.body, [request.password]);
+  const said = serviceMessage(response.body, redactor);
   if (status === 401 || status === 403) {
     return new CliError(ExitCode.AuthRejected, 'invalid email or password', {
       hint: `the service answered HTTP ${status} for ${request.email}`,
@@ -71,18 +72,18 @@ function statusError(response: HttpResponse, url: string, request: LoginRequest)
 }
 
 /** The access_token of a 2xx answer; exit 6 when the answer does not hold one. */
-function tokenFrom(response: HttpResponse, request: LoginRequest): string {
+function tokenFrom(response: HttpResponse, redactor: Redactor): string {
   let parsed: unknown;
   try {
     parsed = JSON.parse(response.body);
   } catch {
-    throw new CliError(ExitCode.Unavailable, `the login answer (HTTP ${response.status}) is not JSON: ${shownBody(response.body, request.password)}`, {
+    throw new CliError(ExitCode.Unavailable, `the login answer (HTTP ${response.status}) is not JSON: ${shownBody(response.body, redactor)}`, {
       hint: 'is the base URL the API base of the deployment (ending in /api)?',
     });
   }
   const token = (parsed as { access_token?: unknown } | null)?.access_token;
   if (typeof token !== 'string' || token.trim() === '') {
-    throw new CliError(ExitCode.Unavailable, `the login answer (HTTP ${response.status}) has no access_token: ${shownBody(response.body, request.password)}`);
+    throw new CliError(ExitCode.Unavailable, `the login answer (HTTP ${response.status}) has no access_token: ${shownBody(response.body, redactor)}`);
   }
   return token.trim();
 }
@@ -90,6 +91,7 @@ function tokenFrom(response: HttpResponse, request: LoginRequest): string {
 /** Logs in and returns the access_token (a JWT). */
 export async function requestAccessToken(ctx: Context, request: LoginRequest): Promise<string> {
   const url = apiUrl(request.baseUrl, LOGIN_PATH);
+  const redactor = createRedactor([request.password]);
   const transport = await createTransport({ env: ctx.env, origin: new URL(url).origin, timeoutMs: request.timeoutSeconds * 1000 });
   const body = Buffer.from(JSON.stringify({ email: request.email, password: request.password }), 'utf8');
   ctx.out.debug(`POST ${url} (email ${request.email}, password ***)`);
@@ -103,11 +105,11 @@ export async function requestAccessToken(ctx: Context, request: LoginRequest): P
     });
   } catch (error) {
     const problem = describeNetworkError(error, url, request.timeoutSeconds);
-    throw new CliError(ExitCode.Unavailable, redact(`cannot log in: ${problem.message}`, [request.password]), { hint: problem.hint });
+    throw new CliError(ExitCode.Unavailable, redactor.redact(`cannot log in: ${problem.message}`), { hint: problem.hint });
   } finally {
     await transport.close();
   }
   ctx.out.debug(`HTTP ${response.status} from ${url}`);
-  if (response.status >= 200 && response.status < 300) return tokenFrom(response, request);
-  throw statusError(response, url, request);
+  if (response.status >= 200 && response.status < 300) return tokenFrom(response, redactor);
+  throw statusError(response, url, request, redactor);
 }

@@ -1,7 +1,7 @@
 /** Wiring of `svcctl dev`, the local sandbox deployment. */
 import { Command, Option } from 'commander';
 import { DEV_DEFAULT_MAX_BODY_BYTES, DEV_DEFAULT_TOKEN_TTL_SECONDS } from '../constants.js';
-import type { ContextFactory } from './program.js';
+import type { ContextFactory } from '../context.js';
 import { collect, integerIn } from './parsers.js';
 
 const DEV_EXAMPLES = `

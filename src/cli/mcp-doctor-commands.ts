@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander';
 import { DEFAULT_TIMEOUT_SECONDS, MCP_SERVER_PACKAGE } from '../constants.js';
 import { addTargetOptions } from './mcp-commands.js';
 import { positiveSeconds } from './parsers.js';
-import type { ContextFactory } from './program.js';
+import type { ContextFactory } from '../context.js';
 
 const DOCTOR_EXAMPLES = `
 Checks, one line each (stdout), with what to do when one fails:

@@ -5,12 +5,13 @@
  */
 import { Command, Option } from 'commander';
 import { CLI_NAME } from '../constants.js';
-import type { Context, GlobalOptions, InputStream } from '../context.js';
+import type { ContextFactory, GlobalOptions, InputStream } from '../context.js';
 import { Output, type OutputStream } from '../output.js';
 import { registerEventCommands } from './event-commands.js';
 import { registerDevCommands } from './dev-commands.js';
 import { registerAuthCommands } from './auth-commands.js';
 import { registerMcpCommands } from './mcp-commands.js';
+import { registerCompletionCommand } from './completion.js';
 
 export interface Io {
   env: NodeJS.ProcessEnv;
@@ -40,9 +41,6 @@ Exit codes:
 Environment: SERVICE_BASE_URL, SERVICE_MCP_URL, SERVICE_EMAIL, SERVICE_PASSWORD,
 SERVICE_ACCESS_TOKEN, SERVICE_INGEST_TOKEN, SERVICE_HMAC_SECRET (legacy SVC_* names
 are accepted; the SERVICE_* name wins). NO_COLOR turns colours off.`;
-
-/** Builds the context of an action from the parsed global options. */
-export type ContextFactory = (command: Command) => Context;
 
 export function createProgram(io: Io): Command {
   const program = new Command(CLI_NAME)
@@ -89,5 +87,6 @@ export function createProgram(io: Io): Command {
   registerAuthCommands(program, contextFor);
   registerMcpCommands(program, contextFor);
   registerDevCommands(program, contextFor);
+  registerCompletionCommand(program, contextFor);
   return program;
 }

@@ -7,7 +7,7 @@
 import { DEFAULT_TIMEOUT_SECONDS } from '../constants.js';
 import type { Context } from '../context.js';
 import { exitWith, ExitCode } from '../errors.js';
-import type { McpEntryOptions } from '../mcp/entry-request.js';
+import type { McpEntryOptions } from '../mcp/install/entry-request.js';
 import { isUnreadable, locateEntry } from '../mcp/doctor/locate-entry.js';
 import { runChecks, unreadableReport } from '../mcp/doctor/run-checks.js';
 import type { DoctorReport } from '../mcp/doctor/types.js';

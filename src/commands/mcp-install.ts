@@ -7,13 +7,13 @@
 import type { Context } from '../context.js';
 import { canPrompt } from '../context.js';
 import { exitWith, ExitCode, usageError } from '../errors.js';
-import { applyChanges, diffOf, planAll, showDryRun, type PlannedChange } from '../mcp/apply-plans.js';
-import { CLIENTS } from '../mcp/clients.js';
-import { buildEntryRequest, clientEnvOf, explicitTargets, type EntryUrls, type McpEntryOptions } from '../mcp/entry-request.js';
-import { fileTargetOf, planInstall } from '../mcp/install-plan.js';
-import { chooseClients, chooseModeAndAuth } from '../mcp/interactive-choice.js';
-import { resolveLiterals } from '../mcp/literal-values.js';
-import { renderEntry, type Target } from '../mcp/render-entry.js';
+import { applyChanges, diffOf, planAll, showDryRun, type PlannedChange } from '../mcp/install/apply-plans.js';
+import { CLIENTS } from '../mcp/clients/table.js';
+import { buildEntryRequest, clientEnvOf, explicitTargets, type EntryUrls, type McpEntryOptions } from '../mcp/install/entry-request.js';
+import { fileTargetOf, planInstall } from '../mcp/install/install-plan.js';
+import { chooseClients, chooseModeAndAuth } from '../mcp/install/interactive-choice.js';
+import { resolveLiterals } from '../mcp/install/literal-values.js';
+import { renderEntry, type Target } from '../mcp/render/render-entry.js';
 import type { EntryRequest, RenderedEntry } from '../mcp/types.js';
 
 export interface McpInstallOptions extends McpEntryOptions {

@@ -9,12 +9,12 @@ import { MCP_SERVER_PACKAGE } from '../constants.js';
 import type { Context } from '../context.js';
 import { isCliError } from '../errors.js';
 import { optionalMcpUrl } from '../deployment.js';
-import { CLIENTS } from '../mcp/clients.js';
-import { clientEnvOf } from '../mcp/entry-request.js';
+import { allClients } from '../mcp/clients/table.js';
+import { clientEnvOf } from '../mcp/install/entry-request.js';
 import { readSnapshot } from '../mcp/files/safe-write.js';
-import { openDocument } from '../mcp/install-plan.js';
+import { openDocument } from '../mcp/install/install-plan.js';
 import { modeOf, packageName, pointsAtService, type ServiceMatcher } from '../mcp/service-entries.js';
-import { CLIENT_IDS, type ClientId, type Mode, type Scope } from '../mcp/types.js';
+import { type ClientId, type Mode, type Scope } from '../mcp/types.js';
 import type { ConfigDocument } from '../mcp/files/config-document.js';
 
 export interface McpListOptions {
@@ -36,8 +36,7 @@ export async function findServiceEntries(ctx: Context, options: McpListOptions):
   const documents = new Map<string, ConfigDocument | null>();
   const entries: ListedEntry[] = [];
   const warnings: string[] = [];
-  for (const id of CLIENT_IDS) {
-    const client = CLIENTS[id];
+  for (const client of allClients()) {
     for (const scope of client.scopes) {
       const file = client.configPath(clientEnv, scope);
       if (!documents.has(file)) {
@@ -53,7 +52,7 @@ export async function findServiceEntries(ctx: Context, options: McpListOptions):
       const servers = documents.get(file)?.get(client.serversPath(scope, clientEnv));
       if (servers === null || typeof servers !== 'object' || Array.isArray(servers)) continue;
       for (const [name, value] of Object.entries(servers)) {
-        if (pointsAtService(value, matcher)) entries.push({ client: id, scope, file, name, mode: modeOf(value) });
+        if (pointsAtService(value, matcher)) entries.push({ client: client.id, scope, file, name, mode: modeOf(value) });
       }
     }
   }

@@ -6,12 +6,12 @@
  */
 import type { Context } from '../context.js';
 import { usageError } from '../errors.js';
-import { getClient } from '../mcp/clients.js';
-import { clientCommand } from '../mcp/client-commands.js';
-import { buildEntryRequest, clientEnvOf, targetsOf, type McpEntryOptions } from '../mcp/entry-request.js';
+import { getClient } from '../mcp/clients/table.js';
+import { clientCommand } from '../mcp/clients/add-commands.js';
+import { buildEntryRequest, clientEnvOf, targetsOf, type McpEntryOptions } from '../mcp/install/entry-request.js';
 import { entryDocumentText, entryDocumentValue } from '../mcp/render/document.js';
 import { genericServersKey } from '../mcp/render/generic.js';
-import { genericFileFormat, renderEntry, type Target } from '../mcp/render-entry.js';
+import { genericFileFormat, renderEntry, type Target } from '../mcp/render/render-entry.js';
 import type { EntryRequest, FileFormat, RenderedEntry } from '../mcp/types.js';
 
 function singleTarget(options: McpEntryOptions, command: string): Target {
@@ -83,7 +83,7 @@ export async function runMcpPrint(ctx: Context, options: McpEntryOptions): Promi
 export async function runMcpCommand(ctx: Context, options: McpEntryOptions): Promise<void> {
   const { request, rendered } = await prepare(ctx, options, 'command');
   if (!('client' in request.target)) throw usageError('svcctl mcp command needs --client <id> (a generic --format has no command)');
-  const result = clientCommand(request.target.client, request, rendered);
+  const result = clientCommand(getClient(request.target.client), request, rendered);
   if (ctx.globals.json) {
     ctx.out.jsonResult({
       client: request.target.client,

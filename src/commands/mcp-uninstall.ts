@@ -7,12 +7,12 @@
 import { DEFAULT_SERVER_NAME } from '../constants.js';
 import type { Context } from '../context.js';
 import { usageError } from '../errors.js';
-import { applyChanges, planAll, showDryRun } from '../mcp/apply-plans.js';
+import { applyChanges, planAll, showDryRun } from '../mcp/install/apply-plans.js';
 import type { FileSnapshot } from '../mcp/files/safe-write.js';
-import { clientEnvOf, explicitTargets, scopeFor, type McpEntryOptions } from '../mcp/entry-request.js';
-import { fileTargetOf, planUninstall } from '../mcp/install-plan.js';
-import { chooseClients } from '../mcp/interactive-choice.js';
-import type { Target } from '../mcp/render-entry.js';
+import { clientEnvOf, explicitTargets, scopeFor, type McpEntryOptions } from '../mcp/install/entry-request.js';
+import { fileTargetOf, planUninstall } from '../mcp/install/install-plan.js';
+import { chooseClients } from '../mcp/install/interactive-choice.js';
+import type { Target } from '../mcp/render/render-entry.js';
 
 export interface McpUninstallOptions extends McpEntryOptions {
   dryRun?: boolean;

@@ -44,8 +44,10 @@ export class JwtIssuer {
     const parts = token.split('.');
     if (parts.length !== 3) return { ok: false, reason: 'not a JWT' };
     const [header, payload, signature] = parts as [string, string, string];
-    const expected = this.sign(`${header}.${payload}`);
-    const given = Buffer.from(signature, 'base64url');
+    // The signature text itself is compared: decoding it first would accept extra or
+    // padding characters that Buffer.from(…, 'base64url') silently skips.
+    const expected = Buffer.from(this.sign(`${header}.${payload}`).toString('base64url'));
+    const given = Buffer.from(signature);
     if (header !== HEADER || given.length !== expected.length || !timingSafeEqual(given, expected)) {
       return { ok: false, reason: 'bad signature (not issued by this sandbox run)' };
     }

@@ -9,6 +9,7 @@ import { CliError, ExitCode, type ExitCodeValue } from '../errors.js';
 import { postWithRetries, type PostOutcome, type RetryInfo } from '../http/post.js';
 import { parseBody, serviceMessage } from '../http/redact.js';
 import type { Transport } from '../http/transport.js';
+import { createRedactor, type Redactor } from '../redaction.js';
 import { signBody } from './hmac.js';
 
 export interface DeliveryTarget {
@@ -21,6 +22,8 @@ export interface DeliveryTarget {
   /** false when the response of a delivered event is not reported (a batch without --json). */
   keepResponse?: boolean;
   onRetry?: (info: RetryInfo) => void;
+  /** Hides the token and the HMAC secret in what the service answered; made from them when not given. */
+  redactor?: Redactor;
 }
 
 export function eventHeaders(body: Uint8Array, token: string, secret: string | undefined): Record<string, string> {
@@ -38,6 +41,8 @@ export interface DeliveryResult {
   status: number | null;
   attempts: number;
   response: unknown;
+  /** Set when the answer's body was longer than its cap and was cut (src/http/body-limit.ts). */
+  truncated?: true;
   error?: string;
 }
 
@@ -47,14 +52,14 @@ export interface Delivery {
   failure?: CliError;
 }
 
-function classify(outcome: PostOutcome, secrets: string[]): { exitCode: ExitCodeValue; message: string; hint?: string } | undefined {
+function classify(outcome: PostOutcome, redactor: Redactor): { exitCode: ExitCodeValue; message: string; hint?: string } | undefined {
   if (outcome.kind === 'network') {
     const tries = outcome.attempts > 1 ? ` (after ${outcome.attempts} attempts)` : '';
-    return { exitCode: ExitCode.Unavailable, message: `${outcome.problem.message}${tries}`, hint: outcome.problem.hint };
+    return { exitCode: ExitCode.Unavailable, message: redactor.redact(`${outcome.problem.message}${tries}`), hint: outcome.problem.hint };
   }
   const { status, body } = outcome.response;
   if (status >= 200 && status < 300) return undefined;
-  const said = serviceMessage(body, secrets);
+  const said = serviceMessage(body, redactor);
   if (status === 401 || status === 403) {
     return {
       exitCode: ExitCode.AuthRejected,
@@ -91,17 +96,19 @@ export async function deliverEvent(target: DeliveryTarget, id: string, body: Buf
     },
     { retries: target.retries, onRetry: target.onRetry },
   );
-  const secrets = [target.token, target.secret].filter((s): s is string => s !== undefined);
+  target.redactor ??= createRedactor([target.token, target.secret]);
+  const { redactor } = target;
   const result: DeliveryResult = {
     id,
     status: outcome.kind === 'response' ? outcome.response.status : null,
     attempts: outcome.attempts,
     response:
-      outcome.kind === 'response' && target.keepResponse !== false ? parseBody(outcome.response.body, secrets) : null,
+      outcome.kind === 'response' && target.keepResponse !== false ? parseBody(outcome.response.body, redactor) : null,
   };
-  const problem = classify(outcome, secrets);
+  if (outcome.kind === 'response' && outcome.response.truncated) result.truncated = true;
+  const problem = classify(outcome, redactor);
   if (!problem) return { result };
   result.error = problem.message;
-  if (outcome.kind === 'response') result.response = parseBody(outcome.response.body, secrets);
+  if (outcome.kind === 'response') result.response = parseBody(outcome.response.body, redactor);
   return { result, failure: new CliError(problem.exitCode, problem.message, { hint: problem.hint }) };
 }

@@ -1,7 +1,7 @@
 /**
  * Shared types of `svcctl mcp`: which clients exist, what a client's table row
  * says about it, what is asked for (EntryRequest) and what gets written
- * (RenderedEntry). WHAT is written lives in clients/ and render-*.ts; HOW it is
+ * (RenderedEntry). WHAT is written lives in clients/ (the rows) and render/; HOW it is
  * written into a user's file (in-place edits, backups, atomic rename) lives in
  * files/. Both sides code against these types.
  */
@@ -102,6 +102,67 @@ export interface ClientSpec {
   detectPath(env: ClientEnv): string;
   /** What to tell the user after a change (one or more sentences). */
   afterChangeNote(scope: Scope): string;
+  /** How its entries look (JSON clients); unused when `renderer` writes the entry. */
+  shape: EntryShape;
+  /** Writes the entry itself instead of the JSON shape (Codex: render/codex.ts). */
+  renderer?: EntryRenderer;
+  /** Also $VAR without braces (Gemini CLI). */
+  bareVariables?: boolean;
+  /** Forwards variables by name instead of expanding them (Codex env_vars), so --secrets ref works without a syntax. */
+  forwardsByName?: boolean;
+  /** Takes --secrets prompt (VS Code inputs). */
+  promptInputs?: boolean;
+  /** Started from a dock or start menu: may not see variables exported in a shell profile (a note with --secrets ref). */
+  guiApp?: boolean;
+  /** Extra notes after a change (after the GUI note), e.g. a known bug of the client with references. */
+  extraNotes?(request: EntryRequest): string[];
+  /** What `svcctl mcp doctor` knows about how the client reads (or ignores) entries. */
+  doctor?: DoctorRules;
+  /** The client's own `mcp add` command line and/or install links (`svcctl mcp print --command`). */
+  addCommand?(request: EntryRequest, rendered: RenderedEntry): ClientAddCommand;
+}
+
+/** The JSON entry shape of a client, per mode (render/json-clients.ts reads it). */
+export interface EntryShape {
+  /** Fixed fields put first in local and proxy (stdio) entries: { type: 'stdio' }, Zed's { source: 'custom' }. */
+  stdioFields?: Record<string, unknown>;
+  /** Remote entries: the field holding the URL, and fixed fields put first (the transport, e.g. { type: 'http' }). */
+  remote: { urlField: string; fields?: Record<string, unknown> };
+}
+
+/** A renderer a row names instead of the JSON shape: the entry value per mode. */
+export interface EntryRenderer {
+  local(client: ClientSpec, request: EntryRequest): Record<string, unknown>;
+  remote(client: ClientSpec, request: EntryRequest): Record<string, unknown>;
+  proxy(client: ClientSpec, request: EntryRequest): Record<string, unknown>;
+  /** The variable that carries a bearer token in a proxy entry (default SERVICE_ACCESS_TOKEN). */
+  proxyTokenVariable?(platform: NodeJS.Platform): string;
+}
+
+/** What a client does with entries that doctor reads; each answer is a failing check with a fix, or undefined. */
+export interface DoctorRules {
+  /** Where a disabled server is switched on in the client's UI (", or switch it on in …"). */
+  disabledHint?: string;
+  /** A key people write that the client ignores (VS Code reads `servers`, not `mcpServers`). */
+  ignoredKey?: { ignoredKey: string; readKey: string };
+  /** The only field it reads literal headers from (Codex: http_headers); default headers, http_headers, requestOptions.headers. */
+  headersField?: string;
+  /** An entry the client refuses or misreads; `reinstall(extra)` is the svcctl command line that fixes it. */
+  entryRule?(name: string, entry: Record<string, unknown>, mode: Mode, reinstall: (extra?: string) => string): DoctorFailure | undefined;
+  /** The fix for references it does not expand (when `variables` is 'none'). */
+  unexpandedFix?(names: string[], reinstall: string): string;
+}
+
+export interface DoctorFailure {
+  message: string;
+  fix: string;
+}
+
+export interface ClientAddCommand {
+  /** The command line, quoted for the user's shell; null when the client has only links. */
+  command: string | null;
+  links: { kind: string; url: string }[];
+  notes: string[];
 }
 
 /** The literal values of an entry (only those that are needed are set). */

@@ -2,6 +2,7 @@
  * Claude Desktop and Claude Code (reference §A.1, §A.2).
  */
 import type { ClientEnv, ClientSpec, Scope } from '../types.js';
+import { claudeCodeAddCommand } from './add-commands.js';
 import { appSupportDir, envOr, join, localAppData, osFamily, probe, resolveFor } from './paths.js';
 
 const DESKTOP_FILE = 'claude_desktop_config.json';
@@ -48,6 +49,8 @@ export const claudeDesktop: ClientSpec = {
   detectPath: (env) => claudeMsixPackageDir(env) ?? claudeDesktopDir(env),
   afterChangeNote: () =>
     'Quit Claude Desktop completely (also from the tray/menu bar) and start it again; it reads its config only at start.',
+  shape: { remote: { urlField: 'url', fields: { type: 'http' } } },
+  guiApp: true,
 };
 
 /** ~/.claude.json, or $CLAUDE_CONFIG_DIR/.claude.json when that is set. */
@@ -83,4 +86,10 @@ export const claudeCode: ClientSpec = {
     scope === 'project'
       ? 'Start a new Claude Code session in the project and approve the server when asked (project servers from .mcp.json need approval; see /mcp).'
       : 'Start a new Claude Code session (or run /mcp) to load the server.',
+  shape: { stdioFields: { type: 'stdio' }, remote: { urlField: 'url', fields: { type: 'http' } } },
+  extraNotes: (request) =>
+    request.secrets === 'ref' && request.scope !== 'project'
+      ? ['Claude Code documents ${VAR} expansion for .mcp.json; if a user/local-scope server gets no credentials, use --scope project or --secrets literal.']
+      : [],
+  addCommand: claudeCodeAddCommand,
 };

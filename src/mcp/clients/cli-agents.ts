@@ -1,7 +1,9 @@
 /**
  * Terminal agents: Codex CLI (TOML) and Gemini CLI (reference §A.1, §A.2).
  */
+import { codexBearerVariable, codexLocal, codexProxy, codexRemote } from '../render/codex.js';
 import type { ClientEnv, ClientSpec } from '../types.js';
+import { codexAddCommand, geminiAddCommand } from './add-commands.js';
 import { envOr, join, resolveFor } from './paths.js';
 
 /** $CODEX_HOME, default ~/.codex. */
@@ -20,7 +22,7 @@ export const codex: ClientSpec = {
   entryPath: (name) => ['mcp_servers', name],
   serversPath: () => ['mcp_servers'],
   // Codex never expands ${VAR}; it forwards variables by name (env_vars,
-  // env_http_headers, bearer_token_env_var), which render-*.ts uses instead.
+  // env_http_headers, bearer_token_env_var), which render/codex.ts (this row's renderer) writes instead.
   variables: 'none',
   expandsInArgs: false,
   remoteInFile: true,
@@ -31,6 +33,22 @@ export const codex: ClientSpec = {
     scope === 'project'
       ? 'Start a new Codex session in the project (project config is read only for trusted projects); /mcp lists the servers.'
       : 'Start a new Codex session; /mcp lists the servers.',
+  shape: { remote: { urlField: 'url' } },
+  renderer: { local: codexLocal, remote: (_client, request) => codexRemote(request), proxy: codexProxy, proxyTokenVariable: codexBearerVariable },
+  forwardsByName: true,
+  doctor: {
+    headersField: 'http_headers',
+    entryRule: (name, entry, _mode, reinstall) =>
+      Object.hasOwn(entry, 'headers')
+        ? {
+            message: `'${name}': Codex ignores \`headers\`; use http_headers or env_http_headers`,
+            fix: `rename headers to env_http_headers (header → variable name) or http_headers (literal values), or reinstall: ${reinstall(' --mode remote')}`,
+          }
+        : undefined,
+    unexpandedFix: (names, reinstall) =>
+      `Codex forwards variables by name: list ${names.join(', ')} in env_vars (local) or env_http_headers / bearer_token_env_var (remote), or reinstall: ${reinstall}`,
+  },
+  addCommand: codexAddCommand,
 };
 
 export const gemini: ClientSpec = {
@@ -51,4 +69,8 @@ export const gemini: ClientSpec = {
   windowsCmdWrap: false,
   detectPath: (env) => join(env, env.homeDir, '.gemini'),
   afterChangeNote: () => 'Start a new Gemini CLI session; /mcp lists the servers.',
+  // What `gemini mcp add -t http` writes.
+  shape: { remote: { urlField: 'url', fields: { type: 'http' } } },
+  bareVariables: true,
+  addCommand: geminiAddCommand,
 };

@@ -2,7 +2,8 @@
  * Editor clients: Cursor, VS Code, Windsurf, Cline (a VS Code extension) and
  * Zed (reference §A.1, §A.2).
  */
-import type { ClientEnv, ClientSpec, Scope } from '../types.js';
+import type { ClientEnv, ClientSpec, DoctorFailure, Scope } from '../types.js';
+import { cursorAddCommand, vscodeAddCommand } from './add-commands.js';
 import { appData, join, osFamily, resolveFor, vscodeUserDir, xdgConfigHome } from './paths.js';
 
 const project = (env: ClientEnv, ...parts: string[]): string => join(env, resolveFor(env, env.projectDir), ...parts);
@@ -22,6 +23,9 @@ export const cursor: ClientSpec = {
   windowsCmdWrap: true,
   detectPath: (env) => join(env, env.homeDir, '.cursor'),
   afterChangeNote: () => 'In Cursor open Settings → MCP (Tools & Integrations), check that the server is enabled, or reload the window.',
+  shape: { remote: { urlField: 'url' } },
+  guiApp: true,
+  addCommand: cursorAddCommand,
 };
 
 export const vscode: ClientSpec = {
@@ -42,6 +46,15 @@ export const vscode: ClientSpec = {
   detectPath: (env) => vscodeUserDir(env),
   afterChangeNote: () =>
     'In VS Code run "MCP: List Servers" and start the server (or use the Start action above it in mcp.json); values from inputs are asked for at the first start.',
+  shape: { stdioFields: { type: 'stdio' }, remote: { urlField: 'url', fields: { type: 'http' } } },
+  promptInputs: true,
+  guiApp: true,
+  extraNotes: (request) =>
+    request.secrets === 'ref' && request.mode === 'remote'
+      ? ['Some VS Code versions do not substitute ${env:VAR} in headers (microsoft/vscode#336232); if the server rejects the login, use --secrets prompt.']
+      : [],
+  doctor: { ignoredKey: { ignoredKey: 'mcpServers', readKey: 'servers' } },
+  addCommand: vscodeAddCommand,
 };
 
 export const windsurf: ClientSpec = {
@@ -58,7 +71,22 @@ export const windsurf: ClientSpec = {
   windowsCmdWrap: true,
   detectPath: (env) => join(env, env.homeDir, '.codeium', 'windsurf'),
   afterChangeNote: () => 'In Windsurf open the MCP panel of Cascade and press refresh.',
+  shape: { remote: { urlField: 'serverUrl' } },
+  guiApp: true,
 };
+
+/** Cline: an untyped `url` is SSE, `type: "http"` fails its schema; only streamableHttp (or legacy transportType "http") speaks Streamable HTTP. */
+function clineTransport(name: string, entry: Record<string, unknown>, reinstall: string): DoctorFailure | undefined {
+  const typed = typeof entry.type === 'string' ? entry.type : undefined;
+  if (typed === 'streamableHttp' || (typed === undefined && entry.transportType === 'http')) return undefined;
+  const found =
+    typed === undefined
+      ? 'a `url` without `type` is SSE for Cline, and this server speaks Streamable HTTP'
+      : typed === 'http'
+        ? '`type: "http"` fails Cline\'s schema'
+        : `\`type: "${typed}"\` is not Streamable HTTP`;
+  return { message: `'${name}': ${found}; Cline needs "type": "streamableHttp"`, fix: `set "type": "streamableHttp" in the entry, or reinstall: ${reinstall}` };
+}
 
 /** Cline keeps its settings in the VS Code extension's global storage. */
 export function clineStorageDir(env: ClientEnv): string {
@@ -80,6 +108,14 @@ export const cline: ClientSpec = {
   windowsCmdWrap: true,
   detectPath: clineStorageDir,
   afterChangeNote: () => 'Cline watches its settings file and reconnects by itself; check the MCP Servers view of Cline.',
+  // Cline reads a `url` without type as SSE; "http" fails its schema.
+  shape: { remote: { urlField: 'url', fields: { type: 'streamableHttp' } } },
+  guiApp: true,
+  extraNotes: (request) => (request.secrets === 'ref' ? ['Cline expands ${env:VAR} since December 2025; with an older Cline use --secrets literal.'] : []),
+  doctor: {
+    disabledHint: ", or switch it on in Cline's MCP Servers view",
+    entryRule: (name, entry, mode, reinstall) => (mode === 'remote' ? clineTransport(name, entry, reinstall(' --mode remote')) : undefined),
+  },
 };
 
 /** Zed: ~/.config/zed on macOS and Linux ($XDG_CONFIG_HOME on Linux only), %APPDATA%\Zed on Windows. */
@@ -108,4 +144,6 @@ export const zed: ClientSpec = {
   windowsCmdWrap: false,
   detectPath: zedConfigDir,
   afterChangeNote: () => 'Zed reloads settings.json by itself; check the server in the Agent panel settings (Context Servers).',
+  shape: { stdioFields: { source: 'custom' }, remote: { urlField: 'url' } },
+  guiApp: true,
 };

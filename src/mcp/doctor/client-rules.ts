@@ -21,7 +21,7 @@ export function entryRuleFailure(client: ClientSpec | null, name: string, entry:
   // Cline `"disabled": true`, Codex `enabled = false` (also Kiro, opencode, Goose in their files).
   if (entry.disabled === true || entry.enabled === false) {
     const field = entry.disabled === true ? '"disabled": true' : 'enabled = false';
-    const where = client?.id === 'cline' ? ", or switch it on in Cline's MCP Servers view" : '';
+    const where = client?.doctor?.disabledHint ?? '';
     return fail('entry', `'${name}': the client has this server disabled (${field})`, `remove ${field} from the entry${where}`);
   }
   if (client === null) return undefined;
@@ -34,23 +34,8 @@ export function entryRuleFailure(client: ClientSpec | null, name: string, entry:
       `${reinstall(client, ' --mode proxy')} (mcp-remote forwards to the URL), or add the server in ${client.label} under Settings → Connectors`,
     );
   }
-  if (client.id === 'cline' && plan.mode === 'remote') return clineTransport(client, name, entry, typed);
-  if (client.id === 'codex' && Object.hasOwn(entry, 'headers')) {
-    return fail('entry', `'${name}': Codex ignores \`headers\`; use http_headers or env_http_headers`, `rename headers to env_http_headers (header → variable name) or http_headers (literal values), or reinstall: ${reinstall(client, ' --mode remote')}`);
-  }
-  return undefined;
-}
-
-/** Cline: an untyped `url` is SSE, `type: "http"` fails its schema; only streamableHttp (or legacy transportType "http") speaks Streamable HTTP. */
-function clineTransport(client: ClientSpec, name: string, entry: Entry, typed: string | undefined): CheckResult | undefined {
-  if (typed === 'streamableHttp' || (typed === undefined && entry.transportType === 'http')) return undefined;
-  const found =
-    typed === undefined
-      ? 'a `url` without `type` is SSE for Cline, and this server speaks Streamable HTTP'
-      : typed === 'http'
-        ? '`type: "http"` fails Cline\'s schema'
-        : `\`type: "${typed}"\` is not Streamable HTTP`;
-  return fail('entry', `'${name}': ${found}; Cline needs "type": "streamableHttp"`, `set "type": "streamableHttp" in the entry, or reinstall: ${reinstall(client, ' --mode remote')}`);
+  const failure = client.doctor?.entryRule?.(name, entry, plan.mode, (extra = '') => reinstall(client, extra));
+  return failure === undefined ? undefined : fail('entry', failure.message, failure.fix);
 }
 
 // VS Code's predefined variables (Cursor has the same): ${workspaceFolder} in args is not an environment reference.
@@ -101,9 +86,8 @@ export function unexpandedCheck(client: ClientSpec, references: string[]): Check
       return fail(
         'variables',
         `${client.label} expands no variable references: ${reaches}`,
-        client.id === 'codex'
-          ? `Codex forwards variables by name: list ${names.join(', ')} in env_vars (local) or env_http_headers / bearer_token_env_var (remote), or reinstall: ${reinstall(client)}`
-          : `put the values in the file, or reinstall: ${reinstall(client)} (it writes them literally, or use --mode proxy, where mcp-remote expands \${VAR} in --header)`,
+        client.doctor?.unexpandedFix?.(names, reinstall(client)) ??
+          `put the values in the file, or reinstall: ${reinstall(client)} (it writes them literally, or use --mode proxy, where mcp-remote expands \${VAR} in --header)`,
       );
   }
 }

@@ -10,7 +10,7 @@
 import { HEADER_AUTHORIZATION, MCP_PROXY_PACKAGE } from '../../constants.js';
 import { commandLine, packageName, strings, URL_FIELDS } from '../service-entries.js';
 
-import type { ClientId } from '../types.js';
+import type { ClientSpec } from '../types.js';
 import { MCP_REMOTE_SYNTAX, type Resolver, type ReferenceSyntax } from './references.js';
 
 type Entry = Record<string, unknown>;
@@ -65,10 +65,11 @@ export function proxyTarget(args: string[]): { url: string | undefined; headers:
   return { url, headers };
 }
 
-function httpHeaders(entry: Entry, resolver: Resolver, syntax: ReferenceSyntax, client: ClientId | null): Record<string, string> {
+function httpHeaders(entry: Entry, resolver: Resolver, syntax: ReferenceSyntax, client: ClientSpec | null): Record<string, string> {
   const requestOptions = isRecord(entry.requestOptions) ? entry.requestOptions : {};
-  // Codex reads only its own fields: `headers` is silently ignored there (client-rules.ts fails such an entry).
-  const written = stringRecord(client === 'codex' ? entry.http_headers : (entry.headers ?? entry.http_headers ?? requestOptions.headers));
+  // A client may read only its own field (Codex: http_headers; `headers` is silently ignored, its row's rule fails such an entry).
+  const own = client?.doctor?.headersField;
+  const written = stringRecord(own !== undefined ? entry[own] : (entry.headers ?? entry.http_headers ?? requestOptions.headers));
   const headers = resolver.record(written, syntax);
   for (const value of Object.values(stringRecord(entry.http_headers))) resolver.secret(value);
   // Codex forwards variables by name: header → variable, and a bearer token variable.
@@ -89,7 +90,7 @@ function shapeOf(entry: Entry): string {
  * the environment doctor runs in (the one the client is assumed to start from);
  * `client` picks the fields that client reads (Codex: only its own header fields).
  */
-export function planEntry(value: unknown, syntax: ReferenceSyntax, resolver: Resolver, env: NodeJS.ProcessEnv, client: ClientId | null = null): EntryPlan | string {
+export function planEntry(value: unknown, syntax: ReferenceSyntax, resolver: Resolver, env: NodeJS.ProcessEnv, client: ClientSpec | null = null): EntryPlan | string {
   if (!isRecord(value)) return 'the entry is not an object';
   const entry = value;
   const shape = shapeOf(entry);

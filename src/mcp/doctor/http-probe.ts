@@ -6,31 +6,33 @@
  * session per user would otherwise keep ours).
  */
 import { HEADER_AUTHORIZATION } from '../../constants.js';
+import { deadlineFetch } from '../../http/deadline-fetch.js';
 import { describeNetworkError } from '../../http/network-errors.js';
-import { redact, shorten } from '../../http/redact.js';
+import { shorten } from '../../http/redact.js';
+import type { Redactor } from '../../redaction.js';
 import { VERSION } from '../../version.js';
 import type { HttpPlan } from './entry-plan.js';
 import { fail, pass, type CheckResult } from './types.js';
 
 export interface ProbeOptions {
   timeoutMs: number;
-  /** Values to replace by *** in anything shown. */
-  secrets: ReadonlySet<string>;
+  /** Hides the entry's secrets in anything shown. */
+  redactor: Redactor;
   /** Added to the detail line (proxy mode: which URL was checked). */
   note?: string;
 }
 
 /** The JSON-RPC error message of an HTTP error body, else the shortened text. */
-function bodyMessage(text: string, secrets: ReadonlySet<string>): string {
+function bodyMessage(text: string, redactor: Redactor): string {
   const json = text.slice(text.indexOf('{'));
   try {
     const parsed = JSON.parse(json) as { error?: { message?: unknown } | string; message?: unknown };
     const message = typeof parsed.error === 'string' ? parsed.error : (parsed.error?.message ?? parsed.message);
-    if (typeof message === 'string') return shorten(redact(message, [...secrets]));
+    if (typeof message === 'string') return shorten(redactor.redact(message));
   } catch {
     // not JSON
   }
-  return shorten(redact(text.replace(/^Streamable HTTP error: /, ''), [...secrets]));
+  return shorten(redactor.redact(text.replace(/^Streamable HTTP error: /, '')));
 }
 
 function credentialFix(headers: Record<string, string>): string {
@@ -44,7 +46,7 @@ function describeFailure(error: unknown, httpError: boolean, plan: HttpPlan, opt
   const seconds = options.timeoutMs / 1000;
   const status = (error as { code?: unknown }).code;
   if (httpError && typeof status === 'number' && status > 0) {
-    const message = bodyMessage((error as Error).message, options.secrets);
+    const message = bodyMessage((error as Error).message, options.redactor);
     if (status === 401 || status === 403) return { detail: `the server rejected the entry's credentials (${status}): ${message}`, fix: credentialFix(plan.headers) };
     if (status === 404 || status === 405) {
       return { detail: `no MCP endpoint at ${plan.url} (${status})`, fix: 'check the URL: the MCP address is the base URL with its final /api replaced by /mcp' };
@@ -53,7 +55,7 @@ function describeFailure(error: unknown, httpError: boolean, plan: HttpPlan, opt
   }
   if (status === -32001) return { detail: `no answer within ${seconds} s`, fix: 'check that the URL is reachable from this machine, or raise --timeout' };
   const problem = describeNetworkError(error, plan.url, seconds);
-  return { detail: redact(problem.message, [...options.secrets]), fix: problem.hint ?? 'check that the URL is reachable from this machine' };
+  return { detail: options.redactor.redact(problem.message), fix: problem.hint ?? 'check that the URL is reachable from this machine' };
 }
 
 export async function probeHttpServer(plan: HttpPlan, options: ProbeOptions): Promise<CheckResult[]> {
@@ -69,7 +71,11 @@ export async function probeHttpServer(plan: HttpPlan, options: ProbeOptions): Pr
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
   ]);
   const client = new Client({ name: 'svcctl-doctor', version: VERSION });
-  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: plan.headers } });
+  const transport = new StreamableHTTPClientTransport(url, {
+    requestInit: { headers: plan.headers },
+    // Each HTTP request (headers and whole body) is aborted at --timeout, not only the JSON-RPC wait.
+    fetch: deadlineFetch(options.timeoutMs),
+  });
   const note = options.note ? `; ${options.note}` : '';
   const results: CheckResult[] = [];
   try {

@@ -12,13 +12,13 @@ import { DEFAULT_SERVER_NAME, MCP_SERVER_PACKAGE } from '../../constants.js';
 import type { Context } from '../../context.js';
 import { isCliError, usageError } from '../../errors.js';
 import { optionalMcpUrl } from '../../deployment.js';
-import { CLIENTS, checkScope } from '../clients.js';
-import { clientEnvOf, explicitTargets, scopeFor, type McpEntryOptions } from '../entry-request.js';
+import { allClients, CLIENTS, checkScope } from '../clients/table.js';
+import { clientEnvOf, explicitTargets, scopeFor, type McpEntryOptions } from '../install/entry-request.js';
 import { ConfigParseError, type ConfigDocument, type FilePosition } from '../files/config-document.js';
 import { readSnapshot } from '../files/safe-write.js';
-import { fileTargetOf, openDocument } from '../install-plan.js';
+import { fileTargetOf, openDocument } from '../install/install-plan.js';
 import { packageName, pointsAtService } from '../service-entries.js';
-import { CLIENT_IDS, type ClientId, type FileFormat, type Scope } from '../types.js';
+import { type ClientId, type FileFormat, type Scope } from '../types.js';
 
 export interface LocatedEntry {
   client: ClientId | null;
@@ -55,7 +55,7 @@ interface Candidate {
   ignored?: { ignoredKey: string; readKey: string };
 }
 
-const ignoredKeyOf = (client: ClientId | null): Candidate['ignored'] => (client === 'vscode' ? { ignoredKey: 'mcpServers', readKey: 'servers' } : undefined);
+const ignoredKeyOf = (client: ClientId | null): Candidate['ignored'] => (client === null ? undefined : CLIENTS[client].doctor?.ignoredKey);
 
 /** Where server entries sit in a file of no known client: every shape svcctl writes. */
 const GENERIC_SERVERS_KEYS: Record<'json' | 'toml', string[][]> = {
@@ -81,13 +81,13 @@ function candidates(ctx: Context, options: McpEntryOptions, name: string): Candi
   }
   // Without --config the targets are clients (explicitTargets refuses --format there); none named: every client.
   const named = targets.flatMap((target) => ('client' in target ? [CLIENTS[target.client]] : []));
-  const chosen = named.length > 0 ? named : CLIENT_IDS.map((id) => CLIENTS[id]);
+  const chosen = named.length > 0 ? named : allClients();
   return chosen.flatMap((client) => {
     const scopes = options.scope !== undefined ? [options.scope] : client.scopes;
     if (options.scope !== undefined && named.length > 0) checkScope(client, options.scope);
     return scopes
       .filter((scope) => client.scopes.includes(scope))
-      .map((scope) => ({ client: client.id, scope, file: client.configPath(clientEnv, scope), format: client.format, serversPaths: [client.serversPath(scope, clientEnv)], ignored: ignoredKeyOf(client.id) }));
+      .map((scope) => ({ client: client.id, scope, file: client.configPath(clientEnv, scope), format: client.format, serversPaths: [client.serversPath(scope, clientEnv)], ignored: client.doctor?.ignoredKey }));
   });
 }
 

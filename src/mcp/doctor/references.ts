@@ -5,7 +5,7 @@
  * which cannot be checked from outside VS Code). Values are resolved from the
  * environment doctor runs in; only variable names are ever reported.
  */
-import type { ClientId, VariableSyntax } from '../types.js';
+import type { ClientSpec } from '../types.js';
 
 export interface ReferenceSyntax {
   /** ${VAR} and ${VAR:-default}. */
@@ -17,9 +17,9 @@ export interface ReferenceSyntax {
 }
 
 /** The syntax a client expands in its file; a generic file (no client) is read with both brace forms. */
-export function referenceSyntaxOf(client: ClientId | null, variables: VariableSyntax | null): ReferenceSyntax {
+export function referenceSyntaxOf(client: ClientSpec | null): ReferenceSyntax {
   if (client === null) return { braces: true, envColon: true, bare: false };
-  return { braces: variables === 'dollar-brace', envColon: variables === 'env-colon', bare: client === 'gemini' };
+  return { braces: client.variables === 'dollar-brace', envColon: client.variables === 'env-colon', bare: client.bareVariables === true };
 }
 
 /** What mcp-remote expands in --header values: ${VAR} from its own environment. */

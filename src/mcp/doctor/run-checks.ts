@@ -7,7 +7,8 @@
  * node and npx, and connects to the URL mcp-remote forwards to).
  */
 import type { Context } from '../../context.js';
-import { CLIENTS } from '../clients.js';
+import { createRedactor, type Redactor } from '../../redaction.js';
+import { CLIENTS } from '../clients/table.js';
 import { modeOf } from '../service-entries.js';
 import { entryRuleFailure, unexpandedCheck, unexpandedReferences } from './client-rules.js';
 import { planEntry, type EntryPlan } from './entry-plan.js';
@@ -15,6 +16,8 @@ import type { Mode } from '../types.js';
 import type { LocatedEntry, UnreadableConfig } from './locate-entry.js';
 import { referenceSyntaxOf, Resolver } from './references.js';
 import { checkNode, checkRunner, type RuntimeEnv } from './runtime-checks.js';
+import { planSecrets } from './plan-secrets.js';
+import { namesVariable } from '../../secret-names.js';
 import { fail, pass, type CheckResult, type DoctorReport } from './types.js';
 
 const EXPORT_WHERE = 'in the environment the client starts from (a desktop app started from a dock or start menu may not see variables of a shell profile: start it from that shell, or reinstall with --secrets literal)';
@@ -45,13 +48,12 @@ function blocker(resolver: Resolver, unexpanded: string[]): CheckResult | undefi
   return undefined;
 }
 
-async function modeChecks(plan: EntryPlan, resolver: Resolver, unexpanded: string[], runtime: RuntimeEnv, timeoutMs: number): Promise<CheckResult[]> {
-  const secrets = resolver.values;
+async function modeChecks(plan: EntryPlan, resolver: Resolver, unexpanded: string[], runtime: RuntimeEnv, timeoutMs: number, redactor: Redactor): Promise<CheckResult[]> {
   if (plan.mode === 'remote') {
     const blocked = blocker(resolver, unexpanded);
     if (blocked) return [blocked];
     const { probeHttpServer } = await import('./http-probe.js');
-    return probeHttpServer(plan.http, { timeoutMs, secrets });
+    return probeHttpServer(plan.http, { timeoutMs, redactor });
   }
   const checks = [await checkNode(runtime), await checkRunner(plan.command, runtime)];
   const blocked = blocker(resolver, unexpanded);
@@ -59,14 +61,14 @@ async function modeChecks(plan: EntryPlan, resolver: Resolver, unexpanded: strin
     if (!checks[1]!.ok) return [...checks, fail('initialize', 'not tried: the command is not on PATH', checks[1]!.fix!)];
     if (blocked) return [...checks, blocked];
     const { probeStdioServer } = await import('./stdio-probe.js');
-    return [...checks, await probeStdioServer(plan.command, { env: runtime.env, timeoutMs, secrets })];
+    return [...checks, await probeStdioServer(plan.command, { env: runtime.env, timeoutMs, redactor })];
   }
   if (plan.http === undefined) {
     return [...checks, fail('initialize', 'the mcp-remote arguments hold no http(s) URL', 'reinstall the entry: svcctl mcp install --mode proxy --force')];
   }
   if (blocked) return [...checks, blocked];
   const { probeHttpServer } = await import('./http-probe.js');
-  return [...checks, ...(await probeHttpServer(plan.http, { timeoutMs, secrets, note: 'checked the URL the proxy forwards to' }))];
+  return [...checks, ...(await probeHttpServer(plan.http, { timeoutMs, redactor, note: 'checked the URL the proxy forwards to' }))];
 }
 
 /** Every check of a mode, in order: what a run that fails early did not get to. */
@@ -97,7 +99,7 @@ export function unreadableReport(unreadable: UnreadableConfig): DoctorReport {
 export async function runChecks(ctx: Context, located: LocatedEntry, timeoutMs: number): Promise<DoctorReport> {
   const client = located.client === null ? null : CLIENTS[located.client];
   const resolver = new Resolver(ctx.env);
-  const plan = planEntry(located.value, referenceSyntaxOf(located.client, client?.variables ?? null), resolver, ctx.env, located.client);
+  const plan = planEntry(located.value, referenceSyntaxOf(client), resolver, ctx.env, client);
   const checks: CheckResult[] = [pass('file', `${located.file} parses`)];
   const base = { client: located.client, scope: located.scope, file: located.file, name: located.name };
   const isObject = located.value !== null && typeof located.value === 'object';
@@ -118,6 +120,9 @@ export async function runChecks(ctx: Context, located: LocatedEntry, timeoutMs: 
   const unexpanded = client === null ? [] : unexpandedReferences(client, entry, plan);
   checks.push(client !== null && unexpanded.length > 0 ? unexpandedCheck(client, unexpanded) : variablesCheck(resolver));
   const runtime: RuntimeEnv = { env: ctx.env, platform: ctx.platform, cwd: ctx.cwd };
-  checks.push(...(await modeChecks(plan, resolver, unexpanded, runtime, timeoutMs)));
-  return report({ ...base, mode: plan.mode }, checks);
+  // The values the entry would send (resolved references, literal secrets): never shown, in any encoding.
+  const redactor = createRedactor([...resolver.values, ...planSecrets(plan)].filter((value) => !namesVariable(value)));
+  checks.push(...(await modeChecks(plan, resolver, unexpanded, runtime, timeoutMs, redactor)));
+  const shown = checks.map((check) => ({ ...check, detail: redactor.redact(check.detail), fix: check.fix === null ? null : redactor.redact(check.fix) }));
+  return report({ ...base, mode: plan.mode }, shown);
 }

@@ -8,7 +8,8 @@
  * child_process are loaded only here.
  */
 import { PACKAGE_RUNNER } from '../../constants.js';
-import { redact, shorten } from '../../http/redact.js';
+import { shorten } from '../../http/redact.js';
+import type { Redactor } from '../../redaction.js';
 import { VERSION } from '../../version.js';
 import type { CommandPlan } from './entry-plan.js';
 import { programOf } from './runtime-checks.js';
@@ -27,7 +28,7 @@ export function serverEnvironment(command: CommandPlan, env: NodeJS.ProcessEnv):
 export interface StdioProbeOptions {
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
-  secrets: ReadonlySet<string>;
+  redactor: Redactor;
 }
 
 /** The package npx runs: the first argument after npx that is not a flag. */
@@ -37,11 +38,11 @@ function packageOf(command: CommandPlan): string | undefined {
 }
 
 /** The server's last words worth showing: its error lines (npm's first two), else its last two lines. */
-function summarize(stderr: string, secrets: ReadonlySet<string>): string {
+function summarize(stderr: string, redactor: Redactor): string {
   const lines = stderr.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !/^npm warn/i.test(line));
   const errors = lines.filter((line) => /error/i.test(line) && !/complete log of this run/i.test(line));
   const chosen = errors.length > 0 ? errors.slice(0, 2) : lines.slice(-2);
-  return shorten(redact(chosen.join(' | '), [...secrets]), 240);
+  return shorten(redactor.redact(chosen.join(' | ')), 240);
 }
 
 /** Why the server did not answer, read from its last words on stderr. */
@@ -62,11 +63,13 @@ export async function probeStdioServer(command: CommandPlan, options: StdioProbe
   ]);
   const seconds = options.timeoutMs / 1000;
   const line = [command.command, ...command.args].join(' ');
-  const shown = shorten(redact(line, [...options.secrets]), 160);
+  const shown = shorten(options.redactor.redact(line), 160);
   const transport = new StdioClientTransport({ command: command.command, args: command.args, env: serverEnvironment(command, options.env), stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString('utf8')).slice(-4000);
+    // The last 4000 characters, cut at a line start: half a secret cut off would no longer be recognised.
+    const kept = stderr + chunk.toString('utf8');
+    stderr = kept.length <= 4000 ? kept : kept.slice(kept.indexOf('\n', kept.length - 4000) + 1 || kept.length);
   });
   const client = new Client({ name: 'svcctl-doctor', version: VERSION });
   try {
@@ -78,7 +81,7 @@ export async function probeStdioServer(command: CommandPlan, options: StdioProbe
     if (code === 'ENOENT' || code === 'EACCES') {
       return fail('initialize', `\`${shown}\` could not be started: ${code === 'ENOENT' ? 'no such command' : 'permission denied'}`, 'fix the command of the entry, or install it');
     }
-    const last = summarize(stderr, options.secrets);
+    const last = summarize(stderr, options.redactor);
     const said = last === '' ? '' : `; its stderr: ${last}`;
     const what = code === -32001 ? `did not answer initialize within ${seconds} s` : 'exited before answering initialize';
     return fail('initialize', `\`${shown}\` ${what}${said}`, diagnose(stderr, command, seconds));

@@ -13,9 +13,9 @@
  */
 import { constants } from 'node:fs';
 import { chmod, copyFile, lstat, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { ensureFolder, isPrivateMode } from '../../private-dir.js';
 import { dirname } from 'node:path';
 import { CliError, ExitCode } from '../../errors.js';
-import { ensureFolder } from '../../fs/ensure-folder.js';
 import { acquireFileLock, LockBusyError, type FileLock, type LockOptions } from '../../fs/file-lock.js';
 import { removeLeftoverTemps, tempPathFor } from '../../fs/leftover-temps.js';
 import { fileReadReason, fileWriteReason } from '../../fs-reasons.js';
@@ -41,8 +41,8 @@ export interface SafeWriteOptions {
   backup?: boolean;
   /** Force this mode (0o600 for a file holding literal secrets); otherwise the old file's mode is kept. */
   mode?: number;
-  /** Mode of the folders created for the file (default: the usual mode). */
-  folderMode?: number;
+  /** Create missing folders 0700 whatever the umask (else as the mode says: private for a 0600 file). */
+  privateFolder?: boolean;
   /** Test seam: runs after the temporary file is written, right before the concurrent-change check. */
   beforeRename?: () => Promise<void> | void;
 }
@@ -93,7 +93,7 @@ export async function unchangedSince(snapshot: FileSnapshot): Promise<boolean> {
 export async function writeSafely(snapshot: FileSnapshot, content: string, options: SafeWriteOptions = {}): Promise<SafeWriteResult> {
   const target = snapshot.realPath;
   const folder = dirname(target);
-  await ensureFolder(folder, options.folderMode).catch((error: unknown) => {
+  await ensureFolder(folder, { private: options.privateFolder === true || isPrivateMode(options.mode) }).catch((error: unknown) => {
     throw cannotWrite(snapshot.path, error);
   });
   // A new file gets the usual mode (0666 less the umask) unless a stricter one is asked for.
@@ -224,8 +224,8 @@ export async function updateSafely(path: string, edit: Edit, options: UpdateOpti
  * Takes the lock of the file at `realPath` (its folder is created first) and
  * removes temporary files left by killed runs. Errors are exit 7 naming `path`.
  */
-export async function lockForWriting(path: string, realPath: string, options: Pick<UpdateOptions, 'folderMode' | 'lock'>): Promise<FileLock> {
-  await ensureFolder(dirname(realPath), options.folderMode).catch((error: unknown) => {
+export async function lockForWriting(path: string, realPath: string, options: Pick<UpdateOptions, 'privateFolder' | 'lock'>): Promise<FileLock> {
+  await ensureFolder(dirname(realPath), { private: options.privateFolder === true }).catch((error: unknown) => {
     throw cannotWrite(path, error);
   });
   const lock = await acquireFileLock(realPath, options.lock).catch((error: unknown) => {

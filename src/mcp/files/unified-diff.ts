@@ -1,29 +1,51 @@
 /**
  * Unified diffs of config files, for --dry-run and for refused conflicts.
- * Secrets never reach the terminal: the literal values we are about to write
- * are replaced by ***, and so is the value of any line whose key names a
- * password, token, secret or Authorization header (another server's
- * credentials may sit in the context lines) unless that value is a reference
- * to a variable in some client's syntax: ${VAR}, ${env:VAR}, ${input:id},
- * $VAR, {env:VAR}, or, in a Codex config.toml, a bare variable name where
- * Codex takes names (an `env_http_headers` table, a `*_env_var` key). Those
- * name the secret without holding it, and hiding them would hide what the
- * file gets.
+ * Secrets never reach the terminal, hidden by what they are, in any encoding
+ * (src/redaction.ts): the literal values we are about to write; values that
+ * follow a flag named like a secret in a command line anywhere in either
+ * file (`"--pass", "x"`, `--api-key=x`, another server's args); and, per
+ * line, the value of a key or header named like a secret (src/secret-names.ts)
+ * unless that value is only a reference to a variable in some client's
+ * syntax: ${VAR}, ${env:VAR}, ${input:id}, $VAR (capitals), {env:VAR},
+ * optionally after `Bearer `, or, in a Codex config.toml, a bare variable
+ * name where Codex takes names (an `env_http_headers` table, a `*_env_var`
+ * key). Those name the secret without holding it, and hiding them would hide
+ * what the file gets. A value that merely starts with `$` is not a reference.
  */
 import { createTwoFilesPatch } from 'diff';
-import { redact } from '../../http/redact.js';
+import { createRedactor, type Redactor } from '../../redaction.js';
+import { isReference, isSecretName, secretArgValues } from '../../secret-names.js';
 import { scanTomlHeaders } from './toml-scan.js';
 
-const SECRET_KEY = /(password|passwd|token|secret|authorization|api[_-]?key|credential)/i;
 // A JSON or TOML key/value pair anywhere in a line ("KEY": "value" or KEY = "value"),
 // so that pairs of a one-line object or a TOML inline table are found too.
 const KEY_VALUE = /(["']?)([A-Za-z0-9_.-]+)\1(\s*[:=]\s*)(["'])((?:\\.|(?!\4)[^\\])*)\4/g;
 
-const HEADER_ARG = /(["'])((?:Authorization|[A-Za-z-]*(?:Password|Token|Secret)[A-Za-z-]*)\s*:\s*)([^"']+)\1/gi;
+const HEADER_ARG = /(["'])([A-Za-z0-9-]+\s*:\s*)([^"']+)\1/g;
 
-/** ${VAR}, ${env:VAR}, ${input:id}, $VAR, {env:VAR}, <PLACEHOLDER>, ***: names of secrets, not secrets. */
-function isReference(value: string): boolean {
-  return /\$\{|\{env:|^\$[A-Z_]|^<.*>$|^\*\*\*$/.test(value);
+const STRING = /"((?:\\.|[^"\\\n])*)"|'([^'\n]*)'/g;
+
+/**
+ * Values of a file that are secrets by position: in each run of string values
+ * (split at keys), the value after a flag named like a secret, or after `=` in one.
+ */
+export function positionalSecrets(text: string): string[] {
+  const runs: string[][] = [[]];
+  for (const match of text.matchAll(STRING)) {
+    const isKey = /^\s*[:=]/.test(text.slice(match.index + match[0].length, match.index + match[0].length + 20));
+    if (isKey) {
+      runs.push([]);
+      continue;
+    }
+    let value = match[2] ?? match[1]!;
+    try {
+      if (match[1] !== undefined) value = JSON.parse(`"${match[1]}"`) as string;
+    } catch {
+      // a TOML escape JSON does not know: keep the text as written
+    }
+    runs[runs.length - 1]!.push(value);
+  }
+  return runs.flatMap((run) => secretArgValues(run));
 }
 
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -59,17 +81,18 @@ function tomlTables(text: string): Array<string | undefined> {
 }
 
 /** `table` is the TOML table of the line, when the file is TOML. */
-export function redactLine(line: string, secrets: readonly string[], table?: string): string {
-  // The secrets as written and in their JSON-escaped and URL-encoded forms.
-  let result = redact(line, secrets);
+export function redactLine(line: string, redactor: Redactor, table?: string): string {
+  // Known secrets, in every form they can take (src/redaction.ts).
+  let result = redactor.redact(line);
   // A header given as an argument (mcp-remote --header "Name: value") of another server.
-  result = result.replace(HEADER_ARG, (_all, quote: string, name: string, value: string) =>
-    isReference(value) ? _all : `${quote}${name}***${quote}`,
+  result = result.replace(HEADER_ARG, (all: string, quote: string, name: string, value: string) =>
+    !isSecretName(name.replace(/\s*:\s*$/, '')) || isReference(value) ? all : `${quote}${name}***${quote}`,
   );
-  return result.replace(KEY_VALUE, (pair, keyQuote: string, key: string, separator: string, quote: string, value: string) => {
+  return result.replace(KEY_VALUE, (pair: string, keyQuote: string, key: string, separator: string, quote: string, value: string) => {
     // Keep references such as ${env:X} or ${input:x} readable: they are not secrets.
-    if (!SECRET_KEY.test(key) || value === '' || isReference(value) || isCodexVariableName(table, key, value)) return pair;
-    return `${keyQuote}${key}${keyQuote}${separator}${quote}***${quote}`;
+    if (!isSecretName(key) || value === '' || isReference(value) || isCodexVariableName(table, key, value)) return pair;
+    const scheme = /^(?:Bearer|Basic|Token)\s+/i.exec(value)?.[0] ?? '';
+    return `${keyQuote}${key}${keyQuote}${separator}${quote}${scheme}***${quote}`;
   });
 }
 
@@ -79,6 +102,7 @@ export function unifiedDiff(file: string, before: string, after: string, secrets
   });
   // Drop the "Index:" / "=====" preamble that createTwoFilesPatch adds: a plain unified diff is easier to read.
   const lines = patch.split('\n').filter((line, index) => !(index < 2 && (line.startsWith('Index:') || /^=+$/.test(line))));
+  const redactor = createRedactor([...secrets, ...positionalSecrets(before), ...positionalSecrets(after)]);
   const toml = /\.toml$/i.test(file);
   const oldTables = toml ? tomlTables(before) : [];
   const newTables = toml ? tomlTables(after) : [];
@@ -98,7 +122,7 @@ export function unifiedDiff(file: string, before: string, after: string, secrets
       const table = line[0] === '+' ? newTables[newLine] : oldTables[oldLine];
       if (line[0] !== '+') oldLine += 1;
       if (line[0] !== '-') newLine += 1;
-      return redactLine(line, secrets, table);
+      return redactLine(line, redactor, table);
     })
     .join('\n');
 }

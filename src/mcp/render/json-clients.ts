@@ -1,7 +1,8 @@
 /**
  * Entries of the JSON clients, per mode, each in the shape its client really
  * reads (reference §0 and §A.1): the URL field and transport discriminator,
- * the variable syntax, Zed's `source`, VS Code's explicit `type`, and
+ * the variable syntax, fixed fields (Zed's `source`, VS Code's `type`), all
+ * read from the client's row (ClientSpec.shape), and
  * `cmd /c npx` on Windows where the client spawns without a shell.
  */
 import { HEADER_AUTHORIZATION, HEADER_EMAIL, HEADER_PASSWORD, MCP_PROXY_PACKAGE, PACKAGE_RUNNER, PACKAGE_RUNNER_YES_FLAG } from '../../constants.js';
@@ -27,11 +28,9 @@ export function runner(client: ClientSpec | undefined, platform: NodeJS.Platform
   return { command: PACKAGE_RUNNER, args };
 }
 
-/** Stdio entries: VS Code and Claude Code write an explicit type; Zed wants source "custom". */
+/** Stdio entries: the row's fixed fields first (VS Code and Claude Code `type: "stdio"`, Zed `source: "custom"`). */
 function stdioEntry(client: ClientSpec, fields: Entry): Entry {
-  if (client.id === 'zed') return { source: 'custom', ...fields };
-  if (client.id === 'vscode' || client.id === 'claude-code') return { type: 'stdio', ...fields };
-  return fields;
+  return { ...client.shape.stdioFields, ...fields };
 }
 
 export function localEntry(client: ClientSpec, request: EntryRequest): Entry {
@@ -59,20 +58,8 @@ export function remoteEntry(client: ClientSpec, request: EntryRequest): Entry {
     );
   }
   const headers = remoteHeaders(request, (key) => credentialValue(request, client.variables, key));
-  const url = request.mcpUrl;
-  switch (client.id) {
-    case 'cursor':
-    case 'zed':
-      return { url, headers };
-    case 'windsurf':
-      return { serverUrl: url, headers };
-    case 'cline':
-      // Cline reads a `url` without type as SSE; "http" fails its schema.
-      return { type: 'streamableHttp', url, headers };
-    default:
-      // Claude Code, VS Code, Gemini CLI (what `gemini mcp add -t http` writes).
-      return { type: 'http', url, headers };
-  }
+  const { urlField, fields } = client.shape.remote;
+  return { ...fields, [urlField]: request.mcpUrl, headers };
 }
 
 /** mcp-remote refuses plain http to a host other than loopback without --allow-http. */

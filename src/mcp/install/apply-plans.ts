@@ -4,12 +4,12 @@
  * file. The JSON form of a report is one object per file:
  * {client, scope, file, name, mode, status, backup}.
  */
-import type { Context } from '../context.js';
-import { CliError, ExitCode, exitWith, isCliError } from '../errors.js';
-import { changedOnDisk, updateSafely, type FileSnapshot } from './files/safe-write.js';
-import { unifiedDiff } from './files/unified-diff.js';
+import type { Context } from '../../context.js';
+import { CliError, ExitCode, exitWith, isCliError } from '../../errors.js';
+import { changedOnDisk, updateSafely, type FileSnapshot } from '../files/safe-write.js';
+import { unifiedDiff } from '../files/unified-diff.js';
 import { writesFile, type FilePlan, type PlanStatus } from './install-plan.js';
-import type { Mode } from './types.js';
+import type { Mode } from '../types.js';
 
 export interface PlannedChange {
   plan: FilePlan;

@@ -4,17 +4,11 @@
  * `code --add-mcp`) and/or an install link (Cursor, VS Code). Built from the
  * rendered entry, so it adds exactly what `svcctl mcp print` shows.
  */
-import { usageError } from '../errors.js';
-import { CLIENTS } from './clients.js';
+import { usageError } from '../../errors.js';
 import { commandLine, expandedAssignment, shellFor, type Arg } from './shell-quote.js';
-import type { ClientId, EntryRequest, RenderedEntry } from './types.js';
+import type { ClientAddCommand, ClientSpec, EntryRequest, RenderedEntry } from '../types.js';
 
-export interface ClientCommand {
-  /** The command line, quoted for the user's shell; null when the client has only links. */
-  command: string | null;
-  links: { kind: string; url: string }[];
-  notes: string[];
-}
+export type ClientCommand = ClientAddCommand;
 
 type Entry = Record<string, unknown>;
 
@@ -22,12 +16,12 @@ const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(
 const record = (value: unknown): Record<string, string> =>
   value !== null && typeof value === 'object' ? (value as Record<string, string>) : {};
 
-function claudeCode(request: EntryRequest, rendered: RenderedEntry): ClientCommand {
+export function claudeCodeAddCommand(request: EntryRequest, rendered: RenderedEntry): ClientCommand {
   const argv: Arg[] = ['claude', 'mcp', 'add-json', request.name, JSON.stringify(rendered.value), '--scope', request.scope];
   return { command: commandLine(argv, shellFor(request.platform)), links: [], notes: [] };
 }
 
-function gemini(request: EntryRequest, rendered: RenderedEntry): ClientCommand {
+export function geminiAddCommand(request: EntryRequest, rendered: RenderedEntry): ClientCommand {
   if (request.scope === 'local') throw usageError('Gemini CLI has no local scope', 'use --scope user or --scope project');
   const entry = rendered.value as Entry;
   // Positionals first: -e and -H take several values and would swallow them.
@@ -43,7 +37,7 @@ function gemini(request: EntryRequest, rendered: RenderedEntry): ClientCommand {
   return { command: commandLine(argv, shellFor(request.platform)), links: [], notes: [] };
 }
 
-function codex(request: EntryRequest, rendered: RenderedEntry): ClientCommand {
+export function codexAddCommand(request: EntryRequest, rendered: RenderedEntry): ClientCommand {
   if (request.scope !== 'user') throw usageError('`codex mcp add` writes only the user config ($CODEX_HOME/config.toml)', 'use svcctl mcp install --client codex --scope project');
   const entry = rendered.value as Entry;
   const shell = shellFor(request.platform);
@@ -79,7 +73,7 @@ function vscodeServerJson(request: EntryRequest, rendered: RenderedEntry): Entry
   return json;
 }
 
-function vscode(request: EntryRequest, rendered: RenderedEntry): ClientCommand {
+export function vscodeAddCommand(request: EntryRequest, rendered: RenderedEntry): ClientCommand {
   const json = JSON.stringify(vscodeServerJson(request, rendered));
   const argv: Arg[] = [request.platform === 'win32' ? 'code.cmd' : 'code', '--add-mcp', json];
   const link = `vscode:mcp/install?${encodeURIComponent(json)}`;
@@ -95,7 +89,7 @@ function vscode(request: EntryRequest, rendered: RenderedEntry): ClientCommand {
   };
 }
 
-function cursor(request: EntryRequest, rendered: RenderedEntry): ClientCommand {
+export function cursorAddCommand(request: EntryRequest, rendered: RenderedEntry): ClientCommand {
   const config = encodeURIComponent(Buffer.from(JSON.stringify(rendered.value), 'utf8').toString('base64'));
   const query = `name=${encodeURIComponent(request.name)}&config=${config}`;
   return {
@@ -108,22 +102,13 @@ function cursor(request: EntryRequest, rendered: RenderedEntry): ClientCommand {
   };
 }
 
-const BUILDERS: Partial<Record<ClientId, (request: EntryRequest, rendered: RenderedEntry) => ClientCommand>> = {
-  'claude-code': claudeCode,
-  codex,
-  gemini,
-  vscode,
-  cursor,
-};
-
-export function clientCommand(client: ClientId, request: EntryRequest, rendered: RenderedEntry): ClientCommand {
-  const builder = BUILDERS[client];
-  if (!builder) {
-    const label = CLIENTS[client].label;
+/** The row's addCommand, or a usage error saying the client has none. */
+export function clientCommand(client: ClientSpec, request: EntryRequest, rendered: RenderedEntry): ClientCommand {
+  if (!client.addCommand) {
     throw usageError(
-      `${label} has no command line or install link that adds a server`,
-      `use svcctl mcp install --client ${client}, or svcctl mcp print --client ${client} and paste the entry`,
+      `${client.label} has no command line or install link that adds a server`,
+      `use svcctl mcp install --client ${client.id}, or svcctl mcp print --client ${client.id} and paste the entry`,
     );
   }
-  return builder(request, rendered);
+  return client.addCommand(request, rendered);
 }

@@ -6,13 +6,13 @@
  * `svcctl login --save`. `mcp print` and `mcp command` show placeholders
  * instead of secrets unless --show-secrets is given (and then read no secret).
  */
-import { emailWithoutPrompt, resolveEmail, resolvePassword, type CredentialFlags } from '../auth/credentials-input.js';
-import type { Context } from '../context.js';
-import { optionalBaseUrl } from '../deployment.js';
-import { usageError } from '../errors.js';
-import { resolveSecret } from '../secrets.js';
-import { credentialKeys, placeholder, VARIABLE_OF } from './render/values.js';
-import type { AuthMethod, LiteralValues, Mode } from './types.js';
+import { emailWithoutPrompt, resolveEmail, resolvePassword, type CredentialFlags } from '../../auth/credentials-input.js';
+import type { Context } from '../../context.js';
+import { optionalBaseUrl } from '../../deployment.js';
+import { usageError } from '../../errors.js';
+import { resolveSecret } from '../../secrets.js';
+import { credentialKeys, placeholder, VARIABLE_OF } from '../render/values.js';
+import type { AuthMethod, LiteralValues, Mode } from '../types.js';
 
 export interface LiteralFlags extends CredentialFlags {
   tokenFile?: string;
@@ -28,7 +28,7 @@ export async function resolveToken(ctx: Context, flags: LiteralFlags): Promise<s
   // The saved token is kept per base URL; without one there is no saved token to look for.
   const baseUrl = optionalBaseUrl(ctx);
   if (baseUrl !== undefined) {
-    const { readSavedToken } = await import('../auth/credentials-store.js');
+    const { readSavedToken } = await import('../../auth/credentials-store.js');
     const saved = await readSavedToken(ctx, baseUrl);
     if (saved) {
       ctx.out.debug(`access token saved by svcctl login for ${baseUrl}`);

@@ -4,14 +4,14 @@
  * URLs and, for literal secrets, the values (or placeholders for printing).
  */
 import { resolve } from 'node:path';
-import { DEFAULT_SERVER_NAME, MCP_SERVER_PACKAGE } from '../constants.js';
-import type { Context } from '../context.js';
-import { usageError } from '../errors.js';
-import { resolveBaseUrl, resolveMcpUrl } from '../deployment.js';
-import { checkScope, getClient } from './clients.js';
+import { DEFAULT_SERVER_NAME, MCP_SERVER_PACKAGE } from '../../constants.js';
+import type { Context } from '../../context.js';
+import { usageError } from '../../errors.js';
+import { resolveBaseUrl, resolveMcpUrl } from '../../deployment.js';
+import { checkScope, getClient } from '../clients/table.js';
 import { placeholderLiterals, resolveLiterals, type LiteralFlags } from './literal-values.js';
-import { checkSecrets, defaultSecrets, type Target } from './render-entry.js';
-import type { AuthMethod, ClientEnv, EntryRequest, GenericFormat, Mode, Scope, SecretsHow } from './types.js';
+import { checkSecrets, defaultSecrets, type Target } from '../render/render-entry.js';
+import type { AuthMethod, ClientEnv, EntryRequest, GenericFormat, Mode, Scope, SecretsHow } from '../types.js';
 
 /** The options every `svcctl mcp` entry command shares (see addEntryOptions in src/cli/mcp-commands.ts). */
 export interface McpEntryOptions extends LiteralFlags {

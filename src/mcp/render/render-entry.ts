@@ -4,21 +4,17 @@
  * literal secrets, the variables the user must export, and what the client
  * needs next. Pure: no file system, no environment.
  */
-import { usageError } from '../errors.js';
-import { CLIENTS } from './clients.js';
-import { codexBearerVariable, codexLocal, codexProxy, codexRemote } from './render/codex.js';
-import { genericEntry } from './render/generic.js';
-import { localEntry, proxyEntry, remoteEntry } from './render/json-clients.js';
-import { credentialKeys, ESCAPED_DOLLAR_BRACE, holdsLiteralSecret, LITERAL_DOLLAR_VAR, VAR_ACCESS_TOKEN, VAR_AUTH_HEADER, VARIABLE_OF, vscodeInputs } from './render/values.js';
-import type { ClientSpec, EntryRequest, GenericFormat, RenderedEntry, SecretsHow } from './types.js';
+import { usageError } from '../../errors.js';
+import { CLIENTS } from '../clients/table.js';
+import { genericEntry } from './generic.js';
+import { localEntry, proxyEntry, remoteEntry } from './json-clients.js';
+import { credentialKeys, ESCAPED_DOLLAR_BRACE, holdsLiteralSecret, LITERAL_DOLLAR_VAR, VAR_ACCESS_TOKEN, VAR_AUTH_HEADER, VARIABLE_OF, vscodeInputs } from './values.js';
+import type { ClientSpec, EntryRequest, GenericFormat, RenderedEntry, SecretsHow } from '../types.js';
 
 export type Target = EntryRequest['target'];
 
-/** Clients that forward variables by name instead of expanding them (Codex). */
-const FORWARDS_BY_NAME = new Set(['codex']);
-
 function canReference(client: ClientSpec): boolean {
-  return client.variables !== 'none' || FORWARDS_BY_NAME.has(client.id);
+  return client.variables !== 'none' || client.forwardsByName === true;
 }
 
 /** References where the client can use them, else literal values (contract section 4). */
@@ -37,7 +33,7 @@ export function checkSecrets(target: Target, secrets: SecretsHow): void {
     return;
   }
   const client = CLIENTS[target.client];
-  if (secrets === 'prompt' && client.id !== 'vscode') {
+  if (secrets === 'prompt' && !client.promptInputs) {
     throw usageError(`--secrets prompt is only for VS Code (its inputs); ${client.label} takes ref or literal`);
   }
   if (secrets === 'ref' && !canReference(client)) {
@@ -49,36 +45,22 @@ export function checkSecrets(target: Target, secrets: SecretsHow): void {
 }
 
 function renderClientValue(client: ClientSpec, request: EntryRequest): Record<string, unknown> {
-  if (client.id === 'codex') {
-    if (request.mode === 'local') return codexLocal(client, request);
-    if (request.mode === 'remote') return codexRemote(request);
-    return codexProxy(client, request);
-  }
+  const renderer = client.renderer;
+  if (renderer) return renderer[request.mode](client, request);
   if (request.mode === 'local') return localEntry(client, request);
   if (request.mode === 'remote') return remoteEntry(client, request);
   return proxyEntry(client, request);
 }
 
-/** Apps started from a dock or start menu, which do not see variables exported in a shell profile. */
-const GUI_CLIENTS = new Set(['claude-desktop', 'cursor', 'vscode', 'windsurf', 'cline', 'zed']);
-
 function clientNotes(client: ClientSpec, request: EntryRequest): string[] {
   const notes = [client.afterChangeNote(request.scope)];
-  if (request.secrets === 'ref' && GUI_CLIENTS.has(client.id)) {
-    const alternative = client.id === 'vscode' ? '--secrets prompt (or --secrets literal)' : '--secrets literal';
+  if (request.secrets === 'ref' && client.guiApp) {
+    const alternative = client.promptInputs ? '--secrets prompt (or --secrets literal)' : '--secrets literal';
     notes.push(
       `${client.label} started from a dock or start menu often does not see variables exported in a shell profile; start it from a shell that has them, or use ${alternative}.`,
     );
   }
-  if (request.secrets === 'ref' && client.id === 'cline') {
-    notes.push('Cline expands ${env:VAR} since December 2025; with an older Cline use --secrets literal.');
-  }
-  if (request.secrets === 'ref' && client.id === 'vscode' && request.mode === 'remote') {
-    notes.push('Some VS Code versions do not substitute ${env:VAR} in headers (microsoft/vscode#336232); if the server rejects the login, use --secrets prompt.');
-  }
-  if (request.secrets === 'ref' && client.id === 'claude-code' && request.scope !== 'project') {
-    notes.push('Claude Code documents ${VAR} expansion for .mcp.json; if a user/local-scope server gets no credentials, use --scope project or --secrets literal.');
-  }
+  notes.push(...(client.extraNotes?.(request) ?? []));
   if (request.mode === 'proxy' && client.expandsInArgs) {
     notes.push(
       `${client.label} expands \${VAR} in args itself, so the --header arguments write \`\${\` as \`${ESCAPED_DOLLAR_BRACE}\`: mcp-remote receives \`\${NAME}\` and reads the value from the entry's env, and no secret shows in the process list. Leave ${LITERAL_DOLLAR_VAR} unset.`,
@@ -111,12 +93,13 @@ function bearerRenewalNote(request: EntryRequest): string {
 
 /**
  * The variable that carries the token with --secrets ref: SERVICE_ACCESS_TOKEN,
- * except for a Codex proxy entry on Windows, which forwards "Bearer <token>"
- * whole in SERVICE_AUTH_HEADER (see codexBearerVariable).
+ * unless the row's renderer names another (a Codex proxy entry on Windows
+ * forwards "Bearer <token>" whole in SERVICE_AUTH_HEADER, see codexBearerVariable).
  */
 function tokenVariable(request: EntryRequest): string {
   if (request.secrets !== 'ref' || request.auth !== 'bearer' || request.mode !== 'proxy') return VAR_ACCESS_TOKEN;
-  return 'client' in request.target && request.target.client === 'codex' ? codexBearerVariable(request.platform) : VAR_ACCESS_TOKEN;
+  const renderer = 'client' in request.target ? CLIENTS[request.target.client].renderer : undefined;
+  return renderer?.proxyTokenVariable?.(request.platform) ?? VAR_ACCESS_TOKEN;
 }
 
 function variablesToExport(request: EntryRequest): string[] {

@@ -4,13 +4,14 @@
  * it, what syntax it has for variables and what it needs after a change. The
  * rows live in clients/*.ts; the facts come from the MCP clients reference.
  */
-import { usageError } from '../errors.js';
-import { claudeCode, claudeDesktop } from './clients/claude.js';
-import { codex, gemini } from './clients/cli-agents.js';
-import { cline, cursor, vscode, windsurf, zed } from './clients/editors.js';
-import { probe } from './clients/paths.js';
-import { CLIENT_IDS, type ClientEnv, type ClientId, type ClientSpec, type Scope } from './types.js';
+import { usageError } from '../../errors.js';
+import { claudeCode, claudeDesktop } from './claude.js';
+import { codex, gemini } from './cli-agents.js';
+import { cline, cursor, vscode, windsurf, zed } from './editors.js';
+import { probe } from './paths.js';
+import { type ClientEnv, type ClientId, type ClientSpec, type Scope } from '../types.js';
 
+/** The table, in CLIENT_IDS order (a test checks that they agree). */
 export const CLIENTS: Readonly<Record<ClientId, ClientSpec>> = {
   'claude-desktop': claudeDesktop,
   'claude-code': claudeCode,
@@ -23,13 +24,27 @@ export const CLIENTS: Readonly<Record<ClientId, ClientSpec>> = {
   zed,
 };
 
+/**
+ * Adds a row to the table of this process (tests: a client that exists only
+ * in a test, rendered, installed, listed and doctored through the library
+ * functions; the CLI's --client choices stay CLIENT_IDS). Never called by src/.
+ */
+export function registerClient(row: ClientSpec): void {
+  (CLIENTS as Record<string, ClientSpec>)[row.id] = row;
+}
+
+/** Every row, in table order (rows a test registered last). */
+export function allClients(): ClientSpec[] {
+  return Object.values(CLIENTS);
+}
+
 export function isClientId(value: string): value is ClientId {
-  return (CLIENT_IDS as readonly string[]).includes(value);
+  return Object.hasOwn(CLIENTS, value);
 }
 
 export function getClient(id: string): ClientSpec {
   if (!isClientId(id)) {
-    throw usageError(`unknown client '${id}'`, `choose one of: ${CLIENT_IDS.join(', ')}`);
+    throw usageError(`unknown client '${id}'`, `choose one of: ${allClients().map((client) => client.id).join(', ')}`);
   }
   return CLIENTS[id];
 }
@@ -47,5 +62,5 @@ export function checkScope(client: ClientSpec, scope: Scope): void {
 /** Clients whose folder exists on this machine, in table order. */
 export function detectInstalledClients(env: ClientEnv): ClientSpec[] {
   const fs = probe(env);
-  return CLIENT_IDS.map((id) => CLIENTS[id]).filter((client) => fs.exists(client.detectPath(env)));
+  return allClients().filter((client) => fs.exists(client.detectPath(env)));
 }

@@ -4,11 +4,11 @@
  * not given). Without a terminal the missing choice is a usage error naming
  * --client, so a script never waits for an answer.
  */
-import { canPrompt, type Context } from '../context.js';
-import { usageError } from '../errors.js';
-import { CLIENTS, detectInstalledClients } from './clients.js';
+import { canPrompt, type Context } from '../../context.js';
+import { usageError } from '../../errors.js';
+import { CLIENTS, detectInstalledClients } from '../clients/table.js';
 import type { McpEntryOptions } from './entry-request.js';
-import { CLIENT_IDS, type AuthMethod, type ClientEnv, type ClientId, type Mode } from './types.js';
+import { CLIENT_IDS, type AuthMethod, type ClientEnv, type ClientId, type Mode } from '../types.js';
 
 const MODE_CHOICES: { value: Mode; name: string }[] = [
   { value: 'local', name: 'local — the client starts the MCP server with npx (needs Node.js 20+)' },
@@ -30,7 +30,7 @@ export async function chooseClients(ctx: Context, clientEnv: ClientEnv, purpose:
   if (detected.length === 0) {
     throw usageError('no MCP client was found on this machine: pass --client <id>', `clients: ${CLIENT_IDS.join(', ')}`);
   }
-  const { promptChecklist } = await import('../ui/prompts.js');
+  const { promptChecklist } = await import('../../ui/prompts.js');
   return promptChecklist(
     ctx,
     `Which clients? (found on this machine; space to select, enter to confirm)`,
@@ -41,7 +41,7 @@ export async function chooseClients(ctx: Context, clientEnv: ClientEnv, purpose:
 
 /** Asks for the mode and auth method when they were not given (only after an interactive client choice). */
 export async function chooseModeAndAuth(ctx: Context, options: McpEntryOptions, clients: ClientId[]): Promise<McpEntryOptions> {
-  const { promptChoice } = await import('../ui/prompts.js');
+  const { promptChoice } = await import('../../ui/prompts.js');
   const noRemoteInFile = clients.filter((id) => !CLIENTS[id].remoteInFile).map((id) => CLIENTS[id].label);
   const modes = MODE_CHOICES.map((choice) =>
     choice.value === 'remote' && noRemoteInFile.length > 0 ? { ...choice, name: `${choice.name} (not for ${noRemoteInFile.join(', ')})` } : choice,

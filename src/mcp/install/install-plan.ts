@@ -5,15 +5,15 @@
  * stops the whole run before any file is touched.
  */
 import { resolve } from 'node:path';
-import type { Context } from '../context.js';
-import { CLIENTS } from './clients.js';
-import { sameValue, type ConfigDocument } from './files/config-document.js';
-import { openJsoncDocument } from './files/jsonc-document.js';
-import { readSnapshot, type FileSnapshot } from './files/safe-write.js';
-import { openTomlDocument } from './files/toml-document.js';
-import { genericServersKey } from './render/generic.js';
-import { genericFileFormat, type Target } from './render-entry.js';
-import type { ClientEnv, ClientId, FileFormat, RenderedEntry, Scope } from './types.js';
+import type { Context } from '../../context.js';
+import { CLIENTS } from '../clients/table.js';
+import { sameValue, type ConfigDocument } from '../files/config-document.js';
+import { openJsoncDocument } from '../files/jsonc-document.js';
+import { readSnapshot, type FileSnapshot } from '../files/safe-write.js';
+import { openTomlDocument } from '../files/toml-document.js';
+import { genericServersKey } from '../render/generic.js';
+import { genericFileFormat, type Target } from '../render/render-entry.js';
+import type { ClientEnv, ClientId, FileFormat, RenderedEntry, Scope } from '../types.js';
 
 export interface FileTarget {
   /** Undefined for a generic --format file. */

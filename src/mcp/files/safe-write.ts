@@ -224,8 +224,8 @@ export async function updateSafely(path: string, edit: Edit, options: UpdateOpti
  * Takes the lock of the file at `realPath` (its folder is created first) and
  * removes temporary files left by killed runs. Errors are exit 7 naming `path`.
  */
-export async function lockForWriting(path: string, realPath: string, options: Pick<UpdateOptions, 'privateFolder' | 'lock'>): Promise<FileLock> {
-  await ensureFolder(dirname(realPath), { private: options.privateFolder === true }).catch((error: unknown) => {
+export async function lockForWriting(path: string, realPath: string, options: Pick<UpdateOptions, 'privateFolder' | 'mode' | 'lock'>): Promise<FileLock> {
+  await ensureFolder(dirname(realPath), { private: options.privateFolder === true || isPrivateMode(options.mode) }).catch((error: unknown) => {
     throw cannotWrite(path, error);
   });
   const lock = await acquireFileLock(realPath, options.lock).catch((error: unknown) => {

@@ -115,7 +115,7 @@ export async function writeSafely(snapshot: FileSnapshot, content: string, optio
       await handle.close();
     }
     await options.beforeRename?.();
-    // The backup is made before the last check, so nothing but that check stands between it and the rename.
+    if (!(await unchangedSince(snapshot))) throw changedOnDisk(snapshot.path);
     let backupPath: string | undefined;
     if (snapshot.exists && options.backup !== false) {
       backupPath = `${snapshot.path}.bak`;
@@ -123,7 +123,6 @@ export async function writeSafely(snapshot: FileSnapshot, content: string, optio
       // The backup holds the same secrets as the file: it gets the same (or a stricter) mode.
       await chmod(backupPath, (snapshot.mode ?? 0o600) & mode & 0o777);
     }
-    if (!(await unchangedSince(snapshot))) throw changedOnDisk(snapshot.path);
     await renameWithRetry(temp, target);
     tempWritten = false;
     await syncFolder(folder);

@@ -89,7 +89,7 @@ test('concurrent refreshes of an expired token share one login and print the sam
   assert.equal(server.logins().length - before, 1);
   const issued = server.issued[server.issued.length - 1]!;
   assert.deepEqual(new Set(runs.map((run) => run.stdout)), new Set([`Authorization: Bearer ${issued}\n`]));
-  await assert.rejects(stat(`${credentialsFile(home)}.lock`), 'the lock file was left behind');
+  await assert.rejects(stat(`${credentialsFile(home)}.refresh.svcctl.lock`), 'the lock file was left behind');
 });
 
 test('a helper that is logging in shows no secret in its argv (/proc/<pid>/cmdline)', { skip: process.platform !== 'linux' && 'reads /proc, which only Linux has' }, async () => {

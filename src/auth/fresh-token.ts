@@ -17,7 +17,7 @@ import type { Context } from '../context.js';
 import { CliError, ExitCode } from '../errors.js';
 import { credentialsPath, readSavedToken, type SavedToken } from './credentials-store.js';
 import { expiryOf, relativeTime, tryDecodeJwt } from './jwt.js';
-import { withFileLock } from './refresh-lock.js';
+import { withRefreshLock } from './refresh-lock.js';
 
 /** A helper's token must outlive the request it is put in: one that dies within this many seconds is renewed. */
 export const REFRESH_MARGIN_SECONDS = 60;
@@ -110,7 +110,7 @@ export async function freshToken(ctx: Context, sources: RefreshSources, refused?
     });
   }
 
-  return withFileLock(credentialsPath(ctx), { waitMs: (sources.timeoutSeconds + 5) * 1000 }, async () => {
+  return withRefreshLock(ctx, credentialsPath(ctx), (sources.timeoutSeconds + 5) * 1000, async () => {
     // Another svcctl may have logged in while this one waited for the lock.
     const again = await usableSaved(ctx, sources.baseUrl, refused, false);
     if (again.usable) return { token: again.saved!.access_token, loggedIn: false };

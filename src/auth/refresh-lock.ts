@@ -3,57 +3,30 @@
  * --refresh` helpers and proxies wait for the one that is logging in, then
  * read the token it saved instead of logging in again.
  *
- * The lock is a file beside the credentials file (`credentials.json.lock`),
- * created with O_EXCL; a lock older than STALE_MS is taken to belong to a
- * process that died and is removed. Only this interface is used elsewhere, so
- * it can be swapped for the project's shared file lock.
+ * The shared per-file lock (src/fs/file-lock.ts) of a name of its own,
+ * `credentials.json.refresh` (lock file `credentials.json.refresh.svcctl.lock`):
+ * the login saves the token under the credentials file's own lock, which is
+ * not re-entrant, so the refresh cannot hold that one.
  */
-import { mkdir, open, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { Context } from '../context.js';
 import { CliError, ExitCode } from '../errors.js';
+import { LockBusyError, withFileLock } from '../fs/file-lock.js';
+import { fileWriteReason } from '../fs-reasons.js';
+import { ensureFolder } from '../private-dir.js';
 
-const STALE_MS = 60_000;
-const POLL_MS = 50;
-
-export interface LockOptions {
-  /** Give up after this long (ms). */
-  waitMs: number;
-}
-
-async function tryCreate(lockPath: string): Promise<boolean> {
+export async function withRefreshLock<T>(ctx: Context, credentialsFile: string, waitMs: number, work: () => Promise<T>): Promise<T> {
+  const name = `${credentialsFile}.refresh`;
+  await ensureFolder(dirname(credentialsFile), { private: true }).catch((error: unknown) => {
+    throw new CliError(ExitCode.UnsafeConfig, `cannot write to ${dirname(credentialsFile)}: ${fileWriteReason(error)}`);
+  });
+  const onWait = (): void => ctx.out.info('waiting for another svcctl that is logging in…');
   try {
-    const handle = await open(lockPath, 'wx', 0o600);
-    await handle.writeFile(`${process.pid}\n`);
-    await handle.close();
-    return true;
+    return await withFileLock(name, { waitMs, onWait }, work);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  }
-}
-
-async function removeIfStale(lockPath: string): Promise<void> {
-  const info = await stat(lockPath).catch(() => undefined);
-  if (info && Date.now() - info.mtimeMs > STALE_MS) await rm(lockPath, { force: true });
-}
-
-/** Runs `work` holding the lock of `path`. */
-export async function withFileLock<T>(path: string, options: LockOptions, work: () => Promise<T>): Promise<T> {
-  const lockPath = `${path}.lock`;
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-  const deadline = Date.now() + options.waitMs;
-  while (!(await tryCreate(lockPath))) {
-    await removeIfStale(lockPath);
-    if (Date.now() > deadline) {
-      throw new CliError(ExitCode.UnsafeConfig, `another svcctl has been logging in for over ${Math.round(options.waitMs / 1000)} s (lock ${lockPath})`, {
-        hint: 'if no svcctl is running, delete the lock file',
-      });
-    }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-  try {
-    return await work();
-  } finally {
-    await rm(lockPath, { force: true });
+    if (!(error instanceof LockBusyError)) throw error;
+    throw new CliError(ExitCode.UnsafeConfig, `another svcctl has been logging in for over ${Math.round(waitMs / 1000)} s (${error.message})`, {
+      hint: `if no svcctl is running, delete ${error.lockPath}`,
+    });
   }
 }

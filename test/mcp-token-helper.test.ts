@@ -99,8 +99,12 @@ describe('mcp install --auth bearer --token helper (svcctl dev --token-ttl 2)', 
     const secondToken = createHash('sha256').update(second.headers.Authorization!.replace(/^Bearer /, '')).digest('hex').slice(0, 12);
     await dev.waitForStderr(new RegExp(`token sha256:${secondToken}\\) session`));
     const lines = mcpLogLines(dev.stderr().slice(logStart)).filter((line) => line.session !== undefined && / POST /.test(line.line));
-    assert.equal(new Set(lines.map((line) => line.session)).size, 1, lines.map((line) => line.line).join('\n'));
-    assert.ok(new Set(lines.map((line) => line.token)).size >= 2, lines.map((line) => line.line).join('\n'));
+    const shown = lines.map((line) => line.line).join('\n');
+    // The session the first connection kept (a retry after a 401 on a loaded machine may have opened and left another).
+    const kept = lines.filter((line) => line.session === first.opened.sessionId);
+    assert.ok(kept.some((line) => line.token === secondToken), `the new token was not used in the first session:\n${shown}`);
+    assert.ok(new Set(kept.map((line) => line.token)).size >= 2, shown);
+    assert.ok(lines.filter((line) => line.token === secondToken).every((line) => line.session === first.opened.sessionId), shown);
   });
 
   it('a client without a headers command gets a `svcctl mcp proxy` entry; npx -y svcctl when svcctl is not on PATH', async () => {

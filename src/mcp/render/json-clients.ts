@@ -28,20 +28,24 @@ export function runner(client: ClientSpec | undefined, platform: NodeJS.Platform
   return { command: PACKAGE_RUNNER, args };
 }
 
-/** Stdio entries: the row's fixed fields first (VS Code and Claude Code `type: "stdio"`, Zed `source: "custom"`). */
-function stdioEntry(client: ClientSpec, fields: Entry): Entry {
-  return { ...client.shape.stdioFields, ...fields };
+/**
+ * Stdio entries in the row's shape: its fixed fields first (VS Code and Claude
+ * Code `type: "stdio"`, Zed `source: "custom"`, opencode `type: "local"`), the
+ * command as `command` + `args` or one array (opencode), the environment under
+ * `env` or the row's field (opencode `environment`), its trailing fields last.
+ */
+function stdioEntry(client: ClientSpec, run: { command: string; args: string[] }, env: Record<string, string>): Entry {
+  const { stdioFields, commandArray, envField, trailingFields } = client.shape;
+  const command = commandArray ? { command: [run.command, ...run.args] } : run;
+  return { ...stdioFields, ...command, [envField ?? 'env']: env, ...trailingFields };
 }
 
 export function localEntry(client: ClientSpec, request: EntryRequest): Entry {
   const syntax = client.variables;
-  return stdioEntry(client, {
-    ...runner(client, request.platform, [PACKAGE_RUNNER_YES_FLAG, packageSpec(request.package)]),
-    env: {
-      [VAR_EMAIL]: credentialValue(request, syntax, 'email'),
-      [VAR_PASSWORD]: credentialValue(request, syntax, 'password'),
-      [VAR_BASE_URL]: request.baseUrl,
-    },
+  return stdioEntry(client, runner(client, request.platform, [PACKAGE_RUNNER_YES_FLAG, packageSpec(request.package)]), {
+    [VAR_EMAIL]: credentialValue(request, syntax, 'email'),
+    [VAR_PASSWORD]: credentialValue(request, syntax, 'password'),
+    [VAR_BASE_URL]: request.baseUrl,
   });
 }
 
@@ -59,7 +63,7 @@ export function remoteEntry(client: ClientSpec, request: EntryRequest): Entry {
   }
   const headers = remoteHeaders(request, (key) => credentialValue(request, client.variables, key));
   const { urlField, fields } = client.shape.remote;
-  return { ...fields, [urlField]: request.mcpUrl, headers };
+  return { ...fields, [urlField]: request.mcpUrl, headers, ...client.shape.trailingFields };
 }
 
 /** mcp-remote refuses plain http to a host other than loopback without --allow-http. */
@@ -109,5 +113,5 @@ export function proxyEntry(client: ClientSpec, request: EntryRequest): Entry {
   const tail = allowHttpArgs(request.mcpUrl);
   const headers = proxyHeaders(request, client.expandsInArgs ? ESCAPED_DOLLAR_BRACE : '${');
   const env = proxyEnv(request, (key) => credentialValue(request, client.variables, key));
-  return stdioEntry(client, { ...runner(client, request.platform, [...head, ...headers.args, ...tail]), env });
+  return stdioEntry(client, runner(client, request.platform, [...head, ...headers.args, ...tail]), env);
 }

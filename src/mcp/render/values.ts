@@ -42,9 +42,11 @@ export const VARIABLE_OF: Record<CredentialKey, string> = {
 /** Literal secrets (not the email) make the file sensitive. */
 export const SECRET_KEYS: ReadonlySet<CredentialKey> = new Set(['password', 'token']);
 
+/** A reference to a variable in a client's syntax: the one place that writes references. */
 export function variableReference(syntax: VariableSyntax, name: string): string {
   if (syntax === 'env-colon') return `\${env:${name}}`;
   if (syntax === 'dollar-brace') return `\${${name}}`;
+  if (syntax === 'env-brace') return `{env:${name}}`;
   throw new Error(`no variable syntax to reference ${name}`);
 }
 

@@ -19,6 +19,12 @@ export const CLIENT_IDS = [
   // CLI agents (issue 9)
   'opencode',
   'kilo',
+  'copilot',
+  'qwen',
+  'auggie',
+  'droid',
+  'amp',
+  'crush',
 ] as const;
 export type ClientId = (typeof CLIENT_IDS)[number];
 
@@ -113,6 +119,13 @@ export interface ClientSpec {
   renderer?: EntryRenderer;
   /** Also $VAR without braces (Gemini CLI). */
   bareVariables?: boolean;
+  /**
+   * Expands ${VAR} in args but has no ${VAR:-default} and keeps a reference to
+   * an unset variable as written (Qwen Code): mcp-remote's --header arguments
+   * then name variables only the entry's env block sets (PROXY_HEADER_PREFIX…),
+   * so the client leaves them for mcp-remote and no secret reaches argv.
+   */
+  keepsUnsetReferences?: boolean;
   /** Forwards variables by name instead of expanding them (Codex env_vars), so --secrets ref works without a syntax. */
   forwardsByName?: boolean;
   /** Takes --secrets prompt (VS Code inputs). */

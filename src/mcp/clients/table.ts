@@ -11,6 +11,7 @@ import { cline, cursor, vscode, windsurf, zed } from './editors.js';
 import { probe } from './paths.js';
 // CLI agents (issue 9)
 import { kilo, opencode } from './agents-opencode.js';
+import { amp, auggie, copilot, crush, droid, qwen } from './agents-json.js';
 import { type ClientEnv, type ClientId, type ClientSpec, type Scope } from '../types.js';
 
 /** The table, in CLIENT_IDS order (a test checks that they agree). */
@@ -27,6 +28,12 @@ export const CLIENTS: Readonly<Record<ClientId, ClientSpec>> = {
   // CLI agents (issue 9)
   opencode,
   kilo,
+  copilot,
+  qwen,
+  auggie,
+  droid,
+  amp,
+  crush,
 };
 
 /**

@@ -17,13 +17,23 @@ export interface ReferenceSyntax {
   envBrace: boolean;
   /** $VAR (Gemini CLI). */
   bare: boolean;
+  /** A reference to an unset variable stays as written instead of becoming '' (Qwen Code). */
+  keepsUnset?: boolean;
+  /** With keepsUnset: names the entry's own env block sets, left for mcp-remote to expand (not missing). */
+  entryNames?: ReadonlySet<string>;
 }
 
 /** The syntax a client expands in its file; a generic file (no client) is read with both brace forms. */
 export function referenceSyntaxOf(client: ClientSpec | null): ReferenceSyntax {
   if (client === null) return { braces: true, envColon: true, envBrace: false, bare: false };
   const syntax = client.variables;
-  return { braces: syntax === 'dollar-brace', envColon: syntax === 'env-colon', envBrace: syntax === 'env-brace', bare: client.bareVariables === true };
+  return {
+    braces: syntax === 'dollar-brace',
+    envColon: syntax === 'env-colon',
+    envBrace: syntax === 'env-brace',
+    bare: client.bareVariables === true,
+    keepsUnset: client.keepsUnsetReferences === true,
+  };
 }
 
 /** What mcp-remote expands in --header values: ${VAR} from its own environment. */
@@ -72,12 +82,21 @@ export class Resolver {
           const set = (env ?? this.env)[brace];
           if (set === undefined || set === '') return fallback;
         }
-        return this.lookup(brace, env) ?? '';
+        return this.dollar(whole, brace, syntax, env);
       }
-      if (bare !== undefined && syntax.bare) return this.lookup(bare, env) ?? '';
+      if (bare !== undefined && syntax.bare) return this.dollar(whole, bare, syntax, env);
       if (envBrace !== undefined && syntax.envBrace) return this.lookup(envBrace, env) ?? '';
       return whole;
     });
+  }
+
+  /** ${NAME} or $NAME: its value; unset, '' (or the reference as written where the client keeps it). */
+  private dollar(whole: string, name: string, syntax: ReferenceSyntax, env?: NodeJS.ProcessEnv): string {
+    if (syntax.keepsUnset && syntax.entryNames?.has(name)) {
+      const set = (env ?? this.env)[name];
+      if (set === undefined || set === '') return whole;
+    }
+    return this.lookup(name, env) ?? (syntax.keepsUnset ? whole : '');
   }
 
   record(value: Record<string, string>, syntax: ReferenceSyntax): Record<string, string> {

@@ -31,6 +31,16 @@ export const VAR_AUTH_HEADER = `${ENV_PREFIX}AUTH_HEADER`;
 export const LITERAL_DOLLAR_VAR = 'SVCCTL_LITERAL_DOLLAR';
 export const ESCAPED_DOLLAR_BRACE = `\${${LITERAL_DOLLAR_VAR}:-$}{`;
 
+/**
+ * Prefix of the variables an mcp-remote entry's env block sets for a client
+ * that expands ${VAR} in args, has no ${VAR:-default}, and keeps a reference
+ * to an unset variable as written (Qwen Code 0.24.4, resolveEnvVarsInString:
+ * /\$(?:(\w+)|{([^}]+)})/g, unset → the match itself): `${SVCCTL_HEADER_SERVICE_EMAIL}`
+ * in args is unset in the client's environment, so it reaches mcp-remote as
+ * written, and mcp-remote reads it from the env block.
+ */
+export const PROXY_HEADER_PREFIX = 'SVCCTL_HEADER_';
+
 export type CredentialKey = keyof LiteralValues;
 
 export const VARIABLE_OF: Record<CredentialKey, string> = {

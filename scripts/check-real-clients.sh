@@ -94,6 +94,26 @@ agent_verdict() {
   if printf '%s' "$out" | grep -q -E '(^|[^A-Za-z-])service([^A-Za-z-]|$)'; then echo accepted; else echo rejected; fi
 }
 
+# The entry the client's own `mcp add` wrote (the line `svcctl mcp command` prints) against `svcctl mcp print`.
+agent_command_verdict() {
+  client=$1 mode=$2 auth=$3 home=$(mktemp -d)
+  line=$($SVC mcp command --client "$client" --mode "$mode" --auth "$auth" 2>/dev/null) || { echo "refused"; rm -rf "$home"; return; }
+  printed=$(HOME=$home XDG_CONFIG_HOME=$home/.config $SVC --json mcp print --client "$client" --mode "$mode" --auth "$auth" 2>/dev/null)
+  (cd "$home" && HOME=$home XDG_CONFIG_HOME=$home/.config USERPROFILE=$home PATH="$AGENTS_DIR/$client/node_modules/.bin:$STUBS:$PATH" \
+    timeout 90 bash -c "$line" </dev/null >/dev/null 2>&1)
+  (cd "$ROOT" && node --input-type=module -e "
+    import { readFileSync } from 'node:fs'; import { parse } from 'jsonc-parser';
+    const sort = (v) => Array.isArray(v) ? v.map(sort) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort(v[k])])) : v;
+    const printed = JSON.parse(process.argv[1]);
+    let got;
+    try { got = printed.entry_path.reduce((node, key) => node?.[key], parse(readFileSync(printed.file, 'utf8'))); } catch {}
+    if (got === undefined) { console.log('wrote nothing'); process.exit(); }
+    delete got.disabled; // droid adds disabled: false
+    console.log(JSON.stringify(sort(got)) === JSON.stringify(sort(printed.entry)) ? 'same' : 'different: ' + JSON.stringify(got));
+  " "$printed")
+  rm -rf "$home"
+}
+
 check_agents() {
   AGENTS_DIR=${1:-/tmp/svcctl-agents}
   STUBS=$(mktemp -d); printf '#!/bin/sh\nexit 1\n' > "$STUBS/npx"; chmod +x "$STUBS/npx"
@@ -117,6 +137,18 @@ check_agents() {
       row="$row $(agent_verdict "$out") |"
       rm -rf "$home"
     done
+    echo "$row"
+  done
+  echo
+  echo "The clients' own \`mcp add\` lines (\`svcctl mcp command\`), run in a temp HOME: same entry as \`svcctl mcp print\`?"
+  echo
+  echo "| client | $(for v in $variants; do printf '%s | ' "${v/:/ }"; done)"
+  echo "|---|$(for v in $variants; do printf -- '---|'; done)"
+  for pair in $AGENT_PACKAGES; do
+    client=${pair%%:*}
+    [ -x "$AGENTS_DIR/$client/node_modules/.bin/$(agent_bin "$client")" ] || { echo "| $client | not installable offline |"; continue; }
+    row="| $client |"
+    for v in $variants; do row="$row $(agent_command_verdict "$client" "${v%%:*}" "${v#*:}") |"; done
     echo "$row"
   done
   rm -rf "$STUBS"

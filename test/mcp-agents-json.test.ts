@@ -11,28 +11,11 @@ import { CLIENTS } from '../src/mcp/clients/table.js';
 import { planEntry } from '../src/mcp/doctor/entry-plan.js';
 import { referenceSyntaxOf, Resolver } from '../src/mcp/doctor/references.js';
 import { defaultSecrets, renderEntry } from '../src/mcp/render/render-entry.js';
-import type { AuthMethod, ClientEnv, ClientId, EntryRequest, Mode, Scope } from '../src/mcp/types.js';
+import type { AuthMethod, ClientId, EntryRequest, Mode, Scope } from '../src/mcp/types.js';
+import { BASE, entryRequest, LINUX as linux, MAC as mac, MCP, onlyFiles, renderValue, WIN as win } from './helpers/mcp-request.js';
 
-const BASE = 'https://acme.example.com/api';
-const MCP = 'https://acme.example.com/mcp';
-
-function request(client: ClientId, mode: Mode, auth: AuthMethod = 'password', extra: Partial<EntryRequest> = {}): EntryRequest {
-  return {
-    target: { client },
-    mode,
-    auth,
-    name: 'service',
-    scope: 'user',
-    baseUrl: BASE,
-    mcpUrl: MCP,
-    package: 'service-mcp-server',
-    secrets: defaultSecrets({ client }),
-    literals: { email: 'ann@acme.example', password: 'p4ss word', token: 'tok.en' },
-    platform: 'linux',
-    ...extra,
-  };
-}
-const render = (client: ClientId, mode: Mode, auth: AuthMethod = 'password', extra: Partial<EntryRequest> = {}) => renderEntry(request(client, mode, auth, extra)).value;
+const request = entryRequest;
+const render = renderValue;
 const command = (client: ClientId, mode: Mode, auth: AuthMethod = 'password', extra: Partial<EntryRequest> = {}) => {
   const req = request(client, mode, auth, extra);
   return clientCommand(CLIENTS[client], req, renderEntry(req)).command;
@@ -175,11 +158,6 @@ describe('Crush: mcp key, type stdio | http, shell expansion everywhere (proxy $
   });
 });
 
-const noFs = { exists: () => false, list: () => [] };
-const mac: ClientEnv = { homeDir: '/Users/ann', env: {}, platform: 'darwin', projectDir: '/Users/ann/proj', fs: noFs };
-const linux: ClientEnv = { homeDir: '/home/ann', env: {}, platform: 'linux', projectDir: '/home/ann/proj', fs: noFs };
-const win: ClientEnv = { homeDir: 'C:\\Users\\ann', env: { APPDATA: 'C:\\Users\\ann\\AppData\\Roaming' }, platform: 'win32', projectDir: 'C:\\work\\proj', fs: noFs };
-
 const paths: Record<string, Partial<Record<Scope, [string, string, string]>>> = {
   copilot: {
     user: ['/Users/ann/.copilot/mcp-config.json', '/home/ann/.copilot/mcp-config.json', 'C:\\Users\\ann\\.copilot\\mcp-config.json'],
@@ -225,6 +203,5 @@ test('COPILOT_HOME, QWEN_HOME, CRUSH_GLOBAL_CONFIG and XDG_CONFIG_HOME move the 
   assert.equal(CLIENTS.qwen.configPath({ ...linux, env: { QWEN_HOME: '/qh' } }, 'user'), '/qh/settings.json');
   assert.equal(CLIENTS.crush.configPath({ ...linux, env: { CRUSH_GLOBAL_CONFIG: '/cg' } }, 'user'), '/cg/crush.json');
   assert.equal(CLIENTS.crush.configPath({ ...linux, env: { XDG_CONFIG_HOME: '/xdg' } }, 'user'), '/xdg/crush/crush.json');
-  const plain = { exists: (p: string) => p === '/home/ann/proj/crush.json', list: () => [] };
-  assert.equal(CLIENTS.crush.configPath({ ...linux, fs: plain }, 'project'), '/home/ann/proj/crush.json');
+  assert.equal(CLIENTS.crush.configPath({ ...linux, fs: onlyFiles('/home/ann/proj/crush.json') }, 'project'), '/home/ann/proj/crush.json');
 });

@@ -14,31 +14,11 @@ import { CLIENTS } from '../src/mcp/clients/table.js';
 import { unexpandedCheck, unexpandedReferences } from '../src/mcp/doctor/client-rules.js';
 import { planEntry } from '../src/mcp/doctor/entry-plan.js';
 import { referenceSyntaxOf, Resolver } from '../src/mcp/doctor/references.js';
-import { defaultSecrets, renderEntry } from '../src/mcp/render/render-entry.js';
-import type { AuthMethod, ClientEnv, ClientId, EntryRequest, Mode } from '../src/mcp/types.js';
+import { defaultSecrets } from '../src/mcp/render/render-entry.js';
 import { makeTempDir, placeFile, runCli } from './helpers/cli.js';
+import { BASE, LINUX as linux, MAC as mac, MCP, onlyFiles, renderValue, WIN as win } from './helpers/mcp-request.js';
 
-const BASE = 'https://acme.example.com/api';
-const MCP = 'https://acme.example.com/mcp';
-const LITERALS = { email: 'ann@acme.example', password: 'p4ss word', token: 'tok.en' };
-
-function render(client: ClientId, mode: Mode, auth: AuthMethod = 'password', extra: Partial<EntryRequest> = {}) {
-  const request: EntryRequest = {
-    target: { client },
-    mode,
-    auth,
-    name: 'service',
-    scope: 'user',
-    baseUrl: BASE,
-    mcpUrl: MCP,
-    package: 'service-mcp-server',
-    secrets: defaultSecrets({ client }),
-    literals: LITERALS,
-    platform: 'linux',
-    ...extra,
-  };
-  return renderEntry(request).value;
-}
+const render = renderValue;
 
 for (const id of ['opencode', 'kilo'] as const) {
   describe(`${id}: entries per mode × auth`, () => {
@@ -90,11 +70,6 @@ for (const id of ['opencode', 'kilo'] as const) {
   });
 }
 
-const noFs = { exists: () => false, list: () => [] };
-const mac: ClientEnv = { homeDir: '/Users/ann', env: {}, platform: 'darwin', projectDir: '/Users/ann/proj', fs: noFs };
-const linux: ClientEnv = { homeDir: '/home/ann', env: {}, platform: 'linux', projectDir: '/home/ann/proj', fs: noFs };
-const win: ClientEnv = { homeDir: 'C:\\Users\\ann', env: { APPDATA: 'C:\\Users\\ann\\AppData\\Roaming' }, platform: 'win32', projectDir: 'C:\\work\\proj', fs: noFs };
-
 test('opencode and Kilo files: ~/.config on every OS (xdg-basedir), .jsonc by default, an existing file kept', () => {
   assert.equal(CLIENTS.opencode.configPath(mac, 'user'), '/Users/ann/.config/opencode/opencode.jsonc');
   assert.equal(CLIENTS.opencode.configPath(linux, 'user'), '/home/ann/.config/opencode/opencode.jsonc');
@@ -102,17 +77,14 @@ test('opencode and Kilo files: ~/.config on every OS (xdg-basedir), .jsonc by de
   assert.equal(CLIENTS.opencode.configPath({ ...linux, env: { XDG_CONFIG_HOME: '/xdg' } }, 'user'), '/xdg/opencode/opencode.jsonc');
   assert.equal(CLIENTS.opencode.configPath(linux, 'project'), '/home/ann/proj/opencode.json');
   assert.equal(CLIENTS.opencode.configPath(win, 'project'), 'C:\\work\\proj\\opencode.json');
-  const hasJson = { exists: (p: string) => p === '/home/ann/.config/opencode/opencode.json', list: () => [] };
-  assert.equal(CLIENTS.opencode.configPath({ ...linux, fs: hasJson }, 'user'), '/home/ann/.config/opencode/opencode.json');
-  const hasProjectJsonc = { exists: (p: string) => p === '/home/ann/proj/opencode.jsonc', list: () => [] };
-  assert.equal(CLIENTS.opencode.configPath({ ...linux, fs: hasProjectJsonc }, 'project'), '/home/ann/proj/opencode.jsonc');
+  assert.equal(CLIENTS.opencode.configPath({ ...linux, fs: onlyFiles('/home/ann/.config/opencode/opencode.json') }, 'user'), '/home/ann/.config/opencode/opencode.json');
+  assert.equal(CLIENTS.opencode.configPath({ ...linux, fs: onlyFiles('/home/ann/proj/opencode.jsonc') }, 'project'), '/home/ann/proj/opencode.jsonc');
 
   assert.equal(CLIENTS.kilo.configPath(mac, 'user'), '/Users/ann/.config/kilo/kilo.jsonc');
   assert.equal(CLIENTS.kilo.configPath(linux, 'user'), '/home/ann/.config/kilo/kilo.jsonc');
   assert.equal(CLIENTS.kilo.configPath(win, 'user'), 'C:\\Users\\ann\\.config\\kilo\\kilo.jsonc');
   assert.equal(CLIENTS.kilo.configPath(linux, 'project'), '/home/ann/proj/kilo.json');
-  const hasOpencode = { exists: (p: string) => p === '/home/ann/proj/opencode.json', list: () => [] };
-  assert.equal(CLIENTS.kilo.configPath({ ...linux, fs: hasOpencode }, 'project'), '/home/ann/proj/opencode.json');
+  assert.equal(CLIENTS.kilo.configPath({ ...linux, fs: onlyFiles('/home/ann/proj/opencode.json') }, 'project'), '/home/ann/proj/opencode.json');
   for (const id of ['opencode', 'kilo'] as const) {
     assert.deepEqual([...CLIENTS[id].scopes], ['user', 'project']);
     assert.deepEqual(CLIENTS[id].entryPath('svc', 'user', linux), ['mcp', 'svc']);

@@ -10,6 +10,9 @@ import { envOr, join, probe, resolveFor, xdgConfigHome } from './paths.js';
 
 const project = (env: ClientEnv, ...parts: string[]): string => join(env, resolveFor(env, env.projectDir), ...parts);
 
+/** Entries as members of one top-level object (`mcpServers`, `mcp`, `amp.mcpServers`) in every scope. */
+export const underKey = (key: string): Pick<ClientSpec, 'entryPath' | 'serversPath'> => ({ entryPath: (name) => [key, name], serversPath: () => [key] });
+
 /** $COPILOT_HOME, default ~/.copilot on every OS (`copilot mcp --help` 1.0.102; https://github.com/github/docs/pull/41226). */
 export function copilotHome(env: ClientEnv): string {
   return envOr(env, 'COPILOT_HOME', join(env, env.homeDir, '.copilot'));
@@ -22,8 +25,7 @@ export const copilot: ClientSpec = {
   // `copilot mcp --help` 1.0.102: User ~/.copilot/mcp-config.json, Workspace .mcp.json or .github/mcp.json.
   scopes: ['user', 'project'],
   configPath: (env, scope) => (scope === 'project' ? project(env, '.github', 'mcp.json') : join(env, copilotHome(env), 'mcp-config.json')),
-  entryPath: (name) => ['mcpServers', name],
-  serversPath: () => ['mcpServers'],
+  ...underKey('mcpServers'),
   // $VAR, ${VAR}, ${VAR:-default} in env (github/copilot-cli#903, v1.0.10) and headers (changelog 1.0.x).
   variables: 'dollar-brace',
   // Args are not documented as expanded: the mcp-remote headers stay ${NAME}.
@@ -51,8 +53,7 @@ export const qwen: ClientSpec = {
   format: 'jsonc',
   scopes: ['user', 'project'],
   configPath: (env, scope) => (scope === 'project' ? project(env, '.qwen', 'settings.json') : join(env, qwenHome(env), 'settings.json')),
-  entryPath: (name) => ['mcpServers', name],
-  serversPath: () => ['mcpServers'],
+  ...underKey('mcpServers'),
   // $VAR and ${VAR} over the whole settings object, args included; no ${VAR:-default}; unset stays as written.
   variables: 'dollar-brace',
   bareVariables: true,
@@ -85,8 +86,7 @@ export const auggie: ClientSpec = {
     if (scope === 'local') return project(env, '.augment', 'settings.local.json');
     return join(env, augmentDir(env), 'settings.json');
   },
-  entryPath: (name) => ['mcpServers', name],
-  serversPath: () => ['mcpServers'],
+  ...underKey('mcpServers'),
   // ${VAR} and ${VAR:-default} in command, args, env, url and headers; \${ is a literal ${; unset without default: the server fails to start.
   variables: 'dollar-brace',
   expandsInArgs: true,
@@ -106,8 +106,7 @@ export const droid: ClientSpec = {
   format: 'json',
   scopes: ['user', 'project'],
   configPath: (env, scope) => (scope === 'project' ? project(env, '.factory', 'mcp.json') : join(env, factoryDir(env), 'mcp.json')),
-  entryPath: (name) => ['mcpServers', name],
-  serversPath: () => ['mcpServers'],
+  ...underKey('mcpServers'),
   // droid 0.215.0 (checked): ${VAR} and ${VAR:-default} in env and headers; args are passed as written.
   variables: 'dollar-brace',
   expandsInArgs: false,
@@ -130,8 +129,7 @@ export const amp: ClientSpec = {
   scopes: ['user', 'project'],
   configPath: (env, scope) => (scope === 'project' ? project(env, '.amp', 'settings.json') : join(env, ampDir(env), 'settings.json')),
   // A flat key with a dot in it, not nested (what `amp mcp add` writes).
-  entryPath: (name) => ['amp.mcpServers', name],
-  serversPath: () => ['amp.mcpServers'],
+  ...underKey('amp.mcpServers'),
   // ${VAR} in env and headers per the Amp manual; args are not documented as expanded.
   variables: 'dollar-brace',
   expandsInArgs: false,
@@ -163,8 +161,7 @@ export const crush: ClientSpec = {
     const plain = project(env, 'crush.json');
     return probe(env).exists(plain) && !probe(env).exists(project(env, '.crush.json')) ? plain : project(env, '.crush.json');
   },
-  entryPath: (name) => ['mcp', name],
-  serversPath: () => ['mcp'],
+  ...underKey('mcp'),
   // Shell expansion ($VAR, ${VAR}, ${VAR:-default}, $(command)) of url, headers, args and env.
   variables: 'dollar-brace',
   expandsInArgs: true,

@@ -21,6 +21,7 @@
  */
 import { usageError } from '../../errors.js';
 import type { ClientAddCommand, ClientEnv, ClientSpec, EntryRequest, RenderedEntry, Scope } from '../types.js';
+import { underKey } from './agents-json.js';
 import { join, probe, resolveFor, xdgConfigHome } from './paths.js';
 import { commandLine, shellFor, type Arg } from './shell-quote.js';
 
@@ -72,8 +73,7 @@ function opencodeLike(app: OpencodeLike): ClientSpec {
       scope === 'project'
         ? existingOr(env, resolveFor(env, env.projectDir), app.projectNames, app.projectDefault)
         : existingOr(env, dir(env), app.userNames, app.userNames[0]!),
-    entryPath: (name) => ['mcp', name],
-    serversPath: () => ['mcp'],
+    ...underKey('mcp'),
     variables: 'env-brace',
     // {env:VAR} is replaced everywhere, but our mcp-remote headers use ${NAME}, which it leaves alone.
     expandsInArgs: false,

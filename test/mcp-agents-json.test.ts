@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it, test } from 'node:test';
 import { clientCommand } from '../src/mcp/clients/add-commands.js';
 import { CLIENTS } from '../src/mcp/clients/table.js';
+import { entryRuleFailure } from '../src/mcp/doctor/client-rules.js';
 import { planEntry } from '../src/mcp/doctor/entry-plan.js';
 import { referenceSyntaxOf, Resolver } from '../src/mcp/doctor/references.js';
 import { defaultSecrets, renderEntry } from '../src/mcp/render/render-entry.js';
@@ -89,6 +90,17 @@ describe('Qwen Code: httpUrl for Streamable HTTP, proxy headers from SVCCTL_HEAD
     assert.deepEqual(plan.http?.headers, { 'X-Service-Email': 'ann@acme.example', 'X-Service-Password': 'pw' });
     assert.ok(plan.command.args.includes('X-Service-Email:${SVCCTL_HEADER_SERVICE_EMAIL}'), 'Qwen Code leaves the header argument for mcp-remote');
     assert.deepEqual([...resolver.missing], []);
+  });
+  it('doctor fails a url entry (SSE for Qwen Code) and passes httpUrl', () => {
+    const check = (entry: Record<string, unknown>) => {
+      const plan = planEntry(entry, referenceSyntaxOf(CLIENTS.qwen), new Resolver({}), {}, CLIENTS.qwen);
+      assert.ok(typeof plan !== 'string');
+      return entryRuleFailure(CLIENTS.qwen, 'service', entry, plan);
+    };
+    const failure = check({ type: 'http', url: MCP });
+    assert.match(failure?.detail ?? '', /Qwen Code reads `url` as SSE/);
+    assert.match(failure?.fix ?? '', /rename url to httpUrl, or reinstall: svcctl mcp install --client qwen --mode remote --force/);
+    assert.equal(check(render('qwen', 'remote')), undefined);
   });
   it('qwen mcp add lines (positionals first)', () => {
     assert.equal(command('qwen', 'remote', 'password', { scope: 'project' }), `qwen mcp add service ${MCP} -s project -t http -H 'X-Service-Email: \${SERVICE_EMAIL}' -H 'X-Service-Password: \${SERVICE_PASSWORD}'`);

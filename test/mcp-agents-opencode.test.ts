@@ -11,7 +11,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it, test } from 'node:test';
 import { CLIENTS } from '../src/mcp/clients/table.js';
-import { unexpandedCheck, unexpandedReferences } from '../src/mcp/doctor/client-rules.js';
+import { entryRuleFailure, unexpandedCheck, unexpandedReferences } from '../src/mcp/doctor/client-rules.js';
 import { planEntry } from '../src/mcp/doctor/entry-plan.js';
 import { referenceSyntaxOf, Resolver } from '../src/mcp/doctor/references.js';
 import { defaultSecrets } from '../src/mcp/render/render-entry.js';
@@ -155,4 +155,20 @@ test('doctor reads {env:VAR} as opencode does, and flags ${VAR} and ${env:VAR}, 
   const cursorPlan = planEntry(cursorEntry, referenceSyntaxOf(CLIENTS.cursor), new Resolver({}), {}, CLIENTS.cursor);
   assert.ok(typeof cursorPlan !== 'string');
   assert.deepEqual(unexpandedReferences(CLIENTS.cursor, cursorEntry, cursorPlan), ['{env:SERVICE_EMAIL}']);
+});
+
+test('doctor fails an entry opencode refuses (a string command, args, env, a wrong type) and passes its own shape', () => {
+  const check = (entry: Record<string, unknown>) => {
+    const plan = planEntry(entry, referenceSyntaxOf(CLIENTS.opencode), new Resolver({}), {}, CLIENTS.opencode);
+    assert.ok(typeof plan !== 'string');
+    return entryRuleFailure(CLIENTS.opencode, 'service', entry, plan);
+  };
+  const claudeShaped = check({ command: 'npx', args: ['-y', 'service-mcp-server'], env: { SERVICE_EMAIL: 'a' } });
+  assert.equal(claudeShaped?.ok, false);
+  assert.match(claudeShaped?.detail ?? '', /opencode refuses type null, a string command, args, env/);
+  assert.match(claudeShaped?.fix ?? '', /svcctl mcp install --client opencode --force/);
+  assert.match(check({ type: 'http', url: MCP })?.detail ?? '', /refuses type "http" \(it needs type "remote"\)/);
+  assert.equal(check(renderValue('opencode', 'local')), undefined);
+  assert.equal(check(renderValue('opencode', 'remote')), undefined);
+  assert.equal(check(renderValue('opencode', 'proxy')), undefined);
 });

@@ -69,6 +69,15 @@ export const qwen: ClientSpec = {
       : 'Start a new Qwen Code session; `qwen mcp list` shows the server.',
   // Streamable HTTP is `httpUrl`: Qwen Code 0.24.4 lists `url` (even with type "http") as SSE (checked).
   shape: { remote: { urlField: 'httpUrl' } },
+  doctor: {
+    entryRule: (name, entry, mode, reinstall) =>
+      mode === 'remote' && typeof entry.httpUrl !== 'string'
+        ? {
+            message: `'${name}': Qwen Code reads \`url\` as SSE (whatever \`type\` says), and this server speaks Streamable HTTP`,
+            fix: `rename url to httpUrl, or reinstall: ${reinstall(' --mode remote')}`,
+          }
+        : undefined,
+  },
   addCommand: qwenAddCommand,
 };
 

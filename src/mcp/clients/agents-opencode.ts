@@ -88,7 +88,21 @@ function opencodeLike(app: OpencodeLike): ClientSpec {
       envField: 'environment',
       remote: { urlField: 'url', fields: { type: 'remote' } },
     },
-    doctor: { disabledHint: ` (or set "enabled": true)` },
+    doctor: {
+      disabledHint: ` (or set "enabled": true)`,
+      // Checked with opencode 1.18.33: `"command": "npx"` or an `args` key makes the whole config invalid.
+      entryRule: (name, entry, mode, reinstall) => {
+        const wrong = ['args', 'env'].filter((key) => Object.hasOwn(entry, key));
+        if (typeof entry.command === 'string') wrong.unshift('a string command');
+        const type = mode === 'remote' ? 'remote' : 'local';
+        if (entry.type !== type) wrong.unshift(`type ${JSON.stringify(entry.type ?? null)}`);
+        if (wrong.length === 0) return undefined;
+        return {
+          message: `'${name}': ${app.label} refuses ${wrong.join(', ')} (it needs type "${type}"${type === 'local' ? ', one command array and environment' : ''}) and then reads no config at all`,
+          fix: `rewrite the entry in ${app.label}'s shape, or reinstall: ${reinstall(mode === 'local' ? '' : ` --mode ${mode}`)}`,
+        };
+      },
+    },
     addCommand: addCommand(app),
   };
 }

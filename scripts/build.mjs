@@ -2,10 +2,11 @@
 // own chunk, loaded by a dynamic import only when that command runs, so
 // `svcctl --version` and `svcctl event sign` never load undici.
 import { build } from 'esbuild';
-import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { thirdPartyNotices } from './notices.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -38,7 +39,7 @@ const slimUndici = {
 // Build into a fresh folder and swap it in, so that a CLI started during a
 // build never sees a half-written dist/.
 const staging = `dist.build-${process.pid}`;
-await build({
+const result = await build({
   absWorkingDir: root,
   entryPoints: { main: 'src/main.ts' },
   outdir: staging,
@@ -57,8 +58,14 @@ await build({
   // require() that cannot be bundled.
   mainFields: ['module', 'main'],
   plugins: [slimUndici],
+  // The package ships this bundle and has no runtime dependencies, except optional native modules
+  // (prebuilt per platform, not bundleable): those stay imports, installed by npm as optionalDependencies.
+  external: Object.keys(pkg.optionalDependencies ?? {}),
   logLevel: 'warning',
+  metafile: true,
 });
+// The package has no runtime dependencies: their code is in dist/, so their licences are too.
+writeFileSync(join(root, staging, 'THIRD_PARTY_NOTICES.md'), thirdPartyNotices(root, Object.keys(result.metafile.inputs)));
 const retired = join(root, `dist.old-${process.pid}`);
 try {
   renameSync(join(root, 'dist'), retired);

@@ -21,7 +21,7 @@ export function serverName(value: string): string {
 /** --client (repeatable), --name, --scope, --project-dir, --config, --format: which entry in which file. */
 export function addTargetOptions(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--client <id>', `client (repeatable): ${CLIENT_IDS.join(', ')}`).argParser(collect))
+    .addOption(new Option('--client <id>', 'client (repeatable)').choices(CLIENT_IDS).argParser(collect))
     .addOption(new Option('--name <name>', `server name (default: ${DEFAULT_SERVER_NAME})`).argParser(serverName))
     .addOption(new Option('--scope <s>', 'user (default) | project | local, where the client has them').choices(SCOPES))
     .option('--project-dir <dir>', 'the project for project/local scope (default: the current directory)')

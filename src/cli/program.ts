@@ -11,6 +11,7 @@ import { registerEventCommands } from './event-commands.js';
 import { registerDevCommands } from './dev-commands.js';
 import { registerAuthCommands } from './auth-commands.js';
 import { registerMcpCommands } from './mcp-commands.js';
+import { registerCompletionCommand } from './completion.js';
 
 export interface Io {
   env: NodeJS.ProcessEnv;
@@ -86,5 +87,6 @@ export function createProgram(io: Io): Command {
   registerAuthCommands(program, contextFor);
   registerMcpCommands(program, contextFor);
   registerDevCommands(program, contextFor);
+  registerCompletionCommand(program, contextFor);
   return program;
 }

@@ -146,7 +146,7 @@ check_agents() {
   echo "|---|$(for v in $variants; do printf -- '---|'; done)"
   for pair in $AGENT_PACKAGES; do
     client=${pair%%:*}
-    [ -x "$AGENTS_DIR/$client/node_modules/.bin/$(agent_bin "$client")" ] || { echo "| $client | not installable offline |"; continue; }
+    [ -x "$AGENTS_DIR/$client/node_modules/.bin/$(agent_bin "$client")" ] || { echo "| $client | not installable offline (and no \`mcp add\` command) |"; continue; }
     row="| $client |"
     for v in $variants; do row="$row $(agent_command_verdict "$client" "${v%%:*}" "${v#*:}") |"; done
     echo "$row"

@@ -17,6 +17,7 @@ export const SETTING_NAMES = [
   'ACCESS_TOKEN',
   'INGEST_TOKEN',
   'HMAC_SECRET',
+  'SPOOL_DIR',
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 

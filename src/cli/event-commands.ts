@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import { DEFAULT_CONCURRENCY, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS } from '../constants.js';
 import type { ContextFactory } from '../context.js';
 import { collect, integerIn, positiveSeconds } from './parsers.js';
+import { registerRunAndFlush } from './event-run-commands.js';
 
 const SEND_EXAMPLES = `
 Examples:
@@ -38,6 +39,7 @@ export function registerEventCommands(program: Command, contextFor: ContextFacto
     .addOption(new Option('--timeout <seconds>', 'timeout of each attempt').argParser(positiveSeconds).default(DEFAULT_TIMEOUT_SECONDS))
     .option('--dry-run', 'print the request (secrets as ***) and send nothing')
     .option('--print-curl', 'print an equivalent curl command and send nothing')
+    .option('--spool [DIR]', 'keep an event the service cannot take now (unreachable, 5xx) in DIR for `event flush`')
     .addHelpText('after', SEND_EXAMPLES)
     .action(async (file: string | undefined, options, command: Command) => {
       const { runEventSend } = await import('../commands/event-send.js');
@@ -45,6 +47,8 @@ export function registerEventCommands(program: Command, contextFor: ContextFacto
       const flags = { raw: !!options.raw, ndjson: !!options.ndjson, dryRun: !!options.dryRun, printCurl: !!options.printCurl };
       await runEventSend(contextFor(command), { ...options, ...flags, file, concurrencyGiven });
     });
+
+  registerRunAndFlush(event, contextFor);
 
   event
     .command('sign')

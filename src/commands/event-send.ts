@@ -17,6 +17,7 @@ import { FailedOut } from '../events/failed-out.js';
 import { splitLines, type InputLine } from '../events/ndjson-lines.js';
 import { renderCurl, renderDryRun, renderDryRunJson, type TokenReference } from '../events/request-preview.js';
 import { printDryRunBatch } from './event-send-preview.js';
+import { batchSpool, reportWaiting, spoolFailed, spoolTarget } from './event-spool.js';
 
 export interface EventSendOptions extends EventFlags {
   file?: string;
@@ -32,6 +33,8 @@ export interface EventSendOptions extends EventFlags {
   printCurl: boolean;
   /** True when --concurrency was given on the command line. */
   concurrencyGiven?: boolean;
+  /** --spool [DIR]: true without a DIR. */
+  spool?: string | true;
 }
 
 function checkCombinations(options: EventSendOptions, json: boolean): void {
@@ -136,10 +139,15 @@ async function sendOne(ctx: Context, options: EventSendOptions, { url, token, se
   const target = await deliveryTarget(ctx, options, url, token!.value, secret, 1);
   try {
     const { result, failure } = await deliverEvent(target, built.id, built.body);
+    const spool = spoolTarget(ctx, options.spool);
+    if (failure && spool && failure.exitCode === ExitCode.Unavailable) {
+      return await spoolFailed(ctx, spool, result, failure, built.body);
+    }
     if (ctx.globals.json) ctx.out.jsonResult(result);
     else if (!failure) ctx.out.result(result.id);
     if (failure) throw failure;
     ctx.out.debug(`delivered event ${result.id}: HTTP ${result.status} after ${result.attempts} attempt(s)`);
+    if (spool) await reportWaiting(ctx, spool);
   } finally {
     await target.transport.close();
   }
@@ -156,10 +164,12 @@ async function sendBatch(ctx: Context, options: EventSendOptions, { url, token, 
       failedOut,
       out: ctx.out,
       json: ctx.globals.json,
+      spool: batchSpool(ctx, options.spool),
     });
     const seconds = summary.elapsedMs / 1000;
     const rate = Math.round(summary.sent / Math.max(seconds, 0.001));
     ctx.out.info(`sent ${summary.sent}, failed ${summary.failed} in ${seconds.toFixed(1)}s (${rate} events/s)`);
+    if (summary.spooled > 0) ctx.out.warn(`${summary.spooled} event(s) the service could not take were spooled; send them later with 'svcctl event flush'`);
     if (summary.failed > 0) {
       if (failedOut.path) ctx.out.info(`the ${summary.failed} line(s) not delivered were appended to ${failedOut.path}`);
       else ctx.out.warn('lines that were not delivered are lost unless --failed-out <file> is given');

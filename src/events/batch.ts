@@ -22,11 +22,15 @@ export interface BatchOptions {
   out: Output;
   /** Print one JSON result per line (--json) instead of the delivered ids. */
   json: boolean;
+  /** --spool: keeps an event the service could not take (exit 6 cases) instead of failing its line. */
+  spool?: (id: string, body: Buffer) => Promise<void>;
 }
 
 export interface BatchSummary {
   sent: number;
   failed: number;
+  /** Lines kept in the spool (--spool). */
+  spooled: number;
   elapsedMs: number;
   /** The failure that stopped the batch early, if any (exit 130 for an interruption). */
   stoppedBy?: CliError;
@@ -54,6 +58,7 @@ export async function runBatch(lines: AsyncIterable<InputLine>, options: BatchOp
   let head = 0;
   let sent = 0;
   let failed = 0;
+  let spooled = 0;
   let warnings = 0;
   let stoppedBy: CliError | undefined;
   const waiting: Array<() => void> = [];
@@ -96,15 +101,16 @@ export async function runBatch(lines: AsyncIterable<InputLine>, options: BatchOp
     for (const wake of waiting.splice(0)) wake();
   };
 
-  const finish = (slot: Slot, result: DeliveryResult | undefined, error: CliError | undefined): void => {
+  const finish = (slot: Slot, result: DeliveryResult | undefined, error: CliError | undefined, kept = false): void => {
     if (slot.done) return; // already given up on by an interruption
     if (error) {
       failed++;
       failedOut.append(slot.line.raw);
-    } else sent++;
+    } else if (kept) spooled++;
+    else sent++;
     if (options.json) {
       const fields = result ?? { id: null, status: null, attempts: 0, response: null, error: error?.message };
-      slot.text = `${JSON.stringify({ line: slot.line.number, ...fields })}\n`;
+      slot.text = `${JSON.stringify(kept ? { line: slot.line.number, ...fields, status: 'spooled' } : { line: slot.line.number, ...fields })}\n`;
     } else if (!error && result) slot.text = `${result.id}\n`;
     slot.done = true;
     flush();
@@ -126,6 +132,12 @@ export async function runBatch(lines: AsyncIterable<InputLine>, options: BatchOp
     slot.idGenerated = built.idGenerated;
     const delivery = await deliverEvent(options.target, built.id, built.body);
     if (slot.done) return; // given up on by an interruption: its line is already in --failed-out
+    if (delivery.failure?.exitCode === ExitCode.Unavailable && options.spool) {
+      await options.spool(built.id, built.body);
+      if (slot.done) return;
+      finish(slot, delivery.result, undefined, true);
+      return;
+    }
     if (delivery.failure) {
       out.error(`line ${slot.line.number} (event ${built.id}): ${delivery.failure.message}`);
       const systemic = delivery.failure.exitCode === ExitCode.AuthRejected || delivery.failure.exitCode === ExitCode.Unavailable;
@@ -195,5 +207,5 @@ export async function runBatch(lines: AsyncIterable<InputLine>, options: BatchOp
     out.clearProgress();
     failedOut.close();
   }
-  return { sent, failed, elapsedMs: Date.now() - started, stoppedBy, interruptedLines };
+  return { sent, failed, spooled, elapsedMs: Date.now() - started, stoppedBy, interruptedLines };
 }

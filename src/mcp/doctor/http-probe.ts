@@ -6,6 +6,7 @@
  * session per user would otherwise keep ours).
  */
 import { HEADER_AUTHORIZATION } from '../../constants.js';
+import { deadlineFetch } from '../../http/deadline-fetch.js';
 import { describeNetworkError } from '../../http/network-errors.js';
 import { shorten } from '../../http/redact.js';
 import type { Redactor } from '../../redaction.js';
@@ -70,7 +71,11 @@ export async function probeHttpServer(plan: HttpPlan, options: ProbeOptions): Pr
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
   ]);
   const client = new Client({ name: 'svcctl-doctor', version: VERSION });
-  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: plan.headers } });
+  const transport = new StreamableHTTPClientTransport(url, {
+    requestInit: { headers: plan.headers },
+    // Each HTTP request (headers and whole body) is aborted at --timeout, not only the JSON-RPC wait.
+    fetch: deadlineFetch(options.timeoutMs),
+  });
   const note = options.note ? `; ${options.note}` : '';
   const results: CheckResult[] = [];
   try {

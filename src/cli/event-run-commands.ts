@@ -1,0 +1,63 @@
+/** Wiring of `svcctl event run` and `svcctl event flush`. */
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { DEFAULT_CONCURRENCY, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS } from '../constants.js';
+import type { ContextFactory } from '../context.js';
+import { collect, integerIn, positiveSeconds } from './parsers.js';
+
+const RUN_EXAMPLES = `
+Examples:
+  svcctl event run --spool -- /usr/local/bin/backup.sh --full
+  svcctl event run --always --label job=backup --timeout 3600 -- pg_dump -f /backups/db.sql app
+  svcctl event run --dry-run -- sh -c 'echo oops >&2; exit 3'`;
+
+/** A command's time limit: seconds above 0, up to a week. */
+function commandSeconds(value: string): number {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0 || number > 7 * 24 * 3600) {
+    throw new InvalidArgumentError('must be a number of seconds above 0 (at most 604800, a week)');
+  }
+  return number;
+}
+
+const httpOptions = (command: Command): Command =>
+  command
+    .option('--token-file <file>', 'file holding the ingest token (else SERVICE_INGEST_TOKEN)')
+    .option('--hmac-secret-file <file>', 'file holding the HMAC secret (else SERVICE_HMAC_SECRET)')
+    .addOption(new Option('--retries <n>', 'retries after the first attempt').argParser(integerIn(0, 20)).default(DEFAULT_RETRIES))
+    .addOption(
+      new Option('--http-timeout <seconds>', 'timeout of each HTTP attempt').argParser(positiveSeconds).default(DEFAULT_TIMEOUT_SECONDS),
+    );
+
+export function registerRunAndFlush(event: Command, contextFor: ContextFactory): void {
+  const run = event
+    .command('run')
+    .description('run a command and send an event when it fails (exit code passed through)')
+    .argument('<COMMAND...>', "the command and its arguments, after '--'")
+    .option('--always', 'send an event on success too')
+    .option('--investigate', 'ask the platform to investigate the failure event')
+    .option('--title <text>', 'event title (default: "<command> failed (exit N)" / "<command> succeeded")')
+    .option('--source <s>', 'payload source (default: the host name)')
+    .option('--severity <s>', 'payload severity (default: error on failure, info on success)')
+    .option('--label <key=value>', 'extra payload label (repeatable)', collect, [])
+    .addOption(new Option('--tail <n>', 'lines of stderr in the message (at most 4 KiB)').argParser(integerIn(0, 1000)).default(20))
+    .option('--show-args', "put the command's arguments in the labels (they may hold secrets)")
+    .addOption(new Option('--timeout <seconds>', "the command's time limit: then SIGTERM, SIGKILL 5s later").argParser(commandSeconds))
+    .option('--spool [DIR]', 'keep the event if the service cannot take it now, for `event flush`')
+    .option('--dry-run', 'run the command, print the event that would be sent, send nothing');
+  httpOptions(run)
+    .addHelpText('after', RUN_EXAMPLES)
+    .action(async (command: string[], options, cmd: Command) => {
+      const { runEventRun } = await import('../commands/event-run.js');
+      await runEventRun(contextFor(cmd), { ...options, command });
+    });
+
+  const flush = event
+    .command('flush')
+    .description('send every spooled event; delete each file only after the service accepted it')
+    .option('--spool <DIR>', 'the spool folder (else SERVICE_SPOOL_DIR, else $XDG_STATE_HOME/svcctl/spool)')
+    .addOption(new Option('--concurrency <n>', 'requests in flight').argParser(integerIn(1, 256)).default(DEFAULT_CONCURRENCY));
+  httpOptions(flush).action(async (options, cmd: Command) => {
+    const { runEventFlush } = await import('../commands/event-flush.js');
+    await runEventFlush(contextFor(cmd), options);
+  });
+}

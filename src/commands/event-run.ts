@@ -1,0 +1,124 @@
+/**
+ * `svcctl event run -- COMMAND [ARGS...]`: runs a command and sends an event
+ * about it (by default only when it fails). svcctl ends with the command's own
+ * exit code; a failure to send the event is reported on stderr and never
+ * changes that code.
+ */
+import { constants, hostname, userInfo } from 'node:os';
+import type { Context } from '../context.js';
+import { CliError, usageError, type ExitCodeValue } from '../errors.js';
+import { onInterrupt } from '../interrupt.js';
+import { Output } from '../output.js';
+import { environmentSecrets, failed, runEvent } from '../events/run-event.js';
+import { exitCodeOf, runCommand } from '../events/run-process.js';
+import { runEventSend } from './event-send.js';
+
+export interface EventRunOptions {
+  command: string[];
+  title?: string;
+  investigate?: boolean;
+  always?: boolean;
+  source?: string;
+  severity?: string;
+  label?: string[];
+  tail: number;
+  showArgs?: boolean;
+  /** The command's time limit in seconds. */
+  timeout?: number;
+  /** Each HTTP attempt's time limit in seconds. */
+  httpTimeout: number;
+  retries: number;
+  tokenFile?: string;
+  hmacSecretFile?: string;
+  spool?: string | true;
+  dryRun?: boolean;
+}
+
+function currentUser(env: NodeJS.ProcessEnv): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return env.USER ?? env.USERNAME ?? 'unknown';
+  }
+}
+
+function labelsOf(pairs: string[]): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw usageError(`--label '${pair}' must be key=value`, 'e.g. --label job=backup');
+    labels[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return labels;
+}
+
+/** Messages of a real send go to stderr: stdout belongs to the wrapped command. */
+function stderrContext(ctx: Context): Context {
+  const out = new Output({ stdout: ctx.out.stderr, stderr: ctx.out.stderr, env: ctx.env, quiet: ctx.out.quiet, verbose: ctx.out.verbose, color: ctx.globals.color });
+  return { ...ctx, out };
+}
+
+export async function runEventRun(ctx: Context, options: EventRunOptions): Promise<void> {
+  const [command, ...args] = options.command;
+  if (command === undefined) throw usageError('no command to run', "give it after '--': svcctl event run -- /usr/local/bin/backup.sh");
+  const labels = labelsOf(options.label ?? []);
+  const outcome = await runCommand({
+    command,
+    args,
+    env: ctx.env,
+    cwd: ctx.cwd,
+    stderr: ctx.out.stderr as Parameters<typeof runCommand>[0]['stderr'],
+    timeoutMs: options.timeout === undefined ? undefined : options.timeout * 1000,
+    onSignal: (forward) => onInterrupt((signal) => forward(signal)),
+  });
+  const exitCode = exitCodeOf(outcome, (signal) => constants.signals[signal] ?? 0);
+  if (outcome.spawnError) ctx.out.error(`cannot run '${command}': ${outcome.spawnError.message}`);
+  if (failed(outcome) || options.always || options.dryRun) {
+    const event = runEvent(
+      outcome,
+      exitCode,
+      {
+        command,
+        args,
+        title: options.title,
+        source: options.source ?? hostname(),
+        severity: options.severity,
+        tailLines: options.tail,
+        showArgs: !!options.showArgs,
+        labels,
+        host: hostname(),
+        user: currentUser(ctx.env),
+        secrets: environmentSecrets(ctx.env),
+      },
+      !!options.investigate,
+      options.timeout,
+    );
+    await sendRunEvent(options.dryRun ? ctx : stderrContext(ctx), options, event);
+  }
+  if (exitCode !== 0) throw new CliError(exitCode as ExitCodeValue, `exit ${exitCode}`, { silent: true });
+}
+
+async function sendRunEvent(ctx: Context, options: EventRunOptions, event: ReturnType<typeof runEvent>): Promise<void> {
+  try {
+    await runEventSend(ctx, {
+      title: event.title,
+      investigate: event.investigate,
+      payload: JSON.stringify(event.payload),
+      label: [],
+      raw: false,
+      ndjson: false,
+      concurrency: 1,
+      retries: options.retries,
+      timeout: options.httpTimeout,
+      tokenFile: options.tokenFile,
+      hmacSecretFile: options.hmacSecretFile,
+      spool: options.spool,
+      dryRun: !!options.dryRun,
+      printCurl: false,
+    });
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    // The command's exit code stands: the event's failure is only reported.
+    if (!error.silent) ctx.out.error(`the event was not sent: ${error.message}`, error.hint ?? (options.spool ? undefined : 'give --spool to keep events the service cannot take now'));
+  }
+}

@@ -1,0 +1,36 @@
+/** `--spool [DIR]` of `event send` and `event run`: where the spool is, and keeping an event there. */
+import type { Context } from '../context.js';
+import type { CliError } from '../errors.js';
+import type { DeliveryResult } from '../events/deliver.js';
+import { countSpooled, spoolDirectory, spoolEvent } from '../events/spool.js';
+import { readSetting } from '../settings.js';
+
+/** The spool folder when --spool was given, else undefined. */
+export function spoolTarget(ctx: Context, flag: string | true | undefined): string | undefined {
+  if (flag === undefined) return undefined;
+  return spoolDirectory(flag, ctx.env, ctx.homeDir, readSetting(ctx.env, 'SPOOL_DIR')?.value);
+}
+
+/** Keeps an event the service could not take; the command then succeeds (the event was accepted for later). */
+export async function spoolFailed(ctx: Context, dir: string, result: DeliveryResult, failure: CliError, body: Buffer): Promise<void> {
+  const path = await spoolEvent(dir, result.id, body);
+  ctx.out.warn(`${failure.message}`);
+  ctx.out.warn(`event ${result.id} was spooled to ${path}; send it later with 'svcctl event flush'`);
+  if (ctx.globals.json) ctx.out.jsonResult({ ...result, status: 'spooled', spooled: path });
+  else ctx.out.result(result.id);
+}
+
+/** After a delivery: how many events are waiting in the spool. */
+export async function reportWaiting(ctx: Context, dir: string): Promise<void> {
+  const waiting = await countSpooled(dir).catch(() => 0);
+  if (waiting > 0) ctx.out.warn(`${waiting} event(s) are waiting in the spool ${dir}: run 'svcctl event flush'`);
+}
+
+/** For --ndjson --spool: keeps each event the service could not take. */
+export function batchSpool(ctx: Context, flag: string | true | undefined): ((id: string, body: Buffer) => Promise<void>) | undefined {
+  const dir = spoolTarget(ctx, flag);
+  if (dir === undefined) return undefined;
+  return async (id, body) => {
+    await spoolEvent(dir, id, body);
+  };
+}

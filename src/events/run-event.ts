@@ -1,0 +1,88 @@
+/**
+ * The event `event run` sends about a command: title, severity, the tail of
+ * its stderr (secrets of the environment redacted) and labels describing the
+ * run. Arguments appear only when asked (--show-args): they may hold secrets.
+ */
+import { createRedactor } from '../redaction.js';
+import { isSecretName } from '../secret-names.js';
+import type { RunOutcome } from './run-process.js';
+
+/** The largest message sent: the tail is cut to its last bytes within this. */
+export const MAX_MESSAGE_BYTES = 4096;
+
+export interface RunEventOptions {
+  command: string;
+  args: string[];
+  title?: string;
+  source: string;
+  severity?: string;
+  tailLines: number;
+  showArgs: boolean;
+  labels: Record<string, string>;
+  host: string;
+  user: string;
+  /** Values to redact from the tail (secrets found in the environment). */
+  secrets: string[];
+}
+
+/** The values of secret-looking environment variables (long enough to redact safely). */
+export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
+  return Object.entries(env)
+    .filter(([name, value]) => isSecretName(name) && typeof value === 'string' && value.length >= 4)
+    .map(([, value]) => value as string);
+}
+
+/** The one place the tail is redacted, with the shared redaction (every encoded form of each secret). */
+export function redactTail(text: string, secrets: string[]): string {
+  return createRedactor(secrets).redact(text);
+}
+
+/** The last `lines` lines of the stderr bytes, redacted, within MAX_MESSAGE_BYTES. */
+export function stderrTail(bytes: Buffer, lines: number, secrets: string[]): string {
+  const text = bytes.toString('utf8').replace(/\r\n/g, '\n').replace(/\n+$/, '');
+  const kept = lines === 0 ? '' : text.split('\n').slice(-lines).join('\n');
+  let message = redactTail(kept, secrets);
+  let encoded = Buffer.from(message, 'utf8');
+  if (encoded.length > MAX_MESSAGE_BYTES) {
+    // Cut at a character boundary: drop a partial UTF-8 sequence at the start.
+    encoded = encoded.subarray(encoded.length - (MAX_MESSAGE_BYTES - 4));
+    message = `…${encoded.toString('utf8').replace(/^\uFFFD+/, '')}`;
+  }
+  return message;
+}
+
+export const failed = (outcome: RunOutcome): boolean => outcome.spawnError !== undefined || outcome.timedOut || outcome.code !== 0;
+
+function what(outcome: RunOutcome, limitSeconds: number | undefined): string {
+  if (outcome.spawnError) return outcome.spawnError.code === 'ENOENT' ? 'could not start (command not found)' : `could not start (${outcome.spawnError.code})`;
+  if (outcome.timedOut) return `timed out after ${limitSeconds}s`;
+  if (outcome.signal) return `failed (killed by ${outcome.signal})`;
+  return outcome.code === 0 ? 'succeeded' : `failed (exit ${outcome.code})`;
+}
+
+export function runEvent(outcome: RunOutcome, exitCode: number, options: RunEventOptions, investigate: boolean, limitSeconds?: number) {
+  const failure = failed(outcome);
+  const name = options.command;
+  const labels: Record<string, string> = {
+    exit_code: String(exitCode),
+    duration_ms: String(Math.round(outcome.durationMs)),
+    host: options.host,
+    user: options.user,
+    command: options.showArgs ? [name, ...options.args].join(' ') : name,
+  };
+  if (outcome.signal) labels.signal = outcome.signal;
+  if (outcome.timedOut) labels.timed_out = 'true';
+  Object.assign(labels, options.labels);
+  let message = stderrTail(outcome.stderrTail, options.tailLines, options.secrets);
+  if (outcome.spawnError && message === '') message = redactTail(outcome.spawnError.message, options.secrets);
+  return {
+    title: options.title ?? `${name} ${what(outcome, limitSeconds)}`,
+    investigate: failure && investigate,
+    payload: {
+      source: options.source,
+      severity: options.severity ?? (failure ? 'error' : 'info'),
+      message,
+      labels,
+    },
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * The durable spool: one file per event that could not be delivered for
+ * service reasons, named by its id, holding the exact body bytes (never a
+ * secret: the signature is computed again when the file is flushed).
+ * Files are written to a temp name, fsynced and renamed, so a reader never
+ * sees half a file. A flusher claims a file by renaming it into `.inflight/`
+ * with its pid in the name: a rename succeeds for one process only, so two
+ * flushers never send the same file at once, and a claim left by a dead
+ * process is put back by the next flusher. A file is deleted only after a 2xx.
+ */
+import { open, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ensureFolder } from '../private-dir.js';
+
+const INFLIGHT = '.inflight';
+const REJECTED = 'rejected';
+const SUFFIX = '.json';
+
+/** The spool folder: the --spool value, else SERVICE_SPOOL_DIR, else $XDG_STATE_HOME/svcctl/spool. */
+export function spoolDirectory(flag: string | true, env: NodeJS.ProcessEnv, homeDir: string, envDir: string | undefined): string {
+  if (typeof flag === 'string' && flag !== '') return flag;
+  if (envDir) return envDir;
+  const state = env.XDG_STATE_HOME || join(homeDir, '.local', 'state');
+  return join(state, 'svcctl', 'spool');
+}
+
+async function ensureDir(dir: string): Promise<void> {
+  await ensureFolder(dir, { private: true });
+}
+
+const safeId = (id: string): string => id.replace(/[^A-Za-z0-9._-]/g, '_');
+
+/** Writes one event durably (temp + fsync + rename); returns the file's path. */
+export async function spoolEvent(dir: string, id: string, body: Uint8Array): Promise<string> {
+  await ensureDir(dir);
+  const final = join(dir, `${safeId(id)}${SUFFIX}`);
+  const temp = join(dir, `.${safeId(id)}.${process.pid}.tmp`);
+  const handle = await open(temp, 'w', 0o600);
+  try {
+    await handle.writeFile(body);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temp, final);
+  const dirHandle = await open(dir, 'r').catch(() => undefined);
+  await dirHandle?.sync().catch(() => undefined);
+  await dirHandle?.close();
+  return final;
+}
+
+async function names(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
+
+/** Events waiting in the spool (claimed ones included). */
+export async function countSpooled(dir: string): Promise<number> {
+  const waiting = (await names(dir)).filter((n) => n.endsWith(SUFFIX) && !n.startsWith('.')).length;
+  const inflight = (await names(join(dir, INFLIGHT))).filter((n) => n.includes(`${SUFFIX}.`)).length;
+  return waiting + inflight;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Puts back the claims of flushers that are no longer running (kill -9 during a flush). */
+export async function recoverStaleClaims(dir: string): Promise<number> {
+  let recovered = 0;
+  for (const name of await names(join(dir, INFLIGHT))) {
+    const match = /^(.*\.json)\.(\d+)$/.exec(name);
+    if (!match || alive(Number(match[2]))) continue;
+    try {
+      await rename(join(dir, INFLIGHT, name), join(dir, match[1]));
+      recovered++;
+    } catch {
+      // another flusher put it back first
+    }
+  }
+  return recovered;
+}
+
+/** The spooled files not claimed by anyone, oldest name order. */
+export async function listSpooled(dir: string): Promise<string[]> {
+  return (await names(dir)).filter((n) => n.endsWith(SUFFIX) && !n.startsWith('.')).sort();
+}
+
+export interface Claim {
+  name: string;
+  id: string;
+  path: string;
+  body: Buffer;
+}
+
+/** Claims one file for this process; undefined when another flusher took it first. */
+export async function claim(dir: string, name: string): Promise<Claim | undefined> {
+  await ensureDir(join(dir, INFLIGHT));
+  const path = join(dir, INFLIGHT, `${name}.${process.pid}`);
+  try {
+    await rename(join(dir, name), path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  return { name, id: name.slice(0, -SUFFIX.length), path, body: await readFile(path) };
+}
+
+/** Delivered: the file is gone. */
+export const settle = (c: Claim): Promise<void> => unlink(c.path);
+
+/** Not delivered: the file goes back to wait for the next flush. */
+export const release = (dir: string, c: Claim): Promise<void> => rename(c.path, join(dir, c.name));
+
+/** Rejected by the service: moved to rejected/ with the answer beside it. */
+export async function reject(dir: string, c: Claim, answer: string): Promise<string> {
+  const target = join(dir, REJECTED);
+  await ensureDir(target);
+  await writeFile(join(target, `${c.id}.answer.txt`), answer, { mode: 0o600 });
+  const path = join(target, c.name);
+  await rename(c.path, path);
+  return path;
+}

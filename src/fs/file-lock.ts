@@ -88,11 +88,17 @@ export function isProcessAlive(pid: number): boolean {
 async function isStale(path: string, holder: LockHolder | undefined, staleMs: number): Promise<boolean> {
   if (holder && holder.host === hostname() && holder.pid !== process.pid && !isProcessAlive(holder.pid)) return true;
   try {
-    return Date.now() - (await stat(path)).mtimeMs > staleMs;
+    const age = Date.now() - (await stat(path)).mtimeMs;
+    // A holder writes its record right after creating the file: a lock still
+    // without one after a moment was left by a run killed in between.
+    return age > (holder ? staleMs : UNREADABLE_STALE_MS);
   } catch {
     return false; // gone meanwhile: the next attempt takes it
   }
 }
+
+/** How old a lock without a readable holder record must be to count as abandoned. */
+const UNREADABLE_STALE_MS = 2_000;
 
 const sameHolder = (a: LockHolder | undefined, b: LockHolder | undefined): boolean =>
   a === undefined ? b === undefined : b !== undefined && a.pid === b.pid && a.host === b.host && a.at === b.at;
@@ -101,7 +107,13 @@ async function tryCreate(path: string): Promise<boolean> {
   try {
     const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
     const holder: LockHolder = { pid: process.pid, host: hostname(), at: new Date().toISOString() };
-    await handle.writeFile(JSON.stringify(holder)).finally(() => handle.close());
+    try {
+      await handle.writeFile(JSON.stringify(holder)).finally(() => handle.close());
+    } catch (error) {
+      // A full disk: never leave an empty lock behind for the next run to wait on.
+      await unlink(path).catch(() => undefined);
+      throw error;
+    }
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -152,6 +164,18 @@ export async function acquireFileLock(file: string, options: LockOptions = {}): 
       await unlink(path).catch(() => undefined);
     },
   };
+}
+
+/**
+ * Removes the lock of `file` when its holder is a process of this host that is
+ * gone (a run killed with SIGKILL skips its exit hook). For runs that end up
+ * writing nothing and so never take the lock; never fails.
+ */
+export async function clearAbandonedLock(file: string): Promise<void> {
+  const path = lockPathOf(file);
+  const holder = await readHolder(path);
+  if (!holder || holder.host !== hostname() || holder.pid === process.pid || isProcessAlive(holder.pid)) return;
+  if (sameHolder(holder, await readHolder(path))) await unlink(path).catch(() => undefined);
 }
 
 /** Runs `work` while holding the lock of `file`. */

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { readdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { isProcessAlive } from './file-lock.js';
+import { clearAbandonedLock, isProcessAlive } from './file-lock.js';
 
 const PREFIX = (target: string): string => `.${basename(target)}.svcctl-`;
 /** A temp file older than this is a leftover even when its pid now belongs to another process. */
@@ -36,4 +36,10 @@ export async function removeLeftoverTemps(target: string): Promise<void> {
     const old = await stat(path).then((info) => Date.now() - info.mtimeMs > LEFTOVER_AGE_MS, () => false);
     if (pid !== process.pid && (old || !isProcessAlive(pid))) await unlink(path).catch(() => undefined);
   }
+}
+
+/** After a run that writes nothing: what a killed run left beside `target` (its temp files, its lock) is removed. */
+export async function tidyAfterKilledRuns(target: string): Promise<void> {
+  await removeLeftoverTemps(target);
+  await clearAbandonedLock(target);
 }

@@ -16,6 +16,15 @@ export const CLIENT_IDS = [
   'gemini',
   'cline',
   'zed',
+  // CLI agents (issue 9)
+  'opencode',
+  'kilo',
+  'copilot',
+  'qwen',
+  'auggie',
+  'droid',
+  'amp',
+  'crush',
 ] as const;
 export type ClientId = (typeof CLIENT_IDS)[number];
 
@@ -70,9 +79,11 @@ export interface FsProbe {
 
 /**
  * How a client expands references to environment variables inside its file.
- * dollar-brace: ${VAR}; env-colon: ${env:VAR}; none: values must be literal.
+ * dollar-brace: ${VAR}; env-colon: ${env:VAR}; env-brace: {env:VAR} (opencode,
+ * Kilo); none: values must be literal. render/values.ts (variableReference)
+ * is the one place that writes them, doctor/references.ts reads them.
  */
-export type VariableSyntax = 'dollar-brace' | 'env-colon' | 'none';
+export type VariableSyntax = 'dollar-brace' | 'env-colon' | 'env-brace' | 'none';
 
 /** One row of the client table (src/mcp/clients/*.ts). */
 export interface ClientSpec {
@@ -112,6 +123,13 @@ export interface ClientSpec {
   renderer?: EntryRenderer;
   /** Also $VAR without braces (Gemini CLI). */
   bareVariables?: boolean;
+  /**
+   * Expands ${VAR} in args but has no ${VAR:-default} and keeps a reference to
+   * an unset variable as written (Qwen Code): mcp-remote's --header arguments
+   * then name variables only the entry's env block sets (PROXY_HEADER_PREFIX…),
+   * so the client leaves them for mcp-remote and no secret reaches argv.
+   */
+  keepsUnsetReferences?: boolean;
   /** Forwards variables by name instead of expanding them (Codex env_vars), so --secrets ref works without a syntax. */
   forwardsByName?: boolean;
   /** Takes --secrets prompt (VS Code inputs). */
@@ -137,6 +155,12 @@ export interface ClientSpec {
 export interface EntryShape {
   /** Fixed fields put first in local and proxy (stdio) entries: { type: 'stdio' }, Zed's { source: 'custom' }. */
   stdioFields?: Record<string, unknown>;
+  /** Program and arguments in one array under `command`, no `args` (opencode, Kilo). */
+  commandArray?: boolean;
+  /** The field of a stdio entry that holds the server's environment (default `env`; opencode: `environment`). */
+  envField?: string;
+  /** Fixed fields put last in every entry (Copilot CLI's `tools: ["*"]`). */
+  trailingFields?: Record<string, unknown>;
   /** Remote entries: the field holding the URL, and fixed fields put first (the transport, e.g. { type: 'http' }). */
   remote: { urlField: string; fields?: Record<string, unknown> };
 }

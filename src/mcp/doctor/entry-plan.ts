@@ -100,7 +100,9 @@ export function planEntry(value: unknown, syntax: ReferenceSyntax, resolver: Res
   const urlField = URL_FIELDS.find((field) => typeof entry[field] === 'string');
   if (command !== undefined && urlField !== undefined) return `the entry has both a command and a ${urlField}: clients refuse or ignore one of them`;
   if (command !== undefined) {
-    const [head, ...args] = command.line.map((part) => resolver.text(part, syntax));
+    // A client that keeps unset references (Qwen Code) leaves ${NAME} of a name only the env block sets for mcp-remote.
+    const lineSyntax = syntax.keepsUnset ? { ...syntax, entryNames: new Set(Object.keys(command.env)) } : syntax;
+    const [head, ...args] = command.line.map((part) => resolver.text(part, lineSyntax));
     if (head === undefined || head === '') return 'the entry has an empty command';
     const forwarded = strings(entry.env_vars);
     for (const name of forwarded) resolver.byName(name);

@@ -7,6 +7,7 @@
 import type { Context } from '../../context.js';
 import { CliError, ExitCode, exitWith, isCliError } from '../../errors.js';
 import { changedOnDisk, updateSafely, type FileSnapshot } from '../files/safe-write.js';
+import { tidyAfterKilledRuns } from '../../fs/leftover-temps.js';
 import { unifiedDiff } from '../files/unified-diff.js';
 import { writesFile, type FilePlan, type PlanStatus } from './install-plan.js';
 import type { Mode } from '../types.js';
@@ -116,6 +117,7 @@ export async function applyChanges(ctx: Context, changes: PlannedChange[], optio
   let failed = false;
   for (const change of changes) {
     if (!writesFile(change.plan)) {
+      await tidyAfterKilledRuns(change.plan.target.file);
       ctx.out.info(describeChange(change, false));
       reports.push(reportOf(change, undefined));
       continue;

@@ -9,7 +9,7 @@ import { CLIENTS } from '../clients/table.js';
 import { genericEntry } from './generic.js';
 import { localEntry, proxyEntry, remoteEntry } from './json-clients.js';
 import { tokenHelperEntry, tokenHelperNotes } from './token-helper.js';
-import { credentialKeys, ESCAPED_DOLLAR_BRACE, holdsLiteralSecret, LITERAL_DOLLAR_VAR, VAR_ACCESS_TOKEN, VAR_AUTH_HEADER, VARIABLE_OF, vscodeInputs } from './values.js';
+import { credentialKeys, ESCAPED_DOLLAR_BRACE, holdsLiteralSecret, LITERAL_DOLLAR_VAR, PROXY_HEADER_PREFIX, VAR_ACCESS_TOKEN, VAR_AUTH_HEADER, VARIABLE_OF, vscodeInputs } from './values.js';
 import type { ClientSpec, EntryRequest, GenericFormat, RenderedEntry, SecretsHow } from '../types.js';
 
 export type Target = EntryRequest['target'];
@@ -65,7 +65,11 @@ function clientNotes(client: ClientSpec, request: EntryRequest): string[] {
     );
   }
   notes.push(...(client.extraNotes?.(request) ?? []));
-  if (request.mode === 'proxy' && client.expandsInArgs) {
+  if (request.mode === 'proxy' && client.keepsUnsetReferences) {
+    notes.push(
+      `${client.label} expands \${VAR} in args itself, so the --header arguments name ${PROXY_HEADER_PREFIX}… variables that only the entry's env sets: ${client.label} leaves them as written, mcp-remote reads them from its env, and no secret shows in the process list. Do not export ${PROXY_HEADER_PREFIX}… variables.`,
+    );
+  } else if (request.mode === 'proxy' && client.expandsInArgs) {
     notes.push(
       `${client.label} expands \${VAR} in args itself, so the --header arguments write \`\${\` as \`${ESCAPED_DOLLAR_BRACE}\`: mcp-remote receives \`\${NAME}\` and reads the value from the entry's env, and no secret shows in the process list. Leave ${LITERAL_DOLLAR_VAR} unset.`,
     );

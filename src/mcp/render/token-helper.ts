@@ -15,6 +15,7 @@
 import { CLI_NAME } from '../../constants.js';
 import { deriveMcpUrl } from '../../settings.js';
 import { commandLine } from '../clients/shell-quote.js';
+import { stdioEntry } from './json-clients.js';
 import type { ClientSpec, EntryRequest, TokenHelper } from '../types.js';
 
 type Entry = Record<string, unknown>;
@@ -45,11 +46,12 @@ export function tokenHelperEntry(client: ClientSpec, request: EntryRequest, help
   if (headers !== undefined && usesHeadersCommand(client, request)) {
     const line = svcctlLine(helper, [...deploymentArgs(request), ...HELPER_ARGS]);
     const { urlField, fields } = client.shape.remote;
-    return { ...fields, [urlField]: request.mcpUrl, [headers.field]: commandLine(line, 'posix') };
+    return { ...fields, [urlField]: request.mcpUrl, [headers.field]: commandLine(line, 'posix'), ...client.shape.trailingFields };
   }
   const [program, ...args] = svcctlLine(helper, [...deploymentArgs(request), ...PROXY_ARGS]);
   const run = client.windowsCmdWrap && request.platform === 'win32' ? { command: 'cmd', args: ['/c', program!, ...args] } : { command: program!, args };
-  return { ...client.shape.stdioFields, ...run };
+  // The row's stdio shape (fixed fields, a command array, trailing fields); no env: the entry holds no secret.
+  return stdioEntry(client, run);
 }
 
 /** What the user is told about such an entry. */

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Checks, offline, that real MCP clients accept the files `svcctl mcp install` writes,
 # and that the command lines of `svcctl mcp command` add the same entry.
-# Not part of `npm test` (the clients are big). Usage:
+# Not part of `npm test` (the clients are big). Usage (the CLI agents of issue 9: --agents, see check_agents):
 #   npm i --prefix /tmp/clients @openai/codex @anthropic-ai/claude-code @google/gemini-cli
 #   npm run build && scripts/check-real-clients.sh [/tmp/clients]
 set -u
+if [ "${1:-}" = "--agents" ]; then AGENTS_ONLY=1; shift; fi
 CLIENTS_DIR=${1:-/tmp/clients}
 BIN="$CLIENTS_DIR/node_modules/.bin"
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,12 +15,15 @@ unset SERVICE_EMAIL SERVICE_PASSWORD SERVICE_ACCESS_TOKEN
 
 run() { echo "\$ $*"; timeout 90 "$@" 2>&1 | grep -v -e '^WARNING: proceeding' -e 'Unknown user config'; echo "(exit ${PIPESTATUS[0]})"; }
 
-for variant in "local password" "remote password" "remote bearer" "proxy password" "proxy bearer"; do
-  set -- $variant; mode=$1; auth=$2
-  echo "=================== mode=$mode auth=$auth"
+# Claude Code, Gemini CLI and Codex (the first clients): their files and their own add commands.
+check_core() {
+# "helper": --token helper (Claude Code, Codex: their headers command in remote mode; otherwise a `svcctl mcp proxy` stdio entry).
+for variant in "local password" "remote password" "remote bearer" "proxy password" "proxy bearer" "remote bearer helper" "proxy bearer helper"; do
+  set -- $variant; mode=$1; auth=$2; token=${3:+--token $3}
+  echo "=================== mode=$mode auth=$auth $token"
   home=$(mktemp -d); mkdir -p "$home/.codex" "$home/.gemini"
   HOME=$home CODEX_HOME=$home/.codex $SVC mcp install --client codex --client claude-code --client gemini \
-    --mode "$mode" --auth "$auth" --no-input >/dev/null 2>&1 || echo "(svcctl mcp install failed)"
+    --mode "$mode" --auth "$auth" $token --no-input >/dev/null 2>&1 || echo "(svcctl mcp install failed)"
   echo "--- codex (config.toml written by svcctl mcp install)"; cat "$home/.codex/config.toml"
   HOME=$home CODEX_HOME=$home/.codex run "$BIN/codex" mcp get service --json
   echo "--- claude (~/.claude.json written by svcctl mcp install)"
@@ -31,8 +35,8 @@ for variant in "local password" "remote password" "remote bearer" "proxy passwor
   echo "--- the same entries added by the clients' own commands (svcctl mcp command)"
   for client in claude-code gemini codex; do
     home=$(mktemp -d); mkdir -p "$home/.codex"
-    line=$($SVC mcp command --client "$client" --mode "$mode" --auth "$auth" 2>/dev/null) || { echo "$client: svcctl mcp command refused this mode (see README)"; rm -rf "$home"; continue; }
-    expected=$($SVC --json mcp print --client "$client" --mode "$mode" --auth "$auth" 2>/dev/null | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.stringify(JSON.parse(s).entry)))')
+    line=$($SVC mcp command --client "$client" --mode "$mode" --auth "$auth" $token 2>/dev/null) || { echo "$client: svcctl mcp command refused this mode (see README)"; rm -rf "$home"; continue; }
+    expected=$($SVC --json mcp print --client "$client" --mode "$mode" --auth "$auth" $token 2>/dev/null | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.stringify(JSON.parse(s).entry)))')
     echo "\$ $line"
     (cd "$home" && HOME=$home CODEX_HOME=$home/.codex PATH="$BIN:$PATH" timeout 90 bash -c "$line" >/dev/null 2>&1); echo "(exit $?)"
     case $client in
@@ -51,3 +55,127 @@ for variant in "local password" "remote password" "remote bearer" "proxy passwor
     rm -rf "$home"
   done
 done
+}
+
+# ---------------------------------------------------------------------------
+# CLI agents (issue 9): each client installed from npm at a pinned version into
+# $AGENTS_DIR/<client>, `svcctl mcp install` into a temp HOME per mode × auth,
+# then the client's own offline list command must show the entry. `npx` is a
+# stub on PATH, so clients that start servers while listing run nothing.
+# Prints a Markdown table (the README's). Run: scripts/check-real-clients.sh --agents [dir]
+# ---------------------------------------------------------------------------
+AGENT_PACKAGES="opencode:opencode-ai@1.18.33 kilo:@kilocode/cli@7.7.7 copilot:@github/copilot@1.0.102 qwen:@qwen-code/qwen-code@0.24.4
+auggie:@augmentcode/auggie@0.36.0 droid:droid@0.215.0 amp:@ampcode/cli@0.0.1790142911-g7618fb crush:@charmland/crush@0.96.1"
+
+agent_bin() { case $1 in copilot) echo copilot ;; qwen) echo qwen ;; auggie) echo auggie ;; droid) echo droid ;; amp) echo amp ;; kilo) echo kilo ;; crush) echo crush ;; *) echo "$1" ;; esac; }
+
+install_agents() {
+  for pair in $AGENT_PACKAGES; do
+    client=${pair%%:*}; spec=${pair#*:}; dir=$AGENTS_DIR/$client
+    [ -x "$dir/node_modules/.bin/$(agent_bin "$client")" ] && continue
+    mkdir -p "$dir" && (cd "$dir" && { [ -f package.json ] || echo '{}' > package.json; } && timeout 600 npm install --no-audit --no-fund --save-exact "$spec" >/dev/null 2>&1)
+    # Packages whose postinstall only links the platform binary: run it (npm may skip install scripts).
+    for script in "$dir"/node_modules/*/install.cjs "$dir"/node_modules/*/install.js "$dir"/node_modules/*/*/install.cjs; do
+      [ -f "$script" ] && (cd "$(dirname "$script")" && timeout 120 node "$(basename "$script")" >/dev/null 2>&1)
+    done
+  done
+}
+
+# The client's list command, run in the temp HOME; prints its output.
+agent_list() {
+  client=$1 home=$2 bin=$AGENTS_DIR/$1/node_modules/.bin/$(agent_bin "$1")
+  (cd "$home" && HOME=$home XDG_CONFIG_HOME=$home/.config USERPROFILE=$home PATH="$STUBS:$PATH" NO_COLOR=1 \
+    timeout 90 "$bin" mcp list </dev/null 2>&1)
+}
+
+# accepted: the list shows the entry named service and no config error.
+agent_verdict() {
+  out=$1
+  if printf '%s' "$out" | grep -qi -e 'invalid' -e 'unrecognized key' -e 'failed to parse' -e 'error parsing'; then echo rejected; return; fi
+  if printf '%s' "$out" | grep -q -E '(^|[^A-Za-z-])service([^A-Za-z-]|$)'; then echo accepted; else echo rejected; fi
+}
+
+# The entry the client's own `mcp add` wrote (the line `svcctl mcp command` prints) against `svcctl mcp print`.
+agent_command_verdict() {
+  client=$1 mode=$2 auth=$3 home=$(mktemp -d)
+  line=$($SVC mcp command --client "$client" --mode "$mode" --auth "$auth" 2>/dev/null) || { echo "refused"; rm -rf "$home"; return; }
+  printed=$(HOME=$home XDG_CONFIG_HOME=$home/.config $SVC --json mcp print --client "$client" --mode "$mode" --auth "$auth" 2>/dev/null)
+  (cd "$home" && HOME=$home XDG_CONFIG_HOME=$home/.config USERPROFILE=$home PATH="$AGENTS_DIR/$client/node_modules/.bin:$STUBS:$PATH" \
+    timeout 90 bash -c "$line" </dev/null >/dev/null 2>&1)
+  (cd "$ROOT" && node --input-type=module -e "
+    import { readFileSync } from 'node:fs'; import { parse } from 'jsonc-parser';
+    const sort = (v) => Array.isArray(v) ? v.map(sort) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort(v[k])])) : v;
+    const printed = JSON.parse(process.argv[1]);
+    let got;
+    try { got = printed.entry_path.reduce((node, key) => node?.[key], parse(readFileSync(printed.file, 'utf8'))); } catch {}
+    if (got === undefined) { console.log('wrote nothing'); process.exit(); }
+    delete got.disabled; // droid adds disabled: false
+    console.log(JSON.stringify(sort(got)) === JSON.stringify(sort(printed.entry)) ? 'same' : 'different: ' + JSON.stringify(got));
+  " "$printed")
+  rm -rf "$home"
+}
+
+check_agents() {
+  AGENTS_DIR=${1:-/tmp/svcctl-agents}
+  STUBS=$(mktemp -d); printf '#!/bin/sh\nexit 1\n' > "$STUBS/npx"; chmod +x "$STUBS/npx"
+  install_agents
+  variants="local:password remote:password remote:bearer proxy:password proxy:bearer"
+  echo "| client | version | $(for v in $variants; do printf '%s | ' "${v/:/ }"; done)"
+  echo "|---|---|$(for v in $variants; do printf -- '---|'; done)"
+  for pair in $AGENT_PACKAGES; do
+    client=${pair%%:*}; bin=$AGENTS_DIR/$client/node_modules/.bin/$(agent_bin "$client")
+    version=$(HOME=$(mktemp -d) timeout 60 "$bin" --version </dev/null 2>/dev/null | grep -o -E '[0-9]+\.[0-9]+\.[0-9]+(-[0-9a-z.]+)?' | head -1)
+    row="| $client | ${version:-not installable offline} |"
+    for v in $variants; do
+      mode=${v%%:*}; auth=${v#*:}
+      if [ -z "$version" ]; then row="$row no offline command |"; continue; fi
+      home=$(mktemp -d)
+      if ! HOME=$home XDG_CONFIG_HOME=$home/.config $SVC mcp install --client "$client" --mode "$mode" --auth "$auth" --no-input >/dev/null 2>&1; then
+        row="$row svcctl refused |"; rm -rf "$home"; continue
+      fi
+      out=$(SERVICE_EMAIL=ann@acme.example SERVICE_PASSWORD=pw SERVICE_ACCESS_TOKEN=tok agent_list "$client" "$home")
+      [ -n "${VERBOSE:-}" ] && { echo "--- $client $mode $auth"; printf '%s\n' "$out"; } >&2
+      row="$row $(agent_verdict "$out") |"
+      rm -rf "$home"
+    done
+    echo "$row"
+  done
+  echo
+  echo "The clients' own \`mcp add\` lines (\`svcctl mcp command\`), run in a temp HOME: same entry as \`svcctl mcp print\`?"
+  echo
+  echo "| client | $(for v in $variants; do printf '%s | ' "${v/:/ }"; done)"
+  echo "|---|$(for v in $variants; do printf -- '---|'; done)"
+  for pair in $AGENT_PACKAGES; do
+    client=${pair%%:*}
+    [ -x "$AGENTS_DIR/$client/node_modules/.bin/$(agent_bin "$client")" ] || { echo "| $client | not installable offline (and no \`mcp add\` command) |"; continue; }
+    row="| $client |"
+    for v in $variants; do row="$row $(agent_command_verdict "$client" "${v%%:*}" "${v#*:}") |"; done
+    echo "$row"
+  done
+  rm -rf "$STUBS"
+}
+
+# Online (needs nothing but svcctl dev): the real Claude Code runs svcctl's headersHelper and proxy.
+check_helper_online() {
+echo "=================== online: the real Claude Code runs svcctl's headersHelper and proxy against svcctl dev --token-ttl 2"
+home=$(mktemp -d); mkdir -p "$home/bin"; ln -s "$ROOT/bin/svcctl.js" "$home/bin/svcctl"
+log=$home/dev.log
+HOME=$home $SVC dev --token-ttl 2 --user helper@example.com:helper-pw > "$home/ready.json" 2> "$log" &
+dev_pid=$!
+for _ in $(seq 50); do [ -s "$home/ready.json" ] && break; sleep 0.1; done
+base=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1],"utf8").split("\n")[0]).base_url)' "$home/ready.json")
+export -n SERVICE_BASE_URL
+(
+  export HOME=$home PATH="$home/bin:$PATH" SERVICE_BASE_URL=$base SERVICE_PASSWORD=helper-pw
+  svcctl login --save --email helper@example.com >/dev/null
+  svcctl mcp install --client claude-code --mode remote --auth bearer --token helper >/dev/null 2>&1
+  svcctl mcp install --client claude-code --mode proxy --auth bearer --token helper --name svcproxy >/dev/null 2>&1
+  run "$BIN/claude" mcp get service; sleep 2.5; run "$BIN/claude" mcp get service
+  run "$BIN/claude" mcp get svcproxy
+)
+echo "--- svcctl dev's log of /mcp (a new token each time the helper ran past the 2 s lifetime):"
+grep ' /mcp ' "$log" | sed 's/^[^ ]* //'
+kill "$dev_pid"; wait "$dev_pid" 2>/dev/null; rm -rf "$home"
+}
+
+if [ -n "${AGENTS_ONLY:-}" ]; then check_agents "${1:-}"; else check_core; check_helper_online; fi

@@ -108,7 +108,7 @@ test('a dropped connection and a refused connection are exit 6 with the cause in
 test('--timeout: a service that never answers is exit 6 after the timeout', async () => {
   const { result } = await loginAgainst(() => new Promise(() => undefined), ['--timeout', '0.5']);
   assert.equal(result.code, 6);
-  assert.match(result.stderr, /no answer from 127\.0\.0\.1:\d+ within 0\.5s/);
+  assert.match(result.stderr, /127\.0\.0\.1:\d+: the service did not send the answer's headers within 0\.5 s/);
   const bad = await runCli(['login', '--timeout', '0'], { env: { SERVICE_BASE_URL: 'http://127.0.0.1:9/api', ...creds } });
   assert.equal(bad.code, 2);
 });

@@ -9,26 +9,10 @@ import { test } from 'node:test';
 import { CliError } from '../src/errors.js';
 import { checkSecrets, defaultSecrets, renderEntry } from '../src/mcp/render/render-entry.js';
 import type { ClientId, EntryRequest, Mode } from '../src/mcp/types.js';
+import { BASE, entryRequest, MCP } from './helpers/mcp-request.js';
 
-const BASE = 'https://acme.example.com/api';
-const MCP = 'https://acme.example.com/mcp';
 
-function req(client: ClientId, mode: Mode, extra: Partial<EntryRequest> = {}): EntryRequest {
-  return {
-    target: { client },
-    mode,
-    auth: 'password',
-    name: 'service',
-    scope: 'user',
-    baseUrl: BASE,
-    mcpUrl: MCP,
-    package: 'service-mcp-server',
-    secrets: defaultSecrets({ client }),
-    literals: { email: 'ann@acme.example', password: 'p4ss word', token: 'tok.en' },
-    platform: 'linux',
-    ...extra,
-  };
-}
+const req = (client: ClientId, mode: Mode, extra: Partial<EntryRequest> = {}): EntryRequest => entryRequest(client, mode, extra.auth ?? 'password', extra);
 
 const render = (client: ClientId, mode: Mode, extra: Partial<EntryRequest> = {}) => renderEntry(req(client, mode, extra));
 const LOCAL_ARGS = ['-y', 'service-mcp-server@latest'];

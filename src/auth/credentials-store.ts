@@ -4,24 +4,25 @@
  *
  *   { "version": 1,
  *     "tokens": { "https://acme.example.com/api":
- *       { "access_token": "…", "email": "…", "expires_at": "…" | null, "saved_at": "…" } } }
+ *       { "access_token": "…", "email": "…", "expires_at": "…" | null, "saved_at": "…",
+ *         "password_in_keychain": true (only after login --remember-password) } } }
  *
  * The file holds secrets, so it is written with safe-write (src/mcp/files/
  * safe-write.ts): whole, to a temporary file in the same folder, flushed and
  * renamed over the old one (an interrupted write leaves the old file or the
  * new one, never half of either), always with mode 0600, so a file that once
- * had looser rights is fixed. Its folder is created 0700.
+ * had looser rights is fixed. Its folder is created 0700. Writers take turns
+ * on the file's lock (credentials.json.svcctl.lock).
  * A file that does not parse is never overwritten: exit 7 with its path.
  */
 import { rm, stat } from 'node:fs/promises';
-import { dirname, isAbsolute, join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { CONFIG_DIR_NAME, CREDENTIALS_FILE_NAME } from '../constants.js';
 import type { Context } from '../context.js';
 import { CliError, ExitCode } from '../errors.js';
 import { fileWriteReason } from '../fs-reasons.js';
 import { fileReadReason } from '../input.js';
-import { readSnapshot, unchangedSince, writeSafely, type FileSnapshot } from '../mcp/files/safe-write.js';
-import { ensureFolder } from '../private-dir.js';
+import { isChangedOnDisk, lockForWriting, readSnapshot, unchangedSince, writeSafely, type FileSnapshot } from '../mcp/files/safe-write.js';
 
 export interface SavedToken {
   access_token: string;
@@ -29,6 +30,8 @@ export interface SavedToken {
   email: string | null;
   expires_at: string | null;
   saved_at: string;
+  /** Set by `login --save --remember-password`: the password is in the OS keychain (src/auth/keychain.ts), never here. */
+  password_in_keychain?: boolean;
 }
 
 interface CredentialsFile {
@@ -110,19 +113,26 @@ function warnIfReadableByOthers(ctx: Context, snapshot: FileSnapshot): void {
   }
 }
 
-/** safe-write refuses to rename over a file that changed since it was read: for us that means read it again. */
-async function changedOnDisk(error: unknown, snapshot: FileSnapshot): Promise<boolean> {
-  if (!(error instanceof CliError) || error.exitCode !== ExitCode.UnsafeConfig) return false;
-  return !(await unchangedSince(snapshot).catch(() => true));
-}
-
 /**
- * Read, change and write the file. When another svcctl changed the file
- * between our read and our write, the change is applied again to its version
- * (a few times), so two logins to different deployments do not lose a token.
+ * Read, change and write the file, holding its lock (svcctl runs take turns).
+ * When something else changed the file between our read and our write, the
+ * change is applied again to its version (a few times), so two logins to
+ * different deployments do not lose a token.
  */
 async function update(ctx: Context, change: (file: CredentialsFile) => boolean): Promise<boolean> {
   const path = credentialsPath(ctx);
+  const lock = await lockForWriting(path, path, {
+    privateFolder: true,
+    lock: { onWait: () => ctx.out.info(`waiting for another svcctl to finish writing ${path}…`) },
+  });
+  try {
+    return await updateLocked(path, change);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function updateLocked(path: string, change: (file: CredentialsFile) => boolean): Promise<boolean> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const { file, snapshot } = await readCredentials(path);
     if (!change(file)) return false;
@@ -133,32 +143,28 @@ async function update(ctx: Context, change: (file: CredentialsFile) => boolean):
       });
       return true;
     }
-    // The folder is created private: 0700 whatever the umask.
-    await ensureFolder(dirname(path), { private: true }).catch((error: unknown) => {
-      throw new CliError(ExitCode.UnsafeConfig, `cannot write the credentials file ${path}: ${fileWriteReason(error)}`);
-    });
     try {
-      // mode 0o600 is forced even on an existing file that once had looser rights.
-      await writeSafely(snapshot, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600, backup: false });
+      // mode 0o600 is forced even on an existing file that once had looser rights; a new folder is 0700.
+      await writeSafely(snapshot, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600, backup: false, privateFolder: true });
     } catch (error) {
-      if (await changedOnDisk(error, snapshot)) continue;
+      if (isChangedOnDisk(error)) continue;
       throw error;
     }
     return true;
   }
-  throw new CliError(ExitCode.UnsafeConfig, `the credentials file ${path} kept changing while svcctl was writing it`, {
-    hint: 'another svcctl is saving tokens at the same time; try again',
+  throw new CliError(ExitCode.UnsafeConfig, `the credentials file ${path} kept changing while svcctl was writing it; nothing was written`, {
+    hint: 'another program is writing it at the same time; try again',
   });
 }
 
 /**
  * The saved token for a base URL, or undefined. A corrupt file is exit 7, never ignored.
- * Each command reads the file this way once, so this is where loose rights are warned about
- * (a save fixes them without a word).
+ * This is where loose rights are warned about (a save fixes them without a word); a
+ * command that reads the file again passes `warn: false`.
  */
-export async function readSavedToken(ctx: Context, baseUrl: string): Promise<SavedToken | undefined> {
+export async function readSavedToken(ctx: Context, baseUrl: string, options: { warn?: boolean } = {}): Promise<SavedToken | undefined> {
   const { file, snapshot } = await readCredentials(credentialsPath(ctx));
-  warnIfReadableByOthers(ctx, snapshot);
+  if (options.warn !== false) warnIfReadableByOthers(ctx, snapshot);
   return file.tokens[baseUrl];
 }
 

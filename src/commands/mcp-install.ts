@@ -74,6 +74,8 @@ async function settleConflicts(ctx: Context, changes: PlannedChange[], options: 
       const { promptConfirm } = await import('../ui/prompts.js');
       if (await promptConfirm(ctx, `Replace the existing '${change.name}' entry (a backup is kept)?`, false)) {
         change.plan.status = 'replaced';
+        // The user said yes to this diff: a file that changes before the write is left alone (exit 7), not edited again.
+        change.reapply = undefined;
         continue;
       }
     }
@@ -111,6 +113,7 @@ export async function runMcpInstall(ctx: Context, given: McpInstallOptions): Pro
     mode: item.request.mode,
     secrets: secretValues(item.request),
     fileMode: item.rendered.literalSecrets ? 0o600 : undefined,
+    reapply: (snapshot) => planInstall(item.fileTarget, item.rendered, { force: options.force === true }, snapshot),
   }));
   const files = new Set(changes.map((change) => change.plan.target.file));
   if (files.size < changes.length) throw usageError('two targets name the same file: install them one at a time');

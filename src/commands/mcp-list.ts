@@ -36,6 +36,8 @@ export async function findServiceEntries(ctx: Context, options: McpListOptions):
   const documents = new Map<string, ConfigDocument | null>();
   const entries: ListedEntry[] = [];
   const warnings: string[] = [];
+  // A project folder that is the home folder makes two scopes name one file (~/.qwen/settings.json): list it once.
+  const visited = new Set<string>();
   for (const client of allClients()) {
     for (const scope of client.scopes) {
       const file = client.configPath(clientEnv, scope);
@@ -49,7 +51,11 @@ export async function findServiceEntries(ctx: Context, options: McpListOptions):
           warnings.push(error.message);
         }
       }
-      const servers = documents.get(file)?.get(client.serversPath(scope, clientEnv));
+      const serversPath = client.serversPath(scope, clientEnv);
+      const key = [file, ...serversPath].join('\0');
+      if (visited.has(key)) continue;
+      visited.add(key);
+      const servers = documents.get(file)?.get(serversPath);
       if (servers === null || typeof servers !== 'object' || Array.isArray(servers)) continue;
       for (const [name, value] of Object.entries(servers)) {
         if (pointsAtService(value, matcher)) entries.push({ client: client.id, scope, file, name, mode: modeOf(value) });

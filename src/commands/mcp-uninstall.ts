@@ -8,6 +8,7 @@ import { DEFAULT_SERVER_NAME } from '../constants.js';
 import type { Context } from '../context.js';
 import { usageError } from '../errors.js';
 import { applyChanges, planAll, showDryRun } from '../mcp/install/apply-plans.js';
+import type { FileSnapshot } from '../mcp/files/safe-write.js';
 import { clientEnvOf, explicitTargets, scopeFor, type McpEntryOptions } from '../mcp/install/entry-request.js';
 import { fileTargetOf, planUninstall } from '../mcp/install/install-plan.js';
 import { chooseClients } from '../mcp/install/interactive-choice.js';
@@ -30,12 +31,10 @@ export async function runMcpUninstall(ctx: Context, options: McpUninstallOptions
   const targets = await chooseTargets(ctx, options);
   const name = options.name ?? DEFAULT_SERVER_NAME;
   const clientEnv = clientEnvOf(ctx, options);
-  const changes = await planAll(ctx, targets, async (target) => ({
-    plan: await planUninstall(fileTargetOf(target, name, scopeFor(target, options), clientEnv, options.config, ctx)),
-    name,
-    mode: null,
-    secrets: [],
-  }));
+  const changes = await planAll(ctx, targets, async (target) => {
+    const fileTarget = fileTargetOf(target, name, scopeFor(target, options), clientEnv, options.config, ctx);
+    return { plan: await planUninstall(fileTarget), name, mode: null, secrets: [], reapply: (snapshot: FileSnapshot) => planUninstall(fileTarget, snapshot) };
+  });
   if (options.dryRun) {
     showDryRun(ctx, changes);
     return;

@@ -34,10 +34,16 @@ export interface SandboxOptions {
   log?: (line: string) => void;
   /** Issuers whose tokens /mcp accepts; default: the sandbox's own origin. */
   trustedIssuers?: string[];
+  /** A request whose headers and body have not all arrived within this time is answered 408 and closed (default 10 s). */
+  requestTimeoutMs?: number;
+  /** Connections open at once; more are refused (default 256). */
+  maxConnections?: number;
 }
 
 export const DEFAULT_TOKEN_TTL_SECONDS = DEV_DEFAULT_TOKEN_TTL_SECONDS;
 export const DEFAULT_MAX_BODY_BYTES = DEV_DEFAULT_MAX_BODY_BYTES;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_CONNECTIONS = 256;
 export const DEMO_EMAIL = 'demo@example.com';
 export const DEMO_WEBHOOK_NAME = 'demo';
 

@@ -19,7 +19,7 @@ import { McpAuthenticator } from './mcp-auth.js';
 import type { McpEndpoint } from './mcp-endpoint.js';
 import { OidcValidator } from './oidc-discovery.js';
 import { logWhenDone } from './request-log.js';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TOKEN_TTL_SECONDS, withDemoDefaults, type SandboxOptions, type SandboxUser } from './sandbox-options.js';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_TOKEN_TTL_SECONDS, withDemoDefaults, type SandboxOptions, type SandboxUser } from './sandbox-options.js';
 
 export const HOST = '127.0.0.1';
 const API_PREFIX = '/api';
@@ -95,7 +95,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     sendError(res, 404, `no such endpoint: ${req.method} ${path}`);
   }
 
-  const server = createServer((req, res: LoggedResponse) => {
+  // A client that trickles its headers or body is cut off (408) once the request time passes;
+  // Node checks the open requests every connectionsCheckingInterval.
+  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const limits = { requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(1000, requestTimeout / 4) };
+  const server = createServer(limits, (req, res: LoggedResponse) => {
     logWhenDone(req, res, options.log);
     route(req, res).catch((error: unknown) => {
       res.note = `internal error: ${error instanceof Error ? error.message : String(error)}`;
@@ -104,6 +108,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     });
   });
   server.keepAliveTimeout = 30_000;
+  server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
 
   const port = await listen(server, options.port ?? 0).catch(async (error: unknown) => {
     await store.close();

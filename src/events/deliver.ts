@@ -41,6 +41,8 @@ export interface DeliveryResult {
   status: number | null;
   attempts: number;
   response: unknown;
+  /** Set when the answer's body was longer than its cap and was cut (src/http/body-limit.ts). */
+  truncated?: true;
   error?: string;
 }
 
@@ -103,6 +105,7 @@ export async function deliverEvent(target: DeliveryTarget, id: string, body: Buf
     response:
       outcome.kind === 'response' && target.keepResponse !== false ? parseBody(outcome.response.body, redactor) : null,
   };
+  if (outcome.kind === 'response' && outcome.response.truncated) result.truncated = true;
   const problem = classify(outcome, redactor);
   if (!problem) return { result };
   result.error = problem.message;

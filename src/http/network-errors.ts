@@ -1,4 +1,5 @@
 /** Network and TLS failures described in words, and whether a retry may help. */
+import { DeadlineExceeded } from './attempt-deadline.js';
 
 export interface NetworkProblem {
   message: string;
@@ -72,7 +73,9 @@ export function describeNetworkError(error: unknown, url: string, timeoutSeconds
     case 'UND_ERR_BODY_TIMEOUT':
     case 'ETIMEDOUT': {
       const viaProxy = String((error as Error)?.message ?? '').includes('through the proxy');
-      const message = viaProxy ? `${host}: ${(error as Error).message}` : `no answer from ${host} within ${timeoutSeconds}s`;
+      // A DeadlineExceeded (attempt-deadline.ts) names the part that was slow.
+      const ownWords = viaProxy || error instanceof DeadlineExceeded;
+      const message = ownWords ? `${host}: ${(error as Error).message}` : `no answer from ${host} within ${timeoutSeconds}s`;
       return { code, retryable: true, message, hint: viaProxy ? PROXY_HINT : undefined };
     }
     case 'EPROXYREFUSED':

@@ -1,10 +1,16 @@
-/** The transport of single requests: Node's own http/https client with one kept-alive agent. */
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+/**
+ * The transport of single requests: Node's own http/https client with one
+ * kept-alive agent. Each attempt has one deadline for the whole exchange
+ * (attempt-deadline.ts) and reads the answer with a cap (body-limit.ts).
+ */
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { HttpResponse, OutgoingRequest, Transport, TransportOptions } from './transport.js';
+import { startDeadline } from './attempt-deadline.js';
+import { bodyLimit, CappedBody } from './body-limit.js';
+import type { HttpResponse, OutgoingRequest, Transport, TransportOptions } from './transport-types.js';
 
-class AttemptTimeout extends Error {
-  readonly code = 'ETIMEDOUT';
+class CutShort extends Error {
+  readonly code = 'ECONNRESET';
 }
 
 export function createNodeHttpTransport(options: TransportOptions): Transport {
@@ -16,16 +22,47 @@ export function createNodeHttpTransport(options: TransportOptions): Transport {
       return new Promise((resolve, reject) => {
         const headers: Record<string, string | number> = { ...request.headers };
         if (request.body) headers['content-length'] = request.body.length;
-        const outgoing = send(request.url, { method: request.method, headers, agent }, (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('error', reject);
-          response.on('end', () =>
-            resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }),
-          );
+        let settled = false;
+        const finish = (error: Error | undefined, response?: HttpResponse): void => {
+          if (settled) return;
+          settled = true;
+          deadline.clear();
+          if (error) reject(error);
+          else resolve(response as HttpResponse);
+        };
+        const receive = (response: IncomingMessage): void => {
+          deadline.reached('body');
+          const status = response.statusCode ?? 0;
+          const success = status >= 200 && status < 300;
+          const body = new CappedBody(bodyLimit(status), !success || request.keepSuccessBody !== false);
+          const answer = (): HttpResponse => ({ status, headers: response.headers, body: body.text(), truncated: body.truncated });
+          response.on('data', (chunk: Buffer) => {
+            if (body.add(chunk)) return;
+            finish(undefined, answer());
+            outgoing.destroy(); // the rest is dropped with the connection
+          });
+          response.on('error', (error) => finish(error));
+          response.on('end', () => finish(undefined, answer()));
+          response.on('close', () => finish(response.complete ? undefined : new CutShort(`the connection closed in the middle of the answer`), answer()));
+        };
+        const outgoing: ClientRequest = send(request.url, { method: request.method, headers, agent }, receive);
+        const deadline = startDeadline(options.timeoutMs, (error) => {
+          finish(error);
+          outgoing.destroy(error);
         });
-        outgoing.setTimeout(options.timeoutMs, () => outgoing.destroy(new AttemptTimeout(`no answer within ${options.timeoutMs} ms`)));
-        outgoing.on('error', reject);
+        // 'finish' may come before the connection is made (the body waits in the socket's buffer).
+        let connected = false;
+        let sent = false;
+        const onConnect = (): void => {
+          connected = true;
+          deadline.reached(sent ? 'headers' : 'send');
+        };
+        outgoing.once('socket', (socket) => (socket.connecting ? socket.once('connect', onConnect) : onConnect()));
+        outgoing.once('finish', () => {
+          sent = true;
+          if (connected) deadline.reached('headers');
+        });
+        outgoing.on('error', (error) => finish(error));
         outgoing.end(request.body);
       });
     },

@@ -3,56 +3,18 @@
  * through Node's own http/https client, which is part of Node's start-up
  * snapshot and costs almost nothing to load; batches and proxied requests go
  * through an undici pool (kept-alive connections, ~3× the throughput), which
- * costs ~90 ms to load. Both send the Buffer they are given, byte for byte.
- * BENCHMARKS.md has the numbers behind this choice.
+ * costs ~90 ms to load. Both send the Buffer they are given, byte for byte,
+ * and both end every attempt at its deadline (attempt-deadline.ts) and read
+ * answers with a cap (body-limit.ts). BENCHMARKS.md has the numbers.
+ *
+ * This module is the factory only; the types live in transport-types.ts, so
+ * the two transports do not import this module back.
  */
-import type { IncomingHttpHeaders } from 'node:http';
+import { proxySettings } from './proxy-env.js';
+import type { Transport, TransportOptions } from './transport-types.js';
 
-export interface HttpResponse {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-export interface OutgoingRequest {
-  url: string;
-  method: 'POST' | 'GET';
-  headers: Record<string, string>;
-  body?: Buffer;
-  /** false: the body of a 2xx answer is read and dropped (a batch does not need it; ~10% faster). */
-  keepSuccessBody?: boolean;
-}
-
-export interface Transport {
-  send(request: OutgoingRequest): Promise<HttpResponse>;
-  /** Waits for requests in flight, then closes the connections. */
-  close(): Promise<void>;
-  /** Drops requests in flight and closes the connections at once. */
-  abort(): Promise<void>;
-}
-
-export interface TransportOptions {
-  env: NodeJS.ProcessEnv;
-  /** The origin every request goes to. */
-  origin: string;
-  /** Timeout of each attempt, in ms. */
-  timeoutMs: number;
-  /** Requests in flight at once (batches). */
-  connections?: number;
-}
-
-function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const value = env[name.toLowerCase()] ?? env[name.toUpperCase()];
-  return value === '' ? undefined : value;
-}
-
-/** The proxy settings of the environment (either case of HTTP_PROXY, HTTPS_PROXY, NO_PROXY). */
-export function proxySettings(env: NodeJS.ProcessEnv): { httpProxy?: string; httpsProxy?: string; noProxy: string } | undefined {
-  const httpProxy = envValue(env, 'http_proxy');
-  const httpsProxy = envValue(env, 'https_proxy') ?? httpProxy;
-  if (!httpProxy && !httpsProxy) return undefined;
-  return { httpProxy, httpsProxy, noProxy: envValue(env, 'no_proxy') ?? '' };
-}
+export type { HttpResponse, OutgoingRequest, Transport, TransportOptions } from './transport-types.js';
+export { proxySettings } from './proxy-env.js';
 
 export async function createTransport(options: TransportOptions): Promise<Transport> {
   if ((options.connections ?? 1) > 1 || proxySettings(options.env)) {

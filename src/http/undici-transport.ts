@@ -1,6 +1,9 @@
 /** The undici transport: a kept-alive pool, or the environment's proxy agent. */
 import type { IncomingHttpHeaders } from 'node:http';
-import { proxySettings, type HttpResponse, type OutgoingRequest, type Transport, type TransportOptions } from './transport.js';
+import { startDeadline } from './attempt-deadline.js';
+import { bodyLimit, CappedBody } from './body-limit.js';
+import { proxySettings } from './proxy-env.js';
+import type { HttpResponse, OutgoingRequest, Transport, TransportOptions } from './transport-types.js';
 import { loadUndici, type Dispatcher } from './undici.js';
 
 class ProxyTimeout extends Error {
@@ -31,32 +34,52 @@ function headersOf(raw: Buffer[] | string[] | null): IncomingHttpHeaders {
 /**
  * One request through undici's dispatch API: the answer is gathered by a
  * small handler instead of a stream (a batch sends tens of thousands; this
- * costs less than request() and body.text()). A 2xx body that is not kept is
- * dropped as it arrives.
+ * costs less than request() and body.text()). One deadline per attempt ends
+ * the whole exchange; the body is read up to its cap (a 2xx body that is not
+ * kept is counted and dropped as it arrives).
  */
-function exchange(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, keepSuccessBody: boolean): Promise<HttpResponse> {
+function exchange(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, keepSuccessBody: boolean, timeoutMs: number): Promise<HttpResponse> {
   return new Promise((resolve, reject) => {
     let status = 0;
     let headers: IncomingHttpHeaders = {};
-    let keep = true;
-    const chunks: Buffer[] = [];
+    let body: CappedBody | undefined;
+    let abort: ((error: Error) => void) | undefined;
+    let settled = false;
+    const finish = (error: Error | undefined): void => {
+      if (settled) return;
+      settled = true;
+      deadline.clear();
+      if (error) reject(error);
+      else resolve({ status, headers, body: body?.text() ?? '', truncated: body?.truncated });
+    };
+    const deadline = startDeadline(timeoutMs, (error) => {
+      finish(error);
+      abort?.(error);
+    });
     dispatcher.dispatch(options, {
-      onConnect() {},
+      onConnect(abortRequest: (error: Error) => void) {
+        abort = abortRequest;
+        if (deadline.error) abortRequest(deadline.error);
+        else deadline.reached('headers');
+      },
       onHeaders(statusCode: number, rawHeaders: Buffer[] | string[] | null) {
+        deadline.reached('body');
         status = statusCode;
         const success = statusCode >= 200 && statusCode < 300;
-        keep = !success || keepSuccessBody;
+        body = new CappedBody(bodyLimit(statusCode), !success || keepSuccessBody);
         if (!success) headers = headersOf(rawHeaders);
         return true;
       },
       onData(chunk: Buffer) {
-        if (keep) chunks.push(chunk);
-        return true;
+        if (body === undefined || body.add(chunk)) return true;
+        finish(undefined); // cut: the rest is dropped with the connection
+        abort?.(new Error('answer cut at its cap'));
+        return false;
       },
       onComplete() {
-        resolve({ status, headers, body: keep ? Buffer.concat(chunks).toString('utf8') : '' });
+        finish(undefined);
       },
-      onError: reject,
+      onError: finish,
     } as unknown as Dispatcher.DispatchHandler);
   });
 }
@@ -65,8 +88,9 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
   const undici = await loadUndici();
   const common = {
     connect: { timeout: Math.min(options.timeoutMs, 10_000) },
-    headersTimeout: options.timeoutMs,
-    bodyTimeout: options.timeoutMs,
+    // Backstops only: the deadline of each attempt (attempt-deadline.ts) ends it first.
+    headersTimeout: options.timeoutMs + 1000,
+    bodyTimeout: options.timeoutMs + 1000,
     keepAliveTimeout: 10_000,
     connections: options.connections ?? 1,
   };
@@ -136,7 +160,7 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
         lastUrl = request.url;
       }
       const { origin, path } = target;
-      return withDeadline((d) => exchange(d, { origin, path, method: request.method, headers: request.headers, body: request.body ?? null }, request.keepSuccessBody !== false));
+      return withDeadline((d) => exchange(d, { origin, path, method: request.method, headers: request.headers, body: request.body ?? null }, request.keepSuccessBody !== false, options.timeoutMs));
     },
     close: () => end(() => (loopError ? dispatcher.destroy() : dispatcher.close())),
     abort: () => end(() => dispatcher.destroy()),

@@ -16,6 +16,15 @@ export const CLIENT_IDS = [
   'gemini',
   'cline',
   'zed',
+  // CLI agents (issue 9)
+  'opencode',
+  'kilo',
+  'copilot',
+  'qwen',
+  'auggie',
+  'droid',
+  'amp',
+  'crush',
 ] as const;
 export type ClientId = (typeof CLIENT_IDS)[number];
 
@@ -24,6 +33,10 @@ export type Mode = (typeof MODES)[number];
 
 export const AUTH_METHODS = ['password', 'bearer'] as const;
 export type AuthMethod = (typeof AUTH_METHODS)[number];
+
+/** --token (with --auth bearer): helper = svcctl hands out a fresh token on every connection; static = the token (or its variable) in the entry. */
+export const TOKEN_HOW = ['helper', 'static'] as const;
+export type TokenHow = (typeof TOKEN_HOW)[number];
 
 export const SCOPES = ['user', 'project', 'local'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -66,9 +79,11 @@ export interface FsProbe {
 
 /**
  * How a client expands references to environment variables inside its file.
- * dollar-brace: ${VAR}; env-colon: ${env:VAR}; none: values must be literal.
+ * dollar-brace: ${VAR}; env-colon: ${env:VAR}; env-brace: {env:VAR} (opencode,
+ * Kilo); none: values must be literal. render/values.ts (variableReference)
+ * is the one place that writes them, doctor/references.ts reads them.
  */
-export type VariableSyntax = 'dollar-brace' | 'env-colon' | 'none';
+export type VariableSyntax = 'dollar-brace' | 'env-colon' | 'env-brace' | 'none';
 
 /** One row of the client table (src/mcp/clients/*.ts). */
 export interface ClientSpec {
@@ -108,6 +123,13 @@ export interface ClientSpec {
   renderer?: EntryRenderer;
   /** Also $VAR without braces (Gemini CLI). */
   bareVariables?: boolean;
+  /**
+   * Expands ${VAR} in args but has no ${VAR:-default} and keeps a reference to
+   * an unset variable as written (Qwen Code): mcp-remote's --header arguments
+   * then name variables only the entry's env block sets (PROXY_HEADER_PREFIX…),
+   * so the client leaves them for mcp-remote and no secret reaches argv.
+   */
+  keepsUnsetReferences?: boolean;
   /** Forwards variables by name instead of expanding them (Codex env_vars), so --secrets ref works without a syntax. */
   forwardsByName?: boolean;
   /** Takes --secrets prompt (VS Code inputs). */
@@ -116,6 +138,13 @@ export interface ClientSpec {
   guiApp?: boolean;
   /** Extra notes after a change (after the GUI note), e.g. a known bug of the client with references. */
   extraNotes?(request: EntryRequest): string[];
+  /**
+   * The client runs a command to get a remote entry's headers (Claude Code's
+   * `headersHelper`): with --token helper, a remote entry names
+   * `svcctl token --refresh --json-headers` there; a client without one gets
+   * an entry that runs `svcctl mcp proxy` instead.
+   */
+  headersCommand?: HeadersCommand;
   /** What `svcctl mcp doctor` knows about how the client reads (or ignores) entries. */
   doctor?: DoctorRules;
   /** The client's own `mcp add` command line and/or install links (`svcctl mcp print --command`). */
@@ -126,8 +155,28 @@ export interface ClientSpec {
 export interface EntryShape {
   /** Fixed fields put first in local and proxy (stdio) entries: { type: 'stdio' }, Zed's { source: 'custom' }. */
   stdioFields?: Record<string, unknown>;
+  /** Program and arguments in one array under `command`, no `args` (opencode, Kilo). */
+  commandArray?: boolean;
+  /** The field of a stdio entry that holds the server's environment (default `env`; opencode: `environment`). */
+  envField?: string;
+  /** Fixed fields put last in every entry (Copilot CLI's `tools: ["*"]`). */
+  trailingFields?: Record<string, unknown>;
   /** Remote entries: the field holding the URL, and fixed fields put first (the transport, e.g. { type: 'http' }). */
   remote: { urlField: string; fields?: Record<string, unknown> };
+}
+
+/** How a client runs a command for a remote entry's headers. */
+export interface HeadersCommand {
+  /** The entry's field that holds the command (a string). */
+  field: string;
+  /** The command is run by a shell (so it is one string, quoted for sh). */
+  shell: boolean;
+  /** What it must print: a JSON object of header names to string values. */
+  output: 'json-headers';
+  /** The longest the client waits for it, in ms. */
+  timeoutMs: number;
+  /** Variables the client adds to the command's environment: name → what it holds. */
+  env: Record<string, 'server-name' | 'server-url'>;
 }
 
 /** A renderer a row names instead of the JSON shape: the entry value per mode. */
@@ -189,6 +238,15 @@ export interface EntryRequest {
   /** Needed when secrets is 'literal' (or the client has no variables). */
   literals: LiteralValues;
   platform: NodeJS.Platform;
+  /** --auth bearer --token helper: svcctl keeps the token fresh (the entry holds no token). */
+  tokenHelper?: TokenHelper;
+}
+
+export interface TokenHelper {
+  /** How the entry starts svcctl: ['svcctl'] when it is on PATH, else ['npx', '-y', 'svcctl']. */
+  svcctl: string[];
+  /** Whether svcctl can log in again by itself (a password remembered in the OS keychain). */
+  canRefresh: boolean;
 }
 
 /** A VS Code `inputs` item, merged into the file's top-level `inputs` array by id. */

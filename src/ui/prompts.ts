@@ -108,7 +108,8 @@ export async function promptChecklist<T extends string>(ctx: Context, message: s
   const { checkbox } = await import('@inquirer/prompts');
   try {
     const validate = (items: readonly unknown[]): true | string => (items.length > 0 ? true : 'choose at least one');
-    return await checkbox<T>({ message, choices, required: true, validate, theme: theme(ctx) }, promptContext(ctx));
+    // Every choice on one page (inquirer shows 7 by default): 20+ clients can be detected.
+    return await checkbox<T>({ message, choices, required: true, validate, pageSize: Math.max(7, choices.length), theme: theme(ctx) }, promptContext(ctx));
   } catch (error) {
     return mapPromptError(error);
   }

@@ -1,5 +1,5 @@
 /**
- * The table of the nine MCP clients svcctl configures. Each row (a ClientSpec)
+ * The table of the MCP clients svcctl configures. Each row (a ClientSpec)
  * says where the client's file is per OS and scope, where our entry sits in
  * it, what syntax it has for variables and what it needs after a change. The
  * rows live in clients/*.ts; the facts come from the MCP clients reference.
@@ -9,6 +9,9 @@ import { claudeCode, claudeDesktop } from './claude.js';
 import { codex, gemini } from './cli-agents.js';
 import { cline, cursor, vscode, windsurf, zed } from './editors.js';
 import { probe } from './paths.js';
+// CLI agents (issue 9)
+import { kilo, opencode } from './agents-opencode.js';
+import { amp, auggie, copilot, crush, droid, qwen } from './agents-json.js';
 import { type ClientEnv, type ClientId, type ClientSpec, type Scope } from '../types.js';
 
 /** The table, in CLIENT_IDS order (a test checks that they agree). */
@@ -22,6 +25,15 @@ export const CLIENTS: Readonly<Record<ClientId, ClientSpec>> = {
   gemini,
   cline,
   zed,
+  // CLI agents (issue 9)
+  opencode,
+  kilo,
+  copilot,
+  qwen,
+  auggie,
+  droid,
+  amp,
+  crush,
 };
 
 /**

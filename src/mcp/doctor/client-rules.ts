@@ -7,6 +7,7 @@
  * reaches the server literally. Each rule gives a failing check with a fix.
  */
 import { MCP_PROXY_PACKAGE } from '../../constants.js';
+import { variableReference } from '../render/values.js';
 import { commandLine, packageName } from '../service-entries.js';
 import type { ClientSpec } from '../types.js';
 import type { EntryPlan } from './entry-plan.js';
@@ -40,7 +41,7 @@ export function entryRuleFailure(client: ClientSpec | null, name: string, entry:
 
 // VS Code's predefined variables (Cursor has the same): ${workspaceFolder} in args is not an environment reference.
 const PREDEFINED = new Set(['workspaceFolder', 'workspaceFolderBasename', 'userHome', 'pathSeparator', 'cwd', 'file', 'fileDirname', 'execPath']);
-const REFERENCE = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}/g;
+const REFERENCE = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}|\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /** Every string the client itself reads from the entry; mcp-remote's own arguments (it expands ${VAR}) are left out. */
 function clientStrings(entry: Entry, plan: EntryPlan): string[] {
@@ -62,32 +63,31 @@ export function unexpandedReferences(client: ClientSpec, entry: Entry, plan: Ent
   const found = new Set<string>();
   for (const text of clientStrings(entry, plan)) {
     for (const match of text.matchAll(REFERENCE)) {
-      const [whole, envColon, brace] = match;
+      const [whole, envColon, brace, envBrace] = match;
       if (envColon !== undefined && client.variables !== 'env-colon') found.add(whole);
       if (brace !== undefined && client.variables !== 'dollar-brace' && !(client.variables === 'env-colon' && PREDEFINED.has(brace))) found.add(whole);
+      if (envBrace !== undefined && client.variables !== 'env-brace') found.add(whole);
     }
   }
   return [...found];
 }
 
-const nameOf = (reference: string): string => reference.replace(/^\$\{(env:)?/, '').replace(/(:-[^}]*)?\}$/, '');
+const nameOf = (reference: string): string => reference.replace(/^\$?\{(env:)?/, '').replace(/(:-[^}]*)?\}$/, '');
 
 /** The failing `variables` check for references the client does not expand; never a value, only the text in the file. */
 export function unexpandedCheck(client: ClientSpec, references: string[]): CheckResult {
   const quoted = references.map((reference) => `'${reference}'`).join(', ');
   const reaches = `${quoted} ${references.length > 1 ? 'reach' : 'reaches'} the server literally`;
   const names = references.map(nameOf);
-  switch (client.variables) {
-    case 'env-colon':
-      return fail('variables', `${client.label} expands only \${env:VAR}: ${reaches}`, `write ${names.map((name) => `\${env:${name}}`).join(', ')} instead, or reinstall: ${reinstall(client)}`);
-    case 'dollar-brace':
-      return fail('variables', `${client.label} expands only \${VAR}: ${reaches}`, `write ${names.map((name) => `\${${name}}`).join(', ')} instead, or reinstall: ${reinstall(client)}`);
-    default:
-      return fail(
-        'variables',
-        `${client.label} expands no variable references: ${reaches}`,
-        client.doctor?.unexpandedFix?.(names, reinstall(client)) ??
-          `put the values in the file, or reinstall: ${reinstall(client)} (it writes them literally, or use --mode proxy, where mcp-remote expands \${VAR} in --header)`,
-      );
+  const syntax = client.variables;
+  if (syntax !== 'none') {
+    const write = (name: string): string => variableReference(syntax, name);
+    return fail('variables', `${client.label} expands only ${write('VAR')}: ${reaches}`, `write ${names.map(write).join(', ')} instead, or reinstall: ${reinstall(client)}`);
   }
+  return fail(
+    'variables',
+    `${client.label} expands no variable references: ${reaches}`,
+    client.doctor?.unexpandedFix?.(names, reinstall(client)) ??
+      `put the values in the file, or reinstall: ${reinstall(client)} (it writes them literally, or use --mode proxy, where mcp-remote expands \${VAR} in --header)`,
+  );
 }

@@ -1,7 +1,8 @@
 /**
  * Variable references inside an entry, in the syntax of the client that reads
  * the file: ${VAR} and ${VAR:-default} (Claude Code, Gemini; Gemini also $VAR),
- * ${env:VAR} (Cursor, VS Code, Windsurf, Cline), ${input:id} (VS Code prompts,
+ * ${env:VAR} (Cursor, VS Code, Windsurf, Cline), {env:VAR} (opencode, Kilo,
+ * anywhere in the file's text), ${input:id} (VS Code prompts,
  * which cannot be checked from outside VS Code). Values are resolved from the
  * environment doctor runs in; only variable names are ever reported.
  */
@@ -12,21 +13,35 @@ export interface ReferenceSyntax {
   braces: boolean;
   /** ${env:VAR}. */
   envColon: boolean;
+  /** {env:VAR} without a dollar (opencode, Kilo). */
+  envBrace: boolean;
   /** $VAR (Gemini CLI). */
   bare: boolean;
+  /** A reference to an unset variable stays as written instead of becoming '' (Qwen Code). */
+  keepsUnset?: boolean;
+  /** With keepsUnset: names the entry's own env block sets, left for mcp-remote to expand (not missing). */
+  entryNames?: ReadonlySet<string>;
 }
 
 /** The syntax a client expands in its file; a generic file (no client) is read with both brace forms. */
 export function referenceSyntaxOf(client: ClientSpec | null): ReferenceSyntax {
-  if (client === null) return { braces: true, envColon: true, bare: false };
-  return { braces: client.variables === 'dollar-brace', envColon: client.variables === 'env-colon', bare: client.bareVariables === true };
+  if (client === null) return { braces: true, envColon: true, envBrace: false, bare: false };
+  const syntax = client.variables;
+  return {
+    braces: syntax === 'dollar-brace',
+    envColon: syntax === 'env-colon',
+    envBrace: syntax === 'env-brace',
+    bare: client.bareVariables === true,
+    keepsUnset: client.keepsUnsetReferences === true,
+  };
 }
 
 /** What mcp-remote expands in --header values: ${VAR} from its own environment. */
-export const MCP_REMOTE_SYNTAX: ReferenceSyntax = { braces: true, envColon: false, bare: false };
+export const MCP_REMOTE_SYNTAX: ReferenceSyntax = { braces: true, envColon: false, envBrace: false, bare: false };
 
 const NAME = '[A-Za-z_][A-Za-z0-9_]*';
-const PATTERN = new RegExp(`\\$\\{input:([^}]+)\\}|\\$\\{env:(${NAME})\\}|\\$\\{(${NAME})(?::-([^}]*))?\\}|\\$(${NAME})`, 'g');
+// ${env:X} is tried before {env:X} at the same text, so a {env:X} match never starts inside a ${env:X}.
+const PATTERN = new RegExp(`\\$\\{input:([^}]+)\\}|\\$\\{env:(${NAME})\\}|\\$\\{(${NAME})(?::-([^}]*))?\\}|\\$(${NAME})|\\{env:(${NAME})\\}`, 'g');
 
 /**
  * Collects the variables an entry references while resolving its values. A
@@ -55,7 +70,7 @@ export class Resolver {
 
   /** A string with the references of `syntax` replaced; `env` overrides the environment (mcp-remote's own env). */
   text(value: string, syntax: ReferenceSyntax, env?: NodeJS.ProcessEnv): string {
-    return value.replace(PATTERN, (whole, input?: string, envColon?: string, brace?: string, fallback?: string, bare?: string) => {
+    return value.replace(PATTERN, (whole, input?: string, envColon?: string, brace?: string, fallback?: string, bare?: string, envBrace?: string) => {
       if (input !== undefined) {
         this.inputs.add(input);
         return whole;
@@ -67,11 +82,21 @@ export class Resolver {
           const set = (env ?? this.env)[brace];
           if (set === undefined || set === '') return fallback;
         }
-        return this.lookup(brace, env) ?? '';
+        return this.dollar(whole, brace, syntax, env);
       }
-      if (bare !== undefined && syntax.bare) return this.lookup(bare, env) ?? '';
+      if (bare !== undefined && syntax.bare) return this.dollar(whole, bare, syntax, env);
+      if (envBrace !== undefined && syntax.envBrace) return this.lookup(envBrace, env) ?? '';
       return whole;
     });
+  }
+
+  /** ${NAME} or $NAME: its value; unset, '' (or the reference as written where the client keeps it). */
+  private dollar(whole: string, name: string, syntax: ReferenceSyntax, env?: NodeJS.ProcessEnv): string {
+    if (syntax.keepsUnset && syntax.entryNames?.has(name)) {
+      const set = (env ?? this.env)[name];
+      if (set === undefined || set === '') return whole;
+    }
+    return this.lookup(name, env) ?? (syntax.keepsUnset ? whole : '');
   }
 
   record(value: Record<string, string>, syntax: ReferenceSyntax): Record<string, string> {

@@ -4,14 +4,20 @@
  * in the same folder, is flushed to disk, and is renamed over the old file,
  * which keeps its mode (and, as root, its owner). Right before the rename the
  * file is read again; if it changed since we read it (a client such as Claude
- * Code rewrote its state file meanwhile), nothing is written and the exit is 7.
+ * Code rewrote its state file meanwhile), writeSafely writes nothing (exit 7).
+ * updateSafely adds the rest: svcctl runs take turns on a lock per file
+ * (src/fs/file-lock.ts), and a change by a program that takes no lock is
+ * handled by applying our edit again to the new content (a few times).
+ * What remains: a write by such a program between the last check and the
+ * rename (microseconds) is replaced by ours.
  */
-import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { chmod, copyFile, lstat, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { ensureFolder, isPrivateMode } from '../../private-dir.js';
-import { basename, dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { CliError, ExitCode } from '../../errors.js';
+import { acquireFileLock, LockBusyError, type FileLock, type LockOptions } from '../../fs/file-lock.js';
+import { removeLeftoverTemps, tempPathFor } from '../../fs/leftover-temps.js';
 import { fileReadReason, fileWriteReason } from '../../fs-reasons.js';
 
 export interface FileSnapshot {
@@ -35,6 +41,8 @@ export interface SafeWriteOptions {
   backup?: boolean;
   /** Force this mode (0o600 for a file holding literal secrets); otherwise the old file's mode is kept. */
   mode?: number;
+  /** Create missing folders 0700 whatever the umask (else as the mode says: private for a 0600 file). */
+  privateFolder?: boolean;
   /** Test seam: runs after the temporary file is written, right before the concurrent-change check. */
   beforeRename?: () => Promise<void> | void;
 }
@@ -85,13 +93,13 @@ export async function unchangedSince(snapshot: FileSnapshot): Promise<boolean> {
 export async function writeSafely(snapshot: FileSnapshot, content: string, options: SafeWriteOptions = {}): Promise<SafeWriteResult> {
   const target = snapshot.realPath;
   const folder = dirname(target);
-  await ensureFolder(folder, { private: isPrivateMode(options.mode) }).catch((error: unknown) => {
+  await ensureFolder(folder, { private: options.privateFolder === true || isPrivateMode(options.mode) }).catch((error: unknown) => {
     throw cannotWrite(snapshot.path, error);
   });
   // A new file gets the usual mode (0666 less the umask) unless a stricter one is asked for.
   const explicitMode = options.mode ?? snapshot.mode;
   let mode = explicitMode ?? 0o644;
-  const temp = join(folder, `.${basename(target)}.svcctl-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  const temp = tempPathFor(target);
   let tempWritten = false;
   try {
     const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
@@ -107,11 +115,7 @@ export async function writeSafely(snapshot: FileSnapshot, content: string, optio
       await handle.close();
     }
     await options.beforeRename?.();
-    if (!(await unchangedSince(snapshot))) {
-      throw new CliError(ExitCode.UnsafeConfig, `${snapshot.path} changed on disk while svcctl was working; nothing was written`, {
-        hint: 'another program (perhaps the client itself) is writing this file: close it or wait, then run the command again',
-      });
-    }
+    if (!(await unchangedSince(snapshot))) throw changedOnDisk(snapshot.path);
     let backupPath: string | undefined;
     if (snapshot.exists && options.backup !== false) {
       backupPath = `${snapshot.path}.bak`;
@@ -159,6 +163,84 @@ async function syncFolder(folder: string): Promise<void> {
   }
 }
 
+const changedErrors = new WeakSet<object>();
+
+/** The file changed since it was read: exit 7, nothing written. */
+export function changedOnDisk(path: string): CliError {
+  const error = new CliError(ExitCode.UnsafeConfig, `${path} changed on disk while svcctl was working; nothing was written`, {
+    hint: 'another program (perhaps the client itself) is writing this file: close it or wait, then run the command again',
+  });
+  changedErrors.add(error);
+  return error;
+}
+
+export const isChangedOnDisk = (error: unknown): boolean => typeof error === 'object' && error !== null && changedErrors.has(error);
+
+/** Returns the new content for the file as read now, or undefined to write nothing. */
+export type Edit = (snapshot: FileSnapshot, attempt: number) => string | undefined | Promise<string | undefined>;
+
+export interface UpdateOptions extends SafeWriteOptions {
+  /** The snapshot the first edit is based on (already read and shown to the user); later attempts re-read. */
+  first?: FileSnapshot;
+  /** How many times the edit is applied to a file that keeps changing (default 5). */
+  attempts?: number;
+  lock?: LockOptions;
+}
+
+export interface UpdateResult extends SafeWriteResult {
+  written: boolean;
+}
+
+/**
+ * Read-edit-write under the file's lock. When the file changed between the
+ * read and the rename, the edit is applied again to the new content, so the
+ * other program's change and ours both survive; when it keeps changing, exit 7
+ * with nothing written. An edit may throw to stop (e.g. a changedOnDisk error).
+ */
+export async function updateSafely(path: string, edit: Edit, options: UpdateOptions = {}): Promise<UpdateResult> {
+  const realPath = options.first?.realPath ?? (await readSnapshot(path)).realPath;
+  const lock = await lockForWriting(path, realPath, options);
+  try {
+    const attempts = options.attempts ?? 5;
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      const snapshot = attempt === 0 && options.first ? options.first : await readSnapshot(path);
+      const content = await edit(snapshot, attempt);
+      if (content === undefined) return { written: false };
+      try {
+        return { ...(await writeSafely(snapshot, content, options)), written: true };
+      } catch (error) {
+        if (!isChangedOnDisk(error)) throw error;
+      }
+    }
+    throw new CliError(ExitCode.UnsafeConfig, `${path} kept changing while svcctl was writing it; nothing was written`, {
+      hint: 'another program (perhaps the client itself) keeps writing this file: close it or wait, then run the command again',
+    });
+  } finally {
+    await lock.release();
+  }
+}
+
+/**
+ * Takes the lock of the file at `realPath` (its folder is created first) and
+ * removes temporary files left by killed runs. Errors are exit 7 naming `path`.
+ */
+export async function lockForWriting(path: string, realPath: string, options: Pick<UpdateOptions, 'privateFolder' | 'mode' | 'lock'>): Promise<FileLock> {
+  await ensureFolder(dirname(realPath), { private: options.privateFolder === true || isPrivateMode(options.mode) }).catch((error: unknown) => {
+    throw cannotWrite(path, error);
+  });
+  const lock = await acquireFileLock(realPath, options.lock).catch((error: unknown) => {
+    throw error instanceof LockBusyError ? lockBusy(path, error) : cannotWrite(path, error);
+  });
+  await removeLeftoverTemps(realPath);
+  return lock;
+}
+
+function lockBusy(path: string, error: LockBusyError): CliError {
+  const who = error.holder ? ` (process ${error.holder.pid} on ${error.holder.host})` : '';
+  return new CliError(ExitCode.UnsafeConfig, `another svcctl${who} is still writing ${path}; nothing was written`, {
+    hint: `wait for it to finish and run the command again; if no svcctl is running, delete ${error.lockPath}`,
+  });
+}
 
 function cannotWrite(path: string, error: unknown): CliError {
   return new CliError(ExitCode.UnsafeConfig, `cannot write ${path}: ${fileWriteReason(error)}; it was not changed`, { cause: error });

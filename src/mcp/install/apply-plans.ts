@@ -6,7 +6,8 @@
  */
 import type { Context } from '../../context.js';
 import { CliError, ExitCode, exitWith, isCliError } from '../../errors.js';
-import { writeSafely } from '../files/safe-write.js';
+import { changedOnDisk, updateSafely, type FileSnapshot } from '../files/safe-write.js';
+import { tidyAfterKilledRuns } from '../../fs/leftover-temps.js';
 import { unifiedDiff } from '../files/unified-diff.js';
 import { writesFile, type FilePlan, type PlanStatus } from './install-plan.js';
 import type { Mode } from '../types.js';
@@ -19,6 +20,12 @@ export interface PlannedChange {
   secrets: string[];
   /** Mode to force on the written file (0600 for literal secrets). */
   fileMode?: number;
+  /**
+   * Plans the same change again on the file as it is now, when another program
+   * changed it meanwhile. Unset when the user confirmed this very diff at a
+   * prompt: a file that changed since is then left alone (exit 7).
+   */
+  reapply?: (snapshot: FileSnapshot) => Promise<FilePlan>;
 }
 
 export interface ChangeReport {
@@ -110,13 +117,15 @@ export async function applyChanges(ctx: Context, changes: PlannedChange[], optio
   let failed = false;
   for (const change of changes) {
     if (!writesFile(change.plan)) {
+      await tidyAfterKilledRuns(change.plan.target.file);
       ctx.out.info(describeChange(change, false));
       reports.push(reportOf(change, undefined));
       continue;
     }
     try {
-      const result = await writeSafely(change.plan.snapshot, change.plan.after, { backup: options.backup, mode: change.fileMode });
-      ctx.out.success(describeChange(change, false));
+      const result = await writeChange(ctx, change, options);
+      if (result.written) ctx.out.success(describeChange(change, false));
+      else ctx.out.info(describeChange(change, false));
       if (result.backupPath) ctx.out.info(`  backup: ${result.backupPath}`);
       reports.push(reportOf(change, result.backupPath));
     } catch (error) {
@@ -128,6 +137,31 @@ export async function applyChanges(ctx: Context, changes: PlannedChange[], optio
   if (ctx.globals.json) ctx.out.jsonResult(reports);
   if (failed) throw exitWith(ExitCode.UnsafeConfig);
   return reports;
+}
+
+/** Writes one change under its file's lock, planning it again (change.plan is updated) when the file changed meanwhile. */
+function writeChange(ctx: Context, change: PlannedChange, options: { backup: boolean }) {
+  const file = change.plan.target.file;
+  return updateSafely(
+    file,
+    async (snapshot, attempt) => {
+      if (attempt === 0) return change.plan.after;
+      if (!change.reapply) throw changedOnDisk(file);
+      change.plan = await change.reapply(snapshot);
+      if (change.plan.status === 'conflict') {
+        throw new CliError(ExitCode.UnsafeConfig, `${file} changed meanwhile and now has a different '${change.name}' entry; nothing was written`, {
+          hint: 'look at the file, then run the command again (--force replaces the entry whole)',
+        });
+      }
+      return writesFile(change.plan) ? change.plan.after : undefined;
+    },
+    {
+      first: change.plan.snapshot,
+      backup: options.backup,
+      mode: change.fileMode,
+      lock: { onWait: () => ctx.out.info(`waiting for another svcctl to finish writing ${file}…`) },
+    },
+  );
 }
 
 /** Plans every target first; any file that does not parse or cannot be read stops the run before a write. */

@@ -84,8 +84,9 @@ function withInputs(text: string, target: FileTarget, rendered: RenderedEntry): 
   return result;
 }
 
-export async function planInstall(target: FileTarget, rendered: RenderedEntry, options: { force: boolean }): Promise<FilePlan> {
-  const snapshot = await readSnapshot(target.file);
+/** `snapshot`: the file as already read (to plan again after another program changed it); read now when absent. */
+export async function planInstall(target: FileTarget, rendered: RenderedEntry, options: { force: boolean }, given?: FileSnapshot): Promise<FilePlan> {
+  const snapshot = given ?? (await readSnapshot(target.file));
   const before = snapshot.text;
   const document = openDocument(target.format, before, target.file);
   const existing = document.get(target.entryPath);
@@ -100,8 +101,8 @@ export async function planInstall(target: FileTarget, rendered: RenderedEntry, o
   return { target, snapshot, before, after, status, existing };
 }
 
-export async function planUninstall(target: FileTarget): Promise<FilePlan> {
-  const snapshot = await readSnapshot(target.file);
+export async function planUninstall(target: FileTarget, given?: FileSnapshot): Promise<FilePlan> {
+  const snapshot = given ?? (await readSnapshot(target.file));
   const before = snapshot.text;
   if (!snapshot.exists) return { target, snapshot, before, after: before, status: 'absent', existing: undefined };
   const document = openDocument(target.format, before, target.file);

@@ -14,6 +14,7 @@ import {
   type CredentialKey,
   ESCAPED_DOLLAR_BRACE,
   packageSpec,
+  PROXY_HEADER_PREFIX,
   VAR_AUTH_HEADER,
   VAR_BASE_URL,
   VAR_EMAIL,
@@ -28,20 +29,24 @@ export function runner(client: ClientSpec | undefined, platform: NodeJS.Platform
   return { command: PACKAGE_RUNNER, args };
 }
 
-/** Stdio entries: the row's fixed fields first (VS Code and Claude Code `type: "stdio"`, Zed `source: "custom"`). */
-function stdioEntry(client: ClientSpec, fields: Entry): Entry {
-  return { ...client.shape.stdioFields, ...fields };
+/**
+ * Stdio entries in the row's shape: its fixed fields first (VS Code and Claude
+ * Code `type: "stdio"`, Zed `source: "custom"`, opencode `type: "local"`), the
+ * command as `command` + `args` or one array (opencode), the environment under
+ * `env` or the row's field (opencode `environment`), its trailing fields last.
+ */
+export function stdioEntry(client: ClientSpec, run: { command: string; args: string[] }, env?: Record<string, string>): Entry {
+  const { stdioFields, commandArray, envField, trailingFields } = client.shape;
+  const command = commandArray ? { command: [run.command, ...run.args] } : run;
+  return { ...stdioFields, ...command, ...(env !== undefined ? { [envField ?? 'env']: env } : {}), ...trailingFields };
 }
 
 export function localEntry(client: ClientSpec, request: EntryRequest): Entry {
   const syntax = client.variables;
-  return stdioEntry(client, {
-    ...runner(client, request.platform, [PACKAGE_RUNNER_YES_FLAG, packageSpec(request.package)]),
-    env: {
-      [VAR_EMAIL]: credentialValue(request, syntax, 'email'),
-      [VAR_PASSWORD]: credentialValue(request, syntax, 'password'),
-      [VAR_BASE_URL]: request.baseUrl,
-    },
+  return stdioEntry(client, runner(client, request.platform, [PACKAGE_RUNNER_YES_FLAG, packageSpec(request.package)]), {
+    [VAR_EMAIL]: credentialValue(request, syntax, 'email'),
+    [VAR_PASSWORD]: credentialValue(request, syntax, 'password'),
+    [VAR_BASE_URL]: request.baseUrl,
   });
 }
 
@@ -59,7 +64,7 @@ export function remoteEntry(client: ClientSpec, request: EntryRequest): Entry {
   }
   const headers = remoteHeaders(request, (key) => credentialValue(request, client.variables, key));
   const { urlField, fields } = client.shape.remote;
-  return { ...fields, [urlField]: request.mcpUrl, headers };
+  return { ...fields, [urlField]: request.mcpUrl, headers, ...client.shape.trailingFields };
 }
 
 /** mcp-remote refuses plain http to a host other than loopback without --allow-http. */
@@ -76,21 +81,21 @@ export function allowHttpArgs(mcpUrl: string): string[] {
  * travel in the entry's env block and never in argv. `open` is how `${` is
  * written: ESCAPED_DOLLAR_BRACE for clients that expand ${VAR} in args.
  */
-export function proxyHeaders(request: EntryRequest, open = '${'): { args: string[]; variables: Record<string, 'email' | 'password' | 'token'> } {
-  const ref = (name: string): string => `${open}${name}}`;
+export function proxyHeaders(request: EntryRequest, open = '${', prefix = ''): { args: string[]; variables: Record<string, 'email' | 'password' | 'token'> } {
+  const ref = (name: string): string => `${open}${prefix}${name}}`;
   if (request.auth === 'bearer') {
-    return { args: ['--header', `${HEADER_AUTHORIZATION}:${ref(VAR_AUTH_HEADER)}`], variables: { [VAR_AUTH_HEADER]: 'token' } };
+    return { args: ['--header', `${HEADER_AUTHORIZATION}:${ref(VAR_AUTH_HEADER)}`], variables: { [`${prefix}${VAR_AUTH_HEADER}`]: 'token' } };
   }
   return {
     args: ['--header', `${HEADER_EMAIL}:${ref(VAR_EMAIL)}`, '--header', `${HEADER_PASSWORD}:${ref(VAR_PASSWORD)}`],
-    variables: { [VAR_EMAIL]: 'email', [VAR_PASSWORD]: 'password' },
+    variables: { [`${prefix}${VAR_EMAIL}`]: 'email', [`${prefix}${VAR_PASSWORD}`]: 'password' },
   };
 }
 
 /** The env block mcp-remote reads its header values from (proxyHeaders' variables); a token goes as "Bearer <token>". */
-export function proxyEnv(request: EntryRequest, valueOf: (key: CredentialKey) => string): Record<string, string> {
+export function proxyEnv(request: EntryRequest, valueOf: (key: CredentialKey) => string, prefix = ''): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [variable, key] of Object.entries(proxyHeaders(request).variables)) {
+  for (const [variable, key] of Object.entries(proxyHeaders(request, '${', prefix).variables)) {
     const value = valueOf(key);
     env[variable] = key === 'token' ? `Bearer ${value}` : value;
   }
@@ -102,12 +107,15 @@ export function proxyEnv(request: EntryRequest, valueOf: (key: CredentialKey) =>
  * env block, `Name:${VAR}` in args. Claude Code and Gemini CLI expand ${VAR}
  * in args themselves, which would put the secret into mcp-remote's argv (or,
  * for a variable only the env block holds, depend on how they treat an unset
- * one), so their args spell `${` as ESCAPED_DOLLAR_BRACE (see values.ts).
+ * one), so their args spell `${` as ESCAPED_DOLLAR_BRACE (see values.ts). A
+ * client without ${VAR:-default} that keeps unset references (Qwen Code)
+ * gets names only the env block sets instead (PROXY_HEADER_PREFIX).
  */
 export function proxyEntry(client: ClientSpec, request: EntryRequest): Entry {
   const head = [MCP_PROXY_PACKAGE, request.mcpUrl];
   const tail = allowHttpArgs(request.mcpUrl);
-  const headers = proxyHeaders(request, client.expandsInArgs ? ESCAPED_DOLLAR_BRACE : '${');
-  const env = proxyEnv(request, (key) => credentialValue(request, client.variables, key));
-  return stdioEntry(client, { ...runner(client, request.platform, [...head, ...headers.args, ...tail]), env });
+  const prefix = client.keepsUnsetReferences ? PROXY_HEADER_PREFIX : '';
+  const headers = proxyHeaders(request, client.expandsInArgs && !client.keepsUnsetReferences ? ESCAPED_DOLLAR_BRACE : '${', prefix);
+  const env = proxyEnv(request, (key) => credentialValue(request, client.variables, key), prefix);
+  return stdioEntry(client, runner(client, request.platform, [...head, ...headers.args, ...tail]), env);
 }

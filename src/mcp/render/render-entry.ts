@@ -8,7 +8,8 @@ import { usageError } from '../../errors.js';
 import { CLIENTS } from '../clients/table.js';
 import { genericEntry } from './generic.js';
 import { localEntry, proxyEntry, remoteEntry } from './json-clients.js';
-import { credentialKeys, ESCAPED_DOLLAR_BRACE, holdsLiteralSecret, LITERAL_DOLLAR_VAR, VAR_ACCESS_TOKEN, VAR_AUTH_HEADER, VARIABLE_OF, vscodeInputs } from './values.js';
+import { tokenHelperEntry, tokenHelperNotes } from './token-helper.js';
+import { credentialKeys, ESCAPED_DOLLAR_BRACE, holdsLiteralSecret, LITERAL_DOLLAR_VAR, PROXY_HEADER_PREFIX, VAR_ACCESS_TOKEN, VAR_AUTH_HEADER, VARIABLE_OF, vscodeInputs } from './values.js';
 import type { ClientSpec, EntryRequest, GenericFormat, RenderedEntry, SecretsHow } from '../types.js';
 
 export type Target = EntryRequest['target'];
@@ -45,6 +46,7 @@ export function checkSecrets(target: Target, secrets: SecretsHow): void {
 }
 
 function renderClientValue(client: ClientSpec, request: EntryRequest): Record<string, unknown> {
+  if (request.tokenHelper !== undefined) return tokenHelperEntry(client, request, request.tokenHelper);
   const renderer = client.renderer;
   if (renderer) return renderer[request.mode](client, request);
   if (request.mode === 'local') return localEntry(client, request);
@@ -54,6 +56,8 @@ function renderClientValue(client: ClientSpec, request: EntryRequest): Record<st
 
 function clientNotes(client: ClientSpec, request: EntryRequest): string[] {
   const notes = [client.afterChangeNote(request.scope)];
+  // No secret in the entry: the notes about variables and tokens do not apply.
+  if (request.tokenHelper !== undefined) return [...notes, ...tokenHelperNotes(client, request, request.tokenHelper)];
   if (request.secrets === 'ref' && client.guiApp) {
     const alternative = client.promptInputs ? '--secrets prompt (or --secrets literal)' : '--secrets literal';
     notes.push(
@@ -61,7 +65,11 @@ function clientNotes(client: ClientSpec, request: EntryRequest): string[] {
     );
   }
   notes.push(...(client.extraNotes?.(request) ?? []));
-  if (request.mode === 'proxy' && client.expandsInArgs) {
+  if (request.mode === 'proxy' && client.keepsUnsetReferences) {
+    notes.push(
+      `${client.label} expands \${VAR} in args itself, so the --header arguments name ${PROXY_HEADER_PREFIX}… variables that only the entry's env sets: ${client.label} leaves them as written, mcp-remote reads them from its env, and no secret shows in the process list. Do not export ${PROXY_HEADER_PREFIX}… variables.`,
+    );
+  } else if (request.mode === 'proxy' && client.expandsInArgs) {
     notes.push(
       `${client.label} expands \${VAR} in args itself, so the --header arguments write \`\${\` as \`${ESCAPED_DOLLAR_BRACE}\`: mcp-remote receives \`\${NAME}\` and reads the value from the entry's env, and no secret shows in the process list. Leave ${LITERAL_DOLLAR_VAR} unset.`,
     );

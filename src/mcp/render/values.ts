@@ -31,6 +31,16 @@ export const VAR_AUTH_HEADER = `${ENV_PREFIX}AUTH_HEADER`;
 export const LITERAL_DOLLAR_VAR = 'SVCCTL_LITERAL_DOLLAR';
 export const ESCAPED_DOLLAR_BRACE = `\${${LITERAL_DOLLAR_VAR}:-$}{`;
 
+/**
+ * Prefix of the variables an mcp-remote entry's env block sets for a client
+ * that expands ${VAR} in args, has no ${VAR:-default}, and keeps a reference
+ * to an unset variable as written (Qwen Code 0.24.4, resolveEnvVarsInString:
+ * /\$(?:(\w+)|{([^}]+)})/g, unset → the match itself): `${SVCCTL_HEADER_SERVICE_EMAIL}`
+ * in args is unset in the client's environment, so it reaches mcp-remote as
+ * written, and mcp-remote reads it from the env block.
+ */
+export const PROXY_HEADER_PREFIX = 'SVCCTL_HEADER_';
+
 export type CredentialKey = keyof LiteralValues;
 
 export const VARIABLE_OF: Record<CredentialKey, string> = {
@@ -42,9 +52,11 @@ export const VARIABLE_OF: Record<CredentialKey, string> = {
 /** Literal secrets (not the email) make the file sensitive. */
 export const SECRET_KEYS: ReadonlySet<CredentialKey> = new Set(['password', 'token']);
 
+/** A reference to a variable in a client's syntax: the one place that writes references. */
 export function variableReference(syntax: VariableSyntax, name: string): string {
   if (syntax === 'env-colon') return `\${env:${name}}`;
   if (syntax === 'dollar-brace') return `\${${name}}`;
+  if (syntax === 'env-brace') return `{env:${name}}`;
   throw new Error(`no variable syntax to reference ${name}`);
 }
 
@@ -52,7 +64,9 @@ export function variableReference(syntax: VariableSyntax, name: string): string 
 export const placeholder = (name: string): string => `<${name}>`;
 
 /** Which credentials a mode and auth method need. */
-export function credentialKeys(request: Pick<EntryRequest, 'mode' | 'auth'>): CredentialKey[] {
+export function credentialKeys(request: Pick<EntryRequest, 'mode' | 'auth'> & Partial<Pick<EntryRequest, 'tokenHelper'>>): CredentialKey[] {
+  // svcctl hands the token out itself: the entry holds none.
+  if (request.tokenHelper !== undefined) return [];
   if (request.mode !== 'local' && request.auth === 'bearer') return ['token'];
   return ['email', 'password'];
 }

@@ -1,0 +1,129 @@
+/**
+ * CLI agents (issue 9) with opencode's config: opencode and Kilo Code's CLI
+ * (a fork of opencode). Facts and sources: docs/clients-agents.md.
+ *
+ * - Files: user $XDG_CONFIG_HOME/opencode/opencode.json[c] (xdg-basedir, so
+ *   ~/.config on every OS, Windows included:
+ *   https://github.com/anomalyco/opencode/blob/dev/packages/opencode/src/global/index.ts),
+ *   project <project>/opencode.json[c]
+ *   (https://github.com/anomalyco/opencode/blob/dev/packages/opencode/src/config/paths.ts).
+ *   Kilo: ~/.config/kilo/kilo.jsonc, project kilo.json[c] (or opencode.json[c])
+ *   (https://github.com/Kilo-Org/kilocode/blob/main/packages/opencode/src/config/config.ts).
+ *   `opencode mcp add` 1.18.33 and `kilo mcp add` 7.7.7 create the user file as
+ *   .jsonc (run offline in a temp HOME); an existing .json or .jsonc is kept.
+ * - Entries under `mcp`: { type: "local", command: [argv…], environment } and
+ *   { type: "remote", url, headers }; both schemas have additionalProperties
+ *   false, so no `args`/`env` (https://github.com/anomalyco/opencode/blob/dev/packages/opencode/src/config/mcp.ts).
+ * - {env:VAR} is replaced in the file's whole text before parsing, args
+ *   included; ${VAR} is not touched, so mcp-remote's `${NAME}` headers pass
+ *   through (https://github.com/anomalyco/opencode/blob/dev/packages/opencode/src/config/variable.ts).
+ * - No command runs for headers (issue 12): {file:path} reads a file, nothing runs.
+ */
+import { usageError } from '../../errors.js';
+import type { ClientAddCommand, ClientEnv, ClientSpec, EntryRequest, RenderedEntry, Scope } from '../types.js';
+import { underKey } from './agents-json.js';
+import { join, probe, resolveFor, xdgConfigHome } from './paths.js';
+import { commandLine, shellFor, type Arg } from './shell-quote.js';
+
+/** The first of the names that exists in the folder, else the default. */
+function existingOr(env: ClientEnv, dir: string, names: readonly string[], fallback: string): string {
+  const fs = probe(env);
+  const found = names.find((name) => fs.exists(join(env, dir, name)));
+  return join(env, dir, found ?? fallback);
+}
+
+interface OpencodeLike {
+  id: 'opencode' | 'kilo';
+  label: string;
+  /** The program, its config folder under XDG_CONFIG_HOME and its config file base names, read in this order. */
+  program: string;
+  folder: string;
+  userNames: readonly string[];
+  projectNames: readonly string[];
+  projectDefault: string;
+}
+
+function addCommand(app: OpencodeLike) {
+  return (request: EntryRequest, rendered: RenderedEntry): ClientAddCommand => {
+    if (request.scope !== 'user') {
+      throw usageError(`\`${app.program} mcp add\` writes the user config`, `use svcctl mcp install --client ${app.id} --scope ${request.scope}`);
+    }
+    const entry = rendered.value;
+    const pairs = (value: unknown): string[] => Object.entries((value ?? {}) as Record<string, string>).map(([key, item]) => `${key}=${item}`);
+    const argv: Arg[] = [app.program, 'mcp', 'add', request.name];
+    if (entry.type === 'remote') {
+      argv.push('--url', String(entry.url));
+      for (const header of pairs(entry.headers)) argv.push('--header', header);
+    } else {
+      for (const variable of pairs(entry.environment)) argv.push('--env', variable);
+      argv.push('--', ...(entry.command as string[]));
+    }
+    return { command: commandLine(argv, shellFor(request.platform)), links: [], notes: [] };
+  };
+}
+
+function opencodeLike(app: OpencodeLike): ClientSpec {
+  const dir = (env: ClientEnv): string => join(env, xdgConfigHome(env), app.folder);
+  return {
+    id: app.id,
+    label: app.label,
+    format: 'jsonc',
+    scopes: ['user', 'project'],
+    configPath: (env: ClientEnv, scope: Scope) =>
+      scope === 'project'
+        ? existingOr(env, resolveFor(env, env.projectDir), app.projectNames, app.projectDefault)
+        : existingOr(env, dir(env), app.userNames, app.userNames[0]!),
+    ...underKey('mcp'),
+    variables: 'env-brace',
+    // {env:VAR} is replaced everywhere, but our mcp-remote headers use ${NAME}, which it leaves alone.
+    expandsInArgs: false,
+    remoteInFile: true,
+    // Whether it finds npx.cmd without a shell is not documented; `cmd /c npx` works either way.
+    windowsCmdWrap: true,
+    detectPath: dir,
+    afterChangeNote: () => `Start a new ${app.label} session (it reads its config at start); \`${app.program} mcp list\` shows the server and whether it connects.`,
+    shape: {
+      stdioFields: { type: 'local' },
+      commandArray: true,
+      envField: 'environment',
+      remote: { urlField: 'url', fields: { type: 'remote' } },
+    },
+    doctor: {
+      disabledHint: ` (or set "enabled": true)`,
+      // Checked with opencode 1.18.33: `"command": "npx"` or an `args` key makes the whole config invalid.
+      entryRule: (name, entry, mode, reinstall) => {
+        const wrong = ['args', 'env'].filter((key) => Object.hasOwn(entry, key));
+        if (typeof entry.command === 'string') wrong.unshift('a string command');
+        const type = mode === 'remote' ? 'remote' : 'local';
+        if (entry.type !== type) wrong.unshift(`type ${JSON.stringify(entry.type ?? null)}`);
+        if (wrong.length === 0) return undefined;
+        return {
+          message: `'${name}': ${app.label} refuses ${wrong.join(', ')} (it needs type "${type}"${type === 'local' ? ', one command array and environment' : ''}) and then reads no config at all`,
+          fix: `rewrite the entry in ${app.label}'s shape, or reinstall: ${reinstall(mode === 'local' ? '' : ` --mode ${mode}`)}`,
+        };
+      },
+    },
+    addCommand: addCommand(app),
+  };
+}
+
+export const opencode = opencodeLike({
+  id: 'opencode',
+  label: 'opencode',
+  program: 'opencode',
+  folder: 'opencode',
+  // .jsonc first: what `opencode mcp add` creates; config.json is a legacy name it still reads.
+  userNames: ['opencode.jsonc', 'opencode.json'],
+  projectNames: ['opencode.jsonc', 'opencode.json'],
+  projectDefault: 'opencode.json',
+});
+
+export const kilo = opencodeLike({
+  id: 'kilo',
+  label: 'Kilo Code CLI',
+  program: 'kilo',
+  folder: 'kilo',
+  userNames: ['kilo.jsonc', 'kilo.json'],
+  projectNames: ['kilo.jsonc', 'kilo.json', 'opencode.jsonc', 'opencode.json'],
+  projectDefault: 'kilo.json',
+});

@@ -1,0 +1,68 @@
+/**
+ * Each CLI agent of issue 9 through the built CLI against `svcctl dev`: install
+ * a remote entry by reference into a temp HOME, `list` finds it under the
+ * agent, `print --json` shows the entry the file holds, `doctor` reads it as
+ * the agent would ({env:VAR} for opencode and Kilo, `httpUrl` for Qwen Code,
+ * the flat "amp.mcpServers" key for Amp) and logs in, and `uninstall` removes
+ * it. The sandbox's log shows independently that doctor's login arrived.
+ */
+import assert from 'node:assert/strict';
+import { readFile, rm } from 'node:fs/promises';
+import { after, before, describe, it } from 'node:test';
+import { parse as parseJsonc } from 'jsonc-parser';
+import { CLIENTS } from '../src/mcp/clients/table.js';
+import type { ClientId } from '../src/mcp/types.js';
+import { makeTempDir, runCli, secretsIn } from './helpers/cli.js';
+import { startDev, type DevProcess } from './helpers/dev-sandbox.js';
+
+const ALICE = { email: 'alice@example.com', password: 'alice-agents-pw' };
+const AGENTS: ClientId[] = ['opencode', 'kilo', 'copilot', 'qwen', 'auggie', 'droid', 'amp', 'crush'];
+
+let dev: DevProcess;
+let root: string;
+before(async () => {
+  dev = await startDev(['--user', `${ALICE.email}:${ALICE.password}`]);
+  root = await makeTempDir('svcctl-agents-cli-');
+});
+after(async () => {
+  await dev?.stop();
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('install, list, print, doctor, uninstall per agent (remote, password by reference)', () => {
+  for (const id of AGENTS) {
+    it(id, async () => {
+      const home = await makeTempDir(`svcctl-${id}-`);
+      const env = { SERVICE_MCP_URL: dev.ready.mcp_url, SERVICE_BASE_URL: dev.ready.base_url, SERVICE_EMAIL: ALICE.email, SERVICE_PASSWORD: ALICE.password };
+      const run = (args: string[]) => runCli(args, { home, env });
+      const installed = await run(['mcp', 'install', '--client', id, '--mode', 'remote']);
+      assert.equal(installed.code, 0, installed.stderr);
+      const file = CLIENTS[id].configPath({ homeDir: home, env: { XDG_CONFIG_HOME: `${home}/.config` }, platform: 'linux', projectDir: home }, 'user');
+      const text = await readFile(file, 'utf8');
+      assert.ok(!text.includes(ALICE.password), 'a reference, not the password, is in the file');
+      const entry = CLIENTS[id].entryPath('service', 'user', { homeDir: home, env: {}, platform: 'linux', projectDir: home }).reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], parseJsonc(text));
+
+      const listed = await run(['mcp', 'list', '--json']);
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.deepEqual(JSON.parse(listed.stdout).map((row: { client: string; name: string; mode: string }) => [row.client, row.name, row.mode]), [[id, 'service', 'remote']]);
+
+      const printed = await run(['--json', 'mcp', 'print', '--client', id, '--mode', 'remote']);
+      assert.equal(printed.code, 0, printed.stderr);
+      assert.deepEqual(JSON.parse(printed.stdout).entry, entry);
+
+      const doctor = await run(['mcp', 'doctor', '--client', id]);
+      assert.equal(doctor.code, 0, doctor.stdout + doctor.stderr);
+      assert.match(doctor.stdout, /^✓ variables: set: SERVICE_EMAIL, SERVICE_PASSWORD$/m);
+      assert.match(doctor.stdout, /^✓ tools\/list: /m);
+      assert.deepEqual(secretsIn(doctor, [ALICE.password]), []);
+
+      const removed = await run(['mcp', 'uninstall', '--client', id]);
+      assert.equal(removed.code, 0, removed.stderr);
+      assert.ok(!(await readFile(file, 'utf8')).includes('"service"'));
+      await rm(home, { recursive: true, force: true });
+    });
+  }
+  it('the sandbox saw each doctor log in with the password', async () => {
+    await dev.waitForStderr(/POST \/mcp 200 .*alice@example\.com \(password\) new session/);
+  });
+});

@@ -41,7 +41,7 @@ export type Scope = (typeof SCOPES)[number];
 export const SECRETS_HOW = ['ref', 'literal', 'prompt'] as const;
 export type SecretsHow = (typeof SECRETS_HOW)[number];
 
-export type FileFormat = 'json' | 'jsonc' | 'toml';
+export type FileFormat = 'json' | 'jsonc' | 'toml' | 'yaml';
 
 /** `--format` with `--config` and no `--client`: the service docs' generic shapes. */
 export const GENERIC_FORMATS = ['mcpServers', 'servers', 'toml'] as const;

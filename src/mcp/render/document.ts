@@ -24,5 +24,9 @@ export async function entryDocumentText(entryPath: string[], rendered: RenderedE
     const { stringify } = await import('smol-toml');
     return `${stringify(document).trim()}\n`;
   }
+  if (format === 'yaml') {
+    const { stringify } = await import('yaml');
+    return stringify(document, { lineWidth: 0 });
+  }
   return `${JSON.stringify(document, null, 2)}\n`;
 }

@@ -25,6 +25,9 @@ export const CLIENT_IDS = [
   'droid',
   'amp',
   'crush',
+  // editors and apps (issue 9)
+  'roo-code',
+  'kiro',
 ] as const;
 export type ClientId = (typeof CLIENT_IDS)[number];
 

@@ -70,6 +70,63 @@ describe('Kiro: url + headers, ${VAR} only for approved variables (others kept a
   });
 });
 
+describe('Goose: extensions.<key> in YAML; variables forwarded by name (env_keys), headers filled from them', () => {
+  const head = { enabled: true, type: 'stdio', name: 'service', description: '' };
+  it('local: envs for the base URL, env_keys for the credentials; literal values in envs', () => {
+    assert.deepEqual(render('goose', 'local'), { ...head, cmd: 'npx', args: LOCAL, envs: { SERVICE_BASE_URL: BASE }, env_keys: ['SERVICE_EMAIL', 'SERVICE_PASSWORD'], timeout: 300 });
+    assert.deepEqual(render('goose', 'local', 'password', { secrets: 'literal', literals: { email: 'a@b.example', password: 'pw' } }), {
+      ...head,
+      cmd: 'npx',
+      args: LOCAL,
+      envs: { SERVICE_EMAIL: 'a@b.example', SERVICE_PASSWORD: 'pw', SERVICE_BASE_URL: BASE },
+      timeout: 300,
+    });
+    assert.deepEqual(render('goose', 'local', 'password', { platform: 'win32' }).args, ['/c', 'npx', ...LOCAL]);
+  });
+  it('remote: streamable_http, uri, headers with ${VAR} of env_keys; bearer', () => {
+    const remote = { enabled: true, type: 'streamable_http', name: 'service', description: '', uri: MCP };
+    assert.deepEqual(render('goose', 'remote'), {
+      ...remote,
+      headers: { 'X-Service-Email': '${SERVICE_EMAIL}', 'X-Service-Password': '${SERVICE_PASSWORD}' },
+      env_keys: ['SERVICE_EMAIL', 'SERVICE_PASSWORD'],
+      timeout: 300,
+    });
+    assert.deepEqual(render('goose', 'remote', 'bearer'), { ...remote, headers: { Authorization: 'Bearer ${SERVICE_ACCESS_TOKEN}' }, env_keys: ['SERVICE_ACCESS_TOKEN'], timeout: 300 });
+    assert.deepEqual(render('goose', 'remote', 'bearer', { secrets: 'literal', literals: { token: 'tok' } }), { ...remote, headers: { Authorization: 'Bearer tok' }, timeout: 300 });
+  });
+  it('proxy: mcp-remote expands ${VAR} from the variables Goose forwards; on Windows the bearer comes whole from SERVICE_AUTH_HEADER', () => {
+    assert.deepEqual(render('goose', 'proxy'), {
+      ...head,
+      cmd: 'npx',
+      args: ['mcp-remote', MCP, '--header', 'X-Service-Email:${SERVICE_EMAIL}', '--header', 'X-Service-Password:${SERVICE_PASSWORD}'],
+      env_keys: ['SERVICE_EMAIL', 'SERVICE_PASSWORD'],
+      timeout: 300,
+    });
+    assert.deepEqual(render('goose', 'proxy', 'bearer'), {
+      ...head,
+      cmd: 'npx',
+      args: ['mcp-remote', MCP, '--header', 'Authorization:Bearer ${SERVICE_ACCESS_TOKEN}'],
+      env_keys: ['SERVICE_ACCESS_TOKEN'],
+      timeout: 300,
+    });
+    assert.deepEqual(render('goose', 'proxy', 'bearer', { platform: 'win32' }), {
+      ...head,
+      cmd: 'cmd',
+      args: ['/c', 'npx', 'mcp-remote', MCP, '--header', 'Authorization:${SERVICE_AUTH_HEADER}'],
+      env_keys: ['SERVICE_AUTH_HEADER'],
+      timeout: 300,
+    });
+  });
+  it('config.yaml per OS, one scope; the map key is the lower-cased name', () => {
+    const client = CLIENTS.goose;
+    assert.deepEqual(client.scopes, ['user']);
+    assert.equal(client.configPath(mac, 'user'), '/Users/ann/.config/goose/config.yaml');
+    assert.equal(client.configPath(linux, 'user'), '/home/ann/.config/goose/config.yaml');
+    assert.equal(client.configPath(win, 'user'), 'C:\\Users\\ann\\AppData\\Roaming\\Block\\goose\\config\\config.yaml');
+    assert.deepEqual(client.entryPath('My-Server', 'user', linux), ['extensions', 'my-server']);
+  });
+});
+
 const ROO = 'globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json';
 const paths: Record<'roo-code' | 'kiro', Record<'user' | 'project', [string, string, string]>> = {
   'roo-code': {

@@ -28,6 +28,7 @@ export const CLIENT_IDS = [
   // editors and apps (issue 9)
   'roo-code',
   'kiro',
+  'goose',
 ] as const;
 export type ClientId = (typeof CLIENT_IDS)[number];
 

@@ -13,7 +13,7 @@ import { probe } from './paths.js';
 import { kilo, opencode } from './agents-opencode.js';
 import { amp, auggie, copilot, crush, droid, qwen } from './agents-json.js';
 // editors and apps (issue 9)
-import { kiro, rooCode } from './editors-more.js';
+import { goose, kiro, rooCode } from './editors-more.js';
 import { type ClientEnv, type ClientId, type ClientSpec, type Scope } from '../types.js';
 
 /** The table, in CLIENT_IDS order (a test checks that they agree). */
@@ -39,6 +39,7 @@ export const CLIENTS: Readonly<Record<ClientId, ClientSpec>> = {
   // editors and apps (issue 9)
   'roo-code': rooCode,
   kiro,
+  goose,
 };
 
 /**

@@ -10,8 +10,13 @@
  * Every edit is checked by parsing the result again (checkEdit), as for JSONC
  * and TOML: anything else changing refuses the edit.
  */
-import { isMap, isSeq, parseDocument, type Document } from 'yaml';
+import { isMap, isSeq, parseDocument, stringify, type Document } from 'yaml';
 import { checkEdit, detectEol, parseFailure, positionAt, sameValue, unsafeShape, valueAt, type ConfigDocument } from './config-document.js';
+
+/** A value as a YAML document text (svcctl mcp print). */
+export function yamlText(value: unknown): string {
+  return stringify(value, { lineWidth: 0 });
+}
 
 export interface YamlOptions {
   /** Key paths of lists whose items are named by their `name:` field (Continue: [['mcpServers']]). */

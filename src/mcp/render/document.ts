@@ -25,8 +25,8 @@ export async function entryDocumentText(entryPath: string[], rendered: RenderedE
     return `${stringify(document).trim()}\n`;
   }
   if (format === 'yaml') {
-    const { stringify } = await import('yaml');
-    return stringify(document, { lineWidth: 0 });
+    const { yamlText } = await import('../files/yaml-document.js');
+    return yamlText(document);
   }
   return `${JSON.stringify(document, null, 2)}\n`;
 }

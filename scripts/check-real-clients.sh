@@ -17,12 +17,13 @@ run() { echo "\$ $*"; timeout 90 "$@" 2>&1 | grep -v -e '^WARNING: proceeding' -
 
 # Claude Code, Gemini CLI and Codex (the first clients): their files and their own add commands.
 check_core() {
-for variant in "local password" "remote password" "remote bearer" "proxy password" "proxy bearer"; do
-  set -- $variant; mode=$1; auth=$2
-  echo "=================== mode=$mode auth=$auth"
+# "helper": --token helper (Claude Code, Codex: their headers command in remote mode; otherwise a `svcctl mcp proxy` stdio entry).
+for variant in "local password" "remote password" "remote bearer" "proxy password" "proxy bearer" "remote bearer helper" "proxy bearer helper"; do
+  set -- $variant; mode=$1; auth=$2; token=${3:+--token $3}
+  echo "=================== mode=$mode auth=$auth $token"
   home=$(mktemp -d); mkdir -p "$home/.codex" "$home/.gemini"
   HOME=$home CODEX_HOME=$home/.codex $SVC mcp install --client codex --client claude-code --client gemini \
-    --mode "$mode" --auth "$auth" --no-input >/dev/null 2>&1 || echo "(svcctl mcp install failed)"
+    --mode "$mode" --auth "$auth" $token --no-input >/dev/null 2>&1 || echo "(svcctl mcp install failed)"
   echo "--- codex (config.toml written by svcctl mcp install)"; cat "$home/.codex/config.toml"
   HOME=$home CODEX_HOME=$home/.codex run "$BIN/codex" mcp get service --json
   echo "--- claude (~/.claude.json written by svcctl mcp install)"
@@ -34,8 +35,8 @@ for variant in "local password" "remote password" "remote bearer" "proxy passwor
   echo "--- the same entries added by the clients' own commands (svcctl mcp command)"
   for client in claude-code gemini codex; do
     home=$(mktemp -d); mkdir -p "$home/.codex"
-    line=$($SVC mcp command --client "$client" --mode "$mode" --auth "$auth" 2>/dev/null) || { echo "$client: svcctl mcp command refused this mode (see README)"; rm -rf "$home"; continue; }
-    expected=$($SVC --json mcp print --client "$client" --mode "$mode" --auth "$auth" 2>/dev/null | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.stringify(JSON.parse(s).entry)))')
+    line=$($SVC mcp command --client "$client" --mode "$mode" --auth "$auth" $token 2>/dev/null) || { echo "$client: svcctl mcp command refused this mode (see README)"; rm -rf "$home"; continue; }
+    expected=$($SVC --json mcp print --client "$client" --mode "$mode" --auth "$auth" $token 2>/dev/null | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.stringify(JSON.parse(s).entry)))')
     echo "\$ $line"
     (cd "$home" && HOME=$home CODEX_HOME=$home/.codex PATH="$BIN:$PATH" timeout 90 bash -c "$line" >/dev/null 2>&1); echo "(exit $?)"
     case $client in
@@ -154,4 +155,27 @@ check_agents() {
   rm -rf "$STUBS"
 }
 
-if [ -n "${AGENTS_ONLY:-}" ]; then check_agents "${1:-}"; else check_core; fi
+# Online (needs nothing but svcctl dev): the real Claude Code runs svcctl's headersHelper and proxy.
+check_helper_online() {
+echo "=================== online: the real Claude Code runs svcctl's headersHelper and proxy against svcctl dev --token-ttl 2"
+home=$(mktemp -d); mkdir -p "$home/bin"; ln -s "$ROOT/bin/svcctl.js" "$home/bin/svcctl"
+log=$home/dev.log
+HOME=$home $SVC dev --token-ttl 2 --user helper@example.com:helper-pw > "$home/ready.json" 2> "$log" &
+dev_pid=$!
+for _ in $(seq 50); do [ -s "$home/ready.json" ] && break; sleep 0.1; done
+base=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1],"utf8").split("\n")[0]).base_url)' "$home/ready.json")
+export -n SERVICE_BASE_URL
+(
+  export HOME=$home PATH="$home/bin:$PATH" SERVICE_BASE_URL=$base SERVICE_PASSWORD=helper-pw
+  svcctl login --save --email helper@example.com >/dev/null
+  svcctl mcp install --client claude-code --mode remote --auth bearer --token helper >/dev/null 2>&1
+  svcctl mcp install --client claude-code --mode proxy --auth bearer --token helper --name svcproxy >/dev/null 2>&1
+  run "$BIN/claude" mcp get service; sleep 2.5; run "$BIN/claude" mcp get service
+  run "$BIN/claude" mcp get svcproxy
+)
+echo "--- svcctl dev's log of /mcp (a new token each time the helper ran past the 2 s lifetime):"
+grep ' /mcp ' "$log" | sed 's/^[^ ]* //'
+kill "$dev_pid"; wait "$dev_pid" 2>/dev/null; rm -rf "$home"
+}
+
+if [ -n "${AGENTS_ONLY:-}" ]; then check_agents "${1:-}"; else check_core; check_helper_online; fi

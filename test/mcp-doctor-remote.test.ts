@@ -59,7 +59,7 @@ describe('mcp doctor: remote mode', () => {
     const result = await run(['mcp', 'doctor', '--client', 'vscode'], { SERVICE_ACCESS_TOKEN: token });
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(result.stdout, TOOLS_LINE);
-    await dev.waitForStderr(/POST \/mcp 200 .*alice@example\.com \(bearer\) new session/);
+    await dev.waitForStderr(/POST \/mcp 200 .*alice@example\.com \(bearer token sha256:[0-9a-f]+\) new session/);
     assert.deepEqual(secretsIn(result, [token]), []);
 
     const stale = await run(['mcp', 'doctor', '--client', 'vscode'], { SERVICE_ACCESS_TOKEN: `${token.slice(0, -4)}AAAA` });

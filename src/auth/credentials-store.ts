@@ -4,7 +4,8 @@
  *
  *   { "version": 1,
  *     "tokens": { "https://acme.example.com/api":
- *       { "access_token": "…", "email": "…", "expires_at": "…" | null, "saved_at": "…" } } }
+ *       { "access_token": "…", "email": "…", "expires_at": "…" | null, "saved_at": "…",
+ *         "password_in_keychain": true (only after login --remember-password) } } }
  *
  * The file holds secrets, so it is written with safe-write (src/mcp/files/
  * safe-write.ts): whole, to a temporary file in the same folder, flushed and
@@ -29,6 +30,8 @@ export interface SavedToken {
   email: string | null;
   expires_at: string | null;
   saved_at: string;
+  /** Set by `login --save --remember-password`: the password is in the OS keychain (src/auth/keychain.ts), never here. */
+  password_in_keychain?: boolean;
 }
 
 interface CredentialsFile {
@@ -156,12 +159,12 @@ async function updateLocked(path: string, change: (file: CredentialsFile) => boo
 
 /**
  * The saved token for a base URL, or undefined. A corrupt file is exit 7, never ignored.
- * Each command reads the file this way once, so this is where loose rights are warned about
- * (a save fixes them without a word).
+ * This is where loose rights are warned about (a save fixes them without a word); a
+ * command that reads the file again passes `warn: false`.
  */
-export async function readSavedToken(ctx: Context, baseUrl: string): Promise<SavedToken | undefined> {
+export async function readSavedToken(ctx: Context, baseUrl: string, options: { warn?: boolean } = {}): Promise<SavedToken | undefined> {
   const { file, snapshot } = await readCredentials(credentialsPath(ctx));
-  warnIfReadableByOthers(ctx, snapshot);
+  if (options.warn !== false) warnIfReadableByOthers(ctx, snapshot);
   return file.tokens[baseUrl];
 }
 

@@ -13,12 +13,15 @@ Examples:
   svcctl login                                         # prompts for what is missing
   TOKEN=$(svcctl login --email me@acme.example --password-stdin < pw.txt)
   svcctl login --save && svcctl token                  # save, then print it later
+  svcctl login --save --remember-password              # also keep the password in the OS keychain
   svcctl login --json --password-file pw.txt | jq -r .expires_at`;
 
 const TOKEN_EXAMPLES = `
 Examples:
   svcctl token                          # the token saved by 'svcctl login --save'
   svcctl token --refresh --password-file pw.txt   # logs in again when expired
+  svcctl login --save --remember-password         # once: the password goes to the OS keychain
+  svcctl token --refresh --json-headers           # a headers helper: {"Authorization":"Bearer …"}
   svcctl token | svcctl token inspect -
   printf '%s' "$TOKEN" | svcctl token inspect --check - || echo expired`;
 
@@ -33,6 +36,7 @@ export function registerAuthCommands(program: Command, contextFor: ContextFactor
     .option('--password-stdin', 'read the password from stdin (one trailing newline removed)', false)
     .option('--password-file <file>', 'read the password from a file (one trailing newline removed)')
     .option('--save', 'save the token for this base URL (see svcctl token)', false)
+    .option('--remember-password', "with --save: keep the password in the OS keychain, so 'token --refresh' and 'mcp proxy' can log in again", false)
     .addOption(timeoutOption())
     .addHelpText('after', LOGIN_EXAMPLES)
     .action(async (options, command: Command) => {
@@ -45,6 +49,8 @@ export function registerAuthCommands(program: Command, contextFor: ContextFactor
     .command('token')
     .description("print the token saved by 'svcctl login --save' for the base URL")
     .option('--refresh', 'log in again when the saved token is expired (or expires within a minute), with a password that needs no prompt', false)
+    .option('--header', "print 'Authorization: Bearer <token>'", false)
+    .option('--json-headers', 'print {"Authorization":"Bearer <token>"} (for a client\'s headers helper)', false)
     .option('--email <e>', 'with --refresh: email (else SERVICE_EMAIL, else the saved one)')
     .option('--password-stdin', 'with --refresh: read the password from stdin', false)
     .option('--password-file <file>', 'with --refresh: read the password from a file')

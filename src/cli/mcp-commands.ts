@@ -4,10 +4,10 @@
  * flag means the same thing everywhere.
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { DEFAULT_SERVER_NAME, MCP_SERVER_PACKAGE } from '../constants.js';
-import { AUTH_METHODS, CLIENT_IDS, GENERIC_FORMATS, MODES, NAME_PATTERN, SCOPES, SECRETS_HOW } from '../mcp/types.js';
+import { DEFAULT_SERVER_NAME, DEFAULT_TIMEOUT_SECONDS, MCP_SERVER_PACKAGE } from '../constants.js';
+import { AUTH_METHODS, CLIENT_IDS, GENERIC_FORMATS, MODES, NAME_PATTERN, SCOPES, SECRETS_HOW, TOKEN_HOW } from '../mcp/types.js';
 import type { ContextFactory } from '../context.js';
-import { collect, rejectPasswordFlag } from './parsers.js';
+import { collect, positiveSeconds, rejectPasswordFlag } from './parsers.js';
 import { registerMcpInstallCommands } from './mcp-install-commands.js';
 import { registerMcpDoctorCommand } from './mcp-doctor-commands.js';
 
@@ -41,7 +41,10 @@ export function addEntryOptions(cmd: Command): Command {
     .option('--email <e>', 'email for literal values (else SERVICE_EMAIL, else a prompt)')
     .option('--password-stdin', 'read the password for literal values from stdin')
     .option('--password-file <file>', 'read the password for literal values from a file')
-    .option('--token-file <file>', 'access token for --auth bearer (else SERVICE_ACCESS_TOKEN, else the token of svcctl login --save)');
+    .addOption(
+      new Option('--token <how>', 'with --auth bearer: helper (svcctl hands out a fresh token; the default after svcctl login --save --remember-password) | static').choices(TOKEN_HOW),
+    )
+    .option('--token-file <file>', 'access token for --auth bearer --token static (else SERVICE_ACCESS_TOKEN, else the token of svcctl login --save)');
 }
 
 const PRINT_EXAMPLES = `
@@ -56,6 +59,17 @@ Examples:
   svcctl mcp command --client claude-code --mode remote
   svcctl mcp command --client gemini
   svcctl mcp command --client cursor --mode remote      # prints install links`;
+
+const PROXY_HELP = `
+The MCP address comes from --mcp-url, SERVICE_MCP_URL, or the base URL. stdout is the
+protocol; the log goes to stderr. The proxy ends when stdin closes. With --auth bearer
+the token is the saved one (svcctl login --save) while it is valid for another minute,
+else a new login with the saved email and the password from --password-file,
+SERVICE_PASSWORD or the OS keychain (svcctl login --save --remember-password); a 401 is
+answered by one new login and the request is sent again, in the same MCP session.
+
+Example (a client's stdio entry):
+  { "command": "svcctl", "args": ["mcp", "proxy"], "env": { "SERVICE_BASE_URL": "https://acme.example.com/api" } }`;
 
 export function registerMcpCommands(program: Command, contextFor: ContextFactory): Command {
   const mcp = program.command('mcp').description('configure MCP clients to use the service (local, remote or proxy mode)');
@@ -76,6 +90,18 @@ export function registerMcpCommands(program: Command, contextFor: ContextFactory
     .action(async (options, command: Command) => {
       const { runMcpCommand } = await import('../commands/mcp-print.js');
       await runMcpCommand(contextFor(command), options);
+    });
+
+  rejectPasswordFlag(mcp.command('proxy'))
+    .description('a stdio MCP server that forwards to the remote MCP server, adding fresh credentials to every request')
+    .addOption(new Option('--auth <a>', 'bearer (default): a token svcctl renews | password: the email/password headers').choices(AUTH_METHODS).default('bearer'))
+    .option('--email <e>', 'email to log in with (else SERVICE_EMAIL, else the saved one)')
+    .option('--password-file <file>', 'password to log in with (else SERVICE_PASSWORD, else the OS keychain of login --remember-password)')
+    .addOption(new Option('--timeout <seconds>', 'timeout of a login').argParser(positiveSeconds).default(DEFAULT_TIMEOUT_SECONDS))
+    .addHelpText('after', PROXY_HELP)
+    .action(async (options, command: Command) => {
+      const { runMcpProxy } = await import('../commands/mcp-proxy.js');
+      await runMcpProxy(contextFor(command), options);
     });
 
   registerMcpInstallCommands(mcp, contextFor);

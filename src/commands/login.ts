@@ -5,9 +5,12 @@ import { resolveLoginCredentials, type CredentialFlags } from '../auth/credentia
 import { readSavedToken, saveToken } from '../auth/credentials-store.js';
 import { describeExpiry, isExpired, summarizeToken, tryDecodeJwt, type TokenSummary } from '../auth/jwt.js';
 import { requestAccessToken } from '../auth/login-request.js';
+import { usageError } from '../errors.js';
 
 export interface LoginOptions extends CredentialFlags {
   save: boolean;
+  /** --remember-password: keep the password in the OS keychain (with --save). */
+  rememberPassword?: boolean;
   /** Seconds. */
   timeout: number;
 }
@@ -27,7 +30,7 @@ export interface LoggedIn {
  */
 export async function logIn(
   ctx: Context,
-  request: { baseUrl: string; email: string; password: string; timeoutSeconds: number; save: boolean },
+  request: { baseUrl: string; email: string; password: string; timeoutSeconds: number; save: boolean; passwordInKeychain?: boolean },
 ): Promise<LoggedIn> {
   const token = await requestAccessToken(ctx, request);
   const decoded = tryDecodeJwt(token);
@@ -42,6 +45,7 @@ export async function logIn(
       email: summary.email ?? request.email,
       expires_at: summary.expires_at,
       saved_at: now.toISOString(),
+      ...(request.passwordInKeychain ? { password_in_keychain: true } : {}),
     });
   }
   if (ctx.out.interactiveStderr) {
@@ -62,15 +66,25 @@ export function printToken(ctx: Context, summary: TokenSummary): void {
 
 export async function runLogin(ctx: Context, options: LoginOptions): Promise<void> {
   const baseUrl = resolveBaseUrl(ctx);
+  if (options.rememberPassword && !options.save) throw usageError('--remember-password needs --save', 'svcctl login --save --remember-password');
   const { email, password } = await resolveLoginCredentials(ctx, options);
-  // A credentials file that cannot be saved to fails before a token is minted.
+  // A credentials file or keychain that cannot be saved to fails before a token is minted.
   if (options.save) await readSavedToken(ctx, baseUrl);
+  const keychainKey = { baseUrl, email: email.value, platform: ctx.platform };
+  const keychain = options.rememberPassword ? await import('../auth/keychain.js') : undefined;
+  await keychain?.checkKeychain(keychainKey);
   const { summary } = await logIn(ctx, {
     baseUrl,
     email: email.value,
     password: password.value,
     timeoutSeconds: options.timeout,
     save: options.save,
+    passwordInKeychain: keychain !== undefined,
   });
+  if (keychain) {
+    // Keyed like the saved entry (the token's email), which is what a refresh reads.
+    await keychain.rememberPassword({ ...keychainKey, email: summary.email ?? email.value }, password.value);
+    ctx.out.info(`The password of ${email.value} is in the OS keychain: 'svcctl token --refresh' and 'svcctl mcp proxy' log in again with it ('svcctl logout' forgets it).`);
+  }
   printToken(ctx, summary);
 }

@@ -1,71 +1,73 @@
 /**
- * `svcctl token [--refresh]`: print the token saved by `login --save` for the
- * base URL; `svcctl token inspect [TOKEN|-]`: decode any JWT (not verified).
+ * `svcctl token [--refresh] [--header | --json-headers]`: print the token
+ * saved by `login --save` for the base URL (with --refresh, one valid for at
+ * least a minute, logging in again when needed: a credential helper like
+ * `gh auth token`); `svcctl token inspect [TOKEN|-]`: decode any JWT (not
+ * verified). A fresh saved token costs no request and loads no HTTP code.
  */
 import type { Context } from '../context.js';
 import { resolveBaseUrl } from '../deployment.js';
 import { CliError, ExitCode, invalidData, usageError } from '../errors.js';
 import { readAll } from '../input.js';
+import { HEADER_AUTHORIZATION } from '../constants.js';
 import { emailWithoutPrompt, passwordGiven, passwordWithoutPrompt, PASSWORD_SOURCES, type CredentialFlags } from '../auth/credentials-input.js';
-import { readSavedToken, type SavedToken } from '../auth/credentials-store.js';
-import { decodeJwt, describeExpiry, expiryOf, isExpired, issuedAtOf, relativeTime, summarizeToken, timeClaimProblem, tryDecodeJwt } from '../auth/jwt.js';
-import { logIn, printToken } from './login.js';
+import { readSavedToken } from '../auth/credentials-store.js';
+import { freshToken, isUsable, savedExpiry, staleReason } from '../auth/fresh-token.js';
+import { decodeJwt, describeExpiry, expiryOf, isExpired, issuedAtOf, relativeTime, summarizeToken, timeClaimProblem } from '../auth/jwt.js';
 
-/** --refresh renews a token this close to expiry too: a token that dies in seconds is of no use to a pipeline. */
-export const REFRESH_MARGIN_SECONDS = 60;
 /** A saved token expiring sooner than this gets a warning. */
 const EXPIRY_WARNING_SECONDS = 5 * 60;
 
 export interface TokenOptions extends CredentialFlags {
   refresh: boolean;
+  /** Print `Authorization: Bearer <token>` (a header line, for curl -H @- and header helpers). */
+  header?: boolean;
+  /** Print `{"Authorization":"Bearer <token>"}` (Claude Code's headersHelper reads a JSON object of headers). */
+  jsonHeaders?: boolean;
   /** Seconds. */
   timeout: number;
 }
 
-function savedExpiry(saved: SavedToken): Date | null {
-  const decoded = tryDecodeJwt(saved.access_token);
-  if (decoded) return expiryOf(decoded.claims);
-  return saved.expires_at ? new Date(saved.expires_at) : null;
-}
-
 const LOGIN_HINT = "run 'svcctl login --save' (or 'svcctl token --refresh' with the password in SERVICE_PASSWORD, --password-file or --password-stdin)";
 
-export async function runToken(ctx: Context, options: TokenOptions): Promise<void> {
-  const baseUrl = resolveBaseUrl(ctx);
-  const saved = await readSavedToken(ctx, baseUrl);
-  const now = new Date();
-  const expiry = saved ? savedExpiry(saved) : null;
-  const margin = options.refresh ? REFRESH_MARGIN_SECONDS * 1000 : 0;
-  const usable = saved !== undefined && (expiry === null || expiry.getTime() > now.getTime() + margin);
+function printAs(ctx: Context, options: TokenOptions, token: string): void {
+  if (options.jsonHeaders) ctx.out.result(JSON.stringify({ [HEADER_AUTHORIZATION]: `Bearer ${token}` }));
+  else if (options.header) ctx.out.result(`${HEADER_AUTHORIZATION}: Bearer ${token}`);
+  else if (ctx.globals.json) ctx.out.jsonResult(summarizeToken(token));
+  else ctx.out.result(token);
+}
 
-  if (saved && usable) {
-    if (expiry && expiry.getTime() - now.getTime() < EXPIRY_WARNING_SECONDS * 1000) {
-      ctx.out.warn(`the saved token for ${baseUrl} expires ${relativeTime(expiry, now)}`);
-    }
-    ctx.out.debug(`token for ${baseUrl} from the credentials file`);
-    printToken(ctx, summarizeToken(saved.access_token));
+function checkFormats(ctx: Context, options: TokenOptions): void {
+  const chosen = [options.header && '--header', options.jsonHeaders && '--json-headers', ctx.globals.json && '--json'].filter(Boolean);
+  if (chosen.length > 1) throw usageError(`${chosen.join(' and ')} cannot be combined: choose one output format`);
+}
+
+export async function runToken(ctx: Context, options: TokenOptions): Promise<void> {
+  checkFormats(ctx, options);
+  const baseUrl = resolveBaseUrl(ctx);
+  if (options.refresh) {
+    // Checked before --password-stdin is read, so a missing email fails at once.
+    const email = emailWithoutPrompt(ctx, options)?.value;
+    const { token } = await freshToken(ctx, {
+      baseUrl,
+      timeoutSeconds: options.timeout,
+      email,
+      hasPassword: passwordGiven(ctx, options),
+      password: async () => (await passwordWithoutPrompt(ctx, options))?.value,
+      passwordSources: PASSWORD_SOURCES,
+    });
+    printAs(ctx, options, token);
     return;
   }
-  const why = saved
-    ? `the saved token for ${baseUrl} ${expiry && expiry.getTime() <= now.getTime() ? `expired ${relativeTime(expiry, now)}` : `expires ${relativeTime(expiry!, now)}`}`
-    : `not logged in to ${baseUrl} (no saved token)`;
-  if (!options.refresh) throw new CliError(ExitCode.AuthRejected, why, { hint: LOGIN_HINT });
-
-  // --refresh: log in again, but only with a password that needs no prompt.
-  // Both are checked before --password-stdin is read, so a missing email fails at once.
-  const email = emailWithoutPrompt(ctx, options)?.value ?? saved?.email ?? undefined;
-  const hasPassword = passwordGiven(ctx, options);
-  const password = hasPassword && email ? await passwordWithoutPrompt(ctx, options) : undefined;
-  if (!password || !email) {
-    const lacking = !hasPassword ? 'password' : 'email';
-    const sources = !hasPassword ? PASSWORD_SOURCES : '--email or SERVICE_EMAIL';
-    throw new CliError(ExitCode.AuthRejected, `${why}, and --refresh has no ${lacking} to log in again (it never prompts)`, {
-      hint: `give the ${lacking} with ${sources}, or run 'svcctl login --save'`,
-    });
+  const saved = await readSavedToken(ctx, baseUrl);
+  const now = new Date();
+  if (!isUsable(saved, now, 0)) throw new CliError(ExitCode.AuthRejected, staleReason(saved, baseUrl, now), { hint: LOGIN_HINT });
+  const expiry = savedExpiry(saved);
+  if (expiry && expiry.getTime() - now.getTime() < EXPIRY_WARNING_SECONDS * 1000) {
+    ctx.out.warn(`the saved token for ${baseUrl} expires ${relativeTime(expiry, now)}`);
   }
-  ctx.out.info(`${why}; logging in again as ${email}`);
-  const { summary } = await logIn(ctx, { baseUrl, email, password: password.value, timeoutSeconds: options.timeout, save: true });
-  printToken(ctx, summary);
+  ctx.out.debug(`token for ${baseUrl} from the credentials file`);
+  printAs(ctx, options, saved.access_token);
 }
 
 export interface InspectOptions {

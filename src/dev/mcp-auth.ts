@@ -15,7 +15,7 @@ import type { OidcValidator } from './oidc-discovery.js';
 export type AuthMethod = 'password' | 'legacy-password' | 'bearer';
 
 export type McpAuth =
-  | { ok: true; email: string; method: AuthMethod }
+  | { ok: true; email: string; method: AuthMethod; /** Bearer: the first 12 hex digits of the token's sha256 (for the log; not the token). */ tokenId?: string }
   | { ok: false; status: 401 | 503; message: string };
 
 const MAX_REMEMBERED_TOKENS = 1000;
@@ -59,7 +59,8 @@ export class McpAuthenticator {
   private async byToken(token: string): Promise<McpAuth> {
     const key = createHash('sha256').update(token).digest('hex');
     const known = this.validated.get(key);
-    if (known && known.expiresAt > this.now()) return { ok: true, email: known.email, method: 'bearer' };
+    const tokenId = key.slice(0, 12);
+    if (known && known.expiresAt > this.now()) return { ok: true, email: known.email, method: 'bearer', tokenId };
     this.validated.delete(key);
     const check = await this.oidc.validate(token);
     if (!check.ok) {
@@ -70,6 +71,6 @@ export class McpAuthenticator {
     if (this.validated.size >= MAX_REMEMBERED_TOKENS) this.validated.delete(this.validated.keys().next().value as string);
     // Without an exp claim the answer is trusted for one minute only.
     this.validated.set(key, { email: check.email, expiresAt: check.expiresAt ?? this.now() + 60_000 });
-    return { ok: true, email: check.email, method: 'bearer' };
+    return { ok: true, email: check.email, method: 'bearer', tokenId };
   }
 }

@@ -53,28 +53,31 @@ export class McpEndpoint {
     const authed = Object.assign(req, {
       auth: { token: '', clientId: auth.email, scopes: [], extra: { email: auth.email, method: auth.method } },
     });
+    // Names and ids only: a token appears as a short hash, so the log shows when a client sends a new one.
+    const who = `${auth.email} (${auth.method}${auth.tokenId ? ` token sha256:${auth.tokenId}` : ''})`;
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = this.sessions.get(sessionId);
       // Another user's session id is answered as unknown, not as forbidden: it reveals nothing.
       if (!session || session.email !== key) return rpcError(res, 404, -32001, 'Session not found: initialize a new session');
-      res.note = `${auth.email} (${auth.method})`;
+      res.note = `${who} session ${session.id}`;
       return session.transport.handleRequest(authed, res, body);
     }
     if (req.method === 'POST' && isInitializeRequest(body)) {
       await this.byEmail.get(key)?.transport.close();
-      const transport = this.openSession(key);
+      res.note = `${who} new session`;
+      const transport = this.openSession(key, (id) => (res.note = `${who} new session ${id}`));
       await createToolServer(this.store).connect(transport);
-      res.note = `${auth.email} (${auth.method}) new session`;
       return transport.handleRequest(authed, res, body);
     }
     return rpcError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; send initialize first');
   }
 
-  private openSession(email: string): StreamableHTTPServerTransport {
+  private openSession(email: string, opened: (id: string) => void): StreamableHTTPServerTransport {
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (id) => {
+        opened(id);
         const session = { id, email, transport };
         this.sessions.set(id, session);
         this.byEmail.set(email, session);

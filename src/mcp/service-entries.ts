@@ -2,9 +2,10 @@
  * Recognises entries that point at this service, whatever client wrote them
  * and under whatever name: the MCP server package in the command line,
  * mcp-remote with the service's MCP URL, a URL equal to (or ending with) the
- * MCP URL, or credentials under the service's variable and header names.
+ * MCP URL, or credentials under the service's variable and header names; and
+ * svcctl's own entries (`svcctl mcp proxy`, a `svcctl token --refresh` headers command).
  */
-import { ENV_PREFIX, HEADER_EMAIL, LEGACY_ENV_PREFIX, LEGACY_HEADER_EMAIL, MCP_PROXY_PACKAGE, SETTING_NAMES } from '../constants.js';
+import { CLI_NAME, ENV_PREFIX, HEADER_EMAIL, LEGACY_ENV_PREFIX, LEGACY_HEADER_EMAIL, MCP_PROXY_PACKAGE, SETTING_NAMES } from '../constants.js';
 import type { Mode } from './types.js';
 
 export interface ServiceMatcher {
@@ -46,6 +47,17 @@ export function commandLine(entry: Entry): string[] | undefined {
   return undefined;
 }
 
+const isSvcctl = (arg: string): boolean => /(^|[\\/])svcctl(\.(cmd|exe|js))?$/i.test(arg) || packageName(arg) === CLI_NAME;
+
+/** A command line that runs `svcctl … mcp proxy` (directly, through cmd /c, or as `npx -y svcctl`). */
+export function isSvcctlProxy(line: string[]): boolean {
+  const at = line.findIndex(isSvcctl);
+  return at >= 0 && line.slice(at + 1).some((arg, index, rest) => arg === 'mcp' && rest[index + 1] === 'proxy');
+}
+
+/** A string that runs `svcctl … token --refresh` (a client's headers command, e.g. Claude Code's headersHelper). */
+export const SVCCTL_HELPER = /(^|[\s\\/'"])svcctl(\.cmd)?['"]?\s.*\btoken\b.*--refresh/;
+
 function urlMatches(url: string, mcpUrl: string | undefined): boolean {
   if (mcpUrl === undefined) return false;
   const a = trimSlash(url);
@@ -75,6 +87,8 @@ export function pointsAtService(value: unknown, matcher: ServiceMatcher): boolea
   const entry = value as Entry;
   const line = commandLine(entry) ?? [];
   if (line.some((arg) => packageName(arg) === matcher.package || arg.endsWith(`/${matcher.package}`))) return true;
+  if (isSvcctlProxy(line)) return true;
+  if (Object.values(entry).some((value) => typeof value === 'string' && SVCCTL_HELPER.test(value))) return true;
   if (line.some((arg) => packageName(arg) === MCP_PROXY_PACKAGE)) {
     if (line.some((arg) => urlMatches(arg, matcher.mcpUrl))) return true;
     if (line.some((arg) => isServiceHeader(arg.split(':')[0] ?? ''))) return true;
@@ -85,7 +99,8 @@ export function pointsAtService(value: unknown, matcher: ServiceMatcher): boolea
 
 export function modeOf(value: unknown): Mode {
   const entry = value as Entry;
-  if ((commandLine(entry) ?? []).some((arg) => packageName(arg) === MCP_PROXY_PACKAGE)) return 'proxy';
+  const line = commandLine(entry) ?? [];
+  if (line.some((arg) => packageName(arg) === MCP_PROXY_PACKAGE) || isSvcctlProxy(line)) return 'proxy';
   if (URL_FIELDS.some((field) => typeof entry[field] === 'string')) return 'remote';
   return 'local';
 }

@@ -38,6 +38,10 @@ export type Mode = (typeof MODES)[number];
 export const AUTH_METHODS = ['password', 'bearer'] as const;
 export type AuthMethod = (typeof AUTH_METHODS)[number];
 
+/** --token (with --auth bearer): helper = svcctl hands out a fresh token on every connection; static = the token (or its variable) in the entry. */
+export const TOKEN_HOW = ['helper', 'static'] as const;
+export type TokenHow = (typeof TOKEN_HOW)[number];
+
 export const SCOPES = ['user', 'project', 'local'] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -138,6 +142,13 @@ export interface ClientSpec {
   guiApp?: boolean;
   /** Extra notes after a change (after the GUI note), e.g. a known bug of the client with references. */
   extraNotes?(request: EntryRequest): string[];
+  /**
+   * The client runs a command to get a remote entry's headers (Claude Code's
+   * `headersHelper`): with --token helper, a remote entry names
+   * `svcctl token --refresh --json-headers` there; a client without one gets
+   * an entry that runs `svcctl mcp proxy` instead.
+   */
+  headersCommand?: HeadersCommand;
   /** What `svcctl mcp doctor` knows about how the client reads (or ignores) entries. */
   doctor?: DoctorRules;
   /** The client's own `mcp add` command line and/or install links (`svcctl mcp print --command`). */
@@ -156,6 +167,20 @@ export interface EntryShape {
   trailingFields?: Record<string, unknown>;
   /** Remote entries: the field holding the URL, and fixed fields put first (the transport, e.g. { type: 'http' }). */
   remote: { urlField: string; fields?: Record<string, unknown> };
+}
+
+/** How a client runs a command for a remote entry's headers. */
+export interface HeadersCommand {
+  /** The entry's field that holds the command (a string). */
+  field: string;
+  /** The command is run by a shell (so it is one string, quoted for sh). */
+  shell: boolean;
+  /** What it must print: a JSON object of header names to string values. */
+  output: 'json-headers';
+  /** The longest the client waits for it, in ms. */
+  timeoutMs: number;
+  /** Variables the client adds to the command's environment: name → what it holds. */
+  env: Record<string, 'server-name' | 'server-url'>;
 }
 
 /** A renderer a row names instead of the JSON shape: the entry value per mode. */
@@ -217,6 +242,15 @@ export interface EntryRequest {
   /** Needed when secrets is 'literal' (or the client has no variables). */
   literals: LiteralValues;
   platform: NodeJS.Platform;
+  /** --auth bearer --token helper: svcctl keeps the token fresh (the entry holds no token). */
+  tokenHelper?: TokenHelper;
+}
+
+export interface TokenHelper {
+  /** How the entry starts svcctl: ['svcctl'] when it is on PATH, else ['npx', '-y', 'svcctl']. */
+  svcctl: string[];
+  /** Whether svcctl can log in again by itself (a password remembered in the OS keychain). */
+  canRefresh: boolean;
 }
 
 /** A VS Code `inputs` item, merged into the file's top-level `inputs` array by id. */

@@ -44,6 +44,9 @@ export function codexAddCommand(request: EntryRequest, rendered: RenderedEntry):
   const argv: Arg[] = ['codex', 'mcp', 'add', request.name];
   const notes: string[] = [];
   if (typeof entry.url === 'string') {
+    if (entry.http_headers_helper !== undefined) {
+      throw usageError('`codex mcp add` has no option for http_headers_helper', 'use svcctl mcp install --client codex (it writes the helper), or --mode proxy');
+    }
     if (entry.env_http_headers !== undefined || entry.http_headers !== undefined) {
       throw usageError(
         '`codex mcp add` has no option for request headers, so it cannot add the email and password headers',

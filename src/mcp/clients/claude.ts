@@ -87,6 +87,20 @@ export const claudeCode: ClientSpec = {
       ? 'Start a new Claude Code session in the project and approve the server when asked (project servers from .mcp.json need approval; see /mcp).'
       : 'Start a new Claude Code session (or run /mcp) to load the server.',
   shape: { stdioFields: { type: 'stdio' }, remote: { urlField: 'url', fields: { type: 'http' } } },
+  // "Use dynamic headers for custom authentication" (https://code.claude.com/docs/en/mcp, quoted in
+  // https://github.com/anthropics/claude-code/issues/52200): "headersHelper … generate[s] request headers at
+  // connection time. Claude Code runs the command and merges its output into the connection headers. The helper
+  // runs fresh on each connection (at session start and on reconnect)". Claude Code 2.1.197's own code (checked):
+  // a string, run with shell: true, 10 s timeout, CLAUDE_CODE_MCP_SERVER_NAME/_URL in its env; stdout trimmed
+  // must be a JSON object of string values; a tool call answered 401 re-runs it and retries once; a project-scope
+  // helper runs only after the workspace trust dialog is accepted.
+  headersCommand: {
+    field: 'headersHelper',
+    shell: true,
+    output: 'json-headers',
+    timeoutMs: 10_000,
+    env: { CLAUDE_CODE_MCP_SERVER_NAME: 'server-name', CLAUDE_CODE_MCP_SERVER_URL: 'server-url' },
+  },
   extraNotes: (request) =>
     request.secrets === 'ref' && request.scope !== 'project'
       ? ['Claude Code documents ${VAR} expansion for .mcp.json; if a user/local-scope server gets no credentials, use --scope project or --secrets literal.']

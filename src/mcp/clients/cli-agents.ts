@@ -35,6 +35,13 @@ export const codex: ClientSpec = {
       : 'Start a new Codex session; /mcp lists the servers.',
   shape: { remote: { urlField: 'url' } },
   renderer: { local: codexLocal, remote: (_client, request) => codexRemote(request), proxy: codexProxy, proxyTokenVariable: codexBearerVariable },
+  // `http_headers_helper = "<command>"` in a url entry (Codex 0.169.0, checked: `codex mcp get --json` shows it as a
+  // string, an array is "invalid type: sequence, expected a string"; its messages say the helper "must output a JSON
+  // object of strings", "timed out after 10 seconds", "output exceeds 64 KiB", and that it runs only in the local
+  // environment). Used in the wild for `{"Authorization":"Bearer …"}` (e.g. Codex configs printed by MCP installers
+  // found by code search). Whether it is run by a shell is not documented: svcctl writes a line that reads the same
+  // either way (no quotes, no variables).
+  headersCommand: { field: 'http_headers_helper', shell: false, output: 'json-headers', timeoutMs: 10_000, env: {} },
   forwardsByName: true,
   doctor: {
     headersField: 'http_headers',

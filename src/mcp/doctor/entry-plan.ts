@@ -9,9 +9,9 @@
  * extensions (cmd, envs, env_keys, uri, headers).
  */
 import { HEADER_AUTHORIZATION, MCP_PROXY_PACKAGE } from '../../constants.js';
-import { commandLine, packageName, strings, URL_FIELDS } from '../service-entries.js';
+import { commandLine, isSvcctlProxy, packageName, strings, URL_FIELDS } from '../service-entries.js';
 
-import type { ClientSpec } from '../types.js';
+import type { ClientSpec, HeadersCommand } from '../types.js';
 import { MCP_REMOTE_SYNTAX, type Resolver, type ReferenceSyntax } from './references.js';
 
 type Entry = Record<string, unknown>;
@@ -28,12 +28,14 @@ export interface CommandPlan {
 export interface HttpPlan {
   url: string;
   headers: Record<string, string>;
+  /** The client's headers command (Claude Code's headersHelper), run before connecting; its output is merged into headers. */
+  headersCommand?: { line: string; spec: HeadersCommand };
 }
 
 export type EntryPlan =
   | { mode: 'local'; shape: string; command: CommandPlan }
   | { mode: 'remote'; shape: string; http: HttpPlan }
-  | { mode: 'proxy'; shape: string; command: CommandPlan; http: HttpPlan | undefined };
+  | { mode: 'proxy'; shape: string; command: CommandPlan; http: HttpPlan | undefined; /** `svcctl mcp proxy`: tried over stdio, not through its URL. */ svcctl?: true };
 
 const isRecord = (value: unknown): value is Entry => value !== null && typeof value === 'object' && !Array.isArray(value);
 const stringRecord = (value: unknown): Record<string, string> =>
@@ -117,6 +119,7 @@ export function planEntry(value: unknown, syntax: ReferenceSyntax, resolver: Res
     const forwarded = strings(entry.env_vars ?? entry.env_keys);
     for (const name of forwarded) resolver.byName(name);
     const plan: CommandPlan = { command: head, args, env: resolver.record(command.env, syntax), forwarded };
+    if (isSvcctlProxy([head, ...args])) return { mode: 'proxy', shape, command: plan, http: undefined, svcctl: true };
     if (!args.some((arg) => packageName(arg) === MCP_PROXY_PACKAGE)) return { mode: 'local', shape, command: plan };
     // mcp-remote expands ${VAR} in header values from its own environment: the entry's env over the inherited one.
     const proxyEnv: NodeJS.ProcessEnv = { ...env, ...plan.env };
@@ -126,7 +129,10 @@ export function planEntry(value: unknown, syntax: ReferenceSyntax, resolver: Res
   }
   if (urlField !== undefined) {
     const url = resolver.text(entry[urlField] as string, syntax);
-    return { mode: 'remote', shape, http: { url, headers: httpHeaders(entry, resolver, syntax, client) } };
+    const http: HttpPlan = { url, headers: httpHeaders(entry, resolver, syntax, client) };
+    const spec = client?.headersCommand;
+    if (spec !== undefined && typeof entry[spec.field] === 'string') http.headersCommand = { line: resolver.text(entry[spec.field] as string, syntax), spec };
+    return { mode: 'remote', shape, http };
   }
   return `the entry has neither a command nor a URL (keys: ${shape || 'none'})`;
 }

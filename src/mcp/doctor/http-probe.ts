@@ -6,6 +6,7 @@
  * session per user would otherwise keep ours).
  */
 import { HEADER_AUTHORIZATION } from '../../constants.js';
+import { cappedFetch } from '../../http/capped-fetch.js';
 import { deadlineFetch } from '../../http/deadline-fetch.js';
 import { describeNetworkError } from '../../http/network-errors.js';
 import { shorten } from '../../http/redact.js';
@@ -58,6 +59,9 @@ function describeFailure(error: unknown, httpError: boolean, plan: HttpPlan, opt
   return { detail: options.redactor.redact(problem.message), fix: problem.hint ?? 'check that the URL is reachable from this machine' };
 }
 
+/** The most of one answer doctor reads: far above any initialize or tools/list result. */
+const DOCTOR_BODY_CAP = 1024 * 1024;
+
 export async function probeHttpServer(plan: HttpPlan, options: ProbeOptions): Promise<CheckResult[]> {
   let url: URL;
   try {
@@ -73,8 +77,9 @@ export async function probeHttpServer(plan: HttpPlan, options: ProbeOptions): Pr
   const client = new Client({ name: 'svcctl-doctor', version: VERSION });
   const transport = new StreamableHTTPClientTransport(url, {
     requestInit: { headers: plan.headers },
-    // Each HTTP request (headers and whole body) is aborted at --timeout, not only the JSON-RPC wait.
-    fetch: deadlineFetch(options.timeoutMs),
+    // Each HTTP request (headers and whole body) is aborted at --timeout, not only the JSON-RPC wait,
+    // and no answer is read past 1 MiB (a server sending without end cannot grow memory).
+    fetch: cappedFetch(DOCTOR_BODY_CAP, deadlineFetch(options.timeoutMs)),
   });
   const note = options.note ? `; ${options.note}` : '';
   const results: CheckResult[] = [];

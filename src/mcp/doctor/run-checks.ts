@@ -11,7 +11,8 @@ import { createRedactor, type Redactor } from '../../redaction.js';
 import { CLIENTS } from '../clients/table.js';
 import { modeOf } from '../service-entries.js';
 import { entryRuleFailure, unexpandedCheck, unexpandedReferences } from './client-rules.js';
-import { planEntry, type EntryPlan } from './entry-plan.js';
+import { planEntry, type EntryPlan, type HttpPlan } from './entry-plan.js';
+import type { HeadersRun } from './headers-command.js';
 import type { Mode } from '../types.js';
 import type { LocatedEntry, UnreadableConfig } from './locate-entry.js';
 import { referenceSyntaxOf, Resolver } from './references.js';
@@ -61,7 +62,14 @@ async function modeChecks(plan: EntryPlan, resolver: Resolver, unexpanded: strin
     if (!checks[1]!.ok) return [...checks, fail('initialize', 'not tried: the command is not on PATH', checks[1]!.fix!)];
     if (blocked) return [...checks, blocked];
     const { probeStdioServer } = await import('./stdio-probe.js');
-    return [...checks, await probeStdioServer(plan.command, { env: runtime.env, timeoutMs, redactor })];
+    return [...checks, ...(await probeStdioServer(plan.command, { env: runtime.env, timeoutMs, redactor }))];
+  }
+  if (plan.svcctl) {
+    // svcctl mcp proxy: started as the client starts it, asked for initialize and tools/list over stdio.
+    if (!checks[1]!.ok) return [...checks, fail('initialize', 'not tried: the command is not on PATH', checks[1]!.fix!)];
+    if (blocked) return [...checks, blocked];
+    const { probeStdioServer } = await import('./stdio-probe.js');
+    return [...checks, ...(await probeStdioServer(plan.command, { env: runtime.env, timeoutMs, redactor, listTools: true }))];
   }
   if (plan.http === undefined) {
     return [...checks, fail('initialize', 'the mcp-remote arguments hold no http(s) URL', 'reinstall the entry: svcctl mcp install --mode proxy --force')];
@@ -69,6 +77,13 @@ async function modeChecks(plan: EntryPlan, resolver: Resolver, unexpanded: strin
   if (blocked) return [...checks, blocked];
   const { probeHttpServer } = await import('./http-probe.js');
   return [...checks, ...(await probeHttpServer(plan.http, { timeoutMs, redactor, note: 'checked the URL the proxy forwards to' }))];
+}
+
+async function runHelper(http: HttpPlan, name: string, ctx: Context): Promise<HeadersRun | undefined> {
+  const { runHeadersCommand } = await import('./headers-command.js');
+  const run = await runHeadersCommand(http, name, ctx.env, ctx.cwd);
+  if (run?.headers) http.headers = { ...http.headers, ...run.headers };
+  return run;
 }
 
 /** Every check of a mode, in order: what a run that fails early did not get to. */
@@ -120,9 +135,12 @@ export async function runChecks(ctx: Context, located: LocatedEntry, timeoutMs: 
   const unexpanded = client === null ? [] : unexpandedReferences(client, entry, plan);
   checks.push(client !== null && unexpanded.length > 0 ? unexpandedCheck(client, unexpanded) : variablesCheck(resolver));
   const runtime: RuntimeEnv = { env: ctx.env, platform: ctx.platform, cwd: ctx.cwd };
+  // A headers command runs first: what it prints is sent, so it is redacted like the rest.
+  const helper = plan.mode === 'remote' && plan.http.headersCommand !== undefined ? await runHelper(plan.http, located.name, ctx) : undefined;
   // The values the entry would send (resolved references, literal secrets): never shown, in any encoding.
   const redactor = createRedactor([...resolver.values, ...planSecrets(plan)].filter((value) => !namesVariable(value)));
-  checks.push(...(await modeChecks(plan, resolver, unexpanded, runtime, timeoutMs, redactor)));
+  if (helper !== undefined) checks.push(helper.check);
+  checks.push(...(helper?.check.ok === false ? [] : await modeChecks(plan, resolver, unexpanded, runtime, timeoutMs, redactor)));
   const shown = checks.map((check) => ({ ...check, detail: redactor.redact(check.detail), fix: check.fix === null ? null : redactor.redact(check.fix) }));
   return report({ ...base, mode: plan.mode }, shown);
 }

@@ -29,6 +29,8 @@ export interface StdioProbeOptions {
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
   redactor: Redactor;
+  /** Also ask for tools/list (svcctl mcp proxy: the remote server answers through it). */
+  listTools?: boolean;
 }
 
 /** The package npx runs: the first argument after npx that is not a flag. */
@@ -47,6 +49,10 @@ function summarize(stderr: string, redactor: Redactor): string {
 
 /** Why the server did not answer, read from its last words on stderr. */
 function diagnose(stderr: string, command: CommandPlan, seconds: number): string {
+  // svcctl mcp proxy says itself what it lacks (src/auth/fresh-token.ts).
+  if (/svcctl has no (password|email) to log in again/.test(stderr)) {
+    return 'run `svcctl login --save --remember-password` once: the proxy then logs in again with the password from the OS keychain (a client does not always pass SERVICE_PASSWORD on to its servers)';
+  }
   const pkg = packageOf(command);
   if (pkg === undefined) return 'check that the command runs in a terminal with the same environment, or raise --timeout';
   if (/E404|404 Not Found|is not in this registry/i.test(stderr)) return `the package ${pkg} is not in the npm registry: check --package (svcctl mcp install --package <spec> --force)`;
@@ -56,7 +62,16 @@ function diagnose(stderr: string, command: CommandPlan, seconds: number): string
   return `check that \`${PACKAGE_RUNNER} -y ${pkg}\` starts in a terminal; the first start downloads the package, so it may need more than ${seconds} s (--timeout)`;
 }
 
-export async function probeStdioServer(command: CommandPlan, options: StdioProbeOptions): Promise<CheckResult> {
+async function listTools(client: { listTools(params?: undefined, options?: { timeout: number }): Promise<{ tools: Array<{ name: string }> }> }, options: StdioProbeOptions): Promise<CheckResult> {
+  try {
+    const { tools } = await client.listTools(undefined, { timeout: options.timeoutMs });
+    return pass('tools', `${tools.length} tool${tools.length === 1 ? '' : 's'}: ${tools.map((tool) => tool.name).join(', ')}`);
+  } catch (error) {
+    return fail('tools', `tools/list failed: ${shorten(options.redactor.redact((error as Error).message), 240)}`, 'run the command in a terminal to see its log on stderr');
+  }
+}
+
+export async function probeStdioServer(command: CommandPlan, options: StdioProbeOptions): Promise<CheckResult[]> {
   const [{ Client }, { StdioClientTransport }] = await Promise.all([
     import('@modelcontextprotocol/sdk/client/index.js'),
     import('@modelcontextprotocol/sdk/client/stdio.js'),
@@ -75,16 +90,18 @@ export async function probeStdioServer(command: CommandPlan, options: StdioProbe
   try {
     await client.connect(transport, { timeout: options.timeoutMs });
     const server = client.getServerVersion();
-    return pass('initialize', `\`${shown}\` started and answered${server ? ` (${server.name} ${server.version})` : ''}`);
+    const started = pass('initialize', `\`${shown}\` started and answered${server ? ` (${server.name} ${server.version})` : ''}`);
+    if (!options.listTools) return [started];
+    return [started, await listTools(client, options)];
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code === 'ENOENT' || code === 'EACCES') {
-      return fail('initialize', `\`${shown}\` could not be started: ${code === 'ENOENT' ? 'no such command' : 'permission denied'}`, 'fix the command of the entry, or install it');
+      return [fail('initialize', `\`${shown}\` could not be started: ${code === 'ENOENT' ? 'no such command' : 'permission denied'}`, 'fix the command of the entry, or install it')];
     }
     const last = summarize(stderr, options.redactor);
     const said = last === '' ? '' : `; its stderr: ${last}`;
     const what = code === -32001 ? `did not answer initialize within ${seconds} s` : 'exited before answering initialize';
-    return fail('initialize', `\`${shown}\` ${what}${said}`, diagnose(stderr, command, seconds));
+    return [fail('initialize', `\`${shown}\` ${what}${said}`, diagnose(stderr, command, seconds))];
   } finally {
     await client.close().catch(() => undefined);
   }

@@ -11,7 +11,8 @@ import { resolveBaseUrl, resolveMcpUrl } from '../../deployment.js';
 import { checkScope, getClient } from '../clients/table.js';
 import { placeholderLiterals, resolveLiterals, type LiteralFlags } from './literal-values.js';
 import { checkSecrets, defaultSecrets, type Target } from '../render/render-entry.js';
-import type { AuthMethod, ClientEnv, EntryRequest, GenericFormat, Mode, Scope, SecretsHow } from '../types.js';
+import type { AuthMethod, ClientEnv, EntryRequest, GenericFormat, Mode, Scope, SecretsHow, TokenHow } from '../types.js';
+import { chooseTokenHelper } from './token-choice.js';
 
 /** The options every `svcctl mcp` entry command shares (see addEntryOptions in src/cli/mcp-commands.ts). */
 export interface McpEntryOptions extends LiteralFlags {
@@ -25,6 +26,8 @@ export interface McpEntryOptions extends LiteralFlags {
   format?: GenericFormat;
   package?: string;
   secrets?: SecretsHow;
+  /** --token helper|static (with --auth bearer). */
+  token?: TokenHow;
   showSecrets?: boolean;
 }
 
@@ -107,8 +110,9 @@ export async function buildEntryRequest(
   const secrets = options.secrets ?? defaultSecrets(target);
   checkSecrets(target, secrets);
   const { baseUrl, mcpUrl } = build.urls ?? entryUrls(ctx, mode);
+  const tokenHelper = await chooseTokenHelper(ctx, target, { mode, auth, token: options.token });
   const literals =
-    secrets !== 'literal'
+    secrets !== 'literal' || tokenHelper !== undefined
       ? {}
       : build.literals === 'values'
         ? await resolveLiterals(ctx, mode, auth, options)
@@ -119,11 +123,13 @@ export async function buildEntryRequest(
     auth,
     name,
     scope: scopeFor(target, options),
-    baseUrl,
+    // The helper entries run svcctl with the base URL.
+    baseUrl: tokenHelper !== undefined ? resolveBaseUrl(ctx) : baseUrl,
     mcpUrl,
     package: options.package ?? MCP_SERVER_PACKAGE,
     secrets,
     literals,
     platform: ctx.platform,
+    ...(tokenHelper !== undefined ? { tokenHelper } : {}),
   };
 }

@@ -35,10 +35,10 @@ export function runner(client: ClientSpec | undefined, platform: NodeJS.Platform
  * command as `command` + `args` or one array (opencode), the environment under
  * `env` or the row's field (opencode `environment`), its trailing fields last.
  */
-function stdioEntry(client: ClientSpec, run: { command: string; args: string[] }, env: Record<string, string>): Entry {
+export function stdioEntry(client: ClientSpec, run: { command: string; args: string[] }, env?: Record<string, string>): Entry {
   const { stdioFields, commandArray, envField, trailingFields } = client.shape;
   const command = commandArray ? { command: [run.command, ...run.args] } : run;
-  return { ...stdioFields, ...command, [envField ?? 'env']: env, ...trailingFields };
+  return { ...stdioFields, ...command, ...(env !== undefined ? { [envField ?? 'env']: env } : {}), ...trailingFields };
 }
 
 export function localEntry(client: ClientSpec, request: EntryRequest): Entry {

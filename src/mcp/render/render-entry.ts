@@ -8,6 +8,7 @@ import { usageError } from '../../errors.js';
 import { CLIENTS } from '../clients/table.js';
 import { genericEntry } from './generic.js';
 import { localEntry, proxyEntry, remoteEntry } from './json-clients.js';
+import { tokenHelperEntry, tokenHelperNotes } from './token-helper.js';
 import { credentialKeys, ESCAPED_DOLLAR_BRACE, holdsLiteralSecret, LITERAL_DOLLAR_VAR, PROXY_HEADER_PREFIX, VAR_ACCESS_TOKEN, VAR_AUTH_HEADER, VARIABLE_OF, vscodeInputs } from './values.js';
 import type { ClientSpec, EntryRequest, GenericFormat, RenderedEntry, SecretsHow } from '../types.js';
 
@@ -45,6 +46,7 @@ export function checkSecrets(target: Target, secrets: SecretsHow): void {
 }
 
 function renderClientValue(client: ClientSpec, request: EntryRequest): Record<string, unknown> {
+  if (request.tokenHelper !== undefined) return tokenHelperEntry(client, request, request.tokenHelper);
   const renderer = client.renderer;
   if (renderer) return renderer[request.mode](client, request);
   if (request.mode === 'local') return localEntry(client, request);
@@ -54,6 +56,8 @@ function renderClientValue(client: ClientSpec, request: EntryRequest): Record<st
 
 function clientNotes(client: ClientSpec, request: EntryRequest): string[] {
   const notes = [client.afterChangeNote(request.scope)];
+  // No secret in the entry: the notes about variables and tokens do not apply.
+  if (request.tokenHelper !== undefined) return [...notes, ...tokenHelperNotes(client, request, request.tokenHelper)];
   if (request.secrets === 'ref' && client.guiApp) {
     const alternative = client.promptInputs ? '--secrets prompt (or --secrets literal)' : '--secrets literal';
     notes.push(

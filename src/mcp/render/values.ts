@@ -64,7 +64,9 @@ export function variableReference(syntax: VariableSyntax, name: string): string 
 export const placeholder = (name: string): string => `<${name}>`;
 
 /** Which credentials a mode and auth method need. */
-export function credentialKeys(request: Pick<EntryRequest, 'mode' | 'auth'>): CredentialKey[] {
+export function credentialKeys(request: Pick<EntryRequest, 'mode' | 'auth'> & Partial<Pick<EntryRequest, 'tokenHelper'>>): CredentialKey[] {
+  // svcctl hands the token out itself: the entry holds none.
+  if (request.tokenHelper !== undefined) return [];
   if (request.mode !== 'local' && request.auth === 'bearer') return ['token'];
   return ['email', 'password'];
 }

@@ -1,0 +1,32 @@
+/**
+ * One login at a time per credentials file: concurrent `svcctl token
+ * --refresh` helpers and proxies wait for the one that is logging in, then
+ * read the token it saved instead of logging in again.
+ *
+ * The shared per-file lock (src/fs/file-lock.ts) of a name of its own,
+ * `credentials.json.refresh` (lock file `credentials.json.refresh.svcctl.lock`):
+ * the login saves the token under the credentials file's own lock, which is
+ * not re-entrant, so the refresh cannot hold that one.
+ */
+import { dirname } from 'node:path';
+import type { Context } from '../context.js';
+import { CliError, ExitCode } from '../errors.js';
+import { LockBusyError, withFileLock } from '../fs/file-lock.js';
+import { fileWriteReason } from '../fs-reasons.js';
+import { ensureFolder } from '../private-dir.js';
+
+export async function withRefreshLock<T>(ctx: Context, credentialsFile: string, waitMs: number, work: () => Promise<T>): Promise<T> {
+  const name = `${credentialsFile}.refresh`;
+  await ensureFolder(dirname(credentialsFile), { private: true }).catch((error: unknown) => {
+    throw new CliError(ExitCode.UnsafeConfig, `cannot write to ${dirname(credentialsFile)}: ${fileWriteReason(error)}`);
+  });
+  const onWait = (): void => ctx.out.info('waiting for another svcctl that is logging in…');
+  try {
+    return await withFileLock(name, { waitMs, onWait }, work);
+  } catch (error) {
+    if (!(error instanceof LockBusyError)) throw error;
+    throw new CliError(ExitCode.UnsafeConfig, `another svcctl has been logging in for over ${Math.round(waitMs / 1000)} s (${error.message})`, {
+      hint: `if no svcctl is running, delete ${error.lockPath}`,
+    });
+  }
+}

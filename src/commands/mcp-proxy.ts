@@ -1,0 +1,60 @@
+/**
+ * `svcctl mcp proxy [--mcp-url URL] [--auth bearer|password]`: a stdio MCP
+ * server for clients that run commands, forwarding every message to the
+ * remote MCP server over Streamable HTTP with fresh credentials on each
+ * request (like mcp-remote, but with no secret in its arguments and no token
+ * in the client's config that expires). The MCP SDK is loaded only by this
+ * command. Credentials are checked once before stdin is read, so a client
+ * that starts a proxy with nothing to log in with sees why at once (exit 4).
+ */
+import type { Readable, Writable } from 'node:stream';
+import { emailWithoutPrompt, passwordGiven, passwordWithoutPrompt, type CredentialFlags } from '../auth/credentials-input.js';
+import type { Context } from '../context.js';
+import { optionalBaseUrl, resolveBaseUrl, resolveMcpUrl } from '../deployment.js';
+import { usageError } from '../errors.js';
+import { createRedactor } from '../redaction.js';
+import { envName } from '../settings.js';
+import { authFetch } from '../mcp/proxy/auth-fetch.js';
+import { runBridge } from '../mcp/proxy/bridge.js';
+import { bearerSource, passwordSource, type CredentialSource } from '../mcp/proxy/credentials.js';
+
+export interface McpProxyOptions extends Omit<CredentialFlags, 'passwordStdin'> {
+  auth: 'bearer' | 'password';
+  /** Seconds, for a login. */
+  timeout: number;
+}
+
+/** stdin is the protocol here: a password is read from a file, a variable or the keychain. */
+const PROXY_PASSWORD_SOURCES = `--password-file or ${envName('PASSWORD')}`;
+
+function credentialsFor(ctx: Context, options: McpProxyOptions): CredentialSource {
+  const flags: CredentialFlags = { email: options.email, passwordFile: options.passwordFile };
+  const email = emailWithoutPrompt(ctx, flags)?.value;
+  const hasPassword = passwordGiven(ctx, flags);
+  const password = async (): Promise<string | undefined> => (await passwordWithoutPrompt(ctx, flags))?.value;
+  if (options.auth === 'password') {
+    return passwordSource(ctx, { baseUrl: optionalBaseUrl(ctx), email, hasPassword, password, passwordSources: PROXY_PASSWORD_SOURCES });
+  }
+  return bearerSource(ctx, { baseUrl: resolveBaseUrl(ctx), timeoutSeconds: options.timeout, email, hasPassword, password, passwordSources: PROXY_PASSWORD_SOURCES });
+}
+
+export async function runMcpProxy(ctx: Context, options: McpProxyOptions): Promise<void> {
+  if (ctx.globals.json) throw usageError('mcp proxy speaks MCP on stdout: --json does not apply');
+  const url = resolveMcpUrl(ctx, options.auth === 'bearer' ? resolveBaseUrl(ctx) : undefined);
+  const credentials = credentialsFor(ctx, options);
+  const redact = (text: string): string => createRedactor(credentials.secrets()).redact(text);
+  const log = (message: string): void => ctx.out.info(`svcctl mcp proxy: ${redact(message)}`);
+  // Fails here (exit 4 with the reason) when there is nothing to log in with.
+  await credentials.headers();
+  log(`forwarding stdio to ${url} (${options.auth})`);
+  await runBridge({
+    url,
+    fetch: authFetch({ credentials, log }),
+    stdin: ctx.stdin as unknown as Readable,
+    stdout: ctx.out.stdout as unknown as Writable,
+    log,
+    redact,
+    closeTimeoutMs: 2000,
+  });
+  log('stdin closed: session ended');
+}

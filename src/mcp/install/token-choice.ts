@@ -1,0 +1,39 @@
+/**
+ * `--token helper|static` for `--auth bearer` entries. helper (svcctl hands
+ * out a fresh token: render/token-helper.ts) is the default when svcctl can
+ * log in again by itself, that is when `svcctl login --save
+ * --remember-password` left the password in the OS keychain; otherwise the
+ * default stays static (the token, or its variable, in the entry).
+ */
+import { CLI_NAME, PACKAGE_RUNNER, PACKAGE_RUNNER_YES_FLAG } from '../../constants.js';
+import type { Context } from '../../context.js';
+import { optionalBaseUrl } from '../../deployment.js';
+import { usageError } from '../../errors.js';
+import type { Target } from '../render/render-entry.js';
+import type { AuthMethod, Mode, TokenHelper, TokenHow } from '../types.js';
+
+async function canRefresh(ctx: Context, baseUrl: string | undefined): Promise<boolean> {
+  if (baseUrl === undefined) return false;
+  const { readSavedToken } = await import('../../auth/credentials-store.js');
+  return (await readSavedToken(ctx, baseUrl, { warn: false }))?.password_in_keychain === true;
+}
+
+/** The token helper of an entry, or undefined for a static token (or no token at all). */
+export async function chooseTokenHelper(ctx: Context, target: Target, choice: { mode: Mode; auth: AuthMethod; token?: TokenHow }): Promise<TokenHelper | undefined> {
+  const bearer = choice.auth === 'bearer' && choice.mode !== 'local';
+  if (!bearer) {
+    if (choice.token !== undefined) throw usageError('--token is for --auth bearer (with --mode remote or proxy)');
+    return undefined;
+  }
+  if (choice.token === 'static') return undefined;
+  const baseUrl = optionalBaseUrl(ctx);
+  const refreshes = await canRefresh(ctx, baseUrl);
+  if (choice.token === undefined && (!refreshes || 'format' in target)) return undefined;
+  if ('format' in target) throw usageError('--token helper is for --client: a generic --format entry cannot name a client’s headers command', 'use --token static');
+  if (baseUrl === undefined) {
+    throw usageError('--token helper needs the base URL (the entry runs svcctl with it): set SERVICE_BASE_URL or pass --base-url');
+  }
+  const { findProgram } = await import('../doctor/path-search.js');
+  const onPath = (await findProgram(CLI_NAME, ctx.env, ctx.platform, ctx.cwd)) !== undefined;
+  return { svcctl: onPath ? [CLI_NAME] : [PACKAGE_RUNNER, PACKAGE_RUNNER_YES_FLAG, CLI_NAME], canRefresh: refreshes };
+}

@@ -1,0 +1,90 @@
+/**
+ * The headers `svcctl mcp proxy` adds to each request, fresh every time:
+ * - bearer: `Authorization: Bearer <token>`, a token valid for at least a
+ *   minute more (kept in memory while it is; else from the credentials file,
+ *   else a new login: src/auth/fresh-token.ts);
+ * - password: `X-Service-Email` and `X-Service-Password`, read from their
+ *   sources (read again after a 401: a password file may have been updated).
+ * Every secret it has handed out is listed for the proxy's log redaction.
+ */
+import { HEADER_AUTHORIZATION, HEADER_EMAIL, HEADER_PASSWORD } from '../../constants.js';
+import type { Context } from '../../context.js';
+import { CliError, ExitCode } from '../../errors.js';
+import { readSavedToken } from '../../auth/credentials-store.js';
+import { freshToken, isUsable, type RefreshSources } from '../../auth/fresh-token.js';
+
+export type Headers = Record<string, string>;
+
+export interface CredentialSource {
+  /** Headers for the next request. */
+  headers(): Promise<Headers>;
+  /** Headers after the server refused `refused` (401): new credentials, once. */
+  refresh(refused: Headers): Promise<Headers>;
+  /** Every secret handed out so far (for redaction). */
+  secrets(): string[];
+}
+
+export function bearerSource(ctx: Context, sources: RefreshSources): CredentialSource {
+  let current: string | undefined;
+  const seen = new Set<string>();
+  const use = (token: string): Headers => {
+    current = token;
+    seen.add(token);
+    return { [HEADER_AUTHORIZATION]: `Bearer ${token}` };
+  };
+  return {
+    async headers() {
+      if (current !== undefined && isUsable({ access_token: current, expires_at: null }, new Date())) return use(current);
+      return use((await freshToken(ctx, sources)).token);
+    },
+    async refresh(refused) {
+      const token = refused[HEADER_AUTHORIZATION]?.replace(/^Bearer /, '');
+      current = undefined;
+      return use((await freshToken(ctx, sources, token)).token);
+    },
+    secrets: () => [...seen],
+  };
+}
+
+export interface PasswordSources {
+  baseUrl?: string;
+  /** --email or SERVICE_EMAIL. */
+  email?: string;
+  hasPassword: boolean;
+  /** Reads the password from its flag or variable (each call reads again). */
+  password: () => Promise<string | undefined>;
+  passwordSources: string;
+}
+
+async function passwordLogin(ctx: Context, sources: PasswordSources): Promise<{ email: string; password: string }> {
+  const saved = sources.baseUrl ? await readSavedToken(ctx, sources.baseUrl, { warn: false }) : undefined;
+  const email = sources.email ?? saved?.email ?? undefined;
+  let password = sources.hasPassword ? await sources.password() : undefined;
+  if (password === undefined && email !== undefined && saved?.password_in_keychain && sources.baseUrl) {
+    const { rememberedPassword } = await import('../../auth/keychain.js');
+    password = await rememberedPassword({ baseUrl: sources.baseUrl, email, platform: ctx.platform });
+  }
+  if (email === undefined || password === undefined) {
+    const lacking = email === undefined ? 'email' : 'password';
+    throw new CliError(ExitCode.AuthRejected, `the proxy has no ${lacking} to send (--auth password)`, {
+      hint: `give it with ${email === undefined ? '--email or SERVICE_EMAIL' : sources.passwordSources}, or run 'svcctl login --save --remember-password' once`,
+    });
+  }
+  return { email, password };
+}
+
+export function passwordSource(ctx: Context, sources: PasswordSources): CredentialSource {
+  let current: { email: string; password: string } | undefined;
+  const headersOf = ({ email, password }: { email: string; password: string }): Headers => ({ [HEADER_EMAIL]: email, [HEADER_PASSWORD]: password });
+  return {
+    async headers() {
+      current ??= await passwordLogin(ctx, sources);
+      return headersOf(current);
+    },
+    async refresh() {
+      current = await passwordLogin(ctx, sources);
+      return headersOf(current);
+    },
+    secrets: () => (current ? [current.password] : []),
+  };
+}

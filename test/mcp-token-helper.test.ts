@@ -1,0 +1,182 @@
+/**
+ * `mcp install --auth bearer --token helper` through the real path, against
+ * `svcctl dev`: the Claude Code entry's headersHelper is run by a shell, as
+ * Claude Code runs it, and its JSON headers open the session; after the token
+ * expired (--token-ttl 2) the helper's new output keeps the same session. A
+ * proxy entry runs `svcctl mcp proxy`; `mcp doctor` runs the helper and the
+ * proxy for its checks. svcctl is put on PATH the way `npm install -g` does.
+ */
+import assert from 'node:assert/strict';
+import { exec } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { BIN, cleanEnv, runCli } from './helpers/cli.js';
+import { startDev, type DevProcess } from './helpers/dev-sandbox.js';
+import { mcpLogLines } from './helpers/mcp-proxy.js';
+import { tempDir } from './helpers/temp-dirs.js';
+
+const USER = { email: 'helper-user@example.com', password: 'he1per-Pa55word' };
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A temp HOME with svcctl on PATH (a link to the built CLI, as npm install -g makes) and a saved login. */
+async function homeWithSvcctl(dev: DevProcess): Promise<{ home: string; env: Record<string, string> }> {
+  const home = await tempDir();
+  await mkdir(join(home, 'bin'));
+  await symlink(BIN, join(home, 'bin', 'svcctl'));
+  const env = { PATH: `${join(home, 'bin')}:${process.env.PATH}`, SERVICE_BASE_URL: dev.ready.base_url, SERVICE_PASSWORD: USER.password };
+  const login = await runCli(['login', '--save', '--email', USER.email], { home, env });
+  assert.equal(login.code, 0, login.stderr);
+  return { home, env };
+}
+
+/** Runs a headersHelper string the way Claude Code does: through a shell, stdout trimmed, a JSON object of strings. */
+async function runHelper(line: string, home: string, env: Record<string, string>): Promise<Record<string, string>> {
+  const stdout = await new Promise<string>((resolve, reject) =>
+    exec(line, { cwd: home, env: cleanEnv(home, env), timeout: 10_000 }, (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out))),
+  );
+  const headers = JSON.parse(stdout.trim());
+  assert.ok(Object.values(headers).every((value) => typeof value === 'string'));
+  return headers;
+}
+
+async function listTools(url: string, headers: Record<string, string>, sessionId?: string): Promise<{ names: string[]; sessionId: string | undefined; client: Client }> {
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers }, ...(sessionId ? { sessionId } : {}) });
+  const client = new Client({ name: 'headers-helper-test', version: '1.0.0' });
+  await client.connect(transport);
+  const names = (await client.listTools()).tools.map((tool) => tool.name).sort();
+  return { names, sessionId: transport.sessionId, client };
+}
+
+describe('mcp install --auth bearer --token helper (svcctl dev --token-ttl 2)', () => {
+  let dev: DevProcess;
+  before(async () => {
+    dev = await startDev(['--token-ttl', '2', '--user', `${USER.email}:${USER.password}`]);
+  });
+  after(async () => {
+    await dev?.stop();
+  });
+
+  it('Claude Code: a headersHelper entry whose output still works after the token expired, in the same session', async () => {
+    const { home, env } = await homeWithSvcctl(dev);
+    const install = await runCli(['mcp', 'install', '--client', 'claude-code', '--mode', 'remote', '--auth', 'bearer', '--token', 'helper'], { home, env });
+    assert.equal(install.code, 0, install.stderr);
+    assert.match(install.stderr, /svcctl is on PATH, so the entry runs it by name/);
+    const text = await readFile(join(home, '.claude.json'), 'utf8');
+    const entry = JSON.parse(text).mcpServers.service;
+    assert.deepEqual(entry, {
+      type: 'http',
+      url: dev.ready.mcp_url,
+      headersHelper: `svcctl --base-url ${dev.ready.base_url} token --refresh --json-headers`,
+    });
+    assert.ok(!text.includes(USER.password) && !text.includes('eyJ'), 'a secret is in the file');
+
+    const logStart = dev.stderr().length;
+    // As Claude Code does: the helper at connection time, and once more (then one retry) when the server answers 401,
+    // which a loaded machine can cause with 2 s tokens.
+    const connect = async (sessionId?: string): Promise<{ headers: Record<string, string>; opened: Awaited<ReturnType<typeof listTools>> }> => {
+      const headers = await runHelper(entry.headersHelper, home, env);
+      try {
+        return { headers, opened: await listTools(entry.url, headers, sessionId) };
+      } catch (error) {
+        if (!/401|invalid or expired token/.test(String(error))) throw error;
+        const again = await runHelper(entry.headersHelper, home, env);
+        return { headers: again, opened: await listTools(entry.url, again, sessionId) };
+      }
+    };
+    const first = await connect();
+    assert.deepEqual(first.opened.names, ['get_event', 'list_events', 'whoami']);
+    await sleep(2600); // past the 2 s lifetime of the first token
+    const second = await connect(first.opened.sessionId);
+    assert.notEqual(second.headers.Authorization, first.headers.Authorization);
+    assert.deepEqual(second.opened.names, ['get_event', 'list_events', 'whoami']);
+    await Promise.all([first.opened.client.close(), second.opened.client.close()]);
+
+    // A log line is written a moment after its response.
+    const secondToken = createHash('sha256').update(second.headers.Authorization!.replace(/^Bearer /, '')).digest('hex').slice(0, 12);
+    await dev.waitForStderr(new RegExp(`token sha256:${secondToken}\\) session`));
+    const lines = mcpLogLines(dev.stderr().slice(logStart)).filter((line) => line.session !== undefined && / POST /.test(line.line));
+    const shown = lines.map((line) => line.line).join('\n');
+    // The session the first connection kept (a retry after a 401 on a loaded machine may have opened and left another).
+    const kept = lines.filter((line) => line.session === first.opened.sessionId);
+    assert.ok(kept.some((line) => line.token === secondToken), `the new token was not used in the first session:\n${shown}`);
+    assert.ok(new Set(kept.map((line) => line.token)).size >= 2, shown);
+    assert.ok(lines.filter((line) => line.token === secondToken).every((line) => line.session === first.opened.sessionId), shown);
+  });
+
+  it('a client without a headers command gets a `svcctl mcp proxy` entry; npx -y svcctl when svcctl is not on PATH', async () => {
+    const home = await tempDir();
+    const env = { SERVICE_BASE_URL: dev.ready.base_url };
+    const install = await runCli(['mcp', 'install', '--client', 'gemini', '--client', 'codex', '--mode', 'proxy', '--auth', 'bearer', '--token', 'helper'], { home, env });
+    assert.equal(install.code, 0, install.stderr);
+    assert.match(install.stderr, /svcctl is not installed globally, so it runs `npx -y svcctl`/);
+    assert.match(install.stderr, /svcctl cannot log in again by itself yet: run `svcctl login --save --remember-password`/);
+    const gemini = JSON.parse(await readFile(join(home, '.gemini', 'settings.json'), 'utf8')).mcpServers.service;
+    assert.deepEqual(gemini, { command: 'npx', args: ['-y', 'svcctl', '--base-url', dev.ready.base_url, 'mcp', 'proxy'] });
+    const codex = await readFile(join(home, '.codex', 'config.toml'), 'utf8');
+    assert.match(codex, /^command = "npx"$/m);
+    assert.match(codex, /^args = \[ "-y", "svcctl", "--base-url", "http:\/\/127\.0\.0\.1:\d+\/api", "mcp", "proxy" \]$/m);
+  });
+
+  it('--token is for --auth bearer; --token helper with --format is refused', async () => {
+    const home = await tempDir();
+    const env = { SERVICE_BASE_URL: dev.ready.base_url };
+    const password = await runCli(['mcp', 'print', '--client', 'gemini', '--mode', 'remote', '--token', 'helper'], { home, env });
+    assert.equal(password.code, 2);
+    assert.match(password.stderr, /--token is for --auth bearer/);
+    const generic = await runCli(['mcp', 'print', '--config', join(home, 'x.json'), '--format', 'mcpServers', '--mode', 'remote', '--auth', 'bearer', '--token', 'helper'], { home, env });
+    assert.equal(generic.code, 2);
+    assert.match(generic.stderr, /--token helper is for --client/);
+    const codexAdd = await runCli(['mcp', 'command', '--client', 'codex', '--mode', 'remote', '--auth', 'bearer', '--token', 'helper'], { home, env });
+    assert.equal(codexAdd.code, 2);
+    assert.match(codexAdd.stderr, /`codex mcp add` has no option for http_headers_helper/);
+  });
+});
+
+describe('mcp doctor runs the helper and the proxy (svcctl dev, tokens of an hour)', () => {
+  let dev: DevProcess;
+  before(async () => {
+    dev = await startDev(['--user', `${USER.email}:${USER.password}`]);
+  });
+  after(async () => {
+    await dev?.stop();
+  });
+
+  it('passes a headersHelper entry and a proxy entry, and says what to do when the proxy cannot log in', async () => {
+    const { home, env } = await homeWithSvcctl(dev);
+    for (const [client, mode] of [['claude-code', 'remote'], ['gemini', 'proxy'], ['codex', 'remote']] as const) {
+      const install = await runCli(['mcp', 'install', '--client', client, '--mode', mode, '--auth', 'bearer', '--token', 'helper'], { home, env });
+      assert.equal(install.code, 0, install.stderr);
+    }
+    const claude = await runCli(['--json', 'mcp', 'doctor', '--client', 'claude-code'], { home, env });
+    assert.equal(claude.code, 0, claude.stdout + claude.stderr);
+    const claudeChecks = JSON.parse(claude.stdout).checks ?? JSON.parse(claude.stdout)[0]?.checks;
+    assert.deepEqual(claudeChecks.map((check: { name: string }) => check.name), ['file', 'entry', 'variables', 'headers', 'initialize', 'tools']);
+    assert.match(claudeChecks[3].detail, /headersHelper `svcctl --base-url .* token --refresh --json-headers` printed Authorization/);
+
+    const gemini = await runCli(['--json', 'mcp', 'doctor', '--client', 'gemini', '--scope', 'user'], { home, env });
+    assert.equal(gemini.code, 0, gemini.stdout + gemini.stderr);
+    const geminiReport = JSON.parse(gemini.stdout);
+    const geminiChecks = geminiReport.checks ?? geminiReport[0]?.checks;
+    assert.deepEqual(geminiChecks.map((check: { name: string }) => check.name), ['file', 'entry', 'variables', 'node', 'runner', 'initialize', 'tools']);
+    assert.match(geminiChecks[6].detail, /3 tools: .*whoami/);
+    // Codex's http_headers_helper (its row's headers command) in a url entry.
+    const codexToml = await readFile(join(home, '.codex', 'config.toml'), 'utf8');
+    assert.match(codexToml, /^http_headers_helper = "svcctl --base-url http:\/\/127\.0\.0\.1:\d+\/api token --refresh --json-headers"$/m);
+    const codex = await runCli(['--json', 'mcp', 'doctor', '--client', 'codex'], { home, env });
+    assert.equal(codex.code, 0, codex.stdout + codex.stderr);
+    const codexReport = JSON.parse(codex.stdout);
+    assert.deepEqual((codexReport.checks ?? codexReport[0]?.checks).map((check: { name: string }) => check.name), ['file', 'entry', 'variables', 'headers', 'initialize', 'tools']);
+    for (const text of [claude.stdout, gemini.stdout, codex.stdout]) assert.ok(!text.includes('eyJ') && !text.includes(USER.password));
+
+    // Without a saved token the proxy has nothing to log in with (a client does not pass SERVICE_PASSWORD on).
+    const logout = await runCli(['logout'], { home, env });
+    assert.equal(logout.code, 0, logout.stderr);
+    const failing = await runCli(['mcp', 'doctor', '--client', 'gemini', '--scope', 'user'], { home, env });
+    assert.equal(failing.code, 8, failing.stdout + failing.stderr);
+    assert.match(failing.stdout + failing.stderr, /svcctl login --save --remember-password/);
+  });
+});

@@ -86,3 +86,19 @@ describe('install, list, print, doctor, uninstall per editor (remote, password b
     });
   }
 });
+
+describe('Goose: a config.yaml that does not parse is refused and left as it was', () => {
+  it('exit 7 with file:line:column; nothing written, no backup', async () => {
+    const home = await makeTempDir('svcctl-goose-bad-');
+    const file = CLIENTS.goose.configPath({ homeDir: home, env: {}, platform: 'linux', projectDir: home }, 'user');
+    const bad = 'GOOSE_PROVIDER: openai\nextensions:\n  developer: [\n';
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, bad);
+    const result = await runCli(['mcp', 'install', '--client', 'goose', '--mode', 'remote'], { home, env: { SERVICE_BASE_URL: dev.ready.base_url } });
+    assert.equal(result.code, 7, result.stderr);
+    assert.match(result.stderr, new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: the file does not parse`));
+    assert.equal(await readFile(file, 'utf8'), bad);
+    await assert.rejects(readFile(`${file}.bak`, 'utf8'));
+    await rm(home, { recursive: true, force: true });
+  });
+});

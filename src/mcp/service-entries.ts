@@ -39,6 +39,8 @@ export function packageName(arg: string): string {
 export function commandLine(entry: Entry): string[] | undefined {
   const command = entry.command;
   if (typeof command === 'string') return [command, ...strings(entry.args)];
+  // Goose extensions: `cmd` + `args` (block/goose crates/goose/src/agents/extension.rs).
+  if (command === undefined && typeof entry.cmd === 'string') return [entry.cmd, ...strings(entry.args)];
   if (Array.isArray(command)) return strings(command);
   const zed = command !== null && typeof command === 'object' ? (command as { path?: unknown; args?: unknown }) : undefined;
   if (typeof zed?.path === 'string') return [zed.path, ...strings(zed.args ?? entry.args)];

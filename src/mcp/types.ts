@@ -25,6 +25,10 @@ export const CLIENT_IDS = [
   'droid',
   'amp',
   'crush',
+  // editors and apps (issue 9)
+  'roo-code',
+  'kiro',
+  'goose',
 ] as const;
 export type ClientId = (typeof CLIENT_IDS)[number];
 
@@ -45,7 +49,7 @@ export type Scope = (typeof SCOPES)[number];
 export const SECRETS_HOW = ['ref', 'literal', 'prompt'] as const;
 export type SecretsHow = (typeof SECRETS_HOW)[number];
 
-export type FileFormat = 'json' | 'jsonc' | 'toml';
+export type FileFormat = 'json' | 'jsonc' | 'toml' | 'yaml';
 
 /** `--format` with `--config` and no `--client`: the service docs' generic shapes. */
 export const GENERIC_FORMATS = ['mcpServers', 'servers', 'toml'] as const;

@@ -12,6 +12,8 @@ import { probe } from './paths.js';
 // CLI agents (issue 9)
 import { kilo, opencode } from './agents-opencode.js';
 import { amp, auggie, copilot, crush, droid, qwen } from './agents-json.js';
+// editors and apps (issue 9)
+import { goose, kiro, rooCode } from './editors-more.js';
 import { type ClientEnv, type ClientId, type ClientSpec, type Scope } from '../types.js';
 
 /** The table, in CLIENT_IDS order (a test checks that they agree). */
@@ -34,6 +36,10 @@ export const CLIENTS: Readonly<Record<ClientId, ClientSpec>> = {
   droid,
   amp,
   crush,
+  // editors and apps (issue 9)
+  'roo-code': rooCode,
+  kiro,
+  goose,
 };
 
 /**

@@ -8,7 +8,7 @@
  */
 import { MCP_PROXY_PACKAGE } from '../../constants.js';
 import { variableReference } from '../render/values.js';
-import { commandLine, packageName } from '../service-entries.js';
+import { commandLine, packageName, strings } from '../service-entries.js';
 import type { ClientSpec } from '../types.js';
 import type { EntryPlan } from './entry-plan.js';
 import { fail, type CheckResult } from './types.js';
@@ -51,7 +51,7 @@ function clientStrings(entry: Entry, plan: EntryPlan): string[] {
     else if (Array.isArray(value)) value.forEach(walk);
     else if (value !== null && typeof value === 'object') Object.values(value).forEach(walk);
   };
-  for (const [key, value] of Object.entries(entry)) if (key !== 'command' && key !== 'args') walk(value);
+  for (const [key, value] of Object.entries(entry)) if (key !== 'command' && key !== 'cmd' && key !== 'args') walk(value);
   const line = commandLine(entry) ?? [];
   const proxyAt = plan.mode === 'proxy' ? line.findIndex((arg) => packageName(arg) === MCP_PROXY_PACKAGE) : -1;
   out.push(...(proxyAt < 0 ? line : line.slice(0, proxyAt + 1)));
@@ -61,11 +61,13 @@ function clientStrings(entry: Entry, plan: EntryPlan): string[] {
 /** The references in the entry that the client leaves as they are, e.g. '${SERVICE_EMAIL}' in a Cursor file. */
 export function unexpandedReferences(client: ClientSpec, entry: Entry, plan: EntryPlan): string[] {
   const found = new Set<string>();
+  // Goose fills ${VAR} in headers from the variables its entry names (env_keys) or sets (envs).
+  const byName = new Set(Array.isArray(entry.env_keys) ? [...strings(entry.env_keys), ...Object.keys(entry.envs ?? {})] : []);
   for (const text of clientStrings(entry, plan)) {
     for (const match of text.matchAll(REFERENCE)) {
       const [whole, envColon, brace, envBrace] = match;
       if (envColon !== undefined && client.variables !== 'env-colon') found.add(whole);
-      if (brace !== undefined && client.variables !== 'dollar-brace' && !(client.variables === 'env-colon' && PREDEFINED.has(brace))) found.add(whole);
+      if (brace !== undefined && !byName.has(brace) && client.variables !== 'dollar-brace' && !(client.variables === 'env-colon' && PREDEFINED.has(brace))) found.add(whole);
       if (envBrace !== undefined && client.variables !== 'env-brace') found.add(whole);
     }
   }

@@ -5,7 +5,8 @@
  * reference resolved as the client (and mcp-remote) would resolve it.
  * Shapes: JSON mcpServers/servers/context_servers entries (command+args+env,
  * Zed's older command object, url/serverUrl/httpUrl + headers) and Codex TOML
- * (env_vars, http_headers, env_http_headers, bearer_token_env_var).
+ * (env_vars, http_headers, env_http_headers, bearer_token_env_var) and Goose
+ * extensions (cmd, envs, env_keys, uri, headers).
  */
 import { HEADER_AUTHORIZATION, MCP_PROXY_PACKAGE } from '../../constants.js';
 import { commandLine, isSvcctlProxy, packageName, strings, URL_FIELDS } from '../service-entries.js';
@@ -45,7 +46,7 @@ function commandOf(entry: Entry): { line: string[]; env: Record<string, string> 
   const command = entry.command;
   const line = commandLine(entry);
   if (line === undefined) return undefined;
-  return { line, env: stringRecord(entry.env ?? entry.environment ?? (isRecord(command) ? command.env : undefined)) };
+  return { line, env: stringRecord(entry.env ?? entry.environment ?? entry.envs ?? (isRecord(command) ? command.env : undefined)) };
 }
 
 /** The `--header "Name: value"` arguments and the URL of an mcp-remote command line. */
@@ -67,7 +68,17 @@ export function proxyTarget(args: string[]): { url: string | undefined; headers:
   return { url, headers };
 }
 
+/** Goose replaces ${VAR} and $VAR in header values from the entry's envs and env_keys only (extension_manager.rs substitute_env_vars). */
+const GOOSE_HEADER_SYNTAX: ReferenceSyntax = { braces: true, envColon: false, envBrace: false, bare: true };
+
+function gooseHeaders(entry: Entry, resolver: Resolver): Record<string, string> {
+  const scope: Record<string, string> = { ...stringRecord(entry.envs) };
+  for (const name of strings(entry.env_keys)) if (!Object.hasOwn(scope, name)) scope[name] = resolver.byName(name) ?? '';
+  return Object.fromEntries(Object.entries(stringRecord(entry.headers)).map(([name, value]) => [name, resolver.text(value, GOOSE_HEADER_SYNTAX, scope)]));
+}
+
 function httpHeaders(entry: Entry, resolver: Resolver, syntax: ReferenceSyntax, client: ClientSpec | null): Record<string, string> {
+  if (Array.isArray(entry.env_keys)) return gooseHeaders(entry, resolver);
   const requestOptions = isRecord(entry.requestOptions) ? entry.requestOptions : {};
   // A client may read only its own field (Codex: http_headers; `headers` is silently ignored, its row's rule fails such an entry).
   const own = client?.doctor?.headersField;
@@ -104,7 +115,8 @@ export function planEntry(value: unknown, syntax: ReferenceSyntax, resolver: Res
     const lineSyntax = syntax.keepsUnset ? { ...syntax, entryNames: new Set(Object.keys(command.env)) } : syntax;
     const [head, ...args] = command.line.map((part) => resolver.text(part, lineSyntax));
     if (head === undefined || head === '') return 'the entry has an empty command';
-    const forwarded = strings(entry.env_vars);
+    // Codex env_vars, Goose env_keys: variables forwarded by name.
+    const forwarded = strings(entry.env_vars ?? entry.env_keys);
     for (const name of forwarded) resolver.byName(name);
     const plan: CommandPlan = { command: head, args, env: resolver.record(command.env, syntax), forwarded };
     if (isSvcctlProxy([head, ...args])) return { mode: 'proxy', shape, command: plan, http: undefined, svcctl: true };

@@ -8,7 +8,7 @@
  */
 import { CliError, ExitCode } from '../../errors.js';
 
-export type ConfigFormat = 'json' | 'toml';
+export type ConfigFormat = 'json' | 'toml' | 'yaml';
 
 export interface ConfigDocument {
   readonly format: ConfigFormat;

@@ -11,6 +11,7 @@ import { sameValue, type ConfigDocument } from '../files/config-document.js';
 import { openJsoncDocument } from '../files/jsonc-document.js';
 import { readSnapshot, type FileSnapshot } from '../files/safe-write.js';
 import { openTomlDocument } from '../files/toml-document.js';
+import { openYamlDocument } from '../files/yaml-document.js';
 import { genericServersKey } from '../render/generic.js';
 import { genericFileFormat, type Target } from '../render/render-entry.js';
 import type { ClientEnv, ClientId, FileFormat, RenderedEntry, Scope } from '../types.js';
@@ -72,6 +73,7 @@ export function fileTargetOf(target: Target, name: string, scope: Scope, clientE
 }
 
 export function openDocument(format: FileFormat, text: string, file: string): ConfigDocument {
+  if (format === 'yaml') return openYamlDocument(text, file);
   return format === 'toml' ? openTomlDocument(text, file) : openJsoncDocument(text, file);
 }
 
@@ -92,7 +94,7 @@ export async function planInstall(target: FileTarget, rendered: RenderedEntry, o
   const existing = document.get(target.entryPath);
   const entrySame = existing !== undefined && sameValue(existing, rendered.value);
   const withEntry = entrySame ? before : document.set(target.entryPath, rendered.value);
-  const after = target.format === 'toml' ? withEntry : withInputs(withEntry, target, rendered);
+  const after = target.format === 'toml' || target.format === 'yaml' ? withEntry : withInputs(withEntry, target, rendered);
   let status: PlanStatus;
   if (!snapshot.exists) status = 'created';
   else if (existing === undefined) status = 'added';

@@ -24,5 +24,9 @@ export async function entryDocumentText(entryPath: string[], rendered: RenderedE
     const { stringify } = await import('smol-toml');
     return `${stringify(document).trim()}\n`;
   }
+  if (format === 'yaml') {
+    const { yamlText } = await import('../files/yaml-document.js');
+    return yamlText(document);
+  }
   return `${JSON.stringify(document, null, 2)}\n`;
 }

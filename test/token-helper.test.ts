@@ -33,8 +33,14 @@ async function saveToken(home: string, baseUrl: string, token: string, extra: Re
   await writeFile(credentialsFile(home), JSON.stringify({ version: 1, tokens: { [baseUrl]: entry } }), { mode: 0o600 });
 }
 
-async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+async function filesUnder(dir: string, tries = 5): Promise<string[]> {
+  // gnome-keyring-daemon may still be replacing its own temp files under HOME as it shuts down: read again then.
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT' || tries <= 1) throw error;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    return null;
+  });
+  if (entries === null) return filesUnder(dir, tries - 1);
   return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name));
 }
 

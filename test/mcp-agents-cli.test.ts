@@ -14,6 +14,7 @@ import { CLIENTS } from '../src/mcp/clients/table.js';
 import type { ClientId } from '../src/mcp/types.js';
 import { makeTempDir, runCli, secretsIn } from './helpers/cli.js';
 import { startDev, type DevProcess } from './helpers/dev-sandbox.js';
+import { listPrintDoctor } from './helpers/mcp-roundtrip.js';
 
 const ALICE = { email: 'alice@example.com', password: 'alice-agents-pw' };
 const AGENTS: ClientId[] = ['opencode', 'kilo', 'copilot', 'qwen', 'auggie', 'droid', 'amp', 'crush'];
@@ -42,18 +43,8 @@ describe('install, list, print, doctor, uninstall per agent (remote, password by
       assert.ok(!text.includes(ALICE.password), 'a reference, not the password, is in the file');
       const entry = CLIENTS[id].entryPath('service', 'user', { homeDir: home, env: {}, platform: 'linux', projectDir: home }).reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], parseJsonc(text));
 
-      const listed = await run(['mcp', 'list', '--json']);
-      assert.equal(listed.code, 0, listed.stderr);
-      assert.deepEqual(JSON.parse(listed.stdout).map((row: { client: string; name: string; mode: string }) => [row.client, row.name, row.mode]), [[id, 'service', 'remote']]);
-
-      const printed = await run(['--json', 'mcp', 'print', '--client', id, '--mode', 'remote']);
-      assert.equal(printed.code, 0, printed.stderr);
-      assert.deepEqual(JSON.parse(printed.stdout).entry, entry);
-
-      const doctor = await run(['mcp', 'doctor', '--client', id]);
-      assert.equal(doctor.code, 0, doctor.stdout + doctor.stderr);
+      const doctor = await listPrintDoctor(run, id, entry);
       assert.match(doctor.stdout, /^✓ variables: set: SERVICE_EMAIL, SERVICE_PASSWORD$/m);
-      assert.match(doctor.stdout, /^✓ tools\/list: /m);
       assert.deepEqual(secretsIn(doctor, [ALICE.password]), []);
 
       const removed = await run(['mcp', 'uninstall', '--client', id]);

@@ -15,6 +15,7 @@ import { CLIENTS } from '../src/mcp/clients/table.js';
 import type { ClientId } from '../src/mcp/types.js';
 import { makeTempDir, runCli, secretsIn } from './helpers/cli.js';
 import { startDev, type DevProcess } from './helpers/dev-sandbox.js';
+import { listPrintDoctor } from './helpers/mcp-roundtrip.js';
 
 const ALICE = { email: 'alice@example.com', password: 'alice-editors-pw' };
 const EDITORS: ClientId[] = ['roo-code', 'kiro', 'goose'];
@@ -64,17 +65,7 @@ describe('install, list, print, doctor, uninstall per editor (remote, password b
       assert.equal(again.code, 0, again.stderr);
       assert.equal(await readFile(file, 'utf8'), text, 'a second install changes nothing');
 
-      const listed = await run(['mcp', 'list', '--json']);
-      assert.equal(listed.code, 0, listed.stderr);
-      assert.deepEqual(JSON.parse(listed.stdout).map((row: { client: string; name: string; mode: string }) => [row.client, row.name, row.mode]), [[id, 'service', 'remote']]);
-
-      const printed = await run(['--json', 'mcp', 'print', '--client', id, '--mode', 'remote']);
-      assert.equal(printed.code, 0, printed.stderr);
-      assert.deepEqual(JSON.parse(printed.stdout).entry, entry);
-
-      const doctor = await run(['mcp', 'doctor', '--client', id]);
-      assert.equal(doctor.code, 0, doctor.stdout + doctor.stderr);
-      assert.match(doctor.stdout, /^✓ tools\/list: /m);
+      const doctor = await listPrintDoctor(run, id, entry);
       assert.deepEqual(secretsIn(doctor, [ALICE.password]), []);
 
       const removed = await run(['mcp', 'uninstall', '--client', id]);

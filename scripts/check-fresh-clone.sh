@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Clones this repository into an empty folder with nothing beside it (no ../shared, no node_modules)
+# Clones this repository into an empty folder with nothing beside it (no sibling folders, no node_modules)
 # and runs the README's two quickstart commands there: `npm ci && npm run demo`, then `npm test`.
 # Usage: bash scripts/check-fresh-clone.sh [git-ref]   (default: HEAD; commit first, it clones committed work)
 set -euo pipefail
@@ -10,7 +10,7 @@ trap 'rm -rf "$work"' EXIT
 git clone --quiet --no-local "$repo" "$work/svcctl"
 cd "$work/svcctl"
 git checkout --quiet "$ref"
-[ ! -e ../shared ] || { echo "check-fresh-clone: $work/shared exists; expected an empty folder" >&2; exit 1; }
+[ "$(ls -A "$work")" = svcctl ] || { echo "check-fresh-clone: $work holds more than the clone" >&2; exit 1; }
 echo "check-fresh-clone: $(git rev-parse --short HEAD) in $work/svcctl"
 echo "== npm ci && npm run demo"
 npm ci --no-audit --no-fund >/dev/null

@@ -6,12 +6,7 @@
  */
 import type { ClientEnv, ClientSpec, Scope } from '../types.js';
 import { ampAddCommand, auggieAddCommand, copilotAddCommand, droidAddCommand, qwenAddCommand } from './agents-add-commands.js';
-import { envOr, join, probe, resolveFor, xdgConfigHome } from './paths.js';
-
-const project = (env: ClientEnv, ...parts: string[]): string => join(env, resolveFor(env, env.projectDir), ...parts);
-
-/** Entries as members of one top-level object (`mcpServers`, `mcp`, `amp.mcpServers`) in every scope. */
-export const underKey = (key: string): Pick<ClientSpec, 'entryPath' | 'serversPath'> => ({ entryPath: (name) => [key, name], serversPath: () => [key] });
+import { envOr, join, probe, projectFile, underKey, xdgConfigHome } from './paths.js';
 
 /** $COPILOT_HOME, default ~/.copilot on every OS (`copilot mcp --help` 1.0.102; https://github.com/github/docs/pull/41226). */
 export function copilotHome(env: ClientEnv): string {
@@ -24,7 +19,7 @@ export const copilot: ClientSpec = {
   format: 'json',
   // `copilot mcp --help` 1.0.102: User ~/.copilot/mcp-config.json, Workspace .mcp.json or .github/mcp.json.
   scopes: ['user', 'project'],
-  configPath: (env, scope) => (scope === 'project' ? project(env, '.github', 'mcp.json') : join(env, copilotHome(env), 'mcp-config.json')),
+  configPath: (env, scope) => (scope === 'project' ? projectFile(env, '.github', 'mcp.json') : join(env, copilotHome(env), 'mcp-config.json')),
   ...underKey('mcpServers'),
   // $VAR, ${VAR}, ${VAR:-default} in env (github/copilot-cli#903, v1.0.10) and headers (changelog 1.0.x).
   variables: 'dollar-brace',
@@ -52,7 +47,7 @@ export const qwen: ClientSpec = {
   label: 'Qwen Code',
   format: 'jsonc',
   scopes: ['user', 'project'],
-  configPath: (env, scope) => (scope === 'project' ? project(env, '.qwen', 'settings.json') : join(env, qwenHome(env), 'settings.json')),
+  configPath: (env, scope) => (scope === 'project' ? projectFile(env, '.qwen', 'settings.json') : join(env, qwenHome(env), 'settings.json')),
   ...underKey('mcpServers'),
   // $VAR and ${VAR} over the whole settings object, args included; no ${VAR:-default}; unset stays as written.
   variables: 'dollar-brace',
@@ -91,8 +86,8 @@ export const auggie: ClientSpec = {
   // auggie 0.36.0 `mcp add --project | --local`: .augment/settings.json and .augment/settings.local.json.
   scopes: ['user', 'project', 'local'],
   configPath: (env, scope: Scope) => {
-    if (scope === 'project') return project(env, '.augment', 'settings.json');
-    if (scope === 'local') return project(env, '.augment', 'settings.local.json');
+    if (scope === 'project') return projectFile(env, '.augment', 'settings.json');
+    if (scope === 'local') return projectFile(env, '.augment', 'settings.local.json');
     return join(env, augmentDir(env), 'settings.json');
   },
   ...underKey('mcpServers'),
@@ -114,7 +109,7 @@ export const droid: ClientSpec = {
   label: 'Factory Droid',
   format: 'json',
   scopes: ['user', 'project'],
-  configPath: (env, scope) => (scope === 'project' ? project(env, '.factory', 'mcp.json') : join(env, factoryDir(env), 'mcp.json')),
+  configPath: (env, scope) => (scope === 'project' ? projectFile(env, '.factory', 'mcp.json') : join(env, factoryDir(env), 'mcp.json')),
   ...underKey('mcpServers'),
   // droid 0.215.0 (checked): ${VAR} and ${VAR:-default} in env and headers; args are passed as written.
   variables: 'dollar-brace',
@@ -136,7 +131,7 @@ export const amp: ClientSpec = {
   label: 'Amp',
   format: 'jsonc',
   scopes: ['user', 'project'],
-  configPath: (env, scope) => (scope === 'project' ? project(env, '.amp', 'settings.json') : join(env, ampDir(env), 'settings.json')),
+  configPath: (env, scope) => (scope === 'project' ? projectFile(env, '.amp', 'settings.json') : join(env, ampDir(env), 'settings.json')),
   // A flat key with a dot in it, not nested (what `amp mcp add` writes).
   ...underKey('amp.mcpServers'),
   // ${VAR} in env and headers per the Amp manual; args are not documented as expanded.
@@ -167,8 +162,8 @@ export const crush: ClientSpec = {
   // Project: .crush.json or crush.json (.crush.json wins); an existing crush.json is kept.
   configPath: (env, scope) => {
     if (scope !== 'project') return join(env, crushConfigDir(env), 'crush.json');
-    const plain = project(env, 'crush.json');
-    return probe(env).exists(plain) && !probe(env).exists(project(env, '.crush.json')) ? plain : project(env, '.crush.json');
+    const plain = projectFile(env, 'crush.json');
+    return probe(env).exists(plain) && !probe(env).exists(projectFile(env, '.crush.json')) ? plain : projectFile(env, '.crush.json');
   },
   ...underKey('mcp'),
   // Shell expansion ($VAR, ${VAR}, ${VAR:-default}, $(command)) of url, headers, args and env.

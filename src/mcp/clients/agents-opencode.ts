@@ -21,8 +21,7 @@
  */
 import { usageError } from '../../errors.js';
 import type { ClientAddCommand, ClientEnv, ClientSpec, EntryRequest, RenderedEntry, Scope } from '../types.js';
-import { underKey } from './agents-json.js';
-import { join, probe, resolveFor, xdgConfigHome } from './paths.js';
+import { join, probe, resolveFor, underKey, xdgConfigHome } from './paths.js';
 import { commandLine, shellFor, type Arg } from './shell-quote.js';
 
 /** The first of the names that exists in the folder, else the default. */

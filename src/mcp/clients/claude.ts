@@ -3,7 +3,7 @@
  */
 import type { ClientEnv, ClientSpec, Scope } from '../types.js';
 import { claudeCodeAddCommand } from './add-commands.js';
-import { appSupportDir, envOr, join, localAppData, osFamily, probe, resolveFor } from './paths.js';
+import { appSupportDir, envOr, join, localAppData, osFamily, probe, projectFile, resolveFor, underKey } from './paths.js';
 
 const DESKTOP_FILE = 'claude_desktop_config.json';
 /** The Windows Store (MSIX) package of Claude Desktop, the default installer since early 2026. */
@@ -40,8 +40,7 @@ export const claudeDesktop: ClientSpec = {
   format: 'json',
   scopes: ['user'],
   configPath: (env) => join(env, claudeDesktopDir(env), DESKTOP_FILE),
-  entryPath: (name) => ['mcpServers', name],
-  serversPath: () => ['mcpServers'],
+  ...underKey('mcpServers'),
   variables: 'none',
   expandsInArgs: false,
   remoteInFile: false,
@@ -59,7 +58,7 @@ export function claudeCodeStateFile(env: ClientEnv): string {
 }
 
 function claudeCodePath(env: ClientEnv, scope: Scope): string {
-  if (scope === 'project') return join(env, resolveFor(env, env.projectDir), '.mcp.json');
+  if (scope === 'project') return projectFile(env, '.mcp.json');
   return claudeCodeStateFile(env);
 }
 

@@ -4,7 +4,7 @@
 import { codexBearerVariable, codexLocal, codexProxy, codexRemote } from '../render/codex.js';
 import type { ClientEnv, ClientSpec } from '../types.js';
 import { codexAddCommand, geminiAddCommand } from './add-commands.js';
-import { envOr, join, resolveFor } from './paths.js';
+import { envOr, join, projectFile, underKey } from './paths.js';
 
 /** $CODEX_HOME, default ~/.codex. */
 export function codexHome(env: ClientEnv): string {
@@ -18,9 +18,8 @@ export const codex: ClientSpec = {
   scopes: ['user', 'project'],
   // Project config is read only for projects the user marked as trusted.
   configPath: (env, scope) =>
-    scope === 'project' ? join(env, resolveFor(env, env.projectDir), '.codex', 'config.toml') : join(env, codexHome(env), 'config.toml'),
-  entryPath: (name) => ['mcp_servers', name],
-  serversPath: () => ['mcp_servers'],
+    scope === 'project' ? projectFile(env, '.codex', 'config.toml') : join(env, codexHome(env), 'config.toml'),
+  ...underKey('mcp_servers'),
   // Codex never expands ${VAR}; it forwards variables by name (env_vars,
   // env_http_headers, bearer_token_env_var), which render/codex.ts (this row's renderer) writes instead.
   variables: 'none',
@@ -65,10 +64,9 @@ export const gemini: ClientSpec = {
   scopes: ['user', 'project'],
   configPath: (env, scope) =>
     scope === 'project'
-      ? join(env, resolveFor(env, env.projectDir), '.gemini', 'settings.json')
+      ? projectFile(env, '.gemini', 'settings.json')
       : join(env, env.homeDir, '.gemini', 'settings.json'),
-  entryPath: (name) => ['mcpServers', name],
-  serversPath: () => ['mcpServers'],
+  ...underKey('mcpServers'),
   // $VAR, ${VAR}, %VAR% everywhere in settings.json; an unset variable becomes ''.
   variables: 'dollar-brace',
   expandsInArgs: true,

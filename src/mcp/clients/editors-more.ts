@@ -5,9 +5,7 @@
 import { codexBearerVariable } from '../render/codex.js';
 import { gooseKey, gooseLocal, gooseProxy, gooseRemote } from '../render/goose.js';
 import type { ClientEnv, ClientSpec } from '../types.js';
-import { appData, join, osFamily, resolveFor, vscodeUserDir } from './paths.js';
-
-const project = (env: ClientEnv, ...parts: string[]): string => join(env, resolveFor(env, env.projectDir), ...parts);
+import { appData, join, osFamily, projectFile, underKey, vscodeUserDir } from './paths.js';
 
 /** Roo Code keeps its global settings in the VS Code extension's global storage (id rooveterinaryinc.roo-cline). */
 export function rooStorageDir(env: ClientEnv): string {
@@ -32,9 +30,8 @@ export const rooCode: ClientSpec = {
   format: 'json',
   scopes: ['user', 'project'],
   configPath: (env, scope) =>
-    scope === 'project' ? project(env, '.roo', 'mcp.json') : join(env, rooStorageDir(env), 'settings', 'mcp_settings.json'),
-  entryPath: (name) => ['mcpServers', name],
-  serversPath: () => ['mcpServers'],
+    scope === 'project' ? projectFile(env, '.roo', 'mcp.json') : join(env, rooStorageDir(env), 'settings', 'mcp_settings.json'),
+  ...underKey('mcpServers'),
   variables: 'env-colon',
   expandsInArgs: false,
   remoteInFile: true,
@@ -61,9 +58,8 @@ export const kiro: ClientSpec = {
   format: 'json',
   scopes: ['user', 'project'],
   configPath: (env, scope) =>
-    scope === 'project' ? project(env, '.kiro', 'settings', 'mcp.json') : join(env, env.homeDir, '.kiro', 'settings', 'mcp.json'),
-  entryPath: (name) => ['mcpServers', name],
-  serversPath: () => ['mcpServers'],
+    scope === 'project' ? projectFile(env, '.kiro', 'settings', 'mcp.json') : join(env, env.homeDir, '.kiro', 'settings', 'mcp.json'),
+  ...underKey('mcpServers'),
   variables: 'dollar-brace',
   expandsInArgs: true,
   keepsUnsetReferences: true,

@@ -4,9 +4,7 @@
  */
 import type { ClientEnv, ClientSpec, DoctorFailure, Scope } from '../types.js';
 import { cursorAddCommand, vscodeAddCommand } from './add-commands.js';
-import { appData, join, osFamily, resolveFor, vscodeUserDir, xdgConfigHome } from './paths.js';
-
-const project = (env: ClientEnv, ...parts: string[]): string => join(env, resolveFor(env, env.projectDir), ...parts);
+import { appData, join, osFamily, projectFile, underKey, vscodeUserDir, xdgConfigHome } from './paths.js';
 
 export const cursor: ClientSpec = {
   id: 'cursor',
@@ -14,9 +12,8 @@ export const cursor: ClientSpec = {
   format: 'json',
   scopes: ['user', 'project'],
   configPath: (env, scope) =>
-    scope === 'project' ? project(env, '.cursor', 'mcp.json') : join(env, env.homeDir, '.cursor', 'mcp.json'),
-  entryPath: (name) => ['mcpServers', name],
-  serversPath: () => ['mcpServers'],
+    scope === 'project' ? projectFile(env, '.cursor', 'mcp.json') : join(env, env.homeDir, '.cursor', 'mcp.json'),
+  ...underKey('mcpServers'),
   variables: 'env-colon',
   expandsInArgs: false,
   remoteInFile: true,
@@ -34,10 +31,9 @@ export const vscode: ClientSpec = {
   format: 'jsonc',
   scopes: ['user', 'project'],
   configPath: (env, scope: Scope) =>
-    scope === 'project' ? project(env, '.vscode', 'mcp.json') : join(env, vscodeUserDir(env), 'mcp.json'),
+    scope === 'project' ? projectFile(env, '.vscode', 'mcp.json') : join(env, vscodeUserDir(env), 'mcp.json'),
   // VS Code reads `servers`; an entry under `mcpServers` is silently ignored.
-  entryPath: (name) => ['servers', name],
-  serversPath: () => ['servers'],
+  ...underKey('servers'),
   variables: 'env-colon',
   expandsInArgs: false,
   remoteInFile: true,
@@ -63,8 +59,7 @@ export const windsurf: ClientSpec = {
   format: 'json',
   scopes: ['user'],
   configPath: (env) => join(env, env.homeDir, '.codeium', 'windsurf', 'mcp_config.json'),
-  entryPath: (name) => ['mcpServers', name],
-  serversPath: () => ['mcpServers'],
+  ...underKey('mcpServers'),
   variables: 'env-colon',
   expandsInArgs: false,
   remoteInFile: true,
@@ -99,8 +94,7 @@ export const cline: ClientSpec = {
   format: 'json',
   scopes: ['user'],
   configPath: (env) => join(env, clineStorageDir(env), 'settings', 'cline_mcp_settings.json'),
-  entryPath: (name) => ['mcpServers', name],
-  serversPath: () => ['mcpServers'],
+  ...underKey('mcpServers'),
   // ${env:VAR} since Dec 2025 (cline/cline#8079); older versions pass it literally.
   variables: 'env-colon',
   expandsInArgs: false,
@@ -135,9 +129,8 @@ export const zed: ClientSpec = {
   label: 'Zed',
   format: 'jsonc',
   scopes: ['user', 'project'],
-  configPath: (env, scope) => (scope === 'project' ? project(env, '.zed', 'settings.json') : join(env, zedConfigDir(env), 'settings.json')),
-  entryPath: (name) => ['context_servers', name],
-  serversPath: () => ['context_servers'],
+  configPath: (env, scope) => (scope === 'project' ? projectFile(env, '.zed', 'settings.json') : join(env, zedConfigDir(env), 'settings.json')),
+  ...underKey('context_servers'),
   variables: 'none',
   expandsInArgs: false,
   remoteInFile: true,

@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { ClientEnv, FsProbe, OsFamily } from '../types.js';
+import type { ClientEnv, ClientSpec, FsProbe, OsFamily } from '../types.js';
 
 export function osFamily(platform: NodeJS.Platform): OsFamily {
   if (platform === 'win32' || platform === 'darwin') return platform;
@@ -84,3 +84,11 @@ export function vscodeUserDir(env: ClientEnv): string {
 export function envOr(env: ClientEnv, name: string, fallback: string): string {
   return envValue(env, name) ?? fallback;
 }
+
+/** A file under the project folder (project and local scopes). */
+export function projectFile(env: ClientEnv, ...parts: string[]): string {
+  return join(env, resolveFor(env, env.projectDir), ...parts);
+}
+
+/** Entries as members of one top-level object (`mcpServers`, `servers`, `mcp`, `amp.mcpServers`) in every scope. */
+export const underKey = (key: string): Pick<ClientSpec, 'entryPath' | 'serversPath'> => ({ entryPath: (name) => [key, name], serversPath: () => [key] });

@@ -6,6 +6,8 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { builtinsByRequire, lazyChildProcess } from './build-builtins.mjs';
+import { coreChunkPlugin } from './build-core-chunk.mjs';
 import { thirdPartyNotices } from './notices.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -60,7 +62,7 @@ const result = await build({
   // Prefer a package's ESM build: jsonc-parser's UMD main loads its parts with a
   // require() that cannot be bundled.
   mainFields: ['module', 'main'],
-  plugins: [slimUndici],
+  plugins: [slimUndici, builtinsByRequire, lazyChildProcess, await coreChunkPlugin(root)],
   // The package ships this bundle and has no runtime dependencies, except optional native modules
   // (prebuilt per platform, not bundleable): those stay imports, installed by npm as optionalDependencies.
   external: Object.keys(pkg.optionalDependencies ?? {}),
@@ -68,6 +70,7 @@ const result = await build({
   metafile: true,
 });
 // The package has no runtime dependencies: their code is in dist/, so their licences are too.
+if (process.env.SVCCTL_BUILD_META) writeFileSync(process.env.SVCCTL_BUILD_META, JSON.stringify(result.metafile));
 writeFileSync(join(root, staging, 'THIRD_PARTY_NOTICES.md'), thirdPartyNotices(root, Object.keys(result.metafile.inputs)));
 const retired = join(root, `dist.old-${process.pid}`);
 try {

@@ -1,16 +1,11 @@
 /**
- * Entry point of the svcctl executable. `--version` is answered before
- * anything else is loaded; every other command loads the program lazily.
+ * Entry point of the bundled program (bin/svcctl.js answers `--version` before loading it). It sets up
+ * signals and stdout, then loads the program lazily.
  */
 import { interruptHandled } from './interrupt.js';
-import { VERSION } from './version.js';
 
 export async function run(): Promise<void> {
   const argv = process.argv.slice(2);
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-    process.stdout.write(`${VERSION}\n`);
-    return;
-  }
   const onSignal = (signal: NodeJS.Signals): void => {
     if (interruptHandled(signal === 'SIGTERM' ? 'SIGTERM' : 'SIGINT')) return;
     process.stderr.write(`\ninterrupted (${signal})\n`);

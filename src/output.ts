@@ -2,9 +2,22 @@
  * The one place for output and colours. stdout carries only results; every
  * message, warning, progress line and error goes to stderr. Colour is used only
  * on a TTY, never with NO_COLOR, TERM=dumb or --no-color (chalk alone does not
- * honour NO_COLOR).
+ * honour NO_COLOR). chalk is loaded only when colour can be shown (loadColors,
+ * called by top-level.ts): a script's run never loads it (~7 ms of start-up).
  */
-import { Chalk, type ChalkInstance } from 'chalk';
+import type { ChalkInstance } from 'chalk';
+
+/** The colours messages use: chalk's, or plain text. */
+export type Styles = Pick<ChalkInstance, 'green' | 'yellow' | 'dim' | 'red'>;
+
+const plain = (text: string): string => text;
+const PLAIN: Styles = { green: plain, yellow: plain, dim: plain, red: plain } as unknown as Styles;
+
+/** chalk's colours (16-colour level), for an Output whose stderr can show them. */
+export async function loadColors(): Promise<Styles> {
+  const { Chalk } = await import('chalk');
+  return new Chalk({ level: 1 });
+}
 
 export interface OutputStream {
   write(chunk: string | Uint8Array): boolean;
@@ -19,6 +32,8 @@ export interface OutputOptions {
   verbose?: boolean;
   /** false when --no-color was given. */
   color?: boolean;
+  /** The colours to use when colour is allowed (loadColors); plain text without them. */
+  colors?: Styles;
 }
 
 export function colorAllowed(stream: OutputStream, env: NodeJS.ProcessEnv, colorFlag = true): boolean {
@@ -32,8 +47,10 @@ export class Output {
   readonly verbose: boolean;
   readonly stdout: OutputStream;
   readonly stderr: OutputStream;
-  /** Colours for stderr messages. */
-  readonly style: ChalkInstance;
+  /** Colours for stderr messages (plain text when colour is not allowed or not loaded). */
+  readonly style: Styles;
+  /** The colours given, passed on to an Output made from this one. */
+  readonly colors: Styles | undefined;
   private progressShown = false;
 
   constructor(options: OutputOptions) {
@@ -41,8 +58,8 @@ export class Output {
     this.stderr = options.stderr;
     this.quiet = options.quiet ?? false;
     this.verbose = options.verbose ?? false;
-    const level = colorAllowed(options.stderr, options.env, options.color ?? true) ? 1 : 0;
-    this.style = new Chalk({ level });
+    this.colors = options.colors;
+    this.style = options.colors && colorAllowed(options.stderr, options.env, options.color ?? true) ? options.colors : PLAIN;
   }
 
   /** True when stderr is a terminal a person watches (progress lines, prompts). */

@@ -6,13 +6,13 @@
 import { homedir } from 'node:os';
 import { CommanderError } from 'commander';
 import { CliError, ExitCode } from './errors.js';
-import { Output } from './output.js';
+import { colorAllowed, loadColors, Output } from './output.js';
 import { createProgram, type Io } from './cli/program.js';
 
 import { VERSION } from './version.js';
 
 function errorOutput(io: Io, argv: string[]): Output {
-  return new Output({ stdout: io.stdout, stderr: io.stderr, env: io.env, color: !argv.includes('--no-color') });
+  return new Output({ stdout: io.stdout, stderr: io.stderr, env: io.env, color: !argv.includes('--no-color'), colors: io.colors });
 }
 
 /** Maps any error to an exit code, printing what the user needs to know. */
@@ -46,8 +46,9 @@ export async function main(argv: string[], io?: Partial<Io>): Promise<number> {
     version: VERSION,
     ...io,
   };
+  if (fullIo.colors === undefined && colorAllowed(fullIo.stderr, fullIo.env, !argv.includes('--no-color'))) fullIo.colors = await loadColors();
   try {
-    await createProgram(fullIo).parseAsync(argv, { from: 'user' });
+    await createProgram(fullIo, argv).parseAsync(argv, { from: 'user' });
     return ExitCode.Ok;
   } catch (error) {
     return reportError(error, errorOutput(fullIo, argv), argv.includes('--verbose') || argv.includes('-v'));

@@ -6,7 +6,7 @@
 import { Command, Option } from 'commander';
 import { CLI_NAME } from '../constants.js';
 import type { ContextFactory, GlobalOptions, InputStream } from '../context.js';
-import { Output, type OutputStream } from '../output.js';
+import { Output, type OutputStream, type Styles } from '../output.js';
 import { registerEventCommands } from './event-commands.js';
 import { registerDevCommands } from './dev-commands.js';
 import { registerAuthCommands } from './auth-commands.js';
@@ -22,6 +22,8 @@ export interface Io {
   stdout: OutputStream;
   stderr: OutputStream;
   version: string;
+  /** chalk's colours, loaded when stderr can show them (output.ts loadColors). */
+  colors?: Styles;
 }
 
 export const EXIT_CODES_HELP = `
@@ -42,7 +44,31 @@ Environment: SERVICE_BASE_URL, SERVICE_MCP_URL, SERVICE_EMAIL, SERVICE_PASSWORD,
 SERVICE_ACCESS_TOKEN, SERVICE_INGEST_TOKEN, SERVICE_HMAC_SECRET (legacy SVC_* names
 are accepted; the SERVICE_* name wins). NO_COLOR turns colours off.`;
 
-export function createProgram(io: Io): Command {
+type Register = (program: Command, contextFor: ContextFactory) => unknown;
+
+/** Every command group in help order, with the top-level command names it adds. */
+const GROUPS: readonly { names: readonly string[]; register: Register }[] = [
+  { names: ['event'], register: registerEventCommands },
+  { names: ['login', 'token', 'logout'], register: registerAuthCommands },
+  { names: ['mcp'], register: registerMcpCommands },
+  { names: ['dev'], register: registerDevCommands },
+  { names: ['completion'], register: registerCompletionCommand },
+];
+
+/**
+ * The groups to build for argv: when the first word is a group's own command, that group alone (commander
+ * dispatches there, and building every option of every group is a tenth of `event send`'s start-up);
+ * otherwise (top-level help, `help X`, an unknown word, an option first, `completion`, which walks the
+ * whole tree) all of them.
+ */
+function groupsFor(argv: readonly string[] | undefined): readonly { register: Register }[] {
+  const first = argv?.[0];
+  const owner = GROUPS.find((group) => first !== undefined && group.names.includes(first));
+  return owner && first !== 'completion' ? [owner] : GROUPS;
+}
+
+/** The program; with `argv`, only the command groups that argv can reach (see groupsFor). */
+export function createProgram(io: Io, argv?: readonly string[]): Command {
   const program = new Command(CLI_NAME)
     .description('Signed event ingestion, login tokens and MCP client configuration for the service.')
     .version(io.version, '-V, --version', 'print the version')
@@ -79,14 +105,11 @@ export function createProgram(io: Io): Command {
       quiet: globals.quiet,
       verbose: globals.verbose,
       color: globals.color,
+      colors: io.colors,
     });
     return { env: io.env, cwd: io.cwd, homeDir: io.homeDir, platform: io.platform, stdin: io.stdin, out, globals };
   };
 
-  registerEventCommands(program, contextFor);
-  registerAuthCommands(program, contextFor);
-  registerMcpCommands(program, contextFor);
-  registerDevCommands(program, contextFor);
-  registerCompletionCommand(program, contextFor);
+  for (const group of groupsFor(argv)) group.register(program, contextFor);
   return program;
 }

@@ -54,7 +54,7 @@ function labelsOf(pairs: string[]): Record<string, string> {
 
 /** Messages of a real send go to stderr: stdout belongs to the wrapped command. */
 function stderrContext(ctx: Context): Context {
-  const out = new Output({ stdout: ctx.out.stderr, stderr: ctx.out.stderr, env: ctx.env, quiet: ctx.out.quiet, verbose: ctx.out.verbose, color: ctx.globals.color });
+  const out = new Output({ stdout: ctx.out.stderr, stderr: ctx.out.stderr, env: ctx.env, quiet: ctx.out.quiet, verbose: ctx.out.verbose, color: ctx.globals.color, colors: ctx.out.colors });
   return { ...ctx, out };
 }
 

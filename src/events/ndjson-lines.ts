@@ -3,6 +3,8 @@
  * size is never held in memory whole. Each line keeps its exact bytes (a
  * trailing \r of a CRLF line included) for --failed-out.
  */
+import { createReadStream } from 'node:fs';
+import type { InputStream } from '../context.js';
 
 export interface InputLine {
   /** 1-based line number in the input. */
@@ -41,4 +43,10 @@ export async function* splitLines(stream: AsyncIterable<Buffer | string>): Async
     if (start < data.length) carry = Buffer.from(data.subarray(start));
   }
   if (carry && carry.length > 0) yield { number: ++number, raw: carry };
+}
+
+/** The lines of FILE, or of stdin for '-' (read in 256 KiB chunks from a file). */
+export function inputLines(stdin: InputStream, file: string): AsyncIterable<InputLine> {
+  const stream = file === '-' ? stdin : createReadStream(file, { highWaterMark: 256 * 1024 });
+  return splitLines(stream as AsyncIterable<Buffer>);
 }

@@ -4,7 +4,6 @@
  * (attempt-deadline.ts) and reads the answer with a cap (body-limit.ts).
  */
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { startDeadline } from './attempt-deadline.js';
 import { bodyLimit, CappedBody } from './body-limit.js';
 import type { HttpResponse, OutgoingRequest, Transport, TransportOptions } from './transport-types.js';
@@ -13,10 +12,11 @@ class CutShort extends Error {
   readonly code = 'ECONNRESET';
 }
 
-export function createNodeHttpTransport(options: TransportOptions): Transport {
-  const secure = options.origin.startsWith('https:');
-  const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
-  const send = secure ? httpsRequest : httpRequest;
+export async function createNodeHttpTransport(options: TransportOptions): Promise<Transport> {
+  // node:https (and TLS with it) is loaded only for an https origin: a few ms of start-up otherwise.
+  const https = options.origin.startsWith('https:') ? await import('node:https') : undefined;
+  const agent = https ? new https.Agent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  const send = https ? https.request : httpRequest;
   return {
     send(request: OutgoingRequest): Promise<HttpResponse> {
       return new Promise((resolve, reject) => {

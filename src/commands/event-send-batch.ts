@@ -1,0 +1,50 @@
+/**
+ * `event send --ndjson`: many events from a file or stdin, delivered with
+ * bounded concurrency (events/batch.ts). A chunk of its own, loaded only for
+ * a batch, so that one event does not load the batch machinery.
+ */
+import type { Context } from '../context.js';
+import { useLowMemoryEngine } from '../engine-memory.js';
+import { CliError, exitWith, ExitCode } from '../errors.js';
+import { runBatch } from '../events/batch.js';
+import type { FailedOut } from '../events/failed-out.js';
+import { inputLines } from '../events/ndjson-lines.js';
+import type { EventSendOptions, Resolved } from './event-send.js';
+import { deliveryTarget } from './event-send-target.js';
+import { batchSpool } from './event-spool.js';
+
+export async function sendBatch(ctx: Context, options: EventSendOptions, { url, token, secret, failedOut: given }: Resolved): Promise<void> {
+  const failedOut = given as FailedOut;
+  useLowMemoryEngine();
+  const target = await deliveryTarget(ctx, options, url, token!.value, secret, options.concurrency);
+  target.keepResponse = ctx.globals.json;
+  try {
+    const summary = await runBatch(inputLines(ctx.stdin, options.file as string), {
+      concurrency: options.concurrency,
+      raw: options.raw,
+      target,
+      failedOut,
+      out: ctx.out,
+      json: ctx.globals.json,
+      spool: batchSpool(ctx, options.spool),
+    });
+    const seconds = summary.elapsedMs / 1000;
+    const rate = Math.round(summary.sent / Math.max(seconds, 0.001));
+    ctx.out.info(`sent ${summary.sent}, failed ${summary.failed} in ${seconds.toFixed(1)}s (${rate} events/s)`);
+    if (summary.spooled > 0) ctx.out.warn(`${summary.spooled} event(s) the service could not take were spooled; send them later with 'svcctl event flush'`);
+    if (summary.failed > 0) {
+      if (failedOut.path) ctx.out.info(`the ${summary.failed} line(s) not delivered were appended to ${failedOut.path}`);
+      else ctx.out.warn('lines that were not delivered are lost unless --failed-out <file> is given');
+    }
+    if (summary.stoppedBy?.exitCode === ExitCode.Interrupted) {
+      await target.transport.abort();
+      throw new CliError(ExitCode.Interrupted, `interrupted: ${summary.interruptedLines ?? 0} line(s) in flight were not confirmed`, {
+        hint: failedOut.path ? `they were appended to ${failedOut.path}; no input was read after them` : 'give --failed-out <file> to keep them',
+      });
+    }
+    if (summary.stoppedBy) throw exitWith(summary.stoppedBy.exitCode);
+    if (summary.failed > 0) throw exitWith(ExitCode.PartialFailure);
+  } finally {
+    await target.transport.close();
+  }
+}

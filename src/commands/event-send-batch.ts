@@ -8,7 +8,7 @@ import { useLowMemoryEngine } from '../engine-memory.js';
 import { CliError, exitWith, ExitCode } from '../errors.js';
 import { runBatch } from '../events/batch.js';
 import type { FailedOut } from '../events/failed-out.js';
-import { inputLines } from '../events/ndjson-lines.js';
+import { inputLineChunks } from '../events/ndjson-lines.js';
 import type { EventSendOptions, Resolved } from './event-send.js';
 import { deliveryTarget } from './event-send-target.js';
 import { batchSpool } from './event-spool.js';
@@ -19,7 +19,7 @@ export async function sendBatch(ctx: Context, options: EventSendOptions, { url, 
   const target = await deliveryTarget(ctx, options, url, token!.value, secret, options.concurrency);
   target.keepResponse = ctx.globals.json;
   try {
-    const summary = await runBatch(inputLines(ctx.stdin, options.file as string), {
+    const summary = await runBatch(inputLineChunks(ctx.stdin, options.file as string), {
       concurrency: options.concurrency,
       raw: options.raw,
       target,

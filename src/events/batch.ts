@@ -12,6 +12,7 @@ import type { Output } from '../output.js';
 import { buildFromBytes } from './event-body.js';
 import { deliverEvent, type DeliveryResult, type DeliveryTarget } from './deliver.js';
 import type { FailedOut } from './failed-out.js';
+import { LineSource } from './line-source.js';
 import { isBlank, lineContent, type InputLine } from './ndjson-lines.js';
 
 export interface BatchOptions {
@@ -51,9 +52,10 @@ const MAX_WARNINGS = 20;
 /** How far results may run ahead of the oldest unfinished line (bounds memory). */
 const MAX_WINDOW = 4096;
 
-export async function runBatch(lines: AsyncIterable<InputLine>, options: BatchOptions): Promise<BatchSummary> {
+/** Sends the lines of `chunks` (each chunk: the lines read at once, see ndjson-lines.ts splitLineChunks). */
+export async function runBatch(chunks: AsyncIterable<InputLine[]>, options: BatchOptions): Promise<BatchSummary> {
   const { out, failedOut } = options;
-  const iterator = lines[Symbol.asyncIterator]();
+  const source = new LineSource(chunks);
   const queue: Slot[] = [];
   let head = 0;
   let sent = 0;
@@ -152,10 +154,13 @@ export async function runBatch(lines: AsyncIterable<InputLine>, options: BatchOp
         await new Promise<void>((resolve) => waiting.push(resolve));
       }
       if (stoppedBy) return;
-      const next = await iterator.next();
-      if (next.done) return;
-      if (isBlank(lineContent(next.value))) continue;
-      const slot: Slot = { line: next.value, done: false };
+      const line = source.take();
+      if (line === undefined) {
+        if (await source.more()) continue;
+        return;
+      }
+      if (isBlank(lineContent(line))) continue;
+      const slot: Slot = { line, done: false };
       queue.push(slot);
       await handle(slot);
     }
@@ -193,9 +198,9 @@ export async function runBatch(lines: AsyncIterable<InputLine>, options: BatchOp
     await Promise.race([Promise.all(Array.from({ length: options.concurrency }, worker)), interrupted]);
     if (stoppedBy && stoppedBy.exitCode !== ExitCode.Interrupted) {
       // Nothing is lost: the rest of the input goes to --failed-out unsent.
-      for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
-        if (isBlank(lineContent(next.value))) continue;
-        const slot: Slot = { line: next.value, done: false };
+      for (let line = await source.next(); line !== undefined; line = await source.next()) {
+        if (isBlank(lineContent(line))) continue;
+        const slot: Slot = { line, done: false };
         queue.push(slot);
         finish(slot, undefined, new CliError(stoppedBy.exitCode, 'not sent: the batch stopped'));
       }

@@ -26,7 +26,11 @@ export function isBlank(content: Buffer): boolean {
   return true;
 }
 
-export async function* splitLines(stream: AsyncIterable<Buffer | string>): AsyncGenerator<InputLine> {
+/**
+ * The lines of a byte stream, as they arrive: every complete line of a chunk at
+ * once (a batch takes them without waiting for the stream once per line).
+ */
+export async function* splitLineChunks(stream: AsyncIterable<Buffer | string>): AsyncGenerator<InputLine[]> {
   let carry: Buffer | undefined;
   let number = 0;
   for await (const chunk of stream) {
@@ -35,18 +39,33 @@ export async function* splitLines(stream: AsyncIterable<Buffer | string>): Async
       data = Buffer.concat([carry, data]);
       carry = undefined;
     }
+    const lines: InputLine[] = [];
     let start = 0;
     for (let end = data.indexOf(0x0a, start); end !== -1; end = data.indexOf(0x0a, start)) {
-      yield { number: ++number, raw: data.subarray(start, end) };
+      lines.push({ number: ++number, raw: data.subarray(start, end) });
       start = end + 1;
     }
     if (start < data.length) carry = Buffer.from(data.subarray(start));
+    if (lines.length > 0) yield lines;
   }
-  if (carry && carry.length > 0) yield { number: ++number, raw: carry };
+  if (carry && carry.length > 0) yield [{ number: ++number, raw: carry }];
 }
 
-/** The lines of FILE, or of stdin for '-' (read in 256 KiB chunks from a file). */
+/** The lines of a byte stream, one at a time. */
+export async function* splitLines(stream: AsyncIterable<Buffer | string>): AsyncGenerator<InputLine> {
+  for await (const lines of splitLineChunks(stream)) yield* lines;
+}
+
+function inputStream(stdin: InputStream, file: string): AsyncIterable<Buffer> {
+  return (file === '-' ? stdin : createReadStream(file, { highWaterMark: 256 * 1024 })) as AsyncIterable<Buffer>;
+}
+
+/** The lines of FILE, or of stdin for '-', a chunk's lines at a time (read in 256 KiB chunks from a file). */
+export function inputLineChunks(stdin: InputStream, file: string): AsyncIterable<InputLine[]> {
+  return splitLineChunks(inputStream(stdin, file));
+}
+
+/** The lines of FILE, or of stdin for '-', one at a time. */
 export function inputLines(stdin: InputStream, file: string): AsyncIterable<InputLine> {
-  const stream = file === '-' ? stdin : createReadStream(file, { highWaterMark: 256 * 1024 });
-  return splitLines(stream as AsyncIterable<Buffer>);
+  return splitLines(inputStream(stdin, file));
 }

@@ -1,6 +1,6 @@
 /** The undici transport: a kept-alive pool, or the environment's proxy agent. */
 import type { IncomingHttpHeaders } from 'node:http';
-import { startDeadline } from './attempt-deadline.js';
+import { startDeadline, type AttemptDeadline } from './attempt-deadline.js';
 import { bodyLimit, CappedBody } from './body-limit.js';
 import { proxySettings } from './proxy-env.js';
 import type { HttpResponse, OutgoingRequest, Transport, TransportOptions } from './transport-types.js';
@@ -32,55 +32,83 @@ function headersOf(raw: Buffer[] | string[] | null): IncomingHttpHeaders {
 }
 
 /**
- * One request through undici's dispatch API: the answer is gathered by a
- * small handler instead of a stream (a batch sends tens of thousands; this
- * costs less than request() and body.text()). One deadline per attempt ends
- * the whole exchange; the body is read up to its cap (a 2xx body that is not
- * kept is counted and dropped as it arrives).
+ * One request through undici's dispatch API: the answer is gathered by this
+ * handler instead of a stream (a batch sends tens of thousands; this costs less
+ * than request() and body.text(), and one object with methods costs less than
+ * a closure per callback). One deadline per attempt ends the whole exchange;
+ * the body is read up to its cap (a 2xx body that is not kept is counted and
+ * dropped as it arrives).
  */
-function exchange(dispatcher: Dispatcher, options: Dispatcher.DispatchOptions, keepSuccessBody: boolean, timeoutMs: number): Promise<HttpResponse> {
-  return new Promise((resolve, reject) => {
-    let status = 0;
-    let headers: IncomingHttpHeaders = {};
-    let body: CappedBody | undefined;
-    let abort: ((error: Error) => void) | undefined;
-    let settled = false;
-    const finish = (error: Error | undefined): void => {
-      if (settled) return;
-      settled = true;
-      deadline.clear();
-      if (error) reject(error);
-      else resolve({ status, headers, body: body?.text() ?? '', truncated: body?.truncated });
-    };
-    const deadline = startDeadline(timeoutMs, (error) => {
-      finish(error);
-      abort?.(error);
+class Exchange {
+  private status = 0;
+  private headers: IncomingHttpHeaders = {};
+  private body: CappedBody | undefined;
+  private abortRequest: ((error: Error) => void) | undefined;
+  private settled = false;
+  private readonly deadline: AttemptDeadline;
+
+  constructor(
+    private readonly resolve: (response: HttpResponse) => void,
+    private readonly reject: (error: unknown) => void,
+    private readonly keepSuccessBody: boolean,
+    timeoutMs: number,
+    private readonly errorOf: (error: unknown) => unknown,
+  ) {
+    this.deadline = startDeadline(timeoutMs, (error) => {
+      this.finish(error);
+      this.abortRequest?.(error);
     });
-    dispatcher.dispatch(options, {
-      onConnect(abortRequest: (error: Error) => void) {
-        abort = abortRequest;
-        if (deadline.error) abortRequest(deadline.error);
-        else deadline.reached('headers');
-      },
-      onHeaders(statusCode: number, rawHeaders: Buffer[] | string[] | null) {
-        deadline.reached('body');
-        status = statusCode;
-        const success = statusCode >= 200 && statusCode < 300;
-        body = new CappedBody(bodyLimit(statusCode), !success || keepSuccessBody);
-        if (!success) headers = headersOf(rawHeaders);
-        return true;
-      },
-      onData(chunk: Buffer) {
-        if (body === undefined || body.add(chunk)) return true;
-        finish(undefined); // cut: the rest is dropped with the connection
-        abort?.(new Error('answer cut at its cap'));
-        return false;
-      },
-      onComplete() {
-        finish(undefined);
-      },
-      onError: finish,
-    } as unknown as Dispatcher.DispatchHandler);
+  }
+
+  onConnect(abortRequest: (error: Error) => void): void {
+    this.abortRequest = abortRequest;
+    if (this.deadline.error) abortRequest(this.deadline.error);
+    else this.deadline.reached('headers');
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[] | string[] | null): boolean {
+    this.deadline.reached('body');
+    this.status = statusCode;
+    const success = statusCode >= 200 && statusCode < 300;
+    this.body = new CappedBody(bodyLimit(statusCode), !success || this.keepSuccessBody);
+    if (!success) this.headers = headersOf(rawHeaders);
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.body === undefined || this.body.add(chunk)) return true;
+    this.finish(undefined); // cut: the rest is dropped with the connection
+    this.abortRequest?.(new Error('answer cut at its cap'));
+    return false;
+  }
+
+  onComplete(): void {
+    this.finish(undefined);
+  }
+
+  onError(error: Error): void {
+    this.finish(error);
+  }
+
+  private finish(error: Error | undefined): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.deadline.clear();
+    if (error) this.reject(this.errorOf(error));
+    else this.resolve({ status: this.status, headers: this.headers, body: this.body?.text() ?? '', truncated: this.body?.truncated });
+  }
+}
+
+function exchange(
+  dispatcher: Dispatcher,
+  options: Dispatcher.DispatchOptions,
+  keepSuccessBody: boolean,
+  timeoutMs: number,
+  errorOf: (error: unknown) => unknown,
+): Promise<HttpResponse> {
+  return new Promise((resolve, reject) => {
+    const handler = new Exchange(resolve, reject, keepSuccessBody, timeoutMs, errorOf);
+    dispatcher.dispatch(options, handler as unknown as Dispatcher.DispatchHandler);
   });
 }
 
@@ -123,7 +151,7 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
    */
   async function withDeadline<T>(attempt: (d: Dispatcher) => Promise<T>): Promise<T> {
     if (loopError) throw loopError;
-    if (!proxy) return attempt(dispatcher).catch((error: unknown) => Promise.reject(loopError ?? error));
+    if (!proxy) return attempt(dispatcher);
     const used = dispatcher;
     let expired = false;
     const timer = setTimeout(() => {
@@ -141,6 +169,9 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
       clearTimeout(timer);
     }
   }
+
+  // A connection loop cut short (above) fails every request with its own error.
+  const errorOf = (error: unknown): unknown => loopError ?? error;
 
   let ended = false;
   const end = async (how: () => Promise<void>): Promise<void> => {
@@ -160,7 +191,8 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
         lastUrl = request.url;
       }
       const { origin, path } = target;
-      return withDeadline((d) => exchange(d, { origin, path, method: request.method, headers: request.headers, body: request.body ?? null }, request.keepSuccessBody !== false, options.timeoutMs));
+      const dispatchOptions = { origin, path, method: request.method, headers: request.headers, body: request.body ?? null };
+      return withDeadline((d) => exchange(d, dispatchOptions, request.keepSuccessBody !== false, options.timeoutMs, errorOf));
     },
     close: () => end(() => (loopError ? dispatcher.destroy() : dispatcher.close())),
     abort: () => end(() => dispatcher.destroy()),

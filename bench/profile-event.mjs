@@ -104,7 +104,7 @@ try {
     console.log(`  ${step.padEnd(36)} ${((us / per) * scale).toFixed(2).padStart(8)} ${unit}  ${((us / total) * 100).toFixed(1).padStart(5)}%`);
   }
   console.log('top sources (self time):');
-  for (const [source, us] of [...bySource].sort((a, b) => b[1] - a[1]).slice(0, 18)) {
+  for (const [source, us] of [...bySource].sort((a, b) => b[1] - a[1]).slice(0, 30)) {
     console.log(`  ${source.slice(-60).padEnd(60)} ${((us / per) * scale).toFixed(2).padStart(8)} ${unit}  ${((us / total) * 100).toFixed(1).padStart(5)}%`);
   }
 } finally {

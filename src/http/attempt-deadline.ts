@@ -1,8 +1,9 @@
 /**
  * The deadline of one attempt: connect, send, headers and the complete body
- * must all happen within `timeoutMs`. One timer per attempt, cleared when the
- * attempt ends; the caller tells which part the attempt has reached, so the
- * error says which part was slow. Every request svcctl makes uses this rule
+ * must all happen within `timeoutMs`; the deadline is cleared when the attempt
+ * ends (one timer serves all the attempts running, see below). The caller
+ * tells which part the attempt has reached, so the error says which part was
+ * slow. Every request svcctl makes uses this rule
  * (both transports; reusable by anything else that talks HTTP).
  *
  *   const deadline = startDeadline(timeoutMs, (error) => abortTheRequest(error));
@@ -42,23 +43,75 @@ export interface AttemptDeadline {
   readonly error: DeadlineExceeded | undefined;
 }
 
+/** A deadline waiting in the clock below. */
+class Deadline implements AttemptDeadline {
+  phase: AttemptPhase;
+  error: DeadlineExceeded | undefined;
+
+  constructor(
+    readonly expiresAt: number,
+    private readonly timeoutMs: number,
+    private readonly onExpire: (error: DeadlineExceeded) => void,
+    phase: AttemptPhase,
+  ) {
+    this.phase = phase;
+  }
+
+  reached(phase: AttemptPhase): void {
+    this.phase = phase;
+  }
+
+  clear(): void {
+    forget(this);
+  }
+
+  expire(): void {
+    this.error = new DeadlineExceeded(this.phase, this.timeoutMs);
+    this.onExpire(this.error);
+  }
+}
+
+/*
+ * One timer for all the deadlines running (a batch has one per request in
+ * flight): it is set for the earliest one, and moved only when a new deadline
+ * is earlier. A deadline that ends in time leaves the timer alone, so an
+ * attempt costs a Set entry instead of a timer of its own (BENCHMARKS.md).
+ */
+const running = new Set<Deadline>();
+let timer: NodeJS.Timeout | undefined;
+let timerAt = Infinity;
+
+function schedule(at: number): void {
+  if (timer) clearTimeout(timer);
+  timerAt = at;
+  timer = setTimeout(fire, Math.max(0, at - performance.now()));
+}
+
+function fire(): void {
+  timer = undefined;
+  timerAt = Infinity;
+  const now = performance.now();
+  let next = Infinity;
+  for (const deadline of running) {
+    if (deadline.expiresAt <= now) {
+      running.delete(deadline);
+      deadline.expire();
+    } else next = Math.min(next, deadline.expiresAt);
+  }
+  if (next !== Infinity && running.size > 0) schedule(next);
+}
+
+function forget(deadline: Deadline): void {
+  if (!running.delete(deadline) || running.size > 0 || !timer) return;
+  clearTimeout(timer);
+  timer = undefined;
+  timerAt = Infinity;
+}
+
 /** Starts the deadline of one attempt; `onExpire` must abort the attempt (it is called once). */
 export function startDeadline(timeoutMs: number, onExpire: (error: DeadlineExceeded) => void, phase: AttemptPhase = 'connect'): AttemptDeadline {
-  let current = phase;
-  let error: DeadlineExceeded | undefined;
-  const timer = setTimeout(() => {
-    error = new DeadlineExceeded(current, timeoutMs);
-    onExpire(error);
-  }, timeoutMs);
-  return {
-    reached(next) {
-      current = next;
-    },
-    clear() {
-      clearTimeout(timer);
-    },
-    get error() {
-      return error;
-    },
-  };
+  const deadline = new Deadline(performance.now() + timeoutMs, timeoutMs, onExpire, phase);
+  running.add(deadline);
+  if (deadline.expiresAt < timerAt) schedule(deadline.expiresAt);
+  return deadline;
 }

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
-import { DeadlineExceeded, startDeadline } from '../src/http/attempt-deadline.ts';
+import { DeadlineExceeded, startDeadline } from '../src/http/attempt-deadline.js';
 
 const timers = (): number => process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length;
 

@@ -27,7 +27,7 @@ export function defaultSecrets(target: Target): SecretsHow {
 /** A usage error when the client cannot take the chosen kind of secrets. */
 export function checkSecrets(target: Target, secrets: SecretsHow): void {
   if ('format' in target) {
-    if (secrets === 'prompt') throw usageError('--secrets prompt is for VS Code (--client vscode): it uses VS Code inputs');
+    if (secrets === 'prompt') throw usageError('--secrets prompt is for VS Code and Visual Studio (--client vscode, visual-studio): it uses their inputs');
     if (secrets === 'ref' && target.format === 'toml') {
       throw usageError('--format toml holds literal values (a TOML client does not expand variables)', 'use --secrets literal, or --client codex to forward variables by name');
     }
@@ -35,7 +35,7 @@ export function checkSecrets(target: Target, secrets: SecretsHow): void {
   }
   const client = CLIENTS[target.client];
   if (secrets === 'prompt' && !client.promptInputs) {
-    throw usageError(`--secrets prompt is only for VS Code (its inputs); ${client.label} takes ref or literal`);
+    throw usageError(`--secrets prompt is only for VS Code and Visual Studio (their inputs); ${client.label} takes ${canReference(client) ? 'ref or literal' : 'literal'}`);
   }
   if (secrets === 'ref' && !canReference(client)) {
     throw usageError(
@@ -128,7 +128,7 @@ export function renderEntry(request: EntryRequest): RenderedEntry {
     variablesToExport: variablesToExport(request),
     notes: clientNotes(client, request),
   };
-  if (request.secrets === 'prompt') rendered.extraTopLevel = { inputs: vscodeInputs(request.name, credentialKeys(request)) };
+  if (request.secrets === 'prompt') rendered.extraTopLevel = { inputs: vscodeInputs(request.name, credentialKeys(request), client.wordInputIds) };
   return rendered;
 }
 

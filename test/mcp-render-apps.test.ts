@@ -144,3 +144,13 @@ describe('Antigravity: serverUrl + headers under mcpServers in ~/.gemini/antigra
     assert.throws(() => clientCommand(client, request, renderEntry(request)), /Antigravity has no command line or install link/);
   });
 });
+
+test("doctor: a remote entry with headers in Visual Studio's file is flagged (no documented headers field); one without passes", async () => {
+  const { entryRuleFailure } = await import('../src/mcp/doctor/client-rules.js');
+  type Plan = Parameters<typeof entryRuleFailure>[3];
+  const plan = { mode: 'remote' } as Plan;
+  const flagged = entryRuleFailure(CLIENTS['visual-studio'], 'svc', { type: 'http', url: MCP, headers: { Authorization: 'Bearer x' } }, plan);
+  assert.match(flagged?.detail ?? '', /names no field for a remote server's headers/);
+  assert.match(flagged?.fix ?? '', /svcctl mcp install --client visual-studio --mode proxy --force/);
+  assert.equal(entryRuleFailure(CLIENTS['visual-studio'], 'svc', { type: 'http', url: MCP }, plan), undefined);
+});

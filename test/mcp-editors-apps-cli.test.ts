@@ -129,7 +129,8 @@ describe('Visual Studio and Claude Code share <solution>/.mcp.json', () => {
 
   it('--mode remote is refused (no documented headers field); .vs/mcp.json is the local scope', async () => {
     const home = await tempDir('svcctl-vs-remote-');
-    const remote = await runCli(['mcp', 'install', '--client', 'visual-studio', '--mode', 'remote'], { home, env: credentials() });
+    // Refused before any credential is asked for (no password is given here).
+    const remote = await runCli(['mcp', 'install', '--client', 'visual-studio', '--mode', 'remote'], { home, env: { SERVICE_BASE_URL: dev.ready.base_url } });
     assert.equal(remote.code, 2, remote.stderr);
     assert.match(remote.stderr, /names no field for a remote server's headers/);
     assert.match(remote.stderr, /--mode proxy/);

@@ -58,7 +58,8 @@ export function remoteHeaders(request: EntryRequest, value: (key: 'email' | 'pas
   return { [HEADER_EMAIL]: value('email'), [HEADER_PASSWORD]: value('password') };
 }
 
-export function remoteEntry(client: ClientSpec, request: EntryRequest): Entry {
+/** A usage error when the client's file cannot take a remote entry svcctl writes (no remote entries, or no documented headers). */
+export function checkRemotePossible(client: ClientSpec): void {
   const proxyHint = `use --mode proxy (runs ${MCP_PROXY_PACKAGE} through npx)`;
   if (!client.remoteInFile) {
     const { why, elsewhere } = client.noRemote ?? { why: 'it skips such entries' };
@@ -70,6 +71,10 @@ export function remoteEntry(client: ClientSpec, request: EntryRequest): Entry {
       `${proxyHint}; with --auth bearer, --token helper writes a \`svcctl mcp proxy\` entry instead`,
     );
   }
+}
+
+export function remoteEntry(client: ClientSpec, request: EntryRequest): Entry {
+  checkRemotePossible(client);
   const headers = remoteHeaders(request, valueFor(client, request));
   const { urlField, fields } = client.shape.remote;
   return { ...fields, [urlField]: request.mcpUrl, headers, ...client.shape.trailingFields };

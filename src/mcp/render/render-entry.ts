@@ -7,10 +7,10 @@
 import { usageError } from '../../errors.js';
 import { CLIENTS } from '../clients/table.js';
 import { genericEntry } from './generic.js';
-import { localEntry, proxyEntry, remoteEntry } from './json-clients.js';
+import { checkRemotePossible, localEntry, proxyEntry, remoteEntry } from './json-clients.js';
 import { tokenHelperEntry, tokenHelperNotes } from './token-helper.js';
 import { credentialKeys, ESCAPED_DOLLAR_BRACE, holdsLiteralSecret, LITERAL_DOLLAR_VAR, PROXY_HEADER_PREFIX, VAR_ACCESS_TOKEN, VAR_AUTH_HEADER, VARIABLE_OF, vscodeInputs } from './values.js';
-import type { ClientSpec, EntryRequest, GenericFormat, RenderedEntry, SecretsHow } from '../types.js';
+import type { ClientSpec, EntryRequest, GenericFormat, Mode, RenderedEntry, SecretsHow } from '../types.js';
 
 export type Target = EntryRequest['target'];
 
@@ -43,6 +43,13 @@ export function checkSecrets(target: Target, secrets: SecretsHow): void {
       'use --secrets literal (the file is then left readable only by you)',
     );
   }
+}
+
+/** Before any value is asked for: a usage error when the client's file cannot take the mode's entry (a token helper entry is stdio). */
+export function checkMode(target: Target, mode: Mode, tokenHelper: boolean): void {
+  if ('format' in target || mode !== 'remote' || tokenHelper) return;
+  const client = CLIENTS[target.client];
+  if (!client.renderer) checkRemotePossible(client);
 }
 
 function renderClientValue(client: ClientSpec, request: EntryRequest): Record<string, unknown> {

@@ -36,7 +36,7 @@ export function addEntryOptions(cmd: Command): Command {
     .addOption(new Option('--auth <a>', 'password (default) | bearer (remote and proxy)').choices(AUTH_METHODS))
     .option('--package <spec>', `local mode package (default: ${MCP_SERVER_PACKAGE})`)
     .addOption(
-      new Option('--secrets <how>', 'ref (default where the client expands variables) | literal | prompt (VS Code inputs)').choices(SECRETS_HOW),
+      new Option('--secrets <how>', 'ref (default where the client expands variables) | literal | prompt (VS Code and Visual Studio inputs)').choices(SECRETS_HOW),
     )
     .option('--email <e>', 'email for literal values (else SERVICE_EMAIL, else a prompt)')
     .option('--password-stdin', 'read the password for literal values from stdin')

@@ -29,6 +29,10 @@ export const CLIENT_IDS = [
   'roo-code',
   'kiro',
   'goose',
+  // editors and apps, second round (issue 9)
+  'visual-studio',
+  'lm-studio',
+  'antigravity',
 ] as const;
 export type ClientId = (typeof CLIENT_IDS)[number];
 
@@ -79,6 +83,8 @@ export interface FsProbe {
   exists(path: string): boolean;
   /** Names in a folder; [] when it does not exist. */
   list(path: string): string[];
+  /** A small text file's content; undefined when it cannot be read (a probe without it reads nothing). */
+  readText?(path: string): string | undefined;
 }
 
 /**
@@ -115,6 +121,14 @@ export interface ClientSpec {
   expandsInArgs: boolean;
   /** false: the file cannot hold a remote (HTTP) server (Claude Desktop). */
   remoteInFile: boolean;
+  /** Why remoteInFile is false, and where else a remote server can be added (the usage error and doctor's fix say so). */
+  noRemote?: { why: string; elsewhere?: string };
+  /**
+   * The file holds remote servers, but no source names a field for their
+   * headers (Visual Studio): --mode remote, which needs headers to log in, is
+   * refused with this reason; --mode proxy (headers in mcp-remote's env) works.
+   */
+  remoteHeadersUndocumented?: string;
   /** On Windows, npx must be started as `cmd /c npx` (the client spawns without a shell). */
   windowsCmdWrap: boolean;
   /** A folder whose existence says the client is installed on this machine. */
@@ -138,6 +152,8 @@ export interface ClientSpec {
   forwardsByName?: boolean;
   /** Takes --secrets prompt (VS Code inputs). */
   promptInputs?: boolean;
+  /** Input ids may hold only letters, digits and `_` (Visual Studio's schema): `<name>_<key>` with `-` written `_`. */
+  wordInputIds?: boolean;
   /** Started from a dock or start menu: may not see variables exported in a shell profile (a note with --secrets ref). */
   guiApp?: boolean;
   /** Extra notes after a change (after the GUI note), e.g. a known bug of the client with references. */

@@ -44,6 +44,7 @@ export const claudeDesktop: ClientSpec = {
   variables: 'none',
   expandsInArgs: false,
   remoteInFile: false,
+  noRemote: { why: 'it silently skips such entries', elsewhere: 'add the server in Claude Desktop under Settings → Connectors' },
   windowsCmdWrap: true,
   detectPath: (env) => claudeMsixPackageDir(env) ?? claudeDesktopDir(env),
   afterChangeNote: () =>

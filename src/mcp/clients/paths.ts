@@ -3,7 +3,7 @@
  * ClientEnv with path.posix or path.win32 chosen by its platform, so Windows
  * paths come out right (and can be golden-tested) on Linux.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ClientEnv, ClientSpec, FsProbe, OsFamily } from '../types.js';
 
@@ -32,6 +32,13 @@ const realFs: FsProbe = {
       return readdirSync(p);
     } catch {
       return [];
+    }
+  },
+  readText: (p) => {
+    try {
+      return readFileSync(p, 'utf8');
+    } catch {
+      return undefined;
     }
   },
 };

@@ -14,6 +14,8 @@ import { kilo, opencode } from './agents-opencode.js';
 import { amp, auggie, copilot, crush, droid, qwen } from './agents-json.js';
 // editors and apps (issue 9)
 import { goose, kiro, rooCode } from './editors-more.js';
+// editors and apps, second round (issue 9)
+import { antigravity, lmStudio, visualStudio } from './editors-apps.js';
 import { type ClientEnv, type ClientId, type ClientSpec, type Scope } from '../types.js';
 
 /** The table, in CLIENT_IDS order (a test checks that they agree). */
@@ -40,6 +42,10 @@ export const CLIENTS: Readonly<Record<ClientId, ClientSpec>> = {
   'roo-code': rooCode,
   kiro,
   goose,
+  // editors and apps, second round (issue 9)
+  'visual-studio': visualStudio,
+  'lm-studio': lmStudio,
+  antigravity,
 };
 
 /**

@@ -32,7 +32,7 @@ export function entryRuleFailure(client: ClientSpec | null, name: string, entry:
     return fail(
       'entry',
       `'${name}' is a remote entry: ${client.label} ignores remote entries in its file; use --mode proxy`,
-      `${reinstall(client, ' --mode proxy')} (mcp-remote forwards to the URL), or add the server in ${client.label} under Settings → Connectors`,
+      `${reinstall(client, ' --mode proxy')} (mcp-remote forwards to the URL)${client.noRemote?.elsewhere === undefined ? '' : `, or ${client.noRemote.elsewhere}`}`,
     );
   }
   const failure = client.doctor?.entryRule?.(name, entry, plan.mode, (extra = '') => reinstall(client, extra));

@@ -23,10 +23,10 @@ import { fail, pass, type CheckResult, type DoctorReport } from './types.js';
 
 const EXPORT_WHERE = 'in the environment the client starts from (a desktop app started from a dock or start menu may not see variables of a shell profile: start it from that shell, or reinstall with --secrets literal)';
 
-function variablesCheck(resolver: Resolver): CheckResult {
+function variablesCheck(resolver: Resolver, who: string): CheckResult {
   const names = [...resolver.referenced].sort();
   const inputs = [...resolver.inputs].map((id) => `\${input:${id}}`);
-  const inputNote = inputs.length > 0 ? `; ${inputs.join(', ')} ${inputs.length > 1 ? 'are' : 'is'} asked for by VS Code when the server starts and cannot be checked here` : '';
+  const inputNote = inputs.length > 0 ? `; ${inputs.join(', ')} ${inputs.length > 1 ? 'are' : 'is'} asked for by ${who} when the server starts and cannot be checked here` : '';
   const missing = names.filter((name) => resolver.missing.has(name));
   if (missing.length > 0) {
     const set = names.filter((name) => !resolver.missing.has(name));
@@ -41,23 +41,23 @@ function variablesCheck(resolver: Resolver): CheckResult {
 }
 
 /** Why a connection is not tried: an unexpanded reference, a missing variable or a VS Code input makes its result meaningless. */
-function blocker(resolver: Resolver, unexpanded: string[]): CheckResult | undefined {
+function blocker(resolver: Resolver, unexpanded: string[], who: string): CheckResult | undefined {
   if (unexpanded.length > 0) return fail('initialize', `not tried: ${unexpanded.map((text) => `'${text}'`).join(', ')} would reach the server literally`, 'fix the references (see variables above) and run doctor again');
   const missing = [...resolver.missing].sort();
   if (missing.length > 0) return fail('initialize', `not tried: ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} not set`, `export ${missing.join(', ')} and run doctor again`);
-  if (resolver.inputs.size > 0) return pass('initialize', 'not checked: the entry takes its values from VS Code inputs, which only VS Code can ask for');
+  if (resolver.inputs.size > 0) return pass('initialize', `not checked: the entry takes its values from ${who}'s inputs, which only ${who} can ask for`);
   return undefined;
 }
 
-async function modeChecks(plan: EntryPlan, resolver: Resolver, unexpanded: string[], runtime: RuntimeEnv, timeoutMs: number, redactor: Redactor): Promise<CheckResult[]> {
+async function modeChecks(plan: EntryPlan, resolver: Resolver, unexpanded: string[], who: string, runtime: RuntimeEnv, timeoutMs: number, redactor: Redactor): Promise<CheckResult[]> {
   if (plan.mode === 'remote') {
-    const blocked = blocker(resolver, unexpanded);
+    const blocked = blocker(resolver, unexpanded, who);
     if (blocked) return [blocked];
     const { probeHttpServer } = await import('./http-probe.js');
     return probeHttpServer(plan.http, { timeoutMs, redactor });
   }
   const checks = [await checkNode(runtime), await checkRunner(plan.command, runtime)];
-  const blocked = blocker(resolver, unexpanded);
+  const blocked = blocker(resolver, unexpanded, who);
   if (plan.mode === 'local') {
     if (!checks[1]!.ok) return [...checks, fail('initialize', 'not tried: the command is not on PATH', checks[1]!.fix!)];
     if (blocked) return [...checks, blocked];
@@ -133,14 +133,14 @@ export async function runChecks(ctx: Context, located: LocatedEntry, timeoutMs: 
   if (rule) return report({ ...base, mode: plan.mode }, [...checks, rule]);
   checks.push(pass('entry', `'${located.name}' found: ${plan.mode} mode (${plan.shape})`));
   const unexpanded = client === null ? [] : unexpandedReferences(client, entry, plan);
-  checks.push(client !== null && unexpanded.length > 0 ? unexpandedCheck(client, unexpanded) : variablesCheck(resolver));
+  checks.push(client !== null && unexpanded.length > 0 ? unexpandedCheck(client, unexpanded) : variablesCheck(resolver, client?.label ?? 'the client'));
   const runtime: RuntimeEnv = { env: ctx.env, platform: ctx.platform, cwd: ctx.cwd };
   // A headers command runs first: what it prints is sent, so it is redacted like the rest.
   const helper = plan.mode === 'remote' && plan.http.headersCommand !== undefined ? await runHelper(plan.http, located.name, ctx) : undefined;
   // The values the entry would send (resolved references, literal secrets): never shown, in any encoding.
   const redactor = createRedactor([...resolver.values, ...planSecrets(plan)].filter((value) => !namesVariable(value)));
   if (helper !== undefined) checks.push(helper.check);
-  checks.push(...(helper?.check.ok === false ? [] : await modeChecks(plan, resolver, unexpanded, runtime, timeoutMs, redactor)));
+  checks.push(...(helper?.check.ok === false ? [] : await modeChecks(plan, resolver, unexpanded, client?.label ?? 'the client', runtime, timeoutMs, redactor)));
   const shown = checks.map((check) => ({ ...check, detail: redactor.redact(check.detail), fix: check.fix === null ? null : redactor.redact(check.fix) }));
   return report({ ...base, mode: plan.mode }, shown);
 }

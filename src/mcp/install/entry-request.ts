@@ -10,7 +10,7 @@ import { usageError } from '../../errors.js';
 import { resolveBaseUrl, resolveMcpUrl } from '../../deployment.js';
 import { checkScope, getClient } from '../clients/table.js';
 import { placeholderLiterals, resolveLiterals, type LiteralFlags } from './literal-values.js';
-import { checkSecrets, defaultSecrets, type Target } from '../render/render-entry.js';
+import { checkMode, checkSecrets, defaultSecrets, type Target } from '../render/render-entry.js';
 import type { AuthMethod, ClientEnv, EntryRequest, GenericFormat, Mode, Scope, SecretsHow, TokenHow } from '../types.js';
 import { chooseTokenHelper } from './token-choice.js';
 
@@ -111,6 +111,7 @@ export async function buildEntryRequest(
   checkSecrets(target, secrets);
   const { baseUrl, mcpUrl } = build.urls ?? entryUrls(ctx, mode);
   const tokenHelper = await chooseTokenHelper(ctx, target, { mode, auth, token: options.token });
+  checkMode(target, mode, tokenHelper !== undefined);
   const literals =
     secrets !== 'literal' || tokenHelper !== undefined
       ? {}

@@ -42,7 +42,7 @@ export async function chooseClients(ctx: Context, clientEnv: ClientEnv, purpose:
 /** Asks for the mode and auth method when they were not given (only after an interactive client choice). */
 export async function chooseModeAndAuth(ctx: Context, options: McpEntryOptions, clients: ClientId[]): Promise<McpEntryOptions> {
   const { promptChoice } = await import('../../ui/prompts.js');
-  const noRemoteInFile = clients.filter((id) => !CLIENTS[id].remoteInFile).map((id) => CLIENTS[id].label);
+  const noRemoteInFile = clients.filter((id) => !CLIENTS[id].remoteInFile || CLIENTS[id].remoteHeadersUndocumented !== undefined).map((id) => CLIENTS[id].label);
   const modes = MODE_CHOICES.map((choice) =>
     choice.value === 'remote' && noRemoteInFile.length > 0 ? { ...choice, name: `${choice.name} (not for ${noRemoteInFile.join(', ')})` } : choice,
   );

@@ -41,11 +41,14 @@ export function stdioEntry(client: ClientSpec, run: { command: string; args: str
   return { ...stdioFields, ...command, ...(env !== undefined ? { [envField ?? 'env']: env } : {}), ...trailingFields };
 }
 
+/** The value the client's file holds for one credential: its variable syntax, its input ids. */
+const valueFor = (client: ClientSpec, request: EntryRequest) => (key: CredentialKey): string => credentialValue(request, client.variables, key, client.wordInputIds);
+
 export function localEntry(client: ClientSpec, request: EntryRequest): Entry {
-  const syntax = client.variables;
+  const value = valueFor(client, request);
   return stdioEntry(client, runner(client, request.platform, [PACKAGE_RUNNER_YES_FLAG, packageSpec(request.package)]), {
-    [VAR_EMAIL]: credentialValue(request, syntax, 'email'),
-    [VAR_PASSWORD]: credentialValue(request, syntax, 'password'),
+    [VAR_EMAIL]: value('email'),
+    [VAR_PASSWORD]: value('password'),
     [VAR_BASE_URL]: request.baseUrl,
   });
 }
@@ -55,14 +58,24 @@ export function remoteHeaders(request: EntryRequest, value: (key: 'email' | 'pas
   return { [HEADER_EMAIL]: value('email'), [HEADER_PASSWORD]: value('password') };
 }
 
-export function remoteEntry(client: ClientSpec, request: EntryRequest): Entry {
+/** A usage error when the client's file cannot take a remote entry svcctl writes (no remote entries, or no documented headers). */
+export function checkRemotePossible(client: ClientSpec): void {
+  const proxyHint = `use --mode proxy (runs ${MCP_PROXY_PACKAGE} through npx)`;
   if (!client.remoteInFile) {
+    const { why, elsewhere } = client.noRemote ?? { why: 'it skips such entries' };
+    throw usageError(`${client.label} cannot hold a remote server in its config file (${why})`, elsewhere === undefined ? proxyHint : `${proxyHint}, or ${elsewhere}`);
+  }
+  if (client.remoteHeadersUndocumented !== undefined) {
     throw usageError(
-      `${client.label} cannot hold a remote server in its config file (it silently skips such entries)`,
-      `use --mode proxy (runs ${MCP_PROXY_PACKAGE} through npx), or add the server in ${client.label} under Settings → Connectors`,
+      `--mode remote needs headers to log in, and ${client.remoteHeadersUndocumented}`,
+      `${proxyHint}; with --auth bearer, --token helper writes a \`svcctl mcp proxy\` entry instead`,
     );
   }
-  const headers = remoteHeaders(request, (key) => credentialValue(request, client.variables, key));
+}
+
+export function remoteEntry(client: ClientSpec, request: EntryRequest): Entry {
+  checkRemotePossible(client);
+  const headers = remoteHeaders(request, valueFor(client, request));
   const { urlField, fields } = client.shape.remote;
   return { ...fields, [urlField]: request.mcpUrl, headers, ...client.shape.trailingFields };
 }
@@ -116,6 +129,6 @@ export function proxyEntry(client: ClientSpec, request: EntryRequest): Entry {
   const tail = allowHttpArgs(request.mcpUrl);
   const prefix = client.keepsUnsetReferences ? PROXY_HEADER_PREFIX : '';
   const headers = proxyHeaders(request, client.expandsInArgs && !client.keepsUnsetReferences ? ESCAPED_DOLLAR_BRACE : '${', prefix);
-  const env = proxyEnv(request, (key) => credentialValue(request, client.variables, key), prefix);
+  const env = proxyEnv(request, valueFor(client, request), prefix);
   return stdioEntry(client, runner(client, request.platform, [...head, ...headers.args, ...tail]), env);
 }

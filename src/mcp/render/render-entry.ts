@@ -7,10 +7,10 @@
 import { usageError } from '../../errors.js';
 import { CLIENTS } from '../clients/table.js';
 import { genericEntry } from './generic.js';
-import { localEntry, proxyEntry, remoteEntry } from './json-clients.js';
+import { checkRemotePossible, localEntry, proxyEntry, remoteEntry } from './json-clients.js';
 import { tokenHelperEntry, tokenHelperNotes } from './token-helper.js';
 import { credentialKeys, ESCAPED_DOLLAR_BRACE, holdsLiteralSecret, LITERAL_DOLLAR_VAR, PROXY_HEADER_PREFIX, VAR_ACCESS_TOKEN, VAR_AUTH_HEADER, VARIABLE_OF, vscodeInputs } from './values.js';
-import type { ClientSpec, EntryRequest, GenericFormat, RenderedEntry, SecretsHow } from '../types.js';
+import type { ClientSpec, EntryRequest, GenericFormat, Mode, RenderedEntry, SecretsHow } from '../types.js';
 
 export type Target = EntryRequest['target'];
 
@@ -27,7 +27,7 @@ export function defaultSecrets(target: Target): SecretsHow {
 /** A usage error when the client cannot take the chosen kind of secrets. */
 export function checkSecrets(target: Target, secrets: SecretsHow): void {
   if ('format' in target) {
-    if (secrets === 'prompt') throw usageError('--secrets prompt is for VS Code (--client vscode): it uses VS Code inputs');
+    if (secrets === 'prompt') throw usageError('--secrets prompt is for VS Code and Visual Studio (--client vscode, visual-studio): it uses their inputs');
     if (secrets === 'ref' && target.format === 'toml') {
       throw usageError('--format toml holds literal values (a TOML client does not expand variables)', 'use --secrets literal, or --client codex to forward variables by name');
     }
@@ -35,7 +35,7 @@ export function checkSecrets(target: Target, secrets: SecretsHow): void {
   }
   const client = CLIENTS[target.client];
   if (secrets === 'prompt' && !client.promptInputs) {
-    throw usageError(`--secrets prompt is only for VS Code (its inputs); ${client.label} takes ref or literal`);
+    throw usageError(`--secrets prompt is only for VS Code and Visual Studio (their inputs); ${client.label} takes ${canReference(client) ? 'ref or literal' : 'literal'}`);
   }
   if (secrets === 'ref' && !canReference(client)) {
     throw usageError(
@@ -43,6 +43,13 @@ export function checkSecrets(target: Target, secrets: SecretsHow): void {
       'use --secrets literal (the file is then left readable only by you)',
     );
   }
+}
+
+/** Before any value is asked for: a usage error when the client's file cannot take the mode's entry (a token helper entry is stdio). */
+export function checkMode(target: Target, mode: Mode, tokenHelper: boolean): void {
+  if ('format' in target || mode !== 'remote' || tokenHelper) return;
+  const client = CLIENTS[target.client];
+  if (!client.renderer) checkRemotePossible(client);
 }
 
 function renderClientValue(client: ClientSpec, request: EntryRequest): Record<string, unknown> {
@@ -128,7 +135,7 @@ export function renderEntry(request: EntryRequest): RenderedEntry {
     variablesToExport: variablesToExport(request),
     notes: clientNotes(client, request),
   };
-  if (request.secrets === 'prompt') rendered.extraTopLevel = { inputs: vscodeInputs(request.name, credentialKeys(request)) };
+  if (request.secrets === 'prompt') rendered.extraTopLevel = { inputs: vscodeInputs(request.name, credentialKeys(request), client.wordInputIds) };
   return rendered;
 }
 

@@ -71,16 +71,17 @@ export function credentialKeys(request: Pick<EntryRequest, 'mode' | 'auth'> & Pa
   return ['email', 'password'];
 }
 
-export function inputId(name: string, key: CredentialKey): string {
-  return `${name}-${key}`;
+/** `<name>-<key>`; `<name>_<key>` with `-` written `_` where ids may hold only word characters (Visual Studio). */
+export function inputId(name: string, key: CredentialKey, wordOnly = false): string {
+  return wordOnly ? `${name}_${key}`.replaceAll('-', '_') : `${name}-${key}`;
 }
 
 const INPUT_LABEL: Record<CredentialKey, string> = { email: 'Email', password: 'Password', token: 'Access token (svcctl login)' };
 
-export function vscodeInputs(name: string, keys: CredentialKey[]): VscodeInput[] {
+export function vscodeInputs(name: string, keys: CredentialKey[], wordOnly = false): VscodeInput[] {
   return keys.map((key) => ({
     type: 'promptString',
-    id: inputId(name, key),
+    id: inputId(name, key, wordOnly),
     description: `${INPUT_LABEL[key]} for the ${name} MCP server`,
     ...(SECRET_KEYS.has(key) ? { password: true } : {}),
   }));
@@ -93,9 +94,9 @@ export function literalValue(request: EntryRequest, key: CredentialKey): string 
   return value;
 }
 
-/** The value the file holds for one credential. */
-export function credentialValue(request: EntryRequest, syntax: VariableSyntax, key: CredentialKey): string {
-  if (request.secrets === 'prompt') return `\${input:${inputId(request.name, key)}}`;
+/** The value the file holds for one credential (`wordInputIds`: the client's input ids hold only word characters). */
+export function credentialValue(request: EntryRequest, syntax: VariableSyntax, key: CredentialKey, wordInputIds = false): string {
+  if (request.secrets === 'prompt') return `\${input:${inputId(request.name, key, wordInputIds)}}`;
   if (request.secrets === 'ref') return variableReference(syntax, VARIABLE_OF[key]);
   return literalValue(request, key);
 }

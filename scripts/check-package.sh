@@ -48,10 +48,9 @@ if grep -Eqi 'install-scripts|prepare' "$prefix.log"; then cat "$prefix.log" >&2
 home="$work/home"
 mkdir -p "$home"
 bin="$prefix/bin/svcctl"
-run() {
-  env -i PATH="$prefix/bin:$(dirname "$(command -v node)"):/usr/bin:/bin" HOME="$home" XDG_CONFIG_HOME="$home/.config" NO_COLOR=1 \
-    npm_config_update_notifier=false "$@"
-}
+clean_env=(env -i PATH="$prefix/bin:$(dirname "$(command -v node)"):/usr/bin:/bin" HOME="$home" XDG_CONFIG_HOME="$home/.config"
+  NO_COLOR=1 npm_config_update_notifier=false)
+run() { "${clean_env[@]}" "$@"; }
 
 version=$(run "$bin" --version) || fail "svcctl --version"
 [ "$version" = "$(node -p "require('$repo/package.json').version")" ] || fail "svcctl --version printed '$version'"
@@ -59,7 +58,9 @@ echo "check-package: svcctl --version -> $version"
 run "$bin" --help | grep -q '^Usage: svcctl' || fail "svcctl --help has no usage line"
 echo "check-package: svcctl --help ok"
 
-run "$bin" dev --port 0 >"$work/ready.json" 2>"$work/dev.err" &
+# Started directly (not through the run function, whose subshell would be what $! names): the
+# cleanup then stops svcctl dev itself.
+"${clean_env[@]}" "$bin" dev --port 0 >"$work/ready.json" 2>"$work/dev.err" &
 dev_pid=$!
 for _ in $(seq 1 100); do [ -s "$work/ready.json" ] && break; sleep 0.1; done
 [ -s "$work/ready.json" ] || { cat "$work/dev.err" >&2; fail "svcctl dev printed no ready line within 10 s"; }

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { makeTempDir } from './helpers/cli.js';
+import { tempDir } from './helpers/temp-dirs.js';
 import { startHostileServer, type Misbehaviour } from './helpers/hostile-server.js';
 import { runCliMeasured, type MeasuredRun } from './helpers/peak-rss.js';
 
@@ -33,7 +33,7 @@ async function run(path: Path, how: Misbehaviour, extra: string[] = [], timeoutS
       args = ['event', 'send', '--timeout', String(timeoutS), '--retries', '0', ...extra];
       if (path === 'single') args.push('--title', 'x');
       else {
-        const dir = await makeTempDir('svcctl-deadline-');
+        const dir = await tempDir('svcctl-deadline-');
         const input = join(dir, 'batch.ndjson');
         await writeFile(input, '{"title":"a"}\n{"title":"b"}\n');
         args.push('--ndjson', input, '--concurrency', '2');

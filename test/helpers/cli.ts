@@ -4,6 +4,7 @@
  * and no test ever touches the real home folder.
  */
 import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -75,8 +76,22 @@ export async function runCli(args: string[], options: RunOptions = {}): Promise<
   return { code, signal, stdout: stdoutBytes.toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), stdoutBytes, timedOut };
 }
 
+const madeDirs: string[] = [];
+// Every temp folder of a test file goes when its process ends (node --test runs each file in its own).
+process.on('exit', () => {
+  for (const dir of madeDirs) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // a folder a test made unreadable: left to the system's temp cleaning
+    }
+  }
+});
+
 export async function makeTempDir(prefix = 'svcctl-test-'): Promise<string> {
-  return mkdtemp(join(tmpdir(), prefix));
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  madeDirs.push(dir);
+  return dir;
 }
 
 /** Asserts that no secret value appears anywhere in a run's output. */

@@ -107,7 +107,17 @@ export function createProgram(io: Io, argv?: readonly string[]): Command {
       color: globals.color,
       colors: io.colors,
     });
-    return { env: io.env, cwd: io.cwd, homeDir: io.homeDir, platform: io.platform, stdin: io.stdin, out, globals };
+    return {
+      env: io.env,
+      cwd: io.cwd,
+      homeDir: io.homeDir,
+      platform: io.platform,
+      get stdin() {
+        return io.stdin; // on first use (top-level.ts)
+      },
+      out,
+      globals,
+    };
   };
 
   for (const group of groupsFor(argv)) group.register(program, contextFor);

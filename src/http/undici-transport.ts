@@ -149,9 +149,13 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
    * ignores an abort signal (undici 7). A deadline per attempt destroys that
    * agent (the only thing that ends it) and starts a fresh one for what follows.
    */
-  async function withDeadline<T>(attempt: (d: Dispatcher) => Promise<T>): Promise<T> {
-    if (loopError) throw loopError;
-    if (!proxy) return attempt(dispatcher);
+  function withDeadline<T>(attempt: (d: Dispatcher) => Promise<T>): Promise<T> {
+    if (loopError) return Promise.reject(loopError);
+    // Without a proxy the attempt's promise is returned as is: no async frame per request.
+    return proxy ? throughProxy(attempt) : attempt(dispatcher);
+  }
+
+  async function throughProxy<T>(attempt: (d: Dispatcher) => Promise<T>): Promise<T> {
     const used = dispatcher;
     let expired = false;
     const timer = setTimeout(() => {

@@ -100,7 +100,7 @@ export async function runBatch(chunks: AsyncIterable<InputLine[]>, options: Batc
         setImmediate(writeOut);
       }
     }
-    for (const wake of waiting.splice(0)) wake();
+    if (waiting.length > 0) for (const wake of waiting.splice(0)) wake();
   };
 
   const finish = (slot: Slot, result: DeliveryResult | undefined, error: CliError | undefined, kept = false): void => {

@@ -12,11 +12,14 @@ import { resolve } from 'node:path';
 
 const CORE_ROOTS = ['src/top-level.ts', 'src/commands/event-send.ts', 'src/http/node-http-transport.ts'];
 
-/** Absolute paths of our own modules statically reachable from CORE_ROOTS. */
-async function coreModules(root) {
+/**
+ * The core (absolute paths of our own modules statically reachable from CORE_ROOTS, and the built-ins
+ * they import), and every module that is imported lazily somewhere (the entry points to give it).
+ */
+async function analyse(root) {
   const { metafile } = await build({
     absWorkingDir: root,
-    entryPoints: CORE_ROOTS,
+    entryPoints: ['src/main.ts'],
     bundle: true,
     write: false,
     metafile: true,
@@ -42,19 +45,18 @@ async function coreModules(root) {
   // The core's built-in modules go with it (each is a small module of its own, see build-builtins.mjs).
   // The roots themselves are lazily imported entry points: they import the core like every other one.
   const ours = [...seen].filter((file) => file.startsWith('src/') && !CORE_ROOTS.includes(file));
-  return [...ours.map((file) => resolve(root, file)), ...builtins];
+  const lazy = new Set();
+  for (const input of Object.values(metafile.inputs)) {
+    for (const item of input.imports) if (item.kind === 'dynamic-import' && item.path.startsWith('src/')) lazy.add(resolve(root, item.path));
+  }
+  return { core: new Set([...ours.map((file) => resolve(root, file)), ...builtins]), lazy };
 }
 
 export async function coreChunkPlugin(root) {
-  const core = new Set(await coreModules(root));
-  const lazyTargets = new Set();
+  const { core, lazy } = await analyse(root);
   return {
     name: 'svcctl-core-chunk',
     setup(b) {
-      b.onResolve({ filter: /^\.\.?\// }, (args) => {
-        if (args.kind === 'dynamic-import') lazyTargets.add(resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')));
-        return undefined;
-      });
       b.onResolve({ filter: /^svcctl-core$/ }, () => ({ path: 'svcctl-core', namespace: 'svcctl-core' }));
       b.onLoad({ filter: /.*/, namespace: 'svcctl-core' }, () => ({
         resolveDir: root,
@@ -62,7 +64,7 @@ export async function coreChunkPlugin(root) {
         contents: [...core].map((file) => `import ${JSON.stringify(file)};`).join('\n'),
       }));
       b.onLoad({ filter: /\/src\/.*\.ts$/ }, async (args) => {
-        if (!lazyTargets.has(args.path) || core.has(args.path)) return undefined;
+        if (!lazy.has(args.path) || core.has(args.path)) return undefined;
         const { readFile } = await import('node:fs/promises');
         return { loader: 'ts', contents: `import 'svcctl-core';\n${await readFile(args.path, 'utf8')}` };
       });

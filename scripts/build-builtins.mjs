@@ -8,6 +8,8 @@
 //   Its copy is loaded on that call instead.
 import { isBuiltin } from 'node:module';
 
+const importers = new Map();
+
 export const builtinsByRequire = {
   name: 'svcctl-builtins-by-require',
   setup(b) {
@@ -15,11 +17,15 @@ export const builtinsByRequire = {
       // Only static imports: a dynamic import() of a CommonJS module in a split build would give a
       // namespace with `default` alone, so `(await import('node:https')).Agent` stays Node's own import.
       if (!isBuiltin(args.path) || args.kind !== 'import-statement') return undefined;
-      return { path: args.path, namespace: 'svcctl-builtin' };
+      // One wrapper per importing file, so that it lands in that file's chunk: a wrapper shared by
+      // files of different chunks would be a chunk of its own (~100 bytes, one more file to load).
+      // (Named by a number, not the importer's path: esbuild would read a .mjs ending as "ES module".)
+      if (!importers.has(args.importer)) importers.set(args.importer, importers.size);
+      return { path: `${args.path}?from=${importers.get(args.importer)}`, namespace: 'svcctl-builtin' };
     });
     b.onLoad({ filter: /.*/, namespace: 'svcctl-builtin' }, (args) => ({
       loader: 'js',
-      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+      contents: `module.exports = require(${JSON.stringify(args.path.slice(0, args.path.indexOf('?from=')))});`,
     }));
   },
 };

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 
 /** The package folder (relative to root) of a bundled input path, or undefined for our own sources. */
 function packageDir(input) {
+  if (/^svcctl-[a-z-]+:/.test(input)) return undefined; // the build's own small modules (scripts/build-*.mjs)
   const path = input.replace(/^[a-z-]+:/, '');
   const parts = path.split('/');
   const at = parts.lastIndexOf('node_modules');

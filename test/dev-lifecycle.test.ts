@@ -47,8 +47,13 @@ describe('svcctl dev: process lifecycle', () => {
     const user = term.ready.users[0]!;
     const client = new Client({ name: 'svcctl-test', version: '1.0.0' });
     const headers = { 'X-Service-Email': user.email, 'X-Service-Password': user.password };
-    await client.connect(new StreamableHTTPClientTransport(new URL(term.ready.mcp_url), { requestInit: { headers } }));
-    await client.listTools();
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(term.ready.mcp_url), { requestInit: { headers } }));
+      await client.listTools();
+    } catch (error) {
+      await Promise.all([term.stop(), int.stop()]); // a failed session must not leave both servers running
+      throw error;
+    }
     const [byTerm, byInt] = await Promise.all([term.stop('SIGTERM'), int.stop('SIGINT')]);
     assert.deepEqual(byTerm, { code: 0, signal: null });
     assert.deepEqual(byInt, { code: 130, signal: null });

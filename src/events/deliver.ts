@@ -26,12 +26,15 @@ export interface DeliveryTarget {
   redactor?: Redactor;
 }
 
+/** The signature header's name as sent (lower case, like every header svcctl sends). */
+const SIGNATURE_NAME = SIGNATURE_HEADER.toLowerCase();
+
 export function eventHeaders(body: Uint8Array, token: string, secret: string | undefined): Record<string, string> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     authorization: `Bearer ${token}`,
   };
-  if (secret !== undefined) headers[SIGNATURE_HEADER.toLowerCase()] = signBody(body, secret);
+  if (secret !== undefined) headers[SIGNATURE_NAME] = signBody(body, secret);
   return headers;
 }
 

@@ -45,7 +45,7 @@ export async function findServiceEntries(ctx: Context, options: McpListOptions):
         documents.set(file, null);
         try {
           const snapshot = await readSnapshot(file);
-          if (snapshot.exists) documents.set(file, openDocument(client.format, snapshot.text, file));
+          if (snapshot.exists) documents.set(file, openDocument(client.format, snapshot.text, file, client));
         } catch (error) {
           if (!isCliError(error)) throw error;
           warnings.push(error.message);

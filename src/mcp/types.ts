@@ -33,6 +33,7 @@ export const CLIENT_IDS = [
   'visual-studio',
   'lm-studio',
   'antigravity',
+  'continue',
 ] as const;
 export type ClientId = (typeof CLIENT_IDS)[number];
 
@@ -139,6 +140,13 @@ export interface ClientSpec {
   shape: EntryShape;
   /** Writes the entry itself instead of the JSON shape (Codex: render/codex.ts). */
   renderer?: EntryRenderer;
+  /**
+   * YAML key paths whose value is a list of entries found by their `name:` (Continue's `mcpServers`):
+   * the entry path ['mcpServers', name] is then that list's item (files/yaml-document.ts namedLists).
+   */
+  namedLists?: readonly (readonly string[])[];
+  /** Top-level fields a new file starts with, before the entry (Continue's config.yaml needs name and version). */
+  newFileFields?: Record<string, unknown>;
   /** Also $VAR without braces (Gemini CLI). */
   bareVariables?: boolean;
   /**

@@ -16,6 +16,7 @@ import { amp, auggie, copilot, crush, droid, qwen } from './agents-json.js';
 import { goose, kiro, rooCode } from './editors-more.js';
 // editors and apps, second round (issue 9)
 import { antigravity, lmStudio, visualStudio } from './editors-apps.js';
+import { continueClient } from './continue.js';
 import { type ClientEnv, type ClientId, type ClientSpec, type Scope } from '../types.js';
 
 /** The table, in CLIENT_IDS order (a test checks that they agree). */
@@ -46,6 +47,7 @@ export const CLIENTS: Readonly<Record<ClientId, ClientSpec>> = {
   'visual-studio': visualStudio,
   'lm-studio': lmStudio,
   antigravity,
+  continue: continueClient,
 };
 
 /**

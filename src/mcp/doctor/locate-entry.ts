@@ -116,7 +116,7 @@ export async function locateEntry(ctx: Context, options: McpEntryOptions): Promi
         continue;
       }
       try {
-        documents.set(candidate.file, openDocument(candidate.format, snapshot.text, candidate.file));
+        documents.set(candidate.file, openDocument(candidate.format, snapshot.text, candidate.file, candidate.client === null ? undefined : CLIENTS[candidate.client]));
       } catch (error) {
         if (!isCliError(error)) throw error;
         const position = error instanceof ConfigParseError ? error.position : undefined;

@@ -11,10 +11,10 @@ import { sameValue, type ConfigDocument } from '../files/config-document.js';
 import { openJsoncDocument } from '../files/jsonc-document.js';
 import { readSnapshot, type FileSnapshot } from '../files/safe-write.js';
 import { openTomlDocument } from '../files/toml-document.js';
-import { openYamlDocument } from '../files/yaml-document.js';
+import { openYamlDocument, yamlText } from '../files/yaml-document.js';
 import { genericServersKey } from '../render/generic.js';
 import { genericFileFormat, type Target } from '../render/render-entry.js';
-import type { ClientEnv, ClientId, FileFormat, RenderedEntry, Scope } from '../types.js';
+import type { ClientEnv, ClientId, ClientSpec, FileFormat, RenderedEntry, Scope } from '../types.js';
 
 export interface FileTarget {
   /** Undefined for a generic --format file. */
@@ -26,6 +26,8 @@ export interface FileTarget {
   format: FileFormat;
   /** Key path of our entry in the file. */
   entryPath: string[];
+  /** The client's row (undefined for a generic --format file): how its YAML lists and new files look. */
+  client?: Pick<ClientSpec, 'namedLists' | 'newFileFields'>;
 }
 
 export type PlanStatus =
@@ -69,11 +71,13 @@ export function fileTargetOf(target: Target, name: string, scope: Scope, clientE
     file: file ?? client.configPath(clientEnv, scope),
     format: client.format,
     entryPath: client.entryPath(name, scope, clientEnv),
+    client,
   };
 }
 
-export function openDocument(format: FileFormat, text: string, file: string): ConfigDocument {
-  if (format === 'yaml') return openYamlDocument(text, file);
+/** The document of a file as `client` reads it (its named YAML lists). */
+export function openDocument(format: FileFormat, text: string, file: string, client?: Pick<ClientSpec, 'namedLists'>): ConfigDocument {
+  if (format === 'yaml') return openYamlDocument(text, file, { namedLists: client?.namedLists });
   return format === 'toml' ? openTomlDocument(text, file) : openJsoncDocument(text, file);
 }
 
@@ -90,10 +94,12 @@ function withInputs(text: string, target: FileTarget, rendered: RenderedEntry): 
 export async function planInstall(target: FileTarget, rendered: RenderedEntry, options: { force: boolean }, given?: FileSnapshot): Promise<FilePlan> {
   const snapshot = given ?? (await readSnapshot(target.file));
   const before = snapshot.text;
-  const document = openDocument(target.format, before, target.file);
+  // A new file starts with the fields the client requires at its top (newFileFields), then the entry.
+  const start = !snapshot.exists && target.client?.newFileFields && target.format === 'yaml' ? yamlText(target.client.newFileFields) : before;
+  const document = openDocument(target.format, start, target.file, target.client);
   const existing = document.get(target.entryPath);
   const entrySame = existing !== undefined && sameValue(existing, rendered.value);
-  const withEntry = entrySame ? before : document.set(target.entryPath, rendered.value);
+  const withEntry = entrySame ? start : document.set(target.entryPath, rendered.value);
   const after = target.format === 'toml' || target.format === 'yaml' ? withEntry : withInputs(withEntry, target, rendered);
   let status: PlanStatus;
   if (!snapshot.exists) status = 'created';
@@ -107,7 +113,7 @@ export async function planUninstall(target: FileTarget, given?: FileSnapshot): P
   const snapshot = given ?? (await readSnapshot(target.file));
   const before = snapshot.text;
   if (!snapshot.exists) return { target, snapshot, before, after: before, status: 'absent', existing: undefined };
-  const document = openDocument(target.format, before, target.file);
+  const document = openDocument(target.format, before, target.file, target.client);
   const existing = document.get(target.entryPath);
   if (existing === undefined) return { target, snapshot, before, after: before, status: 'absent', existing };
   return { target, snapshot, before, after: document.remove(target.entryPath), status: 'removed', existing };

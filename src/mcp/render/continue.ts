@@ -1,0 +1,24 @@
+/**
+ * Continue's `mcpServers` items (config.yaml): a list of servers, each found by
+ * its `name` (packages/config-yaml/src/schemas/mcp/index.ts in
+ * continuedev/continue). A stdio item is the usual {type, command, args, env}
+ * with `name` first; a remote one keeps its headers under
+ * `requestOptions.headers` (requestOptionsSchema), not `headers`.
+ */
+import type { ClientSpec, EntryRequest } from '../types.js';
+import { localEntry, proxyEntry, remoteEntry } from './json-clients.js';
+
+type Entry = Record<string, unknown>;
+
+export function continueLocal(client: ClientSpec, request: EntryRequest): Entry {
+  return { name: request.name, ...localEntry(client, request) };
+}
+
+export function continueProxy(client: ClientSpec, request: EntryRequest): Entry {
+  return { name: request.name, ...proxyEntry(client, request) };
+}
+
+export function continueRemote(client: ClientSpec, request: EntryRequest): Entry {
+  const { headers, ...rest } = remoteEntry(client, request);
+  return { name: request.name, ...rest, requestOptions: { headers } };
+}

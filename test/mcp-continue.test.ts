@@ -7,12 +7,12 @@
 import assert from 'node:assert/strict';
 import { readFile, stat, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, it, test } from 'node:test';
+import { describe, it, test } from 'node:test';
 import { parse } from 'yaml';
 import { CLIENTS } from '../src/mcp/clients/table.js';
 import { checkSecrets, defaultSecrets } from '../src/mcp/render/render-entry.js';
 import { runCli, secretsIn } from './helpers/cli.js';
-import { startDev, type DevProcess } from './helpers/dev-sandbox.js';
+import { sandboxWithUser } from './helpers/dev-sandbox.js';
 import { BASE, LINUX as linux, MAC as mac, MCP, renderValue as render, WIN as win } from './helpers/mcp-request.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
@@ -58,14 +58,7 @@ describe('Continue entries (render), per mode × auth, Windows', () => {
 });
 
 const ALICE = { email: 'alice@example.com', password: 'alice-continue-pw' };
-let dev: DevProcess;
-before(async () => {
-  dev = await startDev(['--user', `${ALICE.email}:${ALICE.password}`]);
-});
-after(async () => {
-  await dev?.stop();
-});
-const credentials = () => ({ SERVICE_MCP_URL: dev.ready.mcp_url, SERVICE_BASE_URL: dev.ready.base_url, SERVICE_EMAIL: ALICE.email, SERVICE_PASSWORD: ALICE.password });
+const { ready, credentials } = sandboxWithUser(ALICE);
 
 test('a new config.yaml starts with name, version and schema, then the item; list, doctor (logs in), uninstall', async () => {
   const home = await tempDir('svcctl-continue-');
@@ -78,7 +71,7 @@ test('a new config.yaml starts with name, version and schema, then the item; lis
     name: 'Local Config',
     version: '1.0.0',
     schema: 'v1',
-    mcpServers: [{ name: 'service', type: 'streamable-http', url: dev.ready.mcp_url, requestOptions: { headers } }],
+    mcpServers: [{ name: 'service', type: 'streamable-http', url: ready().mcp_url, requestOptions: { headers } }],
   });
   assert.equal((await stat(file)).mode & 0o777, 0o600);
   const listed = await run(['mcp', 'list', '--json']);
@@ -124,7 +117,7 @@ test("an existing config.yaml keeps its comments, models and other servers; a se
     '    env:',
     `      SERVICE_EMAIL: ${ALICE.email}`,
     `      SERVICE_PASSWORD: ${ALICE.password}`,
-    `      SERVICE_BASE_URL: ${dev.ready.base_url}`,
+    `      SERVICE_BASE_URL: ${ready().base_url}`,
     '',
   ].join('\n');
   assert.equal(text, original + expectedItem, 'our item is appended; every other byte is kept');

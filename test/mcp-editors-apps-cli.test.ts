@@ -14,22 +14,14 @@
 import assert from 'node:assert/strict';
 import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { BIN, runCli, secretsIn } from './helpers/cli.js';
-import { startDev, type DevProcess } from './helpers/dev-sandbox.js';
+import { sandboxWithUser } from './helpers/dev-sandbox.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 const ALICE = { email: 'alice@example.com', password: 'alice-apps-pw' };
 
-let dev: DevProcess;
-before(async () => {
-  dev = await startDev(['--user', `${ALICE.email}:${ALICE.password}`]);
-});
-after(async () => {
-  await dev?.stop();
-});
-
-const credentials = () => ({ SERVICE_MCP_URL: dev.ready.mcp_url, SERVICE_BASE_URL: dev.ready.base_url, SERVICE_EMAIL: ALICE.email, SERVICE_PASSWORD: ALICE.password });
+const { ready, credentials } = sandboxWithUser(ALICE);
 
 describe('LM Studio and Antigravity: literal values, install → list → print → doctor → uninstall', () => {
   const cases = [
@@ -45,7 +37,7 @@ describe('LM Studio and Antigravity: literal values, install → list → print 
       assert.match(installed.stderr, /literal/i);
       const file = join(home, ...parts);
       const written = JSON.parse(await readFile(file, 'utf8'));
-      assert.deepEqual(written, { mcpServers: { service: entry(dev.ready.mcp_url) } });
+      assert.deepEqual(written, { mcpServers: { service: entry(ready().mcp_url) } });
       assert.equal((await stat(file)).mode & 0o777, 0o600, 'a file with a literal password is readable only by its owner');
 
       const listed = await run(['mcp', 'list', '--json']);
@@ -99,10 +91,10 @@ describe('Visual Studio and Claude Code share <solution>/.mcp.json', () => {
     const both = JSON.parse(await readFile(file, 'utf8'));
     assert.deepEqual(both.mcpServers.service, {
       type: 'http',
-      url: dev.ready.mcp_url,
+      url: ready().mcp_url,
       headers: { 'X-Service-Email': '${SERVICE_EMAIL}', 'X-Service-Password': '${SERVICE_PASSWORD}' },
     });
-    assert.deepEqual(both.servers.service, { type: 'stdio', command: 'svcctl', args: ['--base-url', dev.ready.base_url, 'mcp', 'proxy'] });
+    assert.deepEqual(both.servers.service, { type: 'stdio', command: 'svcctl', args: ['--base-url', ready().base_url, 'mcp', 'proxy'] });
 
     const listed = await run(['mcp', 'list', '--json']);
     const rows = JSON.parse(listed.stdout).map((row: { client: string; scope: string; file: string; mode: string }) => [row.client, row.scope, row.file, row.mode]);
@@ -130,7 +122,7 @@ describe('Visual Studio and Claude Code share <solution>/.mcp.json', () => {
   it('--mode remote is refused (no documented headers field); .vs/mcp.json is the local scope', async () => {
     const home = await tempDir('svcctl-vs-remote-');
     // Refused before any credential is asked for (no password is given here).
-    const remote = await runCli(['mcp', 'install', '--client', 'visual-studio', '--mode', 'remote'], { home, env: { SERVICE_BASE_URL: dev.ready.base_url } });
+    const remote = await runCli(['mcp', 'install', '--client', 'visual-studio', '--mode', 'remote'], { home, env: { SERVICE_BASE_URL: ready().base_url } });
     assert.equal(remote.code, 2, remote.stderr);
     assert.match(remote.stderr, /names no field for a remote server's headers/);
     assert.match(remote.stderr, /--mode proxy/);

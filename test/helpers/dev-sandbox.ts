@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { rm } from 'node:fs/promises';
+import { after, before } from 'node:test';
 import { BIN, cleanEnv, makeTempDir } from './cli.js';
 
 export interface ReadyLine {
@@ -122,4 +123,26 @@ export function httpRequest(url: string, init: { method?: string; headers?: Reco
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/**
+ * One `svcctl dev` with one user for a whole test file (started before its first test, stopped after the
+ * last), and the variables that point svcctl at it as that user. Call at the top of the file.
+ */
+export function sandboxWithUser(user: { email: string; password: string }): { ready(): ReadyLine; credentials(): Record<string, string> } {
+  let dev: DevProcess | undefined;
+  before(async () => {
+    dev = await startDev(['--user', `${user.email}:${user.password}`]);
+  });
+  after(async () => {
+    await dev?.stop();
+  });
+  const ready = (): ReadyLine => {
+    if (!dev) throw new Error('the sandbox runs only inside the tests of its file');
+    return dev.ready;
+  };
+  return {
+    ready,
+    credentials: () => ({ SERVICE_MCP_URL: ready().mcp_url, SERVICE_BASE_URL: ready().base_url, SERVICE_EMAIL: user.email, SERVICE_PASSWORD: user.password }),
+  };
 }

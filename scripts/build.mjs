@@ -1,12 +1,16 @@
 // Bundles src/ into dist/ with esbuild. Each command's implementation is its
 // own chunk, loaded by a dynamic import only when that command runs, so
 // `svcctl --version` and `svcctl event sign` never load undici.
+// The chunks are CommonJS (.cjs): esbuild splits code only in ES module output, so a second pass turns
+// each chunk into CommonJS, imports into require() and import() into a require() on demand. Node loads
+// CommonJS synchronously, without its ES module loader (~20-30 ms of `event send`; BENCHMARKS.md,
+// "Start-up"), and dist/compile-cache.cjs can keep its compiled code on Node 20.
 import { build } from 'esbuild';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { builtinsByRequire, lazyChildProcess } from './build-builtins.mjs';
+import { lazyChildProcess } from './build-lazy-child-process.mjs';
 import { coreChunkPlugin } from './build-core-chunk.mjs';
 import { thirdPartyNotices } from './notices.mjs';
 
@@ -43,7 +47,7 @@ const slimUndici = {
 const staging = `dist.build-${process.pid}`;
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { main: 'src/main.ts' },
+  entryPoints: { main: 'src/main.ts', 'compile-cache': 'src/compile-cache.ts' },
   outdir: staging,
   bundle: true,
   splitting: true,
@@ -54,21 +58,18 @@ const result = await build({
   sourcemap: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
   define: { SVCCTL_VERSION: JSON.stringify(pkg.version) },
-  // Bundled CommonJS dependencies call require(); give ESM chunks one, made on its first call (most of
-  // the ~20 chunks a command loads never call it, and each createRequire costs ~0.2 ms of start-up).
-  banner: {
-    js: "import { createRequire as __svcctlRequire } from 'node:module'; let __svcctlReq; const require = (id) => (__svcctlReq ??= __svcctlRequire(import.meta.url))(id);",
-  },
+  outExtension: { '.js': '.cjs' },
   // Prefer a package's ESM build: jsonc-parser's UMD main loads its parts with a
   // require() that cannot be bundled.
   mainFields: ['module', 'main'],
-  plugins: [slimUndici, builtinsByRequire, lazyChildProcess, await coreChunkPlugin(root)],
+  plugins: [slimUndici, lazyChildProcess, await coreChunkPlugin(root)],
   // The package ships this bundle and has no runtime dependencies, except optional native modules
   // (prebuilt per platform, not bundleable): those stay imports, installed by npm as optionalDependencies.
   external: Object.keys(pkg.optionalDependencies ?? {}),
   logLevel: 'warning',
   metafile: true,
 });
+await toCommonJs(join(root, staging));
 // The package has no runtime dependencies: their code is in dist/, so their licences are too.
 if (process.env.SVCCTL_BUILD_META) writeFileSync(process.env.SVCCTL_BUILD_META, JSON.stringify(result.metafile));
 writeFileSync(join(root, staging, 'THIRD_PARTY_NOTICES.md'), thirdPartyNotices(root, Object.keys(result.metafile.inputs)));
@@ -80,3 +81,24 @@ try {
 }
 renameSync(join(root, staging), join(root, 'dist'));
 rmSync(retired, { recursive: true, force: true });
+
+/** Rewrites every chunk in dir as CommonJS, in place (its source map still leads to src/). */
+async function toCommonJs(dir) {
+  const chunks = readdirSync(dir, { recursive: true }).filter((file) => file.endsWith('.cjs'));
+  await build({
+    absWorkingDir: dir,
+    entryPoints: chunks,
+    outdir: dir,
+    outbase: dir,
+    allowOverwrite: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20.18',
+    // import() becomes a require() inside a promise: nothing is left for the ES module loader.
+    supported: { 'dynamic-import': false },
+    outExtension: { '.js': '.cjs' },
+    minify: true,
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
+}

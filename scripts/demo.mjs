@@ -179,7 +179,7 @@ function prettyEvents(text) {
 }
 
 async function main() {
-  if (!existsSync(join(ROOT, 'dist', 'main.js'))) {
+  if (!existsSync(join(ROOT, 'dist', 'main.cjs'))) {
     throw new StepFailed('dist/ is missing: run `npm ci` (or `npm run build`) first');
   }
   say(paint('1', `svcctl demo — a local sandbox in ${work}`));

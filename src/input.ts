@@ -1,5 +1,6 @@
 /** Reading input bytes exactly as they are: from a file, or from stdin for '-'. */
-import { readFile } from 'node:fs/promises';
+// node:fs's `promises` is read on first use: loading node:fs/promises costs ~2 ms of every start-up (BENCHMARKS.md).
+import { promises as fs } from 'node:fs';
 import type { InputStream } from './context.js';
 import { usageError } from './errors.js';
 import { fileReadReason, isDescribedReadError } from './fs-reasons.js';
@@ -18,7 +19,7 @@ export function describeInput(file: string): string {
 export async function readInputBytes(file: string, stdin: InputStream): Promise<Buffer> {
   if (file === '-') return readAll(stdin);
   try {
-    return await readFile(file);
+    return await fs.readFile(file);
   } catch (error) {
     throw fileReadError(file, error);
   }

@@ -5,7 +5,8 @@
  * replace the 0600 file inside. Folders that already exist are left as they
  * are (their mode is the user's choice); only the ones created here change.
  */
-import { chmod, mkdir } from 'node:fs/promises';
+// node:fs's `promises` is read on first use: loading node:fs/promises costs ~2 ms of every start-up (BENCHMARKS.md).
+import { promises as fs } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 /** A file mode that only its owner can read or write (0600, 0400): its folder should be private too. */
@@ -16,15 +17,15 @@ export function isPrivateMode(mode: number | undefined): boolean {
 /** Creates `path` and its missing parents; with `private`, each created folder is 0700. */
 export async function ensureFolder(path: string, options: { private: boolean }): Promise<void> {
   if (!options.private) {
-    await mkdir(path, { recursive: true });
+    await fs.mkdir(path, { recursive: true });
     return;
   }
-  const first = await mkdir(path, { recursive: true, mode: 0o700 });
+  const first = await fs.mkdir(path, { recursive: true, mode: 0o700 });
   if (first === undefined) return;
   // mkdir's mode is filtered by the umask; set it on every folder created, from the deepest up to the first.
   const top = resolve(first);
   for (let folder = resolve(path); ; folder = dirname(folder)) {
-    await chmod(folder, 0o700);
+    await fs.chmod(folder, 0o700);
     if (folder === top || dirname(folder) === folder) break;
   }
 }

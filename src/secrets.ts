@@ -7,7 +7,8 @@
  * travel in an HTTP header and would otherwise surface as a confusing network
  * error. Values are never printed.
  */
-import { readFile } from 'node:fs/promises';
+// node:fs's `promises` is read on first use: loading node:fs/promises costs ~2 ms of every start-up (BENCHMARKS.md).
+import { promises as fs } from 'node:fs';
 import type { SettingName } from './constants.js';
 import type { Context } from './context.js';
 import { usageError } from './errors.js';
@@ -71,7 +72,7 @@ export function checkHeaderSafe(secret: ResolvedSecret, what: string): void {
 export async function readSecretFile(path: string, what: string, flag: string): Promise<string> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await fs.readFile(path, 'utf8');
   } catch (error) {
     throw fileReadError(path, error, flag);
   }

@@ -1,5 +1,6 @@
 /** Assembling an event from the flags of `event send` (no FILE). */
-import { readFile } from 'node:fs/promises';
+// node:fs's `promises` is read on first use: loading node:fs/promises costs ~2 ms of every start-up (BENCHMARKS.md).
+import { promises as fs } from 'node:fs';
 import { usageError } from '../errors.js';
 import { fileReadError } from '../input.js';
 import { describeTimeProblem, isPlainObject, parseTimeWithZone, payloadProblems, UUID_PATTERN, type JsonObject } from './event-validate.js';
@@ -83,7 +84,7 @@ async function payloadFromFlags(flags: EventFlags, warn: Warn): Promise<JsonObje
     if (flags.payload !== undefined) return parsePayloadText(flags.payload, flag);
     let text: string;
     try {
-      text = await readFile(whole, 'utf8');
+      text = await fs.readFile(whole, 'utf8');
     } catch (error) {
       throw fileReadError(whole, error, '--payload-file');
     }

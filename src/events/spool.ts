@@ -8,7 +8,8 @@
  * flushers never send the same file at once, and a claim left by a dead
  * process is put back by the next flusher. A file is deleted only after a 2xx.
  */
-import { open, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+// node:fs's `promises` is read on first use: loading node:fs/promises costs ~2 ms of every start-up (BENCHMARKS.md).
+import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { ensureFolder } from '../private-dir.js';
 
@@ -35,15 +36,15 @@ export async function spoolEvent(dir: string, id: string, body: Uint8Array): Pro
   await ensureDir(dir);
   const final = join(dir, `${safeId(id)}${SUFFIX}`);
   const temp = join(dir, `.${safeId(id)}.${process.pid}.tmp`);
-  const handle = await open(temp, 'w', 0o600);
+  const handle = await fs.open(temp, 'w', 0o600);
   try {
     await handle.writeFile(body);
     await handle.sync();
   } finally {
     await handle.close();
   }
-  await rename(temp, final);
-  const dirHandle = await open(dir, 'r').catch(() => undefined);
+  await fs.rename(temp, final);
+  const dirHandle = await fs.open(dir, 'r').catch(() => undefined);
   await dirHandle?.sync().catch(() => undefined);
   await dirHandle?.close();
   return final;
@@ -51,7 +52,7 @@ export async function spoolEvent(dir: string, id: string, body: Uint8Array): Pro
 
 async function names(dir: string): Promise<string[]> {
   try {
-    return await readdir(dir);
+    return await fs.readdir(dir);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
@@ -81,7 +82,7 @@ export async function recoverStaleClaims(dir: string): Promise<number> {
     const match = /^(.*\.json)\.(\d+)$/.exec(name);
     if (!match || alive(Number(match[2]))) continue;
     try {
-      await rename(join(dir, INFLIGHT, name), join(dir, match[1]));
+      await fs.rename(join(dir, INFLIGHT, name), join(dir, match[1]));
       recovered++;
     } catch {
       // another flusher put it back first
@@ -107,26 +108,26 @@ export async function claim(dir: string, name: string): Promise<Claim | undefine
   await ensureDir(join(dir, INFLIGHT));
   const path = join(dir, INFLIGHT, `${name}.${process.pid}`);
   try {
-    await rename(join(dir, name), path);
+    await fs.rename(join(dir, name), path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  return { name, id: name.slice(0, -SUFFIX.length), path, body: await readFile(path) };
+  return { name, id: name.slice(0, -SUFFIX.length), path, body: await fs.readFile(path) };
 }
 
 /** Delivered: the file is gone. */
-export const settle = (c: Claim): Promise<void> => unlink(c.path);
+export const settle = (c: Claim): Promise<void> => fs.unlink(c.path);
 
 /** Not delivered: the file goes back to wait for the next flush. */
-export const release = (dir: string, c: Claim): Promise<void> => rename(c.path, join(dir, c.name));
+export const release = (dir: string, c: Claim): Promise<void> => fs.rename(c.path, join(dir, c.name));
 
 /** Rejected by the service: moved to rejected/ with the answer beside it. */
 export async function reject(dir: string, c: Claim, answer: string): Promise<string> {
   const target = join(dir, REJECTED);
   await ensureDir(target);
-  await writeFile(join(target, `${c.id}.answer.txt`), answer, { mode: 0o600 });
+  await fs.writeFile(join(target, `${c.id}.answer.txt`), answer, { mode: 0o600 });
   const path = join(target, c.name);
-  await rename(c.path, path);
+  await fs.rename(c.path, path);
   return path;
 }

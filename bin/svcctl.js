@@ -8,8 +8,13 @@ const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${require('../package.json').version}\n`);
 } else {
-  // Compiled code is kept between runs (src/compile-cache.ts): ~25 ms less start-up.
-  const { enableCompileCache } = require('../dist/compile-cache.cjs');
-  enableCompileCache({ env: process.env, homeDir: require('node:os').homedir(), distDir: require('node:path').join(__dirname, '..', 'dist') });
+  // Compiled code is kept between runs (src/compile-cache.ts): ~25 ms less start-up. Only speed depends
+  // on it: a home folder that cannot be found (os.homedir() throws) means no cache, never a failed command.
+  try {
+    const { enableCompileCache } = require('../dist/compile-cache.cjs');
+    enableCompileCache({ env: process.env, homeDir: require('node:os').homedir(), distDir: require('node:path').join(__dirname, '..', 'dist') });
+  } catch {
+    // no cache this time
+  }
   require('../dist/main.cjs').run();
 }

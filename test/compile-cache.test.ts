@@ -81,6 +81,16 @@ describe('the compile cache of the CLI', () => {
     assert.equal(existsSync(join(dir, 'chunk-GONE1234.cjs.100.1.v8')), false);
   });
 
+  it('costs nothing when its folder cannot be made (XDG_CACHE_HOME under a file)', async () => {
+    const home = await makeTempDir('svcctl-cache-');
+    const file = join(home, 'not-a-folder');
+    await writeFile(file, 'a file');
+    const run = await runCli(['event', 'sign', file], { home, env: { SERVICE_HMAC_SECRET: SECRET, XDG_CACHE_HOME: join(file, 'cache') } });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stderr, '');
+    assert.equal(run.stdout, `sha256=${createHmac('sha256', SECRET).update('a file').digest('hex')}\n`);
+  });
+
   it('is neither read nor written with NODE_DISABLE_COMPILE_CACHE=1', async () => {
     const home = await makeTempDir('svcctl-cache-');
     assert.equal(await signFile(home, { NODE_DISABLE_COMPILE_CACHE: '1' }), expected);

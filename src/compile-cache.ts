@@ -110,7 +110,10 @@ function saveCaches(dir: string, unsaved: Array<{ name: string; script: Script }
   }
 }
 
-/** Creates dir and its missing parents 0700, whatever the umask: nobody else may change code svcctl runs. */
+/**
+ * Creates dir and its missing parents 0700, whatever the umask: nobody else may change code svcctl runs.
+ * (The synchronous twin of private-dir.ts ensureFolder: this module imports nothing of svcctl, and runs at exit.)
+ */
 function makePrivateFolder(dir: string): void {
   const first = mkdirSync(dir, { recursive: true, mode: 0o700 });
   if (first === undefined) return;

@@ -78,7 +78,10 @@ function cacheCompiledFiles(dir: string, prefix: string): void {
   });
 }
 
-/** The `require` a CommonJS file is given (the parts of it that bundled code uses). */
+/**
+ * The `require` a CommonJS file is given: the call, resolve and cache (the bundle itself only calls it,
+ * but a dependency added later may use the others, and Node's own `require` has them).
+ */
 function requireFor(module: Module, internals: ModuleInternals): NodeJS.Require {
   const require = ((id: string) => internals.prototype.require.call(module, id)) as NodeJS.Require;
   require.resolve = ((request: string, options?: { paths?: string[] }) =>
@@ -126,8 +129,7 @@ function makePrivateFolder(dir: string): void {
 /** Caches that no file of this build matches (an earlier build's) go. */
 function removeStale(dir: string, prefix: string): void {
   for (const entry of readdirSync(dir)) {
-    const source = entry.slice(0, entry.indexOf('.cjs.') + 4);
-    if (!entry.endsWith('.v8') || entry === currentName(prefix, source)) continue;
+    if (!entry.endsWith('.v8') || entry === currentName(prefix, entry.slice(0, entry.indexOf('.cjs.') + 4))) continue;
     try {
       unlinkSync(join(dir, entry));
     } catch {

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const bin = join(root, 'bin', 'svcctl.js');
+export const bin = process.env.SVCCTL_BENCH_BIN ?? join(root, 'bin', 'svcctl.js');
 export const SECRET = 'bench-hmac-secret';
 export const TOKEN = 'bench-ingest-token';
 

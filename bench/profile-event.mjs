@@ -5,14 +5,15 @@
 // steps of an event; the batch path prints µs per event.
 //   node bench/profile-event.mjs batch [--events 50000] [--concurrency 16]
 //   node bench/profile-event.mjs single [--runs 10]
+//   node bench/profile-event.mjs limit [--events 50000] [--concurrency 16]   (bench/fair-limit.mjs, for comparison)
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchEnv, bin, eventLine, machineNote, runCommand, startReceiver } from './lib.mjs';
+import { benchEnv, bin, eventLine, machineNote, root, runCommand, startReceiver } from './lib.mjs';
 
-const mode = process.argv[2] === 'single' ? 'single' : 'batch';
+const mode = ['single', 'limit'].includes(process.argv[2]) ? process.argv[2] : 'batch';
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i === -1 ? fallback : Number(process.argv[i + 1]);
@@ -83,11 +84,14 @@ const receiver = await startReceiver();
 try {
   const env = benchEnv(receiver.baseUrl);
   const profileArgs = ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-interval', '200'];
-  if (mode === 'batch') {
+  if (mode !== 'single') {
     const file = join(dir, 'events.ndjson');
     writeFileSync(file, `${Array.from({ length: EVENTS }, (_, i) => eventLine(i)).join('\n')}\n`);
     // stdout to /dev/null, as in bench/event-throughput.mjs.
-    await runCommand(process.execPath, [...profileArgs, bin, 'event', 'send', '--ndjson', file, '--concurrency', String(CONCURRENCY)], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const command = mode === 'batch'
+      ? [bin, 'event', 'send', '--ndjson', file, '--concurrency', String(CONCURRENCY)]
+      : [join(root, 'bench', 'fair-limit.mjs'), receiver.origin, file, String(CONCURRENCY)];
+    await runCommand(process.execPath, [...profileArgs, ...command], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   } else {
     for (let run = 0; run < RUNS; run++) {
       await runCommand(process.execPath, [...profileArgs, bin, 'event', 'send', '--title', 'profile', '--severity', 'info'], { env });
@@ -95,10 +99,10 @@ try {
   }
   const profiles = readdirSync(dir).filter((name) => name.endsWith('.cpuprofile')).map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')));
   const { total, idle, bySource, bySteps } = summarize(profiles);
-  const per = mode === 'batch' ? EVENTS : RUNS;
-  const unit = mode === 'batch' ? 'µs/event' : 'ms/run';
-  const scale = mode === 'batch' ? 1 : 1 / 1000;
-  console.log(`${mode} path: ${mode === 'batch' ? `${EVENTS} events, concurrency ${CONCURRENCY}` : `${RUNS} runs`}, ${await machineNote()}`);
+  const per = mode === 'single' ? RUNS : EVENTS;
+  const unit = mode === 'single' ? 'ms/run' : 'µs/event';
+  const scale = mode === 'single' ? 1 / 1000 : 1;
+  console.log(`${mode} path: ${mode !== 'single' ? `${EVENTS} events, concurrency ${CONCURRENCY}` : `${RUNS} runs`}, ${await machineNote()}`);
   console.log(`busy ${(total / 1000).toFixed(0)} ms (${((total / per) * scale).toFixed(2)} ${unit}), idle ${(idle / 1000).toFixed(0)} ms`);
   for (const [step, us] of [...bySteps].sort((a, b) => b[1] - a[1])) {
     console.log(`  ${step.padEnd(36)} ${((us / per) * scale).toFixed(2).padStart(8)} ${unit}  ${((us / total) * 100).toFixed(1).padStart(5)}%`);

@@ -48,3 +48,32 @@ test('a deadline ending in time leaves the others on their time (the timer set f
   await sleep(120);
   assert.ok(at >= 69 && at < 115, `expired at ${at} ms`);
 });
+
+test('deadlines cleared out of order (first, middle, last) leave the others running', async () => {
+  const expired: string[] = [];
+  const started = ['a', 'b', 'c', 'd', 'e'].map((name, i) => ({ name, deadline: startDeadline(20 + i * 5, () => expired.push(name)) }));
+  for (const index of [0, 2, 4]) started[index]!.deadline.clear(); // a, c, e
+  started[2]!.deadline.clear(); // twice: no effect
+  const kept = startDeadline(30, () => expired.push('f'));
+  started[1]!.deadline.reached('headers');
+  await sleep(120);
+  assert.deepEqual(expired.sort(), ['b', 'd', 'f']);
+  assert.equal(started[1]!.deadline.error?.phase, 'headers');
+  assert.equal(started[0]!.deadline.error, undefined);
+  assert.ok(kept.error instanceof DeadlineExceeded);
+  assert.equal(timers(), 0, 'no timer is left');
+});
+
+test('a deadline started from within an expiring one gets its own time', async () => {
+  const expired: string[] = [];
+  startDeadline(20, () => {
+    expired.push('first');
+    startDeadline(30, () => expired.push('second'));
+  });
+  startDeadline(25, () => expired.push('other'));
+  await sleep(40);
+  assert.deepEqual(expired, ['first', 'other']);
+  await sleep(40);
+  assert.deepEqual(expired, ['first', 'other', 'second']);
+  assert.equal(timers(), 0);
+});

@@ -2,7 +2,8 @@
 import type { Context } from '../context.js';
 import { CliError, exitWith, ExitCode } from '../errors.js';
 import { buildFromBytes, type BuiltEvent } from '../events/event-body.js';
-import { inputLines, isBlank, lineContent, type InputLine } from '../events/ndjson-lines.js';
+import { inputLines } from '../events/line-source.js';
+import { isBlank, lineContent, type InputLine } from '../events/ndjson-lines.js';
 import { renderCurl, renderDryRun, renderDryRunJson, type TokenReference } from '../events/request-preview.js';
 import type { EventSendOptions, Resolved } from './event-send.js';
 

@@ -52,8 +52,8 @@ const MAX_WARNINGS = 20;
 /** How far results may run ahead of the oldest unfinished line (bounds memory). */
 const MAX_WINDOW = 4096;
 
-/** Sends the lines of `chunks` (each chunk: the lines read at once, see ndjson-lines.ts splitLineChunks). */
-export async function runBatch(chunks: AsyncIterable<InputLine[]>, options: BatchOptions): Promise<BatchSummary> {
+/** Sends the lines of `chunks` (each chunk: whole lines read at once, see ndjson-lines.ts splitLineChunks). */
+export async function runBatch(chunks: AsyncIterable<Buffer>, options: BatchOptions): Promise<BatchSummary> {
   const { out, failedOut } = options;
   const source = new LineSource(chunks);
   const queue: Slot[] = [];

@@ -1,26 +1,34 @@
 /**
- * The input lines of a batch, shared by its workers. Lines arrive a chunk at a
- * time (ndjson-lines.ts splitLineChunks); a worker takes the next one without
- * waiting while the chunk lasts, and only an empty source waits for the input
+ * The input lines of a batch, shared by its workers. The input arrives a chunk
+ * of whole lines at a time (ndjson-lines.ts splitLineChunks); a worker takes
+ * the next line without waiting while the chunk lasts (the line is cut out of
+ * the chunk then, not before), and only an empty source waits for the input
  * (one read at a time, whichever workers are waiting). Taking a line is a
  * plain call: no promise per line (BENCHMARKS.md, "Where the time goes").
  */
-import type { InputLine } from './ndjson-lines.js';
+import type { InputStream } from '../context.js';
+import { inputLineChunks, type InputLine } from './ndjson-lines.js';
 
 export class LineSource {
-  private lines: InputLine[] = [];
-  private index = 0;
+  private chunk: Buffer = Buffer.alloc(0);
+  private offset = 0;
+  private number = 0;
   private reading: Promise<boolean> | undefined;
   private ended = false;
-  private readonly chunks: AsyncIterator<InputLine[]>;
+  private readonly chunks: AsyncIterator<Buffer>;
 
-  constructor(chunks: AsyncIterable<InputLine[]>) {
+  constructor(chunks: AsyncIterable<Buffer>) {
     this.chunks = chunks[Symbol.asyncIterator]();
   }
 
   /** The next line already read, or undefined when the lines read are used up (then call more()). */
   take(): InputLine | undefined {
-    return this.index < this.lines.length ? this.lines[this.index++] : undefined;
+    const { chunk, offset } = this;
+    if (offset >= chunk.length) return undefined;
+    const newline = chunk.indexOf(0x0a, offset);
+    const end = newline === -1 ? chunk.length : newline;
+    this.offset = end + 1;
+    return { number: ++this.number, raw: chunk.subarray(offset, end) };
   }
 
   /** Reads the next chunk of lines; false at the end of the input. */
@@ -32,8 +40,8 @@ export class LineSource {
         this.ended = true;
         return false;
       }
-      this.lines = next.value;
-      this.index = 0;
+      this.chunk = next.value;
+      this.offset = 0;
       return true;
     });
     return this.reading;
@@ -46,4 +54,10 @@ export class LineSource {
       if (line !== undefined || !(await this.more())) return line;
     }
   }
+}
+
+/** The lines of FILE, or of stdin for '-', one at a time. */
+export async function* inputLines(stdin: InputStream, file: string): AsyncGenerator<InputLine> {
+  const source = new LineSource(inputLineChunks(stdin, file));
+  for (let line = await source.next(); line !== undefined; line = await source.next()) yield line;
 }

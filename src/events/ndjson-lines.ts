@@ -27,45 +27,29 @@ export function isBlank(content: Buffer): boolean {
 }
 
 /**
- * The lines of a byte stream, as they arrive: every complete line of a chunk at
- * once (a batch takes them without waiting for the stream once per line).
+ * A byte stream cut at line ends as it arrives: each Buffer yielded holds whole
+ * lines, every one ending in \n (only the input's last line may lack it). A
+ * chunk's lines are cut out one at a time when they are used (line-source.ts),
+ * so a chunk of a thousand lines makes no thousand objects at once that would
+ * outlive the young generation (BENCHMARKS.md, "Issue 11, fourth round").
  */
-export async function* splitLineChunks(stream: AsyncIterable<Buffer | string>): AsyncGenerator<InputLine[]> {
+export async function* splitLineChunks(stream: AsyncIterable<Buffer | string>): AsyncGenerator<Buffer> {
   let carry: Buffer | undefined;
-  let number = 0;
   for await (const chunk of stream) {
     let data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     if (carry) {
       data = Buffer.concat([carry, data]);
       carry = undefined;
     }
-    const lines: InputLine[] = [];
-    let start = 0;
-    for (let end = data.indexOf(0x0a, start); end !== -1; end = data.indexOf(0x0a, start)) {
-      lines.push({ number: ++number, raw: data.subarray(start, end) });
-      start = end + 1;
-    }
-    if (start < data.length) carry = Buffer.from(data.subarray(start));
-    if (lines.length > 0) yield lines;
+    const end = data.lastIndexOf(0x0a) + 1;
+    if (end < data.length) carry = Buffer.from(data.subarray(end));
+    if (end > 0) yield data.subarray(0, end);
   }
-  if (carry && carry.length > 0) yield [{ number: ++number, raw: carry }];
+  if (carry && carry.length > 0) yield carry;
 }
 
-/** The lines of a byte stream, one at a time. */
-export async function* splitLines(stream: AsyncIterable<Buffer | string>): AsyncGenerator<InputLine> {
-  for await (const lines of splitLineChunks(stream)) yield* lines;
-}
-
-function inputStream(stdin: InputStream, file: string): AsyncIterable<Buffer> {
-  return (file === '-' ? stdin : createReadStream(file, { highWaterMark: 256 * 1024 })) as AsyncIterable<Buffer>;
-}
-
-/** The lines of FILE, or of stdin for '-', a chunk's lines at a time (read in 256 KiB chunks from a file). */
-export function inputLineChunks(stdin: InputStream, file: string): AsyncIterable<InputLine[]> {
-  return splitLineChunks(inputStream(stdin, file));
-}
-
-/** The lines of FILE, or of stdin for '-', one at a time. */
-export function inputLines(stdin: InputStream, file: string): AsyncIterable<InputLine> {
-  return splitLines(inputStream(stdin, file));
+/** The bytes of FILE, or of stdin for '-', in chunks of whole lines (read in 256 KiB chunks from a file). */
+export function inputLineChunks(stdin: InputStream, file: string): AsyncIterable<Buffer> {
+  const stream = file === '-' ? stdin : createReadStream(file, { highWaterMark: 256 * 1024 });
+  return splitLineChunks(stream as AsyncIterable<Buffer>);
 }

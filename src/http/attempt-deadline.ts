@@ -43,10 +43,13 @@ export interface AttemptDeadline {
   readonly error: DeadlineExceeded | undefined;
 }
 
-/** A deadline waiting in the clock below. */
+/** A deadline waiting in the clock below: a link of its list while it runs. */
 class Deadline implements AttemptDeadline {
   phase: AttemptPhase;
   error: DeadlineExceeded | undefined;
+  previous: Deadline | undefined;
+  next: Deadline | undefined;
+  running = true;
 
   constructor(
     readonly expiresAt: number,
@@ -75,13 +78,37 @@ class Deadline implements AttemptDeadline {
  * One timer for all the deadlines running (a batch has one per request in
  * flight): it is set for the earliest one, and moved only when a new deadline
  * is earlier. A deadline that ends in time leaves the timer alone, so an
- * attempt costs a Set entry instead of a timer of its own (BENCHMARKS.md).
+ * attempt costs two links of a list instead of a timer of its own
+ * (BENCHMARKS.md). The list is linked through the deadlines themselves: a
+ * Set of them made V8 keep ~1 kB per request alive through young-generation
+ * collections (3× the bytes copied; BENCHMARKS.md, "Issue 11, fourth round").
  */
-const running = new Set<Deadline>();
+let first: Deadline | undefined;
+let last: Deadline | undefined;
 /** Milliseconds on a monotonic clock (the global `performance` would load perf_hooks: ~2 ms of start-up). */
 const now = (): number => Number(process.hrtime.bigint()) / 1e6;
 let timer: NodeJS.Timeout | undefined;
 let timerAt = Infinity;
+
+function link(deadline: Deadline): void {
+  deadline.previous = last;
+  if (last) last.next = deadline;
+  else first = deadline;
+  last = deadline;
+}
+
+/** Takes a deadline out of the list; false when it was not in it. */
+function unlink(deadline: Deadline): boolean {
+  if (!deadline.running) return false;
+  deadline.running = false;
+  const { previous, next } = deadline;
+  if (previous) previous.next = next;
+  else first = next;
+  if (next) next.previous = previous;
+  else last = previous;
+  deadline.previous = deadline.next = undefined;
+  return true;
+}
 
 function schedule(at: number): void {
   if (timer) clearTimeout(timer);
@@ -93,18 +120,23 @@ function fire(): void {
   timer = undefined;
   timerAt = Infinity;
   const time = now();
+  const expired: Deadline[] = [];
   let next = Infinity;
-  for (const deadline of running) {
+  for (let deadline = first; deadline; ) {
+    const following = deadline.next;
     if (deadline.expiresAt <= time) {
-      running.delete(deadline);
-      deadline.expire();
+      unlink(deadline);
+      expired.push(deadline);
     } else next = Math.min(next, deadline.expiresAt);
+    deadline = following;
   }
-  if (next !== Infinity && running.size > 0) schedule(next);
+  // Expired after the walk: ending an attempt may end others (a pool destroyed).
+  for (const deadline of expired) deadline.expire();
+  if (next !== Infinity && first && next < timerAt) schedule(next);
 }
 
 function forget(deadline: Deadline): void {
-  if (!running.delete(deadline) || running.size > 0 || !timer) return;
+  if (!unlink(deadline) || first || !timer) return;
   clearTimeout(timer);
   timer = undefined;
   timerAt = Infinity;
@@ -113,7 +145,7 @@ function forget(deadline: Deadline): void {
 /** Starts the deadline of one attempt; `onExpire` must abort the attempt (it is called once). */
 export function startDeadline(timeoutMs: number, onExpire: (error: DeadlineExceeded) => void, phase: AttemptPhase = 'connect'): AttemptDeadline {
   const deadline = new Deadline(now() + timeoutMs, timeoutMs, onExpire, phase);
-  running.add(deadline);
+  link(deadline);
   if (deadline.expiresAt < timerAt) schedule(deadline.expiresAt);
   return deadline;
 }

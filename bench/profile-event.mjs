@@ -107,6 +107,7 @@ try {
   for (const [step, us] of [...bySteps].sort((a, b) => b[1] - a[1])) {
     console.log(`  ${step.padEnd(36)} ${((us / per) * scale).toFixed(2).padStart(8)} ${unit}  ${((us / total) * 100).toFixed(1).padStart(5)}%`);
   }
+  if (process.env.PROFILE_OTHER) for (const [source, us] of [...bySource].filter(([s]) => !STEPS.some(([, p]) => p.test(s))).sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log('  other:', source.slice(-70), ((us / per) * scale).toFixed(2));
   console.log('top sources (self time):');
   for (const [source, us] of [...bySource].sort((a, b) => b[1] - a[1]).slice(0, 30)) {
     console.log(`  ${source.slice(-60).padEnd(60)} ${((us / per) * scale).toFixed(2).padStart(8)} ${unit}  ${((us / total) * 100).toFixed(1).padStart(5)}%`);

@@ -39,7 +39,7 @@ export async function printDryRunBatch(
     const content = lineContent(line);
     if (isBlank(content)) continue;
     try {
-      const built = buildFromBytes(content, { raw, label: `line ${line.number}` });
+      const built = buildFromBytes(content, { raw, line: line.number });
       for (const warning of built.warnings) ctx.out.warn(warning);
       if (!first && separator) ctx.out.raw(separator);
       first = false;

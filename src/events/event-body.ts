@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { invalidData } from '../errors.js';
-import { isCanonicalUtc, isPlainObject, parseTimeWithZone, validateEvent, type JsonObject } from './event-validate.js';
+import { isCanonicalUtc, isPlainObject, KNOWN_EVENT_MEMBERS, parseTimeWithZone, validateEvent, type JsonObject } from './event-validate.js';
 
 export interface BuiltEvent {
   /** The exact bytes to sign and send. */
@@ -27,6 +27,11 @@ export const systemDefaults: BuildDefaults = { now: () => new Date(), newId: ran
 /** Where an input came from, for messages: "stdin", "events.ndjson line 12". */
 export type InputLabel = string;
 
+/** Where the bytes came from: a label, or the line number of an NDJSON line (its label, "line N", is made only when needed). */
+export type BytesSource = { label: InputLabel; line?: undefined } | { line: number; label?: undefined };
+
+const labelOf = (source: BytesSource): InputLabel => source.label ?? `line ${source.line}`;
+
 function fail(label: InputLabel, problems: string[]): never {
   const detail = problems.length === 1 ? ` ${problems[0]}` : `\n  ${problems.join('\n  ')}`;
   throw invalidData(`invalid event in ${label}:${detail}`);
@@ -41,34 +46,40 @@ const RAW_NEEDS_WRAPPER = 'with --raw the body must be {"event": {...}} (without
  */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-function decode(bytes: Buffer, label: InputLabel): string {
+function decode(bytes: Buffer, source: BytesSource): string {
   try {
     return UTF8.decode(bytes);
   } catch {
-    throw invalidData(`${label} is not valid UTF-8 text`, 'save the file as UTF-8');
+    throw invalidData(`${labelOf(source)} is not valid UTF-8 text`, 'save the file as UTF-8');
   }
 }
 
-/** The event object of a body, whether it is wrapped as {"event": {...}} or bare. */
-function unwrap(document: unknown, label: InputLabel, raw: boolean): { event: JsonObject; extra: JsonObject } {
-  if (!isPlainObject(document)) fail(label, ['the body must be a JSON object']);
+/** The top-level members beside "event", when there are none (the usual case). */
+const NO_EXTRA: JsonObject = Object.freeze(Object.create(null) as JsonObject);
+
+/** The event object of a body, whether it is wrapped as {"event": {...}} or bare, and the members beside it. */
+function unwrap(document: unknown, source: BytesSource, raw: boolean): { event: JsonObject; extra: JsonObject } {
+  if (!isPlainObject(document)) fail(labelOf(source), ['the body must be a JSON object']);
   // The service reads {"event": {...}}; with --raw nothing is changed, so a bare event would be sent bare.
-  if (raw && !('event' in document)) fail(label, [RAW_NEEDS_WRAPPER]);
-  if ('event' in document) {
-    // Only "event" (the usual case): no copy of the other members to make.
-    const lone = Object.keys(document).length === 1;
-    const { event, ...extra } = lone ? { event: document.event } : document;
-    if (!isPlainObject(event)) fail(label, ['event: must be a JSON object']);
-    return { event, extra };
+  if (!('event' in document)) {
+    if (raw) fail(labelOf(source), [RAW_NEEDS_WRAPPER]);
+    return { event: document, extra: NO_EXTRA };
   }
-  return { event: document, extra: {} };
+  const { event } = document;
+  if (!isPlainObject(event)) fail(labelOf(source), ['event: must be a JSON object']);
+  let extra = NO_EXTRA;
+  for (const key in document) {
+    // A prototype-less object: a member named __proto__ stays a member.
+    if (key !== 'event') (extra === NO_EXTRA ? (extra = Object.create(null) as JsonObject) : extra)[key] = document[key];
+  }
+  return { event, extra };
 }
 
-function parseJson(text: string, label: InputLabel): unknown {
+function parseJson(text: string, source: BytesSource): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    return fail(label, [`not valid JSON (${(error as Error).message})`]);
+    return fail(labelOf(source), [`not valid JSON (${(error as Error).message})`]);
   }
 }
 
@@ -77,35 +88,52 @@ function toUtc(time: string): string {
   return isCanonicalUtc(time) ? time : (parseTimeWithZone(time) as Date).toISOString();
 }
 
-/** Serializes an event in the contract's member order, filling id and created_at. */
+/** `,"name":value` for each member of `members` not named in `skip` (one whose value is undefined is left out, as JSON.stringify does). */
+function moreMembers(members: JsonObject, skip?: (key: string) => boolean): string {
+  let json = '';
+  for (const key in members) {
+    if (skip?.(key) || members[key] === undefined) continue;
+    json += `,${JSON.stringify(key)}:${JSON.stringify(members[key])}`;
+  }
+  return json;
+}
+
+const isKnownMember = (key: string): boolean => (KNOWN_EVENT_MEMBERS as readonly string[]).includes(key);
+
+/**
+ * Serializes an event in the contract's member order, filling id and created_at:
+ * {"event":{"id":…,"title":…,"created_at":…,"investigate":…,"payload":…,<unknown members>},<other top-level members>}.
+ * Built member by member (each value by JSON.stringify): the same text as JSON.stringify of the
+ * ordered object, without making that object.
+ */
 export function canonicalBody(event: JsonObject, extra: JsonObject, defaults: BuildDefaults): { json: string; id: string } {
   const id = typeof event.id === 'string' ? event.id : defaults.newId();
-  const createdAt =
-    typeof event.created_at === 'string'
-      ? toUtc(event.created_at)
-      : defaults.now().toISOString();
-  const ordered: JsonObject = { id, title: event.title, created_at: createdAt };
-  if ('investigate' in event) ordered.investigate = event.investigate;
+  const createdAt = typeof event.created_at === 'string' ? toUtc(event.created_at) : defaults.now().toISOString();
+  let json = `{"event":{"id":${JSON.stringify(id)},"title":${JSON.stringify(event.title)},"created_at":${JSON.stringify(createdAt)}`;
+  if ('investigate' in event) json += `,"investigate":${JSON.stringify(event.investigate)}`;
   if ('payload' in event) {
-    ordered.payload = typeof event.payload === 'string' ? event.payload : JSON.stringify(event.payload);
+    const payload = typeof event.payload === 'string' ? event.payload : JSON.stringify(event.payload);
+    json += `,"payload":${JSON.stringify(payload)}`;
   }
-  for (const key in event) if (!(key in ordered)) ordered[key] = event[key];
-  let hasExtra = false;
-  for (const _ in extra) hasExtra = true;
-  return { json: JSON.stringify(hasExtra ? { event: ordered, ...extra } : { event: ordered }), id };
+  json += moreMembers(event, isKnownMember);
+  json += '}';
+  if (extra !== NO_EXTRA) json += moreMembers(extra);
+  return { json: `${json}}`, id };
 }
 
 /** Builds the body from the bytes of a JSON document (a file, stdin or one NDJSON line). */
-export function buildFromBytes(bytes: Buffer, options: { raw: boolean; label: InputLabel; defaults?: BuildDefaults }): BuiltEvent {
-  const text = decode(bytes, options.label);
-  const { event, extra } = unwrap(parseJson(text, options.label), options.label, options.raw);
+export function buildFromBytes(bytes: Buffer, options: BytesSource & { raw: boolean; defaults?: BuildDefaults }): BuiltEvent {
+  const text = decode(bytes, options);
+  const { event, extra } = unwrap(parseJson(text, options), options, options.raw);
   const report = validateEvent(event, options.raw);
-  if (report.problems.length > 0) fail(options.label, report.problems);
-  const warnings = report.warnings.length === 0 ? report.warnings : report.warnings.map((w) => `${options.label}: ${w}`);
-  for (const key in extra) warnings.push(`${options.label}: ${key}: unknown top-level member, passed through as is`);
+  if (report.problems.length > 0) fail(labelOf(options), report.problems);
+  const warnings = report.warnings.length === 0 ? report.warnings : report.warnings.map((w) => `${labelOf(options)}: ${w}`);
+  for (const key in extra) warnings.push(`${labelOf(options)}: ${key}: unknown top-level member, passed through as is`);
   if (options.raw) return { body: bytes, id: event.id as string, idGenerated: false, warnings };
   const { json, id } = canonicalBody(event, extra, options.defaults ?? systemDefaults);
-  return { body: Buffer.from(json, 'utf8'), id, idGenerated: typeof event.id !== 'string', warnings };
+  // Input already in the form sent (the usual case of a generated batch): its bytes are the body.
+  const body = json.length === bytes.length && json === text ? bytes : Buffer.from(json, 'utf8');
+  return { body, id, idGenerated: typeof event.id !== 'string', warnings };
 }
 
 /** Builds the body from an event object assembled from flags (already validated). */

@@ -69,3 +69,15 @@ test('errors name the line, made only when needed', () => {
   const warned = build({ event: { id: ID, title: 't', team: 'sre' }, batch: 1 });
   assert.deepEqual(warned.warnings, ['line 3: event.team: unknown member, passed through as is', 'line 3: batch: unknown top-level member, passed through as is']);
 });
+
+test('isUuid agrees with the UUID regular expression, character by character', async () => {
+  const { isUuid, UUID_PATTERN } = await import('../src/events/event-validate.js');
+  const base = '6f1c2a4e-8b7d-4c3e-9f0a-1b2c3D4E5F60';
+  const samples = [base, base.toUpperCase(), '', base.slice(1), `${base}0`, ' '.repeat(36), `${base.slice(0, 35)}\n`, base.replace(/-/g, '0')];
+  // Every character of the alphabet below in every position of a valid UUID: the boundaries 0-9, a-f, A-F and their neighbours.
+  for (let position = 0; position < 36; position++) {
+    for (const char of '/09:@AFGaf`g-z_\u0660\uff10') samples.push(base.slice(0, position) + char + base.slice(position + 1));
+  }
+  for (const sample of samples) assert.equal(isUuid(sample), UUID_PATTERN.test(sample), JSON.stringify(sample));
+  assert.ok(samples.filter((sample) => isUuid(sample)).length > 36, 'valid ones were tried too');
+});

@@ -3,7 +3,7 @@
 import { promises as fs } from 'node:fs';
 import { usageError } from '../errors.js';
 import { fileReadError } from '../input.js';
-import { describeTimeProblem, isPlainObject, parseTimeWithZone, payloadProblems, UUID_PATTERN, type JsonObject } from './event-validate.js';
+import { describeTimeProblem, isPlainObject, isUuid, parseTimeWithZone, payloadProblems, type JsonObject } from './event-validate.js';
 
 /** Receives warnings about flag values (a --label key given twice). */
 export type Warn = (message: string) => void;
@@ -104,7 +104,7 @@ export async function eventFromFlags(flags: EventFlags, warn: Warn): Promise<Jso
   if (flags.title.trim() === '') throw usageError('--title must not be empty');
   const event: JsonObject = {};
   if (flags.id !== undefined) {
-    if (!UUID_PATTERN.test(flags.id)) throw usageError(`--id must be a UUID like 6f1c2a4e-8b7d-4c3e-9f0a-1b2c3d4e5f60, got '${flags.id}'`);
+    if (!isUuid(flags.id)) throw usageError(`--id must be a UUID like 6f1c2a4e-8b7d-4c3e-9f0a-1b2c3d4e5f60, got '${flags.id}'`);
     event.id = flags.id;
   }
   event.title = flags.title;

@@ -9,8 +9,8 @@
 import { CliError, ExitCode } from '../errors.js';
 import { onInterrupt } from '../interrupt.js';
 import type { Output } from '../output.js';
-import { buildFromBytes } from './event-body.js';
-import { deliverEvent, type DeliveryResult, type DeliveryTarget } from './deliver.js';
+import { buildFromBytes, type BuiltEvent } from './event-body.js';
+import { deliverEvent, type Delivery, type DeliveryResult, type DeliveryTarget } from './deliver.js';
 import type { FailedOut } from './failed-out.js';
 import { LineSource } from './line-source.js';
 import { isBlank, lineContent, type InputLine } from './ndjson-lines.js';
@@ -124,27 +124,28 @@ export async function runBatch(chunks: AsyncIterable<Buffer>, options: BatchOpti
     flush();
   };
 
-  const handle = async (slot: Slot): Promise<void> => {
-    const content = lineContent(slot.line);
+  /** The event of a line, or undefined when the line is not a valid event (then the line is finished as failed). */
+  const build = (slot: Slot): BuiltEvent | undefined => {
     let built;
     try {
-      built = buildFromBytes(content, { raw: options.raw, line: slot.line.number });
+      built = buildFromBytes(lineContent(slot.line), { raw: options.raw, line: slot.line.number });
     } catch (error) {
       if (!(error instanceof CliError)) throw error;
       out.error(error.message);
       finish(slot, undefined, error);
-      return;
+      return undefined;
     }
-    for (const warning of built.warnings) warn(warning);
+    for (let i = 0; i < built.warnings.length; i++) warn(built.warnings[i]!);
     slot.id = built.id;
     slot.idGenerated = built.idGenerated;
-    const delivery = await deliverEvent(options.target, built.id, built.body);
-    if (slot.done) return; // given up on by an interruption: its line is already in --failed-out
+    return built;
+  };
+
+  /** Finishes a line once its delivery has ended; a promise only when the event goes to the spool. */
+  const settle = (slot: Slot, built: BuiltEvent, delivery: Delivery): Promise<void> | undefined => {
+    if (slot.done) return undefined; // given up on by an interruption: its line is already in --failed-out
     if (delivery.failure?.exitCode === ExitCode.Unavailable && options.spool) {
-      await options.spool(built.id, built.body);
-      if (slot.done) return;
-      finish(slot, delivery.result, undefined, true);
-      return;
+      return options.spool(built.id, built.body).then(() => finish(slot, delivery.result, undefined, true));
     }
     if (delivery.failure) {
       out.error(`line ${slot.line.number} (event ${built.id}): ${delivery.failure.message}`);
@@ -152,8 +153,11 @@ export async function runBatch(chunks: AsyncIterable<Buffer>, options: BatchOpti
       if (systemic && !stoppedBy) stoppedBy = delivery.failure;
     }
     finish(slot, delivery.result, delivery.failure);
+    return undefined;
   };
 
+  // One event at a time per worker; the build and the settling are plain calls, so an event costs
+  // one await here (its delivery) and no promise of its own.
   const worker = async (): Promise<void> => {
     for (;;) {
       while (queue.length - head >= MAX_WINDOW && !stoppedBy) {
@@ -168,7 +172,10 @@ export async function runBatch(chunks: AsyncIterable<Buffer>, options: BatchOpti
       if (isBlank(lineContent(line))) continue;
       const slot: Slot = { line, done: false };
       queue.push(slot);
-      await handle(slot);
+      const built = build(slot);
+      if (built === undefined) continue;
+      const spooling = settle(slot, built, await deliverEvent(options.target, built.id, built.body));
+      if (spooling) await spooling;
     }
   };
 

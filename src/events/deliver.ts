@@ -29,10 +29,18 @@ export interface DeliveryTarget {
 /** The signature header's name as sent (lower case, like every header svcctl sends). */
 const SIGNATURE_NAME = SIGNATURE_HEADER.toLowerCase();
 
+// A batch sends every event with one token: its header value is made once.
+let lastToken: string | undefined;
+let lastAuthorization = '';
+
 export function eventHeaders(body: Uint8Array, token: string, secret: string | undefined): Record<string, string> {
+  if (token !== lastToken) {
+    lastAuthorization = `Bearer ${token}`;
+    lastToken = token;
+  }
   const headers: Record<string, string> = {
     'content-type': 'application/json',
-    authorization: `Bearer ${token}`,
+    authorization: lastAuthorization,
   };
   if (secret !== undefined) headers[SIGNATURE_NAME] = signBody(body, secret);
   return headers;

@@ -20,7 +20,8 @@ export function lineContent(line: InputLine): Buffer {
 }
 
 export function isBlank(content: Buffer): boolean {
-  for (const byte of content) {
+  for (let i = 0; i < content.length; i++) {
+    const byte = content[i];
     if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d) return false;
   }
   return true;

@@ -103,6 +103,9 @@ export interface ValidationReport {
   warnings: string[];
 }
 
+/** The payload members that must be strings when present. */
+const PAYLOAD_STRINGS = ['source', 'severity', 'message'] as const;
+
 /**
  * The problems of a payload object (already parsed), each named by `prefix`:
  * "event.payload" for an event, or the flag (--payload) it came from.
@@ -110,7 +113,8 @@ export interface ValidationReport {
 export function payloadProblems(payload: unknown, prefix = 'event.payload'): string[] {
   if (!isPlainObject(payload)) return [`${prefix}: must hold a JSON object`];
   const problems: string[] = [];
-  for (const key of ['source', 'severity', 'message']) {
+  for (let i = 0; i < PAYLOAD_STRINGS.length; i++) {
+    const key = PAYLOAD_STRINGS[i]!;
     if (key in payload && typeof payload[key] !== 'string') problems.push(`${prefix}.${key}: must be a string`);
   }
   if ('labels' in payload) {
@@ -167,7 +171,8 @@ export function validateEvent(event: JsonObject, raw: boolean): ValidationReport
         problems.push('event.payload: the string does not hold valid JSON');
         inner = undefined;
       }
-      if (inner !== undefined) problems.push(...payloadProblems(inner));
+      const found = inner === undefined ? [] : payloadProblems(inner);
+      if (found.length > 0) problems.push(...found);
     } else if (isPlainObject(payload)) {
       if (raw) problems.push('event.payload: must be a string (with --raw the body is sent as is, so it cannot be serialized)');
       else problems.push(...payloadProblems(payload));

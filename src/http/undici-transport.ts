@@ -151,7 +151,6 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
    */
   function withDeadline<T>(attempt: (d: Dispatcher) => Promise<T>): Promise<T> {
     if (loopError) return Promise.reject(loopError);
-    // Without a proxy the attempt's promise is returned as is: no async frame per request.
     return proxy ? throughProxy(attempt) : attempt(dispatcher);
   }
 
@@ -196,7 +195,10 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
       }
       const { origin, path } = target;
       const dispatchOptions = { origin, path, method: request.method, headers: request.headers, body: request.body ?? null };
-      return withDeadline((d) => exchange(d, dispatchOptions, request.keepSuccessBody !== false, options.timeoutMs, errorOf));
+      const keep = request.keepSuccessBody !== false;
+      // Without a proxy: straight to the pool, no closure per request.
+      if (!proxy && !loopError) return exchange(dispatcher, dispatchOptions, keep, options.timeoutMs, errorOf);
+      return withDeadline((d) => exchange(d, dispatchOptions, keep, options.timeoutMs, errorOf));
     },
     close: () => end(() => (loopError ? dispatcher.destroy() : dispatcher.close())),
     abort: () => end(() => dispatcher.destroy()),

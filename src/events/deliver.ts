@@ -95,18 +95,20 @@ function classify(outcome: PostOutcome, redactor: Redactor): { exitCode: ExitCod
   };
 }
 
-export async function deliverEvent(target: DeliveryTarget, id: string, body: Buffer): Promise<Delivery> {
-  const outcome = await postWithRetries(
-    {
-      transport: target.transport,
-      url: target.url,
-      headers: eventHeaders(body, target.token, target.secret),
-      body,
-      timeoutSeconds: target.timeoutSeconds,
-      keepSuccessBody: target.keepResponse,
-    },
-    { retries: target.retries, onRetry: target.onRetry },
-  );
+export function deliverEvent(target: DeliveryTarget, id: string, body: Buffer): Promise<Delivery> {
+  const request = {
+    transport: target.transport,
+    url: target.url,
+    headers: eventHeaders(body, target.token, target.secret),
+    body,
+    timeoutSeconds: target.timeoutSeconds,
+    keepSuccessBody: target.keepResponse,
+  };
+  return postWithRetries(request, { retries: target.retries, onRetry: target.onRetry }).then((outcome) => deliveryOf(target, id, outcome));
+}
+
+/** The result line and, when the event was not delivered, the failure, of a post's outcome. */
+function deliveryOf(target: DeliveryTarget, id: string, outcome: PostOutcome): Delivery {
   target.redactor ??= createRedactor([target.token, target.secret]);
   const { redactor } = target;
   const result: DeliveryResult = {

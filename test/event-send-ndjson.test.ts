@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { BIN, cleanEnv, makeTempDir, runCli, secretsIn } from './helpers/cli.js';
 import { eventLines } from './helpers/event-lines.js';
@@ -98,6 +98,39 @@ describe('event send --ndjson', () => {
       assert.match(result.stderr, /title not allowed/);
     } finally {
       await server.close();
+    }
+  });
+
+  it('writes each id to a pipe while the input is still open (results in blocks, not held until the end)', async () => {
+    const server = await startRecordingServer();
+    const home = await makeTempDir('svcctl-home-');
+    const child = spawn(process.execPath, [BIN, 'event', 'send', '--ndjson', '-'], {
+      cwd: home,
+      env: cleanEnv(home, { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    try {
+      const [first, second] = [randomUUID(), randomUUID()];
+      let stdout = '';
+      const firstSeen = new Promise<void>((resolve) =>
+        child.stdout.on('data', (chunk: Buffer) => {
+          stdout += chunk.toString();
+          if (stdout.includes(first)) resolve();
+        }),
+      );
+      child.stdin.write(`{"id":"${first}","title":"first"}\n`);
+      // stdin is still open: the id must come out on its own (the 10 s guard only keeps a failure from hanging).
+      const guard = new Promise<void>((_, reject) => setTimeout(() => reject(new Error(`no id on stdout while stdin is open; got '${stdout}'`)), 10_000).unref());
+      await Promise.race([firstSeen, guard]);
+      assert.equal(stdout, `${first}\n`);
+      child.stdin.end(`{"id":"${second}","title":"second"}\n`);
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      assert.equal(code, 0);
+      assert.equal(stdout, `${first}\n${second}\n`);
+    } finally {
+      child.kill();
+      await server.close();
+      await rm(home, { recursive: true, force: true });
     }
   });
 

@@ -6,6 +6,7 @@
 //   node bench/profile-event.mjs batch [--events 50000] [--concurrency 16]
 //   node bench/profile-event.mjs single [--runs 10]
 //   node bench/profile-event.mjs limit [--events 50000] [--concurrency 16]   (bench/fair-limit.mjs, for comparison)
+// --other lists the sources of the 'other' step.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -107,7 +108,12 @@ try {
   for (const [step, us] of [...bySteps].sort((a, b) => b[1] - a[1])) {
     console.log(`  ${step.padEnd(36)} ${((us / per) * scale).toFixed(2).padStart(8)} ${unit}  ${((us / total) * 100).toFixed(1).padStart(5)}%`);
   }
-  if (process.env.PROFILE_OTHER) for (const [source, us] of [...bySource].filter(([s]) => !STEPS.some(([, p]) => p.test(s))).sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log('  other:', source.slice(-70), ((us / per) * scale).toFixed(2));
+  if (process.argv.includes('--other')) {
+    const other = [...bySource].filter(([source]) => !STEPS.some(([, pattern]) => pattern.test(source)));
+    for (const [source, us] of other.sort((a, b) => b[1] - a[1]).slice(0, 25)) {
+      console.log(`  other: ${source.slice(-70).padEnd(70)} ${((us / per) * scale).toFixed(2).padStart(8)} ${unit}`);
+    }
+  }
   console.log('top sources (self time):');
   for (const [source, us] of [...bySource].sort((a, b) => b[1] - a[1]).slice(0, 30)) {
     console.log(`  ${source.slice(-60).padEnd(60)} ${((us / per) * scale).toFixed(2).padStart(8)} ${unit}  ${((us / total) * 100).toFixed(1).padStart(5)}%`);

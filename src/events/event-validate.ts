@@ -2,9 +2,12 @@
  * Validation of one event (section 2). Problems are collected with the name of
  * the field, so that one message can list everything that is wrong.
  */
-export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
-/** True when `text` matches UUID_PATTERN: checked character by character (every event of a batch has one; ~4× faster than the regular expression). */
+/**
+ * True when `text` is a UUID in its text form, 8-4-4-4-12 hexadecimal digits of either case (what the
+ * service takes as an event id). Checked character by character: every event of a batch has one, and
+ * this is ~4× faster than the regular expression /^[0-9a-fA-F]{8}-([0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$/.
+ */
 export function isUuid(text: string): boolean {
   if (text.length !== 36) return false;
   for (let i = 0; i < 36; i++) {
@@ -15,6 +18,7 @@ export function isUuid(text: string): boolean {
   }
   return true;
 }
+
 /** ISO 8601 date and time with a zone: Z or an offset. Groups: year, month, day, hour, minute, second, offset hours, offset minutes. */
 const ISO_WITH_ZONE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:[Zz]|[+-](\d{2}):?(\d{2}))$/;
 const ISO_WITHOUT_ZONE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?$/;

@@ -30,9 +30,8 @@ export function isBlank(content: Buffer): boolean {
 /**
  * A byte stream cut at line ends as it arrives: each Buffer yielded holds whole
  * lines, every one ending in \n (only the input's last line may lack it). A
- * chunk's lines are cut out one at a time when they are used (line-source.ts),
- * so a chunk of a thousand lines makes no thousand objects at once that would
- * outlive the young generation (BENCHMARKS.md, "Issue 11, fourth round").
+ * chunk's lines are cut out one at a time as workers take them (line-source.ts),
+ * not all at once when it arrives.
  */
 export async function* splitLineChunks(stream: AsyncIterable<Buffer | string>): AsyncGenerator<Buffer> {
   let carry: Buffer | undefined;

@@ -175,8 +175,7 @@ export function validateEvent(event: JsonObject, raw: boolean): ValidationReport
         problems.push('event.payload: the string does not hold valid JSON');
         inner = undefined;
       }
-      const found = inner === undefined ? [] : payloadProblems(inner);
-      if (found.length > 0) problems.push(...found);
+      if (inner !== undefined) problems.push(...payloadProblems(inner));
     } else if (isPlainObject(payload)) {
       if (raw) problems.push('event.payload: must be a string (with --raw the body is sent as is, so it cannot be serialized)');
       else problems.push(...payloadProblems(payload));

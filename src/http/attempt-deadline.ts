@@ -79,9 +79,10 @@ class Deadline implements AttemptDeadline {
  * flight): it is set for the earliest one, and moved only when a new deadline
  * is earlier. A deadline that ends in time leaves the timer alone, so an
  * attempt costs two links of a list instead of a timer of its own
- * (BENCHMARKS.md). The list is linked through the deadlines themselves: a
- * Set of them made V8 keep ~1 kB per request alive through young-generation
- * collections (3× the bytes copied; BENCHMARKS.md, "Issue 11, fourth round").
+ * (BENCHMARKS.md). The list is linked through the deadlines themselves: with
+ * a Set of them, requests outlived V8's young-generation collections (3.5× the
+ * bytes copied, 13 full collections instead of 3 per 50,000 events; why, inside
+ * V8, is not known: BENCHMARKS.md, "Issue 11, fourth round").
  */
 let first: Deadline | undefined;
 let last: Deadline | undefined;

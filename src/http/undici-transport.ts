@@ -149,11 +149,6 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
    * ignores an abort signal (undici 7). A deadline per attempt destroys that
    * agent (the only thing that ends it) and starts a fresh one for what follows.
    */
-  function withDeadline<T>(attempt: (d: Dispatcher) => Promise<T>): Promise<T> {
-    if (loopError) return Promise.reject(loopError);
-    return proxy ? throughProxy(attempt) : attempt(dispatcher);
-  }
-
   async function throughProxy<T>(attempt: (d: Dispatcher) => Promise<T>): Promise<T> {
     const used = dispatcher;
     let expired = false;
@@ -196,9 +191,10 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
       const { origin, path } = target;
       const dispatchOptions = { origin, path, method: request.method, headers: request.headers, body: request.body ?? null };
       const keep = request.keepSuccessBody !== false;
-      // Without a proxy: straight to the pool, no closure per request.
-      if (!proxy && !loopError) return exchange(dispatcher, dispatchOptions, keep, options.timeoutMs, errorOf);
-      return withDeadline((d) => exchange(d, dispatchOptions, keep, options.timeoutMs, errorOf));
+      if (loopError) return Promise.reject(loopError);
+      // Without a proxy: straight to the pool (no async frame or closure per request).
+      if (!proxy) return exchange(dispatcher, dispatchOptions, keep, options.timeoutMs, errorOf);
+      return throughProxy((d) => exchange(d, dispatchOptions, keep, options.timeoutMs, errorOf));
     },
     close: () => end(() => (loopError ? dispatcher.destroy() : dispatcher.close())),
     abort: () => end(() => dispatcher.destroy()),

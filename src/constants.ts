@@ -61,3 +61,5 @@ export const MAX_SHOWN_BODY_CHARS = 300;
 /** Defaults of `svcctl dev` (the local sandbox). */
 export const DEV_DEFAULT_TOKEN_TTL_SECONDS = 3600;
 export const DEV_DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** The hidden flag that makes `svcctl dev` the background process of `dev --detach` (src/dev/detach.ts). */
+export const DEV_DETACHED_CHILD_FLAG = '--detached-child';

@@ -20,6 +20,17 @@ export interface GlobalOptions {
   mcpUrl?: string;
 }
 
+/**
+ * How this svcctl was started: the Node.js executable and the script it runs
+ * (bin/svcctl.js of a clone, a global install or npx's cache). Entries that
+ * must start svcctl again (`mcp install --token helper`) and `dev --detach`
+ * use it; undefined when svcctl runs inside another program (tests).
+ */
+export interface RunningProgram {
+  execPath: string;
+  script: string | undefined;
+}
+
 export interface Context {
   env: NodeJS.ProcessEnv;
   cwd: string;
@@ -28,6 +39,7 @@ export interface Context {
   stdin: InputStream;
   out: Output;
   globals: GlobalOptions;
+  program?: RunningProgram;
 }
 
 /** Builds the context of an action from the parsed global options (program.ts makes it; the register* files take it). */

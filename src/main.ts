@@ -18,7 +18,7 @@ export async function run(): Promise<void> {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   });
   const { main } = await import('./top-level.js');
-  process.exitCode = await main(argv);
+  process.exitCode = await main(argv, { program: { execPath: process.execPath, script: process.argv[1] } });
   // An interrupted command may leave a read of stdin or a request pending: do not wait for them.
   if (process.exitCode === 130) process.exit(130);
 }

@@ -26,17 +26,17 @@ Examples:
   printf '%s' "$TOKEN" | svcctl token inspect --check - || echo expired`;
 
 const timeoutOption = (): Option =>
-  new Option('--timeout <seconds>', 'request timeout').argParser(positiveSeconds).default(DEFAULT_TIMEOUT_SECONDS);
+  new Option('--timeout <seconds>', 'deadline of the whole request, in seconds (at most 3600)').argParser(positiveSeconds).default(DEFAULT_TIMEOUT_SECONDS);
 
 export function registerAuthCommands(program: Command, contextFor: ContextFactory): void {
   const login = program
     .command('login')
     .description('log in and print the access token (a JWT) on stdout')
     .option('--email <e>', 'email of the user (else SERVICE_EMAIL, else a prompt)')
-    .option('--password-stdin', 'read the password from stdin (one trailing newline removed)', false)
+    .option('--password-stdin', 'read the password from stdin (one trailing newline removed)')
     .option('--password-file <file>', 'read the password from a file (one trailing newline removed)')
-    .option('--save', 'save the token for this base URL (see svcctl token)', false)
-    .option('--remember-password', "with --save: keep the password in the OS keychain, so 'token --refresh' and 'mcp proxy' can log in again", false)
+    .option('--save', 'save the token for this base URL (see svcctl token)')
+    .option('--remember-password', "with --save: keep the password in the OS keychain, so 'token --refresh' and 'mcp proxy' can log in again")
     .addOption(timeoutOption())
     .addHelpText('after', LOGIN_EXAMPLES)
     .action(async (options, command: Command) => {
@@ -48,11 +48,11 @@ export function registerAuthCommands(program: Command, contextFor: ContextFactor
   const token = program
     .command('token')
     .description("print the token saved by 'svcctl login --save' for the base URL")
-    .option('--refresh', 'log in again when the saved token is expired (or expires within a minute), with a password that needs no prompt', false)
-    .option('--header', "print 'Authorization: Bearer <token>'", false)
-    .option('--json-headers', 'print {"Authorization":"Bearer <token>"} (for a client\'s headers helper)', false)
+    .option('--refresh', 'log in again when the saved token is expired (or expires within a minute), with a password that needs no prompt')
+    .option('--header', "print 'Authorization: Bearer <token>'")
+    .option('--json-headers', 'print {"Authorization":"Bearer <token>"} (for a client\'s headers helper)')
     .option('--email <e>', 'with --refresh: email (else SERVICE_EMAIL, else the saved one)')
-    .option('--password-stdin', 'with --refresh: read the password from stdin', false)
+    .option('--password-stdin', 'with --refresh: read the password from stdin')
     .option('--password-file <file>', 'with --refresh: read the password from a file')
     .addOption(timeoutOption())
     .addHelpText('after', TOKEN_EXAMPLES)
@@ -66,7 +66,7 @@ export function registerAuthCommands(program: Command, contextFor: ContextFactor
     .command('inspect')
     .description('decode a JWT (no verification): header, claims, expiry in words')
     .argument('[TOKEN]', "the token, or '-' to read it from stdin (the default when stdin is not a terminal)")
-    .option('--check', 'exit 8 when the token is expired', false)
+    .option('--check', 'exit 8 when the token is expired')
     .action(async (tokenArgument: string | undefined, options, command: Command) => {
       const { runTokenInspect } = await import('../commands/token.js');
       await runTokenInspect(contextFor(command), { ...options, token: tokenArgument });

@@ -8,9 +8,10 @@ import { registerRunAndFlush } from './event-run-commands.js';
 const SEND_EXAMPLES = `
 Examples:
   svcctl event send --title "CPU high on api-1" --investigate --severity critical --label env=prod
-  svcctl event send event.json
+  svcctl event send event.json                  # the whole body {"event":{…}} or the bare event
   jq -c '.[]' events.json | svcctl event send --ndjson - --failed-out failed.ndjson
-  svcctl event send event.json --raw --dry-run`;
+  svcctl event send wire.json --raw --dry-run   # --raw: the file must already be the wire form,
+                                                # {"event":{"id","created_at",…,"payload":"<JSON text>"}}`;
 
 export function registerEventCommands(program: Command, contextFor: ContextFactory): void {
   const event = program.command('event').description('send signed events to the Event Ingestion API');
@@ -24,19 +25,19 @@ export function registerEventCommands(program: Command, contextFor: ContextFacto
     .option('--source <s>', 'payload source')
     .option('--severity <s>', 'payload severity')
     .option('--message <m>', 'payload message')
-    .option('--label <key=value>', 'payload label (repeatable)', collect, [])
+    .option('--label <key=value>', 'payload label (repeatable)', collect)
     .option('--payload <json>', 'the whole payload object as JSON text')
     .option('--payload-file <file>', 'the whole payload object from a file')
     .option('--id <uuid>', 'event id (default: a random UUID v4)')
     .option('--created-at <time>', 'ISO 8601 time with a zone (default: now); sent in UTC')
     .option('--raw', 'send FILE/stdin bytes exactly as read (still validated)')
     .option('--ndjson', 'FILE/stdin holds one event per line, streamed')
-    .addOption(new Option('--concurrency <n>', 'requests in flight with --ndjson').argParser(integerIn(1, 256)).default(DEFAULT_CONCURRENCY))
+    .addOption(new Option('--concurrency <n>', 'requests in flight with --ndjson (1 to 256)').argParser(integerIn(1, 256)).default(DEFAULT_CONCURRENCY))
     .option('--failed-out <file>', 'with --ndjson: append each line not delivered here, byte for byte')
     .option('--token-file <file>', 'file holding the ingest token (else SERVICE_INGEST_TOKEN)')
     .option('--hmac-secret-file <file>', 'file holding the HMAC secret (else SERVICE_HMAC_SECRET)')
-    .addOption(new Option('--retries <n>', 'retries after the first attempt').argParser(integerIn(0, 20)).default(DEFAULT_RETRIES))
-    .addOption(new Option('--timeout <seconds>', 'timeout of each attempt').argParser(positiveSeconds).default(DEFAULT_TIMEOUT_SECONDS))
+    .addOption(new Option('--retries <n>', 'retries after the first attempt (0 to 20)').argParser(integerIn(0, 20)).default(DEFAULT_RETRIES))
+    .addOption(new Option('--timeout <seconds>', 'deadline of each whole attempt (connect, send, answer), in seconds (at most 3600)').argParser(positiveSeconds).default(DEFAULT_TIMEOUT_SECONDS))
     .option('--dry-run', 'print the request (secrets as ***) and send nothing')
     .option('--print-curl', 'print an equivalent curl command and send nothing')
     .option('--spool [DIR]', 'keep an event the service cannot take now (unreachable, 5xx) in DIR for `event flush`')

@@ -76,7 +76,7 @@ export function registerMcpCommands(program: Command, contextFor: ContextFactory
 
   addEntryOptions(mcp.command('print'))
     .description("print the entry as the client's file would hold it (nothing is written)")
-    .option('--show-secrets', 'print literal secrets instead of placeholders such as <SERVICE_PASSWORD>', false)
+    .option('--show-secrets', 'print literal secrets instead of placeholders such as <SERVICE_PASSWORD>')
     .addHelpText('after', PRINT_EXAMPLES)
     .action(async (options, command: Command) => {
       const { runMcpPrint } = await import('../commands/mcp-print.js');
@@ -85,7 +85,7 @@ export function registerMcpCommands(program: Command, contextFor: ContextFactory
 
   addEntryOptions(mcp.command('command'))
     .description("print the client's own command line (or install link) that adds the same server")
-    .option('--show-secrets', 'put literal secrets in the command instead of placeholders', false)
+    .option('--show-secrets', 'put literal secrets in the command instead of placeholders')
     .addHelpText('after', COMMAND_EXAMPLES)
     .action(async (options, command: Command) => {
       const { runMcpCommand } = await import('../commands/mcp-print.js');
@@ -97,7 +97,7 @@ export function registerMcpCommands(program: Command, contextFor: ContextFactory
     .addOption(new Option('--auth <a>', 'bearer (default): a token svcctl renews | password: the email/password headers').choices(AUTH_METHODS).default('bearer'))
     .option('--email <e>', 'email to log in with (else SERVICE_EMAIL, else the saved one)')
     .option('--password-file <file>', 'password to log in with (else SERVICE_PASSWORD, else the OS keychain of login --remember-password)')
-    .addOption(new Option('--timeout <seconds>', 'timeout of a login').argParser(positiveSeconds).default(DEFAULT_TIMEOUT_SECONDS))
+    .addOption(new Option('--timeout <seconds>', 'deadline of a login, in seconds (at most 3600)').argParser(positiveSeconds).default(DEFAULT_TIMEOUT_SECONDS))
     .addHelpText('after', PROXY_HELP)
     .action(async (options, command: Command) => {
       const { runMcpProxy } = await import('../commands/mcp-proxy.js');

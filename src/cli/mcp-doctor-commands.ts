@@ -24,7 +24,7 @@ export function registerMcpDoctorCommand(mcp: Command, contextFor: ContextFactor
   addTargetOptions(mcp.command('doctor'))
     .description('check an installed entry for real: file, variables, runtime, and the server answering')
     .option('--package <spec>', `without --name: the local-mode package that marks our entries (default: ${MCP_SERVER_PACKAGE})`)
-    .addOption(new Option('--timeout <seconds>', 'time limit of each connection (the first npx start downloads the package)').argParser(positiveSeconds).default(DEFAULT_TIMEOUT_SECONDS))
+    .addOption(new Option('--timeout <seconds>', 'time limit of each connection, in seconds (at most 3600; the first npx start downloads the package)').argParser(positiveSeconds).default(DEFAULT_TIMEOUT_SECONDS))
     .addHelpText('after', DOCTOR_EXAMPLES)
     .action(async (options, command: Command) => {
       const { runMcpDoctor } = await import('../commands/mcp-doctor.js');

@@ -29,8 +29,8 @@ Examples:
 export function registerMcpInstallCommands(mcp: Command, contextFor: ContextFactory): void {
   addEntryOptions(mcp.command('install'))
     .description("add the server to MCP clients' config files (only our entry changes)")
-    .option('--dry-run', 'print the unified diff of every file that would change; change nothing', false)
-    .option('--force', 'replace a differing entry of the same name (whole, never merged)', false)
+    .option('--dry-run', 'print the unified diff of every file that would change; change nothing')
+    .option('--force', 'replace a differing entry of the same name (whole, never merged)')
     .option('--no-backup', 'do not keep the old file as <file>.bak')
     .addHelpText('after', INSTALL_EXAMPLES)
     .action(async (options, command: Command) => {
@@ -40,7 +40,7 @@ export function registerMcpInstallCommands(mcp: Command, contextFor: ContextFact
 
   addTargetOptions(mcp.command('uninstall'))
     .description("remove the server's entry from MCP clients' config files (the rest stays as it is)")
-    .option('--dry-run', 'print the unified diff of every file that would change; change nothing', false)
+    .option('--dry-run', 'print the unified diff of every file that would change; change nothing')
     .option('--no-backup', 'do not keep the old file as <file>.bak')
     .addHelpText('after', UNINSTALL_EXAMPLES)
     .action(async (options, command: Command) => {

@@ -5,7 +5,7 @@
  */
 import { Command, Option } from 'commander';
 import { CLI_NAME } from '../constants.js';
-import type { ContextFactory, GlobalOptions, InputStream } from '../context.js';
+import type { ContextFactory, GlobalOptions, InputStream, RunningProgram } from '../context.js';
 import { Output, type OutputStream, type Styles } from '../output.js';
 import { registerEventCommands } from './event-commands.js';
 import { registerDevCommands } from './dev-commands.js';
@@ -24,6 +24,8 @@ export interface Io {
   version: string;
   /** chalk's colours, loaded when stderr can show them (output.ts loadColors). */
   colors?: Styles;
+  /** How this svcctl was started (main.ts); undefined inside another program. */
+  program?: RunningProgram;
 }
 
 export const EXIT_CODES_HELP = `
@@ -117,6 +119,7 @@ export function createProgram(io: Io, argv?: readonly string[]): Command {
       },
       out,
       globals,
+      ...(io.program ? { program: io.program } : {}),
     };
   };
 

@@ -1,24 +1,45 @@
-/** `svcctl dev`: run the local sandbox until Ctrl+C (exit 130) or SIGTERM (exit 0). */
+/**
+ * `svcctl dev`: run the local sandbox until Ctrl+C (exit 130) or SIGTERM
+ * (exit 0); with --detach, in the background (src/dev/detach.ts), returning
+ * once it is ready.
+ */
 import { resolve } from 'node:path';
 import type { Context } from '../context.js';
 import { exitWith, ExitCode } from '../errors.js';
 import { parseUserFlag, parseWebhookFlag } from '../dev/sandbox-options.js';
-import { startSandbox } from '../dev/sandbox-server.js';
+import { formatReady, type ReadyFormat, type ReadyLine } from '../dev/ready-output.js';
 import { onInterrupt, type InterruptSignal } from '../interrupt.js';
 
 export interface DevOptions {
   port: number;
-  user: string[];
-  webhook: string[];
+  user?: string[];
+  webhook?: string[];
   tokenTtl: number;
   eventsFile?: string;
   maxBody: number;
+  logFile?: string;
+  format?: ReadyFormat;
+  detach?: boolean;
+  /** The background process of --detach: its ready line is read by the svcctl that started it. */
+  detachedChild?: boolean;
 }
 
 export async function runDev(ctx: Context, options: DevOptions): Promise<void> {
-  const users = options.user.map(parseUserFlag);
-  const webhooks = options.webhook.map(parseWebhookFlag);
+  const users = (options.user ?? []).map(parseUserFlag);
+  const webhooks = (options.webhook ?? []).map(parseWebhookFlag);
   const eventsFile = options.eventsFile === undefined ? undefined : resolve(ctx.cwd, options.eventsFile);
+  const logFile = options.logFile === undefined ? undefined : resolve(ctx.cwd, options.logFile);
+  if (options.detach) return runDetached(ctx, options, { eventsFile, logFile });
+
+  const { openLogFile } = await import('../dev/log-file.js');
+  const { startSandbox } = await import('../dev/sandbox-server.js');
+  const log = logFile === undefined ? undefined : await openLogFile(logFile);
+  // Where messages go: the log file when there is one; stderr otherwise, except in the background after the ready line.
+  let ready = false;
+  const say = (line: string): void => {
+    if (log) log.line(line);
+    else if (!(options.detachedChild && ready)) ctx.out.info(line);
+  };
   // Listen for signals before the server starts, so an early Ctrl+C still closes it cleanly.
   // The first signal closes the sandbox; a second one ends svcctl at once (src/interrupt.ts).
   let resolveStop!: (signal: InterruptSignal) => void;
@@ -33,25 +54,50 @@ export async function runDev(ctx: Context, options: DevOptions): Promise<void> {
       tokenTtlSeconds: options.tokenTtl,
       eventsFile,
       maxBodyBytes: options.maxBody,
-      log: (line) => ctx.out.info(line),
+      log: (line) => say(line),
     });
   } catch (error) {
     stopInterrupt();
+    await log?.close();
     throw error;
   }
   // The ready line holds the sandbox's throwaway secrets on purpose: it is how scripts get them.
-  ctx.out.jsonResult(sandbox.readyLine());
-  ctx.out.info(`svcctl dev: serving ${sandbox.baseUrl} and ${sandbox.mcpUrl} (Ctrl+C to stop)`);
-  ctx.out.info(`  users: ${sandbox.users.map((u) => u.email).join(', ')}`);
-  ctx.out.info(`  webhooks: ${sandbox.webhooks.map((w) => `${w.name} (${w.hmac_secret === null ? 'unsigned' : 'HMAC-signed'})`).join(', ')}`);
-  if (eventsFile) ctx.out.info(`  events file: ${eventsFile}${sandbox.store.size > 0 ? ` (${sandbox.store.size} earlier events read back)` : ''}`);
-  ctx.out.info('  passwords, ingest tokens and HMAC secrets are in the JSON line on stdout');
+  const readyLine = sandbox.readyLine() as unknown as ReadyLine;
+  ctx.out.raw(formatReady(readyLine, options.detachedChild ? 'json' : (options.format ?? 'json')));
+  ready = true;
+  say(`svcctl dev: serving ${sandbox.baseUrl} and ${sandbox.mcpUrl} (${options.detachedChild ? 'in the background' : 'Ctrl+C to stop'})`);
+  say(`  users: ${sandbox.users.map((u) => u.email).join(', ')}`);
+  say(`  webhooks: ${sandbox.webhooks.map((w) => `${w.name} (${w.hmac_secret === null ? 'unsigned' : 'HMAC-signed'})`).join(', ')}`);
+  if (eventsFile) say(`  events file: ${eventsFile}${sandbox.store.size > 0 ? ` (${sandbox.store.size} earlier events read back)` : ''}`);
+  if (logFile && !options.detachedChild) ctx.out.info(`svcctl dev: serving ${sandbox.baseUrl}; the request log goes to ${logFile} (Ctrl+C to stop)`);
+  if (!options.detachedChild) ctx.out.info('  passwords, ingest tokens and HMAC secrets are in the ready line on stdout');
 
   const signal = await stopped;
   stopInterrupt();
-  ctx.out.info(`stopping (${signal})…`);
+  say(`stopping (${signal})…`);
   await sandbox.close();
-  ctx.out.info('stopped');
+  say('stopped');
+  await log?.close();
   // Ctrl+C is an interruption (130, as everywhere in svcctl); SIGTERM is the orderly way to stop a service (0).
   if (signal === 'SIGINT') throw exitWith(ExitCode.Interrupted);
+}
+
+/** The arguments that start the same sandbox again (paths already absolute). */
+function childArgs(options: DevOptions, files: { eventsFile?: string; logFile?: string }): string[] {
+  const args = ['--port', String(options.port), '--token-ttl', String(options.tokenTtl), '--max-body', String(options.maxBody)];
+  for (const user of options.user ?? []) args.push('--user', user);
+  for (const webhook of options.webhook ?? []) args.push('--webhook', webhook);
+  if (files.eventsFile !== undefined) args.push('--events-file', files.eventsFile);
+  if (files.logFile !== undefined) args.push('--log-file', files.logFile);
+  return args;
+}
+
+async function runDetached(ctx: Context, options: DevOptions, files: { eventsFile?: string; logFile?: string }): Promise<void> {
+  const { startDetached } = await import('../dev/detach.js');
+  const program = ctx.program ?? { execPath: 'node', script: undefined };
+  const { ready, pid } = await startDetached({ program, args: childArgs(options, files), env: ctx.env, cwd: ctx.cwd, stderr: ctx.out.stderr });
+  ctx.out.raw(formatReady(ready, options.format ?? 'json', pid));
+  const stop = ctx.platform === 'win32' ? `Stop-Process -Id ${pid}` : `kill ${pid}`;
+  ctx.out.info(`svcctl dev: serving ${ready.base_url} in the background (pid ${pid}); stop it with: ${stop}`);
+  ctx.out.info(files.logFile === undefined ? '  request log: off (--log-file FILE keeps it)' : `  request log: ${files.logFile}`);
 }

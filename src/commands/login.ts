@@ -8,7 +8,7 @@ import { requestAccessToken } from '../auth/login-request.js';
 import { usageError } from '../errors.js';
 
 export interface LoginOptions extends CredentialFlags {
-  save: boolean;
+  save?: boolean;
   /** --remember-password: keep the password in the OS keychain (with --save). */
   rememberPassword?: boolean;
   /** Seconds. */
@@ -78,7 +78,7 @@ export async function runLogin(ctx: Context, options: LoginOptions): Promise<voi
     email: email.value,
     password: password.value,
     timeoutSeconds: options.timeout,
-    save: options.save,
+    save: options.save === true,
     passwordInKeychain: keychain !== undefined,
   });
   if (keychain) {

@@ -19,7 +19,7 @@ import { decodeJwt, describeExpiry, expiryOf, isExpired, issuedAtOf, relativeTim
 const EXPIRY_WARNING_SECONDS = 5 * 60;
 
 export interface TokenOptions extends CredentialFlags {
-  refresh: boolean;
+  refresh?: boolean;
   /** Print `Authorization: Bearer <token>` (a header line, for curl -H @- and header helpers). */
   header?: boolean;
   /** Print `{"Authorization":"Bearer <token>"}` (Claude Code's headersHelper reads a JSON object of headers). */
@@ -72,7 +72,7 @@ export async function runToken(ctx: Context, options: TokenOptions): Promise<voi
 
 export interface InspectOptions {
   token?: string;
-  check: boolean;
+  check?: boolean;
 }
 
 async function tokenText(ctx: Context, argument: string | undefined): Promise<string> {

@@ -1,0 +1,96 @@
+/**
+ * `svcctl dev --detach`: the sandbox runs in a process of its own, in the
+ * background, and this one returns once it is ready, with its ready line and
+ * process id. The child is svcctl itself (`dev --detached-child`), started
+ * in a new session (no terminal: Ctrl+C and closing the terminal leave it
+ * running) with stdin closed; its stdout and stderr are pipes read here
+ * until it is ready, then closed, so it never writes into the terminal.
+ * A child that fails before it is ready has its stderr shown and its exit
+ * code returned.
+ */
+import { spawn } from 'node:child_process';
+import { DEV_DETACHED_CHILD_FLAG } from '../constants.js';
+import type { RunningProgram } from '../context.js';
+import { CliError, ExitCode, type ExitCodeValue } from '../errors.js';
+import { onInterrupt } from '../interrupt.js';
+import type { ReadyLine } from './ready-output.js';
+
+/** How long the background sandbox may take to be ready (it usually takes well under a second). */
+const READY_WITHIN_MS = 30_000;
+
+export interface DetachedSandbox {
+  ready: ReadyLine;
+  pid: number;
+}
+
+export interface DetachOptions {
+  program: RunningProgram;
+  /** The arguments of `svcctl dev` for the child (paths already absolute). */
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Where the child's stderr goes when it fails before it is ready. */
+  stderr: { write(text: string): unknown };
+}
+
+export function startDetached(options: DetachOptions): Promise<DetachedSandbox> {
+  const { program } = options;
+  if (program.script === undefined) {
+    return Promise.reject(new CliError(ExitCode.Usage, 'svcctl cannot start itself in the background here', { hint: 'run `svcctl dev` in the background with your shell instead' }));
+  }
+  const child = spawn(program.execPath, [program.script, 'dev', DEV_DETACHED_CHILD_FLAG, ...options.args], {
+    cwd: options.cwd,
+    env: options.env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    windowsHide: true,
+  });
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => (err += chunk));
+  return new Promise<DetachedSandbox>((resolve, reject) => {
+    let settled = false;
+    const stopInterrupt = onInterrupt(() => child.kill('SIGTERM'));
+    const finish = (outcome: () => void): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      stopInterrupt();
+      outcome();
+    };
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      finish(() => reject(new CliError(ExitCode.Unavailable, `the sandbox was not ready within ${READY_WITHIN_MS / 1000} s`, { hint: err.trim() || undefined })));
+    }, READY_WITHIN_MS);
+    child.on('error', (error) => finish(() => reject(new CliError(ExitCode.Unavailable, `cannot start the sandbox in the background: ${error.message}`))));
+    child.on('exit', (code, signal) => {
+      finish(() => {
+        options.stderr.write(err);
+        const exitCode = (signal !== null ? ExitCode.Interrupted : code === 0 || code === null ? ExitCode.Internal : code) as ExitCodeValue;
+        reject(new CliError(exitCode, 'the sandbox stopped before it was ready', { silent: err.trim() !== '' }));
+      });
+    });
+    child.stdout.on('data', (chunk: string) => {
+      out += chunk;
+      const end = out.indexOf('\n');
+      if (end < 0) return;
+      finish(() => {
+        let ready: ReadyLine;
+        try {
+          ready = JSON.parse(out.slice(0, end)) as ReadyLine;
+        } catch {
+          child.kill('SIGTERM');
+          reject(new CliError(ExitCode.Internal, 'the background sandbox printed no ready line'));
+          return;
+        }
+        // Let go of it: its pipes close here, and this process may exit while it runs on.
+        child.stdout.destroy();
+        child.stderr.destroy();
+        child.unref();
+        resolve({ ready, pid: child.pid as number });
+      });
+    });
+  });
+}

@@ -1,0 +1,65 @@
+/**
+ * The sandbox's ready line, as JSON (the default) or as commands that set the
+ * variables svcctl reads, for a shell to evaluate:
+ *   eval "$(svcctl dev --detach --format sh)"                       bash, zsh, dash, ksh
+ *   svcctl dev --detach --format fish | source                      fish
+ *   svcctl dev --detach --format powershell | Invoke-Expression     PowerShell
+ * The variables point svcctl at the sandbox as its first user and webhook;
+ * those the sandbox has no value for (no HMAC secret, any access token) are
+ * set empty, which svcctl reads as unset, so a value left over from another
+ * deployment is never used with this one. The values are the sandbox's own
+ * throwaway secrets, shown nowhere else.
+ */
+import type { SettingName } from '../constants.js';
+import { envName, legacyEnvName } from '../settings.js';
+
+export const READY_FORMATS = ['json', 'sh', 'fish', 'powershell'] as const;
+export type ReadyFormat = (typeof READY_FORMATS)[number];
+
+/** The variable holding a detached sandbox's process id (stop it with `kill "$SVCCTL_DEV_PID"`). */
+export const PID_VARIABLE = 'SVCCTL_DEV_PID';
+
+export interface ReadyLine {
+  base_url: string;
+  mcp_url: string;
+  users: ReadonlyArray<{ email: string; password: string }>;
+  webhooks: ReadonlyArray<{ name: string; ingest_token: string; hmac_secret: string | null }>;
+}
+
+/** The variables, in order: [name, value] ('' means: unset for svcctl, so its legacy SVC_ name is emptied too). */
+export function readyVariables(ready: ReadyLine, pid?: number): Array<[string, string]> {
+  const user = ready.users[0];
+  const webhook = ready.webhooks[0];
+  const settings: Array<[SettingName, string]> = [
+    ['BASE_URL', ready.base_url],
+    ['MCP_URL', ready.mcp_url],
+    ['EMAIL', user?.email ?? ''],
+    ['PASSWORD', user?.password ?? ''],
+    ['INGEST_TOKEN', webhook?.ingest_token ?? ''],
+    ['HMAC_SECRET', webhook?.hmac_secret ?? ''],
+    ['ACCESS_TOKEN', ''],
+  ];
+  const variables = settings.flatMap(([name, value]): Array<[string, string]> =>
+    value === '' ? [[envName(name), ''], [legacyEnvName(name), '']] : [[envName(name), value]],
+  );
+  if (pid !== undefined) variables.push([PID_VARIABLE, String(pid)]);
+  return variables;
+}
+
+/** POSIX single quotes: nothing inside is special; a quote is closed, escaped and reopened. */
+const shQuote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
+/** fish single quotes: only \\ and \' are escapes inside (fish-shell docs, "Quotes"). */
+const fishQuote = (value: string): string => `'${value.replace(/[\\']/g, (c) => `\\${c}`)}'`;
+/** PowerShell single quotes: verbatim; a quote is written twice (about_Quoting_Rules). */
+const powershellQuote = (value: string): string => `'${value.replace(/['\u2018\u2019\u201a\u201b]/g, (c) => c + c)}'`;
+
+/** The ready line in the format asked for, one line per variable (JSON: one line), ending with a newline. */
+export function formatReady(ready: ReadyLine, format: ReadyFormat, pid?: number): string {
+  if (format === 'json') return `${JSON.stringify(pid === undefined ? ready : { ...ready, pid })}\n`;
+  const lines = readyVariables(ready, pid).map(([name, value]) => {
+    if (format === 'sh') return `export ${name}=${shQuote(value)}`;
+    if (format === 'fish') return `set -gx ${name} ${fishQuote(value)}`;
+    return `$env:${name} = ${powershellQuote(value)}`;
+  });
+  return `${lines.join('\n')}\n`;
+}

@@ -58,7 +58,7 @@ describe('Visual Studio: `servers`, type stdio, inputs with word-only ids, no re
     assert.deepEqual(prompt.value.env, { SERVICE_AUTH_HEADER: 'Bearer ${input:service_token}' });
   });
   it('--token helper: a `svcctl mcp proxy` stdio entry, also for --mode remote', () => {
-    const value = render('visual-studio', 'remote', 'bearer', { tokenHelper: { svcctl: ['svcctl'], canRefresh: true } });
+    const value = render('visual-studio', 'remote', 'bearer', { tokenHelper: { svcctl: { argv: ['svcctl'], how: 'name' }, canRefresh: true } });
     assert.deepEqual(value, { type: 'stdio', command: 'svcctl', args: ['--base-url', BASE, 'mcp', 'proxy'] });
   });
   it('files: %USERPROFILE%\\.mcp.json, <solution>\\.mcp.json, <solution>\\.vs\\mcp.json; the same names elsewhere', () => {
@@ -82,7 +82,7 @@ describe('Visual Studio: `servers`, type stdio, inputs with word-only ids, no re
     assert.match(notes(), /Visual Studio runs only on Windows/);
   });
   it('install link: vsweb+mcp:/install? and the URL-encoded entry with its name; prompt refused', () => {
-    const request = entryRequest('visual-studio', 'proxy', 'bearer', { tokenHelper: { svcctl: ['svcctl'], canRefresh: true } });
+    const request = entryRequest('visual-studio', 'proxy', 'bearer', { tokenHelper: { svcctl: { argv: ['svcctl'], how: 'name' }, canRefresh: true } });
     const command = clientCommand(CLIENTS['visual-studio'], request, renderEntry(request));
     assert.equal(command.command, null);
     const json = { name: 'service', type: 'stdio', command: 'svcctl', args: ['--base-url', BASE, 'mcp', 'proxy'] };

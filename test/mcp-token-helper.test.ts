@@ -9,17 +9,28 @@
 import assert from 'node:assert/strict';
 import { exec } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, symlink } from 'node:fs/promises';
+import { readFileSync, realpathSync } from 'node:fs';
+import { cp, mkdir, readFile, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { BIN, cleanEnv, runCli } from './helpers/cli.js';
+import { BIN, cleanEnv, ROOT, runCli } from './helpers/cli.js';
 import { startDev, type DevProcess } from './helpers/dev-sandbox.js';
 import { mcpLogLines } from './helpers/mcp-proxy.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 const USER = { email: 'helper-user@example.com', password: 'he1per-Pa55word' };
+/** This clone's svcctl script, as an entry names it (links resolved). */
+const SCRIPT = realpathSync(BIN);
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+/** The built package (bin, dist, package.json) copied to `dir`, as an install or npx's cache holds it; its script. */
+async function copyPackage(dir: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  for (const part of ['bin', 'dist', 'package.json']) await cp(join(ROOT, part), join(dir, part), { recursive: true });
+  return join(dir, 'bin', 'svcctl.js');
+}
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A temp HOME with svcctl on PATH (a link to the built CLI, as npm install -g makes) and a saved login. */
@@ -64,13 +75,14 @@ describe('mcp install --auth bearer --token helper (svcctl dev --token-ttl 2)', 
     const { home, env } = await homeWithSvcctl(dev);
     const install = await runCli(['mcp', 'install', '--client', 'claude-code', '--mode', 'remote', '--auth', 'bearer', '--token', 'helper'], { home, env });
     assert.equal(install.code, 0, install.stderr);
-    assert.match(install.stderr, /svcctl is on PATH, so the entry runs it by name/);
+    assert.match(install.stderr, /The entry runs this svcctl by its path/);
     const text = await readFile(join(home, '.claude.json'), 'utf8');
     const entry = JSON.parse(text).mcpServers.service;
+    assert.match(`${process.execPath} ${SCRIPT}`, /^[\w/.+-]+ [\w/.+-]+$/, 'paths a shell takes unquoted');
     assert.deepEqual(entry, {
       type: 'http',
       url: dev.ready.mcp_url,
-      headersHelper: `svcctl --base-url ${dev.ready.base_url} token --refresh --json-headers`,
+      headersHelper: `${process.execPath} ${SCRIPT} --base-url ${dev.ready.base_url} token --refresh --json-headers`,
     });
     assert.ok(!text.includes(USER.password) && !text.includes('eyJ'), 'a secret is in the file');
 
@@ -107,18 +119,29 @@ describe('mcp install --auth bearer --token helper (svcctl dev --token-ttl 2)', 
     assert.ok(lines.filter((line) => line.token === secondToken).every((line) => line.session === first.opened.sessionId), shown);
   });
 
-  it('a client without a headers command gets a `svcctl mcp proxy` entry; npx -y svcctl when svcctl is not on PATH', async () => {
+  it('a client without a headers command gets a `svcctl mcp proxy` entry that runs this svcctl by its path (a clone)', async () => {
     const home = await tempDir();
     const env = { SERVICE_BASE_URL: dev.ready.base_url };
     const install = await runCli(['mcp', 'install', '--client', 'gemini', '--client', 'codex', '--mode', 'proxy', '--auth', 'bearer', '--token', 'helper'], { home, env });
     assert.equal(install.code, 0, install.stderr);
-    assert.match(install.stderr, /svcctl is not installed globally, so it runs `npx -y svcctl`/);
+    assert.match(install.stderr, /The entry runs this svcctl by its path/);
     assert.match(install.stderr, /svcctl cannot log in again by itself yet: run `svcctl login --save --remember-password`/);
     const gemini = JSON.parse(await readFile(join(home, '.gemini', 'settings.json'), 'utf8')).mcpServers.service;
-    assert.deepEqual(gemini, { command: 'npx', args: ['-y', 'svcctl', '--base-url', dev.ready.base_url, 'mcp', 'proxy'] });
+    assert.deepEqual(gemini, { command: process.execPath, args: [SCRIPT, '--base-url', dev.ready.base_url, 'mcp', 'proxy'] });
     const codex = await readFile(join(home, '.codex', 'config.toml'), 'utf8');
-    assert.match(codex, /^command = "npx"$/m);
-    assert.match(codex, /^args = \[ "-y", "svcctl", "--base-url", "http:\/\/127\.0\.0\.1:\d+\/api", "mcp", "proxy" \]$/m);
+    assert.ok(codex.includes(`command = ${JSON.stringify(process.execPath)}\n`), codex);
+    assert.ok(codex.includes(`args = [ ${JSON.stringify(SCRIPT)}, "--base-url", "${dev.ready.base_url}", "mcp", "proxy" ]`), codex);
+  });
+
+  it('run from npx\'s cache: the entry runs `npx -y svcctl@<this version>`', async () => {
+    const home = await tempDir();
+    const cached = await copyPackage(join(await tempDir(), '.npm', '_npx', '0a1b2c3d4e5f6789', 'node_modules', 'svcctl'));
+    const env = { SERVICE_BASE_URL: dev.ready.base_url };
+    const install = await runCli(['mcp', 'install', '--client', 'gemini', '--mode', 'proxy', '--auth', 'bearer', '--token', 'helper'], { home, env, bin: cached });
+    assert.equal(install.code, 0, install.stderr);
+    assert.match(install.stderr, new RegExp(`svcctl runs from npx's cache, so the entry runs \`npx -y svcctl@${VERSION.replace(/\./g, '\\.')}\``));
+    const gemini = JSON.parse(await readFile(join(home, '.gemini', 'settings.json'), 'utf8')).mcpServers.service;
+    assert.deepEqual(gemini, { command: 'npx', args: ['-y', `svcctl@${VERSION}`, '--base-url', dev.ready.base_url, 'mcp', 'proxy'] });
   });
 
   it('--token is for --auth bearer; --token helper with --format is refused', async () => {
@@ -155,7 +178,7 @@ describe('mcp doctor runs the helper and the proxy (svcctl dev, tokens of an hou
     assert.equal(claude.code, 0, claude.stdout + claude.stderr);
     const claudeChecks = JSON.parse(claude.stdout).checks ?? JSON.parse(claude.stdout)[0]?.checks;
     assert.deepEqual(claudeChecks.map((check: { name: string }) => check.name), ['file', 'entry', 'variables', 'headers', 'initialize', 'tools']);
-    assert.match(claudeChecks[3].detail, /headersHelper `svcctl --base-url .* token --refresh --json-headers` printed Authorization/);
+    assert.match(claudeChecks[3].detail, /headersHelper `\S+ \S+svcctl\.js --base-url .* token --refresh --json-headers` printed Authorization/);
 
     const gemini = await runCli(['--json', 'mcp', 'doctor', '--client', 'gemini', '--scope', 'user'], { home, env });
     assert.equal(gemini.code, 0, gemini.stdout + gemini.stderr);
@@ -165,7 +188,7 @@ describe('mcp doctor runs the helper and the proxy (svcctl dev, tokens of an hou
     assert.match(geminiChecks[6].detail, /3 tools: .*whoami/);
     // Codex's http_headers_helper (its row's headers command) in a url entry.
     const codexToml = await readFile(join(home, '.codex', 'config.toml'), 'utf8');
-    assert.match(codexToml, /^http_headers_helper = "svcctl --base-url http:\/\/127\.0\.0\.1:\d+\/api token --refresh --json-headers"$/m);
+    assert.ok(codexToml.includes(`http_headers_helper = "${process.execPath} ${SCRIPT} --base-url ${dev.ready.base_url} token --refresh --json-headers"\n`), codexToml);
     const codex = await runCli(['--json', 'mcp', 'doctor', '--client', 'codex'], { home, env });
     assert.equal(codex.code, 0, codex.stdout + codex.stderr);
     const codexReport = JSON.parse(codex.stdout);
@@ -178,5 +201,34 @@ describe('mcp doctor runs the helper and the proxy (svcctl dev, tokens of an hou
     const failing = await runCli(['mcp', 'doctor', '--client', 'gemini', '--scope', 'user'], { home, env });
     assert.equal(failing.code, 8, failing.stdout + failing.stderr);
     assert.match(failing.stdout + failing.stderr, /svcctl login --save --remember-password/);
+  });
+
+  it('says when the svcctl an entry runs by its path is gone, and how to write the entry again', async () => {
+    const { home, env } = await homeWithSvcctl(dev);
+    const moved = await copyPackage(join(await tempDir(), 'old-clone'));
+    for (const [client, mode] of [['claude-code', 'remote'], ['gemini', 'proxy']] as const) {
+      const install = await runCli(['mcp', 'install', '--client', client, '--mode', mode, '--auth', 'bearer', '--token', 'helper'], { home, env, bin: moved });
+      assert.equal(install.code, 0, install.stderr);
+    }
+    assert.ok((await readFile(join(home, '.claude.json'), 'utf8')).includes(moved), 'the entry names the copy');
+    const before = await runCli(['mcp', 'doctor', '--client', 'gemini', '--scope', 'user'], { home, env });
+    assert.equal(before.code, 0, before.stdout + before.stderr);
+    await rm(join(moved, '..', '..'), { recursive: true, force: true });
+
+    for (const [client, mode, check] of [['claude-code', 'remote', 'headers'], ['gemini', 'proxy', 'runner']] as const) {
+      const doctor = await runCli(['--json', 'mcp', 'doctor', '--client', client, '--scope', 'user'], { home, env });
+      assert.equal(doctor.code, 8, doctor.stdout + doctor.stderr);
+      const report = JSON.parse(doctor.stdout);
+      const failed = (report.checks ?? report[0]?.checks).find((item: { ok: boolean }) => !item.ok);
+      assert.equal(failed.name, check);
+      assert.equal(failed.detail, `the svcctl this entry runs is gone: ${moved} does not exist (moved or deleted since the entry was written)`);
+      const fix = `svcctl mcp install --client ${client} --mode ${mode} --auth bearer --token helper --force`;
+      assert.equal(failed.fix, `write the entry again with the svcctl you run now: ${fix}`);
+      // The fix, run with this svcctl, gives an entry that passes.
+      const again = await runCli(fix.split(' ').slice(1), { home, env });
+      assert.equal(again.code, 0, again.stderr);
+      const after = await runCli(['mcp', 'doctor', '--client', client, '--scope', 'user'], { home, env });
+      assert.equal(after.code, 0, after.stdout + after.stderr);
+    }
   });
 });

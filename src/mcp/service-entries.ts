@@ -49,14 +49,17 @@ export function commandLine(entry: Entry): string[] | undefined {
 
 const isSvcctl = (arg: string): boolean => /(^|[\\/])svcctl(\.(cmd|exe|js))?$/i.test(arg) || packageName(arg) === CLI_NAME;
 
-/** A command line that runs `svcctl … mcp proxy` (directly, through cmd /c, or as `npx -y svcctl`). */
+/** A command line that runs `svcctl … mcp proxy` (by name, by path — node and its script —, through cmd /c, or as `npx -y svcctl@<version>`). */
 export function isSvcctlProxy(line: string[]): boolean {
   const at = line.findIndex(isSvcctl);
   return at >= 0 && line.slice(at + 1).some((arg, index, rest) => arg === 'mcp' && rest[index + 1] === 'proxy');
 }
 
-/** A string that runs `svcctl … token --refresh` (a client's headers command, e.g. Claude Code's headersHelper). */
-export const SVCCTL_HELPER = /(^|[\s\\/'"])svcctl(\.cmd)?['"]?\s.*\btoken\b.*--refresh/;
+/**
+ * A string that runs `svcctl … token --refresh` (a client's headers command, e.g. Claude Code's headersHelper):
+ * `svcctl`, `/path/bin/svcctl.js` (after node's path), `svcctl.cmd` or `svcctl@<version>` (after npx -y).
+ */
+export const SVCCTL_HELPER = /(^|[\s\\/'"])svcctl(\.cmd|\.js)?(@[\w.+-]+)?['"]?\s.*\btoken\b.*--refresh/;
 
 function urlMatches(url: string, mcpUrl: string | undefined): boolean {
   if (mcpUrl === undefined) return false;

@@ -270,9 +270,16 @@ export interface EntryRequest {
   tokenHelper?: TokenHelper;
 }
 
+/** How an entry starts svcctl (src/mcp/install/svcctl-command.ts). */
+export interface SvcctlCommand {
+  /** [node, /abs/bin/svcctl.js] ('path'), ['npx', '-y', 'svcctl@<version>'] ('npx'), or ['svcctl'] ('name'). */
+  argv: string[];
+  how: 'path' | 'npx' | 'name';
+}
+
 export interface TokenHelper {
-  /** How the entry starts svcctl: ['svcctl'] when it is on PATH, else ['npx', '-y', 'svcctl']. */
-  svcctl: string[];
+  /** How the entry starts svcctl. */
+  svcctl: SvcctlCommand;
   /** Whether svcctl can log in again by itself (a password remembered in the OS keychain). */
   canRefresh: boolean;
 }

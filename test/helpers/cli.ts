@@ -22,6 +22,8 @@ export interface RunOptions {
   home?: string;
   cwd?: string;
   timeoutMs?: number;
+  /** The svcctl script to run (default: this clone's bin/svcctl.js). */
+  bin?: string;
 }
 
 export interface RunResult {
@@ -52,7 +54,7 @@ export function cleanEnv(home: string, extra: Record<string, string | undefined>
 
 export async function runCli(args: string[], options: RunOptions = {}): Promise<RunResult> {
   const home = options.home ?? (await makeTempDir('svcctl-home-'));
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const child = spawn(process.execPath, [options.bin ?? BIN, ...args], {
     cwd: options.cwd ?? home,
     env: cleanEnv(home, options.env),
     stdio: [options.input !== undefined || options.openStdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],

@@ -33,3 +33,35 @@ export type Arg = string | RawArg;
 export function commandLine(argv: Arg[], shell: Shell): string {
   return argv.map((arg) => (typeof arg === 'string' ? quote(arg, shell) : arg.raw)).join(' ');
 }
+
+/**
+ * The words of a POSIX command line, with quotes and backslashes removed as a
+ * shell would (no expansion): enough to read back a line `commandLine` wrote.
+ */
+export function posixWords(line: string): string[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  for (let at = 0; at < line.length; at++) {
+    const c = line[at]!;
+    if (/\s/.test(c)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else if (c === "'") {
+      const end = line.indexOf("'", at + 1);
+      word = (word ?? '') + line.slice(at + 1, end < 0 ? line.length : end);
+      at = end < 0 ? line.length : end;
+    } else if (c === '"') {
+      word ??= '';
+      for (at++; at < line.length && line[at] !== '"'; at++) {
+        if (line[at] === '\\' && /["\\$`]/.test(line[at + 1] ?? '')) at++;
+        word += line[at];
+      }
+    } else if (c === '\\') {
+      word = (word ?? '') + (line[++at] ?? '');
+    } else {
+      word = (word ?? '') + c;
+    }
+  }
+  if (word !== undefined) words.push(word);
+  return words;
+}

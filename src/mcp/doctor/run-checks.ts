@@ -9,7 +9,7 @@
 import type { Context } from '../../context.js';
 import { createRedactor, type Redactor } from '../../redaction.js';
 import { CLIENTS } from '../clients/table.js';
-import { modeOf } from '../service-entries.js';
+import { modeOf, SVCCTL_HELPER } from '../service-entries.js';
 import { entryRuleFailure, unexpandedCheck, unexpandedReferences } from './client-rules.js';
 import { planEntry, type EntryPlan, type HttpPlan } from './entry-plan.js';
 import type { HeadersRun } from './headers-command.js';
@@ -20,6 +20,8 @@ import { checkNode, checkRunner, type RuntimeEnv } from './runtime-checks.js';
 import { planSecrets } from './plan-secrets.js';
 import { namesVariable } from '../../secret-names.js';
 import { fail, pass, type CheckResult, type DoctorReport } from './types.js';
+import { goneCheck, goneSvcctlPaths, type EntryWhere } from './svcctl-paths.js';
+import { posixWords } from '../clients/shell-quote.js';
 
 const EXPORT_WHERE = 'in the environment the client starts from (a desktop app started from a dock or start menu may not see variables of a shell profile: start it from that shell, or reinstall with --secrets literal)';
 
@@ -49,7 +51,7 @@ function blocker(resolver: Resolver, unexpanded: string[], who: string): CheckRe
   return undefined;
 }
 
-async function modeChecks(plan: EntryPlan, resolver: Resolver, unexpanded: string[], who: string, runtime: RuntimeEnv, timeoutMs: number, redactor: Redactor): Promise<CheckResult[]> {
+async function modeChecks(plan: EntryPlan, resolver: Resolver, unexpanded: string[], who: string, runtime: RuntimeEnv, timeoutMs: number, redactor: Redactor, where: EntryWhere): Promise<CheckResult[]> {
   if (plan.mode === 'remote') {
     const blocked = blocker(resolver, unexpanded, who);
     if (blocked) return [blocked];
@@ -66,6 +68,8 @@ async function modeChecks(plan: EntryPlan, resolver: Resolver, unexpanded: strin
   }
   if (plan.svcctl) {
     // svcctl mcp proxy: started as the client starts it, asked for initialize and tools/list over stdio.
+    const gone = await goneSvcctlPaths([plan.command.command, ...plan.command.args]);
+    if (gone.length > 0) return [checks[0]!, goneCheck('runner', gone, where), fail('initialize', 'not tried: the svcctl the entry runs is gone', 'see runner above')];
     if (!checks[1]!.ok) return [...checks, fail('initialize', 'not tried: the command is not on PATH', checks[1]!.fix!)];
     if (blocked) return [...checks, blocked];
     const { probeStdioServer } = await import('./stdio-probe.js');
@@ -135,12 +139,18 @@ export async function runChecks(ctx: Context, located: LocatedEntry, timeoutMs: 
   const unexpanded = client === null ? [] : unexpandedReferences(client, entry, plan);
   checks.push(client !== null && unexpanded.length > 0 ? unexpandedCheck(client, unexpanded) : variablesCheck(resolver, client?.label ?? 'the client'));
   const runtime: RuntimeEnv = { env: ctx.env, platform: ctx.platform, cwd: ctx.cwd };
+  const where: EntryWhere = { client: located.client, scope: located.scope, mode: plan.mode, name: located.name };
+  const helperLine = plan.mode === 'remote' ? plan.http.headersCommand?.line : undefined;
+  if (helperLine !== undefined && SVCCTL_HELPER.test(helperLine)) {
+    const gone = await goneSvcctlPaths(posixWords(helperLine));
+    if (gone.length > 0) return report({ ...base, mode: plan.mode }, [...checks, goneCheck('headers', gone, where)]);
+  }
   // A headers command runs first: what it prints is sent, so it is redacted like the rest.
   const helper = plan.mode === 'remote' && plan.http.headersCommand !== undefined ? await runHelper(plan.http, located.name, ctx) : undefined;
   // The values the entry would send (resolved references, literal secrets): never shown, in any encoding.
   const redactor = createRedactor([...resolver.values, ...planSecrets(plan)].filter((value) => !namesVariable(value)));
   if (helper !== undefined) checks.push(helper.check);
-  checks.push(...(helper?.check.ok === false ? [] : await modeChecks(plan, resolver, unexpanded, client?.label ?? 'the client', runtime, timeoutMs, redactor)));
+  checks.push(...(helper?.check.ok === false ? [] : await modeChecks(plan, resolver, unexpanded, client?.label ?? 'the client', runtime, timeoutMs, redactor, where)));
   const shown = checks.map((check) => ({ ...check, detail: redactor.redact(check.detail), fix: check.fix === null ? null : redactor.redact(check.fix) }));
   return report({ ...base, mode: plan.mode }, shown);
 }

@@ -5,7 +5,6 @@
  * --remember-password` left the password in the OS keychain; otherwise the
  * default stays static (the token, or its variable, in the entry).
  */
-import { CLI_NAME, PACKAGE_RUNNER, PACKAGE_RUNNER_YES_FLAG } from '../../constants.js';
 import type { Context } from '../../context.js';
 import { optionalBaseUrl } from '../../deployment.js';
 import { usageError } from '../../errors.js';
@@ -33,7 +32,6 @@ export async function chooseTokenHelper(ctx: Context, target: Target, choice: { 
   if (baseUrl === undefined) {
     throw usageError('--token helper needs the base URL (the entry runs svcctl with it): set SERVICE_BASE_URL or pass --base-url');
   }
-  const { findProgram } = await import('../doctor/path-search.js');
-  const onPath = (await findProgram(CLI_NAME, ctx.env, ctx.platform, ctx.cwd)) !== undefined;
-  return { svcctl: onPath ? [CLI_NAME] : [PACKAGE_RUNNER, PACKAGE_RUNNER_YES_FLAG, CLI_NAME], canRefresh: refreshes };
+  const { svcctlCommand } = await import('./svcctl-command.js');
+  return { svcctl: await svcctlCommand(ctx), canRefresh: refreshes };
 }

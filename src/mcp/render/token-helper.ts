@@ -8,15 +8,16 @@
  * - Any other client (and proxy mode): a stdio entry that runs
  *   `svcctl --base-url <url> mcp proxy`, which adds a fresh token to every
  *   request (src/commands/mcp-proxy.ts).
- * svcctl runs as `svcctl` when it is on PATH, else as `npx -y svcctl`; on
- * Windows through `cmd /c` for clients that spawn without a shell (the npm
- * shim is a .cmd file). Only the base URL is in the arguments: no secret.
+ * svcctl is started as install/svcctl-command.ts decided: this svcctl's
+ * absolute path (node and its script), `npx -y svcctl@<version>`, or its
+ * name; on Windows the last two through `cmd /c` for clients that spawn
+ * without a shell (npx and npm's shims are .cmd files; node.exe needs none).
+ * Only the base URL is in the arguments: no secret.
  */
-import { CLI_NAME } from '../../constants.js';
 import { deriveMcpUrl } from '../../settings.js';
 import { commandLine } from '../clients/shell-quote.js';
 import { stdioEntry } from './json-clients.js';
-import type { ClientSpec, EntryRequest, TokenHelper } from '../types.js';
+import type { ClientSpec, EntryRequest, SvcctlCommand, TokenHelper } from '../types.js';
 
 type Entry = Record<string, unknown>;
 
@@ -38,7 +39,7 @@ export function usesHeadersCommand(client: ClientSpec, request: EntryRequest): b
 }
 
 function svcctlLine(helper: TokenHelper, args: string[]): string[] {
-  return [...helper.svcctl, ...args];
+  return [...helper.svcctl.argv, ...args];
 }
 
 export function tokenHelperEntry(client: ClientSpec, request: EntryRequest, helper: TokenHelper): Entry {
@@ -49,16 +50,23 @@ export function tokenHelperEntry(client: ClientSpec, request: EntryRequest, help
     return { ...fields, [urlField]: request.mcpUrl, [headers.field]: commandLine(line, 'posix'), ...client.shape.trailingFields };
   }
   const [program, ...args] = svcctlLine(helper, [...deploymentArgs(request), ...PROXY_ARGS]);
-  const run = client.windowsCmdWrap && request.platform === 'win32' ? { command: 'cmd', args: ['/c', program!, ...args] } : { command: program!, args };
+  const shim = helper.svcctl.how !== 'path';
+  const run = shim && client.windowsCmdWrap && request.platform === 'win32' ? { command: 'cmd', args: ['/c', program!, ...args] } : { command: program!, args };
   // The row's stdio shape (fixed fields, a command array, trailing fields); no env: the entry holds no secret.
   return stdioEntry(client, run);
 }
 
+const HOW_NOTES: Record<SvcctlCommand['how'], (argv: string[]) => string> = {
+  path: (argv) =>
+    `The entry runs this svcctl by its path (${argv.join(' ')}): after moving or deleting it, run the same \`svcctl mcp install\` again with --force (\`svcctl mcp doctor\` tells when the path is gone)`,
+  npx: (argv) =>
+    `svcctl runs from npx's cache, so the entry runs \`${argv.join(' ')}\` (this version; a client's first start may download it): install svcctl from a clone or a tarball (docs/install.md) for an entry that starts at once`,
+  name: () => 'svcctl is on PATH, so the entry runs it by name',
+};
+
 /** What the user is told about such an entry. */
 export function tokenHelperNotes(client: ClientSpec, request: EntryRequest, helper: TokenHelper): string[] {
-  const how = helper.svcctl.length === 1
-    ? 'svcctl is on PATH, so the entry runs it by name'
-    : `svcctl is not installed globally, so it runs \`${helper.svcctl.join(' ')}\` (install it with \`npm install -g ${CLI_NAME}\` to start faster and pin the version)`;
+  const how = HOW_NOTES[helper.svcctl.how](helper.svcctl.argv);
   const what = usesHeadersCommand(client, request)
     ? `${client.label} runs \`svcctl token --refresh --json-headers\` (its ${client.headersCommand!.field}) for the headers when it connects, so the token it sends is never a stale one.`
     : `The entry runs \`svcctl mcp proxy\`, which forwards to ${request.mcpUrl} with a fresh token on every request, so the token never goes stale.`;

@@ -1,0 +1,61 @@
+/**
+ * svcctl's own entries (`--token helper`) may run svcctl by its absolute
+ * path: the Node.js executable and the script of a clone or a global install
+ * (src/mcp/install/svcctl-command.ts). When either is gone (the clone moved,
+ * Node.js upgraded, the package uninstalled), the client fails to start the
+ * entry with a message about a missing file; doctor says which path is gone
+ * and how to write the entry again.
+ */
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { ClientId, Mode, Scope } from '../types.js';
+import { fail, type CheckResult } from './types.js';
+
+const isAbsolute = (word: string): boolean => path.posix.isAbsolute(word) || path.win32.isAbsolute(word);
+const SVCCTL_SCRIPT = /(^|[\\/])svcctl(\.js)?$/i;
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The absolute paths a command line starts svcctl with (its program, and the
+ * svcctl script after node) that no longer exist; none for a line that runs
+ * svcctl by name or through npx.
+ */
+export async function goneSvcctlPaths(words: string[]): Promise<string[]> {
+  const start = /^cmd(\.exe)?$/i.test(words[0] ?? '') && words[1]?.toLowerCase() === '/c' ? 2 : 0;
+  const [program, script] = words.slice(start);
+  const paths = [program, script].filter((word): word is string => word !== undefined && isAbsolute(word));
+  if (paths.length === 0 || !paths.some((word) => SVCCTL_SCRIPT.test(word))) return [];
+  const gone: string[] = [];
+  for (const file of paths) if (!(await exists(file))) gone.push(file);
+  return gone;
+}
+
+export interface EntryWhere {
+  client: ClientId | null;
+  scope: Scope;
+  mode: Mode;
+  name: string;
+}
+
+/** The install line that writes the entry again, with the svcctl run now. */
+export function reinstallLine(where: EntryWhere): string {
+  const scope = where.scope === 'user' ? '' : ` --scope ${where.scope}`;
+  const name = where.name === 'service' ? '' : ` --name ${where.name}`;
+  return `svcctl mcp install --client ${where.client ?? '<id>'} --mode ${where.mode}${scope}${name} --auth bearer --token helper --force`;
+}
+
+/** The failing check for an entry whose svcctl is gone. */
+export function goneCheck(check: string, gone: string[], where: EntryWhere): CheckResult {
+  return fail(
+    check,
+    `the svcctl this entry runs is gone: ${gone.join(' and ')} ${gone.length > 1 ? 'do' : 'does'} not exist (moved or deleted since the entry was written)`,
+    `write the entry again with the svcctl you run now: ${reinstallLine(where)}`,
+  );
+}

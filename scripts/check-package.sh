@@ -26,7 +26,8 @@ deps=$(node -p "Object.keys(require('./package.json').dependencies ?? {}).join('
   "(a native module that cannot be bundled goes to optionalDependencies, external in scripts/build.mjs)"
 tarball=$(npm pack --pack-destination "$work" --silent "${npm_quiet[@]}" | tail -n 1)
 tarball="$work/$tarball"
-echo "check-package: tarball $(basename "$tarball"): $(du -k "$tarball" | cut -f1) KiB"
+tarball_bytes=$(wc -c <"$tarball" | tr -d ' ')
+echo "check-package: tarball $(basename "$tarball"): $((tarball_bytes / 1024)) KiB ($tarball_bytes bytes)"
 
 install_once() { # $1: a fresh prefix; prints the install time in ms
   local start
@@ -40,8 +41,10 @@ for run in $(seq 1 "${RUNS:-1}"); do times+=("$(install_once "$work/prefix$run")
 prefix="$work/prefix1"
 echo "check-package: install time: ${times[*]} ms (empty npm cache each run)"
 installed="$prefix/lib/node_modules/svcctl"
-echo "check-package: installed size: $(du -sk "$installed" | cut -f1) KiB, $(find "$installed" -type f | wc -l) files," \
-  "$(find "$installed/node_modules" -name package.json 2>/dev/null | wc -l) package.json files under node_modules"
+# The packages npm installed: svcctl and what it brought (the optional OS keychain module and its binary for this platform).
+packages=$(cd "$installed" && find . -name package.json -not -path './bin/*' | sort | sed -E 's#^\./(node_modules/)?##; s#/?package\.json$##; s#^$#svcctl#' | paste -sd, - | sed 's/,/, /g')
+echo "check-package: installed size: $(du -sk "$installed" | cut -f1) KiB on disk, $(find "$installed" -type f | wc -l) files;" \
+  "$(cd "$installed" && find . -name package.json -not -path './bin/*' | wc -l | tr -d ' ') packages: $packages"
 # npm counts a package's own `prepare` as an install script (a warning, or a refusal under allow-scripts).
 if grep -Eqi 'install-scripts|prepare' "$prefix.log"; then cat "$prefix.log" >&2; fail "npm saw an install script in the package"; fi
 

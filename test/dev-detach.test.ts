@@ -87,6 +87,13 @@ describe('svcctl dev --detach', () => {
     assert.doesNotMatch(result.stderr, REQUEST_LOG_LINE);
   });
 
+  it('--json with --format sh is a usage error, before anything starts', async () => {
+    const result = await runCli(['--json', 'dev', '--detach', '--format', 'sh']);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /error: --json and --format sh ask for two forms of the ready line/);
+    assert.equal(result.stdout, '');
+  });
+
   it('a sandbox that cannot start: its error and exit code, nothing on stdout', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import type { Context } from '../context.js';
-import { exitWith, ExitCode } from '../errors.js';
+import { exitWith, ExitCode, usageError } from '../errors.js';
 import { parseUserFlag, parseWebhookFlag } from '../dev/sandbox-options.js';
 import { formatReady, type ReadyFormat, type ReadyLine } from '../dev/ready-output.js';
 import { onInterrupt, type InterruptSignal } from '../interrupt.js';
@@ -25,6 +25,9 @@ export interface DevOptions {
 }
 
 export async function runDev(ctx: Context, options: DevOptions): Promise<void> {
+  if (ctx.globals.json && options.format !== undefined && options.format !== 'json') {
+    throw usageError(`--json and --format ${options.format} ask for two forms of the ready line`, 'keep one of them');
+  }
   const users = (options.user ?? []).map(parseUserFlag);
   const webhooks = (options.webhook ?? []).map(parseWebhookFlag);
   const eventsFile = options.eventsFile === undefined ? undefined : resolve(ctx.cwd, options.eventsFile);

@@ -12,6 +12,7 @@
  *   doctor starts as Visual Studio would.
  */
 import assert from 'node:assert/strict';
+import { realpathSync } from 'node:fs';
 import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -94,7 +95,8 @@ describe('Visual Studio and Claude Code share <solution>/.mcp.json', () => {
       url: ready().mcp_url,
       headers: { 'X-Service-Email': '${SERVICE_EMAIL}', 'X-Service-Password': '${SERVICE_PASSWORD}' },
     });
-    assert.deepEqual(both.servers.service, { type: 'stdio', command: 'svcctl', args: ['--base-url', ready().base_url, 'mcp', 'proxy'] });
+    // This svcctl by its path: node and the clone's script (docs/mcp.md, "--token helper").
+    assert.deepEqual(both.servers.service, { type: 'stdio', command: process.execPath, args: [realpathSync(BIN), '--base-url', ready().base_url, 'mcp', 'proxy'] });
 
     const listed = await run(['mcp', 'list', '--json']);
     const rows = JSON.parse(listed.stdout).map((row: { client: string; scope: string; file: string; mode: string }) => [row.client, row.scope, row.file, row.mode]);

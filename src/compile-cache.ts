@@ -13,7 +13,7 @@
  * This module is its own entry point (dist/compile-cache.cjs), loaded before the program, and imports
  * nothing of svcctl.
  */
-import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import { basename, dirname, isAbsolute, join, sep } from 'node:path';
 import { Script } from 'node:vm';
@@ -104,7 +104,9 @@ function saveCaches(dir: string, unsaved: Array<{ name: string; script: Script }
     for (const { name, script } of unsaved) {
       // A whole file or none: another svcctl may be reading or writing the same cache.
       const partial = join(dir, `.${name}.${process.pid}`);
-      writeFileSync(partial, script.createCachedData(), { mode: 0o600 });
+      // Exclusive create: never written through a link left at that name (a stale one is removed first).
+      rmSync(partial, { force: true });
+      writeFileSync(partial, script.createCachedData(), { mode: 0o600, flag: 'wx' });
       renameSync(partial, join(dir, name));
     }
     removeStale(dir, prefix);

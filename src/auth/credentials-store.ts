@@ -135,6 +135,7 @@ async function update(ctx: Context, change: (file: CredentialsFile) => boolean):
 async function updateLocked(path: string, change: (file: CredentialsFile) => boolean): Promise<boolean> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const { file, snapshot } = await readCredentials(path);
+    if (snapshot.realPath !== snapshot.path) throw linkedCredentials(path, snapshot.realPath);
     if (!change(file)) return false;
     if (Object.keys(file.tokens).length === 0) {
       if (!(await unchangedSince(snapshot))) continue;
@@ -154,6 +155,13 @@ async function updateLocked(path: string, change: (file: CredentialsFile) => boo
   }
   throw new CliError(ExitCode.UnsafeConfig, `the credentials file ${path} kept changing while svcctl was writing it; nothing was written`, {
     hint: 'another program is writing it at the same time; try again',
+  });
+}
+
+/** Tokens are written only into a file of svcctl's own, never through a link someone put there. */
+function linkedCredentials(path: string, target: string): CliError {
+  return new CliError(ExitCode.UnsafeConfig, `the credentials file ${path} is a symbolic link (to ${target}); svcctl writes tokens only into a regular file; nothing was written`, {
+    hint: `remove the link (rm '${path}') and log in again with --save`,
   });
 }
 

@@ -9,11 +9,12 @@ import { EVENT_PATH } from '../constants.js';
 import type { Context } from '../context.js';
 import { resolveBaseUrl } from '../deployment.js';
 import { CliError, ExitCode, usageError } from '../errors.js';
+import { RefusedPath } from '../fs/no-follow.js';
 import { createTransport } from '../http/transport.js';
 import { checkHeaderSafe, resolveSecret, resolveSecretWithSource } from '../secrets.js';
 import { apiUrl } from '../settings.js';
 import { deliverEvent, type DeliveryTarget } from '../events/deliver.js';
-import { claim, listSpooled, recoverStaleClaims, reject, release, settle } from '../events/spool.js';
+import { checkSpoolFolder, claim, listSpooled, recoverStaleClaims, reject, release, settle } from '../events/spool.js';
 import { spoolTarget } from './event-spool.js';
 
 export interface EventFlushOptions {
@@ -29,10 +30,19 @@ interface Tally {
   flushed: number;
   kept: number;
   rejected: number;
+  skipped: number;
 }
 
 async function flushOne(ctx: Context, dir: string, name: string, target: DeliveryTarget, tally: Tally): Promise<void> {
-  const claimed = await claim(dir, name);
+  let claimed;
+  try {
+    claimed = await claim(dir, name);
+  } catch (error) {
+    if (!(error instanceof RefusedPath)) throw error;
+    ctx.out.warn(`skipped ${error.path}: it ${error.reason}, so it was not sent (svcctl sends only regular files of yours)`);
+    tally.skipped++;
+    return;
+  }
   if (!claimed) return; // another flusher has it
   let outcome;
   try {
@@ -66,13 +76,14 @@ export async function runEventFlush(ctx: Context, options: EventFlushOptions): P
   checkHeaderSafe(resolved, 'ingest token');
   const token = resolved.value;
   const secret = await resolveSecret(ctx, { name: 'HMAC_SECRET', what: 'HMAC secret', file: { path: options.hmacSecretFile, flag: '--hmac-secret-file' } });
+  await checkSpoolFolder(dir);
   const recovered = await recoverStaleClaims(dir);
   if (recovered > 0) ctx.out.info(`${recovered} event(s) claimed by a flush that stopped were put back`);
   const names = await listSpooled(dir);
   const url = apiUrl(resolveBaseUrl(ctx), EVENT_PATH);
   const transport = await createTransport({ env: ctx.env, origin: new URL(url).origin, timeoutMs: options.httpTimeout * 1000, connections: options.concurrency });
   const target: DeliveryTarget = { url, token, secret, transport, retries: options.retries, timeoutSeconds: options.httpTimeout, keepResponse: false };
-  const tally: Tally = { flushed: 0, kept: 0, rejected: 0 };
+  const tally: Tally = { flushed: 0, kept: 0, rejected: 0, skipped: 0 };
   let next = 0;
   let stop: CliError | undefined;
   const worker = async (): Promise<void> => {
@@ -93,8 +104,9 @@ export async function runEventFlush(ctx: Context, options: EventFlushOptions): P
   }
   const kept = tally.kept + (names.length - next);
   const rejected = tally.rejected > 0 ? `, rejected ${tally.rejected} (in ${dir}/rejected)` : '';
-  if (ctx.globals.json) ctx.out.jsonResult({ flushed: tally.flushed, kept, rejected: tally.rejected, spool: dir });
-  ctx.out.info(`flushed ${tally.flushed}, kept ${kept}${rejected}`);
+  const skipped = tally.skipped > 0 ? `, skipped ${tally.skipped} (not regular files of yours)` : '';
+  if (ctx.globals.json) ctx.out.jsonResult({ flushed: tally.flushed, kept, rejected: tally.rejected, skipped: tally.skipped, spool: dir });
+  ctx.out.info(`flushed ${tally.flushed}, kept ${kept}${rejected}${skipped}`);
   if (stop) throw stop;
   if (kept > 0) throw new CliError(ExitCode.Unavailable, `${kept} event(s) could not be delivered and stay in ${dir}`, { hint: 'run svcctl event flush again later' });
 }

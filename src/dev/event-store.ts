@@ -4,11 +4,9 @@
  * {"received_at","webhook","event":{...}}. An existing file is read back on
  * start, so a restarted sandbox still knows its ids.
  */
-import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
+import { openAppendTarget } from '../fs/no-follow.js';
 import { readFile } from 'node:fs/promises';
-import { usageError } from '../errors.js';
-import { fileWriteReason } from '../fs-reasons.js';
 import { fileReadError } from '../input.js';
 
 export interface StoredEvent {
@@ -28,10 +26,7 @@ export class EventStore {
     const store = new EventStore();
     if (file === undefined) return store;
     await store.load(file, warn);
-    store.stream = createWriteStream(file, { flags: 'a', mode: 0o600 });
-    await Promise.race([once(store.stream, 'open'), once(store.stream, 'error').then(([error]) => Promise.reject(error))]).catch((error: NodeJS.ErrnoException) => {
-      throw usageError(`cannot write --events-file '${file}': ${fileWriteReason(error)}`);
-    });
+    store.stream = createWriteStream('', { fd: openAppendTarget(file, '--events-file') });
     return store;
   }
 

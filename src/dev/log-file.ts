@@ -4,10 +4,8 @@
  * per write, so a sandbox in the background never writes into the terminal
  * the user goes on typing in.
  */
-import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { usageError } from '../errors.js';
-import { fileWriteReason } from '../fs-reasons.js';
+import { openAppendTarget } from '../fs/no-follow.js';
 
 export interface LogFile {
   line(text: string): void;
@@ -15,10 +13,7 @@ export interface LogFile {
 }
 
 export async function openLogFile(file: string): Promise<LogFile> {
-  const stream: WriteStream = createWriteStream(file, { flags: 'a', mode: 0o600 });
-  await Promise.race([once(stream, 'open'), once(stream, 'error').then(([error]) => Promise.reject(error))]).catch((error: NodeJS.ErrnoException) => {
-    throw usageError(`cannot write --log-file '${file}': ${fileWriteReason(error)}`);
-  });
+  const stream: WriteStream = createWriteStream('', { fd: openAppendTarget(file, '--log-file') });
   // A write that fails later (disk full) must not end the sandbox: the log is best effort.
   stream.on('error', () => {});
   return {

@@ -3,9 +3,10 @@
  * with one synchronous write per line so that an interruption never leaves a
  * half-written line. The file is created on the first failure.
  */
-import { accessSync, closeSync, constants, fstatSync, openSync, statSync, writeSync, type Stats } from 'node:fs';
+import { accessSync, closeSync, constants, fstatSync, lstatSync, statSync, writeSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { usageError } from '../errors.js';
+import { openAppendTarget, refusalFor, refusedTarget } from '../fs/no-follow.js';
 
 export class FailedOut {
   private fd: number | undefined;
@@ -19,8 +20,9 @@ export class FailedOut {
    */
   check(input: string | undefined): void {
     if (this.path === undefined) return;
-    const existing = statOrUndefined(this.path);
-    if (existing?.isDirectory()) throw usageError(`--failed-out '${this.path}' is a folder, not a file`);
+    const existing = statOrUndefined(this.path, lstatSync);
+    const refusal = existing && refusalFor(existing);
+    if (refusal) throw refusedTarget(this.path, '--failed-out', refusal);
     try {
       accessSync(existing ? this.path : dirname(resolve(this.path)), constants.W_OK);
     } catch {
@@ -36,11 +38,7 @@ export class FailedOut {
   append(raw: Buffer): void {
     if (this.path === undefined) return;
     if (this.fd === undefined) {
-      try {
-        this.fd = openSync(this.path, 'a', 0o600);
-      } catch (error) {
-        throw usageError(`cannot open --failed-out '${this.path}': ${(error as Error).message}`);
-      }
+      this.fd = openAppendTarget(this.path, '--failed-out');
     }
     writeSync(this.fd, Buffer.concat([raw, Buffer.from('\n')]));
   }
@@ -51,9 +49,9 @@ export class FailedOut {
   }
 }
 
-function statOrUndefined(path: string): Stats | undefined {
+function statOrUndefined(path: string, stat: (path: string) => Stats = statSync): Stats | undefined {
   try {
-    return statSync(path);
+    return stat(path);
   } catch {
     return undefined;
   }

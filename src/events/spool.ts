@@ -9,8 +9,10 @@
  * process is put back by the next flusher. A file is deleted only after a 2xx.
  */
 // node:fs's `promises` is read on first use: loading node:fs/promises costs ~2 ms of every start-up (BENCHMARKS.md).
-import { promises as fs } from 'node:fs';
+import { constants, promises as fs } from 'node:fs';
 import { join } from 'node:path';
+import { CliError, ExitCode } from '../errors.js';
+import { RefusedPath, refusalFor, replaceFile } from '../fs/no-follow.js';
 import { ensureFolder } from '../private-dir.js';
 
 const INFLIGHT = '.inflight';
@@ -29,21 +31,48 @@ async function ensureDir(dir: string): Promise<void> {
   await ensureFolder(dir, { private: true });
 }
 
+const checkedFolders = new Set<string>();
+
+/**
+ * A spool folder must be the user's and writable by nobody else (as ssh
+ * demands of ~/.ssh): anyone who can put a file there has it sent with the
+ * user's ingest token, and could plant links at the names svcctl writes.
+ * A missing folder is fine (it is created 0700). Not checked on Windows,
+ * whose permissions are not mode bits.
+ */
+export async function checkSpoolFolder(dir: string): Promise<void> {
+  const uid = process.getuid?.();
+  if (uid === undefined || checkedFolders.has(dir)) return;
+  let info;
+  try {
+    info = await fs.stat(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  const problem = !info.isDirectory()
+    ? 'is not a folder'
+    : uid !== 0 && info.uid !== uid
+      ? `belongs to another user (uid ${info.uid})`
+      : (info.mode & 0o022) !== 0
+        ? `can be written by other users (mode ${(info.mode & 0o7777).toString(8).padStart(4, '0')}): anyone could put events there to be sent with your token`
+        : undefined;
+  if (problem !== undefined) {
+    throw new CliError(ExitCode.UnsafeConfig, `the spool folder ${dir} ${problem}; nothing was spooled or sent from it`, {
+      hint: info.isDirectory() && problem.startsWith('can be') ? `chmod 700 '${dir}'` : 'use a folder of your own: --spool DIR or SERVICE_SPOOL_DIR',
+    });
+  }
+  checkedFolders.add(dir);
+}
+
 const safeId = (id: string): string => id.replace(/[^A-Za-z0-9._-]/g, '_');
 
 /** Writes one event durably (temp + fsync + rename); returns the file's path. */
 export async function spoolEvent(dir: string, id: string, body: Uint8Array): Promise<string> {
+  await checkSpoolFolder(dir);
   await ensureDir(dir);
   const final = join(dir, `${safeId(id)}${SUFFIX}`);
-  const temp = join(dir, `.${safeId(id)}.${process.pid}.tmp`);
-  const handle = await fs.open(temp, 'w', 0o600);
-  try {
-    await handle.writeFile(body);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await fs.rename(temp, final);
+  await replaceFile(final, body, 0o600);
   const dirHandle = await fs.open(dir, 'r').catch(() => undefined);
   await dirHandle?.sync().catch(() => undefined);
   await dirHandle?.close();
@@ -103,7 +132,11 @@ export interface Claim {
   body: Buffer;
 }
 
-/** Claims one file for this process; undefined when another flusher took it first. */
+/**
+ * Claims one file for this process; undefined when another flusher took it
+ * first. What is not a regular file of the user (a link, a folder) is put back
+ * unread and reported as RefusedPath.
+ */
 export async function claim(dir: string, name: string): Promise<Claim | undefined> {
   await ensureDir(join(dir, INFLIGHT));
   const path = join(dir, INFLIGHT, `${name}.${process.pid}`);
@@ -113,7 +146,32 @@ export async function claim(dir: string, name: string): Promise<Claim | undefine
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  return { name, id: name.slice(0, -SUFFIX.length), path, body: await fs.readFile(path) };
+  const body = await readOwnFile(path);
+  if (typeof body === 'string') {
+    await fs.rename(path, join(dir, name)).catch(() => undefined);
+    throw new RefusedPath(join(dir, name), body);
+  }
+  return { name, id: name.slice(0, -SUFFIX.length), path, body };
+}
+
+/** The bytes of a regular file of the user, read without following a link; else why not. */
+async function readOwnFile(path: string): Promise<Buffer | string> {
+  let handle;
+  try {
+    handle = await fs.open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP' || code === 'EMLINK' || code === 'EFTYPE') return 'is a symbolic link';
+    if (code === 'EISDIR') return 'is a folder, not a file';
+    throw error;
+  }
+  try {
+    const info = await handle.stat();
+    const refusal = info.isFile() ? refusalFor(info) : 'is not a regular file';
+    return refusal ?? (await handle.readFile());
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Delivered: the file is gone. */
@@ -126,7 +184,7 @@ export const release = (dir: string, c: Claim): Promise<void> => fs.rename(c.pat
 export async function reject(dir: string, c: Claim, answer: string): Promise<string> {
   const target = join(dir, REJECTED);
   await ensureDir(target);
-  await fs.writeFile(join(target, `${c.id}.answer.txt`), answer, { mode: 0o600 });
+  await replaceFile(join(target, `${c.id}.answer.txt`), answer, 0o600);
   const path = join(target, c.name);
   await fs.rename(c.path, path);
   return path;

@@ -5,18 +5,15 @@
  * live svcctl is using one) removes those of dead processes and old ones.
  * They never look like a config: the name starts with a dot and ends in .tmp.
  */
-import { randomBytes } from 'node:crypto';
 import { readdir, stat, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { clearAbandonedLock, isProcessAlive } from './file-lock.js';
+import { TEMP_PREFIX as PREFIX, tempPathFor } from './no-follow.js';
 
-const PREFIX = (target: string): string => `.${basename(target)}.svcctl-`;
+export { tempPathFor };
+
 /** A temp file older than this is a leftover even when its pid now belongs to another process. */
 const LEFTOVER_AGE_MS = 60_000;
-
-export function tempPathFor(target: string): string {
-  return join(dirname(target), `${PREFIX(target)}${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
-}
 
 /** Removes leftover temporary files of `target`; never fails (it is housekeeping). */
 export async function removeLeftoverTemps(target: string): Promise<void> {

@@ -12,12 +12,13 @@
  * rename (microseconds) is replaced by ours.
  */
 import { constants } from 'node:fs';
-import { chmod, copyFile, lstat, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { lstat, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { replaceFile, tempPathFor } from '../../fs/no-follow.js';
 import { ensureFolder, isPrivateMode } from '../../private-dir.js';
 import { dirname } from 'node:path';
 import { CliError, ExitCode } from '../../errors.js';
 import { acquireFileLock, LockBusyError, type FileLock, type LockOptions } from '../../fs/file-lock.js';
-import { removeLeftoverTemps, tempPathFor } from '../../fs/leftover-temps.js';
+import { removeLeftoverTemps } from '../../fs/leftover-temps.js';
 import { fileReadReason, fileWriteReason } from '../../fs-reasons.js';
 
 export interface FileSnapshot {
@@ -119,9 +120,12 @@ export async function writeSafely(snapshot: FileSnapshot, content: string, optio
     let backupPath: string | undefined;
     if (snapshot.exists && options.backup !== false) {
       backupPath = `${snapshot.path}.bak`;
-      await copyFile(target, backupPath);
-      // The backup holds the same secrets as the file: it gets the same (or a stricter) mode.
-      await chmod(backupPath, (snapshot.mode ?? 0o600) & mode & 0o777);
+      // The backup holds the same secrets as the file: it gets the same (or a stricter) mode. It is
+      // written like the file (exclusive temp file, rename), so a link planted at <file>.bak is
+      // replaced, never written through.
+      await replaceFile(backupPath, snapshot.bytes, (snapshot.mode ?? 0o600) & mode & 0o777).catch((error: unknown) => {
+        throw cannotBackUp(backupPath!, error);
+      });
     }
     await renameWithRetry(temp, target);
     tempWritten = false;
@@ -244,6 +248,13 @@ function lockBusy(path: string, error: LockBusyError): CliError {
 
 function cannotWrite(path: string, error: unknown): CliError {
   return new CliError(ExitCode.UnsafeConfig, `cannot write ${path}: ${fileWriteReason(error)}; it was not changed`, { cause: error });
+}
+
+function cannotBackUp(backupPath: string, error: unknown): CliError {
+  return new CliError(ExitCode.UnsafeConfig, `cannot write the backup ${backupPath}: ${fileWriteReason(error)}; nothing was written`, {
+    hint: 'move that path out of the way, or run the command again with --no-backup',
+    cause: error,
+  });
 }
 
 function cannotAccess(path: string, error: unknown): CliError {

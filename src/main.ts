@@ -13,10 +13,14 @@ export async function run(): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  // `svcctl … | head` closes stdout early: stop quietly, as other tools do.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  });
+  // `svcctl … | head` closes stdout early. The work goes on (a file being written, events being sent)
+  // and later output is dropped (a closed stream ignores writes), so the exit code is the work's,
+  // with no message about the pipe, as `git log | head` ends quietly. The same for stderr.
+  const closedPipe = (error: NodeJS.ErrnoException): void => {
+    if (error.code !== 'EPIPE') throw error;
+  };
+  process.stdout.on('error', closedPipe);
+  process.stderr.on('error', closedPipe);
   const { main } = await import('./top-level.js');
   process.exitCode = await main(argv, { program: { execPath: process.execPath, script: process.argv[1] } });
   // An interrupted command may leave a read of stdin or a request pending: do not wait for them.

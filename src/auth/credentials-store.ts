@@ -97,6 +97,7 @@ async function readCredentials(path: string): Promise<Credentials> {
     if (cause === undefined) throw error;
     throw new CliError(ExitCode.UnsafeConfig, `cannot read the credentials file ${path}: ${fileReadReason(cause)}`);
   }
+  if (snapshot.realPath !== snapshot.path) throw linkedCredentials(path, snapshot.realPath);
   const file: CredentialsFile = snapshot.exists ? parseCredentials(snapshot.text, path) : { version: 1, tokens: {} };
   return { file, snapshot };
 }
@@ -135,7 +136,6 @@ async function update(ctx: Context, change: (file: CredentialsFile) => boolean):
 async function updateLocked(path: string, change: (file: CredentialsFile) => boolean): Promise<boolean> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const { file, snapshot } = await readCredentials(path);
-    if (snapshot.realPath !== snapshot.path) throw linkedCredentials(path, snapshot.realPath);
     if (!change(file)) return false;
     if (Object.keys(file.tokens).length === 0) {
       if (!(await unchangedSince(snapshot))) continue;
@@ -160,7 +160,7 @@ async function updateLocked(path: string, change: (file: CredentialsFile) => boo
 
 /** Tokens are written only into a file of svcctl's own, never through a link someone put there. */
 function linkedCredentials(path: string, target: string): CliError {
-  return new CliError(ExitCode.UnsafeConfig, `the credentials file ${path} is a symbolic link (to ${target}); svcctl writes tokens only into a regular file; nothing was written`, {
+  return new CliError(ExitCode.UnsafeConfig, `the credentials file ${path} is a symbolic link (to ${target}); svcctl keeps tokens only in a regular file of its own, and neither reads nor writes it through a link`, {
     hint: `remove the link (rm '${path}') and log in again with --save`,
   });
 }

@@ -6,13 +6,14 @@
 import { homedir } from 'node:os';
 import { CommanderError } from 'commander';
 import { CliError, ExitCode } from './errors.js';
+import { KnownSecrets } from './known-secrets.js';
 import { colorAllowed, loadColors, Output } from './output.js';
 import { createProgram, type Io } from './cli/program.js';
 
 import { VERSION } from './version.js';
 
 function errorOutput(io: Io, argv: string[]): Output {
-  return new Output({ stdout: io.stdout, stderr: io.stderr, env: io.env, color: !argv.includes('--no-color'), colors: io.colors });
+  return new Output({ stdout: io.stdout, stderr: io.stderr, env: io.env, color: !argv.includes('--no-color'), colors: io.colors, redactor: io.secrets });
 }
 
 /** Maps any error to an exit code, printing what the user needs to know. */
@@ -47,6 +48,7 @@ export async function main(argv: string[], io?: Partial<Io>): Promise<number> {
     stdout: process.stdout,
     stderr: process.stderr,
     version: VERSION,
+    secrets: new KnownSecrets(),
     ...io,
   };
   if (fullIo.colors === undefined && colorAllowed(fullIo.stderr, fullIo.env, !argv.includes('--no-color'))) fullIo.colors = await loadColors();

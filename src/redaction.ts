@@ -1,12 +1,12 @@
 /**
- * One redaction for everything svcctl shows that a server or a child process
- * said: error messages, --json fields, doctor details, diffs. Build it once
- * per command with the secrets that command knows, then run every line
- * through it:
+ * The redaction of secret values in text, in every form they may take. The
+ * run's known secrets (known-secrets.ts, `ctx.secrets`) make one from every
+ * value read so far, and Output redacts all it writes with it; `mcp doctor`
+ * and diffs also make their own from the values an entry holds:
  *
  *   const redactor = createRedactor([token, hmacSecret]);
- *   out.error(redactor.redact(message));
- *   out.jsonResult(redactor.redactValue(parsedBody));
+ *   redactor.redact(message);
+ *   redactor.redactValue(parsedBody);
  *
  * For each secret it hides, replacing the match with ***:
  * - the plain text;

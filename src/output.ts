@@ -108,6 +108,12 @@ export class Output {
     this.stdout.write(shown === text ? bytes : shown);
   }
 
+  /** A block of text on stderr (a diff, a stack trace), as given but redacted like every message. */
+  rawError(text: string): void {
+    this.clearProgress();
+    this.stderr.write(this.redactor.redact(text));
+  }
+
   private shownText(text: string, options: ResultOptions | undefined): string {
     return options?.secret || options?.redacted ? text : this.redactor.redact(text);
   }

@@ -31,7 +31,7 @@ export function reportError(error: unknown, out: Output, verbose: boolean): numb
   }
   const detail = error instanceof Error ? error.message : String(error);
   out.error(`internal error: ${detail}`, 'this is a bug in svcctl; please report it with the command you ran (run with --verbose for details)');
-  if (verbose && error instanceof Error && error.stack) out.stderr.write(`${error.stack}\n`);
+  if (verbose && error instanceof Error && error.stack) out.rawError(`${error.stack}\n`);
   return ExitCode.Internal;
 }
 

@@ -367,7 +367,8 @@ const CELLS: Cell[] = [
       await saveEntry(home, baseUrl, { access_token: SAVED, expires_at: '2000-01-01T00:00:00.000Z', password_in_keychain: true });
       await keychainScript(home, baseUrl, [
         `${svcctl} token --refresh > refresh.out 2> refresh.err`,
-        `{ printf '%s\\n' ${shellQuote(INITIALIZE)}; sleep 3; } | SERVICE_MCP_URL=${shellQuote(mcp.url('reject', 'all'))} ${svcctl} mcp proxy --auth password > proxy.out 2> proxy.err`,
+        // stdin stays open until the answer to initialize is in proxy.out (at most 15 s).
+        `{ printf '%s\\n' ${shellQuote(INITIALIZE)}; for i in $(seq 150); do [ -s proxy.out ] && break; sleep 0.1; done; } | SERVICE_MCP_URL=${shellQuote(mcp.url('reject', 'all'))} ${svcctl} mcp proxy --auth password > proxy.out 2> proxy.err`,
       ]);
       const [refreshOut, refreshErr, proxyOut, proxyErr] = await Promise.all(['refresh.out', 'refresh.err', 'proxy.out', 'proxy.err'].map((name) => readFile(join(home, name), 'utf8')));
       assertHidden(refreshOut + refreshErr, [PASSWORD], 'token --refresh');

@@ -4,6 +4,7 @@
  * fake environment.
  */
 import type { Command } from 'commander';
+import type { KnownSecrets } from './known-secrets.js';
 import type { Output } from './output.js';
 
 export interface InputStream extends NodeJS.ReadableStream {
@@ -40,6 +41,8 @@ export interface Context {
   out: Output;
   globals: GlobalOptions;
   program?: RunningProgram;
+  /** Every secret value this run has read: add each one as it is read (known-secrets.ts); `out` redacts with it. */
+  secrets: KnownSecrets;
 }
 
 /** Builds the context of an action from the parsed global options (program.ts makes it; the register* files take it). */

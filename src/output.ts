@@ -4,8 +4,14 @@
  * on a TTY, never with NO_COLOR, TERM=dumb or --no-color (chalk alone does not
  * honour NO_COLOR). chalk is loaded only when colour can be shown (loadColors,
  * called by top-level.ts): a script's run never loads it (~7 ms of start-up).
+ *
+ * Every line written is redacted with the run's known secrets (known-secrets.ts):
+ * messages always; results unless the result is a secret on purpose (the
+ * token of `login` and `token`, `mcp print --show-secrets`) or was redacted
+ * already by its caller (a batch's result lines).
  */
 import type { ChalkInstance } from 'chalk';
+import { createRedactor, type Redactor } from './redaction.js';
 
 /** The colours messages use: chalk's, or plain text. */
 export type Styles = Pick<ChalkInstance, 'green' | 'yellow' | 'dim' | 'red'>;
@@ -34,7 +40,19 @@ export interface OutputOptions {
   color?: boolean;
   /** The colours to use when colour is allowed (loadColors); plain text without them. */
   colors?: Styles;
+  /** The run's known secrets (known-secrets.ts); without it nothing is redacted. */
+  redactor?: Redactor;
 }
+
+/** How a result on stdout is written; by default it is redacted. */
+export interface ResultOptions {
+  /** A secret printed on purpose (login, token, mcp print --show-secrets): written as it is. */
+  secret?: boolean;
+  /** Redacted already by the caller (the result lines of a batch): not scanned again. */
+  redacted?: boolean;
+}
+
+const NO_SECRETS = createRedactor([]);
 
 export function colorAllowed(stream: OutputStream, env: NodeJS.ProcessEnv, colorFlag = true): boolean {
   if (!colorFlag || !stream.isTTY) return false;
@@ -51,6 +69,8 @@ export class Output {
   readonly style: Styles;
   /** The colours given, passed on to an Output made from this one. */
   readonly colors: Styles | undefined;
+  /** Hides the run's known secrets in everything written (passed on to an Output made from this one). */
+  readonly redactor: Redactor;
   private progressShown = false;
 
   constructor(options: OutputOptions) {
@@ -59,6 +79,7 @@ export class Output {
     this.quiet = options.quiet ?? false;
     this.verbose = options.verbose ?? false;
     this.colors = options.colors;
+    this.redactor = options.redactor ?? NO_SECRETS;
     this.style = options.colors && colorAllowed(options.stderr, options.env, options.color ?? true) ? options.colors : PLAIN;
   }
 
@@ -68,18 +89,39 @@ export class Output {
   }
 
   /** One result line on stdout. */
-  result(text: string): void {
-    this.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  result(text: string, options?: ResultOptions): void {
+    const shown = this.shownText(text, options);
+    this.stdout.write(shown.endsWith('\n') ? shown : `${shown}\n`);
   }
 
-  /** One JSON document (or NDJSON line) on stdout. */
-  jsonResult(value: unknown): void {
-    this.stdout.write(`${JSON.stringify(value)}\n`);
+  /** One JSON document (or NDJSON line) on stdout; strings (keys too) redacted, so it stays valid JSON. */
+  jsonResult(value: unknown, options?: ResultOptions): void {
+    const text = JSON.stringify(value);
+    this.stdout.write(`${options?.secret || options?.redacted ? text : this.redactedJson(text)}\n`);
   }
 
-  /** Raw bytes on stdout (bodies, diffs), exactly as given. */
-  raw(bytes: string | Uint8Array): void {
-    this.stdout.write(bytes);
+  /** Raw bytes on stdout (bodies, diffs), exactly as given when no secret is in them. */
+  raw(bytes: string | Uint8Array, options?: ResultOptions): void {
+    if (options?.secret || options?.redacted) return void this.stdout.write(bytes);
+    const text = typeof bytes === 'string' ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+    const shown = this.redactor.redact(text);
+    this.stdout.write(shown === text ? bytes : shown);
+  }
+
+  /** A block of text on stderr (a diff, a stack trace), as given but redacted like every message. */
+  rawError(text: string): void {
+    this.clearProgress();
+    this.stderr.write(this.redactor.redact(text));
+  }
+
+  private shownText(text: string, options: ResultOptions | undefined): string {
+    return options?.secret || options?.redacted ? text : this.redactor.redact(text);
+  }
+
+  private redactedJson(text: string): string {
+    const parsed: unknown = JSON.parse(text);
+    const shown = this.redactor.redactValue(parsed);
+    return shown === parsed ? text : JSON.stringify(shown);
   }
 
   info(message: string): void {
@@ -106,7 +148,7 @@ export class Output {
   /** A progress line that rewrites itself; shown only on a TTY and never with --quiet. */
   progress(text: string): void {
     if (!this.interactiveStderr || this.quiet) return;
-    this.stderr.write(`\r\x1b[2K${text}`);
+    this.stderr.write(`\r\x1b[2K${this.redactor.redact(text)}`);
     this.progressShown = true;
   }
 
@@ -118,6 +160,6 @@ export class Output {
 
   private message(text: string): void {
     this.clearProgress();
-    this.stderr.write(`${text}\n`);
+    this.stderr.write(`${this.redactor.redact(text)}\n`);
   }
 }

@@ -1,12 +1,12 @@
 /**
- * One redaction for everything svcctl shows that a server or a child process
- * said: error messages, --json fields, doctor details, diffs. Build it once
- * per command with the secrets that command knows, then run every line
- * through it:
+ * The redaction of secret values in text, in every form they may take. The
+ * run's known secrets (known-secrets.ts, `ctx.secrets`) make one from every
+ * value read so far, and Output redacts all it writes with it; `mcp doctor`
+ * and diffs also make their own from the values an entry holds:
  *
  *   const redactor = createRedactor([token, hmacSecret]);
- *   out.error(redactor.redact(message));
- *   out.jsonResult(redactor.redactValue(parsedBody));
+ *   redactor.redact(message);
+ *   redactor.redactValue(parsedBody);
  *
  * For each secret it hides, replacing the match with ***:
  * - the plain text;
@@ -22,8 +22,16 @@
  *
  * Short secrets: a secret shorter than MIN_SECRET_LENGTH (4) characters is
  * hidden only in its plain form where it stands alone (not inside a word),
- * and none of its encodings are looked for: two or three characters occur in
- * ordinary text too often to hide them everywhere.
+ * and none of its encodings are looked for: three characters occur in
+ * ordinary text too often to hide them everywhere. A secret shorter than
+ * MIN_HIDDEN_LENGTH (3) is not hidden at all: one or two characters ("a",
+ * "to", "-1") would turn ordinary words and numbers into ***.
+ *
+ * Cost: the expression of every form is compiled on the first text that may
+ * hold one (~25 ms for two secrets). A text with no backslash and no % can
+ * hold a form only as written (no escape), so it is first checked with
+ * `includes` for each form as written: an event id, a path or a plain
+ * message never compiles anything.
  */
 
 export interface Redactor {
@@ -34,6 +42,9 @@ export interface Redactor {
 }
 
 export const MIN_SECRET_LENGTH = 4;
+
+/** Shorter secrets are not hidden at all (see above). */
+export const MIN_HIDDEN_LENGTH = 3;
 
 /** Base64 pieces shorter than this are not looked for (they would match by chance). */
 const MIN_BASE64_PIECE = 4;
@@ -99,19 +110,47 @@ function secretPatterns(secret: string): string[] {
   return [textPattern(secret), ...whole.map((form) => `${textPattern(form)}${PADDING}`), ...pieces.map(textPattern)];
 }
 
+/** Every form of the secret as written, with no escape: all that a text without a backslash or % can hold. */
+function writtenForms(secret: string): string[] {
+  if ([...secret].length < MIN_SECRET_LENGTH) return [secret];
+  const { whole, pieces } = base64Forms(secret);
+  return [secret, ...whole, ...pieces];
+}
+
+const plusAsSpace = (text: string): string => text.replace(/\+/g, ' ');
+
+/**
+ * Whether `text` may hold a form of a secret: false only when it cannot (no
+ * escape in it, and no form as written; a space may be written + in a form body).
+ */
+function mayHoldTest(secrets: string[]): (text: string) => boolean {
+  const written = [...new Set(secrets.flatMap(writtenForms))];
+  const spaced = secrets.filter((secret) => [...secret].length >= MIN_SECRET_LENGTH && secret.includes(' ')).map(plusAsSpace);
+  return (text) => {
+    if (text.includes('\\') || text.includes('%')) return true;
+    for (const form of written) if (text.includes(form)) return true;
+    if (spaced.length === 0) return false;
+    const spacedText = plusAsSpace(text);
+    return spaced.some((secret) => spacedText.includes(secret));
+  };
+}
+
 const NOTHING: Redactor = { redact: (text) => text, redactValue: (value) => value };
 
 export function createRedactor(secrets: Iterable<string | null | undefined>): Redactor {
-  const unique = [...new Set([...secrets].filter((secret): secret is string => typeof secret === 'string' && secret !== ''))];
+  const hidden = (secret: string | null | undefined): secret is string => typeof secret === 'string' && [...secret].length >= MIN_HIDDEN_LENGTH;
+  const unique = [...new Set([...secrets].filter(hidden))];
   if (unique.length === 0) return NOTHING;
   // Longer secrets first, so that a secret containing another is hidden whole.
   unique.sort((a, b) => b.length - a.length);
   // No form of a secret is shorter than this (a short secret's plain text; else a base64 piece or the
   // secret itself, one or more UTF-16 units per character): shorter text needs no look.
   const shortest = Math.min(...unique.map((secret) => ([...secret].length < MIN_SECRET_LENGTH ? secret.length : MIN_BASE64_PIECE)));
-  // Compiled on first use (~30-70 ms for the many forms): a command that shows nothing from a server never pays for it.
+  const mayHold = mayHoldTest(unique);
+  // Compiled on first use (~25-70 ms for the many forms): a command that shows nothing that may hold a secret never pays for it.
   let pattern: RegExp | undefined;
-  const redact = (text: string): string => (text.length < shortest ? text : text.replace((pattern ??= new RegExp(unique.flatMap(secretPatterns).join('|'), 'gu')), MASK));
+  const redact = (text: string): string =>
+    text.length < shortest || !mayHold(text) ? text : text.replace((pattern ??= new RegExp(unique.flatMap(secretPatterns).join('|'), 'gu')), MASK);
   const redactValue = (value: unknown): unknown => {
     if (typeof value === 'string') return redact(value);
     if (Array.isArray(value)) return value.map(redactValue);

@@ -5,7 +5,8 @@
  * warned about. Control characters (a line break left inside, NUL, ESC...;
  * tab is allowed) are rejected wherever the secret comes from: they cannot
  * travel in an HTTP header and would otherwise surface as a confusing network
- * error. Values are never printed.
+ * error. Values are never printed: each one read here joins the run's known
+ * secrets (ctx.secrets, known-secrets.ts) before anything else is done with it.
  */
 // node:fs's `promises` is read on first use: loading node:fs/promises costs ~2 ms of every start-up (BENCHMARKS.md).
 import { promises as fs } from 'node:fs';
@@ -86,7 +87,7 @@ export async function readSecretStdin(ctx: Context, what: string, flag: string):
   if (ctx.stdin.isTTY) {
     throw usageError(`${flag} reads the ${what} from stdin, but stdin is a terminal`, `pipe it in: ${flag} < file`);
   }
-  const value = stripOneNewline((await readAll(ctx.stdin)).toString('utf8'));
+  const value = ctx.secrets.add(stripOneNewline((await readAll(ctx.stdin)).toString('utf8')));
   if (value === '') throw usageError(`${flag} was given but stdin was empty: it must hold the ${what}`);
   checkSecretCharacters(value, `the ${what} read from stdin`);
   return value;
@@ -110,13 +111,14 @@ export interface ResolvedSecret {
 export async function resolveSecretWithSource(ctx: Context, request: SecretRequest): Promise<ResolvedSecret | undefined> {
   const { file } = request;
   if (file?.path !== undefined) {
-    const value = await readSecretFile(file.path, request.what, file.flag);
+    const value = ctx.secrets.add(await readSecretFile(file.path, request.what, file.flag));
     ctx.out.debug(`${request.what} from ${file.flag}`);
     warnSurroundingWhitespace(value, `the ${request.what} in ${file.path}`, ctx.out);
     return { value, source: { kind: 'file', path: file.path, flag: file.flag } };
   }
   const setting = readSetting(ctx.env, request.name);
   if (!setting) return undefined;
+  ctx.secrets.add(setting.value);
   ctx.out.debug(describeSource(setting, request.what));
   checkSecretCharacters(setting.value, `${setting.source} (the ${request.what})`, 'check how the variable is set');
   warnSurroundingWhitespace(setting.value, `${setting.source}`, ctx.out);

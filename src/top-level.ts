@@ -6,13 +6,14 @@
 import { homedir } from 'node:os';
 import { CommanderError } from 'commander';
 import { CliError, ExitCode } from './errors.js';
+import { KnownSecrets } from './known-secrets.js';
 import { colorAllowed, loadColors, Output } from './output.js';
 import { createProgram, type Io } from './cli/program.js';
 
 import { VERSION } from './version.js';
 
 function errorOutput(io: Io, argv: string[]): Output {
-  return new Output({ stdout: io.stdout, stderr: io.stderr, env: io.env, color: !argv.includes('--no-color'), colors: io.colors });
+  return new Output({ stdout: io.stdout, stderr: io.stderr, env: io.env, color: !argv.includes('--no-color'), colors: io.colors, redactor: io.secrets });
 }
 
 /** Maps any error to an exit code, printing what the user needs to know. */
@@ -30,7 +31,7 @@ export function reportError(error: unknown, out: Output, verbose: boolean): numb
   }
   const detail = error instanceof Error ? error.message : String(error);
   out.error(`internal error: ${detail}`, 'this is a bug in svcctl; please report it with the command you ran (run with --verbose for details)');
-  if (verbose && error instanceof Error && error.stack) out.stderr.write(`${error.stack}\n`);
+  if (verbose && error instanceof Error && error.stack) out.rawError(`${error.stack}\n`);
   return ExitCode.Internal;
 }
 
@@ -47,6 +48,7 @@ export async function main(argv: string[], io?: Partial<Io>): Promise<number> {
     stdout: process.stdout,
     stderr: process.stderr,
     version: VERSION,
+    secrets: new KnownSecrets(),
     ...io,
   };
   if (fullIo.colors === undefined && colorAllowed(fullIo.stderr, fullIo.env, !argv.includes('--no-color'))) fullIo.colors = await loadColors();

@@ -14,6 +14,7 @@ import { Option } from 'commander';
 import { completionScript } from '../src/cli/completion-scripts.js';
 import { completionTree } from '../src/cli/completion-tree.js';
 import { createProgram, type Io } from '../src/cli/program.js';
+import { KnownSecrets } from '../src/known-secrets.js';
 import { CLIENT_IDS } from '../src/mcp/types.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/temp-dirs.js';
@@ -37,7 +38,7 @@ function bashComplete(script: string, words: string[], cwd?: string): string[] {
 
 function fakeIo(): Io {
   const sink = { write: () => true, isTTY: false } as unknown as Io['stdout'];
-  return { env: {}, cwd: '/', homeDir: '/nonexistent', platform: 'linux', stdin: process.stdin, stdout: sink, stderr: sink, version: '9.9.9' };
+  return { env: {}, cwd: '/', homeDir: '/nonexistent', platform: 'linux', stdin: process.stdin, stdout: sink, stderr: sink, version: '9.9.9', secrets: new KnownSecrets() };
 }
 
 describe('svcctl completion bash', () => {

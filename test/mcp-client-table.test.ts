@@ -17,6 +17,7 @@ import { runMcpDoctor } from '../src/commands/mcp-doctor.js';
 import { runMcpInstall } from '../src/commands/mcp-install.js';
 import { findServiceEntries } from '../src/commands/mcp-list.js';
 import type { Context } from '../src/context.js';
+import { KnownSecrets } from '../src/known-secrets.js';
 import { clientCommand } from '../src/mcp/clients/add-commands.js';
 import { registerClient } from '../src/mcp/clients/table.js';
 import { buildEntryRequest } from '../src/mcp/install/entry-request.js';
@@ -75,6 +76,7 @@ function contextIn(home: string, env: NodeJS.ProcessEnv = {}): Captured {
     stdin,
     out: new Output({ stdout, stderr, env: {} }),
     globals: { json: true, quiet: false, verbose: false, color: false, input: false },
+    secrets: new KnownSecrets(),
   };
   return { ctx, stdout: () => `${out}${err}` };
 }

@@ -41,9 +41,46 @@ describe('createRedactor', () => {
     assert.equal(createRedactor([]).redact(SECRET), SECRET);
   });
 
-  it('a secret shorter than 4 characters is hidden only as written, where it stands alone', () => {
+  it('a secret of 3 characters is hidden only as written, where it stands alone; of 1 or 2, not at all', () => {
     const short = createRedactor(['ab1']);
     assert.equal(short.redact('ab1, cab1 ab12 "ab1" ab1'), '***, cab1 ab12 "***" ***');
     assert.equal(short.redact(Buffer.from('ab1').toString('base64')), 'YWIx');
+    assert.equal(short.redact('ab1\\u0020 %41 ab1'), '***\\u0020 %41 ***', 'an escape elsewhere in the text changes nothing');
+    const tiny = createRedactor(['a', '42']);
+    assert.equal(tiny.redact('a value of 42, a 42'), 'a value of 42, a 42');
+  });
+
+  it('a space written + (a form body) is hidden, in a text with no escape and with one', () => {
+    const spaced = createRedactor(['pw with space']);
+    assert.equal(spaced.redact('password=pw+with+space&x=1'), 'password=***&x=1');
+    assert.equal(spaced.redact('password=pw+with%20space&x=%41'), 'password=***&x=%41');
+  });
+
+  it('texts with no backslash and no % (checked without the full expression) hide every form as the full expression does', () => {
+    // Noise made of the secrets' own characters, so that near misses are common; a fixed seed.
+    let seed = 7;
+    // mulberry32: 32-bit integer steps (a float LCG loses its low bits and repeats itself).
+    const random = (below: number): number => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) % below;
+    };
+    const secrets = ['tok/Zq9+xY=abc~é', 'pw with space', 'abcd'];
+    const redactor = createRedactor(secrets);
+    const forms = (secret: string): string[] => {
+      const prefixes = ['', 'a', 'ab'];
+      const base64 = prefixes.flatMap((prefix) => [Buffer.from(`${prefix}${secret}!`).toString('base64'), Buffer.from(`${prefix}${secret}`).toString('base64url')]);
+      return [secret, secret.replace(/ /g, '+'), ...base64];
+    };
+    const noise = 'tokZq9+xY=abcwithspace/ ~é-_.';
+    for (let round = 0; round < 2000; round++) {
+      const secret = secrets[random(secrets.length)]!;
+      const form = forms(secret)[random(forms(secret).length)]!;
+      const around = (): string => Array.from({ length: random(12) }, () => noise[random(noise.length)]).join('');
+      const text = `${around()}${form}${around()}`;
+      assert.ok(!/[\\%]/.test(text));
+      assert.ok(!reveals(redactor.redact(text), secret), `${JSON.stringify(text)} → ${JSON.stringify(redactor.redact(text))}`);
+    }
   });
 });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import type { Context } from '../src/context.js';
+import { KnownSecrets } from '../src/known-secrets.js';
 import { Output } from '../src/output.js';
 import { credentialsPath, forgetToken, readSavedToken, saveToken } from '../src/auth/credentials-store.js';
 import { tempDir } from './helpers/temp-dirs.js';
@@ -21,6 +22,7 @@ function fakeContext(home: string, env: NodeJS.ProcessEnv = {}): { ctx: Context;
     stdin: new PassThrough(),
     out,
     globals: { json: false, quiet: false, verbose: false, color: false, input: false },
+    secrets: new KnownSecrets(),
   };
   return { ctx, stderr: () => err };
 }

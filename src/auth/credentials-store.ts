@@ -166,14 +166,18 @@ function linkedCredentials(path: string, target: string): CliError {
 }
 
 /**
- * The saved token for a base URL, or undefined. A corrupt file is exit 7, never ignored.
- * This is where loose rights are warned about (a save fixes them without a word); a
- * command that reads the file again passes `warn: false`.
+ * The saved token for a base URL, or undefined; it joins the run's known secrets
+ * (the tokens of other base URLs are never used, so never sent or echoed).
+ * A corrupt file is exit 7, never ignored. This is where loose rights are warned
+ * about (a save fixes them without a word); a command that reads the file again
+ * passes `warn: false`.
  */
 export async function readSavedToken(ctx: Context, baseUrl: string, options: { warn?: boolean } = {}): Promise<SavedToken | undefined> {
   const { file, snapshot } = await readCredentials(credentialsPath(ctx));
+  const saved = file.tokens[baseUrl];
+  ctx.secrets.add(saved?.access_token);
   if (options.warn !== false) warnIfReadableByOthers(ctx, snapshot);
-  return file.tokens[baseUrl];
+  return saved;
 }
 
 /** Saves (or replaces) the token of a base URL; returns the file's path. */

@@ -84,11 +84,11 @@ async function usableSaved(ctx: Context, baseUrl: string, refused: string | unde
   return { saved, usable: isUsable(saved, new Date()) && saved?.access_token !== refused };
 }
 
-async function passwordFor(sources: RefreshSources, saved: SavedToken | undefined, platform: NodeJS.Platform): Promise<string | undefined> {
+async function passwordFor(ctx: Context, sources: RefreshSources, saved: SavedToken | undefined): Promise<string | undefined> {
   if (sources.hasPassword) return sources.password();
   if (!saved?.password_in_keychain || !saved.email) return undefined;
   const { rememberedPassword } = await import('./keychain.js');
-  return rememberedPassword({ baseUrl: sources.baseUrl, email: saved.email, platform });
+  return rememberedPassword({ baseUrl: sources.baseUrl, email: saved.email, platform: ctx.platform }, ctx.secrets);
 }
 
 /**
@@ -114,7 +114,7 @@ export async function freshToken(ctx: Context, sources: RefreshSources, refused?
     // Another svcctl may have logged in while this one waited for the lock.
     const again = await usableSaved(ctx, sources.baseUrl, refused, false);
     if (again.usable) return { token: again.saved!.access_token, loggedIn: false };
-    const password = await passwordFor(sources, again.saved ?? first.saved, ctx.platform);
+    const password = await passwordFor(ctx, sources, again.saved ?? first.saved);
     if (password === undefined) {
       throw new CliError(ExitCode.AuthRejected, `${why}, and the OS keychain holds no password for ${email}`, {
         hint: `run 'svcctl login --save --remember-password' again, or give the password with ${sources.passwordSources}`,

@@ -16,6 +16,7 @@
  * Entry: service "svcctl:<base URL>", account "<email>".
  */
 import { CliError, ExitCode } from '../errors.js';
+import type { KnownSecrets } from '../known-secrets.js';
 
 type AsyncEntry = import('@napi-rs/keyring').AsyncEntry;
 
@@ -71,9 +72,9 @@ export async function rememberPassword(key: KeychainKey, password: string): Prom
   await attempt(key, (entry) => entry.setPassword(password));
 }
 
-/** The remembered password, or undefined when none is saved. */
-export async function rememberedPassword(key: KeychainKey): Promise<string | undefined> {
-  return (await attempt(key, (entry) => entry.getPassword())) ?? undefined;
+/** The remembered password, or undefined when none is saved; it joins the run's known secrets. */
+export async function rememberedPassword(key: KeychainKey, secrets: KnownSecrets): Promise<string | undefined> {
+  return secrets.add((await attempt(key, (entry) => entry.getPassword())) ?? undefined);
 }
 
 /** Forgets the remembered password; false when none was saved. */

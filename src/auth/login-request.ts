@@ -8,8 +8,10 @@
  *   404                            → exit 5, hint: check the base URL
  *   other 4xx                      → exit 5, the service's message
  *   3xx, 5xx, network, TLS, timeout → exit 6, the cause in words
- * The password never appears in a message: bodies are redacted before they
- * are shown, and so are the values of members named like secrets.
+ * The password never appears in a message: bodies are redacted (with the
+ * run's known secrets, the password among them) before they are shown, and
+ * so are the values of members named like secrets. The token joins the known
+ * secrets as soon as it is read from the answer.
  */
 import { LOGIN_PATH } from '../constants.js';
 import type { Context } from '../context.js';
@@ -17,7 +19,7 @@ import { CliError, ExitCode } from '../errors.js';
 import { describeNetworkError } from '../http/network-errors.js';
 import { serviceMessage, shorten } from '../http/redact.js';
 import { createTransport, type HttpResponse } from '../http/transport.js';
-import { createRedactor, type Redactor } from '../redaction.js';
+import type { Redactor } from '../redaction.js';
 import { apiUrl } from '../settings.js';
 import { VERSION } from '../version.js';
 
@@ -91,7 +93,8 @@ function tokenFrom(response: HttpResponse, redactor: Redactor): string {
 /** Logs in and returns the access_token (a JWT). */
 export async function requestAccessToken(ctx: Context, request: LoginRequest): Promise<string> {
   const url = apiUrl(request.baseUrl, LOGIN_PATH);
-  const redactor = createRedactor([request.password]);
+  ctx.secrets.add(request.password);
+  const redactor = ctx.secrets;
   const transport = await createTransport({ env: ctx.env, origin: new URL(url).origin, timeoutMs: request.timeoutSeconds * 1000 });
   const body = Buffer.from(JSON.stringify({ email: request.email, password: request.password }), 'utf8');
   ctx.out.debug(`POST ${url} (email ${request.email}, password ***)`);
@@ -110,6 +113,6 @@ export async function requestAccessToken(ctx: Context, request: LoginRequest): P
     await transport.close();
   }
   ctx.out.debug(`HTTP ${response.status} from ${url}`);
-  if (response.status >= 200 && response.status < 300) return tokenFrom(response, redactor);
+  if (response.status >= 200 && response.status < 300) return ctx.secrets.add(tokenFrom(response, redactor));
   throw statusError(response, url, request, redactor);
 }

@@ -6,6 +6,7 @@
 import { Command, Option } from 'commander';
 import { CLI_NAME } from '../constants.js';
 import type { ContextFactory, GlobalOptions, InputStream, RunningProgram } from '../context.js';
+import type { KnownSecrets } from '../known-secrets.js';
 import { Output, type OutputStream, type Styles } from '../output.js';
 import { registerEventCommands } from './event-commands.js';
 import { registerDevCommands } from './dev-commands.js';
@@ -26,6 +27,8 @@ export interface Io {
   colors?: Styles;
   /** How this svcctl was started (main.ts); undefined inside another program. */
   program?: RunningProgram;
+  /** The run's known secrets: every output of the run is redacted with them. */
+  secrets: KnownSecrets;
 }
 
 export const EXIT_CODES_HELP = `
@@ -108,6 +111,7 @@ export function createProgram(io: Io, argv?: readonly string[]): Command {
       verbose: globals.verbose,
       color: globals.color,
       colors: io.colors,
+      redactor: io.secrets,
     });
     return {
       env: io.env,
@@ -120,6 +124,7 @@ export function createProgram(io: Io, argv?: readonly string[]): Command {
       out,
       globals,
       ...(io.program ? { program: io.program } : {}),
+      secrets: io.secrets,
     };
   };
 

@@ -66,7 +66,7 @@ export async function runDev(ctx: Context, options: DevOptions): Promise<void> {
   }
   // The ready line holds the sandbox's throwaway secrets on purpose: it is how scripts get them.
   const readyLine = sandbox.readyLine() as unknown as ReadyLine;
-  ctx.out.raw(formatReady(readyLine, options.detachedChild ? 'json' : (options.format ?? 'json')));
+  ctx.out.raw(formatReady(readyLine, options.detachedChild ? 'json' : (options.format ?? 'json')), { secret: true });
   ready = true;
   say(`svcctl dev: serving ${sandbox.baseUrl} and ${sandbox.mcpUrl} (${options.detachedChild ? 'in the background' : 'Ctrl+C to stop'})`);
   say(`  users: ${sandbox.users.map((u) => u.email).join(', ')}`);
@@ -99,7 +99,7 @@ async function runDetached(ctx: Context, options: DevOptions, files: { eventsFil
   const { startDetached } = await import('../dev/detach.js');
   const program = ctx.program ?? { execPath: 'node', script: undefined };
   const { ready, pid } = await startDetached({ program, args: childArgs(options, files), env: ctx.env, cwd: ctx.cwd, stderr: ctx.out.stderr });
-  ctx.out.raw(formatReady(ready, options.format ?? 'json', pid));
+  ctx.out.raw(formatReady(ready, options.format ?? 'json', pid), { secret: true });
   const stop = ctx.platform === 'win32' ? `Stop-Process -Id ${pid}` : `kill ${pid}`;
   ctx.out.info(`svcctl dev: serving ${ready.base_url} in the background (pid ${pid}); stop it with: ${stop}`);
   ctx.out.info(files.logFile === undefined ? '  request log: off (--log-file FILE keeps it)' : `  request log: ${files.logFile}`);

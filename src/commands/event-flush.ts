@@ -82,7 +82,7 @@ export async function runEventFlush(ctx: Context, options: EventFlushOptions): P
   const names = await listSpooled(dir);
   const url = apiUrl(resolveBaseUrl(ctx), EVENT_PATH);
   const transport = await createTransport({ env: ctx.env, origin: new URL(url).origin, timeoutMs: options.httpTimeout * 1000, connections: options.concurrency });
-  const target: DeliveryTarget = { url, token, secret, transport, retries: options.retries, timeoutSeconds: options.httpTimeout, keepResponse: false };
+  const target: DeliveryTarget = { url, token, secret, transport, retries: options.retries, timeoutSeconds: options.httpTimeout, keepResponse: false, redactor: ctx.secrets };
   const tally: Tally = { flushed: 0, kept: 0, rejected: 0, skipped: 0 };
   let next = 0;
   let stop: CliError | undefined;

@@ -2,7 +2,10 @@
  * `svcctl event run -- COMMAND [ARGS...]`: runs a command and sends an event
  * about it (by default only when it fails). svcctl ends with the command's own
  * exit code; a failure to send the event is reported on stderr and never
- * changes that code.
+ * changes that code. The command's own stderr passes through untouched; the
+ * copy of its tail in the event is redacted with every secret the run holds
+ * (the ingest token and HMAC secret, read before the event is built, and the
+ * secret-looking variables of the environment).
  */
 import { constants, hostname, userInfo } from 'node:os';
 import type { Context } from '../context.js';
@@ -10,8 +13,8 @@ import { CliError, usageError, type ExitCodeValue } from '../errors.js';
 import { onInterrupt } from '../interrupt.js';
 import { Output } from '../output.js';
 import { environmentSecrets, failed, runEvent } from '../events/run-event.js';
-import { exitCodeOf, runCommand } from '../events/run-process.js';
-import { runEventSend } from './event-send.js';
+import { exitCodeOf, runCommand, type RunOutcome } from '../events/run-process.js';
+import { eventCredentials, runEventSend, type EventSendOptions } from './event-send.js';
 
 export interface EventRunOptions {
   command: string[];
@@ -54,7 +57,7 @@ function labelsOf(pairs: string[]): Record<string, string> {
 
 /** Messages of a real send go to stderr: stdout belongs to the wrapped command. */
 function stderrContext(ctx: Context): Context {
-  const out = new Output({ stdout: ctx.out.stderr, stderr: ctx.out.stderr, env: ctx.env, quiet: ctx.out.quiet, verbose: ctx.out.verbose, color: ctx.globals.color, colors: ctx.out.colors });
+  const out = new Output({ stdout: ctx.out.stderr, stderr: ctx.out.stderr, env: ctx.env, quiet: ctx.out.quiet, verbose: ctx.out.verbose, color: ctx.globals.color, colors: ctx.out.colors, redactor: ctx.secrets });
   return { ...ctx, out };
 }
 
@@ -74,48 +77,58 @@ export async function runEventRun(ctx: Context, options: EventRunOptions): Promi
   const exitCode = exitCodeOf(outcome, (signal) => constants.signals[signal] ?? 0);
   if (outcome.spawnError) ctx.out.error(`cannot run '${command}': ${outcome.spawnError.message}`);
   if (failed(outcome) || options.always || options.dryRun) {
+    await sendRunEvent(options.dryRun ? ctx : stderrContext(ctx), options, { outcome, exitCode, command, args, labels });
+  }
+  if (exitCode !== 0) throw new CliError(exitCode as ExitCodeValue, `exit ${exitCode}`, { silent: true });
+}
+
+interface Run {
+  outcome: RunOutcome;
+  exitCode: number;
+  command: string;
+  args: string[];
+  labels: Record<string, string>;
+}
+
+/** Reads the credentials, builds the event (its tail redacted with them) and sends it; a failure is only reported. */
+async function sendRunEvent(ctx: Context, options: EventRunOptions, run: Run): Promise<void> {
+  const sendOptions: EventSendOptions = {
+    label: [],
+    raw: false,
+    ndjson: false,
+    concurrency: 1,
+    retries: options.retries,
+    timeout: options.httpTimeout,
+    tokenFile: options.tokenFile,
+    hmacSecretFile: options.hmacSecretFile,
+    spool: options.spool,
+    dryRun: !!options.dryRun,
+    printCurl: false,
+  };
+  try {
+    for (const value of environmentSecrets(ctx.env)) ctx.secrets.add(value);
+    const credentials = await eventCredentials(ctx, sendOptions);
     const event = runEvent(
-      outcome,
-      exitCode,
+      run.outcome,
+      run.exitCode,
       {
-        command,
-        args,
+        command: run.command,
+        args: run.args,
         title: options.title,
         source: options.source ?? hostname(),
         severity: options.severity,
         tailLines: options.tail,
         showArgs: !!options.showArgs,
-        labels,
+        labels: run.labels,
         host: hostname(),
         user: currentUser(ctx.env),
-        secrets: environmentSecrets(ctx.env),
+        redactor: ctx.secrets,
       },
       !!options.investigate,
       options.timeout,
     );
-    await sendRunEvent(options.dryRun ? ctx : stderrContext(ctx), options, event);
-  }
-  if (exitCode !== 0) throw new CliError(exitCode as ExitCodeValue, `exit ${exitCode}`, { silent: true });
-}
-
-async function sendRunEvent(ctx: Context, options: EventRunOptions, event: ReturnType<typeof runEvent>): Promise<void> {
-  try {
-    await runEventSend(ctx, {
-      title: event.title,
-      investigate: event.investigate,
-      payload: JSON.stringify(event.payload),
-      label: [],
-      raw: false,
-      ndjson: false,
-      concurrency: 1,
-      retries: options.retries,
-      timeout: options.httpTimeout,
-      tokenFile: options.tokenFile,
-      hmacSecretFile: options.hmacSecretFile,
-      spool: options.spool,
-      dryRun: !!options.dryRun,
-      printCurl: false,
-    });
+    const payload = { ...sendOptions, title: event.title, investigate: event.investigate, payload: JSON.stringify(event.payload) };
+    await runEventSend(ctx, payload, credentials);
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
     // The command's exit code stands: the event's failure is only reported.

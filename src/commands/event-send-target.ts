@@ -25,6 +25,7 @@ export async function deliveryTarget(
     transport,
     retries: options.retries,
     timeoutSeconds: options.timeout,
+    redactor: ctx.secrets,
     onRetry: ({ attempt, delayMs, reason }) =>
       ctx.out.info(`${reason}; retrying in ${(delayMs / 1000).toFixed(1)}s (attempt ${attempt + 1} of ${options.retries + 1})`),
   };

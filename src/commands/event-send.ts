@@ -83,26 +83,37 @@ export async function buildSingle(ctx: Context, options: EventSendOptions): Prom
   return buildFromBytes(bytes, { raw: options.raw, label: describeInput(options.file) });
 }
 
-/** What every path of `event send` needs, resolved once. */
-export interface Resolved {
-  url: string;
+/** The ingest token and the HMAC secret, read once (both join the run's known secrets as they are read). */
+export interface EventCredentials {
   token: ResolvedSecret | undefined;
   secret: string | undefined;
-  /** Only with --ndjson (checkCombinations rejects --failed-out without it). */
-  failedOut?: FailedOut;
 }
 
-export async function runEventSend(ctx: Context, options: EventSendOptions): Promise<void> {
-  checkCombinations(options, ctx.globals.json);
-  const sending = !options.dryRun && !options.printCurl;
-  const url = apiUrl(resolveBaseUrl(ctx), EVENT_PATH);
-  const token = await ingestToken(ctx, options, sending);
+/** Reads the ingest token (exit 2 without one when sending) and the HMAC secret from their files or variables. */
+export async function eventCredentials(ctx: Context, options: EventSendOptions): Promise<EventCredentials> {
+  const token = await ingestToken(ctx, options, !options.dryRun && !options.printCurl);
   const secret = await resolveSecret(ctx, {
     name: 'HMAC_SECRET',
     what: 'HMAC secret',
     file: { path: options.hmacSecretFile, flag: '--hmac-secret-file' },
   });
   if (secret === undefined) ctx.out.debug('no HMAC secret: the request is sent without a signature header');
+  return { token, secret };
+}
+
+/** What every path of `event send` needs, resolved once. */
+export interface Resolved extends EventCredentials {
+  url: string;
+  /** Only with --ndjson (checkCombinations rejects --failed-out without it). */
+  failedOut?: FailedOut;
+}
+
+/** `credentials`: read already by the caller (`event run` reads them before it builds the event, to redact it). */
+export async function runEventSend(ctx: Context, options: EventSendOptions, credentials?: EventCredentials): Promise<void> {
+  checkCombinations(options, ctx.globals.json);
+  const sending = !options.dryRun && !options.printCurl;
+  const url = apiUrl(resolveBaseUrl(ctx), EVENT_PATH);
+  const { token, secret } = credentials ?? (await eventCredentials(ctx, options));
   const resolved: Resolved = { url, token, secret };
   // The batch and preview paths are chunks of their own: one event loads neither (start-up, BENCHMARKS.md).
   if (options.ndjson) {

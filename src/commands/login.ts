@@ -59,9 +59,10 @@ export async function logIn(
   return result;
 }
 
+/** The new token on stdout: printing it is the command's purpose, so it is not redacted. */
 export function printToken(ctx: Context, summary: TokenSummary): void {
-  if (ctx.globals.json) ctx.out.jsonResult(summary);
-  else ctx.out.result(summary.access_token);
+  if (ctx.globals.json) ctx.out.jsonResult(summary, { secret: true });
+  else ctx.out.result(summary.access_token, { secret: true });
 }
 
 export async function runLogin(ctx: Context, options: LoginOptions): Promise<void> {

@@ -69,7 +69,7 @@ async function settleConflicts(ctx: Context, changes: PlannedChange[], options: 
   const ask = canPrompt(ctx);
   for (const change of conflicts) {
     ctx.out.warn(`${change.plan.target.label}: ${change.plan.target.file} already has a different '${change.name}' entry`);
-    ctx.out.stderr.write(`${diffOf(change)}\n`);
+    ctx.out.rawError(`${diffOf(change)}\n`);
     if (ask) {
       const { promptConfirm } = await import('../ui/prompts.js');
       if (await promptConfirm(ctx, `Replace the existing '${change.name}' entry (a backup is kept)?`, false)) {

@@ -2,7 +2,8 @@
  * `svcctl mcp print` and `svcctl mcp command`: the entry as the client's file
  * would hold it, and the client's own command line or install link. Nothing is
  * written. A secret that would be literal is shown as a placeholder
- * (<SERVICE_PASSWORD>) unless --show-secrets is given.
+ * (<SERVICE_PASSWORD>) unless --show-secrets is given: then the values are
+ * printed on purpose, not redacted.
  */
 import type { Context } from '../context.js';
 import { usageError } from '../errors.js';
@@ -55,6 +56,7 @@ export async function runMcpPrint(ctx: Context, options: McpEntryOptions): Promi
     file ??= client.configPath(env, request.scope);
   }
   const text = await entryDocumentText(entryPath, rendered, format);
+  const shown = { secret: options.showSecrets === true };
   if (ctx.globals.json) {
     ctx.out.jsonResult({
       client: 'client' in target ? target.client : null,
@@ -72,11 +74,11 @@ export async function runMcpPrint(ctx: Context, options: McpEntryOptions): Promi
       literal_secrets: rendered.literalSecrets,
       variables_to_export: rendered.variablesToExport,
       notes: rendered.notes,
-    });
+    }, shown);
     return;
   }
   if (file !== null) ctx.out.info(`${'client' in target ? `${getClient(target.client).label}, ${request.scope} scope: ` : ''}${file}`);
-  ctx.out.raw(text);
+  ctx.out.raw(text, shown);
   reportAdvice(ctx, request, rendered, options.showSecrets === true);
 }
 
@@ -84,6 +86,7 @@ export async function runMcpCommand(ctx: Context, options: McpEntryOptions): Pro
   const { request, rendered } = await prepare(ctx, options, 'command');
   if (!('client' in request.target)) throw usageError('svcctl mcp command needs --client <id> (a generic --format has no command)');
   const result = clientCommand(getClient(request.target.client), request, rendered);
+  const shown = { secret: options.showSecrets === true };
   if (ctx.globals.json) {
     ctx.out.jsonResult({
       client: request.target.client,
@@ -95,11 +98,11 @@ export async function runMcpCommand(ctx: Context, options: McpEntryOptions): Pro
       literal_secrets: rendered.literalSecrets,
       variables_to_export: rendered.variablesToExport,
       notes: [...result.notes, ...rendered.notes],
-    });
+    }, shown);
     return;
   }
-  if (result.command !== null) ctx.out.result(result.command);
-  for (const link of result.links) ctx.out.result(link.url);
+  if (result.command !== null) ctx.out.result(result.command, shown);
+  for (const link of result.links) ctx.out.result(link.url, shown);
   for (const note of result.notes) ctx.out.info(note);
   reportAdvice(ctx, request, rendered, options.showSecrets === true);
 }

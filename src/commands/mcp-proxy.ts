@@ -12,7 +12,6 @@ import { emailWithoutPrompt, passwordGiven, passwordWithoutPrompt, type Credenti
 import type { Context } from '../context.js';
 import { optionalBaseUrl, resolveBaseUrl, resolveMcpUrl } from '../deployment.js';
 import { usageError } from '../errors.js';
-import { createRedactor } from '../redaction.js';
 import { envName } from '../settings.js';
 import { authFetch } from '../mcp/proxy/auth-fetch.js';
 import { runBridge } from '../mcp/proxy/bridge.js';
@@ -42,8 +41,9 @@ export async function runMcpProxy(ctx: Context, options: McpProxyOptions): Promi
   if (ctx.globals.json) throw usageError('mcp proxy speaks MCP on stdout: --json does not apply');
   const url = resolveMcpUrl(ctx, options.auth === 'bearer' ? resolveBaseUrl(ctx) : undefined);
   const credentials = credentialsFor(ctx, options);
-  const redact = (text: string): string => createRedactor(credentials.secrets()).redact(text);
-  const log = (message: string): void => ctx.out.info(`svcctl mcp proxy: ${redact(message)}`);
+  // Every credential the proxy sends joined the run's known secrets when it was read: the log (ctx.out) and the error replies are redacted with them.
+  const redact = (text: string): string => ctx.secrets.redact(text);
+  const log = (message: string): void => ctx.out.info(`svcctl mcp proxy: ${message}`);
   // Fails here (exit 4 with the reason) when there is nothing to log in with.
   await credentials.headers();
   log(`forwarding stdio to ${url} (${options.auth})`);

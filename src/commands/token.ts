@@ -30,11 +30,13 @@ export interface TokenOptions extends CredentialFlags {
 
 const LOGIN_HINT = "run 'svcctl login --save' (or 'svcctl token --refresh' with the password in SERVICE_PASSWORD, --password-file or --password-stdin)";
 
+/** The token on stdout: printing it is the command's purpose, so it is not redacted. */
 function printAs(ctx: Context, options: TokenOptions, token: string): void {
-  if (options.jsonHeaders) ctx.out.result(JSON.stringify({ [HEADER_AUTHORIZATION]: `Bearer ${token}` }));
-  else if (options.header) ctx.out.result(`${HEADER_AUTHORIZATION}: Bearer ${token}`);
-  else if (ctx.globals.json) ctx.out.jsonResult(summarizeToken(token));
-  else ctx.out.result(token);
+  const secret = { secret: true };
+  if (options.jsonHeaders) ctx.out.result(JSON.stringify({ [HEADER_AUTHORIZATION]: `Bearer ${token}` }), secret);
+  else if (options.header) ctx.out.result(`${HEADER_AUTHORIZATION}: Bearer ${token}`, secret);
+  else if (ctx.globals.json) ctx.out.jsonResult(summarizeToken(token), secret);
+  else ctx.out.result(token, secret);
 }
 
 function checkFormats(ctx: Context, options: TokenOptions): void {

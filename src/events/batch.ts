@@ -83,7 +83,8 @@ export async function runBatch(chunks: AsyncIterable<Buffer>, options: BatchOpti
   let writeScheduled = false;
   const writeOut = (): void => {
     writeScheduled = false;
-    if (pendingText) out.raw(pendingText);
+    // Redacted already: ids, and results whose answers and errors were redacted when they were made (deliver.ts, build).
+    if (pendingText) out.raw(pendingText, { redacted: true });
     pendingText = '';
   };
 
@@ -117,7 +118,7 @@ export async function runBatch(chunks: AsyncIterable<Buffer>, options: BatchOpti
     } else if (kept) spooled++;
     else sent++;
     if (options.json) {
-      const fields = result ?? { id: null, status: null, attempts: 0, response: null, error: error?.message };
+      const fields = result ?? { id: null, status: null, attempts: 0, response: null, error: error && options.target.redactor.redact(error.message) };
       slot.text = `${JSON.stringify(kept ? { line: slot.line.number, ...fields, status: 'spooled' } : { line: slot.line.number, ...fields })}\n`;
     } else if (!error && result) slot.text = `${result.id}\n`;
     slot.done = true;

@@ -9,7 +9,7 @@ import { CliError, ExitCode, type ExitCodeValue } from '../errors.js';
 import { postWithRetries, type PostOutcome, type RetryInfo } from '../http/post.js';
 import { parseBody, serviceMessage } from '../http/redact.js';
 import type { Transport } from '../http/transport.js';
-import { createRedactor, type Redactor } from '../redaction.js';
+import type { Redactor } from '../redaction.js';
 import { signBody } from './hmac.js';
 
 export interface DeliveryTarget {
@@ -22,8 +22,8 @@ export interface DeliveryTarget {
   /** false when the response of a delivered event is not reported (a batch without --json). */
   keepResponse?: boolean;
   onRetry?: (info: RetryInfo) => void;
-  /** Hides the token and the HMAC secret in what the service answered; made from them when not given. */
-  redactor?: Redactor;
+  /** Hides the run's known secrets (the token and the HMAC secret among them) in what the service answered. */
+  redactor: Redactor;
 }
 
 /** The signature header's name as sent (lower case, like every header svcctl sends). */
@@ -82,7 +82,7 @@ function classify(outcome: PostOutcome, redactor: Redactor): { exitCode: ExitCod
     const location = outcome.response.headers.location;
     return {
       exitCode: ExitCode.RequestRejected,
-      message: `the service answered with a redirect (HTTP ${status}${location ? ` to ${String(location)}` : ''})`,
+      message: `the service answered with a redirect (HTTP ${status}${location ? ` to ${redactor.redact(String(location))}` : ''})`,
       hint: 'check the base URL (https, host, and the /api path)',
     };
   }
@@ -109,7 +109,6 @@ export function deliverEvent(target: DeliveryTarget, id: string, body: Buffer): 
 
 /** The result line and, when the event was not delivered, the failure, of a post's outcome. */
 function deliveryOf(target: DeliveryTarget, id: string, outcome: PostOutcome): Delivery {
-  target.redactor ??= createRedactor([target.token, target.secret]);
   const { redactor } = target;
   const result: DeliveryResult = {
     id,

@@ -1,9 +1,11 @@
 /**
  * The event `event run` sends about a command: title, severity, the tail of
- * its stderr (secrets of the environment redacted) and labels describing the
- * run. Arguments appear only when asked (--show-args): they may hold secrets.
+ * its stderr (redacted with the run's known secrets: the ingest token and
+ * HMAC secret wherever they were read from, and the secret-looking variables
+ * of the environment) and labels describing the run. Arguments appear only
+ * when asked (--show-args): they may hold secrets.
  */
-import { createRedactor } from '../redaction.js';
+import { MIN_SECRET_LENGTH, type Redactor } from '../redaction.js';
 import { isSecretName } from '../secret-names.js';
 import type { RunOutcome } from './run-process.js';
 
@@ -21,27 +23,25 @@ export interface RunEventOptions {
   labels: Record<string, string>;
   host: string;
   user: string;
-  /** Values to redact from the tail (secrets found in the environment). */
-  secrets: string[];
+  /** Hides the run's known secrets in the tail (every encoded form of each). */
+  redactor: Redactor;
 }
 
-/** The values of secret-looking environment variables (long enough to redact safely). */
+/**
+ * The values of secret-looking environment variables. Only a name says they are secrets, so short
+ * values (USE_API_KEY=yes, PASSWORD_MIN=8) are left out: they are settings more often than secrets.
+ */
 export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
   return Object.entries(env)
-    .filter(([name, value]) => isSecretName(name) && typeof value === 'string' && value.length >= 4)
+    .filter(([name, value]) => isSecretName(name) && typeof value === 'string' && value.length >= MIN_SECRET_LENGTH)
     .map(([, value]) => value as string);
 }
 
-/** The one place the tail is redacted, with the shared redaction (every encoded form of each secret). */
-export function redactTail(text: string, secrets: string[]): string {
-  return createRedactor(secrets).redact(text);
-}
-
 /** The last `lines` lines of the stderr bytes, redacted, within MAX_MESSAGE_BYTES. */
-export function stderrTail(bytes: Buffer, lines: number, secrets: string[]): string {
+export function stderrTail(bytes: Buffer, lines: number, redactor: Redactor): string {
   const text = bytes.toString('utf8').replace(/\r\n/g, '\n').replace(/\n+$/, '');
   const kept = lines === 0 ? '' : text.split('\n').slice(-lines).join('\n');
-  let message = redactTail(kept, secrets);
+  let message = redactor.redact(kept);
   let encoded = Buffer.from(message, 'utf8');
   if (encoded.length > MAX_MESSAGE_BYTES) {
     // Cut at a character boundary: drop a partial UTF-8 sequence at the start.
@@ -73,8 +73,8 @@ export function runEvent(outcome: RunOutcome, exitCode: number, options: RunEven
   if (outcome.signal) labels.signal = outcome.signal;
   if (outcome.timedOut) labels.timed_out = 'true';
   Object.assign(labels, options.labels);
-  let message = stderrTail(outcome.stderrTail, options.tailLines, options.secrets);
-  if (outcome.spawnError && message === '') message = redactTail(outcome.spawnError.message, options.secrets);
+  let message = stderrTail(outcome.stderrTail, options.tailLines, options.redactor);
+  if (outcome.spawnError && message === '') message = options.redactor.redact(outcome.spawnError.message);
   return {
     title: options.title ?? `${name} ${what(outcome, limitSeconds)}`,
     investigate: failure && investigate,

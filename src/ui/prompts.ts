@@ -74,12 +74,12 @@ export async function promptText(ctx: Context, message: string, options: { defau
   }
 }
 
-/** Asks for a secret; what is typed is shown as '*' and never echoed. */
+/** Asks for a secret; what is typed is shown as '*' and never echoed. It joins the run's known secrets. */
 export async function promptSecret(ctx: Context, message: string): Promise<string> {
   ensureInteractive(ctx, message);
   const { password } = await import('@inquirer/prompts');
   try {
-    return await password({ message, mask: '*', validate: notEmpty(message), theme: theme(ctx) }, promptContext(ctx));
+    return ctx.secrets.add(await password({ message, mask: '*', validate: notEmpty(message), theme: theme(ctx) }, promptContext(ctx)));
   } catch (error) {
     return mapPromptError(error);
   }

@@ -3,12 +3,13 @@
  * named in the request path (/<status-or-mode>/<encoding index>/...): the
  * service's event and login endpoints, and an MCP endpoint that either
  * rejects the request or answers initialize with a server name made of the
- * echo.
+ * echo. The encoding index `all` echoes the secret alone (the password, else
+ * the bearer token) once in every encoding (everyEncodingBody).
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startRecordingServer, type RecordedRequest, type RecordingServer } from './recording-server.js';
-import { ENCODING_NAMES, ENCODINGS, echoBody } from './secret-encodings.js';
+import { ENCODING_NAMES, ENCODINGS, echoBody, everyEncodingBody } from './secret-encodings.js';
 
 const header = (headers: IncomingMessage['headers'], name: string): string => String(headers[name] ?? '');
 
@@ -29,26 +30,48 @@ function receivedValues(headers: IncomingMessage['headers'], body: Buffer): stri
   return values;
 }
 
-/** Where a URL path names the answer: /<first>/<encoding index>/rest. */
-function route(url: string): { first: string; encoding: string } {
-  const [, first = '', index = '0'] = url.split('/');
-  return { first, encoding: ENCODING_NAMES[Number(index)] ?? 'plain' };
+/** The one secret a request carried: the password (header or login body), else the bearer token. */
+function receivedSecret(headers: IncomingMessage['headers'], body: Buffer): string {
+  const password = header(headers, 'x-service-password');
+  if (password) return password;
+  try {
+    const parsed = JSON.parse(body.toString('utf8')) as { password?: unknown };
+    if (typeof parsed.password === 'string') return parsed.password;
+  } catch {
+    // not a login body
+  }
+  return header(headers, 'authorization').replace(/^Bearer /, '');
 }
 
-/** The base URL of an echo service answering `status` with the received values in `encoding`. */
-export const echoBaseUrl = (server: RecordingServer, status: number, encoding: string): string =>
-  `${server.origin}/${status}/${ENCODING_NAMES.indexOf(encoding)}/api`;
+const ALL = 'all';
+
+/** Where a URL path names the answer: /<first>/<encoding index or all>/rest. */
+function route(url: string): { first: string; encoding: string } {
+  const [, first = '', index = '0'] = url.split('/');
+  return { first, encoding: index === ALL ? ALL : (ENCODING_NAMES[Number(index)] ?? 'plain') };
+}
+
+const echoOf = (encoding: string, headers: IncomingMessage['headers'], body: Buffer): string =>
+  encoding === ALL ? everyEncodingBody(receivedSecret(headers, body)) : echoBody(encoding, receivedValues(headers, body));
+
+const indexOf = (encoding: string): string => (encoding === ALL ? ALL : String(ENCODING_NAMES.indexOf(encoding)));
+
+/** The base URL of an echo service answering `status` with the received values in `encoding` ('all': the secret in every encoding). */
+export const echoBaseUrl = (server: RecordingServer, status: number, encoding: string): string => `${server.origin}/${status}/${indexOf(encoding)}/api`;
 
 export function startEchoService(): Promise<RecordingServer> {
   return startRecordingServer((request: RecordedRequest) => {
     const { first, encoding } = route(request.url);
-    return { status: Number(first), headers: { 'content-type': 'application/json' }, body: echoBody(encoding, receivedValues(request.headers, request.body)) };
+    return { status: Number(first), headers: { 'content-type': 'application/json' }, body: echoOf(encoding, request.headers, request.body) };
   });
 }
 
 export interface EchoMcpServer {
-  /** An MCP URL that rejects (401, the echo as body) or answers (the echo as the server's name). */
-  url(mode: 'reject' | 'answer', encoding: string): string;
+  /**
+   * An MCP URL that rejects (401, the echo as body), forbids (403, the echo as body: a refusal that no new
+   * credentials answer) or answers (the echo as the server's name; not with 'all').
+   */
+  url(mode: 'reject' | 'forbid' | 'answer', encoding: string): string;
   close(): Promise<void>;
 }
 
@@ -64,8 +87,8 @@ export async function startEchoMcpServer(): Promise<EchoMcpServer> {
       const { first, encoding } = route(req.url ?? '/');
       if (req.method !== 'POST') return void res.writeHead(405).end();
       const body = Buffer.concat(chunks);
-      const echo = echoBody(encoding, receivedValues(req.headers, body));
-      if (first === 'reject') return void res.writeHead(401, { 'content-type': 'application/json' }).end(echo);
+      const echo = echoOf(encoding, req.headers, body);
+      if (first === 'reject' || first === 'forbid') return void res.writeHead(first === 'reject' ? 401 : 403, { 'content-type': 'application/json' }).end(echo);
       const message = JSON.parse(body.toString('utf8')) as { id?: unknown; method: string; params?: { protocolVersion?: string } };
       if (message.id === undefined) return void res.writeHead(202).end();
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -81,7 +104,7 @@ export async function startEchoMcpServer(): Promise<EchoMcpServer> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: (mode, encoding) => `http://127.0.0.1:${port}/${mode}/${ENCODING_NAMES.indexOf(encoding)}/mcp`,
+    url: (mode, encoding) => `http://127.0.0.1:${port}/${mode}/${indexOf(encoding)}/mcp`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

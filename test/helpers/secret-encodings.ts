@@ -21,6 +21,24 @@ export const ENCODINGS: Record<string, (value: string) => string> = {
 
 export const ENCODING_NAMES = Object.keys(ENCODINGS);
 
+/**
+ * The other forms the redactor knows (src/redaction.ts): JSON escaped twice (a JSON text inside a
+ * JSON string), and a form body (+ for a space). With ENCODINGS, every whole form of a secret.
+ */
+export const ALL_ENCODINGS: Record<string, (value: string) => string> = {
+  ...ENCODINGS,
+  'json \\u twice': (value) => [...value].map((char) => `\\\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+  'form + for space': (value) => encodeURIComponent(value).replace(/%20/g, '+'),
+};
+
+/** A JSON text holding `value` once in every encoding of ALL_ENCODINGS, in their order: {"received":["<encoded>",...]}. */
+export function everyEncodingBody(value: string): string {
+  return `{"received":[${Object.values(ALL_ENCODINGS).map((encode) => `"${encode(value)}"`).join(',')}]}`;
+}
+
+/** everyEncodingBody with every value hidden, as the redactor must show it. */
+export const EVERY_ENCODING_HIDDEN = JSON.stringify({ received: Object.keys(ALL_ENCODINGS).map(() => '***') });
+
 /** A JSON text whose one member holds each value, encoded; no error/message/detail member. */
 export function echoBody(encoding: string, values: string[]): string {
   const encode = ENCODINGS[encoding]!;
@@ -28,11 +46,14 @@ export function echoBody(encoding: string, values: string[]): string {
 }
 
 const unescapeJson = (text: string): string =>
-  text.replace(/\\+u([0-9a-fA-F]{4})/g, (_all, hex: string) => String.fromCharCode(parseInt(hex, 16))).replace(/\\+\//g, '/');
+  text.replace(/\\+u([0-9a-fA-F]{4})/g, (_all, hex: string) => String.fromCharCode(parseInt(hex, 16))).replace(/\\+([/"\\])/g, '$1');
 
 /** Runs of %XX decoded as UTF-8 bytes. */
 const percentDecode = (text: string): string =>
   text.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => Buffer.from(run.replace(/%/g, ''), 'hex').toString('utf8'));
+
+/** A form body's + read as a space. */
+const plusAsSpace = (text: string): string => text.replace(/\+/g, ' ');
 
 function inBase64(text: string, secret: string): boolean {
   for (const [run] of text.matchAll(/[A-Za-z0-9+/_-]{6,}={0,2}/g)) {
@@ -44,9 +65,10 @@ function inBase64(text: string, secret: string): boolean {
   return false;
 }
 
-/** Whether `secret` can be read back from `text`: as is, JSON-escaped, percent-encoded, or in base64 (any offset, either alphabet). */
+/** Whether `secret` can be read back from `text`: as is, JSON-escaped, percent-encoded (+ as a space too), or in base64 (any offset, either alphabet). */
 export function reveals(text: string, secret: string): boolean {
-  const candidates = [text, unescapeJson(text), percentDecode(text), percentDecode(unescapeJson(text))];
+  const unescaped = unescapeJson(text);
+  const candidates = [text, unescaped, percentDecode(text), percentDecode(unescaped), percentDecode(plusAsSpace(unescaped))];
   return candidates.some((candidate) => candidate.includes(secret) || inBase64(candidate, secret));
 }
 

@@ -148,7 +148,10 @@ export async function runChecks(ctx: Context, located: LocatedEntry, timeoutMs: 
   // A headers command runs first: what it prints is sent, so it is redacted like the rest.
   const helper = plan.mode === 'remote' && plan.http.headersCommand !== undefined ? await runHelper(plan.http, located.name, ctx) : undefined;
   // The values the entry would send (resolved references, literal secrets): never shown, in any encoding.
-  const redactor = createRedactor([...resolver.values, ...planSecrets(plan)].filter((value) => !namesVariable(value)));
+  // Those its names say are secrets join the run's known secrets (every line svcctl writes); the checks hide them all.
+  const secrets = planSecrets(plan).filter((value) => !namesVariable(value));
+  for (const value of secrets) ctx.secrets.add(value);
+  const redactor = createRedactor([...resolver.values, ...secrets].filter((value) => !namesVariable(value)));
   if (helper !== undefined) checks.push(helper.check);
   checks.push(...(helper?.check.ok === false ? [] : await modeChecks(plan, resolver, unexpanded, client?.label ?? 'the client', runtime, timeoutMs, redactor, where)));
   const shown = checks.map((check) => ({ ...check, detail: redactor.redact(check.detail), fix: check.fix === null ? null : redactor.redact(check.fix) }));

@@ -5,7 +5,9 @@
  *   else a new login: src/auth/fresh-token.ts);
  * - password: `X-Service-Email` and `X-Service-Password`, read from their
  *   sources (read again after a 401: a password file may have been updated).
- * Every secret it has handed out is listed for the proxy's log redaction.
+ * Every secret it hands out was read where the run's known secrets learn it
+ * (the saved token, a login's answer, a password's source, the keychain), so
+ * the proxy's log and its error replies are redacted with those.
  */
 import { HEADER_AUTHORIZATION, HEADER_EMAIL, HEADER_PASSWORD } from '../../constants.js';
 import type { Context } from '../../context.js';
@@ -20,16 +22,12 @@ export interface CredentialSource {
   headers(): Promise<Headers>;
   /** Headers after the server refused `refused` (401): new credentials, once. */
   refresh(refused: Headers): Promise<Headers>;
-  /** Every secret handed out so far (for redaction). */
-  secrets(): string[];
 }
 
 export function bearerSource(ctx: Context, sources: RefreshSources): CredentialSource {
   let current: string | undefined;
-  const seen = new Set<string>();
   const use = (token: string): Headers => {
     current = token;
-    seen.add(token);
     return { [HEADER_AUTHORIZATION]: `Bearer ${token}` };
   };
   return {
@@ -42,7 +40,6 @@ export function bearerSource(ctx: Context, sources: RefreshSources): CredentialS
       current = undefined;
       return use((await freshToken(ctx, sources, token)).token);
     },
-    secrets: () => [...seen],
   };
 }
 
@@ -62,7 +59,7 @@ async function passwordLogin(ctx: Context, sources: PasswordSources): Promise<{ 
   let password = sources.hasPassword ? await sources.password() : undefined;
   if (password === undefined && email !== undefined && saved?.password_in_keychain && sources.baseUrl) {
     const { rememberedPassword } = await import('../../auth/keychain.js');
-    password = await rememberedPassword({ baseUrl: sources.baseUrl, email, platform: ctx.platform });
+    password = await rememberedPassword({ baseUrl: sources.baseUrl, email, platform: ctx.platform }, ctx.secrets);
   }
   if (email === undefined || password === undefined) {
     const lacking = email === undefined ? 'email' : 'password';
@@ -85,6 +82,5 @@ export function passwordSource(ctx: Context, sources: PasswordSources): Credenti
       current = await passwordLogin(ctx, sources);
       return headersOf(current);
     },
-    secrets: () => (current ? [current.password] : []),
   };
 }

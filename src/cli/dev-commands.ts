@@ -29,6 +29,7 @@ export function registerDevCommands(program: Command, contextFor: ContextFactory
     .addOption(new Option('--token-ttl <seconds>', 'lifetime of login tokens, in seconds (1 to 31536000)').argParser(integerIn(1, 31_536_000)).default(DEV_DEFAULT_TOKEN_TTL_SECONDS))
     .option('--events-file <file>', 'append accepted events here as NDJSON (read back on start)')
     .option('--log-file <file>', 'append the request log here instead of stderr')
+    .option('--one-session-per-user', 'a new MCP session closes the same user\'s earlier ones (default: up to 32 per user, 256 in all)')
     .option('--detach', 'run in the background: return once ready, with the ready line and the process id')
     .addOption(new Option('--format <f>', 'json: the ready line (default); sh, fish, powershell: commands that set the variables').choices(READY_FORMATS))
     .addOption(new Option(DEV_DETACHED_CHILD_FLAG).hideHelp())

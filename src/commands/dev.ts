@@ -57,6 +57,7 @@ export async function runDev(ctx: Context, options: DevOptions): Promise<void> {
       tokenTtlSeconds: options.tokenTtl,
       eventsFile,
       maxBodyBytes: options.maxBody,
+      oneSessionPerUser: options.oneSessionPerUser === true,
       log: (line) => say(line),
     });
   } catch (error) {

@@ -1,9 +1,9 @@
 /**
- * /mcp: Streamable HTTP MCP with one session per user email. Every request is
- * authenticated (a refreshed bearer token is validated again and keeps the
- * session); a session id works only for the user it was created for; a new
- * `initialize` from a user replaces that user's previous session. This module
- * loads the MCP SDK, so the server imports it only on the first /mcp request.
+ * /mcp: Streamable HTTP MCP with a session per client, tracked by the user's
+ * email. Every request is authenticated (a refreshed bearer token is validated
+ * again and keeps the session); a session id works only for the user it was
+ * created for; how many sessions stay open is bounded (mcp-sessions.ts). This
+ * module loads the MCP SDK, so the server imports it only on the first /mcp request.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -12,15 +12,11 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { EventStore } from './event-store.js';
 import { BodyTooLarge, readBody, sendJson, type LoggedResponse } from './http-io.js';
 import type { McpAuthenticator } from './mcp-auth.js';
+import { SessionRegistry, type SessionLimits } from './mcp-sessions.js';
 import { createToolServer } from './mcp-tools.js';
 
 const MCP_BODY_LIMIT = 4 * 1024 * 1024;
 
-interface Session {
-  id: string;
-  email: string;
-  transport: StreamableHTTPServerTransport;
-}
 
 function rpcError(res: LoggedResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
   res.note ??= message;
@@ -28,10 +24,20 @@ function rpcError(res: LoggedResponse, status: number, code: number, message: st
 }
 
 export class McpEndpoint {
-  private readonly sessions = new Map<string, Session>();
-  private readonly byEmail = new Map<string, Session>();
+  private readonly sessions: SessionRegistry;
 
-  constructor(private readonly auth: McpAuthenticator, private readonly store: EventStore) {}
+  constructor(
+    private readonly auth: McpAuthenticator,
+    private readonly store: EventStore,
+    limits: SessionLimits,
+  ) {
+    this.sessions = new SessionRegistry(limits);
+  }
+
+  /** Open sessions, in all and of one user (lower-case email). */
+  sessionCount(email?: string): number {
+    return email === undefined ? this.sessions.size : this.sessions.countFor(email);
+  }
 
   async handle(req: IncomingMessage, res: LoggedResponse): Promise<void> {
     const auth = await this.auth.authenticate(req);
@@ -57,42 +63,46 @@ export class McpEndpoint {
     const who = `${auth.email} (${auth.method}${auth.tokenId ? ` token sha256:${auth.tokenId}` : ''})`;
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
-      const session = this.sessions.get(sessionId);
       // Another user's session id is answered as unknown, not as forbidden: it reveals nothing.
-      if (!session || session.email !== key) return rpcError(res, 404, -32001, 'Session not found: initialize a new session');
+      const session = this.sessions.use(sessionId, key);
+      if (!session) return rpcError(res, 404, -32001, 'Session not found: initialize a new session');
       res.note = `${who} session ${session.id}`;
       return session.transport.handleRequest(authed, res, body);
     }
     if (req.method === 'POST' && isInitializeRequest(body)) {
-      await this.byEmail.get(key)?.transport.close();
       res.note = `${who} new session`;
-      const transport = this.openSession(key, (id) => (res.note = `${who} new session ${id}`));
+      const transport = this.openSession(key, (id, closed) => (res.note = `${who} new session ${id}${closed.length > 0 ? ` (closed ${closed.join(', ')})` : ''}`));
       await createToolServer(this.store).connect(transport);
       return transport.handleRequest(authed, res, body);
     }
     return rpcError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; send initialize first');
   }
 
-  private openSession(email: string, opened: (id: string) => void): StreamableHTTPServerTransport {
+  /**
+   * A transport whose session joins the registry once initialized; the sessions
+   * that would break the limits are closed at that moment (synchronously
+   * forgotten, so the count never exceeds the limits, even with initializes racing).
+   */
+  private openSession(email: string, opened: (id: string, closed: string[]) => void): StreamableHTTPServerTransport {
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (id) => {
-        opened(id);
-        const session = { id, email, transport };
-        this.sessions.set(id, session);
-        this.byEmail.set(email, session);
+        const evicted = this.sessions.evictionsFor(email);
+        for (const old of evicted) {
+          this.sessions.remove(old.id);
+          void old.transport.close().catch(() => undefined);
+        }
+        this.sessions.add({ id, email, transport, lastUsed: Date.now() });
+        opened(id, evicted.map((old) => old.id));
       },
     });
     transport.onclose = () => {
-      const id = transport.sessionId;
-      if (id === undefined) return;
-      this.sessions.delete(id);
-      if (this.byEmail.get(email)?.id === id) this.byEmail.delete(email);
+      if (transport.sessionId !== undefined) this.sessions.remove(transport.sessionId);
     };
     return transport;
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.sessions.values()].map((session) => session.transport.close()));
+    await Promise.all(this.sessions.all().map((session) => session.transport.close()));
   }
 }

@@ -38,6 +38,12 @@ export interface SandboxOptions {
   requestTimeoutMs?: number;
   /** Connections open at once; more are refused (default 256). */
   maxConnections?: number;
+  /** MCP sessions one user may hold open (default 32); one more closes the user's least recently used. */
+  mcpSessionsPerUser?: number;
+  /** MCP sessions open in all (default 256); one more closes the least recently used. */
+  mcpSessionsTotal?: number;
+  /** A new MCP session closes the user's earlier ones (the stricter reading of "a session per user"). */
+  oneSessionPerUser?: boolean;
 }
 
 export const DEFAULT_TOKEN_TTL_SECONDS = DEV_DEFAULT_TOKEN_TTL_SECONDS;

@@ -41,6 +41,8 @@ export interface Sandbox {
   store: EventStore;
   /** The line `svcctl dev` prints when ready. */
   readyLine(): Record<string, unknown>;
+  /** MCP sessions open now, in all or of one user (0 before the first /mcp request). */
+  mcpSessionCount(email?: string): Promise<number>;
   /** Stops accepting, ends MCP sessions and open connections, and flushes the events file. */
   close(): Promise<void>;
 }
@@ -74,7 +76,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let stopping = false;
 
   const mcpEndpoint = (): Promise<McpEndpoint> =>
-    (mcp ??= import('./mcp-endpoint.js').then(({ McpEndpoint }) => new McpEndpoint(new McpAuthenticator(credentials, oidc as OidcValidator), store)));
+    (mcp ??= Promise.all([import('./mcp-endpoint.js'), import('./mcp-sessions.js')]).then(
+      ([{ McpEndpoint }, limits]) =>
+        new McpEndpoint(new McpAuthenticator(credentials, oidc as OidcValidator), store, {
+          perUser: options.mcpSessionsPerUser ?? limits.DEFAULT_SESSIONS_PER_USER,
+          total: options.mcpSessionsTotal ?? limits.DEFAULT_SESSIONS_TOTAL,
+          oneSessionPerUser: options.oneSessionPerUser === true,
+        }),
+    ));
 
   async function route(req: IncomingMessage, res: LoggedResponse): Promise<void> {
     // A page in a browser may reach 127.0.0.1 through a DNS name it controls (DNS rebinding); only our own Host is served.
@@ -130,6 +139,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     webhooks: readyWebhooks,
     store,
     readyLine: () => ({ base_url: baseUrl, mcp_url: deriveMcpUrl(baseUrl), users, webhooks: readyWebhooks }),
+    mcpSessionCount: async (email) => (mcp ? (await mcp).sessionCount(email?.toLowerCase()) : 0),
     close: () =>
       (closing ??= (async () => {
         stopping = true;

@@ -140,9 +140,45 @@ describe('svcctl dev: /mcp', () => {
     assert.equal(foreign.status, 404);
   });
 
-  it('keeps one session per user: a new initialize replaces the old session', async () => {
-    const older = await connect({ 'X-Service-Email': ALICE.email, 'X-Service-Password': ALICE.password });
-    const newer = await connect({ 'X-Service-Email': ALICE.email, 'X-Service-Password': ALICE.password });
+  it('serves many clients of one user at once: password, bearer, and bearer with a refreshed token', async () => {
+    const password = await connect({ 'X-Service-Email': ALICE.email, 'X-Service-Password': ALICE.password });
+    const bearer = await connect({ Authorization: `Bearer ${await loginToken(ALICE)}` });
+    const beforeRefresh = await connect({ Authorization: `Bearer ${await loginToken(ALICE)}` });
+    // The third client goes on with a refreshed token in the same session.
+    const refreshed = await connect({ Authorization: `Bearer ${await loginToken(ALICE)}` }, beforeRefresh.transport.sessionId);
+    const sessions = new Set([password, bearer, refreshed].map((c) => c.transport.sessionId));
+    assert.equal(sessions.size, 3, 'three sessions');
+    // Every one works after all of them have connected.
+    for (const [client, method] of [[password.client, 'password'], [bearer.client, 'bearer'], [refreshed.client, 'bearer']] as const) {
+      assert.equal((await client.listTools()).tools.length, 3);
+      assert.deepEqual((await callJson(client, 'whoami')).value, { email: ALICE.email, auth_method: method });
+    }
+    // And once more in the first order, so no later initialize closed an earlier session.
+    assert.deepEqual((await callJson(password.client, 'whoami')).value, { email: ALICE.email, auth_method: 'password' });
+  });
+});
+
+describe('svcctl dev --one-session-per-user', () => {
+  let dev: DevProcess;
+  const open: Client[] = [];
+  before(async () => {
+    dev = await startDev(['--user', `${ALICE.email}:${ALICE.password}`, '--one-session-per-user']);
+  });
+  after(async () => {
+    await Promise.allSettled(open.map((client) => client.close()));
+    await dev?.stop();
+  });
+
+  it('a new initialize of the same user closes the earlier session (404), another user is not affected', async () => {
+    const connect = async (): Promise<Connected> => {
+      const client = new Client({ name: 'svcctl-test', version: '1.0.0' });
+      const transport = new StreamableHTTPClientTransport(new URL(dev.ready.mcp_url), { requestInit: { headers: { 'X-Service-Email': ALICE.email, 'X-Service-Password': ALICE.password } } });
+      await client.connect(transport);
+      open.push(client);
+      return { client, transport };
+    };
+    const older = await connect();
+    const newer = await connect();
     assert.notEqual(older.transport.sessionId, newer.transport.sessionId);
     await assert.rejects(older.client.listTools());
     assert.equal((await newer.client.listTools()).tools.length, 3);

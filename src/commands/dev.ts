@@ -20,6 +20,7 @@ export interface DevOptions {
   logFile?: string;
   format?: ReadyFormat;
   detach?: boolean;
+  oneSessionPerUser?: boolean;
   /** The background process of --detach: its ready line is read by the svcctl that started it. */
   detachedChild?: boolean;
 }
@@ -93,6 +94,7 @@ function childArgs(options: DevOptions, files: { eventsFile?: string; logFile?: 
   for (const webhook of options.webhook ?? []) args.push('--webhook', webhook);
   if (files.eventsFile !== undefined) args.push('--events-file', files.eventsFile);
   if (files.logFile !== undefined) args.push('--log-file', files.logFile);
+  if (options.oneSessionPerUser) args.push('--one-session-per-user');
   return args;
 }
 

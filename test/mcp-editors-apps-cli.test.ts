@@ -27,7 +27,7 @@ const { ready, credentials } = sandboxWithUser(ALICE);
 describe('LM Studio and Antigravity: literal values, install → list → print → doctor → uninstall', () => {
   const cases = [
     { id: 'lm-studio', file: ['.lmstudio', 'mcp.json'], entry: (url: string) => ({ url, headers: { 'X-Service-Email': ALICE.email, 'X-Service-Password': ALICE.password } }) },
-    { id: 'antigravity', file: ['.gemini', 'antigravity', 'mcp_config.json'], entry: (url: string) => ({ serverUrl: url, headers: { 'X-Service-Email': ALICE.email, 'X-Service-Password': ALICE.password } }) },
+    { id: 'antigravity', file: ['.gemini', 'config', 'mcp_config.json'], entry: (url: string) => ({ serverUrl: url, headers: { 'X-Service-Email': ALICE.email, 'X-Service-Password': ALICE.password } }) },
   ];
   for (const { id, file: parts, entry } of cases) {
     it(id, async () => {

@@ -125,7 +125,7 @@ describe('LM Studio: Cursor notation (url + headers) under mcpServers in <LM Stu
   });
 });
 
-describe('Antigravity: serverUrl + headers under mcpServers in ~/.gemini/antigravity/mcp_config.json', () => {
+describe('Antigravity: serverUrl + headers under mcpServers in the file the installed version reads', () => {
   it('local, remote (both auth), proxy; cmd /c npx on Windows', () => {
     assert.deepEqual(render('antigravity', 'local'), { command: 'npx', args: LOCAL, env: { ...LITERAL_ENV, SERVICE_BASE_URL: BASE } });
     assert.deepEqual(render('antigravity', 'local', 'password', { platform: 'win32' }).args, WIN_LOCAL);
@@ -134,14 +134,35 @@ describe('Antigravity: serverUrl + headers under mcpServers in ~/.gemini/antigra
     assert.deepEqual(render('antigravity', 'proxy'), { command: 'npx', args: PROXY_ARGS, env: LITERAL_ENV });
     assert.deepEqual(render('antigravity', 'proxy', 'bearer', { platform: 'win32' }), { command: 'cmd', args: ['/c', 'npx', ...PROXY_BEARER_ARGS], env: { SERVICE_AUTH_HEADER: 'Bearer tok.en' } });
   });
-  it('one file per OS under the home folder; no add command', () => {
+  it('Antigravity 2 and agy (or nothing installed yet): ~/.gemini/config/mcp_config.json; a workspace: .agents/mcp_config.json; no add command', () => {
     const client = CLIENTS.antigravity;
-    assert.deepEqual(client.scopes, ['user']);
-    assert.equal(client.configPath(mac, 'user'), '/Users/ann/.gemini/antigravity/mcp_config.json');
-    assert.equal(client.configPath(linux, 'user'), '/home/ann/.gemini/antigravity/mcp_config.json');
-    assert.equal(client.configPath(win, 'user'), 'C:\\Users\\ann\\.gemini\\antigravity\\mcp_config.json');
+    assert.deepEqual(client.scopes, ['user', 'project']);
+    // Nothing on disk: the newest version's file (a fresh install of Antigravity reads it).
+    const none = onlyFiles();
+    assert.equal(client.configPath({ ...mac, fs: none }, 'user'), '/Users/ann/.gemini/config/mcp_config.json');
+    assert.equal(client.configPath({ ...linux, fs: none }, 'user'), '/home/ann/.gemini/config/mcp_config.json');
+    assert.equal(client.configPath({ ...win, fs: none }, 'user'), 'C:\\Users\\ann\\.gemini\\config\\mcp_config.json');
+    // Antigravity 2 keeps ~/.gemini/antigravity/ for its other state: the unified folder decides.
+    const v2 = onlyFiles('/home/ann/.gemini/antigravity', '/home/ann/.gemini/config');
+    assert.equal(client.configPath({ ...linux, fs: v2 }, 'user'), '/home/ann/.gemini/config/mcp_config.json');
+    // agy alone leaves ~/.gemini/antigravity-cli/.
+    const agy = onlyFiles('/home/ann/.gemini/antigravity', '/home/ann/.gemini/antigravity-cli');
+    assert.equal(client.configPath({ ...linux, fs: agy }, 'user'), '/home/ann/.gemini/config/mcp_config.json');
+    assert.equal(client.configPath({ ...linux, fs: none }, 'project'), '/home/ann/proj/.agents/mcp_config.json');
     const request = entryRequest('antigravity', 'remote');
     assert.throws(() => clientCommand(client, request, renderEntry(request)), /Antigravity has no command line or install link/);
+  });
+  it('Antigravity 1 alone (its folder, no unified one): ~/.gemini/antigravity/mcp_config.json, and the unified file is then the stale one', async () => {
+    const { staleFiles } = await import('../src/mcp/clients/versions.js');
+    const v1: ClientEnv = { ...linux, fs: onlyFiles('/home/ann/.gemini/antigravity') };
+    assert.equal(CLIENTS.antigravity.configPath(v1, 'user'), '/home/ann/.gemini/antigravity/mcp_config.json');
+    assert.deepEqual(staleFiles(CLIENTS.antigravity, v1, 'user').map((stale) => stale.file), ['/home/ann/.gemini/config/mcp_config.json']);
+    const v2: ClientEnv = { ...linux, fs: onlyFiles('/home/ann/.gemini/config') };
+    assert.deepEqual(staleFiles(CLIENTS.antigravity, v2, 'user').map((stale) => [stale.file, stale.readBy]), [['/home/ann/.gemini/antigravity/mcp_config.json', 'Antigravity 1']]);
+    assert.deepEqual(staleFiles(CLIENTS.antigravity, v2, 'project'), [], 'one workspace file for every version');
+  });
+  it('local and proxy entries carry no `type` (Antigravity drops an entry with type "stdio")', () => {
+    for (const mode of ['local', 'proxy'] as const) assert.equal(Object.hasOwn(render('antigravity', mode), 'type'), false);
   });
 });
 

@@ -9,6 +9,9 @@ import type { Context } from '../context.js';
 import { exitWith, ExitCode } from '../errors.js';
 import type { McpEntryOptions } from '../mcp/install/entry-request.js';
 import { isUnreadable, locateEntry } from '../mcp/doctor/locate-entry.js';
+import { CLIENTS } from '../mcp/clients/table.js';
+import { replacedNote } from './mcp-list.js';
+import { clientEnvOf } from '../mcp/install/entry-request.js';
 import { runChecks, unreadableReport } from '../mcp/doctor/run-checks.js';
 import type { DoctorReport } from '../mcp/doctor/types.js';
 
@@ -52,6 +55,8 @@ export async function runMcpDoctor(ctx: Context, options: McpDoctorOptions): Pro
   const report = isUnreadable(located) ? unreadableReport(located) : await runChecks(ctx, located, (options.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000);
   if (ctx.globals.json) ctx.out.jsonResult(report);
   else printReport(ctx, report);
+  const replaced = report.client === null ? undefined : replacedNote(CLIENTS[report.client], clientEnvOf(ctx, options));
+  if (replaced !== undefined) ctx.out.warn(replaced);
   // Counted over the checks that were run; the ones skipped after a failure are named apart.
   const failed = report.checks.filter((check) => !check.ok).length;
   const run = report.checks.length;

@@ -11,6 +11,7 @@ import { applyChanges, diffOf, planAll, showDryRun, type PlannedChange } from '.
 import { CLIENTS } from '../mcp/clients/table.js';
 import { buildEntryRequest, clientEnvOf, explicitTargets, type EntryUrls, type McpEntryOptions } from '../mcp/install/entry-request.js';
 import { fileTargetOf, planInstall } from '../mcp/install/install-plan.js';
+import { movedNote, staleRemovals } from '../mcp/install/stale-entries.js';
 import { chooseClients, chooseModeAndAuth } from '../mcp/install/interactive-choice.js';
 import { resolveLiterals } from '../mcp/install/literal-values.js';
 import { renderEntry, type Target } from '../mcp/render/render-entry.js';
@@ -100,6 +101,14 @@ function adviseAfterChange(ctx: Context, prepared: Prepared[], changed: Set<numb
   }
 }
 
+/** A client that was shut down: its entry still works while the user's copy runs; say where its users went. */
+function warnDiscontinued(ctx: Context, prepared: Prepared[]): void {
+  for (const { request } of prepared) {
+    const notice = 'client' in request.target ? CLIENTS[request.target.client].discontinued : undefined;
+    if (notice !== undefined) ctx.out.warn(notice);
+  }
+}
+
 const labelOf = (request: EntryRequest): string => ('client' in request.target ? CLIENTS[request.target.client].label : `${request.target.format} file`);
 
 export async function runMcpInstall(ctx: Context, given: McpInstallOptions): Promise<void> {
@@ -118,11 +127,14 @@ export async function runMcpInstall(ctx: Context, given: McpInstallOptions): Pro
   const files = new Set(changes.map((change) => change.plan.target.file));
   if (files.size < changes.length) throw usageError('two targets name the same file: install them one at a time');
   await settleConflicts(ctx, changes, options);
+  warnDiscontinued(ctx, prepared);
+  const moves = await staleRemovals(ctx, prepared.map(({ request }) => ({ target: request.target, name: request.name, scope: request.scope })), clientEnv, options.config);
+  for (const move of moves) ctx.out.info(`${move.plan.target.label}: ${movedNote(move.stale)}`);
   if (options.dryRun) {
-    showDryRun(ctx, changes);
+    showDryRun(ctx, [...changes, ...moves]);
     return;
   }
-  const reports = await applyChanges(ctx, changes, { backup: options.backup !== false });
+  const reports = await applyChanges(ctx, [...changes, ...moves], { backup: options.backup !== false });
   const changed = new Set(reports.flatMap((report, index) => (report.status === 'unchanged' ? [] : [index])));
   adviseAfterChange(ctx, prepared, changed);
 }

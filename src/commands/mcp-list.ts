@@ -9,12 +9,13 @@ import { MCP_SERVER_PACKAGE } from '../constants.js';
 import type { Context } from '../context.js';
 import { isCliError } from '../errors.js';
 import { optionalMcpUrl } from '../deployment.js';
-import { allClients } from '../mcp/clients/table.js';
+import { allClients, CLIENTS } from '../mcp/clients/table.js';
+import { staleFiles } from '../mcp/clients/versions.js';
 import { clientEnvOf } from '../mcp/install/entry-request.js';
 import { readSnapshot } from '../mcp/files/safe-write.js';
 import { openDocument } from '../mcp/install/install-plan.js';
 import { modeOf, packageName, pointsAtService, type ServiceMatcher } from '../mcp/service-entries.js';
-import { type ClientId, type Mode, type Scope } from '../mcp/types.js';
+import { type ClientEnv, type ClientId, type ClientSpec, type Mode, type Scope } from '../mcp/types.js';
 import type { ConfigDocument } from '../mcp/files/config-document.js';
 
 export interface McpListOptions {
@@ -28,6 +29,8 @@ export interface ListedEntry {
   file: string;
   name: string;
   mode: Mode;
+  /** Set when no installed version of the client reads this file: the client will not load the entry. */
+  stale?: { read_by: string; current: string; current_reader: string };
 }
 
 export async function findServiceEntries(ctx: Context, options: McpListOptions): Promise<{ entries: ListedEntry[]; warnings: string[] }> {
@@ -40,29 +43,64 @@ export async function findServiceEntries(ctx: Context, options: McpListOptions):
   const visited = new Set<string>();
   for (const client of allClients()) {
     for (const scope of client.scopes) {
-      const file = client.configPath(clientEnv, scope);
-      if (!documents.has(file)) {
-        documents.set(file, null);
-        try {
-          const snapshot = await readSnapshot(file);
-          if (snapshot.exists) documents.set(file, openDocument(client.format, snapshot.text, file, client));
-        } catch (error) {
-          if (!isCliError(error)) throw error;
-          warnings.push(error.message);
+      for (const place of [{ file: client.configPath(clientEnv, scope) }, ...staleFiles(client, clientEnv, scope).map((stale) => ({ file: stale.file, stale }))]) {
+        const { file } = place;
+        if (!documents.has(file)) {
+          documents.set(file, null);
+          try {
+            const snapshot = await readSnapshot(file);
+            if (snapshot.exists) documents.set(file, openDocument(client.format, snapshot.text, file, client));
+          } catch (error) {
+            if (!isCliError(error)) throw error;
+            warnings.push(error.message);
+          }
         }
-      }
-      const serversPath = client.serversPath(scope, clientEnv);
-      const key = [file, ...serversPath].join('\0');
-      if (visited.has(key)) continue;
-      visited.add(key);
-      const servers = documents.get(file)?.get(serversPath);
-      if (servers === null || typeof servers !== 'object' || Array.isArray(servers)) continue;
-      for (const [name, value] of Object.entries(servers)) {
-        if (pointsAtService(value, matcher)) entries.push({ client: client.id, scope, file, name, mode: modeOf(value) });
+        const serversPath = client.serversPath(scope, clientEnv);
+        const key = [file, ...serversPath].join('\0');
+        if (visited.has(key)) continue;
+        visited.add(key);
+        const servers = documents.get(file)?.get(serversPath);
+        if (servers === null || typeof servers !== 'object' || Array.isArray(servers)) continue;
+        for (const [name, value] of Object.entries(servers)) {
+          if (!pointsAtService(value, matcher)) continue;
+          const stale = 'stale' in place && place.stale ? { read_by: place.stale.readBy, current: place.stale.current, current_reader: place.stale.currentReader } : undefined;
+          entries.push({ client: client.id, scope, file, name, mode: modeOf(value), ...(stale ? { stale } : {}) });
+        }
       }
     }
   }
   return { entries, warnings };
+}
+
+/**
+ * What `list` and `doctor` say about entries a client will not load: one in a file no
+ * installed version reads, and a Gemini CLI entry when agy, which reads its own file, is here.
+ */
+export function entryWarnings(entries: ListedEntry[], clientEnv: ClientEnv): string[] {
+  const warnings: string[] = [];
+  for (const entry of entries) {
+    if (!entry.stale) continue;
+    const moved = entries.some((other) => other.client === entry.client && other.scope === entry.scope && other.name === entry.name && !other.stale);
+    warnings.push(
+      `${entry.client} (${entry.scope}) '${entry.name}' is in ${entry.file}, which only ${entry.stale.read_by} read; ${entry.stale.current_reader} read ${entry.stale.current}, so the client will not load it: ` +
+        (moved ? `remove the old one with: svcctl mcp uninstall --client ${entry.client} --name ${entry.name}, then install again` : `move it with: svcctl mcp install --client ${entry.client}${entry.scope === 'user' ? '' : ` --scope ${entry.scope}`}`),
+    );
+  }
+  const warned = new Set<string>();
+  for (const entry of entries) {
+    const note = replacedNote(CLIENTS[entry.client], clientEnv);
+    if (note === undefined || warned.has(note) || entries.some((other) => other.client === CLIENTS[entry.client].replacedBy?.client && !other.stale)) continue;
+    warned.add(note);
+    warnings.push(note);
+  }
+  return warnings;
+}
+
+/** What to say when the client that replaces `client` is installed: our entry in `client`'s file will not reach it. */
+export function replacedNote(client: ClientSpec, clientEnv: ClientEnv): string | undefined {
+  const next = client.replacedBy;
+  if (next === undefined || !next.installed(clientEnv)) return undefined;
+  return `${next.label}, which replaces ${client.label}, is on this machine and does not read ${client.label}'s file: add the server for it with: svcctl mcp install --client ${next.client}`;
 }
 
 export async function runMcpList(ctx: Context, options: McpListOptions): Promise<void> {
@@ -76,7 +114,8 @@ export async function runMcpList(ctx: Context, options: McpListOptions): Promise
     ctx.out.info('no MCP client config on this machine has an entry for the service (svcctl mcp install adds one)');
     return;
   }
-  const rows = [['CLIENT', 'SCOPE', 'NAME', 'MODE', 'FILE'], ...entries.map((entry) => [entry.client, entry.scope, entry.name, entry.mode, entry.file])];
+  const rows = [['CLIENT', 'SCOPE', 'NAME', 'MODE', 'FILE'], ...entries.map((entry) => [entry.client, entry.scope, entry.name, entry.stale ? `${entry.mode} (stale)` : entry.mode, entry.file])];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   for (const row of rows) ctx.out.result(row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  '));
+  for (const warning of entryWarnings(entries, clientEnvOf(ctx, options))) ctx.out.warn(warning);
 }

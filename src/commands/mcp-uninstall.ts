@@ -12,6 +12,7 @@ import type { FileSnapshot } from '../mcp/files/safe-write.js';
 import { clientEnvOf, explicitTargets, scopeFor, type McpEntryOptions } from '../mcp/install/entry-request.js';
 import { fileTargetOf, planUninstall } from '../mcp/install/install-plan.js';
 import { chooseClients } from '../mcp/install/interactive-choice.js';
+import { staleRemovals } from '../mcp/install/stale-entries.js';
 import type { Target } from '../mcp/render/render-entry.js';
 
 export interface McpUninstallOptions extends McpEntryOptions {
@@ -35,11 +36,14 @@ export async function runMcpUninstall(ctx: Context, options: McpUninstallOptions
     const fileTarget = fileTargetOf(target, name, scopeFor(target, options), clientEnv, options.config, ctx);
     return { plan: await planUninstall(fileTarget), name, mode: null, secrets: [], reapply: (snapshot: FileSnapshot) => planUninstall(fileTarget, snapshot) };
   });
+  // The files older versions of a client read: our entry goes from every place svcctl knows.
+  const stale = await staleRemovals(ctx, targets.map((target) => ({ target, name, scope: scopeFor(target, options) })), clientEnv, options.config);
+  const all = [...changes, ...stale];
   if (options.dryRun) {
-    showDryRun(ctx, changes);
+    showDryRun(ctx, all);
     return;
   }
-  const reports = await applyChanges(ctx, changes, { backup: options.backup !== false });
+  const reports = await applyChanges(ctx, all, { backup: options.backup !== false });
   if (reports.some((report) => report.status === 'removed')) {
     ctx.out.info('Restart or reload the client so it drops the server.');
   }

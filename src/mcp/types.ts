@@ -177,6 +177,30 @@ export interface ClientSpec {
   doctor?: DoctorRules;
   /** The client's own `mcp add` command line and/or install links (`svcctl mcp print --command`). */
   addCommand?(request: EntryRequest, rendered: RenderedEntry): ClientAddCommand;
+  /**
+   * The versions of the client svcctl knows, newest first, when they read different
+   * files: `configPath` is then where the installed version reads (clients/versions.ts),
+   * and the other versions' files are stale: list and doctor flag an entry that sits
+   * only there, install moves it, uninstall removes it from every one.
+   */
+  versions?: readonly ClientVersion[];
+  /** The client was shut down: installing for it warns with this notice (entries can still be listed and removed). */
+  discontinued?: string;
+  /**
+   * Another client that replaces this one and does not read its file (Gemini CLI → agy): when it is
+   * installed and has no entry of ours, list and doctor say so.
+   */
+  replacedBy?: { client: ClientId; label: string; installed(env: ClientEnv): boolean };
+}
+
+/** One version (or generation) of a client, and the file it reads. */
+export interface ClientVersion {
+  /** For people: "Antigravity 2 and agy". */
+  label: string;
+  /** The file this version reads for a scope. */
+  configPath(env: ClientEnv, scope: Scope): string;
+  /** True when this version is on this machine (a marker file, a folder); gets the probe, never process.env. */
+  installed(env: ClientEnv): boolean;
 }
 
 /** The JSON entry shape of a client, per mode (render/json-clients.ts reads it). */

@@ -4,7 +4,7 @@
 import { codexBearerVariable, codexLocal, codexProxy, codexRemote } from '../render/codex.js';
 import type { ClientEnv, ClientSpec } from '../types.js';
 import { codexAddCommand, geminiAddCommand } from './add-commands.js';
-import { envOr, join, projectFile, underKey } from './paths.js';
+import { envOr, join, probe, projectFile, underKey } from './paths.js';
 
 /** $CODEX_HOME, default ~/.codex. */
 export function codexHome(env: ClientEnv): string {
@@ -78,4 +78,7 @@ export const gemini: ClientSpec = {
   shape: { remote: { urlField: 'url', fields: { type: 'http' } } },
   bareVariables: true,
   addCommand: geminiAddCommand,
+  // Google moves Gemini CLI users to the Antigravity CLI, agy, which keeps its state in ~/.gemini/antigravity-cli/
+  // and reads MCP servers from Antigravity's mcp_config.json, never from settings.json (docs/clients-agents.md).
+  replacedBy: { client: 'antigravity', label: "Antigravity's CLI (agy)", installed: (env) => probe(env).exists(join(env, env.homeDir, '.gemini', 'antigravity-cli')) },
 };

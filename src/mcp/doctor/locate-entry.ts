@@ -19,6 +19,7 @@ import { readSnapshot } from '../files/safe-write.js';
 import { fileTargetOf, openDocument } from '../install/install-plan.js';
 import { packageName, pointsAtService } from '../service-entries.js';
 import { type ClientId, type FileFormat, type Scope } from '../types.js';
+import { staleFiles, type StaleFile } from '../clients/versions.js';
 
 export interface LocatedEntry {
   client: ClientId | null;
@@ -28,6 +29,8 @@ export interface LocatedEntry {
   value: unknown;
   /** Set when the entry was found only under a key the client does not read (VS Code `mcpServers`). */
   ignoredKey?: { ignoredKey: string; readKey: string };
+  /** Set when the entry was found only in a file no installed version of the client reads. */
+  stale?: StaleFile;
 }
 
 /** A config file that could not be read, where the entry may be. */
@@ -53,6 +56,8 @@ interface Candidate {
   serversPaths: string[][];
   /** A key the client ignores but people (and some installers) write: VS Code reads `servers`, not `mcpServers`. */
   ignored?: { ignoredKey: string; readKey: string };
+  /** A file only a version of the client that is not installed reads. */
+  stale?: StaleFile;
 }
 
 const ignoredKeyOf = (client: ClientId | null): Candidate['ignored'] => (client === null ? undefined : CLIENTS[client].doctor?.ignoredKey);
@@ -87,7 +92,13 @@ function candidates(ctx: Context, options: McpEntryOptions, name: string): Candi
     if (options.scope !== undefined && named.length > 0) checkScope(client, options.scope);
     return scopes
       .filter((scope) => client.scopes.includes(scope))
-      .map((scope) => ({ client: client.id, scope, file: client.configPath(clientEnv, scope), format: client.format, serversPaths: [client.serversPath(scope, clientEnv)], ignored: client.doctor?.ignoredKey }));
+      .flatMap((scope) => {
+        const base = { client: client.id, scope, format: client.format, serversPaths: [client.serversPath(scope, clientEnv)] };
+        return [
+          { ...base, file: client.configPath(clientEnv, scope), ignored: client.doctor?.ignoredKey },
+          ...staleFiles(client, clientEnv, scope).map((stale) => ({ ...base, file: stale.file, stale })),
+        ];
+      });
   });
 }
 
@@ -103,6 +114,7 @@ export async function locateEntry(ctx: Context, options: McpEntryOptions): Promi
   const named: LocatedEntry[] = [];
   const ours: LocatedEntry[] = [];
   const misplaced: LocatedEntry[] = [];
+  const stale: LocatedEntry[] = [];
   let unreadable: UnreadableConfig | undefined;
   const documents = new Map<string, ConfigDocument | null>();
   const matcher = { package: packageName(options.package ?? MCP_SERVER_PACKAGE), mcpUrl: optionalMcpUrl(ctx) };
@@ -136,6 +148,12 @@ export async function locateEntry(ctx: Context, options: McpEntryOptions): Promi
       const servers = document.get(path);
       if (!isRecord(servers)) continue;
       const base = { client: candidate.client, scope: candidate.scope, file: candidate.file };
+      if (candidate.stale !== undefined) {
+        // Reported (a failing entry check) only when no entry the installed version reads is found.
+        const matching = Object.entries(servers).filter(([other, value]) => (options.name !== undefined || Object.hasOwn(servers, name) ? other === name : pointsAtService(value, matcher)));
+        stale.push(...matching.map(([other, value]) => ({ ...base, name: other, value, stale: candidate.stale })));
+        continue;
+      }
       if (Object.hasOwn(servers, name)) named.push({ ...base, name, value: servers[name] });
       for (const [other, value] of Object.entries(servers)) if (pointsAtService(value, matcher)) ours.push({ ...base, name: other, value });
     }
@@ -149,7 +167,7 @@ export async function locateEntry(ctx: Context, options: McpEntryOptions): Promi
   }
   const proper = named.length > 0 || options.name !== undefined ? named : ours;
   // An entry under a key the client ignores is reported (a failing entry check) only when no entry the client reads is found.
-  const found = proper.length > 0 ? proper : misplaced;
+  const found = proper.length > 0 ? proper : misplaced.length > 0 ? misplaced : stale;
   if (found.length === 1) {
     if (unreadable) ctx.out.warn(unreadable.problem);
     return found[0]!;

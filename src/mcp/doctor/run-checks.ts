@@ -128,6 +128,13 @@ export async function runChecks(ctx: Context, located: LocatedEntry, timeoutMs: 
     checks.push(fail('entry', `'${located.name}': ${client?.label ?? 'the client'} reads \`${readKey}\`; this file has \`${ignoredKey}\`, which ${client?.label ?? 'the client'} ignores`, `rename \`${ignoredKey}\` to \`${readKey}\` in ${located.file}, or reinstall: svcctl mcp install --client ${located.client ?? '<id>'} --force`));
     return report({ ...base, mode: isObject ? modeOf(located.value as object) : 'local' }, checks);
   }
+  if (located.stale !== undefined) {
+    // Found only in a file an older version of the client read: the installed version never sees it.
+    const { readBy, current, currentReader } = located.stale;
+    const scopeFlag = located.scope === 'user' ? '' : ` --scope ${located.scope}`;
+    checks.push(fail('entry', `'${located.name}' is in ${located.file}, which only ${readBy} read; ${currentReader} read ${current}, so ${client?.label ?? 'the client'} will not load it`, `move it: svcctl mcp install --client ${located.client ?? '<id>'}${scopeFlag} (the old entry is removed, the rest of that file kept)`));
+    return report({ ...base, mode: isObject ? modeOf(located.value as object) : 'local' }, checks);
+  }
   if (typeof plan === 'string') {
     checks.push(fail('entry', `'${located.name}': ${plan}`, 'reinstall it: svcctl mcp install --force (with the same --client, --mode and --name)'));
     return report({ ...base, mode: isObject ? modeOf(located.value as object) : 'local' }, checks);

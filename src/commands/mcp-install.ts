@@ -123,6 +123,7 @@ export async function runMcpInstall(ctx: Context, given: McpInstallOptions): Pro
     secrets: secretValues(item.request),
     fileMode: item.rendered.literalSecrets ? 0o600 : undefined,
     reapply: (snapshot) => planInstall(item.fileTarget, item.rendered, { force: options.force === true }, snapshot),
+    confirm: true,
   }));
   const files = new Set(changes.map((change) => change.plan.target.file));
   if (files.size < changes.length) throw usageError('two targets name the same file: install them one at a time');

@@ -186,7 +186,7 @@ export type Edit = (snapshot: FileSnapshot, attempt: number) => string | undefin
 export interface UpdateOptions extends SafeWriteOptions {
   /** The snapshot the first edit is based on (already read and shown to the user); later attempts re-read. */
   first?: FileSnapshot;
-  /** How many times the edit is applied to a file that keeps changing (default 5). */
+  /** How many times the edit is applied to a file that keeps changing (default 20). */
   attempts?: number;
   lock?: LockOptions;
 }
@@ -205,8 +205,11 @@ export async function updateSafely(path: string, edit: Edit, options: UpdateOpti
   const realPath = options.first?.realPath ?? (await readSnapshot(path)).realPath;
   const lock = await lockForWriting(path, realPath, options);
   try {
-    const attempts = options.attempts ?? 5;
+    const attempts = options.attempts ?? 20;
     for (let attempt = 0; attempt < attempts; attempt++) {
+      // A short random pause before reading again, growing with each try, so that we fall out of step with a
+      // program that rewrites the file in a tight loop (a fixed rhythm would meet its writes every time).
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * 3 * attempt));
       const snapshot = attempt === 0 && options.first ? options.first : await readSnapshot(path);
       const content = await edit(snapshot, attempt);
       if (content === undefined) return { written: false };

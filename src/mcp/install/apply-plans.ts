@@ -6,7 +6,7 @@
  */
 import type { Context } from '../../context.js';
 import { CliError, ExitCode, exitWith, isCliError } from '../../errors.js';
-import { changedOnDisk, updateSafely, type FileSnapshot } from '../files/safe-write.js';
+import { changedOnDisk, readSnapshot, updateSafely, type FileSnapshot } from '../files/safe-write.js';
 import { tidyAfterKilledRuns } from '../../fs/leftover-temps.js';
 import { unifiedDiff } from '../files/unified-diff.js';
 import { writesFile, type FilePlan, type PlanStatus } from './install-plan.js';
@@ -26,6 +26,8 @@ export interface PlannedChange {
    * prompt: a file that changed since is then left alone (exit 7).
    */
   reapply?: (snapshot: FileSnapshot) => Promise<FilePlan>;
+  /** Read the file back after writing, until the entry is seen to stay (installs; not removals). */
+  confirm?: boolean;
 }
 
 export interface ChangeReport {
@@ -124,6 +126,7 @@ export async function applyChanges(ctx: Context, changes: PlannedChange[], optio
     }
     try {
       const result = await writeChange(ctx, change, options);
+      if (change.confirm && change.reapply && change.plan.status !== 'removed') await confirmWritten(ctx, change, options);
       if (result.written) ctx.out.success(describeChange(change, false));
       else ctx.out.info(describeChange(change, false));
       if (result.backupPath) ctx.out.info(`  backup: ${result.backupPath}`);
@@ -137,6 +140,15 @@ export async function applyChanges(ctx: Context, changes: PlannedChange[], optio
   if (ctx.globals.json) ctx.out.jsonResult(reports);
   if (failed) throw exitWith(ExitCode.UnsafeConfig);
   return reports;
+}
+
+/** Reads an installed entry back until it stays (confirm-entry.ts), planning and writing it again when it is gone. */
+async function confirmWritten(ctx: Context, change: PlannedChange, options: { backup: boolean }): Promise<void> {
+  const { confirmEntryStays } = await import('./confirm-entry.js');
+  await confirmEntryStays(ctx, () => change.plan, change.name, async () => {
+    change.plan = await change.reapply!(await readSnapshot(change.plan.target.file));
+    if (writesFile(change.plan)) await writeChange(ctx, change, { ...options, backup: false });
+  });
 }
 
 /** Writes one change under its file's lock, planning it again (change.plan is updated) when the file changed meanwhile. */

@@ -1,0 +1,60 @@
+/**
+ * After an install, the file is read back: a program that rewrites its file
+ * without taking a lock (Claude Code with ~/.claude.json, an editor) may have
+ * read it just before our rename and written its own copy just after, dropping
+ * our entry although svcctl already said "done". So the file is read again
+ * after a short settle time and once more a little later; when the entry is
+ * gone, it is put back on the file as it is now (the other program's change
+ * kept), and the reads start over. svcctl exits 0 only once the entry has been
+ * seen to stay through both reads; a file that keeps losing it is exit 7.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Context } from '../../context.js';
+import { CliError, ExitCode } from '../../errors.js';
+import { readSnapshot, type FileSnapshot } from '../files/safe-write.js';
+import { openDocument, type FilePlan } from './install-plan.js';
+
+/** The reads after a write, in ms after the previous one: 0.03 s, then 0.15 s more (0.18 s in all). */
+export const READ_BACK_DELAYS_MS = [30, 150] as const;
+/** How many times a lost entry is put back before giving up. */
+export const PUT_BACK_ATTEMPTS = 5;
+
+/**
+ * True when the file as read has the entry. Only a missing entry counts as lost: a client may
+ * add its own fields to it (Antigravity's `disabled`), which is not ours to undo.
+ */
+export function entryIn(plan: FilePlan, snapshot: FileSnapshot): boolean {
+  if (!snapshot.exists) return false;
+  const { target } = plan;
+  try {
+    return openDocument(target.format, snapshot.text, target.file, target.client).get(target.entryPath) !== undefined;
+  } catch {
+    return false; // a file that does not parse now (someone is mid-write): look again
+  }
+}
+
+/**
+ * Reads the file back until the entry has stayed through every read; `putBack`
+ * plans and writes it again on the current content. Throws exit 7 when it keeps going.
+ */
+export async function confirmEntryStays(ctx: Context, plan: () => FilePlan, name: string, putBack: () => Promise<void>): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    let lost = false;
+    for (const delay of READ_BACK_DELAYS_MS) {
+      await sleep(delay);
+      if (!entryIn(plan(), await readSnapshot(plan().target.file))) {
+        lost = true;
+        break;
+      }
+    }
+    if (!lost) return;
+    const file = plan().target.file;
+    if (attempt >= PUT_BACK_ATTEMPTS) {
+      throw new CliError(ExitCode.UnsafeConfig, `another program keeps rewriting ${file} without the '${name}' entry; it is not there now`, {
+        hint: 'close the client (it rewrites this file while it runs), then run the command again',
+      });
+    }
+    ctx.out.info(`${file} was rewritten by another program without the '${name}' entry: putting it back`);
+    await putBack();
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * A program that rewrites its file without a lock, every 2 ms (read, change its
+ * own key, temp file, rename: Claude Code's pattern with ~/.claude.json), while
+ * five `svcctl mcp install --client claude-code` runs add their entries, on a
+ * machine loaded by a busy process. svcctl reads the file back after its write
+ * and puts a lost entry back (src/mcp/install/confirm-entry.ts), so every install
+ * that exits 0 has its entry in the file at the end, one that exits 7 wrote
+ * nothing of its own, and the other program's last change is kept.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { placeFile, runCli, type RunResult } from './helpers/cli.js';
+import { tempDir } from './helpers/temp-dirs.js';
+
+const RUNS = 20;
+const INSTALLS = 5;
+const ENV = { SERVICE_BASE_URL: 'https://acme.example.com/api' };
+
+/** A writer with no lock: each rewrite is synchronous, so it is one short step between two of svcctl's. */
+function startPlainWriter(file: string): { stop: () => Promise<number> } {
+  let count = 0;
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      try {
+        const data = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+        data.writerCount = ++count;
+        writeFileSync(`${file}.writer`, `${JSON.stringify(data, null, 2)}\n`);
+        renameSync(`${file}.writer`, file);
+      } catch {
+        // read while svcctl renamed: try again
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return count;
+    },
+  };
+}
+
+let burner: ChildProcess;
+before(() => {
+  burner = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+});
+after(() => {
+  burner.kill('SIGKILL');
+});
+
+test(`${RUNS} runs of ${INSTALLS} installs against a writer that rewrites ~/.claude.json every 2 ms, on a loaded machine`, async (t) => {
+  let putBack = 0;
+  let refused = 0;
+  for (let run = 0; run < RUNS; run++) {
+    const home = await tempDir('svcctl-lockless-');
+    const file = await placeFile(home, '.claude.json', `${JSON.stringify({ numStartups: 3, mcpServers: { theirs: { type: 'http', url: 'https://x.example/mcp' } } })}\n`);
+    const writer = startPlainWriter(file);
+    const results: RunResult[] = await Promise.all(
+      Array.from({ length: INSTALLS }, (_, index) => runCli(['mcp', 'install', '--client', 'claude-code', '--mode', 'remote', '--name', `srv${index}`], { home, env: ENV, timeoutMs: 60_000 })),
+    );
+    const writes = await writer.stop();
+    const final = JSON.parse(readFileSync(file, 'utf8')) as { mcpServers: Record<string, unknown>; writerCount: number; numStartups: number };
+    assert.equal(final.writerCount, writes, `run ${run}: the other program's last change is kept`);
+    assert.ok(final.mcpServers.theirs, `run ${run}: the other entries are kept`);
+    results.forEach((result, index) => {
+      const name = `srv${index}`;
+      putBack += (result.stderr.match(/putting it back/g) ?? []).length;
+      if (result.code === 0) {
+        assert.ok(final.mcpServers[name], `run ${run}: install ${index} exited 0 but ${name} is missing\n${result.stderr}`);
+      } else {
+        refused++;
+        if (refused < 3) t.diagnostic(result.stderr.split("\n").filter((line) => line.includes("error")).join(" | "));
+        assert.equal(result.code, 7, `run ${run} install ${index}: ${result.stderr}`);
+        assert.equal(final.mcpServers[name], undefined, `run ${run} install ${index}: exit 7 but ${name} is in the file`);
+      }
+    });
+    assert.deepEqual(join(home, '.claude.json'), file);
+  }
+  t.diagnostic(`${RUNS * INSTALLS} installs: ${refused} refused (exit 7), entries put back after the other program dropped them: ${putBack}`);
+});

@@ -24,7 +24,9 @@ export class FailedOut {
     const refusal = existing && refusalFor(existing);
     if (refusal) throw refusedTarget(this.path, '--failed-out', refusal);
     try {
-      accessSync(existing ? this.path : dirname(resolve(this.path)), constants.W_OK);
+      const target = existing ? this.path : dirname(resolve(this.path));
+      if (!existing && !statSync(target).isDirectory()) throw new Error('not a folder');
+      accessSync(target, constants.W_OK);
     } catch {
       const what = existing ? 'is not writable' : 'is in a folder that does not exist or is not writable';
       throw usageError(`--failed-out '${this.path}' ${what}`);

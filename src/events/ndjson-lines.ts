@@ -4,6 +4,7 @@
  * trailing \r of a CRLF line included) for --failed-out.
  */
 import { createReadStream } from 'node:fs';
+import { fileReadError } from '../input.js';
 import type { InputStream } from '../context.js';
 
 export interface InputLine {
@@ -50,6 +51,14 @@ export async function* splitLineChunks(stream: AsyncIterable<Buffer | string>): 
 
 /** The bytes of FILE, or of stdin for '-', in chunks of whole lines (read in 256 KiB chunks from a file). */
 export function inputLineChunks(stdin: InputStream, file: string): AsyncIterable<Buffer> {
-  const stream = file === '-' ? stdin : createReadStream(file, { highWaterMark: 256 * 1024 });
-  return splitLineChunks(stream as AsyncIterable<Buffer>);
+  return splitLineChunks(file === '-' ? (stdin as AsyncIterable<Buffer>) : fileChunks(file));
+}
+
+/** A file's chunks; a file that cannot be read (missing, a folder, no permission) is a usage error naming it, as for FILE. */
+async function* fileChunks(file: string): AsyncGenerator<Buffer> {
+  try {
+    yield* createReadStream(file, { highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>;
+  } catch (error) {
+    throw fileReadError(file, error);
+  }
 }

@@ -3,10 +3,12 @@
  * (clients or a generic format), mode, auth, scope, secrets, the deployment's
  * URLs and, for literal secrets, the values (or placeholders for printing).
  */
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_SERVER_NAME, MCP_SERVER_PACKAGE } from '../../constants.js';
 import type { Context } from '../../context.js';
 import { usageError } from '../../errors.js';
+import { fileReadReason } from '../../fs-reasons.js';
 import { resolveBaseUrl, resolveMcpUrl } from '../../deployment.js';
 import { checkScope, getClient } from '../clients/table.js';
 import { placeholderLiterals, resolveLiterals, type LiteralFlags } from './literal-values.js';
@@ -56,8 +58,19 @@ export function explicitTargets(options: McpEntryOptions): Target[] {
   return targets;
 }
 
+/** The project folder: --project-dir, which must be an existing folder, else the current one. */
 export function projectDirOf(ctx: Context, options: McpEntryOptions): string {
-  return resolve(ctx.cwd, options.projectDir ?? '.');
+  const dir = resolve(ctx.cwd, options.projectDir ?? '.');
+  if (options.projectDir !== undefined) {
+    let what: string | undefined;
+    try {
+      if (!statSync(dir).isDirectory()) what = 'is a file, not a folder';
+    } catch (error) {
+      what = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be read (${fileReadReason(error)})`;
+    }
+    if (what !== undefined) throw usageError(`--project-dir '${options.projectDir}' ${what}`, 'give the folder of the project (its root, where .git is)');
+  }
+  return dir;
 }
 
 export function clientEnvOf(ctx: Context, options: McpEntryOptions): ClientEnv {
@@ -90,6 +103,22 @@ export function entryUrls(ctx: Context, mode: Mode): EntryUrls {
 }
 
 /**
+ * A credential file or stdin given where the entry holds no literal value would be silently
+ * ignored: the user expects the value to be used, so say why it is not and what to do.
+ */
+function checkUnreadCredentialFlags(options: McpEntryOptions, why: string | undefined): void {
+  if (why === undefined) return;
+  const given = (['tokenFile', 'passwordFile', 'passwordStdin'] as const).filter((key) => options[key] !== undefined && options[key] !== false);
+  if (given.length === 0) return;
+  const flag = { tokenFile: '--token-file', passwordFile: '--password-file', passwordStdin: '--password-stdin' }[given[0]!];
+  const variable = given[0] === 'tokenFile' ? 'SERVICE_ACCESS_TOKEN' : 'SERVICE_PASSWORD';
+  throw usageError(
+    `${flag} is not read with ${why}: the entry holds no literal value (${why === '--token helper' ? 'svcctl logs in again by itself' : `it reads ${variable} from the client's environment`})`,
+    why === '--token helper' ? `leave out ${flag}` : `add --secrets literal to write the value into the file, or export ${variable} where the client starts and leave out ${flag}`,
+  );
+}
+
+/**
  * The request for one target. URLs are resolved only when the mode uses them
  * (local: the base URL; remote and proxy: the MCP URL), so a missing one is a
  * usage error naming the flag and variable only when it is needed.
@@ -112,6 +141,7 @@ export async function buildEntryRequest(
   const { baseUrl, mcpUrl } = build.urls ?? entryUrls(ctx, mode);
   const tokenHelper = await chooseTokenHelper(ctx, target, { mode, auth, token: options.token });
   checkMode(target, mode, tokenHelper !== undefined);
+  checkUnreadCredentialFlags(options, secrets !== 'literal' ? `--secrets ${secrets}` : tokenHelper !== undefined ? '--token helper' : undefined);
   const literals =
     secrets !== 'literal' || tokenHelper !== undefined
       ? {}

@@ -1,51 +1,15 @@
 /**
- * Wiring of `svcctl mcp …`. The entry options are shared by every subcommand
- * (print, command here; install, uninstall, list use the same helper), so a
- * flag means the same thing everywhere.
+ * Wiring of `svcctl mcp …`: print, command and proxy here, install, uninstall,
+ * list and doctor in their own modules; the options they share are in mcp-options.ts.
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
-import { DEFAULT_SERVER_NAME, DEFAULT_TIMEOUT_SECONDS, MCP_SERVER_PACKAGE } from '../constants.js';
-import { AUTH_METHODS, CLIENT_IDS, GENERIC_FORMATS, MODES, NAME_PATTERN, SCOPES, SECRETS_HOW, TOKEN_HOW } from '../mcp/types.js';
+import { Command, Option } from 'commander';
+import { DEFAULT_TIMEOUT_SECONDS } from '../constants.js';
+import { AUTH_METHODS } from '../mcp/types.js';
 import type { ContextFactory } from '../context.js';
-import { collect, positiveSeconds, rejectPasswordFlag } from './parsers.js';
+import { positiveSeconds, rejectPasswordFlag } from './parsers.js';
+import { addEntryOptions } from './mcp-options.js';
 import { registerMcpInstallCommands } from './mcp-install-commands.js';
 import { registerMcpDoctorCommand } from './mcp-doctor-commands.js';
-
-export function serverName(value: string): string {
-  if (!NAME_PATTERN.test(value)) {
-    throw new InvalidArgumentError("letters, digits, '-' and '_', first a letter");
-  }
-  return value;
-}
-
-/** --client (repeatable), --name, --scope, --project-dir, --config, --format: which entry in which file. */
-export function addTargetOptions(cmd: Command): Command {
-  return cmd
-    .addOption(new Option('--client <id>', 'client (repeatable)').choices(CLIENT_IDS).argParser(collect))
-    .addOption(new Option('--name <name>', `server name (default: ${DEFAULT_SERVER_NAME})`).argParser(serverName))
-    .addOption(new Option('--scope <s>', 'user (default) | project | local, where the client has them').choices(SCOPES))
-    .option('--project-dir <dir>', 'the project for project/local scope (default: the current directory)')
-    .option('--config <path>', "use this file instead of the client's own")
-    .addOption(new Option('--format <f>', 'with --config and no --client: mcpServers | servers | toml').choices(GENERIC_FORMATS));
-}
-
-/** Everything that decides the entry's content, plus the sources of literal values. */
-export function addEntryOptions(cmd: Command): Command {
-  return rejectPasswordFlag(addTargetOptions(cmd))
-    .addOption(new Option('--mode <m>', 'local (default) | remote | proxy').choices(MODES))
-    .addOption(new Option('--auth <a>', 'password (default) | bearer (remote and proxy)').choices(AUTH_METHODS))
-    .option('--package <spec>', `local mode package (default: ${MCP_SERVER_PACKAGE})`)
-    .addOption(
-      new Option('--secrets <how>', 'ref (default where the client expands variables) | literal | prompt (VS Code and Visual Studio inputs)').choices(SECRETS_HOW),
-    )
-    .option('--email <e>', 'email for literal values (else SERVICE_EMAIL, else a prompt)')
-    .option('--password-stdin', 'read the password for literal values from stdin')
-    .option('--password-file <file>', 'read the password for literal values from a file')
-    .addOption(
-      new Option('--token <how>', 'with --auth bearer: helper (svcctl hands out a fresh token; the default after svcctl login --save --remember-password) | static').choices(TOKEN_HOW),
-    )
-    .option('--token-file <file>', 'access token for --auth bearer --token static (else SERVICE_ACCESS_TOKEN, else the token of svcctl login --save)');
-}
 
 const PRINT_EXAMPLES = `
 Examples:

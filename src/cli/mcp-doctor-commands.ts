@@ -1,7 +1,7 @@
 /** Wiring of `svcctl mcp doctor` (checks an installed entry end to end). */
 import { Option, type Command } from 'commander';
 import { DEFAULT_TIMEOUT_SECONDS, MCP_SERVER_PACKAGE } from '../constants.js';
-import { addTargetOptions } from './mcp-commands.js';
+import { addTargetOptions } from './mcp-options.js';
 import { positiveSeconds } from './parsers.js';
 import type { ContextFactory } from '../context.js';
 

@@ -1,6 +1,6 @@
 /** Wiring of `svcctl mcp install | uninstall | list` (the commands that change or read clients' files). */
 import type { Command } from 'commander';
-import { addEntryOptions, addTargetOptions } from './mcp-commands.js';
+import { addEntryOptions, addTargetOptions } from './mcp-options.js';
 import type { ContextFactory } from '../context.js';
 
 const INSTALL_EXAMPLES = `

@@ -9,7 +9,7 @@ import { CliError, exitWith, ExitCode } from '../errors.js';
 import { runBatch } from '../events/batch.js';
 import type { FailedOut } from '../events/failed-out.js';
 import { inputLineChunks } from '../events/ndjson-lines.js';
-import type { EventSendOptions, Resolved } from './event-send.js';
+import type { EventSendOptions, Resolved } from './event-send-options.js';
 import { deliveryTarget } from './event-send-target.js';
 import { batchSpool } from './event-spool.js';
 

@@ -5,7 +5,7 @@ import { buildFromBytes, type BuiltEvent } from '../events/event-body.js';
 import { inputLines } from '../events/line-source.js';
 import { isBlank, lineContent, type InputLine } from '../events/ndjson-lines.js';
 import { renderCurl, renderDryRun, renderDryRunJson, type TokenReference } from '../events/request-preview.js';
-import type { EventSendOptions, Resolved } from './event-send.js';
+import type { EventSendOptions, Resolved } from './event-send-options.js';
 
 /** --dry-run and --print-curl: every request printed, none sent (`built` is the single event; undefined with --ndjson). */
 export async function previewRequests(

@@ -2,7 +2,7 @@
 import type { Context } from '../context.js';
 import type { DeliveryTarget } from '../events/deliver.js';
 import { createTransport } from '../http/transport.js';
-import type { EventSendOptions } from './event-send.js';
+import type { EventSendOptions } from './event-send-options.js';
 
 export async function deliveryTarget(
   ctx: Context,

@@ -8,30 +8,15 @@ import { describeInput, readInputBytes } from '../input.js';
 import { checkHeaderSafe, resolveSecret, resolveSecretWithSource, type ResolvedSecret } from '../secrets.js';
 import { apiUrl, envName } from '../settings.js';
 import { buildFromBytes, buildFromEvent, type BuiltEvent } from '../events/event-body.js';
-import { eventFromFlags, usedFlagModeOptions, type EventFlags } from '../events/event-flags.js';
+import { eventFromFlags, usedFlagModeOptions } from '../events/event-flags.js';
 import { deliverEvent } from '../events/deliver.js';
-import type { FailedOut } from '../events/failed-out.js';
 import type { TokenReference } from '../events/request-preview.js';
 import { reportWaiting, spoolFailed, spoolTarget } from './event-spool.js';
 import { deliveryTarget } from './event-send-target.js';
+import type { EventCredentials, EventSendOptions, Resolved } from './event-send-options.js';
 
-export interface EventSendOptions extends EventFlags {
-  file?: string;
-  raw: boolean;
-  ndjson: boolean;
-  concurrency: number;
-  failedOut?: string;
-  tokenFile?: string;
-  hmacSecretFile?: string;
-  retries: number;
-  timeout: number;
-  dryRun: boolean;
-  printCurl: boolean;
-  /** True when --concurrency was given on the command line. */
-  concurrencyGiven?: boolean;
-  /** --spool [DIR]: true without a DIR. */
-  spool?: string | true;
-}
+export type { EventCredentials, EventSendOptions } from './event-send-options.js';
+
 
 function checkCombinations(options: EventSendOptions, json: boolean): void {
   const flagMode = usedFlagModeOptions(options);
@@ -83,11 +68,6 @@ export async function buildSingle(ctx: Context, options: EventSendOptions): Prom
   return buildFromBytes(bytes, { raw: options.raw, label: describeInput(options.file) });
 }
 
-/** The ingest token and the HMAC secret, read once (both join the run's known secrets as they are read). */
-export interface EventCredentials {
-  token: ResolvedSecret | undefined;
-  secret: string | undefined;
-}
 
 /** Reads the ingest token (exit 2 without one when sending) and the HMAC secret from their files or variables. */
 export async function eventCredentials(ctx: Context, options: EventSendOptions): Promise<EventCredentials> {
@@ -101,12 +81,6 @@ export async function eventCredentials(ctx: Context, options: EventSendOptions):
   return { token, secret };
 }
 
-/** What every path of `event send` needs, resolved once. */
-export interface Resolved extends EventCredentials {
-  url: string;
-  /** Only with --ndjson (checkCombinations rejects --failed-out without it). */
-  failedOut?: FailedOut;
-}
 
 /** `credentials`: read already by the caller (`event run` reads them before it builds the event, to redact it). */
 export async function runEventSend(ctx: Context, options: EventSendOptions, credentials?: EventCredentials): Promise<void> {

@@ -17,7 +17,7 @@ import { createRedactor, type Redactor } from './redaction.js';
 export type Styles = Pick<ChalkInstance, 'green' | 'yellow' | 'dim' | 'red'>;
 
 const plain = (text: string): string => text;
-const PLAIN: Styles = { green: plain, yellow: plain, dim: plain, red: plain } as unknown as Styles;
+export const PLAIN_STYLES: Styles = { green: plain, yellow: plain, dim: plain, red: plain } as unknown as Styles;
 
 /** chalk's colours (16-colour level), for an Output whose stderr can show them. */
 export async function loadColors(): Promise<Styles> {
@@ -80,7 +80,7 @@ export class Output {
     this.verbose = options.verbose ?? false;
     this.colors = options.colors;
     this.redactor = options.redactor ?? NO_SECRETS;
-    this.style = options.colors && colorAllowed(options.stderr, options.env, options.color ?? true) ? options.colors : PLAIN;
+    this.style = options.colors && colorAllowed(options.stderr, options.env, options.color ?? true) ? options.colors : PLAIN_STYLES;
   }
 
   /** True when stderr is a terminal a person watches (progress lines, prompts). */

@@ -8,7 +8,7 @@ import { CommanderError } from 'commander';
 import { CliError, ExitCode } from './errors.js';
 import { KnownSecrets } from './known-secrets.js';
 import { colorAllowed, loadColors, Output } from './output.js';
-import { createProgram, type Io } from './cli/program.js';
+import { createProgram, helpWordsAsFlag, type Io } from './cli/program.js';
 
 import { VERSION } from './version.js';
 
@@ -35,7 +35,8 @@ export function reportError(error: unknown, out: Output, verbose: boolean): numb
   return ExitCode.Internal;
 }
 
-export async function main(argv: string[], io?: Partial<Io>): Promise<number> {
+export async function main(given: string[], io?: Partial<Io>): Promise<number> {
+  const argv = helpWordsAsFlag(given);
   const fullIo: Io = {
     env: process.env,
     cwd: process.cwd(),

@@ -16,7 +16,7 @@ test('top-level help, `help`, an unknown command and an option first still see e
   assert.match(helpMcp.stdout, /^Usage: svcctl mcp/m);
   const unknown = await runCli(['evnt', 'send']);
   assert.equal(unknown.code, 2);
-  assert.match(unknown.stderr, /unknown command 'evnt'[\s\S]*Did you mean event\?/);
+  assert.match(unknown.stderr, /unknown command 'evnt'[\s\S]*hint: did you mean event\?/);
   const optionFirst = await runCli(['--no-color', 'mcp', '--help']);
   assert.equal(optionFirst.code, 0);
   assert.match(optionFirst.stdout, /^Usage: svcctl mcp/m);
@@ -28,7 +28,7 @@ test('a group given first is complete: its help, its subcommands, and suggestion
   for (const name of ['send', 'sign', 'verify', 'run', 'flush']) assert.match(event.stdout, new RegExp(`^  ${name}\\b`, 'm'));
   const typo = await runCli(['event', 'sedn']);
   assert.equal(typo.code, 2);
-  assert.match(typo.stderr, /Did you mean send\?/);
+  assert.match(typo.stderr, /hint: did you mean send\?/);
   const token = await runCli(['token', 'inspect', '--help']);
   assert.equal(token.code, 0);
   assert.match(token.stdout, /^Usage: svcctl token inspect/m);

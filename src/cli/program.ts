@@ -7,7 +7,8 @@ import { Command, Option } from 'commander';
 import { CLI_NAME } from '../constants.js';
 import type { ContextFactory, GlobalOptions, InputStream, RunningProgram } from '../context.js';
 import type { KnownSecrets } from '../known-secrets.js';
-import { Output, type OutputStream, type Styles } from '../output.js';
+import { colorAllowed, Output, PLAIN_STYLES, type OutputStream, type Styles } from '../output.js';
+import { formatCommanderError, suggestChoices } from './choice-suggestions.js';
 import { registerEventCommands } from './event-commands.js';
 import { registerDevCommands } from './dev-commands.js';
 import { registerAuthCommands } from './auth-commands.js';
@@ -72,6 +73,18 @@ function groupsFor(argv: readonly string[] | undefined): readonly { register: Re
   return owner && first !== 'completion' ? [owner] : GROUPS;
 }
 
+/**
+ * `svcctl help event send` as `svcctl event send --help`: commander's help command
+ * takes only the first word, and would show the `event` group instead.
+ */
+export function helpWordsAsFlag(argv: readonly string[]): string[] {
+  if (argv[0] !== 'help' || argv.length < 3) return [...argv];
+  const words = argv.slice(1);
+  const firstOption = words.findIndex((word) => word.startsWith('-'));
+  const path = firstOption === -1 ? words : words.slice(0, firstOption);
+  return [...path, '--help', ...(firstOption === -1 ? [] : words.slice(firstOption))];
+}
+
 /** The program; with `argv`, only the command groups that argv can reach (see groupsFor). */
 export function createProgram(io: Io, argv?: readonly string[]): Command {
   const program = new Command(CLI_NAME)
@@ -90,6 +103,11 @@ export function createProgram(io: Io, argv?: readonly string[]): Command {
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+      // Commander's own usage errors in svcctl's form (error: in red, the suggestion as hint:).
+      outputError: (text, write) => {
+        const colored = io.colors !== undefined && colorAllowed(io.stderr, io.env, !(argv ?? []).includes('--no-color'));
+        write(formatCommanderError(text, colored ? io.colors! : PLAIN_STYLES));
+      },
     });
 
   const contextFor: ContextFactory = (command) => {
@@ -129,5 +147,6 @@ export function createProgram(io: Io, argv?: readonly string[]): Command {
   };
 
   for (const group of groupsFor(argv)) group.register(program, contextFor);
+  suggestChoices(program);
   return program;
 }

@@ -35,6 +35,18 @@ describe('mcp install at a terminal', () => {
     assert.equal(await readFile(`${file}.bak`, 'utf8'), OTHER_ENTRY);
   });
 
+  it('a "no" at the prompt says cancelled, not error, writes nothing and exits 7', { skip }, async () => {
+    const dir = join(home, 'no');
+    const file = await placeFile(dir, '.cursor/mcp.json', OTHER_ENTRY);
+    const session = underTerminal(install('--client cursor'), dir, ENV);
+    await session.waitFor(/Replace the existing 'service' entry/);
+    session.type('n\r');
+    assert.equal(await session.done, 7, session.screen());
+    assert.match(session.screen(), /cancelled: nothing was written/);
+    assert.doesNotMatch(session.screen(), /error:/);
+    assert.equal(await readFile(file, 'utf8'), OTHER_ENTRY);
+  });
+
   it('writes nothing (exit 7) when the file changes on disk while the prompt waits', { skip }, async () => {
     const dir = join(home, 'race');
     const file = await placeFile(dir, '.cursor/mcp.json', OTHER_ENTRY);

@@ -31,6 +31,8 @@ interface Tally {
   kept: number;
   rejected: number;
   skipped: number;
+  /** Why the last event kept could not be delivered (shown with the summary). */
+  lastFailure?: string;
 }
 
 async function flushOne(ctx: Context, dir: string, name: string, target: DeliveryTarget, tally: Tally): Promise<void> {
@@ -65,6 +67,7 @@ async function flushOne(ctx: Context, dir: string, name: string, target: Deliver
   }
   await release(dir, claimed);
   tally.kept++;
+  tally.lastFailure = failure.message;
   ctx.out.debug(`event ${claimed.id} kept: ${failure.message}`);
   if (failure.exitCode === ExitCode.AuthRejected) throw failure;
 }
@@ -108,5 +111,8 @@ export async function runEventFlush(ctx: Context, options: EventFlushOptions): P
   if (ctx.globals.json) ctx.out.jsonResult({ flushed: tally.flushed, kept, rejected: tally.rejected, skipped: tally.skipped, spool: dir });
   ctx.out.info(`flushed ${tally.flushed}, kept ${kept}${rejected}${skipped}`);
   if (stop) throw stop;
-  if (kept > 0) throw new CliError(ExitCode.Unavailable, `${kept} event(s) could not be delivered and stay in ${dir}`, { hint: 'run svcctl event flush again later' });
+  if (kept > 0) {
+    const why = tally.lastFailure === undefined ? '' : `: ${tally.lastFailure}`;
+    throw new CliError(ExitCode.Unavailable, `${kept} event(s) could not be delivered and stay in ${dir}${why}`, { hint: 'run svcctl event flush again later (from cron, say); --verbose shows each event' });
+  }
 }

@@ -75,7 +75,7 @@ export async function runEventRun(ctx: Context, options: EventRunOptions): Promi
     onSignal: (forward) => onInterrupt((signal) => forward(signal)),
   });
   const exitCode = exitCodeOf(outcome, (signal) => constants.signals[signal] ?? 0);
-  if (outcome.spawnError) ctx.out.error(`cannot run '${command}': ${outcome.spawnError.message}`);
+  if (outcome.spawnError) ctx.out.error(`cannot run '${command}': ${spawnReason(outcome.spawnError)}`);
   if (failed(outcome) || options.always || options.dryRun) {
     await sendRunEvent(options.dryRun ? ctx : stderrContext(ctx), options, { outcome, exitCode, command, args, labels });
   }
@@ -134,4 +134,12 @@ async function sendRunEvent(ctx: Context, options: EventRunOptions, run: Run): P
     // The command's exit code stands: the event's failure is only reported.
     if (!error.silent) ctx.out.error(`the event was not sent: ${error.message}`, error.hint ?? (options.spool ? undefined : 'give --spool to keep events the service cannot take now'));
   }
+}
+
+/** Why a command could not start, in words (exit 127 or 126 follow, as a shell gives). */
+function spawnReason(error: Error): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'no such command (not found on PATH, or the path does not exist)';
+  if (code === 'EACCES') return 'permission denied (is the file executable?)';
+  return error.message;
 }

@@ -42,7 +42,7 @@ export async function sendBatch(ctx: Context, options: EventSendOptions, { url, 
         hint: failedOut.path ? `they were appended to ${failedOut.path}; no input was read after them` : 'give --failed-out <file> to keep them',
       });
     }
-    if (summary.stoppedBy) throw exitWith(summary.stoppedBy.exitCode);
+    if (summary.stoppedBy) throw new CliError(summary.stoppedBy.exitCode, `the batch stopped at ${summary.stoppedBy.message}`, { hint: summary.stoppedBy.hint });
     if (summary.failed > 0) throw exitWith(ExitCode.PartialFailure);
   } finally {
     await target.transport.close();

@@ -79,6 +79,9 @@ async function settleConflicts(ctx: Context, changes: PlannedChange[], options: 
         change.reapply = undefined;
         continue;
       }
+      // A "no" is the user's choice, not an error: said plainly, with the same exit code as a refusal.
+      ctx.out.info(`cancelled: nothing was written (the '${change.name}' entry in ${change.plan.target.file} is kept as it is)`);
+      throw exitWith(ExitCode.UnsafeConfig);
     }
     ctx.out.error(
       `the '${change.name}' entry in ${change.plan.target.file} differs from the one svcctl would write; nothing was written`,

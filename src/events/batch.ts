@@ -149,9 +149,12 @@ export async function runBatch(chunks: AsyncIterable<Buffer>, options: BatchOpti
       return options.spool(built.id, built.body).then(() => finish(slot, delivery.result, undefined, true));
     }
     if (delivery.failure) {
-      out.error(`line ${slot.line.number} (event ${built.id}): ${delivery.failure.message}`);
-      const systemic = delivery.failure.exitCode === ExitCode.AuthRejected || delivery.failure.exitCode === ExitCode.Unavailable;
-      if (systemic && !stoppedBy) stoppedBy = delivery.failure;
+      // A failure that would hit every event (credentials, a service down, no endpoint at the URL) stops the
+      // batch; it is said once, with the batch's end, not again for each line that was already in flight.
+      const failure = delivery.failure;
+      const systemic = failure.exitCode === ExitCode.AuthRejected || failure.exitCode === ExitCode.Unavailable || delivery.result.status === 404;
+      if (!systemic) out.error(`line ${slot.line.number} (event ${built.id}): ${failure.message}`);
+      else if (!stoppedBy) stoppedBy = new CliError(failure.exitCode, `line ${slot.line.number} (event ${built.id}): ${failure.message}`, { hint: failure.hint });
     }
     finish(slot, delivery.result, delivery.failure);
     return undefined;

@@ -86,6 +86,13 @@ function classify(outcome: PostOutcome, redactor: Redactor): { exitCode: ExitCod
       hint: 'check the base URL (https, host, and the /api path)',
     };
   }
+  if (status === 404) {
+    return {
+      exitCode: ExitCode.RequestRejected,
+      message: `the service has no event endpoint at this address (HTTP 404): ${said}`,
+      hint: 'check the base URL: it must be the API base of the deployment, ending in /api (e.g. https://acme.example.com/api)',
+    };
+  }
   if (status < 500 && status !== 408 && status !== 425 && status !== 429) {
     return { exitCode: ExitCode.RequestRejected, message: `the service rejected the event (HTTP ${status}): ${said}` };
   }

@@ -90,18 +90,21 @@ export class Output {
 
   /** One result line on stdout. */
   result(text: string, options?: ResultOptions): void {
+    this.clearProgressBeforeResult();
     const shown = this.shownText(text, options);
     this.stdout.write(shown.endsWith('\n') ? shown : `${shown}\n`);
   }
 
   /** One JSON document (or NDJSON line) on stdout; strings (keys too) redacted, so it stays valid JSON. */
   jsonResult(value: unknown, options?: ResultOptions): void {
+    this.clearProgressBeforeResult();
     const text = JSON.stringify(value);
     this.stdout.write(`${options?.secret || options?.redacted ? text : this.redactedJson(text)}\n`);
   }
 
   /** Raw bytes on stdout (bodies, diffs), exactly as given when no secret is in them. */
   raw(bytes: string | Uint8Array, options?: ResultOptions): void {
+    this.clearProgressBeforeResult();
     if (options?.secret || options?.redacted) return void this.stdout.write(bytes);
     const text = typeof bytes === 'string' ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
     const shown = this.redactor.redact(text);
@@ -150,6 +153,11 @@ export class Output {
     if (!this.interactiveStderr || this.quiet) return;
     this.stderr.write(`\r\x1b[2K${this.redactor.redact(text)}`);
     this.progressShown = true;
+  }
+
+  /** A result on a terminal that also shows the progress line: clear the line first, or the two run together. */
+  private clearProgressBeforeResult(): void {
+    if (this.progressShown && this.stdout.isTTY === true) this.clearProgress();
   }
 
   clearProgress(): void {

@@ -3,6 +3,7 @@
  * bounded concurrency (events/batch.ts). A chunk of its own, loaded only for
  * a batch, so that one event does not load the batch machinery.
  */
+import { statSync } from 'node:fs';
 import type { Context } from '../context.js';
 import { useLowMemoryEngine } from '../engine-memory.js';
 import { CliError, exitWith, ExitCode } from '../errors.js';
@@ -27,6 +28,7 @@ export async function sendBatch(ctx: Context, options: EventSendOptions, { url, 
       out: ctx.out,
       json: ctx.globals.json,
       spool: batchSpool(ctx, options.spool),
+      totalBytes: inputSize(options.file as string),
     });
     const seconds = summary.elapsedMs / 1000;
     const rate = Math.round(summary.sent / Math.max(seconds, 0.001));
@@ -46,5 +48,16 @@ export async function sendBatch(ctx: Context, options: EventSendOptions, { url, 
     if (summary.failed > 0) throw exitWith(ExitCode.PartialFailure);
   } finally {
     await target.transport.close();
+  }
+}
+
+/** The size of a regular input file (for the progress line); undefined for stdin, a pipe or a device. */
+function inputSize(file: string): number | undefined {
+  if (file === '-') return undefined;
+  try {
+    const info = statSync(file);
+    return info.isFile() ? info.size : undefined;
+  } catch {
+    return undefined; // reading it says why
   }
 }

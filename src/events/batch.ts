@@ -11,6 +11,7 @@ import { onInterrupt } from '../interrupt.js';
 import type { Output } from '../output.js';
 import { buildFromBytes, type BuiltEvent } from './event-body.js';
 import { deliverEvent, type Delivery, type DeliveryResult, type DeliveryTarget } from './deliver.js';
+import { progressText } from './batch-progress.js';
 import type { FailedOut } from './failed-out.js';
 import { LineSource } from './line-source.js';
 import { isBlank, lineContent, type InputLine } from './ndjson-lines.js';
@@ -25,6 +26,8 @@ export interface BatchOptions {
   json: boolean;
   /** --spool: keeps an event the service could not take (exit 6 cases) instead of failing its line. */
   spool?: (id: string, body: Buffer) => Promise<void>;
+  /** The input file's size, for the progress line's share and time left; undefined for stdin. */
+  totalBytes?: number;
 }
 
 export interface BatchSummary {
@@ -63,6 +66,7 @@ export async function runBatch(chunks: AsyncIterable<Buffer>, options: BatchOpti
   let sent = 0;
   let failed = 0;
   let spooled = 0;
+  let bytesDone = 0;
   let warnings = 0;
   let stoppedBy: CliError | undefined;
   const waiting: Array<() => void> = [];
@@ -112,6 +116,7 @@ export async function runBatch(chunks: AsyncIterable<Buffer>, options: BatchOpti
 
   const finish = (slot: Slot, result: DeliveryResult | undefined, error: CliError | undefined, kept = false): void => {
     if (slot.done) return; // already given up on by an interruption
+    bytesDone += slot.line.raw.length + 1;
     if (error) {
       failed++;
       failedOut.append(slot.line.raw);
@@ -208,7 +213,7 @@ export async function runBatch(chunks: AsyncIterable<Buffer>, options: BatchOpti
 
   const progress = setInterval(() => {
     const seconds = (Date.now() - started) / 1000;
-    out.progress(`sent ${sent} · failed ${failed} · ${Math.round(sent / Math.max(seconds, 0.001))}/s`);
+    out.progress(progressText({ sent, failed, seconds, bytesDone, totalBytes: options.totalBytes }));
   }, 250);
   progress.unref();
   try {

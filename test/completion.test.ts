@@ -70,6 +70,24 @@ describe('svcctl completion bash', () => {
     assert.ok(bashComplete(script, ['svcctl', 'event', 'send', '--']).includes('--payload-file'));
   });
 
+  it('offers the shells after `svcctl completion `, and commands (then files) after `event run -- `', async () => {
+    const script = await scriptOf('bash');
+    assert.deepEqual(bashComplete(script, ['svcctl', 'completion', '']), ['bash', 'zsh', 'fish']);
+    assert.deepEqual(bashComplete(script, ['svcctl', 'completion', 'z']), ['zsh']);
+    // A command on PATH: a tiny script in a folder of its own, so the answer does not depend on the machine.
+    const bin = await tempDir('svcctl-completion-bin-');
+    await writeFile(join(bin, 'svcctl-test-job'), '#!/bin/sh\n', { mode: 0o755 });
+    const driver = (words: string[]) =>
+      execFileSync('bash', ['--norc', '--noprofile', '-c', 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _svcctl; printf "%s\\n" "${COMPREPLY[@]}"', 'driver', script, ...words], {
+        encoding: 'utf8',
+        cwd: bin,
+        env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+      }).split('\n').filter(Boolean);
+    assert.deepEqual(driver(['svcctl', 'event', 'run', '--', 'svcctl-test-j']), ['svcctl-test-job']);
+    assert.deepEqual(driver(['svcctl', 'event', 'run', '--always', '--', 'svcctl-test-job', 'svcctl-t']), ['svcctl-test-job'], 'then files');
+    assert.ok(driver(['svcctl', 'event', 'run', '--al']).includes('--always'), 'before -- the options of event run');
+  });
+
   it('completes an option added to the commander tree without any change to the generator', async () => {
     const program = createProgram(fakeIo());
     const send = program.commands.find((c) => c.name() === 'event')?.commands.find((c) => c.name() === 'send');

@@ -42,7 +42,7 @@ function dataFunctions(dialect: Dialect, nodes: CompletionNode[]): string {
     table(dialect, '__svcctl_commands', nodes.map((node) => [key(node), node.commands.map((c) => described(c.name, c.description))])),
     table(dialect, '__svcctl_options', nodes.map((node) => [key(node), node.options.flatMap((o) => o.names.map((n) => described(n, o.description)))])),
     table(dialect, '__svcctl_value', values),
-    table(dialect, '__svcctl_argument', nodes.map((node) => [key(node), node.argument ? [node.argument.kind] : []])),
+    table(dialect, '__svcctl_argument', nodes.map((node) => [key(node), node.argument ? [valueWords(node.argument).join(' ')] : []])),
   ].join('\n\n');
 }
 
@@ -76,13 +76,25 @@ const BASH_DRIVER = `_svcctl() {
     dir) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
     text) return ;;
   esac
+  local argument i dashes=0
+  argument=$(__svcctl_argument "$cmdpath")
+  # After '--' every word belongs to the command run (event run): first its name, then its files.
+  if [ "$argument" = command ]; then
+    for ((i = 1; i < COMP_CWORD; i++)); do [ "\${COMP_WORDS[i]}" = -- ] && dashes=$i; done
+    if [ "$dashes" -gt 0 ]; then
+      if [ "$COMP_CWORD" -eq $((dashes + 1)) ]; then mapfile -t COMPREPLY < <(compgen -c -- "$cur" | sort -u)
+      else compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur"); fi
+      return
+    fi
+  fi
   if [[ $cur == -* ]]; then
     mapfile -t COMPREPLY < <(compgen -W "$(__svcctl_options "$cmdpath")" -- "$cur"); return
   fi
   mapfile -t COMPREPLY < <(compgen -W "$(__svcctl_commands "$cmdpath")" -- "$cur")
-  if [ "$(__svcctl_argument "$cmdpath")" = file ]; then
-    compopt -o filenames 2>/dev/null; mapfile -t -O "\${#COMPREPLY[@]}" COMPREPLY < <(compgen -f -- "$cur")
-  fi
+  case "$argument" in
+    file) compopt -o filenames 2>/dev/null; mapfile -t -O "\${#COMPREPLY[@]}" COMPREPLY < <(compgen -f -- "$cur") ;;
+    choices*) mapfile -t -O "\${#COMPREPLY[@]}" COMPREPLY < <(compgen -W "\${argument#choices }" -- "$cur") ;;
+  esac
 }
 complete -F _svcctl svcctl`;
 
@@ -98,9 +110,17 @@ const ZSH_DRIVER = `_svcctl() {
     dir) _files -/; return ;;
     text) return 1 ;;
   esac
+  local argument=$(__svcctl_argument "$cmdpath") dashes=\${words[(I)--]}
+  if [[ $argument == command ]] && (( dashes > 1 && dashes < CURRENT )); then
+    if (( CURRENT == dashes + 1 )); then _command_names -e; else _files; fi
+    return
+  fi
   if [[ $cur == -* ]]; then compadd -- \${(f)"$(__svcctl_options "$cmdpath")"}; return; fi
   compadd -- \${(f)"$(__svcctl_commands "$cmdpath")"}
-  if [[ $(__svcctl_argument "$cmdpath") == file ]]; then _files; fi
+  case $argument in
+    file) _files ;;
+    choices*) compadd -- \${=\${argument#choices }} ;;
+  esac
 }
 if [[ \${zsh_eval_context[-1]:-} == loadautofunc ]]; then _svcctl "$@"; else compdef _svcctl svcctl; fi`;
 
@@ -146,10 +166,19 @@ function __svcctl_complete
     case text
       return
   end
+  set -l argument (__svcctl_argument $p)
+  if test "$argument" = command; and contains -- -- $tokens
+    if test "$tokens[-1]" = --; __fish_complete_command $cur; else; __fish_complete_path $cur; end
+    return
+  end
   if string match -q -- '-*' $cur; __svcctl_options $p; return; end
   __svcctl_commands $p
-  set -l argument (__svcctl_argument $p)
-  test "$argument" = file; and __fish_complete_path $cur
+  switch "$argument"
+    case file
+      __fish_complete_path $cur
+    case 'choices *'
+      string split ' ' -- (string replace 'choices ' '' -- $argument)
+  end
 end
 complete -c svcctl -f -a '(__svcctl_complete)'`;
 

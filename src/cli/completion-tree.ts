@@ -7,8 +7,8 @@
  */
 import type { Argument, Command, Option } from 'commander';
 
-/** What completes a value: fixed choices, a file, a folder, or nothing (free text). */
-export type ValueKind = { kind: 'choices'; choices: readonly string[] } | { kind: 'file' } | { kind: 'dir' } | { kind: 'text' };
+/** What completes a value: fixed choices, a file, a folder, a command to run (`event run -- …`), or nothing (free text). */
+export type ValueKind = { kind: 'choices'; choices: readonly string[] } | { kind: 'file' } | { kind: 'dir' } | { kind: 'command' } | { kind: 'text' };
 
 export interface CompletionOption {
   /** Every spelling: `-q` and `--quiet`. */
@@ -30,6 +30,7 @@ export interface CompletionNode {
 /** A placeholder such as <file>, <dir> or FILE says what the value is. */
 function kindOfPlaceholder(name: string, choices?: readonly string[]): ValueKind {
   if (choices && choices.length > 0) return { kind: 'choices', choices };
+  if (/^command/i.test(name)) return { kind: 'command' };
   if (/dir/i.test(name)) return { kind: 'dir' };
   if (/file|path/i.test(name)) return { kind: 'file' };
   return { kind: 'text' };

@@ -19,6 +19,8 @@ export interface GlobalOptions {
   input: boolean;
   baseUrl?: string;
   mcpUrl?: string;
+  /** --deployment NAME: a deployment saved in config.toml (src/deployments.ts). */
+  deployment?: string;
 }
 
 /**
@@ -32,6 +34,18 @@ export interface RunningProgram {
   script: string | undefined;
 }
 
+/** A deployment saved in config.toml (src/deployments.ts). */
+export interface Deployment {
+  name: string;
+  baseUrl: string;
+}
+
+/** The deployment a command uses when no flag or variable names a base URL, and why. */
+export type Picked =
+  | { kind: 'picked'; deployment: Deployment; source: string }
+  | { kind: 'ambiguous'; names: string[] }
+  | { kind: 'none' };
+
 export interface Context {
   env: NodeJS.ProcessEnv;
   cwd: string;
@@ -43,6 +57,8 @@ export interface Context {
   program?: RunningProgram;
   /** Every secret value this run has read: add each one as it is read (known-secrets.ts); `out` redacts with it. */
   secrets: KnownSecrets;
+  /** The saved deployment this run uses when no flag or variable names a base URL (read before the command runs). */
+  deployment?: Picked;
 }
 
 /** Builds the context of an action from the parsed global options (program.ts makes it; the register* files take it). */

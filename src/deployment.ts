@@ -20,9 +20,17 @@ function warnOnce(ctx: Context, message: string): void {
   ctx.out.warn(message);
 }
 
-/** The base URL, checked; undefined when neither --base-url nor SERVICE_BASE_URL is set. */
+/**
+ * The base URL, checked: --base-url, else --deployment NAME, else SERVICE_BASE_URL, else a saved
+ * deployment (src/deployments.ts, picked before the command ran); undefined when none is.
+ */
 export function optionalBaseUrl(ctx: Context): string | undefined {
-  const setting = readSetting(ctx.env, 'BASE_URL', { value: ctx.globals.baseUrl, name: '--base-url' });
+  const flag = readSetting({}, 'BASE_URL', { value: ctx.globals.baseUrl, name: '--base-url' });
+  const picked = ctx.deployment?.kind === 'picked' ? ctx.deployment : undefined;
+  const setting =
+    flag ??
+    (picked && ctx.globals.deployment !== undefined ? undefined : readSetting(ctx.env, 'BASE_URL')) ??
+    (picked ? { value: picked.deployment.baseUrl, source: `deployment '${picked.deployment.name}' (${picked.source})`, legacy: false } : undefined);
   if (!setting) return undefined;
   ctx.out.debug(describeSource(setting, 'base URL'));
   const base = parseBaseUrl(setting.value, setting.source);
@@ -32,13 +40,17 @@ export function optionalBaseUrl(ctx: Context): string | undefined {
 
 export function resolveBaseUrl(ctx: Context): string {
   const url = optionalBaseUrl(ctx);
-  if (url === undefined) {
+  if (url !== undefined) return url;
+  if (ctx.deployment?.kind === 'ambiguous') {
     throw usageError(
-      'no base URL: set SERVICE_BASE_URL or pass --base-url',
-      'the API base of the deployment ends in /api, e.g. https://acme.example.com/api (svcctl dev prints one)',
+      `no base URL, and several deployments are saved (${ctx.deployment.names.join(', ')}): name one`,
+      'pass --deployment NAME (or set SVCCTL_DEPLOYMENT), or make one the default: svcctl deployment use NAME',
     );
   }
-  return url;
+  throw usageError(
+    'no base URL: set SERVICE_BASE_URL or pass --base-url',
+    'the API base of the deployment ends in /api, e.g. https://acme.example.com/api (svcctl dev prints one); svcctl login --save remembers it',
+  );
 }
 
 /** The MCP URL as given by --mcp-url or SERVICE_MCP_URL, checked; undefined when neither is set. */

@@ -197,3 +197,9 @@ export async function forgetToken(ctx: Context, baseUrl: string): Promise<boolea
     return true;
   });
 }
+
+/** The base URLs that have a saved token (no token is read out). */
+export async function savedBaseUrls(ctx: Context): Promise<string[]> {
+  const { file } = await readCredentials(credentialsPath(ctx));
+  return Object.keys(file.tokens);
+}

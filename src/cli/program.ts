@@ -5,12 +5,14 @@
  */
 import { Command, Option } from 'commander';
 import { CLI_NAME } from '../constants.js';
-import type { ContextFactory, GlobalOptions, InputStream, RunningProgram } from '../context.js';
+import type { ContextFactory, GlobalOptions, InputStream, Picked, RunningProgram } from '../context.js';
+import { readSetting } from '../settings.js';
 import type { KnownSecrets } from '../known-secrets.js';
 import { colorAllowed, Output, PLAIN_STYLES, type OutputStream, type Styles } from '../output.js';
 import { formatCommanderError, suggestChoices } from './choice-suggestions.js';
 import { registerEventCommands } from './event-commands.js';
 import { registerDevCommands } from './dev-commands.js';
+import { registerDeploymentCommands } from './deployment-commands.js';
 import { registerAuthCommands } from './auth-commands.js';
 import { registerMcpCommands } from './mcp-commands.js';
 import { registerCompletionCommand } from './completion.js';
@@ -57,6 +59,7 @@ const GROUPS: readonly { names: readonly string[]; register: Register }[] = [
   { names: ['event'], register: registerEventCommands },
   { names: ['login', 'token', 'logout'], register: registerAuthCommands },
   { names: ['mcp'], register: registerMcpCommands },
+  { names: ['deployment', 'status'], register: registerDeploymentCommands },
   { names: ['dev'], register: registerDevCommands },
   { names: ['completion'], register: registerCompletionCommand },
 ];
@@ -71,6 +74,16 @@ function groupsFor(argv: readonly string[] | undefined): readonly { register: Re
   const first = argv?.[0];
   const owner = GROUPS.find((group) => first !== undefined && group.names.includes(first));
   return owner && first !== 'completion' ? [owner] : GROUPS;
+}
+
+/** The deployment a command uses when no flag or variable gives the base URL; undefined when one does (nothing is read). */
+async function savedDeploymentFor(env: NodeJS.ProcessEnv, homeDir: string, globals: Partial<GlobalOptions>, command: string): Promise<Picked | undefined> {
+  if (globals.baseUrl || command === 'dev' || command === 'completion') return undefined;
+  const named = globals.deployment ? { name: globals.deployment, source: '--deployment' } : undefined;
+  if (!named && readSetting(env, 'BASE_URL')) return undefined;
+  const fromEnv = env.SVCCTL_DEPLOYMENT ? { name: env.SVCCTL_DEPLOYMENT, source: 'SVCCTL_DEPLOYMENT' } : undefined;
+  const { pickDeployment } = await import('../deployments.js');
+  return pickDeployment({ env, homeDir }, named ?? fromEnv);
 }
 
 /**
@@ -97,6 +110,7 @@ export function createProgram(io: Io, argv?: readonly string[]): Command {
     .option('--no-input', 'never prompt; fail at once when a value is missing')
     .addOption(new Option('--base-url <url>', 'API base of the deployment (else SERVICE_BASE_URL)'))
     .addOption(new Option('--mcp-url <url>', 'remote MCP address (else SERVICE_MCP_URL, or derived from the base URL)'))
+    .addOption(new Option('--deployment <name>', 'a deployment saved by login --save (else SVCCTL_DEPLOYMENT; svcctl deployment list)'))
     .addHelpText('after', EXIT_CODES_HELP)
     .showSuggestionAfterError(true)
     .exitOverride()
@@ -109,6 +123,12 @@ export function createProgram(io: Io, argv?: readonly string[]): Command {
         write(formatCommanderError(text, colored ? io.colors! : PLAIN_STYLES));
       },
     });
+
+  // Without --base-url or SERVICE_BASE_URL, the saved deployment is read before the command runs (the rest is synchronous).
+  let deployment: Picked | undefined;
+  program.hook('preAction', async (_program, action) => {
+    deployment = await savedDeploymentFor(io.env, io.homeDir, action.optsWithGlobals() as Partial<GlobalOptions>, action.name());
+  });
 
   const contextFor: ContextFactory = (command) => {
     const given = command.optsWithGlobals() as Partial<GlobalOptions>;
@@ -143,6 +163,7 @@ export function createProgram(io: Io, argv?: readonly string[]): Command {
       globals,
       ...(io.program ? { program: io.program } : {}),
       secrets: io.secrets,
+      ...(deployment ? { deployment } : {}),
     };
   };
 

@@ -47,6 +47,10 @@ export async function logIn(
       saved_at: now.toISOString(),
       ...(request.passwordInKeychain ? { password_in_keychain: true } : {}),
     });
+    // The deployment is remembered too, so that later commands need no SERVICE_BASE_URL.
+    const { rememberDeployment } = await import('../deployments.js');
+    const name = await rememberDeployment(ctx, request.baseUrl);
+    ctx.out.debug(`deployment '${name}' remembered in the svcctl config (svcctl deployment list)`);
   }
   if (ctx.out.interactiveStderr) {
     const who = summary.email ?? request.email;

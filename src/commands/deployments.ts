@@ -1,0 +1,64 @@
+/**
+ * `svcctl deployment list | use | add | remove`: the deployments saved in
+ * config.toml (src/deployments.ts), the way `gh auth switch` and `kubectl config
+ * use-context` name theirs. `list` marks the default and says which have a saved login.
+ */
+import { savedBaseUrls } from '../auth/credentials-store.js';
+import type { Context } from '../context.js';
+import { usageError } from '../errors.js';
+import { changeDeployments, deploymentsPath, readDeployments } from '../deployments.js';
+import { parseBaseUrl } from '../settings.js';
+
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/;
+
+export async function runDeploymentList(ctx: Context): Promise<void> {
+  const file = await readDeployments(ctx);
+  const logins = new Set(await savedBaseUrls(ctx).catch(() => [] as string[]));
+  const rows = file.deployments.map((d) => ({ name: d.name, base_url: d.baseUrl, default: d.name === file.default, logged_in: logins.has(d.baseUrl) }));
+  if (ctx.globals.json) return ctx.out.jsonResult(rows);
+  if (rows.length === 0) {
+    ctx.out.info(`no deployment is saved in ${deploymentsPath(ctx)}: svcctl login --save (with --base-url or SERVICE_BASE_URL) remembers one`);
+    return;
+  }
+  const width = Math.max(...rows.map((row) => row.name.length));
+  for (const row of rows) ctx.out.result(`${row.default ? '*' : ' '} ${row.name.padEnd(width)}  ${row.base_url}${row.logged_in ? '  (logged in)' : ''}`);
+}
+
+export async function runDeploymentUse(ctx: Context, name: string): Promise<void> {
+  await changeDeployments(ctx, (file) => {
+    if (!file.deployments.some((d) => d.name === name)) throw unknown(name, file.deployments.map((d) => d.name));
+    if (file.default === name) return false;
+    file.default = name;
+    return true;
+  });
+  ctx.out.success(`'${name}' is the default deployment`);
+}
+
+export async function runDeploymentAdd(ctx: Context, name: string, url: string): Promise<void> {
+  if (!NAME.test(name)) throw usageError(`'${name}' is not a deployment name`, "letters, digits, '.', '_', ':' and '-', first a letter or digit");
+  const baseUrl = parseBaseUrl(url, 'the URL').url;
+  await changeDeployments(ctx, (file) => {
+    const same = file.deployments.find((d) => d.name === name);
+    if (same && same.baseUrl !== baseUrl) throw usageError(`a deployment named '${name}' is saved with another URL (${same.baseUrl})`, `remove it first: svcctl deployment remove ${name}`);
+    if (same) return false;
+    file.deployments.push({ name, baseUrl });
+    file.default ??= name;
+    return true;
+  });
+  ctx.out.success(`deployment '${name}' saved: ${baseUrl}`);
+}
+
+export async function runDeploymentRemove(ctx: Context, name: string): Promise<void> {
+  await changeDeployments(ctx, (file) => {
+    const index = file.deployments.findIndex((d) => d.name === name);
+    if (index === -1) throw unknown(name, file.deployments.map((d) => d.name));
+    file.deployments.splice(index, 1);
+    if (file.default === name) delete file.default;
+    return true;
+  });
+  ctx.out.success(`deployment '${name}' removed (a token saved for it stays until svcctl logout)`);
+}
+
+function unknown(name: string, names: string[]) {
+  return usageError(`no deployment named '${name}'`, names.length > 0 ? `saved deployments: ${names.join(', ')}` : 'none is saved: svcctl login --save remembers one');
+}

@@ -1,0 +1,78 @@
+/**
+ * `svcctl status`: where svcctl points and what it holds, without a secret:
+ * the deployment and where it came from, who is logged in and until when,
+ * whether the password is in the keychain, which settings are set (names
+ * only), and which MCP clients have an entry for the service; with --check,
+ * `mcp doctor` runs on each entry. Reads only; exit 8 when a check fails.
+ */
+import { readSavedToken } from '../auth/credentials-store.js';
+import { SETTING_NAMES } from '../constants.js';
+import type { Context } from '../context.js';
+import { optionalBaseUrl } from '../deployment.js';
+import { exitWith, ExitCode, isCliError } from '../errors.js';
+import { readSetting } from '../settings.js';
+import { findServiceEntries, type ListedEntry } from './mcp-list.js';
+
+export interface StatusOptions {
+  check?: boolean;
+}
+
+interface Status {
+  deployment: { name: string | null; base_url: string; source: string } | null;
+  login: { email: string | null; expires_at: string | null; expired: boolean | null; password_in_keychain: boolean } | null;
+  settings: string[];
+  clients: Array<ListedEntry & { check?: { ok: boolean; failed: string[] } }>;
+}
+
+/** Where the base URL comes from, in words (the same order as src/deployment.ts). */
+function deploymentOf(ctx: Context, baseUrl: string | undefined): Status['deployment'] {
+  if (baseUrl === undefined) return null;
+  if (ctx.globals.baseUrl) return { name: null, base_url: baseUrl, source: '--base-url' };
+  const picked = ctx.deployment?.kind === 'picked' ? ctx.deployment : undefined;
+  const fromEnv = readSetting(ctx.env, 'BASE_URL');
+  if (picked && (ctx.globals.deployment !== undefined || !fromEnv)) return { name: picked.deployment.name, base_url: baseUrl, source: picked.source };
+  return { name: null, base_url: baseUrl, source: fromEnv?.source ?? 'unknown' };
+}
+
+async function checkEntry(ctx: Context, entry: ListedEntry): Promise<{ ok: boolean; failed: string[] }> {
+  const [{ locateEntry, isUnreadable }, { runChecks, unreadableReport }] = await Promise.all([import('../mcp/doctor/locate-entry.js'), import('../mcp/doctor/run-checks.js')]);
+  try {
+    const located = await locateEntry(ctx, { client: [entry.client], scope: entry.scope, name: entry.name });
+    const report = isUnreadable(located) ? unreadableReport(located) : await runChecks(ctx, located, 30_000);
+    return { ok: report.ok, failed: report.checks.filter((check) => !check.ok).map((check) => `${check.name}: ${check.detail}`) };
+  } catch (error) {
+    if (!isCliError(error)) throw error;
+    return { ok: false, failed: [error.message] };
+  }
+}
+
+export async function runStatus(ctx: Context, options: StatusOptions): Promise<void> {
+  const baseUrl = optionalBaseUrl(ctx);
+  const saved = baseUrl === undefined ? undefined : await readSavedToken(ctx, baseUrl, { warn: false });
+  const { entries, warnings } = await findServiceEntries(ctx, {});
+  const status: Status = {
+    deployment: deploymentOf(ctx, baseUrl),
+    login: saved ? { email: saved.email, expires_at: saved.expires_at, expired: saved.expires_at === null ? null : Date.parse(saved.expires_at) <= Date.now(), password_in_keychain: saved.password_in_keychain === true } : null,
+    settings: SETTING_NAMES.flatMap((name) => readSetting(ctx.env, name)?.source ?? []),
+    clients: entries,
+  };
+  if (options.check) for (const entry of status.clients) entry.check = await checkEntry(ctx, entry);
+  for (const warning of warnings) ctx.out.warn(warning);
+  if (ctx.globals.json) ctx.out.jsonResult(status);
+  else printStatus(ctx, status);
+  if (status.clients.some((entry) => entry.check && !entry.check.ok)) throw exitWith(ExitCode.CheckFailed);
+}
+
+function printStatus(ctx: Context, status: Status): void {
+  const { deployment, login } = status;
+  const line = (label: string, text: string): void => ctx.out.result(`${`${label}:`.padEnd(12)}${text}`);
+  line('deployment', deployment ? `${deployment.name ? `${deployment.name} ` : ''}${deployment.base_url} (from ${deployment.source})` : 'none: set SERVICE_BASE_URL, pass --base-url, or svcctl login --save');
+  line('login', login ? `${login.email ?? 'unknown user'}, ${login.expires_at === null ? 'no expiry known' : `${login.expired ? 'expired' : 'expires'} ${login.expires_at}`}${login.password_in_keychain ? '; password in the keychain' : ''}` : 'not logged in (svcctl login --save)');
+  line('settings', status.settings.length > 0 ? status.settings.join(', ') : 'none set');
+  if (status.clients.length === 0) return line('clients', 'no MCP client has an entry for the service (svcctl mcp install)');
+  line('clients', `${status.clients.length} entr${status.clients.length === 1 ? 'y' : 'ies'}`);
+  for (const entry of status.clients) {
+    const check = entry.check ? (entry.check.ok ? ' ✓' : ` ✗ ${entry.check.failed[0] ?? ''}`) : '';
+    ctx.out.result(`  ${entry.client} (${entry.scope}) '${entry.name}' ${entry.mode}${entry.stale ? ' (stale)' : ''}: ${entry.file}${check}`);
+  }
+}

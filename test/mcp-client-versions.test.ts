@@ -39,7 +39,12 @@ describe('Antigravity: the file of the installed version', () => {
     const rows = JSON.parse(listed.stdout);
     assert.equal(rows.length, 1);
     assert.equal(rows[0].file, oldFile);
-    assert.deepEqual(rows[0].stale, { read_by: 'Antigravity 1', current: newFile, current_reader: 'Antigravity 2 and agy' });
+    assert.deepEqual(rows[0].stale, {
+      read_by: 'Antigravity 1',
+      current: newFile,
+      current_reader: 'Antigravity 2 and agy',
+      why: `'service' is in ${oldFile}, which only Antigravity 1 read; Antigravity 2 and agy read ${newFile}`,
+    });
     const table = await run(['mcp', 'list']);
     assert.match(table.stdout, /remote \(stale\)/);
     assert.match(table.stderr, /will not load it: move it with: svcctl mcp install --client antigravity/);
@@ -50,7 +55,7 @@ describe('Antigravity: the file of the installed version', () => {
 
     const moved = await run(['mcp', 'install', '--client', 'antigravity', '--mode', 'remote']);
     assert.equal(moved.code, 0, moved.stderr);
-    assert.match(moved.stderr, /read only by Antigravity 1.*the entry moves there/);
+    assert.match(moved.stderr, /which only Antigravity 1 read; Antigravity 2 and agy read .*: the entry moves there/);
     assert.deepEqual(Object.keys((await readJson(newFile)).mcpServers), ['service']);
     assert.deepEqual((await readJson(oldFile)).mcpServers, { other }, 'the old file keeps everything else');
 

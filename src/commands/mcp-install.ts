@@ -133,7 +133,7 @@ export async function runMcpInstall(ctx: Context, given: McpInstallOptions): Pro
   await settleConflicts(ctx, changes, options);
   warnDiscontinued(ctx, prepared);
   const moves = await staleRemovals(ctx, prepared.map(({ request }) => ({ target: request.target, name: request.name, scope: request.scope })), clientEnv, options.config);
-  for (const move of moves) ctx.out.info(`${move.plan.target.label}: ${movedNote(move.stale)}`);
+  for (const move of moves) ctx.out.info(`${move.plan.target.label}: ${movedNote(move.stale, move.name)}`);
   if (options.dryRun) {
     showDryRun(ctx, [...changes, ...moves]);
     return;

@@ -10,7 +10,7 @@ import type { Context } from '../context.js';
 import { isCliError } from '../errors.js';
 import { optionalMcpUrl } from '../deployment.js';
 import { allClients, CLIENTS } from '../mcp/clients/table.js';
-import { staleFiles } from '../mcp/clients/versions.js';
+import { describeStale, staleFiles } from '../mcp/clients/versions.js';
 import { clientEnvOf } from '../mcp/install/entry-request.js';
 import { readSnapshot } from '../mcp/files/safe-write.js';
 import { openDocument } from '../mcp/install/install-plan.js';
@@ -29,8 +29,8 @@ export interface ListedEntry {
   file: string;
   name: string;
   mode: Mode;
-  /** Set when no installed version of the client reads this file: the client will not load the entry. */
-  stale?: { read_by: string; current: string; current_reader: string };
+  /** Set when no installed version of the client reads this place: the client will not load the entry. */
+  stale?: { read_by: string; current: string; current_reader: string; why: string };
 }
 
 export async function findServiceEntries(ctx: Context, options: McpListOptions): Promise<{ entries: ListedEntry[]; warnings: string[] }> {
@@ -55,7 +55,7 @@ export async function findServiceEntries(ctx: Context, options: McpListOptions):
             warnings.push(error.message);
           }
         }
-        const serversPath = client.serversPath(scope, clientEnv);
+        const serversPath = 'stale' in place && place.stale ? place.stale.serversPath : client.serversPath(scope, clientEnv);
         const key = [file, ...serversPath].join('\0');
         if (visited.has(key)) continue;
         visited.add(key);
@@ -63,7 +63,7 @@ export async function findServiceEntries(ctx: Context, options: McpListOptions):
         if (servers === null || typeof servers !== 'object' || Array.isArray(servers)) continue;
         for (const [name, value] of Object.entries(servers)) {
           if (!pointsAtService(value, matcher)) continue;
-          const stale = 'stale' in place && place.stale ? { read_by: place.stale.readBy, current: place.stale.current, current_reader: place.stale.currentReader } : undefined;
+          const stale = 'stale' in place && place.stale ? { read_by: place.stale.readBy, current: place.stale.current, current_reader: place.stale.currentReader, why: describeStale(place.stale, name) } : undefined;
           entries.push({ client: client.id, scope, file, name, mode: modeOf(value), ...(stale ? { stale } : {}) });
         }
       }
@@ -82,7 +82,7 @@ export function entryWarnings(entries: ListedEntry[], clientEnv: ClientEnv): str
     if (!entry.stale) continue;
     const moved = entries.some((other) => other.client === entry.client && other.scope === entry.scope && other.name === entry.name && !other.stale);
     warnings.push(
-      `${entry.client} (${entry.scope}) '${entry.name}' is in ${entry.file}, which only ${entry.stale.read_by} read; ${entry.stale.current_reader} read ${entry.stale.current}, so the client will not load it: ` +
+      `${entry.client} (${entry.scope}) ${entry.stale.why}, so the client will not load it: ` +
         (moved ? `remove the old one with: svcctl mcp uninstall --client ${entry.client} --name ${entry.name}, then install again` : `move it with: svcctl mcp install --client ${entry.client}${entry.scope === 'user' ? '' : ` --scope ${entry.scope}`}`),
     );
   }

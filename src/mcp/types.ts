@@ -199,6 +199,8 @@ export interface ClientVersion {
   label: string;
   /** The file this version reads for a scope. */
   configPath(env: ClientEnv, scope: Scope): string;
+  /** Where in that file its server entries are, when versions differ there too (opencode 2: ['mcp', 'servers']). */
+  serversPath?(scope: Scope, env: ClientEnv): string[];
   /** True when this version is on this machine (a marker file, a folder); gets the probe, never process.env. */
   installed(env: ClientEnv): boolean;
 }

@@ -20,8 +20,10 @@
  * - No command runs for headers (issue 12): {file:path} reads a file, nothing runs.
  */
 import { usageError } from '../../errors.js';
-import type { ClientAddCommand, ClientEnv, ClientSpec, EntryRequest, RenderedEntry, Scope } from '../types.js';
-import { join, probe, resolveFor, underKey, xdgConfigHome } from './paths.js';
+import type { ClientAddCommand, ClientEnv, ClientSpec, ClientVersion, EntryRequest, RenderedEntry, Scope } from '../types.js';
+import { join, probe, resolveFor, xdgConfigHome } from './paths.js';
+import { programOnPath, programVersion } from './program-version.js';
+import { currentServersPath } from './versions.js';
 import { commandLine, shellFor, type Arg } from './shell-quote.js';
 
 /** The first of the names that exists in the folder, else the default. */
@@ -61,18 +63,43 @@ function addCommand(app: OpencodeLike) {
   };
 }
 
+/**
+ * opencode 2 (the `next` channel; its program is `opencode2`, or `opencode` reporting 2.x or a
+ * 0.0.0-next build) keeps the same file and entry format but nests the servers under `mcp.servers`
+ * and switches one off with `disabled` instead of `enabled` (anomalyco/opencode specs/v2/config.md,
+ * "Group 9: Integrations"; issue 37532). opencode 1 reads each key of `mcp` as a server.
+ */
+function opencodeVersions(app: OpencodeLike, configPath: (env: ClientEnv, scope: Scope) => string): readonly ClientVersion[] | undefined {
+  if (app.id !== 'opencode') return undefined;
+  const second = (env: ClientEnv): boolean => {
+    const version = programVersion(env, 'opencode');
+    if (version !== undefined) return /^(2\.|0\.0\.0-next)/.test(version);
+    return programOnPath(env, 'opencode2') !== undefined;
+  };
+  return [
+    { label: 'opencode 2', configPath, serversPath: () => ['mcp', 'servers'], installed: second },
+    { label: 'opencode 1', configPath, serversPath: () => ['mcp'], installed: (env) => !second(env) },
+  ];
+}
+
 function opencodeLike(app: OpencodeLike): ClientSpec {
   const dir = (env: ClientEnv): string => join(env, xdgConfigHome(env), app.folder);
+  const configPath = (env: ClientEnv, scope: Scope): string =>
+    scope === 'project'
+      ? existingOr(env, resolveFor(env, env.projectDir), app.projectNames, app.projectDefault)
+      : existingOr(env, dir(env), app.userNames, app.userNames[0]!);
+  const versions = opencodeVersions(app, configPath);
+  // With no opencode on the PATH, what the released opencode (1) reads.
+  const serversPath = (scope: Scope, env: ClientEnv): string[] => (versions ? currentServersPath(versions, env, scope) : ['mcp']);
   return {
     id: app.id,
     label: app.label,
     format: 'jsonc',
     scopes: ['user', 'project'],
-    configPath: (env: ClientEnv, scope: Scope) =>
-      scope === 'project'
-        ? existingOr(env, resolveFor(env, env.projectDir), app.projectNames, app.projectDefault)
-        : existingOr(env, dir(env), app.userNames, app.userNames[0]!),
-    ...underKey('mcp'),
+    configPath,
+    ...(versions ? { versions } : {}),
+    entryPath: (name, scope, env) => [...serversPath(scope, env), name],
+    serversPath,
     variables: 'env-brace',
     // {env:VAR} is replaced everywhere, but our mcp-remote headers use ${NAME}, which it leaves alone.
     expandsInArgs: false,

@@ -20,25 +20,51 @@ export function currentPath(versions: readonly ClientVersion[], env: ClientEnv, 
 
 export interface StaleFile {
   file: string;
+  /** Where the entries are in that file. */
+  serversPath: string[];
   /** The version that reads it, for the message ("read only by Antigravity 1"). */
   readBy: string;
-  /** The file that is read today instead. */
+  /** The file that is read today instead, and where in it. */
   current: string;
+  currentServersPath: string[];
   /** Who reads the current one: "Antigravity 2 and agy". */
   currentReader: string;
 }
 
-/** Files of versions that are not installed (and that no installed version reads), for a scope. */
+/** The servers path of the newest installed version: a row's serversPath when its versions differ there. */
+export function currentServersPath(versions: readonly ClientVersion[], env: ClientEnv, scope: Scope): string[] {
+  return installedVersions(versions, env)[0]!.serversPath?.(scope, env) ?? [];
+}
+
+/**
+ * Places (a file, and where in it) of versions that are not installed and that no installed version
+ * reads, for a scope: an entry found only there will not be loaded.
+ */
 export function staleFiles(client: ClientSpec, env: ClientEnv, scope: Scope): StaleFile[] {
   if (!client.versions || !client.scopes.includes(scope)) return [];
   const installed = installedVersions(client.versions, env);
-  const read = new Set(installed.map((version) => version.configPath(env, scope)));
+  const place = (version: ClientVersion): { file: string; serversPath: string[] } => ({
+    file: version.configPath(env, scope),
+    serversPath: version.serversPath?.(scope, env) ?? client.serversPath(scope, env),
+  });
+  const key = (at: { file: string; serversPath: string[] }): string => [at.file, ...at.serversPath].join('\0');
+  const read = new Set(installed.map((version) => key(place(version))));
   const current = client.configPath(env, scope);
+  const currentServersPath = client.serversPath(scope, env);
   const currentReader = installed[0]!.label;
   const stale = new Map<string, StaleFile>();
   for (const version of client.versions) {
-    const file = version.configPath(env, scope);
-    if (!read.has(file) && !stale.has(file)) stale.set(file, { file, readBy: version.label, current, currentReader });
+    const at = place(version);
+    if (!read.has(key(at)) && !stale.has(key(at))) stale.set(key(at), { ...at, readBy: version.label, current, currentServersPath, currentReader });
   }
   return [...stale.values()];
+}
+
+/** Why an entry in a stale place will not be loaded, in words: another file, or another key of the same file. */
+export function describeStale(stale: StaleFile, name: string): string {
+  const reads = stale.currentReader.includes(' and ') ? 'read' : 'reads';
+  if (stale.file === stale.current) {
+    return `'${name}' is under \`${stale.serversPath.join('.')}\` of ${stale.file}, where only ${stale.readBy} looked; ${stale.currentReader} ${reads} \`${stale.currentServersPath.join('.')}\``;
+  }
+  return `'${name}' is in ${stale.file}, which only ${stale.readBy} read; ${stale.currentReader} ${reads} ${stale.current}`;
 }

@@ -96,7 +96,7 @@ function candidates(ctx: Context, options: McpEntryOptions, name: string): Candi
         const base = { client: client.id, scope, format: client.format, serversPaths: [client.serversPath(scope, clientEnv)] };
         return [
           { ...base, file: client.configPath(clientEnv, scope), ignored: client.doctor?.ignoredKey },
-          ...staleFiles(client, clientEnv, scope).map((stale) => ({ ...base, file: stale.file, stale })),
+          ...staleFiles(client, clientEnv, scope).map((stale) => ({ ...base, file: stale.file, serversPaths: [stale.serversPath], stale })),
         ];
       });
   });

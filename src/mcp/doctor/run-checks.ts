@@ -8,6 +8,7 @@
  */
 import type { Context } from '../../context.js';
 import { createRedactor, type Redactor } from '../../redaction.js';
+import { describeStale } from '../clients/versions.js';
 import { CLIENTS } from '../clients/table.js';
 import { modeOf, SVCCTL_HELPER } from '../service-entries.js';
 import { entryRuleFailure, unexpandedCheck, unexpandedReferences } from './client-rules.js';
@@ -130,9 +131,8 @@ export async function runChecks(ctx: Context, located: LocatedEntry, timeoutMs: 
   }
   if (located.stale !== undefined) {
     // Found only in a file an older version of the client read: the installed version never sees it.
-    const { readBy, current, currentReader } = located.stale;
     const scopeFlag = located.scope === 'user' ? '' : ` --scope ${located.scope}`;
-    checks.push(fail('entry', `'${located.name}' is in ${located.file}, which only ${readBy} read; ${currentReader} read ${current}, so ${client?.label ?? 'the client'} will not load it`, `move it: svcctl mcp install --client ${located.client ?? '<id>'}${scopeFlag} (the old entry is removed, the rest of that file kept)`));
+    checks.push(fail('entry', `${describeStale(located.stale, located.name)}, so ${client?.label ?? 'the client'} will not load it`, `move it: svcctl mcp install --client ${located.client ?? '<id>'}${scopeFlag} (the old entry is removed, the rest of that file kept)`));
     return report({ ...base, mode: isObject ? modeOf(located.value as object) : 'local' }, checks);
   }
   if (typeof plan === 'string') {

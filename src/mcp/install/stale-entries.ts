@@ -8,7 +8,7 @@
 import type { Context } from '../../context.js';
 import { isCliError } from '../../errors.js';
 import { CLIENTS } from '../clients/table.js';
-import { staleFiles, type StaleFile } from '../clients/versions.js';
+import { describeStale, staleFiles, type StaleFile } from '../clients/versions.js';
 import type { Target } from '../render/render-entry.js';
 import type { ClientEnv, Scope } from '../types.js';
 import type { PlannedChange } from './apply-plans.js';
@@ -30,7 +30,7 @@ export async function staleRemovals(ctx: Context, items: StaleTarget[], clientEn
   for (const { target, name, scope } of items) {
     if (!('client' in target)) continue;
     for (const stale of staleFiles(CLIENTS[target.client], clientEnv, scope)) {
-      const fileTarget = fileTargetOf(target, name, scope, clientEnv, stale.file, ctx);
+      const fileTarget = { ...fileTargetOf(target, name, scope, clientEnv, stale.file, ctx), entryPath: [...stale.serversPath, name] };
       try {
         const plan = await planUninstall(fileTarget);
         if (plan.status === 'removed') removals.push({ plan, name, mode: null, secrets: [], reapply: (snapshot) => planUninstall(fileTarget, snapshot), stale });
@@ -44,5 +44,4 @@ export async function staleRemovals(ctx: Context, items: StaleTarget[], clientEn
 }
 
 /** One line saying why an entry moves. */
-export const movedNote = (stale: StaleFile): string =>
-  `${stale.file} is read only by ${stale.readBy}; ${stale.currentReader} read${stale.currentReader.includes(' and ') ? '' : 's'} ${stale.current}: the entry moves there`;
+export const movedNote = (stale: StaleFile, name: string): string => `${describeStale(stale, name)}: the entry moves there`;

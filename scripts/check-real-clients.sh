@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Checks, offline, that real MCP clients accept the files `svcctl mcp install` writes,
 # and that the command lines of `svcctl mcp command` add the same entry.
-# Not part of `npm test` (the clients are big). Usage (the CLI agents of issue 9: --agents, see check_agents):
+# Not part of `npm test` (the clients are big). Usage (the CLI agents: --agents, see check_agents; the newest
+# versions connecting to `svcctl dev`: --latest):
 #   npm i --prefix /tmp/clients @openai/codex @anthropic-ai/claude-code @google/gemini-cli
 #   npm run build && scripts/check-real-clients.sh [/tmp/clients]
 set -u
+# --latest: the newest version of each client from npm, connecting to `svcctl dev` (check-real-clients-latest.sh).
+if [ "${1:-}" = "--latest" ]; then shift; exec "$(dirname "$0")/check-real-clients-latest.sh" "$@"; fi
 if [ "${1:-}" = "--agents" ]; then AGENTS_ONLY=1; shift; fi
 CLIENTS_DIR=${1:-/tmp/clients}
 BIN="$CLIENTS_DIR/node_modules/.bin"

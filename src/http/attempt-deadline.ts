@@ -82,7 +82,7 @@ class Deadline implements AttemptDeadline {
  * (BENCHMARKS.md). The list is linked through the deadlines themselves: with
  * a Set of them, requests outlived V8's young-generation collections (3.5× the
  * bytes copied, 13 full collections instead of 3 per 50,000 events; why, inside
- * V8, is not known: BENCHMARKS.md, "Issue 11, fourth round").
+ * V8, is not known: BENCHMARKS.md, the batch profiles of 2026-11-24).
  */
 let first: Deadline | undefined;
 let last: Deadline | undefined;

@@ -16,7 +16,7 @@ export const CLIENT_IDS = [
   'gemini',
   'cline',
   'zed',
-  // CLI agents (issue 9)
+  // CLI agents
   'opencode',
   'kilo',
   'copilot',
@@ -25,11 +25,11 @@ export const CLIENT_IDS = [
   'droid',
   'amp',
   'crush',
-  // editors and apps (issue 9)
+  // editors and apps
   'roo-code',
   'kiro',
   'goose',
-  // editors and apps, second round (issue 9)
+  // editors and apps
   'visual-studio',
   'lm-studio',
   'antigravity',

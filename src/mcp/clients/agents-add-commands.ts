@@ -1,5 +1,5 @@
 /**
- * The `mcp add` command lines of the CLI agents of issue 9, each checked
+ * The `mcp add` command lines of the CLI agents, each checked
  * against the pinned release (docs/clients-agents.md has the forms and what
  * each one writes). Built from the rendered entry, so they add what
  * `svcctl mcp print` shows; where a client's own command cannot (droid

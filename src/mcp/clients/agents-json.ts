@@ -1,5 +1,5 @@
 /**
- * CLI agents (issue 9) whose JSON files hold `mcpServers`-style entries:
+ * CLI agents whose JSON files hold `mcpServers`-style entries:
  * GitHub Copilot CLI, Qwen Code, Augment (auggie), Factory droid, Amp and
  * Crush. Each fact's source is in docs/clients-agents.md; "checked" means run
  * offline against the pinned npm release in a temp HOME (scripts/check-real-clients.sh).

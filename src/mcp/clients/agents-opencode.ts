@@ -1,5 +1,5 @@
 /**
- * CLI agents (issue 9) with opencode's config: opencode and Kilo Code's CLI
+ * CLI agents with opencode's config: opencode and Kilo Code's CLI
  * (a fork of opencode). Facts and sources: docs/clients-agents.md.
  *
  * - Files: user $XDG_CONFIG_HOME/opencode/opencode.json[c] (xdg-basedir, so
@@ -17,7 +17,7 @@
  * - {env:VAR} is replaced in the file's whole text before parsing, args
  *   included; ${VAR} is not touched, so mcp-remote's `${NAME}` headers pass
  *   through (https://github.com/anomalyco/opencode/blob/dev/packages/opencode/src/config/variable.ts).
- * - No command runs for headers (issue 12): {file:path} reads a file, nothing runs.
+ * - No command runs for headers: {file:path} reads a file, nothing runs.
  */
 import { usageError } from '../../errors.js';
 import type { ClientAddCommand, ClientEnv, ClientSpec, ClientVersion, EntryRequest, RenderedEntry, Scope } from '../types.js';

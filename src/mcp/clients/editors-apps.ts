@@ -1,6 +1,6 @@
 /**
- * Editors and apps of the second round of issue 9: Visual Studio, LM Studio,
- * Antigravity, and their install links. Sources per row; the long form is
+ * Editors and apps: Visual Studio, LM Studio, Antigravity, and their
+ * install links. Sources per row; the long form is
  * docs/clients-editors.md.
  */
 import { usageError } from '../../errors.js';

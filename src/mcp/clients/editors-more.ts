@@ -1,5 +1,5 @@
 /**
- * More editor and app clients (issue 9): Roo Code (a VS Code extension), Kiro, Goose.
+ * More editor and app clients: Roo Code (a VS Code extension), Kiro, Goose.
  * Sources per row; the long form is docs/clients-editors.md.
  */
 import { codexBearerVariable } from '../render/codex.js';

@@ -9,12 +9,9 @@ import { claudeCode, claudeDesktop } from './claude.js';
 import { codex, gemini } from './cli-agents.js';
 import { cline, cursor, vscode, windsurf, zed } from './editors.js';
 import { probe } from './paths.js';
-// CLI agents (issue 9)
 import { kilo, opencode } from './agents-opencode.js';
 import { amp, auggie, copilot, crush, droid, qwen } from './agents-json.js';
-// editors and apps (issue 9)
 import { goose, kiro, rooCode } from './editors-more.js';
-// editors and apps, second round (issue 9)
 import { antigravity, lmStudio, visualStudio } from './editors-apps.js';
 import { continueClient } from './continue.js';
 import { type ClientEnv, type ClientId, type ClientSpec, type Scope } from '../types.js';
@@ -30,7 +27,7 @@ export const CLIENTS: Readonly<Record<ClientId, ClientSpec>> = {
   gemini,
   cline,
   zed,
-  // CLI agents (issue 9)
+  // CLI agents
   opencode,
   kilo,
   copilot,
@@ -39,11 +36,11 @@ export const CLIENTS: Readonly<Record<ClientId, ClientSpec>> = {
   droid,
   amp,
   crush,
-  // editors and apps (issue 9)
+  // editors and apps
   'roo-code': rooCode,
   kiro,
   goose,
-  // editors and apps, second round (issue 9)
+  // editors and apps
   'visual-studio': visualStudio,
   'lm-studio': lmStudio,
   antigravity,

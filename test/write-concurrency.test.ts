@@ -113,7 +113,7 @@ after(async () => {
   await other.close();
 });
 
-test('10 pairs of concurrent login --save for two base URLs keep both tokens', async () => {
+test('10 pairs of concurrent login --save for two base URLs keep both tokens and both deployments', async () => {
   const login = (home: string, target: LoginServer) =>
     runCli(['login', '--save'], { home, env: { SERVICE_BASE_URL: target.baseUrl, SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: PASSWORD } });
   await inBatches(10, 5, async (pair) => {
@@ -127,6 +127,9 @@ test('10 pairs of concurrent login --save for two base URLs keep both tokens', a
     // Each saved token is one the server issued (checked against the servers, not svcctl's output).
     assert.ok(server.issued.includes(saved.tokens[server.baseUrl]!.access_token));
     assert.ok(other.issued.includes(saved.tokens[other.baseUrl]!.access_token));
-    assert.deepEqual(await readdir(folder), ['credentials.json'], `pair ${pair}: no temp or lock file left`);
+    assert.deepEqual((await readdir(folder)).sort(), ['config.toml', 'credentials.json'], `pair ${pair}: no temp or lock file left`);
+    // Both deployments are remembered too (config.toml is written under its own lock).
+    const config = await readFile(join(folder, 'config.toml'), 'utf8');
+    for (const target of [server, other]) assert.ok(config.includes(`base_url = "${target.baseUrl}"`), `pair ${pair}: ${config}`);
   });
 });

@@ -90,7 +90,7 @@ describe('the client table', () => {
     const outside = quoted.filter((line) => !line.startsWith('src/mcp/clients/') && !line.startsWith('src/mcp/types.ts:'));
     assert.deepEqual(outside, []);
     // The check itself sees the table's own ids (so an empty result above is not a broken grep).
-    assert.ok(quoted.some((line) => line.startsWith('src/mcp/clients/editors.ts:') && line.includes("'cursor'")));
+    assert.ok(quoted.some((line) => line.startsWith('src/mcp/clients/cursor.ts:') && line.includes("'cursor'")));
   });
 
   it('renders a test-only row from its shape and notes, and builds its own add command', async () => {

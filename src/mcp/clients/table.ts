@@ -2,17 +2,34 @@
  * The table of the MCP clients svcctl configures. Each row (a ClientSpec)
  * says where the client's file is per OS and scope, where our entry sits in
  * it, what syntax it has for variables and what it needs after a change. The
- * rows live in clients/*.ts; the facts come from the MCP clients reference.
+ * rows live in one module per client beside this one (claude-code.ts, cursor.ts, …);
+ * the facts and their sources are in docs/mcp.md, docs/clients-editors.md and docs/clients-agents.md.
  */
 import { usageError } from '../../errors.js';
-import { claudeCode, claudeDesktop } from './claude.js';
-import { codex, gemini } from './cli-agents.js';
-import { cline, cursor, vscode, windsurf, zed } from './editors.js';
+import { claudeCode } from './claude-code.js';
+import { claudeDesktop } from './claude-desktop.js';
+import { codex } from './codex.js';
+import { gemini } from './gemini.js';
+import { cline } from './cline.js';
+import { cursor } from './cursor.js';
+import { vscode } from './vscode.js';
+import { windsurf } from './windsurf.js';
+import { zed } from './zed.js';
 import { probe } from './paths.js';
-import { kilo, opencode } from './agents-opencode.js';
-import { amp, auggie, copilot, crush, droid, qwen } from './agents-json.js';
-import { goose, kiro, rooCode } from './editors-more.js';
-import { antigravity, lmStudio, visualStudio } from './editors-apps.js';
+import { kilo } from './kilo.js';
+import { opencode } from './opencode.js';
+import { amp } from './amp.js';
+import { auggie } from './auggie.js';
+import { copilot } from './copilot.js';
+import { crush } from './crush.js';
+import { droid } from './droid.js';
+import { qwen } from './qwen.js';
+import { goose } from './goose.js';
+import { kiro } from './kiro.js';
+import { rooCode } from './roo-code.js';
+import { antigravity } from './antigravity.js';
+import { lmStudio } from './lm-studio.js';
+import { visualStudio } from './visual-studio.js';
 import { continueClient } from './continue.js';
 import { type ClientEnv, type ClientId, type ClientSpec, type Scope } from '../types.js';
 
@@ -27,7 +44,6 @@ export const CLIENTS: Readonly<Record<ClientId, ClientSpec>> = {
   gemini,
   cline,
   zed,
-  // CLI agents
   opencode,
   kilo,
   copilot,
@@ -36,11 +52,9 @@ export const CLIENTS: Readonly<Record<ClientId, ClientSpec>> = {
   droid,
   amp,
   crush,
-  // editors and apps
   'roo-code': rooCode,
   kiro,
   goose,
-  // editors and apps
   'visual-studio': visualStudio,
   'lm-studio': lmStudio,
   antigravity,

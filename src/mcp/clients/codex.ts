@@ -1,10 +1,13 @@
 /**
- * Terminal agents: Codex CLI (TOML) and Gemini CLI (reference §A.1, §A.2).
+ * Codex: its row of the client table, with its own add command or install
+ * link and doctor rules where it has them. Facts and sources: docs/mcp.md.
  */
 import { codexBearerVariable, codexLocal, codexProxy, codexRemote } from '../render/codex.js';
-import type { ClientEnv, ClientSpec } from '../types.js';
-import { codexAddCommand, geminiAddCommand } from './add-commands.js';
-import { envOr, join, probe, projectFile, underKey } from './paths.js';
+import type { ClientEnv, ClientSpec, EntryRequest, RenderedEntry } from '../types.js';
+import { envOr, join, projectFile, underKey } from './paths.js';
+import { usageError } from '../../errors.js';
+import { commandLine, expandedAssignment, shellFor, type Arg } from './shell-quote.js';
+import { record, strings, type ClientCommand, type Entry } from './add-command-helpers.js';
 
 /** $CODEX_HOME, default ~/.codex. */
 export function codexHome(env: ClientEnv): string {
@@ -57,28 +60,35 @@ export const codex: ClientSpec = {
   addCommand: codexAddCommand,
 };
 
-export const gemini: ClientSpec = {
-  id: 'gemini',
-  label: 'Gemini CLI',
-  format: 'jsonc',
-  scopes: ['user', 'project'],
-  configPath: (env, scope) =>
-    scope === 'project'
-      ? projectFile(env, '.gemini', 'settings.json')
-      : join(env, env.homeDir, '.gemini', 'settings.json'),
-  ...underKey('mcpServers'),
-  // $VAR, ${VAR}, %VAR% everywhere in settings.json; an unset variable becomes ''.
-  variables: 'dollar-brace',
-  expandsInArgs: true,
-  remoteInFile: true,
-  windowsCmdWrap: false,
-  detectPath: (env) => join(env, env.homeDir, '.gemini'),
-  afterChangeNote: () => 'Start a new Gemini CLI session; /mcp lists the servers.',
-  // What `gemini mcp add -t http` writes.
-  shape: { remote: { urlField: 'url', fields: { type: 'http' } } },
-  bareVariables: true,
-  addCommand: geminiAddCommand,
-  // Google moves Gemini CLI users to the Antigravity CLI, agy, which keeps its state in ~/.gemini/antigravity-cli/
-  // and reads MCP servers from Antigravity's mcp_config.json, never from settings.json (docs/clients-agents.md).
-  replacedBy: { client: 'antigravity', label: "Antigravity's CLI (agy)", installed: (env) => probe(env).exists(join(env, env.homeDir, '.gemini', 'antigravity-cli')) },
-};
+export function codexAddCommand(request: EntryRequest, rendered: RenderedEntry): ClientCommand {
+  if (request.scope !== 'user') throw usageError('`codex mcp add` writes only the user config ($CODEX_HOME/config.toml)', 'use svcctl mcp install --client codex --scope project');
+  const entry = rendered.value as Entry;
+  const shell = shellFor(request.platform);
+  const argv: Arg[] = ['codex', 'mcp', 'add', request.name];
+  const notes: string[] = [];
+  if (typeof entry.url === 'string') {
+    if (entry.http_headers_helper !== undefined) {
+      throw usageError('`codex mcp add` has no option for http_headers_helper', 'use svcctl mcp install --client codex (it writes the helper), or --mode proxy');
+    }
+    if (entry.env_http_headers !== undefined || entry.http_headers !== undefined) {
+      throw usageError(
+        '`codex mcp add` has no option for request headers, so it cannot add the email and password headers',
+        'use svcctl mcp install --client codex (writes env_http_headers), or --auth bearer',
+      );
+    }
+    argv.push('--url', entry.url);
+    if (typeof entry.bearer_token_env_var === 'string') argv.push('--bearer-token-env-var', entry.bearer_token_env_var);
+  } else {
+    for (const [name, value] of Object.entries(record(entry.env))) argv.push('--env', `${name}=${value}`);
+    const forwarded = strings(entry.env_vars);
+    // `codex mcp add` cannot write env_vars: the shell fills the values in, and they land literally in config.toml.
+    for (const variable of forwarded) argv.push('--env', expandedAssignment(variable, shell));
+    if (forwarded.length > 0) {
+      notes.push(
+        `codex mcp add stores ${forwarded.join(' and ')} as literal values in config.toml (taken from your shell when you run it); svcctl mcp install --client codex forwards them by name instead.`,
+      );
+    }
+    argv.push('--', String(entry.command), ...strings(entry.args));
+  }
+  return { command: commandLine(argv, shell), links: [], notes };
+}

@@ -1,23 +1,6 @@
 /**
- * CLI agents with opencode's config: opencode and Kilo Code's CLI
- * (a fork of opencode). Facts and sources: docs/clients-agents.md.
- *
- * - Files: user $XDG_CONFIG_HOME/opencode/opencode.json[c] (xdg-basedir, so
- *   ~/.config on every OS, Windows included:
- *   https://github.com/anomalyco/opencode/blob/dev/packages/opencode/src/global/index.ts),
- *   project <project>/opencode.json[c]
- *   (https://github.com/anomalyco/opencode/blob/dev/packages/opencode/src/config/paths.ts).
- *   Kilo: ~/.config/kilo/kilo.jsonc, project kilo.json[c] (or opencode.json[c])
- *   (https://github.com/Kilo-Org/kilocode/blob/main/packages/opencode/src/config/config.ts).
- *   `opencode mcp add` 1.18.33 and `kilo mcp add` 7.7.7 create the user file as
- *   .jsonc (run offline in a temp HOME); an existing .json or .jsonc is kept.
- * - Entries under `mcp`: { type: "local", command: [argv…], environment } and
- *   { type: "remote", url, headers }; both schemas have additionalProperties
- *   false, so no `args`/`env` (https://github.com/anomalyco/opencode/blob/dev/packages/opencode/src/config/mcp.ts).
- * - {env:VAR} is replaced in the file's whole text before parsing, args
- *   included; ${VAR} is not touched, so mcp-remote's `${NAME}` headers pass
- *   through (https://github.com/anomalyco/opencode/blob/dev/packages/opencode/src/config/variable.ts).
- * - No command runs for headers: {file:path} reads a file, nothing runs.
+ * The rows of opencode and of Kilo Code's CLI (a fork that reads the same
+ * shape): files, entry shape, versions (opencode 2), `mcp add` line, doctor rule.
  */
 import { usageError } from '../../errors.js';
 import type { ClientAddCommand, ClientEnv, ClientSpec, ClientVersion, EntryRequest, RenderedEntry, Scope } from '../types.js';
@@ -82,7 +65,7 @@ function opencodeVersions(app: OpencodeLike, configPath: (env: ClientEnv, scope:
   ];
 }
 
-function opencodeLike(app: OpencodeLike): ClientSpec {
+export function opencodeLike(app: OpencodeLike): ClientSpec {
   const dir = (env: ClientEnv): string => join(env, xdgConfigHome(env), app.folder);
   const configPath = (env: ClientEnv, scope: Scope): string =>
     scope === 'project'
@@ -132,24 +115,3 @@ function opencodeLike(app: OpencodeLike): ClientSpec {
     addCommand: addCommand(app),
   };
 }
-
-export const opencode = opencodeLike({
-  id: 'opencode',
-  label: 'opencode',
-  program: 'opencode',
-  folder: 'opencode',
-  // .jsonc first: what `opencode mcp add` creates; config.json is a legacy name it still reads.
-  userNames: ['opencode.jsonc', 'opencode.json'],
-  projectNames: ['opencode.jsonc', 'opencode.json'],
-  projectDefault: 'opencode.json',
-});
-
-export const kilo = opencodeLike({
-  id: 'kilo',
-  label: 'Kilo Code CLI',
-  program: 'kilo',
-  folder: 'kilo',
-  userNames: ['kilo.jsonc', 'kilo.json'],
-  projectNames: ['kilo.jsonc', 'kilo.json', 'opencode.jsonc', 'opencode.json'],
-  projectDefault: 'kilo.json',
-});

@@ -1,0 +1,48 @@
+/**
+ * Cline: its row of the client table, with its own add command or install
+ * link and doctor rules where it has them. Facts and sources: docs/mcp.md.
+ */
+import type { ClientEnv, ClientSpec, DoctorFailure } from '../types.js';
+import { join, underKey, vscodeUserDir } from './paths.js';
+
+/** Cline: an untyped `url` is SSE, `type: "http"` fails its schema; only streamableHttp (or legacy transportType "http") speaks Streamable HTTP. */
+function clineTransport(name: string, entry: Record<string, unknown>, reinstall: string): DoctorFailure | undefined {
+  const typed = typeof entry.type === 'string' ? entry.type : undefined;
+  if (typed === 'streamableHttp' || (typed === undefined && entry.transportType === 'http')) return undefined;
+  const found =
+    typed === undefined
+      ? 'a `url` without `type` is SSE for Cline, and this server speaks Streamable HTTP'
+      : typed === 'http'
+        ? '`type: "http"` fails Cline\'s schema'
+        : `\`type: "${typed}"\` is not Streamable HTTP`;
+  return { message: `'${name}': ${found}; Cline needs "type": "streamableHttp"`, fix: `set "type": "streamableHttp" in the entry, or reinstall: ${reinstall}` };
+}
+
+/** Cline keeps its settings in the VS Code extension's global storage. */
+export function clineStorageDir(env: ClientEnv): string {
+  return join(env, vscodeUserDir(env), 'globalStorage', 'saoudrizwan.claude-dev');
+}
+
+export const cline: ClientSpec = {
+  id: 'cline',
+  label: 'Cline',
+  format: 'json',
+  scopes: ['user'],
+  configPath: (env) => join(env, clineStorageDir(env), 'settings', 'cline_mcp_settings.json'),
+  ...underKey('mcpServers'),
+  // ${env:VAR} since Dec 2025 (cline/cline#8079); older versions pass it literally.
+  variables: 'env-colon',
+  expandsInArgs: false,
+  remoteInFile: true,
+  windowsCmdWrap: true,
+  detectPath: clineStorageDir,
+  afterChangeNote: () => 'Cline watches its settings file and reconnects by itself; check the MCP Servers view of Cline.',
+  // Cline reads a `url` without type as SSE; "http" fails its schema.
+  shape: { remote: { urlField: 'url', fields: { type: 'streamableHttp' } } },
+  guiApp: true,
+  extraNotes: (request) => (request.secrets === 'ref' ? ['Cline expands ${env:VAR} since December 2025; with an older Cline use --secrets literal.'] : []),
+  doctor: {
+    disabledHint: ", or switch it on in Cline's MCP Servers view",
+    entryRule: (name, entry, mode, reinstall) => (mode === 'remote' ? clineTransport(name, entry, reinstall(' --mode remote')) : undefined),
+  },
+};

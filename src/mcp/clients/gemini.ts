@@ -1,0 +1,51 @@
+/**
+ * Gemini CLI: its row of the client table, with its own add command or install
+ * link and doctor rules where it has them. Facts and sources: docs/mcp.md.
+ */
+import type { ClientSpec, EntryRequest, RenderedEntry } from '../types.js';
+import { join, probe, projectFile, underKey } from './paths.js';
+import { usageError } from '../../errors.js';
+import { commandLine, shellFor, type Arg } from './shell-quote.js';
+import { record, strings, type ClientCommand, type Entry } from './add-command-helpers.js';
+
+export const gemini: ClientSpec = {
+  id: 'gemini',
+  label: 'Gemini CLI',
+  format: 'jsonc',
+  scopes: ['user', 'project'],
+  configPath: (env, scope) =>
+    scope === 'project'
+      ? projectFile(env, '.gemini', 'settings.json')
+      : join(env, env.homeDir, '.gemini', 'settings.json'),
+  ...underKey('mcpServers'),
+  // $VAR, ${VAR}, %VAR% everywhere in settings.json; an unset variable becomes ''.
+  variables: 'dollar-brace',
+  expandsInArgs: true,
+  remoteInFile: true,
+  windowsCmdWrap: false,
+  detectPath: (env) => join(env, env.homeDir, '.gemini'),
+  afterChangeNote: () => 'Start a new Gemini CLI session; /mcp lists the servers.',
+  // What `gemini mcp add -t http` writes.
+  shape: { remote: { urlField: 'url', fields: { type: 'http' } } },
+  bareVariables: true,
+  addCommand: geminiAddCommand,
+  // Google moves Gemini CLI users to the Antigravity CLI, agy, which keeps its state in ~/.gemini/antigravity-cli/
+  // and reads MCP servers from Antigravity's mcp_config.json, never from settings.json (docs/clients-agents.md).
+  replacedBy: { client: 'antigravity', label: "Antigravity's CLI (agy)", installed: (env) => probe(env).exists(join(env, env.homeDir, '.gemini', 'antigravity-cli')) },
+};
+
+export function geminiAddCommand(request: EntryRequest, rendered: RenderedEntry): ClientCommand {
+  if (request.scope === 'local') throw usageError('Gemini CLI has no local scope', 'use --scope user or --scope project');
+  const entry = rendered.value as Entry;
+  // Positionals first: -e and -H take several values and would swallow them.
+  const argv: Arg[] = ['gemini', 'mcp', 'add', request.name];
+  if (typeof entry.url === 'string') {
+    argv.push(entry.url, '--scope', request.scope, '--transport', 'http');
+    for (const [name, value] of Object.entries(record(entry.headers))) argv.push('-H', `${name}: ${value}`);
+  } else {
+    argv.push(String(entry.command), '--scope', request.scope);
+    for (const [name, value] of Object.entries(record(entry.env))) argv.push('-e', `${name}=${value}`);
+    argv.push('--', ...strings(entry.args));
+  }
+  return { command: commandLine(argv, shellFor(request.platform)), links: [], notes: [] };
+}

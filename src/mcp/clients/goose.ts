@@ -1,0 +1,46 @@
+/**
+ * Goose: its row of the client table, with its own add command or install
+ * link and doctor rules where it has them. Facts and sources: docs/clients-editors.md.
+ */
+import { codexBearerVariable } from '../render/codex.js';
+import { gooseKey, gooseLocal, gooseProxy, gooseRemote } from '../render/goose.js';
+import type { ClientEnv, ClientSpec } from '../types.js';
+import { appData, join, osFamily } from './paths.js';
+
+/** Goose: ~/.config/goose on macOS and Linux, %APPDATA%\Block\goose\config on Windows. */
+export function gooseConfigDir(env: ClientEnv): string {
+  return osFamily(env.platform) === 'win32'
+    ? join(env, appData(env), 'Block', 'goose', 'config')
+    : join(env, env.homeDir, '.config', 'goose');
+}
+
+/**
+ * Goose — https://block.github.io/goose/docs/guides/config-files
+ * ~/.config/goose/config.yaml (macOS, Linux), %APPDATA%\Block\goose\config\config.yaml
+ * (Windows); YAML, `extensions:` map keyed by the lower-cased name. Entries
+ * and variables: render/goose.ts. One scope (no project file).
+ * Windows: Goose spawns through tokio's Command, which does not run npx.cmd
+ * by PATHEXT (as for Codex), so `cmd /c npx`.
+ */
+export const goose: ClientSpec = {
+  id: 'goose',
+  label: 'Goose',
+  format: 'yaml',
+  scopes: ['user'],
+  configPath: (env) => join(env, gooseConfigDir(env), 'config.yaml'),
+  entryPath: (name) => ['extensions', gooseKey(name)],
+  serversPath: () => ['extensions'],
+  variables: 'none',
+  expandsInArgs: false,
+  remoteInFile: true,
+  windowsCmdWrap: true,
+  detectPath: gooseConfigDir,
+  afterChangeNote: () => 'Start a new Goose session (CLI or Desktop); the extension is loaded when the session starts.',
+  shape: { remote: { urlField: 'uri' } },
+  renderer: { local: gooseLocal, remote: gooseRemote, proxy: gooseProxy, proxyTokenVariable: codexBearerVariable },
+  forwardsByName: true,
+  guiApp: true,
+  extraNotes: (request) =>
+    request.secrets === 'ref' ? ['Goose reads the variables named in env_keys from its environment, then from its keyring (goose configure); a missing one stops the extension from loading.'] : [],
+  doctor: { disabledHint: ', or set enabled: true (goose configure → Toggle Extensions)' },
+};

@@ -1,0 +1,15 @@
+/**
+ * Kilo Code CLI: its row of the client table, with its own add command or install
+ * link and doctor rules where it has them. Facts and sources: docs/clients-agents.md.
+ */
+import { opencodeLike } from './opencode-like.js';
+
+export const kilo = opencodeLike({
+  id: 'kilo',
+  label: 'Kilo Code CLI',
+  program: 'kilo',
+  folder: 'kilo',
+  userNames: ['kilo.jsonc', 'kilo.json'],
+  projectNames: ['kilo.jsonc', 'kilo.json', 'opencode.jsonc', 'opencode.json'],
+  projectDefault: 'kilo.json',
+});

@@ -1,0 +1,16 @@
+/**
+ * opencode: its row of the client table, with its own add command or install
+ * link and doctor rules where it has them. Facts and sources: docs/clients-agents.md.
+ */
+import { opencodeLike } from './opencode-like.js';
+
+export const opencode = opencodeLike({
+  id: 'opencode',
+  label: 'opencode',
+  program: 'opencode',
+  folder: 'opencode',
+  // .jsonc first: what `opencode mcp add` creates; config.json is a legacy name it still reads.
+  userNames: ['opencode.jsonc', 'opencode.json'],
+  projectNames: ['opencode.jsonc', 'opencode.json'],
+  projectDefault: 'opencode.json',
+});

@@ -1,0 +1,44 @@
+/**
+ * Roo Code: its row of the client table, with its own add command or install
+ * link and doctor rules where it has them. Facts and sources: docs/clients-editors.md.
+ */
+import type { ClientEnv, ClientSpec } from '../types.js';
+import { join, projectFile, underKey, vscodeUserDir } from './paths.js';
+
+/** Roo Code keeps its global settings in the VS Code extension's global storage (id rooveterinaryinc.roo-cline). */
+export function rooStorageDir(env: ClientEnv): string {
+  return join(env, vscodeUserDir(env), 'globalStorage', 'rooveterinaryinc.roo-cline');
+}
+
+/**
+ * Roo Code — https://docs.roocode.com/features/mcp/using-mcp-in-roo
+ * Global: <VS Code user dir>/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json;
+ * project: .roo/mcp.json (wins over global on a name clash). Key `mcpServers`.
+ * Remote: `type: "streamable-http"` + url + headers (a url without type is not
+ * inferred: RooCodeInc/Roo-Code#9118). Variables: ${env:VAR} (and
+ * ${workspaceFolder}) replaced over the whole entry by injectVariables
+ * (RooCodeInc/Roo-Code src/utils/config.ts); a plain ${VAR} is left alone, so
+ * mcp-remote's ${VAR} header arguments pass through (expandsInArgs false).
+ * Windows: McpHub starts stdio servers as `cmd.exe /c <command>` itself
+ * (src/services/mcp/McpHub.ts), so no cmd wrap.
+ */
+export const rooCode: ClientSpec = {
+  id: 'roo-code',
+  label: 'Roo Code',
+  format: 'json',
+  scopes: ['user', 'project'],
+  configPath: (env, scope) =>
+    scope === 'project' ? projectFile(env, '.roo', 'mcp.json') : join(env, rooStorageDir(env), 'settings', 'mcp_settings.json'),
+  ...underKey('mcpServers'),
+  variables: 'env-colon',
+  expandsInArgs: false,
+  remoteInFile: true,
+  windowsCmdWrap: false,
+  detectPath: rooStorageDir,
+  afterChangeNote: () => "Roo Code watches its MCP settings files and reconnects by itself; check the server in Roo Code's MCP Servers view.",
+  shape: { remote: { urlField: 'url', fields: { type: 'streamable-http' } } },
+  guiApp: true,
+  doctor: { disabledHint: ", or switch it on in Roo Code's MCP Servers view" },
+  discontinued:
+    'Roo Code was shut down on 2026-05-15 (its repository, RooCodeInc/Roo-Code, is archived): the entry works while your copy of the extension runs, but it gets no more updates. Its users moved to Cline (svcctl mcp install --client cline) and to the community fork Zoo Code.',
+};

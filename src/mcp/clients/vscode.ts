@@ -1,0 +1,58 @@
+/**
+ * VS Code: its row of the client table, with its own add command or install
+ * link and doctor rules where it has them. Facts and sources: docs/mcp.md.
+ */
+import type { ClientSpec, Scope, EntryRequest, RenderedEntry } from '../types.js';
+import { join, projectFile, underKey, vscodeUserDir } from './paths.js';
+import { commandLine, shellFor, type Arg } from './shell-quote.js';
+import { type ClientCommand, type Entry } from './add-command-helpers.js';
+
+export const vscode: ClientSpec = {
+  id: 'vscode',
+  label: 'VS Code',
+  format: 'jsonc',
+  scopes: ['user', 'project'],
+  configPath: (env, scope: Scope) =>
+    scope === 'project' ? projectFile(env, '.vscode', 'mcp.json') : join(env, vscodeUserDir(env), 'mcp.json'),
+  // VS Code reads `servers`; an entry under `mcpServers` is silently ignored.
+  ...underKey('servers'),
+  variables: 'env-colon',
+  expandsInArgs: false,
+  remoteInFile: true,
+  // VS Code starts stdio servers through a shell on Windows, so npx resolves.
+  windowsCmdWrap: false,
+  detectPath: (env) => vscodeUserDir(env),
+  afterChangeNote: () =>
+    'In VS Code run "MCP: List Servers" and start the server (or use the Start action above it in mcp.json); values from inputs are asked for at the first start.',
+  shape: { stdioFields: { type: 'stdio' }, remote: { urlField: 'url', fields: { type: 'http' } } },
+  promptInputs: true,
+  guiApp: true,
+  extraNotes: (request) =>
+    request.secrets === 'ref' && request.mode === 'remote'
+      ? ['Some VS Code versions do not substitute ${env:VAR} in headers (microsoft/vscode#336232); if the server rejects the login, use --secrets prompt.']
+      : [],
+  doctor: { ignoredKey: { ignoredKey: 'mcpServers', readKey: 'servers' } },
+  addCommand: vscodeAddCommand,
+};
+
+function vscodeServerJson(request: EntryRequest, rendered: RenderedEntry): Entry {
+  const json: Entry = { name: request.name, ...rendered.value };
+  if (rendered.extraTopLevel?.inputs) json.inputs = rendered.extraTopLevel.inputs;
+  return json;
+}
+
+export function vscodeAddCommand(request: EntryRequest, rendered: RenderedEntry): ClientCommand {
+  const json = JSON.stringify(vscodeServerJson(request, rendered));
+  const argv: Arg[] = [request.platform === 'win32' ? 'code.cmd' : 'code', '--add-mcp', json];
+  const link = `vscode:mcp/install?${encodeURIComponent(json)}`;
+  const notes = request.scope === 'project' ? ['code --add-mcp and the install link add the server to the user profile; for the workspace use svcctl mcp install --client vscode --scope project.'] : [];
+  return {
+    command: commandLine(argv, shellFor(request.platform)),
+    links: [
+      { kind: 'vscode', url: link },
+      // GitHub and most web pages do not open vscode: links; this redirect does.
+      { kind: 'web', url: `https://insiders.vscode.dev/redirect?url=${encodeURIComponent(link)}` },
+    ],
+    notes,
+  };
+}

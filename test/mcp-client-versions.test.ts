@@ -101,6 +101,17 @@ describe('shut down and replaced clients', () => {
     assert.ok((await readJson(join(home, '.roo', 'mcp.json'))).mcpServers.service);
   });
 
+  it('Zoo Code (the continuation of Roo Code): its own global storage file, the entry shape of Roo Code, no notice', async () => {
+    const home = await tempDir('svcctl-zoo-');
+    const installed = await runCli(['mcp', 'install', '--client', 'zoo-code', '--mode', 'remote'], { home, env: credentials() });
+    assert.equal(installed.code, 0, installed.stderr);
+    assert.doesNotMatch(installed.stderr, /shut down/);
+    const file = join(home, '.config', 'Code', 'User', 'globalStorage', 'zoocodeorganization.zoo-code', 'settings', 'mcp_settings.json');
+    assert.deepEqual((await readJson(file)).mcpServers.service, { type: 'streamable-http', url: ready().mcp_url, headers: { 'X-Service-Email': '${env:SERVICE_EMAIL}', 'X-Service-Password': '${env:SERVICE_PASSWORD}' } });
+    const doctor = await runCli(['mcp', 'doctor', '--client', 'zoo-code'], { home, env: credentials() });
+    assert.equal(doctor.code, 0, doctor.stdout + doctor.stderr);
+  });
+
   it('Gemini CLI: with agy on the machine, list and doctor say the entry will not reach it', async () => {
     const home = await tempDir('svcctl-gemini-');
     const run = (args: string[]) => runCli(args, { home, env: credentials() });

@@ -16,7 +16,6 @@ export const CLIENT_IDS = [
   'gemini',
   'cline',
   'zed',
-  // CLI agents
   'opencode',
   'kilo',
   'copilot',
@@ -25,11 +24,10 @@ export const CLIENT_IDS = [
   'droid',
   'amp',
   'crush',
-  // editors and apps
   'roo-code',
+  'zoo-code',
   'kiro',
   'goose',
-  // editors and apps
   'visual-studio',
   'lm-studio',
   'antigravity',

@@ -40,5 +40,5 @@ export const rooCode: ClientSpec = {
   guiApp: true,
   doctor: { disabledHint: ", or switch it on in Roo Code's MCP Servers view" },
   discontinued:
-    'Roo Code was shut down on 2026-05-15 (its repository, RooCodeInc/Roo-Code, is archived): the entry works while your copy of the extension runs, but it gets no more updates. Its users moved to Cline (svcctl mcp install --client cline) and to the community fork Zoo Code.',
+    'Roo Code was shut down on 2026-05-15 (its repository, RooCodeInc/Roo-Code, is archived): the entry works while your copy of the extension runs, but it gets no more updates. Its users moved to Cline (svcctl mcp install --client cline) and to the community fork Zoo Code (--client zoo-code).',
 };

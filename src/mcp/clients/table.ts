@@ -27,6 +27,7 @@ import { qwen } from './qwen.js';
 import { goose } from './goose.js';
 import { kiro } from './kiro.js';
 import { rooCode } from './roo-code.js';
+import { zooCode } from './zoo-code.js';
 import { antigravity } from './antigravity.js';
 import { lmStudio } from './lm-studio.js';
 import { visualStudio } from './visual-studio.js';
@@ -53,6 +54,7 @@ export const CLIENTS: Readonly<Record<ClientId, ClientSpec>> = {
   amp,
   crush,
   'roo-code': rooCode,
+  'zoo-code': zooCode,
   kiro,
   goose,
   'visual-studio': visualStudio,

@@ -72,6 +72,21 @@ test('kill -9 at random moments of mcp install (30 times) and uninstall (20 time
   t.diagnostic(`install: old ${installs.old}, new ${installs.new}; uninstall: old ${uninstalls.old}, new ${uninstalls.new}`);
 });
 
+test('temp files of a killed run, of the file and of its .bak, are removed by the next run; a live process\'s are kept', async () => {
+  const home = await tempDir();
+  await placeFile(home, '.cursor/mcp.json', OLD);
+  const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  const deadPid = Number(dead.stdout);
+  const folder = join(home, '.cursor');
+  const killed = [`.mcp.json.svcctl-${deadPid}-0123abcd.tmp`, `.mcp.json.bak.svcctl-${deadPid}-4567cdef.tmp`];
+  // The test runner itself is alive: a temp file named after it belongs to a run still at work.
+  const live = `.mcp.json.bak.svcctl-${process.pid}-89abcdef.tmp`;
+  for (const name of [...killed, live]) await writeFile(join(folder, name), 'half');
+  const result = await runCli(installArgs, { home, env: ENV });
+  assert.equal(result.code, 0, result.stderr);
+  assert.deepEqual(await leftovers(folder), [live]);
+});
+
 let server: LoginServer;
 before(async () => {
   server = await startLoginServer();

@@ -1,6 +1,6 @@
 /**
  * Temporary files of safe-write: `.<name>.svcctl-<pid>-<random>.tmp` next to
- * the target. A run killed between writing one and renaming it leaves it
+ * the target (and `.<name>.bak.svcctl-…` for its backup). A run killed between writing one and renaming it leaves it
  * behind; the next run that writes the same file (holding its lock, so no
  * live svcctl is using one) removes those of dead processes and old ones.
  * They never look like a config: the name starts with a dot and ends in .tmp.
@@ -15,10 +15,10 @@ export { tempPathFor };
 /** A temp file older than this is a leftover even when its pid now belongs to another process. */
 const LEFTOVER_AGE_MS = 60_000;
 
-/** Removes leftover temporary files of `target`; never fails (it is housekeeping). */
+/** Removes leftover temporary files of `target` and of its backup `<target>.bak`; never fails (it is housekeeping). */
 export async function removeLeftoverTemps(target: string): Promise<void> {
   const folder = dirname(target);
-  const prefix = PREFIX(target);
+  const prefixes = [PREFIX(target), PREFIX(`${target}.bak`)];
   let names: string[];
   try {
     names = await readdir(folder);
@@ -26,7 +26,8 @@ export async function removeLeftoverTemps(target: string): Promise<void> {
     return;
   }
   for (const name of names) {
-    const match = name.startsWith(prefix) ? /^(\d+)-[0-9a-f]{8}\.tmp$/.exec(name.slice(prefix.length)) : null;
+    const prefix = prefixes.find((start) => name.startsWith(start));
+    const match = prefix === undefined ? null : /^(\d+)-[0-9a-f]{8}\.tmp$/.exec(name.slice(prefix.length));
     if (!match) continue;
     const pid = Number(match[1]);
     const path = join(folder, name);

@@ -67,4 +67,19 @@ describe('opencode 1 and 2', () => {
     assert.equal(removed.code, 0, removed.stderr);
     assert.deepEqual((await readJson(file)).mcp, { servers: {} });
   });
+  for (const [version, servers, field, fix] of [
+    ['1.18.33', (entry: object) => ({ mcp: { service: { ...entry, enabled: false } } }), '"enabled": false', 'remove "enabled": false from the entry (or set "enabled": true)'],
+    ['2.0.1', (entry: object) => ({ mcp: { servers: { service: { ...entry, disabled: true } } } }), '"disabled": true', 'remove "disabled": true from the entry'],
+  ] as const) {
+    it(`opencode ${version}: a server switched off with ${field} fails doctor, and the fix names that version's field`, async () => {
+      const { home, env, file } = await homeWith({ opencode: version });
+      await mkdir(join(home, '.config', 'opencode'), { recursive: true });
+      await writeFile(file, JSON.stringify(servers({ type: 'remote', url: 'https://acme.example.com/mcp' }), null, 2));
+      const doctor = await runCli(['mcp', 'doctor', '--client', 'opencode'], { home, env });
+      assert.equal(doctor.code, 8, doctor.stdout + doctor.stderr);
+      const output = doctor.stdout + doctor.stderr;
+      assert.ok(output.includes(`the client has this server disabled (${field})`), output);
+      assert.ok(output.includes(`fix: ${fix}\n`), output);
+    });
+  }
 });

@@ -242,8 +242,8 @@ export interface EntryRenderer {
 
 /** What a client does with entries that doctor reads; each answer is a failing check with a fix, or undefined. */
 export interface DoctorRules {
-  /** Where a disabled server is switched on in the client's UI (", or switch it on in …"). */
-  disabledHint?: string;
+  /** Where a disabled server is switched on in the client's UI (", or switch it on in …"), by the field that switched it off. */
+  disabledHint?: string | ((field: 'disabled' | 'enabled') => string);
   /** A key people write that the client ignores (VS Code reads `servers`, not `mcpServers`). */
   ignoredKey?: { ignoredKey: string; readKey: string };
   /** The only field it reads literal headers from (Codex: http_headers); default headers, http_headers, requestOptions.headers. */

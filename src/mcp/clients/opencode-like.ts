@@ -98,7 +98,8 @@ export function opencodeLike(app: OpencodeLike): ClientSpec {
       remote: { urlField: 'url', fields: { type: 'remote' } },
     },
     doctor: {
-      disabledHint: ` (or set "enabled": true)`,
+      // opencode 1 switches a server off with "enabled": false, opencode 2 with "disabled": true.
+      disabledHint: (field) => (field === 'enabled' ? ` (or set "enabled": true)` : ''),
       // Checked with opencode 1.18.33: `"command": "npx"` or an `args` key makes the whole config invalid.
       entryRule: (name, entry, mode, reinstall) => {
         const wrong = ['args', 'env'].filter((key) => Object.hasOwn(entry, key));

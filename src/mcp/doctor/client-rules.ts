@@ -15,14 +15,19 @@ import { fail, type CheckResult } from './types.js';
 
 type Entry = Record<string, unknown>;
 
+/** `enabled: false` as the client's file spells it. */
+const ENABLED_FALSE: Partial<Record<ClientSpec['format'], string>> = { toml: 'enabled = false', yaml: 'enabled: false' };
+
 const reinstall = (client: ClientSpec, extra = ''): string => `svcctl mcp install --client ${client.id}${extra} --force`;
 
 /** A failing `entry` check when the client skips, refuses or misreads the entry; undefined when it reads it. */
 export function entryRuleFailure(client: ClientSpec | null, name: string, entry: Entry, plan: EntryPlan): CheckResult | undefined {
   // Cline `"disabled": true`, Codex `enabled = false` (also Kiro, opencode, Goose in their files).
   if (entry.disabled === true || entry.enabled === false) {
-    const field = entry.disabled === true ? '"disabled": true' : 'enabled = false';
-    const where = client?.doctor?.disabledHint ?? '';
+    const off = entry.disabled === true ? 'disabled' : 'enabled';
+    const field = off === 'disabled' ? '"disabled": true' : ENABLED_FALSE[client?.format ?? 'json'] ?? '"enabled": false';
+    const hint = client?.doctor?.disabledHint ?? '';
+    const where = typeof hint === 'string' ? hint : hint(off);
     return fail('entry', `'${name}': the client has this server disabled (${field})`, `remove ${field} from the entry${where}`);
   }
   if (client === null) return undefined;

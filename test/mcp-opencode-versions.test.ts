@@ -65,7 +65,60 @@ describe('opencode 1 and 2', () => {
     assert.ok(written.mcp.servers.service);
     const removed = await runCli(['mcp', 'uninstall', '--client', 'opencode'], { home, env });
     assert.equal(removed.code, 0, removed.stderr);
-    assert.deepEqual((await readJson(file)).mcp, { servers: {} });
+    assert.deepEqual((await readJson(file)).mcp, {}, 'an emptied mcp.servers goes too (opencode 1 before 1.18.25 refuses a file that has one)');
+  });
+
+  const REMOTE = { type: 'remote', url: 'https://acme.example.com/mcp' };
+  const install = ['mcp', 'install', '--client', 'opencode', '--mode', 'remote'];
+  const seed = async (home: string, file: string, mcp: object): Promise<void> => {
+    await mkdir(join(home, '.config', 'opencode'), { recursive: true });
+    await writeFile(file, JSON.stringify({ model: 'x/y', mcp }, null, 2));
+  };
+
+  it('opencode 1.18.33 (which reads mcp.servers too, run here): an entry there is not stale, and an install moves it under mcp', async () => {
+    const { home, env, file } = await homeWith({ opencode: '1.18.33' });
+    await seed(home, file, { servers: { service: REMOTE } });
+    const listed = await runCli(['mcp', 'list', '--json'], { home, env });
+    assert.deepEqual(JSON.parse(listed.stdout).map((row: { name: string; stale?: unknown }) => [row.name, row.stale]), [['service', undefined]]);
+    assert.equal(listed.stderr, '', 'no warning');
+    const moved = await runCli(install, { home, env });
+    assert.equal(moved.code, 0, moved.stderr);
+    assert.deepEqual(Object.keys((await readJson(file)).mcp), ['service'], 'moved, and the emptied mcp.servers removed');
+  });
+
+  it('opencode 1.18.33 beside opencode2: the entry under mcp.servers, which both read; the one under mcp moves; uninstall empties both', async () => {
+    const { home, env, file } = await homeWith({ opencode: '1.18.33', opencode2: '0.0.0-next-15747' });
+    await seed(home, file, { service: REMOTE, other: { type: 'local', command: ['x'] } });
+    const result = await runCli(install, { home, env });
+    assert.equal(result.code, 0, result.stderr);
+    assert.doesNotMatch(result.stderr, /warning/);
+    const written = await readJson(file);
+    assert.deepEqual(Object.keys(written.mcp).sort(), ['other', 'servers']);
+    assert.deepEqual(Object.keys(written.mcp.servers), ['service']);
+    await writeFile(file, JSON.stringify({ mcp: { service: REMOTE, servers: { service: REMOTE } } }));
+    const removed = await runCli(['mcp', 'uninstall', '--client', 'opencode'], { home, env });
+    assert.equal(removed.code, 0, removed.stderr);
+    assert.deepEqual((await readJson(file)).mcp, {});
+  });
+
+  it('opencode 1.17.0 beside opencode2: no mcp.servers (opencode 1.17 would refuse the file), a warning that opencode 2 will not load it', async () => {
+    const { home, env, file } = await homeWith({ opencode: '1.17.0', opencode2: '0.0.0-next-15747' });
+    const result = await runCli(install, { home, env });
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(Object.keys((await readJson(file)).mcp), ['service']);
+    assert.match(result.stderr, /opencode 2 reads only `mcp\.servers`, not `mcp`, and `mcp\.servers` would make opencode 1 refuse the whole file \(opencode 1\.18\.25 and later read both: upgrade it and run the install again\): that version will not load 'service'/);
+  });
+
+  it('opencode 1.17.0 alone: an entry under mcp.servers is stale and breaks the file; doctor says so, an install moves it and drops the key', async () => {
+    const { home, env, file } = await homeWith({ opencode: '1.17.0' });
+    await seed(home, file, { servers: { service: REMOTE } });
+    const doctor = await runCli(['mcp', 'doctor', '--client', 'opencode'], { home, env });
+    assert.equal(doctor.code, 8, doctor.stdout + doctor.stderr);
+    assert.match(doctor.stdout + doctor.stderr, /'service' is under `mcp\.servers` of .*, where only opencode 2 looked \(and opencode 1 refuses the whole file while `mcp\.servers` is in it\); opencode 1 reads `mcp`/);
+    const moved = await runCli(install, { home, env });
+    assert.equal(moved.code, 0, moved.stderr);
+    const written = await readJson(file);
+    assert.deepEqual(written, { model: 'x/y', mcp: { service: { ...REMOTE, headers: written.mcp.service.headers } } });
   });
   for (const [version, servers, field, fix] of [
     ['1.18.33', (entry: object) => ({ mcp: { service: { ...entry, enabled: false } } }), '"enabled": false', 'remove "enabled": false from the entry (or set "enabled": true)'],

@@ -9,13 +9,14 @@ import { canPrompt } from '../context.js';
 import { exitWith, ExitCode, usageError } from '../errors.js';
 import { applyChanges, diffOf, planAll, showDryRun, type PlannedChange } from '../mcp/install/apply-plans.js';
 import { CLIENTS } from '../mcp/clients/table.js';
+import { unreadBy } from '../mcp/clients/versions.js';
 import { buildEntryRequest, clientEnvOf, explicitTargets, type EntryUrls, type McpEntryOptions } from '../mcp/install/entry-request.js';
 import { fileTargetOf, planInstall } from '../mcp/install/install-plan.js';
 import { movedNote, staleRemovals } from '../mcp/install/stale-entries.js';
 import { chooseClients, chooseModeAndAuth } from '../mcp/install/interactive-choice.js';
 import { resolveLiterals } from '../mcp/install/literal-values.js';
 import { renderEntry, type Target } from '../mcp/render/render-entry.js';
-import type { EntryRequest, RenderedEntry } from '../mcp/types.js';
+import type { ClientEnv, EntryRequest, RenderedEntry } from '../mcp/types.js';
 
 export interface McpInstallOptions extends McpEntryOptions {
   dryRun?: boolean;
@@ -112,6 +113,16 @@ function warnDiscontinued(ctx: Context, prepared: Prepared[]): void {
   }
 }
 
+/** Versions of a client installed side by side that cannot all read one place (opencode 2 beside an old opencode 1). */
+function warnUnread(ctx: Context, prepared: Prepared[], clientEnv: ClientEnv, config: string | undefined): void {
+  if (config !== undefined) return;
+  for (const { request } of prepared) {
+    if (!('client' in request.target)) continue;
+    const client = CLIENTS[request.target.client];
+    for (const reason of unreadBy(client, clientEnv, request.scope)) ctx.out.warn(`${client.label}: ${reason}: that version will not load '${request.name}'`);
+  }
+}
+
 const labelOf = (request: EntryRequest): string => ('client' in request.target ? CLIENTS[request.target.client].label : `${request.target.format} file`);
 
 export async function runMcpInstall(ctx: Context, given: McpInstallOptions): Promise<void> {
@@ -132,7 +143,8 @@ export async function runMcpInstall(ctx: Context, given: McpInstallOptions): Pro
   if (files.size < changes.length) throw usageError('two targets name the same file: install them one at a time');
   await settleConflicts(ctx, changes, options);
   warnDiscontinued(ctx, prepared);
-  const moves = await staleRemovals(ctx, prepared.map(({ request }) => ({ target: request.target, name: request.name, scope: request.scope })), clientEnv, options.config);
+  warnUnread(ctx, prepared, clientEnv, options.config);
+  const moves = await staleRemovals(ctx, prepared.map(({ request }) => ({ target: request.target, name: request.name, scope: request.scope })), clientEnv, options.config, 'movable');
   for (const move of moves) ctx.out.info(`${move.plan.target.label}: ${movedNote(move.stale, move.name)}`);
   if (options.dryRun) {
     showDryRun(ctx, [...changes, ...moves]);

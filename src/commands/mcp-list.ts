@@ -10,7 +10,7 @@ import type { Context } from '../context.js';
 import { isCliError } from '../errors.js';
 import { optionalMcpUrl } from '../deployment.js';
 import { allClients, CLIENTS } from '../mcp/clients/table.js';
-import { describeStale, staleFiles } from '../mcp/clients/versions.js';
+import { describeStale, otherPlaces } from '../mcp/clients/versions.js';
 import { clientEnvOf } from '../mcp/install/entry-request.js';
 import { readSnapshot } from '../mcp/files/safe-write.js';
 import { openDocument } from '../mcp/install/install-plan.js';
@@ -43,7 +43,9 @@ export async function findServiceEntries(ctx: Context, options: McpListOptions):
   const visited = new Set<string>();
   for (const client of allClients()) {
     for (const scope of client.scopes) {
-      for (const place of [{ file: client.configPath(clientEnv, scope) }, ...staleFiles(client, clientEnv, scope).map((stale) => ({ file: stale.file, stale }))]) {
+      const current = { file: client.configPath(clientEnv, scope), serversPath: client.serversPath(scope, clientEnv), stale: undefined };
+      const others = otherPlaces(client, clientEnv, scope).map((other) => ({ file: other.file, serversPath: other.serversPath, stale: other.stale ? other : undefined }));
+      for (const place of [current, ...others]) {
         const { file } = place;
         if (!documents.has(file)) {
           documents.set(file, null);
@@ -55,7 +57,7 @@ export async function findServiceEntries(ctx: Context, options: McpListOptions):
             warnings.push(error.message);
           }
         }
-        const serversPath = 'stale' in place && place.stale ? place.stale.serversPath : client.serversPath(scope, clientEnv);
+        const { serversPath } = place;
         const key = [file, ...serversPath].join('\0');
         if (visited.has(key)) continue;
         visited.add(key);
@@ -63,7 +65,7 @@ export async function findServiceEntries(ctx: Context, options: McpListOptions):
         if (servers === null || typeof servers !== 'object' || Array.isArray(servers)) continue;
         for (const [name, value] of Object.entries(servers)) {
           if (!pointsAtService(value, matcher)) continue;
-          const stale = 'stale' in place && place.stale ? { read_by: place.stale.readBy, current: place.stale.current, current_reader: place.stale.currentReader, why: describeStale(place.stale, name) } : undefined;
+          const stale = place.stale ? { read_by: place.stale.readBy, current: place.stale.current, current_reader: place.stale.currentReader, why: describeStale(place.stale, name) } : undefined;
           entries.push({ client: client.id, scope, file, name, mode: modeOf(value), ...(stale ? { stale } : {}) });
         }
       }

@@ -37,7 +37,7 @@ export async function runMcpUninstall(ctx: Context, options: McpUninstallOptions
     return { plan: await planUninstall(fileTarget), name, mode: null, secrets: [], reapply: (snapshot: FileSnapshot) => planUninstall(fileTarget, snapshot) };
   });
   // The files older versions of a client read: our entry goes from every place svcctl knows.
-  const stale = await staleRemovals(ctx, targets.map((target) => ({ target, name, scope: scopeFor(target, options) })), clientEnv, options.config);
+  const stale = await staleRemovals(ctx, targets.map((target) => ({ target, name, scope: scopeFor(target, options) })), clientEnv, options.config, 'all');
   const all = [...changes, ...stale];
   if (options.dryRun) {
     showDryRun(ctx, all);

@@ -199,6 +199,12 @@ export interface ClientVersion {
   configPath(env: ClientEnv, scope: Scope): string;
   /** Where in that file its server entries are, when versions differ there too (opencode 2: ['mcp', 'servers']). */
   serversPath?(scope: Scope, env: ClientEnv): string[];
+  /** Other places of the same file it reads too (opencode 1.18.25 and later read `mcp.servers` as well as `mcp`). */
+  alsoReads?(scope: Scope, env: ClientEnv): string[][];
+  /** Keys whose mere presence makes it refuse the whole file (opencode 1 before 1.18.25: `mcp.servers`). */
+  refuses?(scope: Scope, env: ClientEnv): string[][];
+  /** What lifts the refusal, for the message ("opencode 1.18.25 and later read both: upgrade opencode"). */
+  upgradeNote?: string;
   /** True when this version is on this machine (a marker file, a folder); gets the probe, never process.env. */
   installed(env: ClientEnv): boolean;
 }

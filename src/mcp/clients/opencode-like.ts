@@ -50,18 +50,49 @@ function addCommand(app: OpencodeLike) {
  * opencode 2 (the `next` channel; its program is `opencode2`, or `opencode` reporting 2.x or a
  * 0.0.0-next build) keeps the same file and entry format but nests the servers under `mcp.servers`
  * and switches one off with `disabled` instead of `enabled` (anomalyco/opencode specs/v2/config.md,
- * "Group 9: Integrations"; issue 37532). opencode 1 reads each key of `mcp` as a server.
+ * "Group 9: Integrations"; issue 37532). opencode 1 reads each key of `mcp` as a server; run here
+ * (2026-11-25, `opencode mcp list`), 1.18.25 to 1.18.33 also read `mcp.servers.<name>` (with
+ * `disabled`), while 1.18.23 and older refuse the whole file when `mcp.servers` is in it.
  */
+export const OPENCODE_READS_BOTH = [1, 18, 25] as const;
+
+const numbers = (version: string): number[] => version.split(/[.-]/).slice(0, 3).map(Number);
+const atLeast = (version: string, floor: readonly number[]): boolean => {
+  const parts = numbers(version);
+  for (let index = 0; index < floor.length; index += 1) if ((parts[index] ?? 0) !== floor[index]) return (parts[index] ?? 0) > floor[index]!;
+  return true;
+};
+
 function opencodeVersions(app: OpencodeLike, configPath: (env: ClientEnv, scope: Scope) => string): readonly ClientVersion[] | undefined {
   if (app.id !== 'opencode') return undefined;
+  const first = (env: ClientEnv): string | undefined => {
+    const version = programVersion(env, 'opencode');
+    return version !== undefined && !/^(2\.|0\.0\.0-next)/.test(version) ? version : undefined;
+  };
   const second = (env: ClientEnv): boolean => {
     const version = programVersion(env, 'opencode');
-    if (version !== undefined) return /^(2\.|0\.0\.0-next)/.test(version);
-    return programOnPath(env, 'opencode2') !== undefined;
+    return (version !== undefined && first(env) === undefined) || programOnPath(env, 'opencode2') !== undefined;
   };
+  const readsBoth = (env: ClientEnv): boolean => {
+    const version = first(env);
+    return version !== undefined && atLeast(version, OPENCODE_READS_BOTH);
+  };
+  const nested = (): string[] => ['mcp', 'servers'];
+  const flat = (): string[] => ['mcp'];
   return [
-    { label: 'opencode 2', configPath, serversPath: () => ['mcp', 'servers'], installed: second },
-    { label: 'opencode 1', configPath, serversPath: () => ['mcp'], installed: (env) => !second(env) },
+    { label: 'opencode 2', configPath, serversPath: nested, installed: second },
+    {
+      label: 'opencode 1',
+      configPath,
+      serversPath: flat,
+      // Only a version that answered: with no opencode found, nothing is known to refuse it.
+      refuses: (_scope, env) => (first(env) !== undefined ? [nested()] : []),
+      upgradeNote: 'opencode 1.18.25 and later read both: upgrade it and run the install again',
+      // Also with no opencode at all: the released version is 1.
+      installed: (env) => !readsBoth(env) && (first(env) !== undefined || !second(env)),
+    },
+    // After "opencode 1", so that a place both read is named by the older, wider label.
+    { label: 'opencode 1.18.25 or later', configPath, serversPath: flat, alsoReads: () => [nested()], installed: readsBoth },
   ];
 }
 

@@ -19,7 +19,7 @@ import { readSnapshot } from '../files/safe-write.js';
 import { fileTargetOf, openDocument } from '../install/install-plan.js';
 import { packageName, pointsAtService } from '../service-entries.js';
 import { type ClientId, type FileFormat, type Scope } from '../types.js';
-import { staleFiles, type StaleFile } from '../clients/versions.js';
+import { otherPlaces, type StaleFile } from '../clients/versions.js';
 
 export interface LocatedEntry {
   client: ClientId | null;
@@ -94,9 +94,11 @@ function candidates(ctx: Context, options: McpEntryOptions, name: string): Candi
       .filter((scope) => client.scopes.includes(scope))
       .flatMap((scope) => {
         const base = { client: client.id, scope, format: client.format, serversPaths: [client.serversPath(scope, clientEnv)] };
+        // Places other installed versions read are looked at like the current one; stale ones are reported as such.
+        const others = otherPlaces(client, clientEnv, scope);
         return [
           { ...base, file: client.configPath(clientEnv, scope), ignored: client.doctor?.ignoredKey },
-          ...staleFiles(client, clientEnv, scope).map((stale) => ({ ...base, file: stale.file, serversPaths: [stale.serversPath], stale })),
+          ...others.map((place) => ({ ...base, file: place.file, serversPaths: [place.serversPath], ...(place.stale ? { stale: place } : {}) })),
         ];
       });
   });

@@ -7,6 +7,7 @@
 import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { CLIENTS } from '../clients/table.js';
+import { droppedWhenEmpty } from '../clients/versions.js';
 import { sameValue, type ConfigDocument } from '../files/config-document.js';
 import { openJsoncDocument } from '../files/jsonc-document.js';
 import { readSnapshot, type FileSnapshot } from '../files/safe-write.js';
@@ -28,6 +29,8 @@ export interface FileTarget {
   entryPath: string[];
   /** The client's row (undefined for a generic --format file): how its YAML lists and new files look. */
   client?: Pick<ClientSpec, 'namedLists' | 'newFileFields'>;
+  /** Servers keys removed with our entry when it was their last one (opencode 2's `mcp.servers`). */
+  dropWhenEmpty?: string[][];
 }
 
 export type PlanStatus =
@@ -72,6 +75,7 @@ export function fileTargetOf(target: Target, name: string, scope: Scope, clientE
     format: client.format,
     entryPath: client.entryPath(name, scope, clientEnv),
     client,
+    dropWhenEmpty: droppedWhenEmpty(client, clientEnv, scope),
   };
 }
 
@@ -116,7 +120,17 @@ export async function planUninstall(target: FileTarget, given?: FileSnapshot): P
   const document = openDocument(target.format, before, target.file, target.client);
   const existing = document.get(target.entryPath);
   if (existing === undefined) return { target, snapshot, before, after: before, status: 'absent', existing };
-  return { target, snapshot, before, after: document.remove(target.entryPath), status: 'removed', existing };
+  return { target, snapshot, before, after: withoutEmptyParent(target, document.remove(target.entryPath)), status: 'removed', existing };
+}
+
+/** The text without the entry's servers key when the removal left it empty and the target drops it then. */
+function withoutEmptyParent(target: FileTarget, text: string): string {
+  const parent = target.entryPath.slice(0, -1);
+  if (!target.dropWhenEmpty?.some((path) => path.join('\0') === parent.join('\0'))) return text;
+  const document = openDocument(target.format, text, target.file, target.client);
+  const left = document.get(parent);
+  const empty = left !== null && typeof left === 'object' && !Array.isArray(left) && Object.keys(left).length === 0;
+  return empty ? document.remove(parent) : text;
 }
 
 /** True when applying the plan writes the file. */

@@ -1,14 +1,15 @@
 /**
- * Entries in files that no installed version of their client reads (a client
- * that moved its file between versions, clients/versions.ts). `mcp install`
- * moves such an entry: it writes the new file and removes ours from the old
- * one, keeping the rest of that file; `mcp uninstall` removes it from every
- * file it knows.
+ * Entries in places other versions of their client read (a client that moved
+ * its file or key between versions, clients/versions.ts). `mcp install` moves
+ * such an entry when no installed version needs it there (stale, or read by
+ * versions that read the new place too): it writes the new place and removes
+ * ours from the old one, keeping the rest of that file; `mcp uninstall`
+ * removes it from every place it knows.
  */
 import type { Context } from '../../context.js';
 import { isCliError } from '../../errors.js';
 import { CLIENTS } from '../clients/table.js';
-import { describeStale, staleFiles, type StaleFile } from '../clients/versions.js';
+import { describeStale, otherPlaces, type KnownPlace } from '../clients/versions.js';
 import type { Target } from '../render/render-entry.js';
 import type { ClientEnv, Scope } from '../types.js';
 import type { PlannedChange } from './apply-plans.js';
@@ -21,15 +22,16 @@ export interface StaleTarget {
 }
 
 /**
- * Removals of our entry from the stale files of each target (none with --config).
- * A stale file that cannot be read is a warning: it never stops the install.
+ * Removals of our entry from the other places of each target (none with --config): for an install
+ * the places no installed version needs ('movable'), for an uninstall every one ('all').
+ * A file there that cannot be read is a warning: it never stops the command.
  */
-export async function staleRemovals(ctx: Context, items: StaleTarget[], clientEnv: ClientEnv, config: string | undefined): Promise<Array<PlannedChange & { stale: StaleFile }>> {
+export async function staleRemovals(ctx: Context, items: StaleTarget[], clientEnv: ClientEnv, config: string | undefined, which: 'movable' | 'all'): Promise<Array<PlannedChange & { stale: KnownPlace }>> {
   if (config !== undefined) return [];
-  const removals: Array<PlannedChange & { stale: StaleFile }> = [];
+  const removals: Array<PlannedChange & { stale: KnownPlace }> = [];
   for (const { target, name, scope } of items) {
     if (!('client' in target)) continue;
-    for (const stale of staleFiles(CLIENTS[target.client], clientEnv, scope)) {
+    for (const stale of otherPlaces(CLIENTS[target.client], clientEnv, scope).filter((place) => which === 'all' || place.redundant)) {
       const fileTarget = { ...fileTargetOf(target, name, scope, clientEnv, stale.file, ctx), entryPath: [...stale.serversPath, name] };
       try {
         const plan = await planUninstall(fileTarget);
@@ -44,4 +46,4 @@ export async function staleRemovals(ctx: Context, items: StaleTarget[], clientEn
 }
 
 /** One line saying why an entry moves. */
-export const movedNote = (stale: StaleFile, name: string): string => `${describeStale(stale, name)}: the entry moves there`;
+export const movedNote = (stale: KnownPlace, name: string): string => `${describeStale(stale, name)}: the entry moves there`;

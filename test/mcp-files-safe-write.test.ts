@@ -55,6 +55,7 @@ describe('writeSafely', () => {
     await mkdir(sub);
     const file = join(sub, 'claude.json');
     await writeFile(file, '{"a":1}\n');
+    await writeFile(`${file}.bak`, 'an older backup\n');
     const snapshot = await readSnapshot(file);
     const attempt = writeSafely(snapshot, '{"ours":true}\n', {
       beforeRename: async () => {
@@ -68,7 +69,23 @@ describe('writeSafely', () => {
       return true;
     });
     assert.equal(await readFile(file, 'utf8'), '{"a":1,"theirs":true}\n');
-    assert.deepEqual((await readdir(sub)).sort(), ['claude.json']);
+    assert.equal(await readFile(`${file}.bak`, 'utf8'), 'an older backup\n', 'the older backup is kept: nothing was written');
+    assert.deepEqual((await readdir(sub)).sort(), ['claude.json', 'claude.json.bak'], 'no temp file of the file or of its backup');
+  });
+
+  it('a folder where the backup goes: exit 7 naming it, before anything is written', async () => {
+    const sub = join(dir, 'bak-folder');
+    await mkdir(join(sub, 'mcp.json.bak'), { recursive: true });
+    const file = join(sub, 'mcp.json');
+    await writeFile(file, 'old\n');
+    await assert.rejects(writeSafely(await readSnapshot(file), 'new\n'), (error: unknown) => {
+      assert.ok(error instanceof CliError);
+      assert.equal(error.exitCode, 7);
+      assert.match(error.message, /cannot write the backup .*mcp\.json\.bak: .*; nothing was written/);
+      return true;
+    });
+    assert.equal(await readFile(file, 'utf8'), 'old\n');
+    assert.deepEqual((await readdir(sub)).sort(), ['mcp.json', 'mcp.json.bak']);
   });
 
   it('refuses when a file appeared where there was none', async () => {

@@ -107,7 +107,23 @@ function refuseLinkByLstat(path: string): void {
  * makes the rename fail.
  */
 export async function replaceFile(path: string, content: string | Uint8Array, mode = 0o600): Promise<void> {
+  const replacement = await prepareReplacement(path, content, mode);
+  await replacement.commit();
+}
+
+export interface Replacement {
+  /** Renames the written temporary file over `path`. */
+  commit(): Promise<void>;
+  /** Removes the temporary file; `path` is left as it was. */
+  discard(): Promise<void>;
+}
+
+/** replaceFile in two steps: the content is written and flushed now, and put in place by commit(). */
+export async function prepareReplacement(path: string, content: string | Uint8Array, mode = 0o600): Promise<Replacement> {
+  // A folder there would make only the final rename fail: say so before anything is written.
+  if ((await fs.lstat(path).catch(() => undefined))?.isDirectory()) throw Object.assign(new Error(`${path} is a folder`), { code: 'EISDIR' });
   const temp = tempPathFor(path);
+  const discard = (): Promise<void> => fs.unlink(temp).catch(() => undefined);
   const handle = await fs.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
   try {
     try {
@@ -117,9 +133,16 @@ export async function replaceFile(path: string, content: string | Uint8Array, mo
     } finally {
       await handle.close();
     }
-    await fs.rename(temp, path);
   } catch (error) {
-    await fs.unlink(temp).catch(() => undefined);
+    await discard();
     throw error;
   }
+  return {
+    commit: () =>
+      fs.rename(temp, path).catch(async (error: unknown) => {
+        await discard();
+        throw error;
+      }),
+    discard,
+  };
 }

@@ -3,8 +3,10 @@
  * overwriting someone else's change: the new content goes to a temporary file
  * in the same folder, is flushed to disk, and is renamed over the old file,
  * which keeps its mode (and, as root, its owner). Right before the rename the
- * file is read again; if it changed since we read it (a client such as Claude
- * Code rewrote its state file meanwhile), writeSafely writes nothing (exit 7).
+ * file is looked at again (one stat); if it changed since we read it (a client
+ * such as Claude Code rewrote its state file meanwhile), writeSafely writes
+ * nothing (exit 7). The old file's copy (<file>.bak) is put in place after the
+ * rename, so only that check stands between the read-again and the rename.
  * updateSafely adds the rest: svcctl runs take turns on a lock per file
  * (src/fs/file-lock.ts), and a change by a program that takes no lock is
  * handled by applying our edit again to the new content (a few times).
@@ -13,7 +15,7 @@
  */
 import { constants } from 'node:fs';
 import { lstat, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
-import { replaceFile, tempPathFor } from '../../fs/no-follow.js';
+import { prepareReplacement, tempPathFor, type Replacement } from '../../fs/no-follow.js';
 import { ensureFolder, isPrivateMode } from '../../private-dir.js';
 import { dirname } from 'node:path';
 import { CliError, ExitCode } from '../../errors.js';
@@ -30,6 +32,8 @@ export interface FileSnapshot {
   bytes: Buffer;
   text: string;
   mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
   size: number;
   /** Permission bits; undefined for a missing file. */
   mode: number | undefined;
@@ -46,6 +50,8 @@ export interface SafeWriteOptions {
   privateFolder?: boolean;
   /** Test seam: runs after the temporary file is written, right before the concurrent-change check. */
   beforeRename?: () => Promise<void> | void;
+  /** updateSafely's: the backup written by an earlier try, used again by the next (the caller discards it). */
+  keptBackup?: { replacement?: Replacement };
 }
 
 export interface SafeWriteResult {
@@ -70,6 +76,8 @@ export async function readSnapshot(path: string): Promise<FileSnapshot> {
       bytes,
       text: bytes.toString('utf8'),
       mtimeMs: info.mtimeMs,
+      ctimeMs: info.ctimeMs,
+      ino: info.ino,
       size: info.size,
       mode: info.mode & 0o7777,
       uid: info.uid,
@@ -79,17 +87,32 @@ export async function readSnapshot(path: string): Promise<FileSnapshot> {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
       throw error instanceof CliError ? error : cannotAccess(path, error);
     }
-    return { path, realPath, exists: false, bytes: Buffer.alloc(0), text: '', mtimeMs: 0, size: 0, mode: undefined, uid: undefined, gid: undefined };
+    return { path, realPath, exists: false, bytes: Buffer.alloc(0), text: '', mtimeMs: 0, ctimeMs: 0, ino: 0, size: 0, mode: undefined, uid: undefined, gid: undefined };
   }
 }
 
-/** True when the file on disk is still exactly what the snapshot saw. */
+/**
+ * True when the file on disk is still exactly what the snapshot saw. One stat: a program that replaces
+ * the file (temp file and rename) gives it another inode, one that writes in place changes its times
+ * and size. It runs right before the rename, so it is kept short; a symlinked config (whose link may
+ * have been pointed elsewhere) is read again whole.
+ */
 export async function unchangedSince(snapshot: FileSnapshot): Promise<boolean> {
-  const now = await readSnapshot(snapshot.path);
-  if (now.exists !== snapshot.exists) return false;
-  if (!now.exists) return true;
-  return now.size === snapshot.size && now.mtimeMs === snapshot.mtimeMs && now.bytes.equals(snapshot.bytes);
+  if (snapshot.path !== snapshot.realPath) {
+    const now = await readSnapshot(snapshot.path);
+    return now.exists === snapshot.exists && now.realPath === snapshot.realPath && sameFile(now, snapshot) && now.bytes.equals(snapshot.bytes);
+  }
+  try {
+    const now = await stat(snapshot.realPath);
+    return snapshot.exists && sameFile(now, snapshot);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return !snapshot.exists;
+    throw cannotAccess(snapshot.path, error);
+  }
 }
+
+const sameFile = (now: Pick<FileSnapshot, 'ino' | 'size' | 'mtimeMs' | 'ctimeMs'>, then: FileSnapshot): boolean =>
+  now.ino === then.ino && now.size === then.size && now.mtimeMs === then.mtimeMs && now.ctimeMs === then.ctimeMs;
 
 export async function writeSafely(snapshot: FileSnapshot, content: string, options: SafeWriteOptions = {}): Promise<SafeWriteResult> {
   const target = snapshot.realPath;
@@ -102,6 +125,7 @@ export async function writeSafely(snapshot: FileSnapshot, content: string, optio
   let mode = explicitMode ?? 0o644;
   const temp = tempPathFor(target);
   let tempWritten = false;
+  let backup: Replacement | undefined;
   try {
     const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL;
     const handle = await open(temp, flags, explicitMode === undefined ? 0o666 : 0o600);
@@ -115,24 +139,37 @@ export async function writeSafely(snapshot: FileSnapshot, content: string, optio
     } finally {
       await handle.close();
     }
+    const backupPath = snapshot.exists && options.backup !== false ? `${snapshot.path}.bak` : undefined;
+    // The backup holds the same secrets as the file: it gets the same (or a stricter) mode. It is
+    // written like the file (exclusive temp file, rename), so a link planted at <file>.bak is
+    // replaced, never written through. Its temporary file is written before the check and renamed
+    // after the file's own rename, so that nothing but the check stands before that rename, and an
+    // older .bak stays when nothing is written. Under updateSafely one is written per update (the
+    // file as first found), not one per try.
+    if (backupPath !== undefined) {
+      backup =
+        options.keptBackup?.replacement ??
+        (await prepareReplacement(backupPath, snapshot.bytes, (snapshot.mode ?? 0o600) & mode & 0o777).catch((error: unknown) => {
+          throw cannotBackUp(backupPath, error);
+        }));
+      if (options.keptBackup) options.keptBackup.replacement = backup;
+    }
     await options.beforeRename?.();
     if (!(await unchangedSince(snapshot))) throw changedOnDisk(snapshot.path);
-    let backupPath: string | undefined;
-    if (snapshot.exists && options.backup !== false) {
-      backupPath = `${snapshot.path}.bak`;
-      // The backup holds the same secrets as the file: it gets the same (or a stricter) mode. It is
-      // written like the file (exclusive temp file, rename), so a link planted at <file>.bak is
-      // replaced, never written through.
-      await replaceFile(backupPath, snapshot.bytes, (snapshot.mode ?? 0o600) & mode & 0o777).catch((error: unknown) => {
-        throw cannotBackUp(backupPath!, error);
-      });
-    }
     await renameWithRetry(temp, target);
+    const written = backup;
+    backup = undefined;
+    if (options.keptBackup) options.keptBackup.replacement = undefined;
+    await written?.commit().catch((error: unknown) => {
+      throw new CliError(ExitCode.UnsafeConfig, `${snapshot.path} was written, but its backup ${backupPath} could not be: ${fileWriteReason(error)}`, { cause: error });
+    });
     tempWritten = false;
     await syncFolder(folder);
     return { backupPath };
   } catch (error) {
     if (tempWritten) await unlink(temp).catch(() => undefined);
+    // A kept backup is the caller's, for its next try.
+    if (!options.keptBackup) await backup?.discard();
     throw error instanceof CliError ? error : cannotWrite(snapshot.path, error);
   }
 }
@@ -204,27 +241,34 @@ export interface UpdateResult extends SafeWriteResult {
 export async function updateSafely(path: string, edit: Edit, options: UpdateOptions = {}): Promise<UpdateResult> {
   const realPath = options.first?.realPath ?? (await readSnapshot(path)).realPath;
   const lock = await lockForWriting(path, realPath, options);
+  const keptBackup: { replacement?: Replacement } = {};
   try {
-    const attempts = options.attempts ?? 20;
-    for (let attempt = 0; attempt < attempts; attempt++) {
-      // A short random pause before reading again, growing with each try, so that we fall out of step with a
-      // program that rewrites the file in a tight loop (a fixed rhythm would meet its writes every time).
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * 3 * attempt));
-      const snapshot = attempt === 0 && options.first ? options.first : await readSnapshot(path);
-      const content = await edit(snapshot, attempt);
-      if (content === undefined) return { written: false };
-      try {
-        return { ...(await writeSafely(snapshot, content, options)), written: true };
-      } catch (error) {
-        if (!isChangedOnDisk(error)) throw error;
-      }
-    }
-    throw new CliError(ExitCode.UnsafeConfig, `${path} kept changing while svcctl was writing it; nothing was written`, {
-      hint: 'another program (perhaps the client itself) keeps writing this file: close it or wait, then run the command again',
-    });
+    return await editUntilWritten(path, edit, { ...options, keptBackup });
   } finally {
+    await keptBackup.replacement?.discard();
     await lock.release();
   }
+}
+
+/** The tries of updateSafely, under its lock. */
+async function editUntilWritten(path: string, edit: Edit, options: UpdateOptions): Promise<UpdateResult> {
+  const attempts = options.attempts ?? 20;
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    // A short random pause before reading again, growing with each try, so that we fall out of step with a
+    // program that rewrites the file in a tight loop (a fixed rhythm would meet its writes every time).
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * 3 * attempt));
+    const snapshot = attempt === 0 && options.first ? options.first : await readSnapshot(path);
+    const content = await edit(snapshot, attempt);
+    if (content === undefined) return { written: false };
+    try {
+      return { ...(await writeSafely(snapshot, content, options)), written: true };
+    } catch (error) {
+      if (!isChangedOnDisk(error)) throw error;
+    }
+  }
+  throw new CliError(ExitCode.UnsafeConfig, `${path} kept changing while svcctl was writing it; nothing was written`, {
+    hint: 'another program (perhaps the client itself) keeps writing this file: close it or wait, then run the command again',
+  });
 }
 
 /**

@@ -107,6 +107,8 @@ describe('opencode 1 and 2', () => {
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual(Object.keys((await readJson(file)).mcp), ['service']);
     assert.match(result.stderr, /opencode 2 reads only `mcp\.servers`, not `mcp`, and `mcp\.servers` would make opencode 1 refuse the whole file \(opencode 1\.18\.25 and later read both: upgrade it and run the install again\): that version will not load 'service'/);
+    const listed = await runCli(['mcp', 'list'], { home, env });
+    assert.match(listed.stderr, /opencode \(user\): opencode 2 reads only `mcp\.servers`, not `mcp`.*: that version will not load the entries svcctl wrote/);
   });
 
   it('opencode 1.17.0 alone: an entry under mcp.servers is stale and breaks the file; doctor says so, an install moves it and drops the key', async () => {

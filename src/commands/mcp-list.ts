@@ -10,7 +10,7 @@ import type { Context } from '../context.js';
 import { isCliError } from '../errors.js';
 import { optionalMcpUrl } from '../deployment.js';
 import { allClients, CLIENTS } from '../mcp/clients/table.js';
-import { describeStale, otherPlaces } from '../mcp/clients/versions.js';
+import { describeStale, otherPlaces, unreadBy } from '../mcp/clients/versions.js';
 import { clientEnvOf } from '../mcp/install/entry-request.js';
 import { readSnapshot } from '../mcp/files/safe-write.js';
 import { openDocument } from '../mcp/install/install-plan.js';
@@ -75,8 +75,9 @@ export async function findServiceEntries(ctx: Context, options: McpListOptions):
 }
 
 /**
- * What `list` and `doctor` say about entries a client will not load: one in a file no
- * installed version reads, and a Gemini CLI entry when agy, which reads its own file, is here.
+ * What `list` says about entries a client will not load: one in a place no installed
+ * version reads, one that an installed version beside another does not read, and a
+ * Gemini CLI entry when agy, which reads its own file, is here.
  */
 export function entryWarnings(entries: ListedEntry[], clientEnv: ClientEnv): string[] {
   const warnings: string[] = [];
@@ -89,6 +90,14 @@ export function entryWarnings(entries: ListedEntry[], clientEnv: ClientEnv): str
     );
   }
   const warned = new Set<string>();
+  // Versions installed side by side that cannot all read one place (opencode 2 beside an old opencode 1).
+  for (const entry of entries) {
+    for (const reason of entry.stale ? [] : unreadBy(CLIENTS[entry.client], clientEnv, entry.scope)) {
+      const note = `${entry.client} (${entry.scope}): ${reason}: that version will not load the entries svcctl wrote`;
+      if (!warned.has(note)) warnings.push(note);
+      warned.add(note);
+    }
+  }
   for (const entry of entries) {
     const note = replacedNote(CLIENTS[entry.client], clientEnv);
     if (note === undefined || warned.has(note) || entries.some((other) => other.client === CLIENTS[entry.client].replacedBy?.client && !other.stale)) continue;

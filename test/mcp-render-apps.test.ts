@@ -158,7 +158,7 @@ describe('Antigravity: serverUrl + headers under mcpServers in the file the inst
     assert.equal(CLIENTS.antigravity.configPath(v1, 'user'), '/home/ann/.gemini/antigravity/mcp_config.json');
     assert.deepEqual(staleFiles(CLIENTS.antigravity, v1, 'user').map((stale) => stale.file), ['/home/ann/.gemini/config/mcp_config.json']);
     const v2: ClientEnv = { ...linux, fs: onlyFiles('/home/ann/.gemini/config') };
-    assert.deepEqual(staleFiles(CLIENTS.antigravity, v2, 'user').map((stale) => [stale.file, stale.readBy]), [['/home/ann/.gemini/antigravity/mcp_config.json', 'Antigravity 1']]);
+    assert.deepEqual(staleFiles(CLIENTS.antigravity, v2, 'user').map((stale) => [stale.file, stale.readBy, stale.currentReader]), [['/home/ann/.gemini/antigravity/mcp_config.json', 'Antigravity 1', 'Antigravity 2 and agy']]);
     assert.deepEqual(staleFiles(CLIENTS.antigravity, v2, 'project'), [], 'one workspace file for every version');
   });
   it('local and proxy entries carry no `type` (Antigravity drops an entry with type "stdio")', () => {

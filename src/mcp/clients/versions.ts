@@ -20,9 +20,10 @@ export function currentPath(versions: readonly ClientVersion[], env: ClientEnv, 
 }
 
 const samePath = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((key, index) => key === b[index]);
-const ownPath = (version: ClientVersion, env: ClientEnv, scope: Scope): string[] => version.serversPath?.(scope, env) ?? [];
-const reads = (version: ClientVersion, env: ClientEnv, scope: Scope, path: readonly string[]): boolean =>
-  [ownPath(version, env, scope), ...(version.alsoReads?.(scope, env) ?? [])].some((read) => samePath(read, path));
+/** Where a version's entries sit in its file; `row` is the row's own key for versions that share it (Antigravity). */
+const ownPath = (version: ClientVersion, env: ClientEnv, scope: Scope, row: string[] = []): string[] => version.serversPath?.(scope, env) ?? row;
+const reads = (version: ClientVersion, env: ClientEnv, scope: Scope, path: readonly string[], row?: string[]): boolean =>
+  [ownPath(version, env, scope, row), ...(version.alsoReads?.(scope, env) ?? [])].some((read) => samePath(read, path));
 const refuses = (version: ClientVersion, env: ClientEnv, scope: Scope, path: readonly string[]): boolean =>
   (version.refuses?.(scope, env) ?? []).some((refused) => samePath(refused, path));
 
@@ -56,9 +57,9 @@ export function unreadBy(client: ClientSpec, env: ClientEnv, scope: Scope): stri
   const file = client.configPath(env, scope);
   const path = client.serversPath(scope, env);
   return installed
-    .filter((version) => version.configPath(env, scope) === file && !reads(version, env, scope, path))
+    .filter((version) => version.configPath(env, scope) === file && !reads(version, env, scope, path, path))
     .map((version) => {
-      const own = ownPath(version, env, scope);
+      const own = ownPath(version, env, scope, path);
       const refuser = installed.find((other) => refuses(other, env, scope, own));
       const why = refuser === undefined ? '' : `, and \`${own.join('.')}\` would make ${refuser.label} refuse the whole file${refuser.upgradeNote ? ` (${refuser.upgradeNote})` : ''}`;
       return `${version.label} reads only \`${own.join('.')}\`, not \`${path.join('.')}\`${why}`;
@@ -94,13 +95,13 @@ export function otherPlaces(client: ClientSpec, env: ClientEnv, scope: Scope): K
   const current = client.configPath(env, scope);
   const currentServersPath = client.serversPath(scope, env);
   const readersOf = (file: string, path: readonly string[]): ClientVersion[] =>
-    installed.filter((version) => version.configPath(env, scope) === file && reads(version, env, scope, path));
+    installed.filter((version) => version.configPath(env, scope) === file && reads(version, env, scope, path, currentServersPath));
   const currentReaders = readersOf(current, currentServersPath);
   const currentReader = (currentReaders.length > 0 ? currentReaders : installed.slice(0, 1)).map((version) => version.label).join(' and ');
   const places = new Map<string, KnownPlace>();
   for (const version of client.versions) {
     const file = version.configPath(env, scope);
-    const serversPath = version.serversPath?.(scope, env) ?? client.serversPath(scope, env);
+    const serversPath = ownPath(version, env, scope, currentServersPath);
     const key = [file, ...serversPath].join('\0');
     if ((file === current && samePath(serversPath, currentServersPath)) || places.has(key)) continue;
     const readers = readersOf(file, serversPath);

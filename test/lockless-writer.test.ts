@@ -1,11 +1,13 @@
 /**
  * A program that rewrites its file without a lock, every 2 ms (read, change its
  * own key, temp file, rename: Claude Code's pattern with ~/.claude.json), while
- * five `svcctl mcp install --client claude-code` runs add their entries, on a
- * machine loaded by a busy process. svcctl reads the file back after its write
- * and puts a lost entry back (src/mcp/install/confirm-entry.ts), so every install
- * that exits 0 has its entry in the file at the end, one that exits 7 wrote
- * nothing of its own, and the other program's last change is kept.
+ * five `svcctl mcp install --client claude-code` runs add their entries (or five
+ * `mcp uninstall` runs remove them), on a machine loaded by a busy process.
+ * svcctl reads the file back after its write and makes its change again when the
+ * other program undid it (src/mcp/install/confirm-entry.ts), so every install
+ * that exits 0 has its entry in the file at the end, every uninstall that exits 0
+ * has it gone, one that exits 7 left it as it was, and the other program's last
+ * change is kept.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -82,4 +84,35 @@ test(`${RUNS} runs of ${INSTALLS} installs against a writer that rewrites ~/.cla
     assert.deepEqual(join(home, '.claude.json'), file);
   }
   t.diagnostic(`${RUNS * INSTALLS} installs: ${refused} refused (exit 7), entries put back after the other program dropped them: ${putBack}`);
+});
+
+test(`${RUNS} runs of ${INSTALLS} uninstalls against the same writer: an uninstall that exits 0 leaves its entry gone`, async (t) => {
+  let removedAgain = 0;
+  let refused = 0;
+  for (let run = 0; run < RUNS; run++) {
+    const home = await tempDir('svcctl-lockless-');
+    const servers: Record<string, unknown> = { theirs: { type: 'http', url: 'https://x.example/mcp' } };
+    for (let index = 0; index < INSTALLS; index++) servers[`srv${index}`] = { type: 'http', url: 'https://acme.example.com/mcp' };
+    const file = await placeFile(home, '.claude.json', `${JSON.stringify({ numStartups: 3, mcpServers: servers })}\n`);
+    const writer = startPlainWriter(file);
+    const results: RunResult[] = await Promise.all(
+      Array.from({ length: INSTALLS }, (_, index) => runCli(['mcp', 'uninstall', '--client', 'claude-code', '--name', `srv${index}`], { home, env: ENV, timeoutMs: 60_000 })),
+    );
+    const writes = await writer.stop();
+    const final = JSON.parse(readFileSync(file, 'utf8')) as { mcpServers: Record<string, unknown>; writerCount: number };
+    assert.equal(final.writerCount, writes, `run ${run}: the other program's last change is kept`);
+    assert.ok(final.mcpServers.theirs, `run ${run}: the other entries are kept`);
+    results.forEach((result, index) => {
+      const name = `srv${index}`;
+      removedAgain += (result.stderr.match(/removing it again/g) ?? []).length;
+      if (result.code === 0) {
+        assert.equal(final.mcpServers[name], undefined, `run ${run}: uninstall ${index} exited 0 but ${name} is back\n${result.stderr}`);
+      } else {
+        refused++;
+        assert.equal(result.code, 7, `run ${run} uninstall ${index}: ${result.stderr}`);
+        assert.ok(final.mcpServers[name], `run ${run} uninstall ${index}: exit 7 but ${name} is gone`);
+      }
+    });
+  }
+  t.diagnostic(`${RUNS * INSTALLS} uninstalls: ${refused} refused (exit 7), entries removed again after the other program brought them back: ${removedAgain}`);
 });

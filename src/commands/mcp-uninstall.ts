@@ -34,7 +34,8 @@ export async function runMcpUninstall(ctx: Context, options: McpUninstallOptions
   const clientEnv = clientEnvOf(ctx, options);
   const changes = await planAll(ctx, targets, async (target) => {
     const fileTarget = fileTargetOf(target, name, scopeFor(target, options), clientEnv, options.config, ctx);
-    return { plan: await planUninstall(fileTarget), name, mode: null, secrets: [], reapply: (snapshot: FileSnapshot) => planUninstall(fileTarget, snapshot) };
+    // confirm: read back after the write, so an entry that a lock-less client writes back is removed again.
+    return { plan: await planUninstall(fileTarget), name, mode: null, secrets: [], reapply: (snapshot: FileSnapshot) => planUninstall(fileTarget, snapshot), confirm: true };
   });
   // The files older versions of a client read: our entry goes from every place svcctl knows.
   const stale = await staleRemovals(ctx, targets.map((target) => ({ target, name, scope: scopeFor(target, options) })), clientEnv, options.config, 'all');

@@ -26,7 +26,7 @@ export interface PlannedChange {
    * prompt: a file that changed since is then left alone (exit 7).
    */
   reapply?: (snapshot: FileSnapshot) => Promise<FilePlan>;
-  /** Read the file back after writing, until the entry is seen to stay (installs; not removals). */
+  /** Read the file back after writing, until the entry is seen to stay there (installs) or away (removals). */
   confirm?: boolean;
 }
 
@@ -126,7 +126,7 @@ export async function applyChanges(ctx: Context, changes: PlannedChange[], optio
     }
     try {
       const result = await writeChange(ctx, change, options);
-      if (change.confirm && change.reapply && change.plan.status !== 'removed') await confirmWritten(ctx, change, options);
+      if (change.confirm && change.reapply) await confirmWritten(ctx, change, options);
       if (result.written) ctx.out.success(describeChange(change, false));
       else ctx.out.info(describeChange(change, false));
       if (result.backupPath) ctx.out.info(`  backup: ${result.backupPath}`);
@@ -142,13 +142,18 @@ export async function applyChanges(ctx: Context, changes: PlannedChange[], optio
   return reports;
 }
 
-/** Reads an installed entry back until it stays (confirm-entry.ts), planning and writing it again when it is gone. */
+/**
+ * Reads the file back until an installed entry stays there, or a removed one stays away
+ * (confirm-entry.ts), planning and writing the change again when another program undid it.
+ */
 async function confirmWritten(ctx: Context, change: PlannedChange, options: { backup: boolean }): Promise<void> {
   const { confirmEntryStays } = await import('./confirm-entry.js');
-  await confirmEntryStays(ctx, () => change.plan, change.name, async () => {
+  const want = change.plan.status === 'removed' ? 'absent' : 'present';
+  const redo = async (): Promise<void> => {
     change.plan = await change.reapply!(await readSnapshot(change.plan.target.file));
     if (writesFile(change.plan)) await writeChange(ctx, change, { ...options, backup: false });
-  });
+  };
+  await confirmEntryStays(ctx, () => change.plan, change.name, redo, want);
 }
 
 /** Writes one change under its file's lock, planning it again (change.plan is updated) when the file changed meanwhile. */

@@ -157,13 +157,13 @@ export async function writeSafely(snapshot: FileSnapshot, content: string, optio
     await options.beforeRename?.();
     if (!(await unchangedSince(snapshot))) throw changedOnDisk(snapshot.path);
     await renameWithRetry(temp, target);
+    tempWritten = false;
     const written = backup;
     backup = undefined;
     if (options.keptBackup) options.keptBackup.replacement = undefined;
     await written?.commit().catch((error: unknown) => {
       throw new CliError(ExitCode.UnsafeConfig, `${snapshot.path} was written, but its backup ${backupPath} could not be: ${fileWriteReason(error)}`, { cause: error });
     });
-    tempWritten = false;
     await syncFolder(folder);
     return { backupPath };
   } catch (error) {

@@ -101,19 +101,21 @@ describe('svcctl dev: login and identity provider', () => {
 
 describe('svcctl dev: token expiry', () => {
   it('a token is refused by /userinfo once --token-ttl has passed; a token of another run is refused too', async () => {
-    const dev = await startDev(['--token-ttl', '1']);
+    // exp = iat + ttl in whole seconds, so a token of --token-ttl 2 lives between 1 and 2 s: long enough to be
+    // used at once on a loaded machine (a ttl of 1 could leave it a few milliseconds), and over after 2.1 s.
+    const dev = await startDev(['--token-ttl', '2']);
     const other = await startDev([]);
     try {
       const user = dev.ready.users[0]!;
       const origin = new URL(dev.ready.base_url).origin;
-      const answer = await httpRequest(`${dev.ready.base_url}/v1/user/login`, { body: JSON.stringify(user), headers: { 'content-type': 'application/json' } });
-      const token = JSON.parse(answer.body).access_token as string;
       const otherToken = JSON.parse(
         (await httpRequest(`${other.ready.base_url}/v1/user/login`, { body: JSON.stringify(other.ready.users[0]), headers: { 'content-type': 'application/json' } })).body,
       ).access_token as string;
+      const answer = await httpRequest(`${dev.ready.base_url}/v1/user/login`, { body: JSON.stringify(user), headers: { 'content-type': 'application/json' } });
+      const token = JSON.parse(answer.body).access_token as string;
       assert.equal((await httpRequest(`${origin}/userinfo`, { headers: { authorization: `Bearer ${token}` } })).status, 200);
       assert.equal((await httpRequest(`${origin}/userinfo`, { headers: { authorization: `Bearer ${otherToken}` } })).status, 401);
-      await sleep(1100);
+      await sleep(2100);
       const expired = await httpRequest(`${origin}/userinfo`, { headers: { authorization: `Bearer ${token}` } });
       assert.equal(expired.status, 401);
       await dev.waitForStderr(/GET \/userinfo 401 .*expired/);

@@ -2,7 +2,7 @@
  * `mcp install --auth bearer --token helper` through the real path, against
  * `svcctl dev`: the Claude Code entry's headersHelper is run by a shell, as
  * Claude Code runs it, and its JSON headers open the session; after the token
- * expired (--token-ttl 2) the helper's new output keeps the same session. A
+ * expired (--token-ttl 4) the helper's new output keeps the same session. A
  * proxy entry runs `svcctl mcp proxy`; `mcp doctor` runs the helper and the
  * proxy for its checks. svcctl is put on PATH the way `npm install -g` does.
  */
@@ -62,10 +62,12 @@ async function listTools(url: string, headers: Record<string, string>, sessionId
   return { names, sessionId: transport.sessionId, client };
 }
 
-describe('mcp install --auth bearer --token helper (svcctl dev --token-ttl 2)', () => {
+describe('mcp install --auth bearer --token helper (svcctl dev --token-ttl 4)', () => {
   let dev: DevProcess;
   before(async () => {
-    dev = await startDev(['--token-ttl', '2', '--user', `${USER.email}:${USER.password}`]);
+    // 4 s tokens: the helper hands one out only while it has over half its life left (2 s), enough for a
+    // connection on a loaded machine; with 2 s tokens that could be a few hundred milliseconds.
+    dev = await startDev(['--token-ttl', '4', '--user', `${USER.email}:${USER.password}`]);
   });
   after(async () => {
     await dev?.stop();
@@ -88,7 +90,7 @@ describe('mcp install --auth bearer --token helper (svcctl dev --token-ttl 2)', 
 
     const logStart = dev.stderr().length;
     // As Claude Code does: the helper at connection time, and once more (then one retry) when the server answers 401,
-    // which a loaded machine can cause with 2 s tokens.
+    // which a loaded machine can cause with short tokens.
     const connect = async (sessionId?: string): Promise<{ headers: Record<string, string>; opened: Awaited<ReturnType<typeof listTools>> }> => {
       const headers = await runHelper(entry.headersHelper, home, env);
       try {
@@ -101,7 +103,7 @@ describe('mcp install --auth bearer --token helper (svcctl dev --token-ttl 2)', 
     };
     const first = await connect();
     assert.deepEqual(first.opened.names, ['get_event', 'list_events', 'whoami']);
-    await sleep(2600); // past the 2 s lifetime of the first token
+    await sleep(4600); // past the 4 s lifetime of the first token
     const second = await connect(first.opened.sessionId);
     assert.notEqual(second.headers.Authorization, first.headers.Authorization);
     assert.deepEqual(second.opened.names, ['get_event', 'list_events', 'whoami']);

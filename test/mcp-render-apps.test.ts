@@ -153,7 +153,8 @@ describe('Antigravity: serverUrl + headers under mcpServers in the file the inst
     assert.throws(() => clientCommand(client, request, renderEntry(request)), /Antigravity has no command line or install link/);
   });
   it('Antigravity 1 alone (its folder, no unified one): ~/.gemini/antigravity/mcp_config.json, and the unified file is then the stale one', async () => {
-    const { staleFiles } = await import('../src/mcp/clients/versions.js');
+    const { otherPlaces } = await import('../src/mcp/clients/versions.js');
+    const staleFiles: typeof otherPlaces = (...args) => otherPlaces(...args).filter((place) => place.stale);
     const v1: ClientEnv = { ...linux, fs: onlyFiles('/home/ann/.gemini/antigravity') };
     assert.equal(CLIENTS.antigravity.configPath(v1, 'user'), '/home/ann/.gemini/antigravity/mcp_config.json');
     assert.deepEqual(staleFiles(CLIENTS.antigravity, v1, 'user').map((stale) => stale.file), ['/home/ann/.gemini/config/mcp_config.json']);

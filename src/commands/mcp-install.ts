@@ -12,7 +12,7 @@ import { CLIENTS } from '../mcp/clients/table.js';
 import { unreadBy } from '../mcp/clients/versions.js';
 import { buildEntryRequest, clientEnvOf, explicitTargets, type EntryUrls, type McpEntryOptions } from '../mcp/install/entry-request.js';
 import { fileTargetOf, planInstall } from '../mcp/install/install-plan.js';
-import { movedNote, staleRemovals } from '../mcp/install/stale-entries.js';
+import { movedNote, removalsElsewhere } from '../mcp/install/stale-entries.js';
 import { chooseClients, chooseModeAndAuth } from '../mcp/install/interactive-choice.js';
 import { resolveLiterals } from '../mcp/install/literal-values.js';
 import { renderEntry, type Target } from '../mcp/render/render-entry.js';
@@ -144,7 +144,7 @@ export async function runMcpInstall(ctx: Context, given: McpInstallOptions): Pro
   await settleConflicts(ctx, changes, options);
   warnDiscontinued(ctx, prepared);
   warnUnread(ctx, prepared, clientEnv, options.config);
-  const moves = await staleRemovals(ctx, prepared.map(({ request }) => ({ target: request.target, name: request.name, scope: request.scope })), clientEnv, options.config, 'movable');
+  const moves = await removalsElsewhere(ctx, prepared.map(({ request }) => ({ target: request.target, name: request.name, scope: request.scope })), clientEnv, options.config, 'movable');
   for (const move of moves) ctx.out.info(`${move.plan.target.label}: ${movedNote(move.stale, move.name)}`);
   if (options.dryRun) {
     showDryRun(ctx, [...changes, ...moves]);

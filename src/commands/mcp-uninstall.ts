@@ -12,7 +12,7 @@ import type { FileSnapshot } from '../mcp/files/safe-write.js';
 import { clientEnvOf, explicitTargets, scopeFor, type McpEntryOptions } from '../mcp/install/entry-request.js';
 import { fileTargetOf, planUninstall } from '../mcp/install/install-plan.js';
 import { chooseClients } from '../mcp/install/interactive-choice.js';
-import { staleRemovals } from '../mcp/install/stale-entries.js';
+import { removalsElsewhere } from '../mcp/install/stale-entries.js';
 import type { Target } from '../mcp/render/render-entry.js';
 
 export interface McpUninstallOptions extends McpEntryOptions {
@@ -37,9 +37,9 @@ export async function runMcpUninstall(ctx: Context, options: McpUninstallOptions
     // confirm: read back after the write, so an entry that a lock-less client writes back is removed again.
     return { plan: await planUninstall(fileTarget), name, mode: null, secrets: [], reapply: (snapshot: FileSnapshot) => planUninstall(fileTarget, snapshot), confirm: true };
   });
-  // The files older versions of a client read: our entry goes from every place svcctl knows.
-  const stale = await staleRemovals(ctx, targets.map((target) => ({ target, name, scope: scopeFor(target, options) })), clientEnv, options.config, 'all');
-  const all = [...changes, ...stale];
+  // The places other versions of the client read: our entry goes from every place svcctl knows.
+  const elsewhere = await removalsElsewhere(ctx, targets.map((target) => ({ target, name, scope: scopeFor(target, options) })), clientEnv, options.config, 'all');
+  const all = [...changes, ...elsewhere];
   if (options.dryRun) {
     showDryRun(ctx, all);
     return;

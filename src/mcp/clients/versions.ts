@@ -19,7 +19,8 @@ export function currentPath(versions: readonly ClientVersion[], env: ClientEnv, 
   return installedVersions(versions, env)[0]!.configPath(env, scope);
 }
 
-const samePath = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((key, index) => key === b[index]);
+/** Two key paths are the same place. */
+export const samePath = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((key, index) => key === b[index]);
 /** Where a version's entries sit in its file; `row` is the row's own key for versions that share it (Antigravity). */
 const ownPath = (version: ClientVersion, env: ClientEnv, scope: Scope, row: string[] = []): string[] => version.serversPath?.(scope, env) ?? row;
 const reads = (version: ClientVersion, env: ClientEnv, scope: Scope, path: readonly string[], row?: string[]): boolean =>
@@ -119,11 +120,6 @@ export function otherPlaces(client: ClientSpec, env: ClientEnv, scope: Scope): K
     });
   }
   return [...places.values()];
-}
-
-/** Places of versions that no installed version reads: an entry found only there will not be loaded. */
-export function staleFiles(client: ClientSpec, env: ClientEnv, scope: Scope): KnownPlace[] {
-  return otherPlaces(client, env, scope).filter((place) => place.stale);
 }
 
 /** Why an entry in another place will not be loaded (or need not stay there), in words: another file, or another key of the same file. */

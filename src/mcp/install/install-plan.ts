@@ -7,7 +7,7 @@
 import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { CLIENTS } from '../clients/table.js';
-import { droppedWhenEmpty } from '../clients/versions.js';
+import { droppedWhenEmpty, samePath } from '../clients/versions.js';
 import { sameValue, type ConfigDocument } from '../files/config-document.js';
 import { openJsoncDocument } from '../files/jsonc-document.js';
 import { readSnapshot, type FileSnapshot } from '../files/safe-write.js';
@@ -126,7 +126,7 @@ export async function planUninstall(target: FileTarget, given?: FileSnapshot): P
 /** The text without the entry's servers key when the removal left it empty and the target drops it then. */
 function withoutEmptyParent(target: FileTarget, text: string): string {
   const parent = target.entryPath.slice(0, -1);
-  if (!target.dropWhenEmpty?.some((path) => path.join('\0') === parent.join('\0'))) return text;
+  if (!target.dropWhenEmpty?.some((path) => samePath(path, parent))) return text;
   const document = openDocument(target.format, text, target.file, target.client);
   const left = document.get(parent);
   const empty = left !== null && typeof left === 'object' && !Array.isArray(left) && Object.keys(left).length === 0;

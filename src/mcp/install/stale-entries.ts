@@ -15,7 +15,7 @@ import type { ClientEnv, Scope } from '../types.js';
 import type { PlannedChange } from './apply-plans.js';
 import { fileTargetOf, planUninstall } from './install-plan.js';
 
-export interface StaleTarget {
+export interface RemovalTarget {
   target: Target;
   name: string;
   scope: Scope;
@@ -26,7 +26,7 @@ export interface StaleTarget {
  * the places no installed version needs ('movable'), for an uninstall every one ('all').
  * A file there that cannot be read is a warning: it never stops the command.
  */
-export async function staleRemovals(ctx: Context, items: StaleTarget[], clientEnv: ClientEnv, config: string | undefined, which: 'movable' | 'all'): Promise<Array<PlannedChange & { stale: KnownPlace }>> {
+export async function removalsElsewhere(ctx: Context, items: RemovalTarget[], clientEnv: ClientEnv, config: string | undefined, which: 'movable' | 'all'): Promise<Array<PlannedChange & { stale: KnownPlace }>> {
   if (config !== undefined) return [];
   const removals: Array<PlannedChange & { stale: KnownPlace }> = [];
   for (const { target, name, scope } of items) {

@@ -8,7 +8,7 @@ const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${require('../package.json').version}\n`);
 } else {
-  // Compiled code is kept between runs (src/compile-cache.ts): ~25 ms less start-up. Only speed depends
+  // Compiled code is kept between runs (src/runtime/compile-cache.ts): ~25 ms less start-up. Only speed depends
   // on it: a home folder that cannot be found (os.homedir() throws) means no cache, never a failed command.
   try {
     const { enableCompileCache } = require('../dist/compile-cache.cjs');

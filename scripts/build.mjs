@@ -47,7 +47,7 @@ const slimUndici = {
 const staging = `dist.build-${process.pid}`;
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { main: 'src/main.ts', 'compile-cache': 'src/compile-cache.ts' },
+  entryPoints: { main: 'src/main.ts', 'compile-cache': 'src/runtime/compile-cache.ts' },
   outdir: staging,
   bundle: true,
   splitting: true,

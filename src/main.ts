@@ -2,7 +2,7 @@
  * Entry point of the bundled program (bin/svcctl.js answers `--version` before loading it). It sets up
  * signals and stdout, then loads the program lazily.
  */
-import { interruptHandled } from './interrupt.js';
+import { interruptHandled } from './core/interrupt.js';
 
 export async function run(): Promise<void> {
   const argv = process.argv.slice(2);

@@ -5,12 +5,12 @@
  */
 import { homedir } from 'node:os';
 import { CommanderError } from 'commander';
-import { CliError, ExitCode } from './errors.js';
-import { KnownSecrets } from './known-secrets.js';
-import { colorAllowed, loadColors, Output } from './output.js';
+import { CliError, ExitCode } from './core/errors.js';
+import { KnownSecrets } from './secrets/known-secrets.js';
+import { colorAllowed, loadColors, Output } from './core/output.js';
 import { createProgram, helpWordsAsFlag, type Io } from './cli/program.js';
 
-import { VERSION } from './version.js';
+import { VERSION } from './core/version.js';
 
 function errorOutput(io: Io, argv: string[]): Output {
   return new Output({ stdout: io.stdout, stderr: io.stderr, env: io.env, color: !argv.includes('--no-color'), colors: io.colors, redactor: io.secrets });

@@ -1,4 +1,4 @@
-// The compile cache (src/compile-cache.ts): where it lives, that a second run uses what the first saved
+// The compile cache (src/runtime/compile-cache.ts): where it lives, that a second run uses what the first saved
 // (the cache files stay the same files), that a damaged or stale cache costs nothing but speed, and
 // that NODE_DISABLE_COMPILE_CACHE turns it off. Runs the built CLI with a temp HOME.
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import Module from 'node:module';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { compileCacheDir } from '../src/compile-cache.js';
+import { compileCacheDir } from '../src/runtime/compile-cache.js';
 import { makeTempDir, ROOT, runCli } from './helpers/cli.js';
 
 const SECRET = 'compile-cache-test-secret';

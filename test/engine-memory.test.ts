@@ -1,4 +1,4 @@
-// useLowMemoryEngine (src/engine-memory.ts), which a batch calls: the young generation stops growing at
+// useLowMemoryEngine (src/runtime/engine-memory.ts), which a batch calls: the young generation stops growing at
 // 4 MB (two 2 MB semi-spaces), where V8 alone grows it further under the same allocations.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Output } from '../src/output.js';
+import { Output } from '../src/core/output.js';
 import { reportError } from '../src/top-level.js';
 
 function capture(): { out: Output; text: () => string } {

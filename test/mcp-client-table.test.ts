@@ -16,14 +16,14 @@ import { describe, it } from 'node:test';
 import { runMcpDoctor } from '../src/commands/mcp-doctor.js';
 import { runMcpInstall } from '../src/commands/mcp-install.js';
 import { findServiceEntries } from '../src/commands/mcp-list.js';
-import type { Context } from '../src/context.js';
-import { KnownSecrets } from '../src/known-secrets.js';
+import type { Context } from '../src/core/context.js';
+import { KnownSecrets } from '../src/secrets/known-secrets.js';
 import { clientCommand } from '../src/mcp/clients/add-commands.js';
 import { registerClient } from '../src/mcp/clients/table.js';
 import { buildEntryRequest } from '../src/mcp/install/entry-request.js';
 import { renderEntry } from '../src/mcp/render/render-entry.js';
 import { CLIENT_IDS, type ClientId, type ClientSpec } from '../src/mcp/types.js';
-import { Output } from '../src/output.js';
+import { Output } from '../src/core/output.js';
 import { makeTempDir, ROOT } from './helpers/cli.js';
 
 const ID = 'test-editor' as ClientId;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createRedactor } from '../src/redaction.js';
+import { createRedactor } from '../src/secrets/redaction.js';
 import { positionalSecrets, redactLine, unifiedDiff } from '../src/mcp/files/unified-diff.js';
 
 const none = createRedactor([]);

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { chmod, mkdir, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CliError } from '../src/errors.js';
-import { readSnapshot, writeSafely } from '../src/mcp/files/safe-write.js';
+import { CliError } from '../src/core/errors.js';
+import { readSnapshot, writeSafely } from '../src/fs/safe-write.js';
 import { unifiedDiff } from '../src/mcp/files/unified-diff.js';
 import { makeTempDir } from './helpers/cli.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
-import { CliError } from '../src/errors.js';
+import { CliError } from '../src/core/errors.js';
 import { openYamlDocument } from '../src/mcp/files/yaml-document.js';
 
 const GOOSE = [

@@ -13,7 +13,7 @@ import { posixWords, commandLine } from '../src/mcp/clients/shell-quote.js';
 import { goneSvcctlPaths, reinstallLine } from '../src/mcp/doctor/svcctl-paths.js';
 import { inNpxCache, svcctlCommand } from '../src/mcp/install/svcctl-command.js';
 import { SVCCTL_HELPER, isSvcctlProxy } from '../src/mcp/service-entries.js';
-import { VERSION } from '../src/version.js';
+import { VERSION } from '../src/core/version.js';
 import { BASE, renderValue } from './helpers/mcp-request.js';
 import { tempDir } from './helpers/temp-dirs.js';
 

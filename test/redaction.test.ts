@@ -1,11 +1,11 @@
 /**
- * createRedactor (src/redaction.ts) on its own: each form of a secret is
+ * createRedactor (src/secrets/redaction.ts) on its own: each form of a secret is
  * checked by decoding the output (test/helpers/secret-encodings.ts), and the
  * rule for short secrets with texts written out by hand.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createRedactor } from '../src/redaction.js';
+import { createRedactor } from '../src/secrets/redaction.js';
 import { ENCODINGS, reveals } from './helpers/secret-encodings.js';
 
 const SECRET = 'tok/Zq9+xY=abc~é';

@@ -4,9 +4,9 @@ import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promis
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
-import type { Context } from '../src/context.js';
-import { KnownSecrets } from '../src/known-secrets.js';
-import { Output } from '../src/output.js';
+import type { Context } from '../src/core/context.js';
+import { KnownSecrets } from '../src/secrets/known-secrets.js';
+import { Output } from '../src/core/output.js';
 import { credentialsPath, forgetToken, readSavedToken, saveToken } from '../src/auth/credentials-store.js';
 import { tempDir } from './helpers/temp-dirs.js';
 

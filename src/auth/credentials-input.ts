@@ -9,10 +9,10 @@
  * usage error (exit 2) that names the flag and variable that supply it, raised
  * before anything is sent. `svcctl mcp install` reuses these functions.
  */
-import { canPrompt, type Context } from '../context.js';
-import { usageError } from '../errors.js';
-import { readSecretStdin, resolveSecretWithSource, warnSurroundingWhitespace } from '../secrets.js';
-import { describeSource, envName, readSetting } from '../settings.js';
+import { canPrompt, type Context } from '../core/context.js';
+import { usageError } from '../core/errors.js';
+import { readSecretStdin, resolveSecretWithSource, warnSurroundingWhitespace } from '../secrets/sources.js';
+import { describeSource, envName, readSetting } from '../config/settings.js';
 
 export interface CredentialFlags {
   /** --email <e> */

@@ -17,12 +17,12 @@
  */
 import { rm, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import { CONFIG_DIR_NAME, CREDENTIALS_FILE_NAME } from '../constants.js';
-import type { Context } from '../context.js';
-import { CliError, ExitCode } from '../errors.js';
-import { fileWriteReason } from '../fs-reasons.js';
-import { fileReadReason } from '../input.js';
-import { isChangedOnDisk, lockForWriting, readSnapshot, unchangedSince, writeSafely, type FileSnapshot } from '../mcp/files/safe-write.js';
+import { CONFIG_DIR_NAME, CREDENTIALS_FILE_NAME } from '../core/constants.js';
+import type { Context } from '../core/context.js';
+import { CliError, ExitCode } from '../core/errors.js';
+import { fileWriteReason } from '../fs/reasons.js';
+import { fileReadReason } from '../fs/read-input.js';
+import { isChangedOnDisk, lockForWriting, readSnapshot, unchangedSince, writeSafely, type FileSnapshot } from '../fs/safe-write.js';
 
 export interface SavedToken {
   access_token: string;

@@ -13,8 +13,8 @@
  *    Logins are serialized by a lock beside the credentials file; whoever
  *    waited reads the file again and uses the token the other one saved.
  */
-import type { Context } from '../context.js';
-import { CliError, ExitCode } from '../errors.js';
+import type { Context } from '../core/context.js';
+import { CliError, ExitCode } from '../core/errors.js';
 import { credentialsPath, readSavedToken, type SavedToken } from './credentials-store.js';
 import { expiryOf, relativeTime, tryDecodeJwt } from './jwt.js';
 import { withRefreshLock } from './refresh-lock.js';

@@ -4,7 +4,7 @@
  * trusts a token; the service does the verifying. Error messages never repeat
  * the token (a string that is not a JWT may be a password pasted by mistake).
  */
-import { invalidData } from '../errors.js';
+import { invalidData } from '../core/errors.js';
 
 export interface DecodedJwt {
   header: Record<string, unknown>;

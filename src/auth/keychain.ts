@@ -15,8 +15,8 @@
  *
  * Entry: service "svcctl:<base URL>", account "<email>".
  */
-import { CliError, ExitCode } from '../errors.js';
-import type { KnownSecrets } from '../known-secrets.js';
+import { CliError, ExitCode } from '../core/errors.js';
+import type { KnownSecrets } from '../secrets/known-secrets.js';
 
 type AsyncEntry = import('@napi-rs/keyring').AsyncEntry;
 

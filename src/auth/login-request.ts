@@ -13,15 +13,15 @@
  * so are the values of members named like secrets. The token joins the known
  * secrets as soon as it is read from the answer.
  */
-import { LOGIN_PATH } from '../constants.js';
-import type { Context } from '../context.js';
-import { CliError, ExitCode } from '../errors.js';
+import { LOGIN_PATH } from '../core/constants.js';
+import type { Context } from '../core/context.js';
+import { CliError, ExitCode } from '../core/errors.js';
 import { describeNetworkError } from '../http/network-errors.js';
 import { serviceMessage, shorten } from '../http/redact.js';
 import { createTransport, type HttpResponse } from '../http/transport.js';
-import type { Redactor } from '../redaction.js';
-import { apiUrl } from '../settings.js';
-import { VERSION } from '../version.js';
+import type { Redactor } from '../secrets/redaction.js';
+import { apiUrl } from '../config/settings.js';
+import { VERSION } from '../core/version.js';
 
 export interface LoginRequest {
   baseUrl: string;

@@ -9,11 +9,11 @@
  * not re-entrant, so the refresh cannot hold that one.
  */
 import { dirname } from 'node:path';
-import type { Context } from '../context.js';
-import { CliError, ExitCode } from '../errors.js';
+import type { Context } from '../core/context.js';
+import { CliError, ExitCode } from '../core/errors.js';
 import { LockBusyError, withFileLock } from '../fs/file-lock.js';
-import { fileWriteReason } from '../fs-reasons.js';
-import { ensureFolder } from '../private-dir.js';
+import { fileWriteReason } from '../fs/reasons.js';
+import { ensureFolder } from '../fs/private-dir.js';
 
 export async function withRefreshLock<T>(ctx: Context, credentialsFile: string, waitMs: number, work: () => Promise<T>): Promise<T> {
   const name = `${credentialsFile}.refresh`;

@@ -1,7 +1,7 @@
 /** Wiring of `svcctl login`, `svcctl token [inspect]` and `svcctl logout`. */
 import { Command, Option } from 'commander';
-import { DEFAULT_TIMEOUT_SECONDS } from '../constants.js';
-import type { ContextFactory } from '../context.js';
+import { DEFAULT_TIMEOUT_SECONDS } from '../core/constants.js';
+import type { ContextFactory } from '../core/context.js';
 import { positiveSeconds, rejectPasswordFlag } from './parsers.js';
 
 const LOGIN_EXAMPLES = `

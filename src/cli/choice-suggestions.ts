@@ -5,7 +5,7 @@
  * own error text in svcctl's form: `error:` in red, the suggestion as a `hint:`.
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import type { Styles } from '../output.js';
+import type { Styles } from '../core/output.js';
 
 /** Edits (insert, delete, replace, swap two neighbours) between two words. */
 function distance(a: string, b: string): number {

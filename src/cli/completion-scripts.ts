@@ -5,7 +5,7 @@
  * path, what each option's value completes to, and whether a command takes a
  * file. The key of a path is its words from the root: 'svcctl mcp install'.
  */
-import { CLI_NAME } from '../constants.js';
+import { CLI_NAME } from '../core/constants.js';
 import type { CompletionNode, ValueKind } from './completion-tree.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;

@@ -1,6 +1,6 @@
 /** Wiring of `svcctl completion bash|zsh|fish`: prints a completion script generated from the command tree. */
 import { Argument, type Command } from 'commander';
-import type { ContextFactory } from '../context.js';
+import type { ContextFactory } from '../core/context.js';
 import { SHELLS, type Shell } from './completion-scripts.js';
 
 const COMPLETION_EXAMPLES = `

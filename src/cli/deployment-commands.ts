@@ -1,6 +1,6 @@
 /** Wiring of `svcctl deployment list | use | add | remove` and `svcctl status`. */
 import type { Command } from 'commander';
-import type { ContextFactory } from '../context.js';
+import type { ContextFactory } from '../core/context.js';
 
 const DEPLOYMENT_EXAMPLES = `
 A deployment is remembered by 'svcctl login --save'; commands use it when no --base-url,

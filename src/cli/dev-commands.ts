@@ -1,7 +1,7 @@
 /** Wiring of `svcctl dev`, the local sandbox deployment. */
 import { Command, Option } from 'commander';
-import { DEV_DEFAULT_MAX_BODY_BYTES, DEV_DEFAULT_TOKEN_TTL_SECONDS, DEV_DETACHED_CHILD_FLAG } from '../constants.js';
-import type { ContextFactory } from '../context.js';
+import { DEV_DEFAULT_MAX_BODY_BYTES, DEV_DEFAULT_TOKEN_TTL_SECONDS, DEV_DETACHED_CHILD_FLAG } from '../core/constants.js';
+import type { ContextFactory } from '../core/context.js';
 import { READY_FORMATS } from '../dev/ready-output.js';
 import { collect, integerIn } from './parsers.js';
 

@@ -1,7 +1,7 @@
 /** Wiring of `svcctl event send | sign | verify`. */
 import { Command, Option } from 'commander';
-import { DEFAULT_CONCURRENCY, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS } from '../constants.js';
-import type { ContextFactory } from '../context.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS } from '../core/constants.js';
+import type { ContextFactory } from '../core/context.js';
 import { collect, integerIn, positiveSeconds } from './parsers.js';
 import { registerRunAndFlush } from './event-run-commands.js';
 

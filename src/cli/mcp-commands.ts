@@ -3,9 +3,9 @@
  * list and doctor in their own modules; the options they share are in mcp-options.ts.
  */
 import { Command, Option } from 'commander';
-import { DEFAULT_TIMEOUT_SECONDS } from '../constants.js';
+import { DEFAULT_TIMEOUT_SECONDS } from '../core/constants.js';
 import { AUTH_METHODS } from '../mcp/types.js';
-import type { ContextFactory } from '../context.js';
+import type { ContextFactory } from '../core/context.js';
 import { positiveSeconds, rejectPasswordFlag } from './parsers.js';
 import { addEntryOptions } from './mcp-options.js';
 import { registerMcpInstallCommands } from './mcp-install-commands.js';

@@ -1,9 +1,9 @@
 /** Wiring of `svcctl mcp doctor` (checks an installed entry end to end). */
 import { Option, type Command } from 'commander';
-import { DEFAULT_TIMEOUT_SECONDS, MCP_SERVER_PACKAGE } from '../constants.js';
+import { DEFAULT_TIMEOUT_SECONDS, MCP_SERVER_PACKAGE } from '../core/constants.js';
 import { addTargetOptions } from './mcp-options.js';
 import { positiveSeconds } from './parsers.js';
-import type { ContextFactory } from '../context.js';
+import type { ContextFactory } from '../core/context.js';
 
 const DOCTOR_EXAMPLES = `
 Checks, one line each (stdout), with what to do when one fails:

@@ -1,7 +1,7 @@
 /** Wiring of `svcctl mcp install | uninstall | list` (the commands that change or read clients' files). */
 import type { Command } from 'commander';
 import { addEntryOptions, addTargetOptions } from './mcp-options.js';
-import type { ContextFactory } from '../context.js';
+import type { ContextFactory } from '../core/context.js';
 
 const INSTALL_EXAMPLES = `
 Examples:

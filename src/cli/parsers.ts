@@ -1,6 +1,6 @@
 /** Commander value parsers: a bad flag value is a usage error (exit 2). */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { usageError } from '../errors.js';
+import { usageError } from '../core/errors.js';
 
 export function integerIn(min: number, max: number): (value: string) => number {
   return (value) => {

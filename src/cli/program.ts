@@ -4,11 +4,11 @@
  * only what it uses.
  */
 import { Command, Option } from 'commander';
-import { CLI_NAME } from '../constants.js';
-import type { ContextFactory, GlobalOptions, InputStream, Picked, RunningProgram } from '../context.js';
-import { readSetting } from '../settings.js';
-import type { KnownSecrets } from '../known-secrets.js';
-import { colorAllowed, Output, PLAIN_STYLES, type OutputStream, type Styles } from '../output.js';
+import { CLI_NAME } from '../core/constants.js';
+import type { ContextFactory, GlobalOptions, InputStream, Picked, RunningProgram } from '../core/context.js';
+import { readSetting } from '../config/settings.js';
+import type { KnownSecrets } from '../secrets/known-secrets.js';
+import { colorAllowed, Output, PLAIN_STYLES, type OutputStream, type Styles } from '../core/output.js';
 import { formatCommanderError, suggestChoices } from './choice-suggestions.js';
 import { registerEventCommands } from './event-commands.js';
 import { registerDevCommands } from './dev-commands.js';
@@ -82,7 +82,7 @@ async function savedDeploymentFor(env: NodeJS.ProcessEnv, homeDir: string, globa
   const named = globals.deployment ? { name: globals.deployment, source: '--deployment' } : undefined;
   if (!named && readSetting(env, 'BASE_URL')) return undefined;
   const fromEnv = env.SVCCTL_DEPLOYMENT ? { name: env.SVCCTL_DEPLOYMENT, source: 'SVCCTL_DEPLOYMENT' } : undefined;
-  const { pickDeployment } = await import('../deployments.js');
+  const { pickDeployment } = await import('../config/deployments-file.js');
   return pickDeployment({ env, homeDir }, named ?? fromEnv);
 }
 

@@ -1,13 +1,13 @@
 /**
  * `svcctl deployment list | use | add | remove`: the deployments saved in
- * config.toml (src/deployments.ts), the way `gh auth switch` and `kubectl config
+ * config.toml (src/config/deployments-file.ts), the way `gh auth switch` and `kubectl config
  * use-context` name theirs. `list` marks the default and says which have a saved login.
  */
 import { savedBaseUrls } from '../auth/credentials-store.js';
-import type { Context } from '../context.js';
-import { usageError } from '../errors.js';
-import { changeDeployments, deploymentsPath, readDeployments } from '../deployments.js';
-import { parseBaseUrl } from '../settings.js';
+import type { Context } from '../core/context.js';
+import { usageError } from '../core/errors.js';
+import { changeDeployments, deploymentsPath, readDeployments } from '../config/deployments-file.js';
+import { parseBaseUrl } from '../config/settings.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/;
 

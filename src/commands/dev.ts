@@ -4,11 +4,11 @@
  * once it is ready.
  */
 import { resolve } from 'node:path';
-import type { Context } from '../context.js';
-import { exitWith, ExitCode, usageError } from '../errors.js';
+import type { Context } from '../core/context.js';
+import { exitWith, ExitCode, usageError } from '../core/errors.js';
 import { parseUserFlag, parseWebhookFlag } from '../dev/sandbox-options.js';
 import { formatReady, type ReadyFormat, type ReadyLine } from '../dev/ready-output.js';
-import { onInterrupt, type InterruptSignal } from '../interrupt.js';
+import { onInterrupt, type InterruptSignal } from '../core/interrupt.js';
 
 export interface DevOptions {
   port: number;
@@ -45,7 +45,7 @@ export async function runDev(ctx: Context, options: DevOptions): Promise<void> {
     else if (!(options.detachedChild && ready)) ctx.out.info(line);
   };
   // Listen for signals before the server starts, so an early Ctrl+C still closes it cleanly.
-  // The first signal closes the sandbox; a second one ends svcctl at once (src/interrupt.ts).
+  // The first signal closes the sandbox; a second one ends svcctl at once (src/core/interrupt.ts).
   let resolveStop!: (signal: InterruptSignal) => void;
   const stopped = new Promise<InterruptSignal>((resolve) => (resolveStop = resolve));
   const stopInterrupt = onInterrupt((signal) => resolveStop(signal));

@@ -5,14 +5,14 @@
  * 401/403) moves to rejected/ with the answer beside it; the rest is kept.
  * Each file is claimed by an atomic rename, so flushers can run concurrently.
  */
-import { EVENT_PATH } from '../constants.js';
-import type { Context } from '../context.js';
-import { resolveBaseUrl } from '../deployment.js';
-import { CliError, ExitCode, usageError } from '../errors.js';
+import { EVENT_PATH } from '../core/constants.js';
+import type { Context } from '../core/context.js';
+import { resolveBaseUrl } from '../config/base-url.js';
+import { CliError, ExitCode, usageError } from '../core/errors.js';
 import { RefusedPath } from '../fs/no-follow.js';
 import { createTransport } from '../http/transport.js';
-import { checkHeaderSafe, resolveSecret, resolveSecretWithSource } from '../secrets.js';
-import { apiUrl } from '../settings.js';
+import { checkHeaderSafe, resolveSecret, resolveSecretWithSource } from '../secrets/sources.js';
+import { apiUrl } from '../config/settings.js';
 import { deliverEvent, type DeliveryTarget } from '../events/deliver.js';
 import { checkSpoolFolder, claim, listSpooled, recoverStaleClaims, reject, release, settle } from '../events/spool.js';
 import { spoolTarget } from './event-spool.js';

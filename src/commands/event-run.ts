@@ -8,10 +8,10 @@
  * secret-looking variables of the environment).
  */
 import { constants, hostname, userInfo } from 'node:os';
-import type { Context } from '../context.js';
-import { CliError, usageError, type ExitCodeValue } from '../errors.js';
-import { onInterrupt } from '../interrupt.js';
-import { Output } from '../output.js';
+import type { Context } from '../core/context.js';
+import { CliError, usageError, type ExitCodeValue } from '../core/errors.js';
+import { onInterrupt } from '../core/interrupt.js';
+import { Output } from '../core/output.js';
 import { environmentSecrets, failed, runEvent } from '../events/run-event.js';
 import { exitCodeOf, runCommand, type RunOutcome } from '../events/run-process.js';
 import { eventCredentials, runEventSend, type EventSendOptions } from './event-send.js';

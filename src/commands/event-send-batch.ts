@@ -4,9 +4,9 @@
  * a batch, so that one event does not load the batch machinery.
  */
 import { statSync } from 'node:fs';
-import type { Context } from '../context.js';
-import { useLowMemoryEngine } from '../engine-memory.js';
-import { CliError, exitWith, ExitCode } from '../errors.js';
+import type { Context } from '../core/context.js';
+import { useLowMemoryEngine } from '../runtime/engine-memory.js';
+import { CliError, exitWith, ExitCode } from '../core/errors.js';
 import { runBatch } from '../events/batch.js';
 import type { FailedOut } from '../events/failed-out.js';
 import { inputLineChunks } from '../events/ndjson-lines.js';

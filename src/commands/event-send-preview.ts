@@ -1,6 +1,6 @@
 /** `event send --ndjson --dry-run | --print-curl`: every request of a batch, sent nowhere. */
-import type { Context } from '../context.js';
-import { CliError, exitWith, ExitCode } from '../errors.js';
+import type { Context } from '../core/context.js';
+import { CliError, exitWith, ExitCode } from '../core/errors.js';
 import { buildFromBytes, type BuiltEvent } from '../events/event-body.js';
 import { inputLines } from '../events/line-source.js';
 import { isBlank, lineContent, type InputLine } from '../events/ndjson-lines.js';

@@ -1,5 +1,5 @@
 /** The delivery target of `event send` (one event or a batch): the transport, credentials and retry settings. */
-import type { Context } from '../context.js';
+import type { Context } from '../core/context.js';
 import type { DeliveryTarget } from '../events/deliver.js';
 import { createTransport } from '../http/transport.js';
 import type { EventSendOptions } from './event-send-options.js';

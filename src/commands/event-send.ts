@@ -1,12 +1,12 @@
 /** `svcctl event send`: build, sign and deliver one event or an NDJSON batch. */
 import { resolve } from 'node:path';
-import { EVENT_PATH } from '../constants.js';
-import type { Context } from '../context.js';
-import { resolveBaseUrl } from '../deployment.js';
-import { ExitCode, usageError } from '../errors.js';
-import { describeInput, readInputBytes } from '../input.js';
-import { checkHeaderSafe, resolveSecret, resolveSecretWithSource, type ResolvedSecret } from '../secrets.js';
-import { apiUrl, envName } from '../settings.js';
+import { EVENT_PATH } from '../core/constants.js';
+import type { Context } from '../core/context.js';
+import { resolveBaseUrl } from '../config/base-url.js';
+import { ExitCode, usageError } from '../core/errors.js';
+import { describeInput, readInputBytes } from '../fs/read-input.js';
+import { checkHeaderSafe, resolveSecret, resolveSecretWithSource, type ResolvedSecret } from '../secrets/sources.js';
+import { apiUrl, envName } from '../config/settings.js';
 import { buildFromBytes, buildFromEvent, type BuiltEvent } from '../events/event-body.js';
 import { eventFromFlags, usedFlagModeOptions } from '../events/event-flags.js';
 import { deliverEvent } from '../events/deliver.js';

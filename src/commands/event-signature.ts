@@ -1,8 +1,8 @@
 /** `svcctl event sign` and `svcctl event verify`: the signature of exact bytes. */
-import type { Context } from '../context.js';
-import { exitWith, ExitCode, usageError } from '../errors.js';
-import { inputOrStdin, readInputBytes } from '../input.js';
-import { resolveSecret } from '../secrets.js';
+import type { Context } from '../core/context.js';
+import { exitWith, ExitCode, usageError } from '../core/errors.js';
+import { inputOrStdin, readInputBytes } from '../fs/read-input.js';
+import { resolveSecret } from '../secrets/sources.js';
 import { isWellFormedSignature, signBody, verifySignature } from '../events/hmac.js';
 
 export interface SignatureOptions {

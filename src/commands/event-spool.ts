@@ -1,9 +1,9 @@
 /** `--spool [DIR]` of `event send` and `event run`: where the spool is, and keeping an event there. */
-import type { Context } from '../context.js';
-import type { CliError } from '../errors.js';
+import type { Context } from '../core/context.js';
+import type { CliError } from '../core/errors.js';
 import type { DeliveryResult } from '../events/deliver.js';
 import { countSpooled, spoolDirectory, spoolEvent } from '../events/spool.js';
-import { readSetting } from '../settings.js';
+import { readSetting } from '../config/settings.js';
 
 /** The spool folder when --spool was given, else undefined. */
 export function spoolTarget(ctx: Context, flag: string | true | undefined): string | undefined {

@@ -1,11 +1,11 @@
 /** `svcctl login`: log in, print the access token (stdout), optionally save it. */
-import type { Context } from '../context.js';
-import { resolveBaseUrl } from '../deployment.js';
+import type { Context } from '../core/context.js';
+import { resolveBaseUrl } from '../config/base-url.js';
 import { resolveLoginCredentials, type CredentialFlags } from '../auth/credentials-input.js';
 import { readSavedToken, saveToken } from '../auth/credentials-store.js';
 import { describeExpiry, isExpired, summarizeToken, tryDecodeJwt, type TokenSummary } from '../auth/jwt.js';
 import { requestAccessToken } from '../auth/login-request.js';
-import { usageError } from '../errors.js';
+import { usageError } from '../core/errors.js';
 
 export interface LoginOptions extends CredentialFlags {
   save?: boolean;
@@ -48,7 +48,7 @@ export async function logIn(
       ...(request.passwordInKeychain ? { password_in_keychain: true } : {}),
     });
     // The deployment is remembered too, so that later commands need no SERVICE_BASE_URL.
-    const { rememberDeployment } = await import('../deployments.js');
+    const { rememberDeployment } = await import('../config/deployments-file.js');
     const name = await rememberDeployment(ctx, request.baseUrl);
     ctx.out.debug(`deployment '${name}' remembered in the svcctl config (svcctl deployment list)`);
   }

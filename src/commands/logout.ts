@@ -1,6 +1,6 @@
 /** `svcctl logout`: forget the token saved for the base URL (the service has no logout endpoint). */
-import type { Context } from '../context.js';
-import { resolveBaseUrl } from '../deployment.js';
+import type { Context } from '../core/context.js';
+import { resolveBaseUrl } from '../config/base-url.js';
 import { credentialsPath, forgetToken, readSavedToken } from '../auth/credentials-store.js';
 
 export async function runLogout(ctx: Context): Promise<void> {

@@ -4,9 +4,9 @@
  * whole report as one document. Exit 8 when a check fails (a file that does
  * not parse is the failing `file` check), 2 when the entry cannot be found.
  */
-import { DEFAULT_TIMEOUT_SECONDS } from '../constants.js';
-import type { Context } from '../context.js';
-import { exitWith, ExitCode } from '../errors.js';
+import { DEFAULT_TIMEOUT_SECONDS } from '../core/constants.js';
+import type { Context } from '../core/context.js';
+import { exitWith, ExitCode } from '../core/errors.js';
 import type { McpEntryOptions } from '../mcp/install/entry-request.js';
 import { isUnreadable, locateEntry } from '../mcp/doctor/locate-entry.js';
 import { CLIENTS } from '../mcp/clients/table.js';

@@ -4,9 +4,9 @@
  * planned first; a file that does not parse, or a differing entry without
  * --force (or a "yes" on a terminal), stops the run before anything is written.
  */
-import type { Context } from '../context.js';
-import { canPrompt } from '../context.js';
-import { exitWith, ExitCode, usageError } from '../errors.js';
+import type { Context } from '../core/context.js';
+import { canPrompt } from '../core/context.js';
+import { exitWith, ExitCode, usageError } from '../core/errors.js';
 import { applyChanges, diffOf, planAll, showDryRun, type PlannedChange } from '../mcp/install/apply-plans.js';
 import { CLIENTS } from '../mcp/clients/table.js';
 import { unreadBy } from '../mcp/clients/versions.js';

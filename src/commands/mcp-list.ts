@@ -5,14 +5,14 @@
  * parse is a warning, not a failure: list only reads.
  * --json: [{client, scope, file, name, mode}].
  */
-import { MCP_SERVER_PACKAGE } from '../constants.js';
-import type { Context } from '../context.js';
-import { isCliError } from '../errors.js';
-import { optionalMcpUrl } from '../deployment.js';
+import { MCP_SERVER_PACKAGE } from '../core/constants.js';
+import type { Context } from '../core/context.js';
+import { isCliError } from '../core/errors.js';
+import { optionalMcpUrl } from '../config/base-url.js';
 import { allClients, CLIENTS } from '../mcp/clients/table.js';
 import { describeStale, otherPlaces, unreadBy } from '../mcp/clients/versions.js';
 import { clientEnvOf } from '../mcp/install/entry-request.js';
-import { readSnapshot } from '../mcp/files/safe-write.js';
+import { readSnapshot } from '../fs/safe-write.js';
 import { openDocument } from '../mcp/install/install-plan.js';
 import { modeOf, packageName, pointsAtService, type ServiceMatcher } from '../mcp/service-entries.js';
 import { type ClientEnv, type ClientId, type ClientSpec, type Mode, type Scope } from '../mcp/types.js';

@@ -5,8 +5,8 @@
  * (<SERVICE_PASSWORD>) unless --show-secrets is given: then the values are
  * printed on purpose, not redacted.
  */
-import type { Context } from '../context.js';
-import { usageError } from '../errors.js';
+import type { Context } from '../core/context.js';
+import { usageError } from '../core/errors.js';
 import { getClient } from '../mcp/clients/table.js';
 import { clientCommand } from '../mcp/clients/add-commands.js';
 import { buildEntryRequest, clientEnvOf, targetsOf, type McpEntryOptions } from '../mcp/install/entry-request.js';

@@ -9,10 +9,10 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { emailWithoutPrompt, passwordGiven, passwordWithoutPrompt, type CredentialFlags } from '../auth/credentials-input.js';
-import type { Context } from '../context.js';
-import { optionalBaseUrl, resolveBaseUrl, resolveMcpUrl } from '../deployment.js';
-import { usageError } from '../errors.js';
-import { envName } from '../settings.js';
+import type { Context } from '../core/context.js';
+import { optionalBaseUrl, resolveBaseUrl, resolveMcpUrl } from '../config/base-url.js';
+import { usageError } from '../core/errors.js';
+import { envName } from '../config/settings.js';
 import { authFetch } from '../mcp/proxy/auth-fetch.js';
 import { runBridge } from '../mcp/proxy/bridge.js';
 import { bearerSource, passwordSource, type CredentialSource } from '../mcp/proxy/credentials.js';

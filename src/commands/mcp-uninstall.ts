@@ -4,11 +4,11 @@
  * concurrent-change check); everything else in the file stays byte-identical.
  * An entry that is not there is reported and is not an error.
  */
-import { DEFAULT_SERVER_NAME } from '../constants.js';
-import type { Context } from '../context.js';
-import { usageError } from '../errors.js';
+import { DEFAULT_SERVER_NAME } from '../core/constants.js';
+import type { Context } from '../core/context.js';
+import { usageError } from '../core/errors.js';
 import { applyChanges, planAll, showDryRun } from '../mcp/install/apply-plans.js';
-import type { FileSnapshot } from '../mcp/files/safe-write.js';
+import type { FileSnapshot } from '../fs/safe-write.js';
 import { clientEnvOf, explicitTargets, scopeFor, type McpEntryOptions } from '../mcp/install/entry-request.js';
 import { fileTargetOf, planUninstall } from '../mcp/install/install-plan.js';
 import { chooseClients } from '../mcp/install/interactive-choice.js';

@@ -6,11 +6,11 @@
  * `mcp doctor` runs on each entry. Reads only; exit 8 when a check fails.
  */
 import { readSavedToken } from '../auth/credentials-store.js';
-import { SETTING_NAMES } from '../constants.js';
-import type { Context } from '../context.js';
-import { optionalBaseUrl } from '../deployment.js';
-import { exitWith, ExitCode, isCliError } from '../errors.js';
-import { readSetting } from '../settings.js';
+import { SETTING_NAMES } from '../core/constants.js';
+import type { Context } from '../core/context.js';
+import { optionalBaseUrl } from '../config/base-url.js';
+import { exitWith, ExitCode, isCliError } from '../core/errors.js';
+import { readSetting } from '../config/settings.js';
 import { findServiceEntries, type ListedEntry } from './mcp-list.js';
 
 export interface StatusOptions {
@@ -24,7 +24,7 @@ interface Status {
   clients: Array<ListedEntry & { check?: { ok: boolean; failed: string[] } }>;
 }
 
-/** Where the base URL comes from, in words (the same order as src/deployment.ts). */
+/** Where the base URL comes from, in words (the same order as src/config/base-url.ts). */
 function deploymentOf(ctx: Context, baseUrl: string | undefined): Status['deployment'] {
   if (baseUrl === undefined) return null;
   if (ctx.globals.baseUrl) return { name: null, base_url: baseUrl, source: '--base-url' };

@@ -5,11 +5,11 @@
  * `gh auth token`); `svcctl token inspect [TOKEN|-]`: decode any JWT (not
  * verified). A fresh saved token costs no request and loads no HTTP code.
  */
-import type { Context } from '../context.js';
-import { resolveBaseUrl } from '../deployment.js';
-import { CliError, ExitCode, invalidData, usageError } from '../errors.js';
-import { readAll } from '../input.js';
-import { HEADER_AUTHORIZATION } from '../constants.js';
+import type { Context } from '../core/context.js';
+import { resolveBaseUrl } from '../config/base-url.js';
+import { CliError, ExitCode, invalidData, usageError } from '../core/errors.js';
+import { readAll } from '../fs/read-input.js';
+import { HEADER_AUTHORIZATION } from '../core/constants.js';
 import { emailWithoutPrompt, passwordGiven, passwordWithoutPrompt, PASSWORD_SOURCES, type CredentialFlags } from '../auth/credentials-input.js';
 import { readSavedToken } from '../auth/credentials-store.js';
 import { freshToken, isUsable, savedExpiry, staleReason } from '../auth/fresh-token.js';

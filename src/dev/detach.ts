@@ -9,10 +9,10 @@
  * code returned.
  */
 import { spawn } from 'node:child_process';
-import { DEV_DETACHED_CHILD_FLAG } from '../constants.js';
-import type { RunningProgram } from '../context.js';
-import { CliError, ExitCode, type ExitCodeValue } from '../errors.js';
-import { onInterrupt } from '../interrupt.js';
+import { DEV_DETACHED_CHILD_FLAG } from '../core/constants.js';
+import type { RunningProgram } from '../core/context.js';
+import { CliError, ExitCode, type ExitCodeValue } from '../core/errors.js';
+import { onInterrupt } from '../core/interrupt.js';
 import type { ReadyLine } from './ready-output.js';
 
 /** How long the background sandbox may take to be ready (it usually takes well under a second). */

@@ -6,7 +6,7 @@
  * then a duplicate id (200, not stored again) or a new event (202).
  */
 import type { IncomingMessage } from 'node:http';
-import { SIGNATURE_HEADER } from '../constants.js';
+import { SIGNATURE_HEADER } from '../core/constants.js';
 import { isPlainObject, validateEvent, type JsonObject } from '../events/event-validate.js';
 import { isWellFormedSignature, verifySignature } from '../events/hmac.js';
 import type { Credentials } from './credentials.js';

@@ -7,7 +7,7 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { openAppendTarget } from '../fs/no-follow.js';
 import { readFile } from 'node:fs/promises';
-import { fileReadError } from '../input.js';
+import { fileReadError } from '../fs/read-input.js';
 
 export interface StoredEvent {
   received_at: string;

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { HEADER_EMAIL, HEADER_PASSWORD, LEGACY_HEADER_EMAIL, LEGACY_HEADER_PASSWORD } from '../constants.js';
+import { HEADER_EMAIL, HEADER_PASSWORD, LEGACY_HEADER_EMAIL, LEGACY_HEADER_PASSWORD } from '../core/constants.js';
 import type { Credentials } from './credentials.js';
 import { bearerToken } from './http-io.js';
 import type { OidcValidator } from './oidc-discovery.js';

@@ -6,7 +6,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { VERSION } from '../version.js';
+import { VERSION } from '../core/version.js';
 import type { EventStore } from './event-store.js';
 
 export const DEFAULT_LIST_LIMIT = 20;

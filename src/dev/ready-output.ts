@@ -10,8 +10,8 @@
  * deployment is never used with this one. The values are the sandbox's own
  * throwaway secrets, shown nowhere else.
  */
-import type { SettingName } from '../constants.js';
-import { envName, legacyEnvName } from '../settings.js';
+import type { SettingName } from '../core/constants.js';
+import { envName, legacyEnvName } from '../config/settings.js';
 
 export const READY_FORMATS = ['json', 'sh', 'fish', 'powershell'] as const;
 export type ReadyFormat = (typeof READY_FORMATS)[number];

@@ -4,8 +4,8 @@
  * value. Secrets are random on every start (nothing fixed to leak or reuse).
  */
 import { randomBytes } from 'node:crypto';
-import { DEV_DEFAULT_MAX_BODY_BYTES, DEV_DEFAULT_TOKEN_TTL_SECONDS } from '../constants.js';
-import { usageError } from '../errors.js';
+import { DEV_DEFAULT_MAX_BODY_BYTES, DEV_DEFAULT_TOKEN_TTL_SECONDS } from '../core/constants.js';
+import { usageError } from '../core/errors.js';
 
 export interface SandboxUser {
   email: string;

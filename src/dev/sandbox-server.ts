@@ -6,9 +6,9 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { EVENT_PATH, LOGIN_PATH } from '../constants.js';
-import { CliError, ExitCode, usageError } from '../errors.js';
-import { deriveMcpUrl } from '../settings.js';
+import { EVENT_PATH, LOGIN_PATH } from '../core/constants.js';
+import { CliError, ExitCode, usageError } from '../core/errors.js';
+import { deriveMcpUrl } from '../config/settings.js';
 import { Credentials } from './credentials.js';
 import { handleEvent } from './event-endpoint.js';
 import { EventStore } from './event-store.js';

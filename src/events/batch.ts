@@ -6,9 +6,9 @@
  * every event (credentials rejected, service unreachable after retries) stops
  * the batch, and the lines not sent are appended to --failed-out as well.
  */
-import { CliError, ExitCode } from '../errors.js';
-import { onInterrupt } from '../interrupt.js';
-import type { Output } from '../output.js';
+import { CliError, ExitCode } from '../core/errors.js';
+import { onInterrupt } from '../core/interrupt.js';
+import type { Output } from '../core/output.js';
 import { buildFromBytes, type BuiltEvent } from './event-body.js';
 import { deliverEvent, type Delivery, type DeliveryResult, type DeliveryTarget } from './deliver.js';
 import { progressText } from './batch-progress.js';

@@ -4,12 +4,12 @@
  * resend the identical bytes, so the event id is the same on every attempt and
  * a retried delivery cannot become a second event.
  */
-import { SIGNATURE_HEADER } from '../constants.js';
-import { CliError, ExitCode, type ExitCodeValue } from '../errors.js';
+import { SIGNATURE_HEADER } from '../core/constants.js';
+import { CliError, ExitCode, type ExitCodeValue } from '../core/errors.js';
 import { postWithRetries, type PostOutcome, type RetryInfo } from '../http/post.js';
 import { parseBody, serviceMessage } from '../http/redact.js';
 import type { Transport } from '../http/transport.js';
-import type { Redactor } from '../redaction.js';
+import type { Redactor } from '../secrets/redaction.js';
 import { signBody } from './hmac.js';
 
 export interface DeliveryTarget {

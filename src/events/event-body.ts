@@ -5,7 +5,7 @@
  * --raw the bytes read are the bytes sent.
  */
 import { randomUUID } from 'node:crypto';
-import { invalidData } from '../errors.js';
+import { invalidData } from '../core/errors.js';
 import { isCanonicalUtc, isPlainObject, KNOWN_EVENT_MEMBERS, parseTimeWithZone, validateEvent, type JsonObject } from './event-validate.js';
 
 export interface BuiltEvent {

@@ -1,8 +1,8 @@
 /** Assembling an event from the flags of `event send` (no FILE). */
 // node:fs's `promises` is read on first use: loading node:fs/promises costs ~2 ms of every start-up (BENCHMARKS.md).
 import { promises as fs } from 'node:fs';
-import { usageError } from '../errors.js';
-import { fileReadError } from '../input.js';
+import { usageError } from '../core/errors.js';
+import { fileReadError } from '../fs/read-input.js';
 import { describeTimeProblem, isPlainObject, isUuid, parseTimeWithZone, payloadProblems, type JsonObject } from './event-validate.js';
 
 /** Receives warnings about flag values (a --label key given twice). */

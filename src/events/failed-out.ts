@@ -5,7 +5,7 @@
  */
 import { accessSync, closeSync, constants, fstatSync, lstatSync, statSync, writeSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { usageError } from '../errors.js';
+import { usageError } from '../core/errors.js';
 import { openAppendTarget, refusalFor, refusedTarget } from '../fs/no-follow.js';
 
 export class FailedOut {

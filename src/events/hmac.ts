@@ -3,7 +3,7 @@
  * exact body bytes, keyed by the secret's UTF-8 bytes.
  */
 import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
-import { SIGNATURE_PREFIX } from '../constants.js';
+import { SIGNATURE_PREFIX } from '../core/constants.js';
 
 const SIGNATURE_PATTERN = /^sha256=[0-9a-fA-F]{64}$/;
 

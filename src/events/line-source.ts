@@ -6,7 +6,7 @@
  * (one read at a time, whichever workers are waiting). Taking a line is a
  * plain call: no promise per line (BENCHMARKS.md, "Where the time goes").
  */
-import type { InputStream } from '../context.js';
+import type { InputStream } from '../core/context.js';
 import { inputLineChunks, type InputLine } from './ndjson-lines.js';
 
 export class LineSource {

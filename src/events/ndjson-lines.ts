@@ -4,8 +4,8 @@
  * trailing \r of a CRLF line included) for --failed-out.
  */
 import { createReadStream } from 'node:fs';
-import { fileReadError } from '../input.js';
-import type { InputStream } from '../context.js';
+import { fileReadError } from '../fs/read-input.js';
+import type { InputStream } from '../core/context.js';
 
 export interface InputLine {
   /** 1-based line number in the input. */

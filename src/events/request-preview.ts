@@ -3,7 +3,7 @@
  * with secrets as ***, or an equivalent curl command that reads the token
  * from where svcctl read it (a variable or a file) and sends the identical bytes.
  */
-import { SIGNATURE_HEADER } from '../constants.js';
+import { SIGNATURE_HEADER } from '../core/constants.js';
 import { signBody } from './hmac.js';
 
 /** The request headers, the token as ***. */

@@ -5,8 +5,8 @@
  * of the environment) and labels describing the run. Arguments appear only
  * when asked (--show-args): they may hold secrets.
  */
-import { MIN_SECRET_LENGTH, type Redactor } from '../redaction.js';
-import { isSecretName } from '../secret-names.js';
+import { MIN_SECRET_LENGTH, type Redactor } from '../secrets/redaction.js';
+import { isSecretName } from '../secrets/secret-names.js';
 import type { RunOutcome } from './run-process.js';
 
 /** The largest message sent: the tail is cut to its last bytes within this. */

@@ -11,9 +11,9 @@
 // node:fs's `promises` is read on first use: loading node:fs/promises costs ~2 ms of every start-up (BENCHMARKS.md).
 import { constants, promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { CliError, ExitCode } from '../errors.js';
+import { CliError, ExitCode } from '../core/errors.js';
 import { RefusedPath, refusalFor, replaceFile } from '../fs/no-follow.js';
-import { ensureFolder } from '../private-dir.js';
+import { ensureFolder } from '../fs/private-dir.js';
 
 const INFLIGHT = '.inflight';
 const REJECTED = 'rejected';

@@ -16,8 +16,8 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, type Stats } from
 import { promises as fs } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
-import { usageError } from '../errors.js';
-import { fileWriteReason } from '../fs-reasons.js';
+import { usageError } from '../core/errors.js';
+import { fileWriteReason } from './reasons.js';
 
 /** Temporary files are named `.<name>.svcctl-<pid>-<random>.tmp` next to their target (leftover-temps.ts cleans them up). */
 export const TEMP_PREFIX = (target: string): string => `.${basename(target)}.svcctl-`;

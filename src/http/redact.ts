@@ -1,6 +1,6 @@
 /** Shortening a service's answer for an error message, with secret values replaced by *** (see ../redaction.ts). */
-import { MAX_SHOWN_BODY_CHARS } from '../constants.js';
-import type { Redactor } from '../redaction.js';
+import { MAX_SHOWN_BODY_CHARS } from '../core/constants.js';
+import type { Redactor } from '../secrets/redaction.js';
 
 /** Control characters (terminal escape sequences among them) shown as \u001b etc., never sent to a terminal. */
 export function neutralizeControls(text: string): string {

@@ -3,7 +3,7 @@
  * 425, 429 and 5xx are retried, with exponential backoff and full jitter; a
  * Retry-After header (seconds or an HTTP date) is honoured up to a cap.
  */
-import { MAX_RETRY_AFTER_SECONDS, RETRY_BASE_DELAY_MS, RETRY_MAX_DELAY_MS } from '../constants.js';
+import { MAX_RETRY_AFTER_SECONDS, RETRY_BASE_DELAY_MS, RETRY_MAX_DELAY_MS } from '../core/constants.js';
 
 export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 425 || status === 429 || status >= 500;

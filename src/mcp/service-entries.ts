@@ -5,7 +5,7 @@
  * MCP URL, or credentials under the service's variable and header names; and
  * svcctl's own entries (`svcctl mcp proxy`, a `svcctl token --refresh` headers command).
  */
-import { CLI_NAME, ENV_PREFIX, HEADER_EMAIL, LEGACY_ENV_PREFIX, LEGACY_HEADER_EMAIL, MCP_PROXY_PACKAGE, SETTING_NAMES } from '../constants.js';
+import { CLI_NAME, ENV_PREFIX, HEADER_EMAIL, LEGACY_ENV_PREFIX, LEGACY_HEADER_EMAIL, MCP_PROXY_PACKAGE, SETTING_NAMES } from '../core/constants.js';
 import type { Mode } from './types.js';
 
 export interface ServiceMatcher {

@@ -7,9 +7,9 @@
  * Callers check `canPrompt(ctx)` first; these functions refuse to prompt when
  * it is false, so a script never hangs on a question nobody can answer.
  */
-import { canPrompt, type Context } from '../context.js';
-import { CliError, ExitCode, usageError } from '../errors.js';
-import { colorAllowed } from '../output.js';
+import { canPrompt, type Context } from '../core/context.js';
+import { CliError, ExitCode, usageError } from '../core/errors.js';
+import { colorAllowed } from '../core/output.js';
 
 type InquirerContext = { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; clearPromptOnDone: boolean };
 

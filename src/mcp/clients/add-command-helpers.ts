@@ -1,5 +1,5 @@
 /** Small pieces the clients' own `mcp add` command lines share. */
-import { usageError } from '../../errors.js';
+import { usageError } from '../../core/errors.js';
 import { commandLine, shellFor, type Arg } from './shell-quote.js';
 import type { ClientAddCommand, EntryRequest, Scope } from '../types.js';
 

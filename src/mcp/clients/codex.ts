@@ -5,7 +5,7 @@
 import { codexBearerVariable, codexLocal, codexProxy, codexRemote } from '../render/codex.js';
 import type { ClientEnv, ClientSpec, EntryRequest, RenderedEntry } from '../types.js';
 import { envOr, join, projectFile, underKey } from './paths.js';
-import { usageError } from '../../errors.js';
+import { usageError } from '../../core/errors.js';
 import { commandLine, expandedAssignment, shellFor, type Arg } from './shell-quote.js';
 import { record, strings, type ClientCommand, type Entry } from './add-command-helpers.js';
 

@@ -4,7 +4,7 @@
  */
 import type { ClientEnv, ClientSpec, ClientAddCommand, EntryRequest, RenderedEntry } from '../types.js';
 import { join, projectFile, underKey } from './paths.js';
-import { usageError } from '../../errors.js';
+import { usageError } from '../../core/errors.js';
 import { type Entry, strings, onlyScopes, line, pairs } from './add-command-helpers.js';
 
 const factoryDir = (env: ClientEnv): string => join(env, env.homeDir, '.factory');

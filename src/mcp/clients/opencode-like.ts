@@ -2,7 +2,7 @@
  * The rows of opencode and of Kilo Code's CLI (a fork that reads the same
  * shape): files, entry shape, versions (opencode 2), `mcp add` line, doctor rule.
  */
-import { usageError } from '../../errors.js';
+import { usageError } from '../../core/errors.js';
 import type { ClientAddCommand, ClientEnv, ClientSpec, ClientVersion, EntryRequest, RenderedEntry, Scope } from '../types.js';
 import { join, probe, resolveFor, xdgConfigHome } from './paths.js';
 import { programOnPath, programVersion } from './program-version.js';

@@ -5,7 +5,7 @@
  * rows live in one module per client beside this one (claude-code.ts, cursor.ts, …);
  * the facts and their sources are in docs/mcp.md, docs/clients-editors.md and docs/clients-agents.md.
  */
-import { usageError } from '../../errors.js';
+import { usageError } from '../../core/errors.js';
 import { claudeCode } from './claude-code.js';
 import { claudeDesktop } from './claude-desktop.js';
 import { codex } from './codex.js';

@@ -2,7 +2,7 @@
  * Visual Studio: its row of the client table, with its own add command or install
  * link and doctor rules where it has them. Facts and sources: docs/clients-editors.md.
  */
-import { usageError } from '../../errors.js';
+import { usageError } from '../../core/errors.js';
 import type { ClientAddCommand, ClientEnv, ClientSpec, EntryRequest, RenderedEntry } from '../types.js';
 import { join, localAppData, projectFile, underKey } from './paths.js';
 

@@ -6,7 +6,7 @@
  * and each client expands only its own reference syntax — anything else
  * reaches the server literally. Each rule gives a failing check with a fix.
  */
-import { MCP_PROXY_PACKAGE } from '../../constants.js';
+import { MCP_PROXY_PACKAGE } from '../../core/constants.js';
 import { variableReference } from '../render/values.js';
 import { commandLine, packageName, strings } from '../service-entries.js';
 import type { ClientSpec } from '../types.js';

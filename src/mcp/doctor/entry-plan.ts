@@ -8,7 +8,7 @@
  * (env_vars, http_headers, env_http_headers, bearer_token_env_var) and Goose
  * extensions (cmd, envs, env_keys, uri, headers).
  */
-import { HEADER_AUTHORIZATION, MCP_PROXY_PACKAGE } from '../../constants.js';
+import { HEADER_AUTHORIZATION, MCP_PROXY_PACKAGE } from '../../core/constants.js';
 import { commandLine, isSvcctlProxy, packageName, strings, URL_FIELDS } from '../service-entries.js';
 
 import type { ClientSpec, HeadersCommand } from '../types.js';

@@ -5,13 +5,13 @@
  * when doctor runs. The session is ended afterwards (a server that keeps one
  * session per user would otherwise keep ours).
  */
-import { HEADER_AUTHORIZATION } from '../../constants.js';
+import { HEADER_AUTHORIZATION } from '../../core/constants.js';
 import { cappedFetch } from '../../http/capped-fetch.js';
 import { deadlineFetch } from '../../http/deadline-fetch.js';
 import { describeNetworkError } from '../../http/network-errors.js';
 import { shorten } from '../../http/redact.js';
-import type { Redactor } from '../../redaction.js';
-import { VERSION } from '../../version.js';
+import type { Redactor } from '../../secrets/redaction.js';
+import { VERSION } from '../../core/version.js';
 import type { HttpPlan } from './entry-plan.js';
 import { fail, pass, type CheckResult } from './types.js';
 

@@ -8,14 +8,14 @@
  * doctor reports it as its failing `file` check, with the position.
  */
 import { extname, resolve } from 'node:path';
-import { DEFAULT_SERVER_NAME, MCP_SERVER_PACKAGE } from '../../constants.js';
-import type { Context } from '../../context.js';
-import { isCliError, usageError } from '../../errors.js';
-import { optionalMcpUrl } from '../../deployment.js';
+import { DEFAULT_SERVER_NAME, MCP_SERVER_PACKAGE } from '../../core/constants.js';
+import type { Context } from '../../core/context.js';
+import { isCliError, usageError } from '../../core/errors.js';
+import { optionalMcpUrl } from '../../config/base-url.js';
 import { allClients, CLIENTS, checkScope } from '../clients/table.js';
 import { clientEnvOf, explicitTargets, scopeFor, type McpEntryOptions } from '../install/entry-request.js';
 import { ConfigParseError, type ConfigDocument, type FilePosition } from '../files/config-document.js';
-import { readSnapshot } from '../files/safe-write.js';
+import { readSnapshot } from '../../fs/safe-write.js';
 import { fileTargetOf, openDocument } from '../install/install-plan.js';
 import { packageName, pointsAtService } from '../service-entries.js';
 import { type ClientId, type FileFormat, type Scope } from '../types.js';

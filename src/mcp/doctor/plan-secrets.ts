@@ -5,7 +5,7 @@
  * named like one (--pass x, --api-key=x, --header "X-Service-Password: x").
  * Resolved references are added by the Resolver; these are the rest.
  */
-import { secretArgValues, secretRecordValues } from '../../secret-names.js';
+import { secretArgValues, secretRecordValues } from '../../secrets/secret-names.js';
 import type { EntryPlan } from './entry-plan.js';
 
 export function planSecrets(plan: EntryPlan): string[] {

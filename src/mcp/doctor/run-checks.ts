@@ -6,8 +6,8 @@
  * `tools/list` over HTTP with the entry's headers (remote; proxy also checks
  * node and npx, and connects to the URL mcp-remote forwards to).
  */
-import type { Context } from '../../context.js';
-import { createRedactor, type Redactor } from '../../redaction.js';
+import type { Context } from '../../core/context.js';
+import { createRedactor, type Redactor } from '../../secrets/redaction.js';
 import { describeStale } from '../clients/versions.js';
 import { CLIENTS } from '../clients/table.js';
 import { modeOf, SVCCTL_HELPER } from '../service-entries.js';
@@ -19,7 +19,7 @@ import type { LocatedEntry, UnreadableConfig } from './locate-entry.js';
 import { referenceSyntaxOf, Resolver } from './references.js';
 import { checkNode, checkRunner, type RuntimeEnv } from './runtime-checks.js';
 import { planSecrets } from './plan-secrets.js';
-import { namesVariable } from '../../secret-names.js';
+import { namesVariable } from '../../secrets/secret-names.js';
 import { fail, pass, type CheckResult, type DoctorReport } from './types.js';
 import { goneCheck, goneSvcctlPaths, type EntryWhere } from './svcctl-paths.js';
 import { posixWords } from '../clients/shell-quote.js';

@@ -3,7 +3,7 @@
  * must be 20 or later and the entry's command (npx) must be on PATH, found
  * as the client would find it (the PATH of the environment doctor runs in).
  */
-import { PACKAGE_RUNNER } from '../../constants.js';
+import { PACKAGE_RUNNER } from '../../core/constants.js';
 import type { CommandPlan } from './entry-plan.js';
 import { findProgram } from './path-search.js';
 import { fail, pass, type CheckResult } from './types.js';

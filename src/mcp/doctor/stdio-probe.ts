@@ -7,10 +7,10 @@
  * credential fails here as it would in the client. The SDK and
  * child_process are loaded only here.
  */
-import { PACKAGE_RUNNER } from '../../constants.js';
+import { PACKAGE_RUNNER } from '../../core/constants.js';
 import { shorten } from '../../http/redact.js';
-import type { Redactor } from '../../redaction.js';
-import { VERSION } from '../../version.js';
+import type { Redactor } from '../../secrets/redaction.js';
+import { VERSION } from '../../core/version.js';
 import type { CommandPlan } from './entry-plan.js';
 import { programOf } from './runtime-checks.js';
 import { fail, pass, type CheckResult } from './types.js';

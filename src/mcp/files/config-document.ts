@@ -6,7 +6,7 @@
  * if anything besides the target changed, the edit is refused rather than
  * written (a scanner bug must never reach a user's file).
  */
-import { CliError, ExitCode } from '../../errors.js';
+import { CliError, ExitCode } from '../../core/errors.js';
 
 export type ConfigFormat = 'json' | 'toml' | 'yaml';
 

@@ -1,10 +1,10 @@
 /**
  * Unified diffs of config files, for --dry-run and for refused conflicts.
  * Secrets never reach the terminal, hidden by what they are, in any encoding
- * (src/redaction.ts): the literal values we are about to write; values that
+ * (src/secrets/redaction.ts): the literal values we are about to write; values that
  * follow a flag named like a secret in a command line anywhere in either
  * file (`"--pass", "x"`, `--api-key=x`, another server's args); and, per
- * line, the value of a key or header named like a secret (src/secret-names.ts)
+ * line, the value of a key or header named like a secret (src/secrets/secret-names.ts)
  * unless that value is only a reference to a variable in some client's
  * syntax: ${VAR}, ${env:VAR}, ${input:id}, $VAR (capitals), {env:VAR},
  * optionally after `Bearer `, or, in a Codex config.toml, a bare variable
@@ -13,8 +13,8 @@
  * what the file gets. A value that merely starts with `$` is not a reference.
  */
 import { createTwoFilesPatch } from 'diff';
-import { createRedactor, type Redactor } from '../../redaction.js';
-import { isReference, isSecretName, secretArgValues } from '../../secret-names.js';
+import { createRedactor, type Redactor } from '../../secrets/redaction.js';
+import { isReference, isSecretName, secretArgValues } from '../../secrets/secret-names.js';
 import { scanTomlHeaders } from './toml-scan.js';
 
 // A JSON or TOML key/value pair anywhere in a line ("KEY": "value" or KEY = "value"),
@@ -82,7 +82,7 @@ function tomlTables(text: string): Array<string | undefined> {
 
 /** `table` is the TOML table of the line, when the file is TOML. */
 export function redactLine(line: string, redactor: Redactor, table?: string): string {
-  // Known secrets, in every form they can take (src/redaction.ts).
+  // Known secrets, in every form they can take (src/secrets/redaction.ts).
   let result = redactor.redact(line);
   // A header given as an argument (mcp-remote --header "Name: value") of another server.
   result = result.replace(HEADER_ARG, (all: string, quote: string, name: string, value: string) =>

@@ -4,9 +4,9 @@
  * file. The JSON form of a report is one object per file:
  * {client, scope, file, name, mode, status, backup}.
  */
-import type { Context } from '../../context.js';
-import { CliError, ExitCode, exitWith, isCliError } from '../../errors.js';
-import { changedOnDisk, readSnapshot, updateSafely, type FileSnapshot } from '../files/safe-write.js';
+import type { Context } from '../../core/context.js';
+import { CliError, ExitCode, exitWith, isCliError } from '../../core/errors.js';
+import { changedOnDisk, readSnapshot, updateSafely, type FileSnapshot } from '../../fs/safe-write.js';
 import { tidyAfterKilledRuns } from '../../fs/leftover-temps.js';
 import { unifiedDiff } from '../files/unified-diff.js';
 import { writesFile, type FilePlan, type PlanStatus } from './install-plan.js';

@@ -10,9 +10,9 @@
  * right through both reads; a file that keeps undoing it is exit 7.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Context } from '../../context.js';
-import { CliError, ExitCode } from '../../errors.js';
-import { readSnapshot, type FileSnapshot } from '../files/safe-write.js';
+import type { Context } from '../../core/context.js';
+import { CliError, ExitCode } from '../../core/errors.js';
+import { readSnapshot, type FileSnapshot } from '../../fs/safe-write.js';
 import { openDocument, type FilePlan } from './install-plan.js';
 
 /** The reads after a write, in ms after the previous one: 0.03 s, then 0.15 s more (0.18 s in all). */

@@ -5,11 +5,11 @@
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { DEFAULT_SERVER_NAME, MCP_SERVER_PACKAGE } from '../../constants.js';
-import type { Context } from '../../context.js';
-import { usageError } from '../../errors.js';
-import { fileReadReason } from '../../fs-reasons.js';
-import { resolveBaseUrl, resolveMcpUrl } from '../../deployment.js';
+import { DEFAULT_SERVER_NAME, MCP_SERVER_PACKAGE } from '../../core/constants.js';
+import type { Context } from '../../core/context.js';
+import { usageError } from '../../core/errors.js';
+import { fileReadReason } from '../../fs/reasons.js';
+import { resolveBaseUrl, resolveMcpUrl } from '../../config/base-url.js';
 import { checkScope, getClient } from '../clients/table.js';
 import { placeholderLiterals, resolveLiterals, type LiteralFlags } from './literal-values.js';
 import { checkMode, checkSecrets, defaultSecrets, type Target } from '../render/render-entry.js';

@@ -5,12 +5,12 @@
  * stops the whole run before any file is touched.
  */
 import { resolve } from 'node:path';
-import type { Context } from '../../context.js';
+import type { Context } from '../../core/context.js';
 import { CLIENTS } from '../clients/table.js';
 import { droppedWhenEmpty, samePath } from '../clients/versions.js';
 import { sameValue, type ConfigDocument } from '../files/config-document.js';
 import { openJsoncDocument } from '../files/jsonc-document.js';
-import { readSnapshot, type FileSnapshot } from '../files/safe-write.js';
+import { readSnapshot, type FileSnapshot } from '../../fs/safe-write.js';
 import { openTomlDocument } from '../files/toml-document.js';
 import { openYamlDocument, yamlText } from '../files/yaml-document.js';
 import { genericServersKey } from '../render/generic.js';

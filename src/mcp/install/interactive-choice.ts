@@ -4,8 +4,8 @@
  * not given). Without a terminal the missing choice is a usage error naming
  * --client, so a script never waits for an answer.
  */
-import { canPrompt, type Context } from '../../context.js';
-import { usageError } from '../../errors.js';
+import { canPrompt, type Context } from '../../core/context.js';
+import { usageError } from '../../core/errors.js';
 import { CLIENTS, detectInstalledClients } from '../clients/table.js';
 import type { McpEntryOptions } from './entry-request.js';
 import { CLIENT_IDS, type AuthMethod, type ClientEnv, type ClientId, type Mode } from '../types.js';

@@ -7,10 +7,10 @@
  * instead of secrets unless --show-secrets is given (and then read no secret).
  */
 import { emailWithoutPrompt, resolveEmail, resolvePassword, type CredentialFlags } from '../../auth/credentials-input.js';
-import type { Context } from '../../context.js';
-import { optionalBaseUrl } from '../../deployment.js';
-import { usageError } from '../../errors.js';
-import { resolveSecret } from '../../secrets.js';
+import type { Context } from '../../core/context.js';
+import { optionalBaseUrl } from '../../config/base-url.js';
+import { usageError } from '../../core/errors.js';
+import { resolveSecret } from '../../secrets/sources.js';
 import { credentialKeys, placeholder, VARIABLE_OF } from '../render/values.js';
 import type { AuthMethod, LiteralValues, Mode } from '../types.js';
 

@@ -6,8 +6,8 @@
  * ours from the old one, keeping the rest of that file; `mcp uninstall`
  * removes it from every place it knows.
  */
-import type { Context } from '../../context.js';
-import { isCliError } from '../../errors.js';
+import type { Context } from '../../core/context.js';
+import { isCliError } from '../../core/errors.js';
 import { CLIENTS } from '../clients/table.js';
 import { describeStale, otherPlaces, type KnownPlace } from '../clients/versions.js';
 import type { Target } from '../render/render-entry.js';

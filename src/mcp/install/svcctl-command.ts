@@ -11,9 +11,9 @@
  * `svcctl mcp doctor` says when a path written here is gone.
  */
 import { realpath } from 'node:fs/promises';
-import { CLI_NAME, PACKAGE_RUNNER, PACKAGE_RUNNER_YES_FLAG } from '../../constants.js';
-import type { Context } from '../../context.js';
-import { VERSION } from '../../version.js';
+import { CLI_NAME, PACKAGE_RUNNER, PACKAGE_RUNNER_YES_FLAG } from '../../core/constants.js';
+import type { Context } from '../../core/context.js';
+import { VERSION } from '../../core/version.js';
 import type { SvcctlCommand } from '../types.js';
 
 /** True for a file inside npm's npx cache: a `_npx` folder on its path. */

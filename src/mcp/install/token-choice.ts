@@ -5,9 +5,9 @@
  * --remember-password` left the password in the OS keychain; otherwise the
  * default stays static (the token, or its variable, in the entry).
  */
-import type { Context } from '../../context.js';
-import { optionalBaseUrl } from '../../deployment.js';
-import { usageError } from '../../errors.js';
+import type { Context } from '../../core/context.js';
+import { optionalBaseUrl } from '../../config/base-url.js';
+import { usageError } from '../../core/errors.js';
 import type { Target } from '../render/render-entry.js';
 import type { AuthMethod, Mode, TokenHelper, TokenHow } from '../types.js';
 

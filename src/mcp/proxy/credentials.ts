@@ -9,9 +9,9 @@
  * (the saved token, a login's answer, a password's source, the keychain), so
  * the proxy's log and its error replies are redacted with those.
  */
-import { HEADER_AUTHORIZATION, HEADER_EMAIL, HEADER_PASSWORD } from '../../constants.js';
-import type { Context } from '../../context.js';
-import { CliError, ExitCode } from '../../errors.js';
+import { HEADER_AUTHORIZATION, HEADER_EMAIL, HEADER_PASSWORD } from '../../core/constants.js';
+import type { Context } from '../../core/context.js';
+import { CliError, ExitCode } from '../../core/errors.js';
 import { readSavedToken } from '../../auth/credentials-store.js';
 import { freshToken, isUsable, type RefreshSources } from '../../auth/fresh-token.js';
 

@@ -7,7 +7,7 @@
  * an entry with both `command` and `url`, and ignores `type` and `headers`,
  * so neither is written.
  */
-import { HEADER_AUTHORIZATION, HEADER_EMAIL, HEADER_PASSWORD, MCP_PROXY_PACKAGE, PACKAGE_RUNNER_YES_FLAG } from '../../constants.js';
+import { HEADER_AUTHORIZATION, HEADER_EMAIL, HEADER_PASSWORD, MCP_PROXY_PACKAGE, PACKAGE_RUNNER_YES_FLAG } from '../../core/constants.js';
 import type { ClientSpec, EntryRequest } from '../types.js';
 import { allowHttpArgs, proxyEnv, proxyHeaders, remoteHeaders, runner } from './json-clients.js';
 import { credentialKeys, literalValue, packageSpec, VAR_ACCESS_TOKEN, VAR_AUTH_HEADER, VAR_BASE_URL, VAR_EMAIL, VAR_PASSWORD, VARIABLE_OF } from './values.js';

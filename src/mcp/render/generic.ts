@@ -8,7 +8,7 @@
  * `${VAR}` (mcpServers) or `${env:VAR}` (servers, the editor workspace style)
  * with --secrets ref.
  */
-import { MCP_PROXY_PACKAGE, PACKAGE_RUNNER, PACKAGE_RUNNER_YES_FLAG } from '../../constants.js';
+import { MCP_PROXY_PACKAGE, PACKAGE_RUNNER, PACKAGE_RUNNER_YES_FLAG } from '../../core/constants.js';
 import type { EntryRequest, GenericFormat, VariableSyntax } from '../types.js';
 import { remoteHeaders } from './json-clients.js';
 import { credentialValue, packageSpec, VAR_BASE_URL, VAR_EMAIL, VAR_PASSWORD } from './values.js';

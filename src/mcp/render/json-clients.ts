@@ -5,9 +5,9 @@
  * read from the client's row (ClientSpec.shape), and
  * `cmd /c npx` on Windows where the client spawns without a shell.
  */
-import { HEADER_AUTHORIZATION, HEADER_EMAIL, HEADER_PASSWORD, MCP_PROXY_PACKAGE, PACKAGE_RUNNER, PACKAGE_RUNNER_YES_FLAG } from '../../constants.js';
-import { usageError } from '../../errors.js';
-import { isLoopbackHost } from '../../settings.js';
+import { HEADER_AUTHORIZATION, HEADER_EMAIL, HEADER_PASSWORD, MCP_PROXY_PACKAGE, PACKAGE_RUNNER, PACKAGE_RUNNER_YES_FLAG } from '../../core/constants.js';
+import { usageError } from '../../core/errors.js';
+import { isLoopbackHost } from '../../config/settings.js';
 import type { ClientSpec, EntryRequest } from '../types.js';
 import {
   credentialValue,

@@ -4,7 +4,7 @@
  * literal secrets, the variables the user must export, and what the client
  * needs next. Pure: no file system, no environment.
  */
-import { usageError } from '../../errors.js';
+import { usageError } from '../../core/errors.js';
 import { CLIENTS } from '../clients/table.js';
 import { genericEntry } from './generic.js';
 import { checkRemotePossible, localEntry, proxyEntry, remoteEntry } from './json-clients.js';

@@ -14,7 +14,7 @@
  * without a shell (npx and npm's shims are .cmd files; node.exe needs none).
  * Only the base URL is in the arguments: no secret.
  */
-import { deriveMcpUrl } from '../../settings.js';
+import { deriveMcpUrl } from '../../config/settings.js';
 import { commandLine } from '../clients/shell-quote.js';
 import { stdioEntry } from './json-clients.js';
 import type { ClientSpec, EntryRequest, SvcctlCommand, TokenHelper } from '../types.js';

@@ -2,10 +2,10 @@
  * The values an entry holds for the user's credentials: a reference in the
  * client's own syntax, the literal value, or a VS Code `${input:…}` prompt.
  */
-import { ENV_PREFIX } from '../../constants.js';
-import { envName } from '../../settings.js';
+import { ENV_PREFIX } from '../../core/constants.js';
+import { envName } from '../../config/settings.js';
 import type { EntryRequest, LiteralValues, VariableSyntax, VscodeInput } from '../types.js';
-import { usageError } from '../../errors.js';
+import { usageError } from '../../core/errors.js';
 
 export const VAR_EMAIL = envName('EMAIL');
 export const VAR_PASSWORD = envName('PASSWORD');

@@ -15,12 +15,12 @@
  */
 import { join } from 'node:path';
 import { parse, stringify } from 'smol-toml';
-import { configDir, savedBaseUrls } from './auth/credentials-store.js';
-import type { Context, Deployment, Picked } from './context.js';
+import { configDir, savedBaseUrls } from '../auth/credentials-store.js';
+import type { Context, Deployment, Picked } from '../core/context.js';
 
-export type { Deployment, Picked } from './context.js';
-import { CliError, ExitCode, usageError } from './errors.js';
-import { readSnapshot, updateSafely } from './mcp/files/safe-write.js';
+export type { Deployment, Picked } from '../core/context.js';
+import { CliError, ExitCode, usageError } from '../core/errors.js';
+import { readSnapshot, updateSafely } from '../fs/safe-write.js';
 import { parseBaseUrl } from './settings.js';
 
 

@@ -10,12 +10,12 @@
  */
 // node:fs's `promises` is read on first use: loading node:fs/promises costs ~2 ms of every start-up (BENCHMARKS.md).
 import { promises as fs } from 'node:fs';
-import type { SettingName } from './constants.js';
-import type { Context } from './context.js';
-import { usageError } from './errors.js';
-import type { Output } from './output.js';
-import { describeSource, readSetting } from './settings.js';
-import { fileReadError, readAll } from './input.js';
+import type { SettingName } from '../core/constants.js';
+import type { Context } from '../core/context.js';
+import { usageError } from '../core/errors.js';
+import type { Output } from '../core/output.js';
+import { describeSource, readSetting } from '../config/settings.js';
+import { fileReadError, readAll } from '../fs/read-input.js';
 
 export function stripOneNewline(text: string): string {
   if (text.endsWith('\r\n')) return text.slice(0, -2);

@@ -5,8 +5,8 @@
  * list, mcp doctor, the saved-token lookup): undefined when nothing is set, but
  * a value that is set is still checked and warned about.
  */
-import type { Context } from './context.js';
-import { usageError } from './errors.js';
+import type { Context } from '../core/context.js';
+import { usageError } from '../core/errors.js';
 import { deriveMcpUrl, describeSource, isLoopbackHost, parseBaseUrl, readSetting } from './settings.js';
 
 const warned = new WeakMap<Context, Set<string>>();
@@ -22,7 +22,7 @@ function warnOnce(ctx: Context, message: string): void {
 
 /**
  * The base URL, checked: --base-url, else --deployment NAME, else SERVICE_BASE_URL, else a saved
- * deployment (src/deployments.ts, picked before the command ran); undefined when none is.
+ * deployment (src/config/deployments-file.ts, picked before the command ran); undefined when none is.
  */
 export function optionalBaseUrl(ctx: Context): string | undefined {
   const flag = readSetting({}, 'BASE_URL', { value: ctx.globals.baseUrl, name: '--base-url' });

@@ -3,8 +3,8 @@
  * legacy SVC_* twin; the current name wins, and a flag wins over both. An empty
  * variable counts as unset. --verbose names the variable used, never its value.
  */
-import { ENV_PREFIX, LEGACY_ENV_PREFIX, type SettingName } from './constants.js';
-import { usageError } from './errors.js';
+import { ENV_PREFIX, LEGACY_ENV_PREFIX, type SettingName } from '../core/constants.js';
+import { usageError } from '../core/errors.js';
 
 export interface Setting {
   value: string;

@@ -15,13 +15,13 @@
  */
 import { constants } from 'node:fs';
 import { lstat, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
-import { prepareReplacement, tempPathFor, type Replacement } from '../../fs/no-follow.js';
-import { ensureFolder, isPrivateMode } from '../../private-dir.js';
+import { prepareReplacement, tempPathFor, type Replacement } from './no-follow.js';
+import { ensureFolder, isPrivateMode } from './private-dir.js';
 import { dirname } from 'node:path';
-import { CliError, ExitCode } from '../../errors.js';
-import { acquireFileLock, LockBusyError, type FileLock, type LockOptions } from '../../fs/file-lock.js';
-import { removeLeftoverTemps } from '../../fs/leftover-temps.js';
-import { fileReadReason, fileWriteReason } from '../../fs-reasons.js';
+import { CliError, ExitCode } from '../core/errors.js';
+import { acquireFileLock, LockBusyError, type FileLock, type LockOptions } from './file-lock.js';
+import { removeLeftoverTemps } from './leftover-temps.js';
+import { fileReadReason, fileWriteReason } from './reasons.js';
 
 export interface FileSnapshot {
   /** The path as given (for messages). */

@@ -1,9 +1,9 @@
 /** Reading input bytes exactly as they are: from a file, or from stdin for '-'. */
 // node:fs's `promises` is read on first use: loading node:fs/promises costs ~2 ms of every start-up (BENCHMARKS.md).
 import { promises as fs } from 'node:fs';
-import type { InputStream } from './context.js';
-import { usageError } from './errors.js';
-import { fileReadReason, isDescribedReadError } from './fs-reasons.js';
+import type { InputStream } from '../core/context.js';
+import { usageError } from '../core/errors.js';
+import { fileReadReason, isDescribedReadError } from './reasons.js';
 
 export async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];

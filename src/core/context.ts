@@ -4,7 +4,7 @@
  * fake environment.
  */
 import type { Command } from 'commander';
-import type { KnownSecrets } from './known-secrets.js';
+import type { KnownSecrets } from '../secrets/known-secrets.js';
 import type { Output } from './output.js';
 
 export interface InputStream extends NodeJS.ReadableStream {
@@ -19,7 +19,7 @@ export interface GlobalOptions {
   input: boolean;
   baseUrl?: string;
   mcpUrl?: string;
-  /** --deployment NAME: a deployment saved in config.toml (src/deployments.ts). */
+  /** --deployment NAME: a deployment saved in config.toml (src/config/deployments-file.ts). */
   deployment?: string;
 }
 
@@ -34,7 +34,7 @@ export interface RunningProgram {
   script: string | undefined;
 }
 
-/** A deployment saved in config.toml (src/deployments.ts). */
+/** A deployment saved in config.toml (src/config/deployments-file.ts). */
 export interface Deployment {
   name: string;
   baseUrl: string;

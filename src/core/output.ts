@@ -11,7 +11,7 @@
  * already by its caller (a batch's result lines).
  */
 import type { ChalkInstance } from 'chalk';
-import { createRedactor, type Redactor } from './redaction.js';
+import { createRedactor, type Redactor } from '../secrets/redaction.js';
 
 /** The colours messages use: chalk's, or plain text. */
 export type Styles = Pick<ChalkInstance, 'green' | 'yellow' | 'dim' | 'red'>;

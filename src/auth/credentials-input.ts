@@ -11,7 +11,7 @@
  */
 import { canPrompt, type Context } from '../core/context.js';
 import { usageError } from '../core/errors.js';
-import { readSecretStdin, resolveSecretWithSource, warnSurroundingWhitespace } from '../secrets/sources.js';
+import { readSecretStdin, resolveSecretWithSource, warnSurroundingWhitespace } from '../config/secret-sources.js';
 import { describeSource, envName, readSetting } from '../config/settings.js';
 
 export interface CredentialFlags {

@@ -121,7 +121,7 @@ export async function freshToken(ctx: Context, sources: RefreshSources, refused?
       });
     }
     ctx.out.info(`${why}; logging in again as ${email}`);
-    const { logIn } = await import('../commands/login.js');
+    const { logIn } = await import('./log-in.js');
     const keep = (again.saved ?? first.saved)?.password_in_keychain === true;
     const { summary } = await logIn(ctx, {
       baseUrl: sources.baseUrl,

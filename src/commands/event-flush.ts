@@ -11,7 +11,7 @@ import { resolveBaseUrl } from '../config/base-url.js';
 import { CliError, ExitCode, usageError } from '../core/errors.js';
 import { RefusedPath } from '../fs/no-follow.js';
 import { createTransport } from '../http/transport.js';
-import { checkHeaderSafe, resolveSecret, resolveSecretWithSource } from '../secrets/sources.js';
+import { checkHeaderSafe, resolveSecret, resolveSecretWithSource } from '../config/secret-sources.js';
 import { apiUrl } from '../config/settings.js';
 import { deliverEvent, type DeliveryTarget } from '../events/deliver.js';
 import { checkSpoolFolder, claim, listSpooled, recoverStaleClaims, reject, release, settle } from '../events/spool.js';

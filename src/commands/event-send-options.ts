@@ -3,7 +3,7 @@
  * own module, so that the single, batch, preview and target modules all point
  * at it and none points back at event-send.ts.
  */
-import type { ResolvedSecret } from '../secrets/sources.js';
+import type { ResolvedSecret } from '../config/secret-sources.js';
 import type { EventFlags } from '../events/event-flags.js';
 import type { FailedOut } from '../events/failed-out.js';
 

@@ -5,7 +5,7 @@ import type { Context } from '../core/context.js';
 import { resolveBaseUrl } from '../config/base-url.js';
 import { ExitCode, usageError } from '../core/errors.js';
 import { describeInput, readInputBytes } from '../fs/read-input.js';
-import { checkHeaderSafe, resolveSecret, resolveSecretWithSource, type ResolvedSecret } from '../secrets/sources.js';
+import { checkHeaderSafe, resolveSecret, resolveSecretWithSource, type ResolvedSecret } from '../config/secret-sources.js';
 import { apiUrl, envName } from '../config/settings.js';
 import { buildFromBytes, buildFromEvent, type BuiltEvent } from '../events/event-body.js';
 import { eventFromFlags, usedFlagModeOptions } from '../events/event-flags.js';

@@ -2,7 +2,7 @@
 import type { Context } from '../core/context.js';
 import { exitWith, ExitCode, usageError } from '../core/errors.js';
 import { inputOrStdin, readInputBytes } from '../fs/read-input.js';
-import { resolveSecret } from '../secrets/sources.js';
+import { resolveSecret } from '../config/secret-sources.js';
 import { isWellFormedSignature, signBody, verifySignature } from '../events/hmac.js';
 
 export interface SignatureOptions {

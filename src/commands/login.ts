@@ -2,9 +2,9 @@
 import type { Context } from '../core/context.js';
 import { resolveBaseUrl } from '../config/base-url.js';
 import { resolveLoginCredentials, type CredentialFlags } from '../auth/credentials-input.js';
-import { readSavedToken, saveToken } from '../auth/credentials-store.js';
-import { describeExpiry, isExpired, summarizeToken, tryDecodeJwt, type TokenSummary } from '../auth/jwt.js';
-import { requestAccessToken } from '../auth/login-request.js';
+import { readSavedToken } from '../auth/credentials-store.js';
+import { logIn } from '../auth/log-in.js';
+import type { TokenSummary } from '../auth/jwt.js';
 import { usageError } from '../core/errors.js';
 
 export interface LoginOptions extends CredentialFlags {
@@ -13,54 +13,6 @@ export interface LoginOptions extends CredentialFlags {
   rememberPassword?: boolean;
   /** Seconds. */
   timeout: number;
-}
-
-export interface LoggedIn {
-  summary: TokenSummary;
-  /** Where the token was saved, when it was. */
-  savedTo?: string;
-}
-
-/**
- * Logs in with credentials already resolved, decodes the token, saves it when
- * asked, and tells a person at a terminal who is logged in and for how long.
- * `svcctl token --refresh` uses this too. With `save`, the caller has already
- * read the credentials file (readSavedToken), so a file that cannot be saved
- * to fails before a token is minted.
- */
-export async function logIn(
-  ctx: Context,
-  request: { baseUrl: string; email: string; password: string; timeoutSeconds: number; save: boolean; passwordInKeychain?: boolean },
-): Promise<LoggedIn> {
-  const token = await requestAccessToken(ctx, request);
-  const decoded = tryDecodeJwt(token);
-  const summary = summarizeToken(token, decoded);
-  const now = new Date();
-  if (!decoded) ctx.out.warn('the access_token is not a JWT: who it belongs to and when it expires are unknown');
-  else if (isExpired(decoded.claims, now)) ctx.out.warn(`the new token ${describeExpiry(decoded.claims, now)}: is this computer's clock right?`);
-  const result: LoggedIn = { summary };
-  if (request.save) {
-    result.savedTo = await saveToken(ctx, request.baseUrl, {
-      access_token: token,
-      email: summary.email ?? request.email,
-      expires_at: summary.expires_at,
-      saved_at: now.toISOString(),
-      ...(request.passwordInKeychain ? { password_in_keychain: true } : {}),
-    });
-    // The deployment is remembered too, so that later commands need no SERVICE_BASE_URL.
-    const { rememberDeployment } = await import('../config/deployments-file.js');
-    const name = await rememberDeployment(ctx, request.baseUrl);
-    ctx.out.debug(`deployment '${name}' remembered in the svcctl config (svcctl deployment list)`);
-  }
-  if (ctx.out.interactiveStderr) {
-    const who = summary.email ?? request.email;
-    ctx.out.success(`Logged in to ${request.baseUrl} as ${who}`);
-    if (decoded) ctx.out.info(`The token ${describeExpiry(decoded.claims, now)}.`);
-    if (result.savedTo) ctx.out.info(`Saved to ${result.savedTo} ('svcctl token' prints it, 'svcctl logout' forgets it).`);
-  } else if (result.savedTo) {
-    ctx.out.debug(`token saved to ${result.savedTo}`);
-  }
-  return result;
 }
 
 /** The new token on stdout: printing it is the command's purpose, so it is not redacted. */

@@ -15,7 +15,7 @@ import { fileTargetOf, planInstall } from '../mcp/install/install-plan.js';
 import { movedNote, removalsElsewhere } from '../mcp/install/stale-entries.js';
 import { chooseClients, chooseModeAndAuth } from '../mcp/install/interactive-choice.js';
 import { resolveLiterals } from '../mcp/install/literal-values.js';
-import { renderEntry, type Target } from '../mcp/render/render-entry.js';
+import { renderEntry, type Target } from '../mcp/clients/render-entry.js';
 import type { ClientEnv, EntryRequest, RenderedEntry } from '../mcp/types.js';
 
 export interface McpInstallOptions extends McpEntryOptions {

@@ -12,7 +12,7 @@ import { clientCommand } from '../mcp/clients/add-commands.js';
 import { buildEntryRequest, clientEnvOf, targetsOf, type McpEntryOptions } from '../mcp/install/entry-request.js';
 import { entryDocumentText, entryDocumentValue } from '../mcp/render/document.js';
 import { genericServersKey } from '../mcp/render/generic.js';
-import { genericFileFormat, renderEntry, type Target } from '../mcp/render/render-entry.js';
+import { genericFileFormat, renderEntry, type Target } from '../mcp/clients/render-entry.js';
 import type { EntryRequest, FileFormat, RenderedEntry } from '../mcp/types.js';
 
 function singleTarget(options: McpEntryOptions, command: string): Target {

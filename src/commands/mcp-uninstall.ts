@@ -13,7 +13,7 @@ import { clientEnvOf, explicitTargets, scopeFor, type McpEntryOptions } from '..
 import { fileTargetOf, planUninstall } from '../mcp/install/install-plan.js';
 import { chooseClients } from '../mcp/install/interactive-choice.js';
 import { removalsElsewhere } from '../mcp/install/stale-entries.js';
-import type { Target } from '../mcp/render/render-entry.js';
+import type { Target } from '../mcp/clients/render-entry.js';
 
 export interface McpUninstallOptions extends McpEntryOptions {
   dryRun?: boolean;

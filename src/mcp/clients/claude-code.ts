@@ -4,7 +4,7 @@
  */
 import type { ClientEnv, ClientSpec, Scope, EntryRequest, RenderedEntry } from '../types.js';
 import { envOr, join, projectFile, resolveFor } from './paths.js';
-import { commandLine, shellFor, type Arg } from './shell-quote.js';
+import { commandLine, shellFor, type Arg } from '../render/shell-quote.js';
 import { type ClientCommand } from './add-command-helpers.js';
 
 /** ~/.claude.json, or $CLAUDE_CONFIG_DIR/.claude.json when that is set. */

@@ -6,7 +6,7 @@ import { codexBearerVariable, codexLocal, codexProxy, codexRemote } from '../ren
 import type { ClientEnv, ClientSpec, EntryRequest, RenderedEntry } from '../types.js';
 import { envOr, join, projectFile, underKey } from './paths.js';
 import { usageError } from '../../core/errors.js';
-import { commandLine, expandedAssignment, shellFor, type Arg } from './shell-quote.js';
+import { commandLine, expandedAssignment, shellFor, type Arg } from '../render/shell-quote.js';
 import { record, strings, type ClientCommand, type Entry } from './add-command-helpers.js';
 
 /** $CODEX_HOME, default ~/.codex. */

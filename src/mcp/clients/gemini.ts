@@ -5,7 +5,7 @@
 import type { ClientSpec, EntryRequest, RenderedEntry } from '../types.js';
 import { join, probe, projectFile, underKey } from './paths.js';
 import { usageError } from '../../core/errors.js';
-import { commandLine, shellFor, type Arg } from './shell-quote.js';
+import { commandLine, shellFor, type Arg } from '../render/shell-quote.js';
 import { record, strings, type ClientCommand, type Entry } from './add-command-helpers.js';
 
 export const gemini: ClientSpec = {

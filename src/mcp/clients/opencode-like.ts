@@ -7,7 +7,7 @@ import type { ClientAddCommand, ClientEnv, ClientSpec, ClientVersion, EntryReque
 import { join, probe, resolveFor, xdgConfigHome } from './paths.js';
 import { programOnPath, programVersion } from './program-version.js';
 import { currentServersPath } from './versions.js';
-import { commandLine, shellFor, type Arg } from './shell-quote.js';
+import { commandLine, shellFor, type Arg } from '../render/shell-quote.js';
 
 /** The first of the names that exists in the folder, else the default. */
 function existingOr(env: ClientEnv, dir: string, names: readonly string[], fallback: string): string {

@@ -22,7 +22,7 @@ import { planSecrets } from './plan-secrets.js';
 import { namesVariable } from '../../secrets/secret-names.js';
 import { fail, pass, type CheckResult, type DoctorReport } from './types.js';
 import { goneCheck, goneSvcctlPaths, type EntryWhere } from './svcctl-paths.js';
-import { posixWords } from '../clients/shell-quote.js';
+import { posixWords } from '../render/shell-quote.js';
 
 const EXPORT_WHERE = 'in the environment the client starts from (a desktop app started from a dock or start menu may not see variables of a shell profile: start it from that shell, or reinstall with --secrets literal)';
 

@@ -5,7 +5,7 @@
  */
 import { PACKAGE_RUNNER } from '../../core/constants.js';
 import type { CommandPlan } from './entry-plan.js';
-import { findProgram } from './path-search.js';
+import { findProgram } from '../../fs/path-search.js';
 import { fail, pass, type CheckResult } from './types.js';
 
 export const MIN_NODE_MAJOR = 20;

@@ -12,7 +12,7 @@ import { fileReadReason } from '../../fs/reasons.js';
 import { resolveBaseUrl, resolveMcpUrl } from '../../config/base-url.js';
 import { checkScope, getClient } from '../clients/table.js';
 import { placeholderLiterals, resolveLiterals, type LiteralFlags } from './literal-values.js';
-import { checkMode, checkSecrets, defaultSecrets, type Target } from '../render/render-entry.js';
+import { checkMode, checkSecrets, defaultSecrets, type Target } from '../clients/render-entry.js';
 import type { AuthMethod, ClientEnv, EntryRequest, GenericFormat, Mode, Scope, SecretsHow, TokenHow } from '../types.js';
 import { chooseTokenHelper } from './token-choice.js';
 

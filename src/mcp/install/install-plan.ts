@@ -14,7 +14,7 @@ import { readSnapshot, type FileSnapshot } from '../../fs/safe-write.js';
 import { openTomlDocument } from '../files/toml-document.js';
 import { openYamlDocument, yamlText } from '../files/yaml-document.js';
 import { genericServersKey } from '../render/generic.js';
-import { genericFileFormat, type Target } from '../render/render-entry.js';
+import { genericFileFormat, type Target } from '../clients/render-entry.js';
 import type { ClientEnv, ClientId, ClientSpec, FileFormat, RenderedEntry, Scope } from '../types.js';
 
 export interface FileTarget {

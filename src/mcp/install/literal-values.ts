@@ -10,7 +10,7 @@ import { emailWithoutPrompt, resolveEmail, resolvePassword, type CredentialFlags
 import type { Context } from '../../core/context.js';
 import { optionalBaseUrl } from '../../config/base-url.js';
 import { usageError } from '../../core/errors.js';
-import { resolveSecret } from '../../secrets/sources.js';
+import { resolveSecret } from '../../config/secret-sources.js';
 import { credentialKeys, placeholder, VARIABLE_OF } from '../render/values.js';
 import type { AuthMethod, LiteralValues, Mode } from '../types.js';
 

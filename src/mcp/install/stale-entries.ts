@@ -10,7 +10,7 @@ import type { Context } from '../../core/context.js';
 import { isCliError } from '../../core/errors.js';
 import { CLIENTS } from '../clients/table.js';
 import { describeStale, otherPlaces, type KnownPlace } from '../clients/versions.js';
-import type { Target } from '../render/render-entry.js';
+import type { Target } from '../clients/render-entry.js';
 import type { ClientEnv, Scope } from '../types.js';
 import type { PlannedChange } from './apply-plans.js';
 import { fileTargetOf, planUninstall } from './install-plan.js';

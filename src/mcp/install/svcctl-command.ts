@@ -30,7 +30,7 @@ export async function svcctlCommand(ctx: Pick<Context, 'program' | 'env' | 'plat
     if (inNpxCache(file)) return npxCommand();
     return { argv: [ctx.program.execPath, file], how: 'path' };
   }
-  const { findProgram } = await import('../doctor/path-search.js');
+  const { findProgram } = await import('../../fs/path-search.js');
   const onPath = (await findProgram(CLI_NAME, ctx.env, ctx.platform, ctx.cwd)) !== undefined;
   return onPath ? { argv: [CLI_NAME], how: 'name' } : npxCommand();
 }

@@ -8,7 +8,7 @@
 import type { Context } from '../../core/context.js';
 import { optionalBaseUrl } from '../../config/base-url.js';
 import { usageError } from '../../core/errors.js';
-import type { Target } from '../render/render-entry.js';
+import type { Target } from '../clients/render-entry.js';
 import type { AuthMethod, Mode, TokenHelper, TokenHow } from '../types.js';
 
 async function canRefresh(ctx: Context, baseUrl: string | undefined): Promise<boolean> {

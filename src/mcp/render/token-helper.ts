@@ -15,7 +15,7 @@
  * Only the base URL is in the arguments: no secret.
  */
 import { deriveMcpUrl } from '../../config/settings.js';
-import { commandLine } from '../clients/shell-quote.js';
+import { commandLine } from './shell-quote.js';
 import { stdioEntry } from './json-clients.js';
 import type { ClientSpec, EntryRequest, SvcctlCommand, TokenHelper } from '../types.js';
 

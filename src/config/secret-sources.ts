@@ -14,7 +14,7 @@ import type { SettingName } from '../core/constants.js';
 import type { Context } from '../core/context.js';
 import { usageError } from '../core/errors.js';
 import type { Output } from '../core/output.js';
-import { describeSource, readSetting } from '../config/settings.js';
+import { describeSource, readSetting } from './settings.js';
 import { fileReadError, readAll } from '../fs/read-input.js';
 
 export function stripOneNewline(text: string): string {

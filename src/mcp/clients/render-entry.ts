@@ -5,11 +5,11 @@
  * needs next. Pure: no file system, no environment.
  */
 import { usageError } from '../../core/errors.js';
-import { CLIENTS } from '../clients/table.js';
-import { genericEntry } from './generic.js';
-import { checkRemotePossible, localEntry, proxyEntry, remoteEntry } from './json-clients.js';
-import { tokenHelperEntry, tokenHelperNotes } from './token-helper.js';
-import { credentialKeys, ESCAPED_DOLLAR_BRACE, holdsLiteralSecret, LITERAL_DOLLAR_VAR, PROXY_HEADER_PREFIX, VAR_ACCESS_TOKEN, VAR_AUTH_HEADER, VARIABLE_OF, vscodeInputs } from './values.js';
+import { CLIENTS } from './table.js';
+import { genericEntry } from '../render/generic.js';
+import { checkRemotePossible, localEntry, proxyEntry, remoteEntry } from '../render/json-clients.js';
+import { tokenHelperEntry, tokenHelperNotes } from '../render/token-helper.js';
+import { credentialKeys, ESCAPED_DOLLAR_BRACE, holdsLiteralSecret, LITERAL_DOLLAR_VAR, PROXY_HEADER_PREFIX, VAR_ACCESS_TOKEN, VAR_AUTH_HEADER, VARIABLE_OF, vscodeInputs } from '../render/values.js';
 import type { ClientSpec, EntryRequest, GenericFormat, Mode, RenderedEntry, SecretsHow } from '../types.js';
 
 export type Target = EntryRequest['target'];

@@ -11,7 +11,7 @@ import { CLIENTS } from '../src/mcp/clients/table.js';
 import { entryRuleFailure } from '../src/mcp/doctor/client-rules.js';
 import { planEntry } from '../src/mcp/doctor/entry-plan.js';
 import { referenceSyntaxOf, Resolver } from '../src/mcp/doctor/references.js';
-import { defaultSecrets, renderEntry } from '../src/mcp/render/render-entry.js';
+import { defaultSecrets, renderEntry } from '../src/mcp/clients/render-entry.js';
 import type { AuthMethod, ClientId, EntryRequest, Mode, Scope } from '../src/mcp/types.js';
 import { BASE, entryRequest, LINUX as linux, MAC as mac, MCP, onlyFiles, renderValue, WIN as win } from './helpers/mcp-request.js';
 

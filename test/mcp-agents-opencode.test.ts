@@ -14,7 +14,7 @@ import { CLIENTS } from '../src/mcp/clients/table.js';
 import { entryRuleFailure, unexpandedCheck, unexpandedReferences } from '../src/mcp/doctor/client-rules.js';
 import { planEntry } from '../src/mcp/doctor/entry-plan.js';
 import { referenceSyntaxOf, Resolver } from '../src/mcp/doctor/references.js';
-import { defaultSecrets } from '../src/mcp/render/render-entry.js';
+import { defaultSecrets } from '../src/mcp/clients/render-entry.js';
 import { makeTempDir, placeFile, runCli } from './helpers/cli.js';
 import { BASE, LINUX as linux, MAC as mac, MCP, onlyFiles, renderValue, WIN as win } from './helpers/mcp-request.js';
 

@@ -21,7 +21,7 @@ import { KnownSecrets } from '../src/secrets/known-secrets.js';
 import { clientCommand } from '../src/mcp/clients/add-commands.js';
 import { registerClient } from '../src/mcp/clients/table.js';
 import { buildEntryRequest } from '../src/mcp/install/entry-request.js';
-import { renderEntry } from '../src/mcp/render/render-entry.js';
+import { renderEntry } from '../src/mcp/clients/render-entry.js';
 import { CLIENT_IDS, type ClientId, type ClientSpec } from '../src/mcp/types.js';
 import { Output } from '../src/core/output.js';
 import { makeTempDir, ROOT } from './helpers/cli.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, it, test } from 'node:test';
 import { parse } from 'yaml';
 import { CLIENTS } from '../src/mcp/clients/table.js';
-import { checkSecrets, defaultSecrets } from '../src/mcp/render/render-entry.js';
+import { checkSecrets, defaultSecrets } from '../src/mcp/clients/render-entry.js';
 import { runCli, secretsIn } from './helpers/cli.js';
 import { sandboxWithUser } from './helpers/dev-sandbox.js';
 import { BASE, LINUX as linux, MAC as mac, MCP, renderValue as render, WIN as win } from './helpers/mcp-request.js';

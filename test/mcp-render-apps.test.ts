@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it, test } from 'node:test';
 import { clientCommand } from '../src/mcp/clients/add-commands.js';
 import { CLIENTS } from '../src/mcp/clients/table.js';
-import { checkSecrets, defaultSecrets, renderEntry } from '../src/mcp/render/render-entry.js';
+import { checkSecrets, defaultSecrets, renderEntry } from '../src/mcp/clients/render-entry.js';
 import type { ClientEnv } from '../src/mcp/types.js';
 import { BASE, entryRequest, LINUX as linux, MAC as mac, MCP, onlyFiles, renderValue as render, WIN as win } from './helpers/mcp-request.js';
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CliError } from '../src/core/errors.js';
-import { checkSecrets, defaultSecrets, renderEntry } from '../src/mcp/render/render-entry.js';
+import { checkSecrets, defaultSecrets, renderEntry } from '../src/mcp/clients/render-entry.js';
 import type { ClientId, EntryRequest, Mode } from '../src/mcp/types.js';
 import { BASE, entryRequest, MCP } from './helpers/mcp-request.js';
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it, test } from 'node:test';
 import { CLIENTS } from '../src/mcp/clients/table.js';
-import { defaultSecrets } from '../src/mcp/render/render-entry.js';
+import { defaultSecrets } from '../src/mcp/clients/render-entry.js';
 import type { Scope } from '../src/mcp/types.js';
 import { BASE, LINUX as linux, MAC as mac, MCP, renderValue as render, WIN as win } from './helpers/mcp-request.js';
 

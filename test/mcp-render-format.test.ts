@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parse } from 'smol-toml';
 import { CliError } from '../src/core/errors.js';
-import { checkSecrets, renderEntry } from '../src/mcp/render/render-entry.js';
+import { checkSecrets, renderEntry } from '../src/mcp/clients/render-entry.js';
 import { entryDocumentText } from '../src/mcp/render/document.js';
 import type { EntryRequest, GenericFormat, Mode } from '../src/mcp/types.js';
 

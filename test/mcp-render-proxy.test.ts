@@ -10,7 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { renderEntry } from '../src/mcp/render/render-entry.js';
+import { renderEntry } from '../src/mcp/clients/render-entry.js';
 import type { AuthMethod, ClientId, EntryRequest, SecretsHow } from '../src/mcp/types.js';
 
 type Env = Record<string, string | undefined>;

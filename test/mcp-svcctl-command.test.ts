@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { posixWords, commandLine } from '../src/mcp/clients/shell-quote.js';
+import { posixWords, commandLine } from '../src/mcp/render/shell-quote.js';
 import { goneSvcctlPaths, reinstallLine } from '../src/mcp/doctor/svcctl-paths.js';
 import { inNpxCache, svcctlCommand } from '../src/mcp/install/svcctl-command.js';
 import { SVCCTL_HELPER, isSvcctlProxy } from '../src/mcp/service-entries.js';

@@ -3,7 +3,7 @@
  * client's default secrets, Linux) and ClientEnvs of the three OS families
  * with no file on disk, for path tests computed on any OS.
  */
-import { defaultSecrets, renderEntry } from '../../src/mcp/render/render-entry.js';
+import { defaultSecrets, renderEntry } from '../../src/mcp/clients/render-entry.js';
 import type { AuthMethod, ClientEnv, ClientId, EntryRequest, Mode } from '../../src/mcp/types.js';
 
 export const BASE = 'https://acme.example.com/api';

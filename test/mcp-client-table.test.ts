@@ -77,6 +77,7 @@ function contextIn(home: string, env: NodeJS.ProcessEnv = {}): Captured {
     out: new Output({ stdout, stderr, env: {} }),
     globals: { json: true, quiet: false, verbose: false, color: false, input: false },
     secrets: new KnownSecrets(),
+    now: () => new Date(),
   };
   return { ctx, stdout: () => `${out}${err}` };
 }

@@ -23,6 +23,7 @@ function fakeContext(home: string, env: NodeJS.ProcessEnv = {}): { ctx: Context;
     out,
     globals: { json: false, quiet: false, verbose: false, color: false, input: false },
     secrets: new KnownSecrets(),
+    now: () => new Date(),
   };
   return { ctx, stderr: () => err };
 }

@@ -81,7 +81,7 @@ export function staleReason(saved: SavedToken | undefined, baseUrl: string, now:
 /** The saved token, if it is fresh and is not the refused one. */
 async function usableSaved(ctx: Context, baseUrl: string, refused: string | undefined, warn = true): Promise<{ saved?: SavedToken; usable: boolean }> {
   const saved = await readSavedToken(ctx, baseUrl, { warn });
-  return { saved, usable: isUsable(saved, new Date()) && saved?.access_token !== refused };
+  return { saved, usable: isUsable(saved, ctx.now()) && saved?.access_token !== refused };
 }
 
 async function passwordFor(ctx: Context, sources: RefreshSources, saved: SavedToken | undefined): Promise<string | undefined> {
@@ -98,7 +98,7 @@ async function passwordFor(ctx: Context, sources: RefreshSources, saved: SavedTo
 export async function freshToken(ctx: Context, sources: RefreshSources, refused?: string): Promise<FreshToken> {
   const first = await usableSaved(ctx, sources.baseUrl, refused);
   if (first.usable) return { token: first.saved!.access_token, loggedIn: false };
-  const why = staleReason(first.saved, sources.baseUrl, new Date(), refused);
+  const why = staleReason(first.saved, sources.baseUrl, ctx.now(), refused);
 
   const email = sources.email ?? first.saved?.email ?? undefined;
   const canLogIn = email !== undefined && (sources.hasPassword || first.saved?.password_in_keychain === true);

@@ -24,7 +24,7 @@ export async function logIn(
   const token = await requestAccessToken(ctx, request);
   const decoded = tryDecodeJwt(token);
   const summary = summarizeToken(token, decoded);
-  const now = new Date();
+  const now = ctx.now();
   if (!decoded) ctx.out.warn('the access_token is not a JWT: who it belongs to and when it expires are unknown');
   else if (isExpired(decoded.claims, now)) ctx.out.warn(`the new token ${describeExpiry(decoded.claims, now)}: is this computer's clock right?`);
   const result: LoggedIn = { summary };

@@ -32,6 +32,8 @@ export interface Io {
   program?: RunningProgram;
   /** The run's known secrets: every output of the run is redacted with them. */
   secrets: KnownSecrets;
+  /** The clock (tests move it instead of sleeping); the system clock when not given. */
+  now?: () => Date;
 }
 
 export const EXIT_CODES_HELP = `
@@ -163,6 +165,7 @@ export function createProgram(io: Io, argv?: readonly string[]): Command {
       globals,
       ...(io.program ? { program: io.program } : {}),
       secrets: io.secrets,
+      now: io.now ?? (() => new Date()),
       ...(deployment ? { deployment } : {}),
     };
   };

@@ -52,7 +52,7 @@ export async function runStatus(ctx: Context, options: StatusOptions): Promise<v
   const { entries, warnings } = await findServiceEntries(ctx, {});
   const status: Status = {
     deployment: deploymentOf(ctx, baseUrl),
-    login: saved ? { email: saved.email, expires_at: saved.expires_at, expired: saved.expires_at === null ? null : Date.parse(saved.expires_at) <= Date.now(), password_in_keychain: saved.password_in_keychain === true } : null,
+    login: saved ? { email: saved.email, expires_at: saved.expires_at, expired: saved.expires_at === null ? null : Date.parse(saved.expires_at) <= ctx.now().getTime(), password_in_keychain: saved.password_in_keychain === true } : null,
     settings: SETTING_NAMES.flatMap((name) => readSetting(ctx.env, name)?.source ?? []),
     clients: entries,
   };

@@ -62,7 +62,7 @@ export async function runToken(ctx: Context, options: TokenOptions): Promise<voi
     return;
   }
   const saved = await readSavedToken(ctx, baseUrl);
-  const now = new Date();
+  const now = ctx.now();
   if (!isUsable(saved, now, 0)) throw new CliError(ExitCode.AuthRejected, staleReason(saved, baseUrl, now), { hint: LOGIN_HINT });
   const expiry = savedExpiry(saved);
   if (expiry && expiry.getTime() - now.getTime() < EXPIRY_WARNING_SECONDS * 1000) {
@@ -99,7 +99,7 @@ export async function runTokenInspect(ctx: Context, options: InspectOptions): Pr
   const { header, claims } = decodeJwt(await tokenText(ctx, options.token));
   const problem = timeClaimProblem(claims);
   if (problem) throw invalidData(`not a valid JWT: ${problem}`, 'exp, nbf and iat are numbers of seconds since 1970 (RFC 7519)');
-  const now = new Date();
+  const now = ctx.now();
   const expiresAt = expiryOf(claims);
   const expired = isExpired(claims, now);
   if (ctx.globals.json) {

@@ -57,6 +57,8 @@ export interface Context {
   program?: RunningProgram;
   /** Every secret value this run has read: add each one as it is read (known-secrets.ts); `out` redacts with it. */
   secrets: KnownSecrets;
+  /** The current time: every expiry and age is measured with it, so tests can move time. */
+  now(): Date;
   /** The saved deployment this run uses when no flag or variable names a base URL (read before the command runs). */
   deployment?: Picked;
 }

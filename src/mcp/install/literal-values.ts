@@ -32,7 +32,7 @@ export async function resolveToken(ctx: Context, flags: LiteralFlags): Promise<s
     const saved = await readSavedToken(ctx, baseUrl);
     if (saved) {
       ctx.out.debug(`access token saved by svcctl login for ${baseUrl}`);
-      if (saved.expires_at !== null && Date.parse(saved.expires_at) <= Date.now()) {
+      if (saved.expires_at !== null && Date.parse(saved.expires_at) <= ctx.now().getTime()) {
         ctx.out.warn(`the access token saved for ${baseUrl} expired at ${saved.expires_at}; run svcctl login --save again`);
       }
       return saved.access_token;

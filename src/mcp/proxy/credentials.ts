@@ -32,7 +32,7 @@ export function bearerSource(ctx: Context, sources: RefreshSources): CredentialS
   };
   return {
     async headers() {
-      if (current !== undefined && isUsable({ access_token: current, expires_at: null }, new Date())) return use(current);
+      if (current !== undefined && isUsable({ access_token: current, expires_at: null }, ctx.now())) return use(current);
       return use((await freshToken(ctx, sources)).token);
     },
     async refresh(refused) {

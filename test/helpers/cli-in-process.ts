@@ -1,0 +1,56 @@
+/**
+ * Runs svcctl's `main(argv, io)` inside the test process, with the same temp HOME, clean environment and
+ * result shape as `runCli`, but no child process: most tests check what a command does, not how a process
+ * starts, and a spawn costs ~150 ms of a 2-core machine. Use `runCli` where the process is the point
+ * (start-up, signals, pipes, a terminal, exit on a fatal error).
+ */
+import { PassThrough, Readable } from 'node:stream';
+import { rm } from 'node:fs/promises';
+import { main } from '../../src/top-level.js';
+import { BIN, cleanEnv, makeTempDir, type RunOptions, type RunResult } from './cli.js';
+
+export interface InProcessOptions extends Omit<RunOptions, 'bin' | 'openStdin'> {
+  /** The run's clock (Context.now): move time instead of sleeping. */
+  now?: () => Date;
+}
+
+function collector(): { stream: PassThrough; bytes: () => Buffer } {
+  const chunks: Buffer[] = [];
+  const stream = new PassThrough();
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  return { stream, bytes: () => Buffer.concat(chunks) };
+}
+
+export async function runCliInProcess(args: string[], options: InProcessOptions = {}): Promise<RunResult> {
+  const home = options.home ?? (await makeTempDir('svcctl-home-'));
+  const stdout = collector();
+  const stderr = collector();
+  const stdin = options.input === undefined ? Readable.from([]) : Readable.from([Buffer.from(options.input)]);
+  const run = main(args, {
+    env: cleanEnv(home, options.env),
+    cwd: options.cwd ?? home,
+    homeDir: home,
+    stdin,
+    stdout: stdout.stream,
+    stderr: stderr.stream,
+    program: { execPath: process.execPath, script: BIN },
+    ...(options.now ? { now: options.now } : {}),
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), options.timeoutMs ?? 20_000);
+  });
+  const outcome = await Promise.race([run, timeout]);
+  clearTimeout(timer);
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  if (!options.home) await rm(home, { recursive: true, force: true });
+  const stdoutBytes = stdout.bytes();
+  return {
+    code: outcome === 'timeout' ? null : outcome,
+    signal: null,
+    stdout: stdoutBytes.toString('utf8'),
+    stderr: stderr.bytes().toString('utf8'),
+    stdoutBytes,
+    timedOut: outcome === 'timeout',
+  };
+}

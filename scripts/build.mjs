@@ -62,6 +62,8 @@ const result = await build({
   // Prefer a package's ESM build: jsonc-parser's UMD main loads its parts with a
   // require() that cannot be bundled.
   mainFields: ['module', 'main'],
+  // The typed commander is types only: at run time it is commander itself.
+  alias: { '@commander-js/extra-typings': 'commander' },
   plugins: [slimUndici, lazyChildProcess, await coreChunkPlugin(root)],
   // The package ships this bundle and has no runtime dependencies, except optional native modules
   // (prebuilt per platform, not bundleable): those stay imports, installed by npm as optionalDependencies.

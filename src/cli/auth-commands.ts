@@ -1,5 +1,5 @@
 /** Wiring of `svcctl login`, `svcctl token [inspect]` and `svcctl logout`. */
-import { Command, Option } from 'commander';
+import { Command, Option } from '@commander-js/extra-typings';
 import { DEFAULT_TIMEOUT_SECONDS } from '../core/constants.js';
 import type { ContextFactory } from '../core/context.js';
 import { positiveSeconds, rejectPasswordFlag } from './parsers.js';
@@ -25,7 +25,7 @@ Examples:
   svcctl token | svcctl token inspect -
   printf '%s' "$TOKEN" | svcctl token inspect --check - || echo expired`;
 
-const timeoutOption = (): Option =>
+const timeoutOption = () =>
   new Option('--timeout <seconds>', 'deadline of the whole request, in seconds (at most 3600)').argParser(positiveSeconds).default(DEFAULT_TIMEOUT_SECONDS);
 
 export function registerAuthCommands(program: Command, contextFor: ContextFactory): void {
@@ -39,7 +39,7 @@ export function registerAuthCommands(program: Command, contextFor: ContextFactor
     .option('--remember-password', "with --save: keep the password in the OS keychain, so 'token --refresh' and 'mcp proxy' can log in again")
     .addOption(timeoutOption())
     .addHelpText('after', LOGIN_EXAMPLES)
-    .action(async (options, command: Command) => {
+    .action(async (options, command) => {
       const { runLogin } = await import('../commands/login.js');
       await runLogin(contextFor(command), options);
     });
@@ -56,7 +56,7 @@ export function registerAuthCommands(program: Command, contextFor: ContextFactor
     .option('--password-file <file>', 'with --refresh: read the password from a file')
     .addOption(timeoutOption())
     .addHelpText('after', TOKEN_EXAMPLES)
-    .action(async (options, command: Command) => {
+    .action(async (options, command) => {
       const { runToken } = await import('../commands/token.js');
       await runToken(contextFor(command), options);
     });
@@ -67,7 +67,7 @@ export function registerAuthCommands(program: Command, contextFor: ContextFactor
     .description('decode a JWT (no verification): header, claims, expiry in words')
     .argument('[TOKEN]', "the token, or '-' to read it from stdin (the default when stdin is not a terminal)")
     .option('--check', 'exit 8 when the token is expired')
-    .action(async (tokenArgument: string | undefined, options, command: Command) => {
+    .action(async (tokenArgument: string | undefined, options, command) => {
       const { runTokenInspect } = await import('../commands/token.js');
       await runTokenInspect(contextFor(command), { ...options, token: tokenArgument });
     });
@@ -75,7 +75,7 @@ export function registerAuthCommands(program: Command, contextFor: ContextFactor
   program
     .command('logout')
     .description('forget the token saved for the base URL')
-    .action(async (_options, command: Command) => {
+    .action(async (_options, command) => {
       const { runLogout } = await import('../commands/logout.js');
       await runLogout(contextFor(command));
     });

@@ -4,7 +4,7 @@
  * as commander already says for unknown commands and options; and commander's
  * own error text in svcctl's form: `error:` in red, the suggestion as a `hint:`.
  */
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Styles } from '../core/output.js';
 
 /** Edits (insert, delete, replace, swap two neighbours) between two words. */
@@ -43,7 +43,7 @@ function checked(choices: readonly string[], original: Parser): (value: string, 
 }
 
 /** Gives every option and argument with choices in the tree a check that suggests the closest value. */
-export function suggestChoices(command: Command): void {
+export function suggestChoices(command: CommandUnknownOpts): void {
   const options = command.options as unknown as Array<{ parseArg?: Parser; argChoices?: string[] }>;
   for (const option of options) {
     // Ours checks with a suggestion first, then runs the parser it had (commander's own check, or collect for --client).

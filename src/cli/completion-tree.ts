@@ -5,7 +5,7 @@
  * folder, or free text). The scripts are generated from this at run time, so
  * an option added to commander is completed without touching the generator.
  */
-import type { Argument, Command, Option } from 'commander';
+import type { Argument, CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
 
 /** What completes a value: fixed choices, a file, a folder, a command to run (`event run -- …`), or nothing (free text). */
 export type ValueKind = { kind: 'choices'; choices: readonly string[] } | { kind: 'file' } | { kind: 'dir' } | { kind: 'command' } | { kind: 'text' };

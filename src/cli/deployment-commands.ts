@@ -1,5 +1,5 @@
 /** Wiring of `svcctl deployment list | use | add | remove` and `svcctl status`. */
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { ContextFactory } from '../core/context.js';
 
 const DEPLOYMENT_EXAMPLES = `
@@ -17,7 +17,7 @@ export function registerDeploymentCommands(program: Command, contextFor: Context
   group
     .command('list')
     .description('list the saved deployments (* marks the default)')
-    .action(async (_options, command: Command) => {
+    .action(async (_options, command) => {
       const { runDeploymentList } = await import('../commands/deployments.js');
       await runDeploymentList(contextFor(command));
     });
@@ -25,7 +25,7 @@ export function registerDeploymentCommands(program: Command, contextFor: Context
     .command('use')
     .description('make a saved deployment the default')
     .argument('<name>', 'the deployment')
-    .action(async (name: string, _options, command: Command) => {
+    .action(async (name: string, _options, command) => {
       const { runDeploymentUse } = await import('../commands/deployments.js');
       await runDeploymentUse(contextFor(command), name);
     });
@@ -34,7 +34,7 @@ export function registerDeploymentCommands(program: Command, contextFor: Context
     .description('save a deployment under a name')
     .argument('<name>', 'its name, e.g. prod')
     .argument('<base-url>', 'its API base, ending in /api')
-    .action(async (name: string, url: string, _options, command: Command) => {
+    .action(async (name: string, url: string, _options, command) => {
       const { runDeploymentAdd } = await import('../commands/deployments.js');
       await runDeploymentAdd(contextFor(command), name, url);
     });
@@ -42,7 +42,7 @@ export function registerDeploymentCommands(program: Command, contextFor: Context
     .command('remove')
     .description('forget a saved deployment (its saved token stays until svcctl logout)')
     .argument('<name>', 'the deployment')
-    .action(async (name: string, _options, command: Command) => {
+    .action(async (name: string, _options, command) => {
       const { runDeploymentRemove } = await import('../commands/deployments.js');
       await runDeploymentRemove(contextFor(command), name);
     });
@@ -51,7 +51,7 @@ export function registerDeploymentCommands(program: Command, contextFor: Context
     .command('status')
     .description('the deployment, the login, the settings set and the MCP clients with our server (never a secret)')
     .option('--check', 'also run mcp doctor on each MCP entry (exit 8 when one fails)')
-    .action(async (options: { check?: boolean }, command: Command) => {
+    .action(async (options: { check?: boolean }, command) => {
       const { runStatus } = await import('../commands/status.js');
       await runStatus(contextFor(command), options);
     });

@@ -1,5 +1,5 @@
 /** Wiring of `svcctl dev`, the local sandbox deployment. */
-import { Command, Option } from 'commander';
+import { Command, Option } from '@commander-js/extra-typings';
 import { DEV_DEFAULT_MAX_BODY_BYTES, DEV_DEFAULT_TOKEN_TTL_SECONDS, DEV_DETACHED_CHILD_FLAG } from '../core/constants.js';
 import type { ContextFactory } from '../core/context.js';
 import { READY_FORMATS } from '../dev/ready-output.js';
@@ -35,7 +35,7 @@ export function registerDevCommands(program: Command, contextFor: ContextFactory
     .addOption(new Option(DEV_DETACHED_CHILD_FLAG).hideHelp())
     .addOption(new Option('--max-body <bytes>', 'largest event body accepted, in bytes (413 above; at most 1 GiB)').argParser(integerIn(1, 1024 * 1024 * 1024)).default(DEV_DEFAULT_MAX_BODY_BYTES))
     .addHelpText('after', DEV_EXAMPLES)
-    .action(async (options, command: Command) => {
+    .action(async (options, command) => {
       const { runDev } = await import('../commands/dev.js');
       await runDev(contextFor(command), options);
     });

@@ -1,5 +1,5 @@
 /** Wiring of `svcctl event send | sign | verify`. */
-import { Command, Option } from 'commander';
+import { Command, Option } from '@commander-js/extra-typings';
 import { DEFAULT_CONCURRENCY, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS } from '../core/constants.js';
 import type { ContextFactory } from '../core/context.js';
 import { collect, integerIn, positiveSeconds } from './parsers.js';
@@ -42,7 +42,7 @@ export function registerEventCommands(program: Command, contextFor: ContextFacto
     .option('--print-curl', 'print an equivalent curl command and send nothing')
     .option('--spool [DIR]', 'keep an event the service cannot take now (unreachable, 5xx) in DIR for `event flush`')
     .addHelpText('after', SEND_EXAMPLES)
-    .action(async (file: string | undefined, options, command: Command) => {
+    .action(async (file: string | undefined, options, command) => {
       const { runEventSend } = await import('../commands/event-send.js');
       const concurrencyGiven = command.getOptionValueSource('concurrency') === 'cli';
       const flags = { raw: !!options.raw, ndjson: !!options.ndjson, dryRun: !!options.dryRun, printCurl: !!options.printCurl };
@@ -56,7 +56,7 @@ export function registerEventCommands(program: Command, contextFor: ContextFacto
     .description('print sha256=<hex>, the signature of the exact bytes of FILE or stdin')
     .argument('[FILE]', "the body file, or '-' for stdin")
     .option('--hmac-secret-file <file>', 'file holding the HMAC secret (else SERVICE_HMAC_SECRET)')
-    .action(async (file: string | undefined, options, command: Command) => {
+    .action(async (file: string | undefined, options, command) => {
       const { runEventSign } = await import('../commands/event-signature.js');
       await runEventSign(contextFor(command), { ...options, file });
     });
@@ -67,7 +67,7 @@ export function registerEventCommands(program: Command, contextFor: ContextFacto
     .argument('[FILE]', "the body file, or '-' for stdin")
     .requiredOption('--signature <value>', 'the signature to check: sha256=<64 hex digits>')
     .option('--hmac-secret-file <file>', 'file holding the HMAC secret (else SERVICE_HMAC_SECRET)')
-    .action(async (file: string | undefined, options, command: Command) => {
+    .action(async (file: string | undefined, options, command) => {
       const { runEventVerify } = await import('../commands/event-signature.js');
       await runEventVerify(contextFor(command), { ...options, file });
     });

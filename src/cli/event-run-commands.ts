@@ -1,5 +1,5 @@
 /** Wiring of `svcctl event run` and `svcctl event flush`. */
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option, type OptionValues } from '@commander-js/extra-typings';
 import { DEFAULT_CONCURRENCY, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS } from '../core/constants.js';
 import type { ContextFactory } from '../core/context.js';
 import { collect, integerIn, positiveSeconds } from './parsers.js';
@@ -19,7 +19,7 @@ function commandSeconds(value: string): number {
   return number;
 }
 
-const httpOptions = (command: Command): Command =>
+const httpOptions = <Args extends unknown[], Opts extends OptionValues>(command: Command<Args, Opts>) =>
   command
     .option('--token-file <file>', 'file holding the ingest token (else SERVICE_INGEST_TOKEN)')
     .option('--hmac-secret-file <file>', 'file holding the HMAC secret (else SERVICE_HMAC_SECRET)')
@@ -46,7 +46,7 @@ export function registerRunAndFlush(event: Command, contextFor: ContextFactory):
     .option('--dry-run', 'run the command, print the event that would be sent, send nothing');
   httpOptions(run)
     .addHelpText('after', RUN_EXAMPLES)
-    .action(async (command: string[], options, cmd: Command) => {
+    .action(async (command: string[], options, cmd) => {
       const { runEventRun } = await import('../commands/event-run.js');
       await runEventRun(contextFor(cmd), { ...options, command });
     });
@@ -56,7 +56,7 @@ export function registerRunAndFlush(event: Command, contextFor: ContextFactory):
     .description('send every spooled event; delete each file only after the service accepted it')
     .option('--spool <DIR>', 'the spool folder (else SERVICE_SPOOL_DIR, else $XDG_STATE_HOME/svcctl/spool)')
     .addOption(new Option('--concurrency <n>', 'requests in flight (1 to 256)').argParser(integerIn(1, 256)).default(DEFAULT_CONCURRENCY));
-  httpOptions(flush).action(async (options, cmd: Command) => {
+  httpOptions(flush).action(async (options, cmd) => {
     const { runEventFlush } = await import('../commands/event-flush.js');
     await runEventFlush(contextFor(cmd), options);
   });

@@ -2,7 +2,7 @@
  * Wiring of `svcctl mcp …`: print, command and proxy here, install, uninstall,
  * list and doctor in their own modules; the options they share are in mcp-options.ts.
  */
-import { Command, Option } from 'commander';
+import { Command, Option } from '@commander-js/extra-typings';
 import { DEFAULT_TIMEOUT_SECONDS } from '../core/constants.js';
 import { AUTH_METHODS } from '../mcp/types.js';
 import type { ContextFactory } from '../core/context.js';
@@ -42,7 +42,7 @@ export function registerMcpCommands(program: Command, contextFor: ContextFactory
     .description("print the entry as the client's file would hold it (nothing is written)")
     .option('--show-secrets', 'print literal secrets instead of placeholders such as <SERVICE_PASSWORD>')
     .addHelpText('after', PRINT_EXAMPLES)
-    .action(async (options, command: Command) => {
+    .action(async (options, command) => {
       const { runMcpPrint } = await import('../commands/mcp-print.js');
       await runMcpPrint(contextFor(command), options);
     });
@@ -51,7 +51,7 @@ export function registerMcpCommands(program: Command, contextFor: ContextFactory
     .description("print the client's own command line (or install link) that adds the same server")
     .option('--show-secrets', 'put literal secrets in the command instead of placeholders')
     .addHelpText('after', COMMAND_EXAMPLES)
-    .action(async (options, command: Command) => {
+    .action(async (options, command) => {
       const { runMcpCommand } = await import('../commands/mcp-print.js');
       await runMcpCommand(contextFor(command), options);
     });
@@ -63,7 +63,7 @@ export function registerMcpCommands(program: Command, contextFor: ContextFactory
     .option('--password-file <file>', 'password to log in with (else SERVICE_PASSWORD, else the OS keychain of login --remember-password)')
     .addOption(new Option('--timeout <seconds>', 'deadline of a login, in seconds (at most 3600)').argParser(positiveSeconds).default(DEFAULT_TIMEOUT_SECONDS))
     .addHelpText('after', PROXY_HELP)
-    .action(async (options, command: Command) => {
+    .action(async (options, command) => {
       const { runMcpProxy } = await import('../commands/mcp-proxy.js');
       await runMcpProxy(contextFor(command), options);
     });

@@ -1,5 +1,5 @@
 /** Wiring of `svcctl mcp doctor` (checks an installed entry end to end). */
-import { Option, type Command } from 'commander';
+import { Option, type Command } from '@commander-js/extra-typings';
 import { DEFAULT_TIMEOUT_SECONDS, MCP_SERVER_PACKAGE } from '../core/constants.js';
 import { addTargetOptions } from './mcp-options.js';
 import { positiveSeconds } from './parsers.js';
@@ -26,7 +26,7 @@ export function registerMcpDoctorCommand(mcp: Command, contextFor: ContextFactor
     .option('--package <spec>', `without --name: the local-mode package that marks our entries (default: ${MCP_SERVER_PACKAGE})`)
     .addOption(new Option('--timeout <seconds>', 'time limit of each connection, in seconds (at most 3600; the first npx start downloads the package)').argParser(positiveSeconds).default(DEFAULT_TIMEOUT_SECONDS))
     .addHelpText('after', DOCTOR_EXAMPLES)
-    .action(async (options, command: Command) => {
+    .action(async (options, command) => {
       const { runMcpDoctor } = await import('../commands/mcp-doctor.js');
       await runMcpDoctor(contextFor(command), options);
     });

@@ -1,5 +1,5 @@
 /** Wiring of `svcctl mcp install | uninstall | list` (the commands that change or read clients' files). */
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { addEntryOptions, addTargetOptions } from './mcp-options.js';
 import type { ContextFactory } from '../core/context.js';
 
@@ -33,7 +33,7 @@ export function registerMcpInstallCommands(mcp: Command, contextFor: ContextFact
     .option('--force', 'replace a differing entry of the same name (whole, never merged)')
     .option('--no-backup', 'do not keep the old file as <file>.bak')
     .addHelpText('after', INSTALL_EXAMPLES)
-    .action(async (options, command: Command) => {
+    .action(async (options, command) => {
       const { runMcpInstall } = await import('../commands/mcp-install.js');
       await runMcpInstall(contextFor(command), options);
     });
@@ -43,7 +43,7 @@ export function registerMcpInstallCommands(mcp: Command, contextFor: ContextFact
     .option('--dry-run', 'print the unified diff of every file that would change; change nothing')
     .option('--no-backup', 'do not keep the old file as <file>.bak')
     .addHelpText('after', UNINSTALL_EXAMPLES)
-    .action(async (options, command: Command) => {
+    .action(async (options, command) => {
       const { runMcpUninstall } = await import('../commands/mcp-uninstall.js');
       await runMcpUninstall(contextFor(command), options);
     });
@@ -54,7 +54,7 @@ export function registerMcpInstallCommands(mcp: Command, contextFor: ContextFact
     .option('--project-dir <dir>', 'the project whose project-scope files are read (default: the current directory)')
     .option('--package <spec>', 'the local-mode package to recognise (default: service-mcp-server)')
     .addHelpText('after', LIST_EXAMPLES)
-    .action(async (options, command: Command) => {
+    .action(async (options, command) => {
       const { runMcpList } = await import('../commands/mcp-list.js');
       await runMcpList(contextFor(command), options);
     });

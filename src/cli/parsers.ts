@@ -1,5 +1,5 @@
 /** Commander value parsers: a bad flag value is a usage error (exit 2). */
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from '@commander-js/extra-typings';
 import { usageError } from '../core/errors.js';
 
 export function integerIn(min: number, max: number): (value: string) => number {

@@ -3,7 +3,7 @@
  * groups. Each action imports its implementation lazily, so a command loads
  * only what it uses.
  */
-import { Command, Option } from 'commander';
+import { Command, Option } from '@commander-js/extra-typings';
 import { CLI_NAME } from '../core/constants.js';
 import type { ContextFactory, GlobalOptions, InputStream, Picked, RunningProgram } from '../core/context.js';
 import { readSetting } from '../config/settings.js';

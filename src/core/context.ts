@@ -3,7 +3,7 @@
  * globals, so that every module can be driven by tests with a temp HOME and a
  * fake environment.
  */
-import type { Command } from 'commander';
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { KnownSecrets } from '../secrets/known-secrets.js';
 import type { Output } from './output.js';
 
@@ -64,7 +64,7 @@ export interface Context {
 }
 
 /** Builds the context of an action from the parsed global options (program.ts makes it; the register* files take it). */
-export type ContextFactory = (command: Command) => Context;
+export type ContextFactory = (command: CommandUnknownOpts) => Context;
 
 /** Prompts are allowed only when stdin and stderr are terminals and --no-input was not given. */
 export function canPrompt(ctx: Context): boolean {

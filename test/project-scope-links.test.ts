@@ -90,6 +90,18 @@ describe('project scope: a link that leaves the project is refused', () => {
   }
 });
 
+it('project scope: a dangling link (.vscode to a folder that does not exist) is refused, naming where it points', async () => {
+  const home = await tempDir('svcctl-plinks-home-');
+  const project = join(home, 'proj');
+  await mkdir(project);
+  const nowhere = join(await tempDir('svcctl-plinks-outside-'), 'not-yet');
+  await symlink(nowhere, join(project, '.vscode'));
+  const result = await runMain(['mcp', 'install', '--client', 'vscode', '--scope', 'project', '--mode', 'remote', '--mcp-url', MCP_URL], { home, cwd: project, env: ENV });
+  assert.equal(result.code, 7, result.stderr);
+  assert.ok(result.stderr.includes(`${join(project, '.vscode')} is a symbolic link to ${nowhere}, which does not exist`), result.stderr);
+  await assert.rejects(lstat(nowhere));
+});
+
 describe('project scope: links that stay inside the project', () => {
   it('a link at the file to another file of the project is written through, and the message names it', async () => {
     const home = await tempDir('svcctl-plinks-home-');

@@ -1,11 +1,6 @@
 /**
- * Literal secrets in a project's config that git would commit: a project
- * folder is usually a git work tree that is shared, and `.mcp.json` or
- * `.vscode/mcp.json` are meant to be committed. Mode 0600 does not stop
- * `git add -A`. So an install that would put literal values into a project
- * file that git does not ignore (or already tracks) is refused unless --force.
- * Asked of git itself (`git check-ignore`, no shell); without git, or outside
- * a work tree, there is nothing to ask and nothing is refused.
+ * Literal secrets in a project file that git would commit (0600 does not stop `git add -A`):
+ * refused unless --force. Without git, or outside a work tree, nothing is refused.
  */
 import { execFile } from 'node:child_process';
 import { relative } from 'node:path';
@@ -16,28 +11,20 @@ import { realLocation } from './write-bounds.js';
 
 export type GitVerdict = 'ignored' | 'not-ignored' | 'no-repository';
 
-/**
- * Whether git would leave `file` out of a commit of the work tree at `root`. A tracked file counts as
- * not ignored even when .gitignore names it. The repository's core.fsmonitor (a command it could name)
- * is turned off: svcctl runs nothing a project names.
- */
+/** A tracked file counts as not ignored; core.fsmonitor is off, as it could name a command of the project's. */
 export async function gitIgnores(ctx: Pick<Context, 'env'>, root: string, file: string): Promise<GitVerdict> {
   const realRoot = await realLocation(root);
-  // Real paths: git refuses a path "beyond a symbolic link", and links inside the project are allowed.
+  // git refuses a path "beyond a symbolic link", and links inside the project are allowed.
   const path = relative(realRoot, await realLocation(file));
   return new Promise((resolve) => {
     execFile('git', ['-c', 'core.fsmonitor=false', 'check-ignore', '-q', '--', path], { cwd: realRoot, env: ctx.env, timeout: 10_000, windowsHide: true }, (error) => {
       if (error === null) resolve('ignored');
-      // 1: not ignored; 128: not a work tree (or git could not tell); ENOENT: no git.
       else resolve((error as { code?: unknown }).code === 1 ? 'not-ignored' : 'no-repository');
     });
   });
 }
 
-/**
- * Refuses (exit 7, the file's safety being the question, as for a conflicting entry) the plans
- * that would write literal secrets into a project file git would commit; with --force, warns.
- */
+/** Exit 7 as for a conflicting entry: the question is whether the file is safe to change. */
 export async function checkLiteralsInRepository(ctx: Context, plans: Array<{ plan: FilePlan; literal: boolean }>, force: boolean): Promise<void> {
   for (const { plan, literal } of plans) {
     const root = plan.target.bounds?.projectRoot;

@@ -1,12 +1,7 @@
 /**
- * Where `mcp install` and `mcp uninstall` may write. A project's config files
- * come with the project (a clone, an archive, a shared folder), so a link in
- * one is the project author's choice, not the user's: a link at the file, or
- * at any folder between the project folder and it, that leads out of the
- * project is refused. The user's own configs may be links (dotfiles managers)
- * and are followed; the messages name the file really written. In every scope,
- * svcctl's own files (credentials, config.toml, the spool) are never a target,
- * whether named directly, reached through a link or hard-linked.
+ * Where `mcp install` and `mcp uninstall` may write. A project's links are the project author's, not
+ * the user's: one that leads out of the project is refused. The user's own configs may be links
+ * (dotfiles managers) and are followed. svcctl's own files are never a target, in any scope.
  */
 import { promises as fs } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -65,10 +60,7 @@ export async function realLocation(path: string): Promise<string> {
   }
 }
 
-/**
- * Checks that `file` may be written under `bounds`; returns the file really
- * written (its real path). Exit 7 naming the link, where it leads, and what to do.
- */
+/** The real path of `file` once it may be written under `bounds`; exit 7 otherwise. */
 export async function checkWriteTarget(file: string, bounds: WriteBounds): Promise<string> {
   const realFile = await realLocation(file);
   await refuseOwnFiles(file, realFile, bounds.ownFolders);

@@ -15,6 +15,7 @@ import { fileTargetOf, planInstall } from '../mcp/install/install-plan.js';
 import { movedNote, removalsElsewhere } from '../mcp/install/stale-entries.js';
 import { chooseClients, chooseModeAndAuth } from '../mcp/install/interactive-choice.js';
 import { resolveLiterals } from '../mcp/install/literal-values.js';
+import { checkLiteralsInRepository } from '../mcp/install/literal-in-repo.js';
 import { renderEntry, type Target } from '../mcp/clients/render-entry.js';
 import type { ClientEnv, EntryRequest, RenderedEntry } from '../mcp/types.js';
 
@@ -141,6 +142,7 @@ export async function runMcpInstall(ctx: Context, given: McpInstallOptions): Pro
   }));
   const files = new Set(changes.map((change) => change.plan.target.file));
   if (files.size < changes.length) throw usageError('two targets name the same file: install them one at a time');
+  await checkLiteralsInRepository(ctx, changes.map((change, index) => ({ plan: change.plan, literal: prepared[index]!.rendered.literalSecrets })), options.force === true);
   await settleConflicts(ctx, changes, options);
   warnDiscontinued(ctx, prepared);
   warnUnread(ctx, prepared, clientEnv, options.config);

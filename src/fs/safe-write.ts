@@ -42,8 +42,8 @@ export interface FileSnapshot {
 }
 
 export interface SafeWriteOptions {
-  /** Copy the old file to <file>.bak first (default true). */
-  backup?: boolean;
+  /** Copy the old file to <file>.bak first (default true); a function decides per file as read. */
+  backup?: boolean | ((snapshot: FileSnapshot) => boolean);
   /** Force this mode (0o600 for a file holding literal secrets); otherwise the old file's mode is kept. */
   mode?: number;
   /** Create missing folders 0700 whatever the umask (else as the mode says: private for a 0600 file). */
@@ -139,7 +139,8 @@ export async function writeSafely(snapshot: FileSnapshot, content: string, optio
     } finally {
       await handle.close();
     }
-    const backupPath = snapshot.exists && options.backup !== false ? `${snapshot.path}.bak` : undefined;
+    const wanted = typeof options.backup === 'function' ? options.backup(snapshot) : options.backup !== false;
+    const backupPath = snapshot.exists && wanted ? `${snapshot.path}.bak` : undefined;
     // The backup holds the same secrets as the file: it gets the same (or a stricter) mode. It is
     // written like the file (exclusive temp file, rename), so a link planted at <file>.bak is
     // replaced, never written through. Its temporary file is written before the check and renamed

@@ -126,3 +126,14 @@ export function unifiedDiff(file: string, before: string, after: string, secrets
     })
     .join('\n');
 }
+
+/**
+ * True when a diff of the text would hide something in it: a known secret
+ * (`known`, `secrets`), a value after a flag named like a secret, or a literal
+ * value under a key or header named like one (references to variables are not secrets).
+ */
+export function holdsSecrets(file: string, text: string, known: Pick<Redactor, 'redact'>, secrets: readonly string[] = []): boolean {
+  const redactor = createRedactor([...secrets, ...positionalSecrets(text)]);
+  const tables = /\.toml$/i.test(file) ? tomlTables(text) : [];
+  return text.split('\n').some((line, index) => redactLine(known.redact(line), redactor, tables[index + 1]) !== line);
+}

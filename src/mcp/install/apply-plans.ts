@@ -6,10 +6,10 @@
  */
 import type { Context } from '../../core/context.js';
 import { CliError, ExitCode, exitWith, isCliError } from '../../core/errors.js';
-import { changedOnDisk, readSnapshot, updateSafely, type FileSnapshot } from '../../fs/safe-write.js';
+import { changedOnDisk, readSnapshot, updateSafely, type FileSnapshot, type UpdateResult } from '../../fs/safe-write.js';
 import { tidyAfterKilledRuns } from '../../fs/leftover-temps.js';
-import { unifiedDiff } from '../files/unified-diff.js';
-import { writesFile, type FilePlan, type PlanStatus } from './install-plan.js';
+import { holdsSecrets, unifiedDiff } from '../files/unified-diff.js';
+import { checkTarget, writesFile, type FilePlan, type PlanStatus } from './install-plan.js';
 import type { Mode } from '../types.js';
 
 export interface PlannedChange {
@@ -64,12 +64,14 @@ export function describeChange(change: PlannedChange, dryRun: boolean): string {
   const { plan, name } = change;
   const verb = (dryRun ? WOULD : DONE)[plan.status];
   const where = `${plan.target.label}${plan.target.clientId ? ` (${plan.target.scope} scope)` : ''}`;
-  if (plan.status === 'unchanged') return `${where}: '${name}' in ${plan.target.file} is unchanged`;
-  if (plan.status === 'conflict') return `${where}: '${name}' in ${plan.target.file} differs from what svcctl would write (--force replaces it whole)`;
-  if (plan.status === 'absent') return `${where}: no entry '${name}' in ${plan.target.file}`;
-  if (plan.status === 'created') return `${where}: ${verb} ${plan.target.file} with '${name}'`;
+  // A config reached through a link (dotfiles managers): say which file really changes.
+  const file = plan.realFile === plan.target.file ? plan.target.file : `${plan.target.file} (a link to ${plan.realFile})`;
+  if (plan.status === 'unchanged') return `${where}: '${name}' in ${file} is unchanged`;
+  if (plan.status === 'conflict') return `${where}: '${name}' in ${file} differs from what svcctl would write (--force replaces it whole)`;
+  if (plan.status === 'absent') return `${where}: no entry '${name}' in ${file}`;
+  if (plan.status === 'created') return `${where}: ${verb} ${file} with '${name}'`;
   const preposition = plan.status === 'removed' ? 'from' : 'in';
-  return `${where}: ${verb} '${name}' ${preposition} ${plan.target.file}`;
+  return `${where}: ${verb} '${name}' ${preposition} ${file}`;
 }
 
 export function diffOf(change: PlannedChange): string {
@@ -130,6 +132,7 @@ export async function applyChanges(ctx: Context, changes: PlannedChange[], optio
       if (result.written) ctx.out.success(describeChange(change, false));
       else ctx.out.info(describeChange(change, false));
       if (result.backupPath) ctx.out.info(`  backup: ${result.backupPath}`);
+      else if (result.backupWithheld) ctx.out.info(`  no backup: the old file holds secrets, and a copy (${change.plan.target.file}.bak) would stay in the project folder`);
       reports.push(reportOf(change, result.backupPath));
     } catch (error) {
       if (!isCliError(error) || error.exitCode !== ExitCode.UnsafeConfig) throw error;
@@ -156,13 +159,31 @@ async function confirmWritten(ctx: Context, change: PlannedChange, options: { ba
   await confirmEntryStays(ctx, () => change.plan, change.name, redo, want);
 }
 
+/**
+ * A project's file that holds secrets gets no .bak: the copy would sit in the project folder, one
+ * `git add -A` from a commit, long after the file itself is fixed. Other files get one as asked.
+ */
+function backupRule(ctx: Context, change: PlannedChange, asked: boolean, withheld: { yes: boolean }): (snapshot: FileSnapshot) => boolean {
+  return (snapshot) => {
+    if (!asked) return false;
+    if (change.plan.target.bounds?.projectRoot === undefined) return true;
+    withheld.yes = holdsSecrets(snapshot.path, snapshot.text, ctx.secrets, change.secrets);
+    return !withheld.yes;
+  };
+}
+
 /** Writes one change under its file's lock, planning it again (change.plan is updated) when the file changed meanwhile. */
-function writeChange(ctx: Context, change: PlannedChange, options: { backup: boolean }) {
+async function writeChange(ctx: Context, change: PlannedChange, options: { backup: boolean }): Promise<UpdateResult & { backupWithheld: boolean }> {
   const file = change.plan.target.file;
-  return updateSafely(
+  const withheld = { yes: false };
+  const result = await updateSafely(
     file,
     async (snapshot, attempt) => {
-      if (attempt === 0) return change.plan.after;
+      // Planned a moment ago; looked at again right before the write (a link may have been planted since).
+      if (attempt === 0) {
+        await checkTarget(change.plan.target);
+        return change.plan.after;
+      }
       if (!change.reapply) throw changedOnDisk(file);
       change.plan = await change.reapply(snapshot);
       if (change.plan.status === 'conflict') {
@@ -174,11 +195,12 @@ function writeChange(ctx: Context, change: PlannedChange, options: { backup: boo
     },
     {
       first: change.plan.snapshot,
-      backup: options.backup,
+      backup: backupRule(ctx, change, options.backup, withheld),
       mode: change.fileMode,
       lock: { onWait: () => ctx.out.info(`waiting for another svcctl to finish writing ${file}…`) },
     },
   );
+  return { ...result, backupWithheld: withheld.yes && result.written };
 }
 
 /** Plans every target first; any file that does not parse or cannot be read stops the run before a write. */

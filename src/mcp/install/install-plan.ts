@@ -16,6 +16,7 @@ import { openYamlDocument, yamlText } from '../files/yaml-document.js';
 import { genericServersKey } from '../render/generic.js';
 import { genericFileFormat, type Target } from '../clients/render-entry.js';
 import type { ClientEnv, ClientId, ClientSpec, FileFormat, RenderedEntry, Scope } from '../types.js';
+import { checkWriteTarget, writeBoundsFor, type WriteBounds } from './write-bounds.js';
 
 export interface FileTarget {
   /** Undefined for a generic --format file. */
@@ -31,6 +32,8 @@ export interface FileTarget {
   client?: Pick<ClientSpec, 'namedLists' | 'newFileFields'>;
   /** Servers keys removed with our entry when it was their last one (opencode 2's `mcp.servers`). */
   dropWhenEmpty?: string[][];
+  /** Where the file may lead (write-bounds.ts); unchecked when absent. */
+  bounds?: WriteBounds;
 }
 
 export type PlanStatus =
@@ -46,6 +49,8 @@ export type PlanStatus =
 export interface FilePlan {
   target: FileTarget;
   snapshot: FileSnapshot;
+  /** The file really written: target.file, or where links on its path lead. */
+  realFile: string;
   before: string;
   after: string;
   status: PlanStatus;
@@ -57,27 +62,34 @@ export function fileTargetOf(target: Target, name: string, scope: Scope, clientE
   const file = config === undefined ? undefined : resolve(ctx.cwd, config);
   if ('format' in target) {
     // --format is only allowed with --config, so the file is always given here.
+    const given = file ?? resolve(ctx.cwd, config ?? '');
     return {
       clientId: undefined,
       label: `${target.format} file`,
       scope,
-      file: file ?? resolve(ctx.cwd, config ?? ''),
+      file: given,
       format: genericFileFormat(target.format),
       entryPath: [genericServersKey(target.format), name],
+      bounds: writeBoundsFor(ctx, clientEnv, scope, given),
     };
   }
   const client = CLIENTS[target.client];
+  const path = file ?? client.configPath(clientEnv, scope);
   return {
     clientId: client.id,
     label: client.label,
     scope,
-    file: file ?? client.configPath(clientEnv, scope),
+    file: path,
     format: client.format,
     entryPath: client.entryPath(name, scope, clientEnv),
     client,
     dropWhenEmpty: droppedWhenEmpty(client, clientEnv, scope),
+    bounds: writeBoundsFor(ctx, clientEnv, scope, path),
   };
 }
+
+/** The file really written, once write-bounds.ts has found it may be (exit 7 otherwise). */
+export const checkTarget = (target: FileTarget): Promise<string> => (target.bounds ? checkWriteTarget(target.file, target.bounds) : Promise.resolve(target.file));
 
 /** The document of a file as `client` reads it (its named YAML lists). */
 export function openDocument(format: FileFormat, text: string, file: string, client?: Pick<ClientSpec, 'namedLists'>): ConfigDocument {
@@ -96,6 +108,7 @@ function withInputs(text: string, target: FileTarget, rendered: RenderedEntry): 
 
 /** `snapshot`: the file as already read (to plan again after another program changed it); read now when absent. */
 export async function planInstall(target: FileTarget, rendered: RenderedEntry, options: { force: boolean }, given?: FileSnapshot): Promise<FilePlan> {
+  const realFile = await checkTarget(target);
   const snapshot = given ?? (await readSnapshot(target.file));
   const before = snapshot.text;
   // A new file starts with the fields the client requires at its top (newFileFields), then the entry.
@@ -110,17 +123,18 @@ export async function planInstall(target: FileTarget, rendered: RenderedEntry, o
   else if (existing === undefined) status = 'added';
   else if (!entrySame) status = options.force ? 'replaced' : 'conflict';
   else status = after === before ? 'unchanged' : 'updated';
-  return { target, snapshot, before, after, status, existing };
+  return { target, snapshot, realFile, before, after, status, existing };
 }
 
 export async function planUninstall(target: FileTarget, given?: FileSnapshot): Promise<FilePlan> {
+  const realFile = await checkTarget(target);
   const snapshot = given ?? (await readSnapshot(target.file));
   const before = snapshot.text;
-  if (!snapshot.exists) return { target, snapshot, before, after: before, status: 'absent', existing: undefined };
+  if (!snapshot.exists) return { target, snapshot, realFile, before, after: before, status: 'absent', existing: undefined };
   const document = openDocument(target.format, before, target.file, target.client);
   const existing = document.get(target.entryPath);
-  if (existing === undefined) return { target, snapshot, before, after: before, status: 'absent', existing };
-  return { target, snapshot, before, after: withoutEmptyParent(target, document.remove(target.entryPath)), status: 'removed', existing };
+  if (existing === undefined) return { target, snapshot, realFile, before, after: before, status: 'absent', existing };
+  return { target, snapshot, realFile, before, after: withoutEmptyParent(target, document.remove(target.entryPath)), status: 'removed', existing };
 }
 
 /** The text without the entry's servers key when the removal left it empty and the target drops it then. */

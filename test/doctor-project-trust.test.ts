@@ -72,6 +72,7 @@ describe('a project entry svcctl did not write', () => {
       it(`${command}, its ${label}, no terminal and no flag: exit 8, says what was not run, and it never runs`, async () => {
         const p = await project(entry);
         const result = await run(p, [...args]);
+        await neverAppears(p.marker);
         assert.equal(result.code, 8, result.stdout + result.stderr);
         const said = result.stdout + result.stderr;
         assert.match(said, /not run: 'service' comes with the project/);
@@ -79,7 +80,6 @@ describe('a project entry svcctl did not write', () => {
         if (label === 'command') assert.match(said, /SERVICE_INGEST_TOKEN, SERVICE_PASSWORD/);
         if (command === 'mcp doctor') assert.match(said, /--trust-project/);
         assert.equal(said.includes(SECRETS.SERVICE_PASSWORD) || said.includes(SECRETS.SERVICE_INGEST_TOKEN), false);
-        await neverAppears(p.marker);
       });
 
       it(`${command} --trust-project, its ${label}: it runs (the marker appears)`, async () => {

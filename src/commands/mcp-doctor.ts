@@ -56,7 +56,7 @@ function notRunText(report: DoctorReport): string {
 
 export async function runMcpDoctor(ctx: Context, options: McpDoctorOptions): Promise<void> {
   const located = await locateEntry(ctx, options);
-  const trust = await trustOptionsFor(ctx, projectDirOf(ctx, options), options.trustProject);
+  const trust = await trustOptionsFor(ctx, projectDirOf(ctx, options), options.trustProject, options.package);
   const report = isUnreadable(located) ? unreadableReport(located) : await runChecks(ctx, located, (options.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000, trust);
   if (ctx.globals.json) ctx.out.jsonResult(report);
   else printReport(ctx, report);

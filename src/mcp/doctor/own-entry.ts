@@ -24,6 +24,8 @@ export interface OwnEntryContext {
   mcpUrl: string | undefined;
   /** How this svcctl is started (install/svcctl-command.ts). */
   svcctlArgv: string[];
+  /** Package specs the user named as the server's (doctor --package), besides the documented one. */
+  packages?: string[];
 }
 
 const isRecord = (value: unknown): value is Entry => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -63,7 +65,8 @@ function deploymentArgs(own: OwnEntryContext): string[][] {
 function commandKind(line: string[], own: OwnEntryContext): ReadonlySet<string> | undefined {
   const words = line[0] === 'cmd' && line[1] === '/c' ? line.slice(2) : line;
   const [program, first, second, ...rest] = words;
-  if (program === PACKAGE_RUNNER && first === PACKAGE_RUNNER_YES_FLAG && second !== undefined && SERVER_SPEC.test(second) && rest.length === 0) return SERVER_ENV;
+  const serverSpec = (spec: string): boolean => SERVER_SPEC.test(spec) || (own.packages ?? []).includes(spec);
+  if (program === PACKAGE_RUNNER && first === PACKAGE_RUNNER_YES_FLAG && second !== undefined && serverSpec(second) && rest.length === 0) return SERVER_ENV;
   if (program === PACKAGE_RUNNER && first === MCP_PROXY_PACKAGE && sameUrl(second, own.mcpUrl)) {
     const tail = rest.at(-1) === '--allow-http' ? rest.slice(0, -1) : rest;
     const pairs = tail.length % 2 === 0 && tail.every((word, index) => (index % 2 === 0 ? word === '--header' : PROXY_HEADER_ARGS.has(word)));

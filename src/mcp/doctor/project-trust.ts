@@ -79,9 +79,14 @@ export async function projectTrust(ctx: Context, located: LocatedEntry, plan: En
   );
 }
 
-/** The trust options of a run: what svcctl's own entries look like now, and the project folder. */
-export async function trustOptionsFor(ctx: Context, projectDir: string, trustProject: boolean | undefined): Promise<TrustOptions> {
-  const [{ optionalBaseUrl, optionalMcpUrl }, { svcctlCommand }] = await Promise.all([import('../../config/base-url.js'), import('../install/svcctl-command.js')]);
-  const own: OwnEntryContext = { baseUrl: optionalBaseUrl(ctx), mcpUrl: optionalMcpUrl(ctx), svcctlArgv: (await svcctlCommand(ctx)).argv };
+/** The trust options of a run: what svcctl's own entries look like now (`serverPackage`: doctor --package), and the project folder. */
+export async function trustOptionsFor(ctx: Context, projectDir: string, trustProject: boolean | undefined, serverPackage?: string): Promise<TrustOptions> {
+  const [{ optionalBaseUrl, optionalMcpUrl }, { svcctlCommand }, { packageSpec }] = await Promise.all([
+    import('../../config/base-url.js'),
+    import('../install/svcctl-command.js'),
+    import('../render/values.js'),
+  ]);
+  const packages = serverPackage === undefined ? [] : [serverPackage, packageSpec(serverPackage)];
+  const own: OwnEntryContext = { baseUrl: optionalBaseUrl(ctx), mcpUrl: optionalMcpUrl(ctx), svcctlArgv: (await svcctlCommand(ctx)).argv, packages };
   return { trustProject, projectDir, own };
 }

@@ -34,7 +34,7 @@ const isInside = (dir: string, file: string): boolean => {
 const shellWord = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
 /** What doctor would do with the entry, in words: the programs it would start and where it would connect. */
-function actions(located: LocatedEntry, plan: EntryPlan, client: ClientSpec | null): string[] {
+function actions(located: LocatedEntry, plan: EntryPlan): string[] {
   const entry = located.value as Record<string, unknown>;
   const done: string[] = [];
   if (plan.mode !== 'remote' && (plan.mode === 'local' || plan.svcctl)) {
@@ -45,7 +45,7 @@ function actions(located: LocatedEntry, plan: EntryPlan, client: ClientSpec | nu
   if (plan.mode === 'remote' && plan.http.headersCommand !== undefined) {
     const field = plan.http.headersCommand.spec.field;
     const added = Object.keys(plan.http.headersCommand.spec.env);
-    done.push(`run its ${field} \`${String(client?.headersCommand ? entry[field] : '')}\` through a shell with your whole environment${added.length > 0 ? ` and ${added.join(', ')}` : ''}`);
+    done.push(`run its ${field} \`${String(entry[field])}\` through a shell with your whole environment${added.length > 0 ? ` and ${added.join(', ')}` : ''}`);
   }
   const http = plan.mode === 'local' || (plan.mode === 'proxy' && plan.svcctl) ? undefined : plan.http;
   if (http !== undefined) {
@@ -63,7 +63,7 @@ export async function projectTrust(ctx: Context, located: LocatedEntry, plan: En
   if (located.scope === 'user' || !isInside(options.projectDir, located.file)) return undefined;
   if (isOwnEntry(located.value, client, options.own)) return undefined;
   if (options.trustProject === true) return undefined;
-  const what = actions(located, plan, client).map((text) => redactor.redact(text));
+  const what = actions(located, plan).map((text) => redactor.redact(text));
   if (what.length === 0) return undefined;
   const list = what.join('; and ');
   if (canPrompt(ctx)) {

@@ -16,7 +16,9 @@ import { startEchoMcpServer, type EchoMcpServer } from './helpers/echo-servers.j
 import { tempDir } from './helpers/temp-dirs.js';
 import { hasScript, shellQuote, underTerminal } from './helpers/terminal.js';
 import { isOwnEntry } from '../src/mcp/doctor/own-entry.js';
-import { CLIENTS } from '../src/mcp/clients/table.js';
+import { allClients, CLIENTS } from '../src/mcp/clients/table.js';
+import type { EntryRequest } from '../src/mcp/types.js';
+import { BASE, MCP, renderValue } from './helpers/mcp-request.js';
 
 const SECRETS = { SERVICE_PASSWORD: 'project-trust-pw-4411', SERVICE_INGEST_TOKEN: 'project-trust-ingest-9923' };
 
@@ -176,5 +178,33 @@ describe('isOwnEntry: an entry that differs from what svcctl writes in any part 
   ];
   for (const [label, entry, expected] of cases) {
     it(`${label}: ${expected ? 'own' : 'foreign'}`, () => assert.equal(isOwnEntry(entry, client, own), expected));
+  }
+});
+
+describe('isOwnEntry: every project entry svcctl renders is its own', () => {
+  const own = { baseUrl: BASE, mcpUrl: MCP, svcctlArgv: ['/usr/bin/node', '/opt/svcctl/bin/svcctl.js'] };
+  const helpers = [{ argv: own.svcctlArgv, how: 'path' as const }, { argv: ['svcctl'], how: 'name' as const }];
+  for (const client of allClients().filter((spec) => spec.scopes.includes('project'))) {
+    it(client.id, () => {
+      let rendered = 0;
+      for (const mode of ['local', 'remote', 'proxy'] as const) {
+        for (const auth of ['password', 'bearer'] as const) {
+          const variants: Array<Partial<EntryRequest>> = [{ scope: 'project' }, { scope: 'project', secrets: 'literal' }, { scope: 'project', platform: 'win32' }];
+          if (client.promptInputs) variants.push({ scope: 'project', secrets: 'prompt' });
+          if (auth === 'bearer') variants.push(...helpers.map((svcctl) => ({ scope: 'project' as const, tokenHelper: { svcctl, canRefresh: true } })));
+          for (const extra of variants) {
+            let value: unknown;
+            try {
+              value = renderValue(client.id, mode, auth, extra);
+            } catch {
+              continue; // a combination the client cannot take (install refuses it too)
+            }
+            rendered += 1;
+            assert.equal(isOwnEntry(value, client, own), true, `${mode} ${auth} ${JSON.stringify(extra)}: ${JSON.stringify(value)}`);
+          }
+        }
+      }
+      assert.ok(rendered > 0);
+    });
   }
 });

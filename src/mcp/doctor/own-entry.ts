@@ -12,7 +12,7 @@ import { CLI_NAME, HEADER_AUTHORIZATION, HEADER_EMAIL, HEADER_PASSWORD, MCP_PROX
 import { deriveMcpUrl } from '../../config/settings.js';
 import { commandLine as quotedLine } from '../clients/shell-quote.js';
 import { HELPER_ARGS, PROXY_ARGS } from '../render/token-helper.js';
-import { ESCAPED_DOLLAR_BRACE, PROXY_HEADER_PREFIX, VAR_AUTH_HEADER, VAR_BASE_URL, VAR_EMAIL, VAR_PASSWORD } from '../render/values.js';
+import { ESCAPED_DOLLAR_BRACE, PROXY_HEADER_PREFIX, VAR_ACCESS_TOKEN, VAR_AUTH_HEADER, VAR_BASE_URL, VAR_EMAIL, VAR_PASSWORD } from '../render/values.js';
 import { commandLine, strings, URL_FIELDS } from '../service-entries.js';
 import type { ClientSpec } from '../types.js';
 
@@ -39,13 +39,15 @@ const SERVER_ENV = new Set([VAR_EMAIL, VAR_PASSWORD, VAR_BASE_URL]);
 const PROXY_VARIABLES = [VAR_AUTH_HEADER, VAR_EMAIL, VAR_PASSWORD];
 const PROXY_ENV = new Set([...PROXY_VARIABLES, ...PROXY_VARIABLES.map((name) => `${PROXY_HEADER_PREFIX}${name}`)]);
 const HEADERS = new Set([HEADER_AUTHORIZATION, HEADER_EMAIL, HEADER_PASSWORD].map((name) => name.toLowerCase()));
-const SERVICE_NAMES = new Set([...SERVER_ENV, ...PROXY_VARIABLES, 'SERVICE_ACCESS_TOKEN']);
+const SERVICE_NAMES = new Set([...SERVER_ENV, ...PROXY_VARIABLES, VAR_ACCESS_TOKEN]);
 /** The `Name:${VAR}` arguments mcp-remote gets (render/json-clients.ts proxyHeaders), in every spelling. */
-const PROXY_HEADER_ARGS = new Set(
-  [[HEADER_AUTHORIZATION, VAR_AUTH_HEADER], [HEADER_EMAIL, VAR_EMAIL], [HEADER_PASSWORD, VAR_PASSWORD]].flatMap(([header, variable]) =>
+const PROXY_HEADER_ARGS = new Set([
+  ...[[HEADER_AUTHORIZATION, VAR_AUTH_HEADER], [HEADER_EMAIL, VAR_EMAIL], [HEADER_PASSWORD, VAR_PASSWORD]].flatMap(([header, variable]) =>
     ['${', ESCAPED_DOLLAR_BRACE].flatMap((open) => ['', PROXY_HEADER_PREFIX].map((prefix) => `${header}:${open}${prefix}${variable}}`)),
   ),
-);
+  // Codex forwards the token by name (render/codex.ts).
+  `${HEADER_AUTHORIZATION}:Bearer \${${VAR_ACCESS_TOKEN}}`,
+]);
 
 /** The svcctl start lines svcctl writes: this svcctl's, by name, and through npx. */
 function svcctlStarts(line: string[], own: OwnEntryContext): number {

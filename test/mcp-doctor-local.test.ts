@@ -38,7 +38,8 @@ describe('mcp doctor: local mode', () => {
   it('installed with --package (run through npx): node, npx, and the server answering initialize', async () => {
     const installed = await run(['mcp', 'install', '--client', 'claude-code', '--scope', 'project', '--package', SERVER_DIR], { SERVICE_BASE_URL: BASE_URL });
     assert.equal(installed.code, 0, installed.stderr);
-    const result = await run(['mcp', 'doctor', '--client', 'claude-code']);
+    // The project entry runs without asking: it is what svcctl writes for that package and base URL.
+    const result = await run(['mcp', 'doctor', '--client', 'claude-code', '--package', SERVER_DIR], { ...USER, SERVICE_BASE_URL: BASE_URL });
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(lineOf(result, 'entry'), /^✓ entry: 'service' found: local mode \(command, args, env\)$/);
     assert.match(lineOf(result, 'node'), /^✓ node: node v\d+\.\d+\.\d+ at \//);
@@ -49,7 +50,7 @@ describe('mcp doctor: local mode', () => {
   });
 
   it('a variable the entry references is not set: exit 8 naming it, and the server is not started', async () => {
-    const result = await run(['mcp', 'doctor', '--client', 'claude-code'], { SERVICE_EMAIL: USER.SERVICE_EMAIL });
+    const result = await run(['mcp', 'doctor', '--client', 'claude-code', '--package', SERVER_DIR], { SERVICE_EMAIL: USER.SERVICE_EMAIL, SERVICE_BASE_URL: BASE_URL });
     assert.equal(result.code, 8);
     assert.match(lineOf(result, 'variables'), /^✗ variables: not set: SERVICE_PASSWORD/);
     assert.match(lineOf(result, 'initialize'), /^✗ initialize: not tried: SERVICE_PASSWORD is not set$/);

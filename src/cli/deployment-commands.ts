@@ -51,7 +51,8 @@ export function registerDeploymentCommands(program: Command, contextFor: Context
     .command('status')
     .description('the deployment, the login, the settings set and the MCP clients with our server (never a secret)')
     .option('--check', 'also run mcp doctor on each MCP entry (exit 8 when one fails)')
-    .action(async (options: { check?: boolean }, command) => {
+    .option('--trust-project', "with --check: start the project's entries svcctl did not write without asking")
+    .action(async (options, command) => {
       const { runStatus } = await import('../commands/status.js');
       await runStatus(contextFor(command), options);
     });

@@ -12,6 +12,8 @@ Checks, one line each (stdout), with what to do when one fails:
   the server starts and answers initialize over stdio; remote: the server answers
   initialize and tools/list with the entry's own headers; proxy: node and npx on PATH,
   and the URL mcp-remote forwards to answers with the --header values.
+A project's entry that svcctl did not write is not started (nor its headers command run) unless you say
+yes on a terminal or pass --trust-project; without either the check fails (exit 8).
 Exit 8 when a check fails (a config file that does not parse too), 2 when no entry is found.
 
 Examples:
@@ -25,6 +27,7 @@ export function registerMcpDoctorCommand(mcp: Command, contextFor: ContextFactor
     .description('check an installed entry for real: file, variables, runtime, and the server answering')
     .option('--package <spec>', `without --name: the local-mode package that marks our entries (default: ${MCP_SERVER_PACKAGE})`)
     .addOption(new Option('--timeout <seconds>', 'time limit of each connection, in seconds (at most 3600; the first npx start downloads the package)').argParser(positiveSeconds).default(DEFAULT_TIMEOUT_SECONDS))
+    .option('--trust-project', "start a project's entry (or its headersHelper) that svcctl did not write without asking")
     .addHelpText('after', DOCTOR_EXAMPLES)
     .action(async (options, command) => {
       const { runMcpDoctor } = await import('../commands/mcp-doctor.js');

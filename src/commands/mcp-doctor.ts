@@ -11,13 +11,16 @@ import type { McpEntryOptions } from '../mcp/install/entry-request.js';
 import { isUnreadable, locateEntry } from '../mcp/doctor/locate-entry.js';
 import { CLIENTS } from '../mcp/clients/table.js';
 import { replacedNote } from './mcp-list.js';
-import { clientEnvOf } from '../mcp/install/entry-request.js';
+import { clientEnvOf, projectDirOf } from '../mcp/install/entry-request.js';
+import { trustOptionsFor } from '../mcp/doctor/project-trust.js';
 import { runChecks, unreadableReport } from '../mcp/doctor/run-checks.js';
 import type { DoctorReport } from '../mcp/doctor/types.js';
 
 export interface McpDoctorOptions extends McpEntryOptions {
   /** Seconds each connection may take (initialize, tools/list). */
   timeout?: number;
+  /** Run a project's entries that svcctl did not write without asking. */
+  trustProject?: boolean;
 }
 
 const LABELS: Record<string, string> = {
@@ -28,6 +31,7 @@ const LABELS: Record<string, string> = {
   runner: 'runner',
   initialize: 'initialize',
   tools: 'tools/list',
+  trust: 'project entry',
 };
 
 function printReport(ctx: Context, report: DoctorReport): void {
@@ -52,7 +56,8 @@ function notRunText(report: DoctorReport): string {
 
 export async function runMcpDoctor(ctx: Context, options: McpDoctorOptions): Promise<void> {
   const located = await locateEntry(ctx, options);
-  const report = isUnreadable(located) ? unreadableReport(located) : await runChecks(ctx, located, (options.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000);
+  const trust = await trustOptionsFor(ctx, projectDirOf(ctx, options), options.trustProject, options.package);
+  const report = isUnreadable(located) ? unreadableReport(located) : await runChecks(ctx, located, (options.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000, trust);
   if (ctx.globals.json) ctx.out.jsonResult(report);
   else printReport(ctx, report);
   const replaced = report.client === null ? undefined : replacedNote(CLIENTS[report.client], clientEnvOf(ctx, options));

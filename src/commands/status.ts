@@ -15,6 +15,8 @@ import { findServiceEntries, type ListedEntry } from './mcp-list.js';
 
 export interface StatusOptions {
   check?: boolean;
+  /** With --check: run a project's entries that svcctl did not write without asking. */
+  trustProject?: boolean;
 }
 
 interface Status {
@@ -34,11 +36,15 @@ function deploymentOf(ctx: Context, baseUrl: string | undefined): Status['deploy
   return { name: null, base_url: baseUrl, source: fromEnv?.source ?? 'unknown' };
 }
 
-async function checkEntry(ctx: Context, entry: ListedEntry): Promise<{ ok: boolean; failed: string[] }> {
-  const [{ locateEntry, isUnreadable }, { runChecks, unreadableReport }] = await Promise.all([import('../mcp/doctor/locate-entry.js'), import('../mcp/doctor/run-checks.js')]);
+async function checkEntry(ctx: Context, entry: ListedEntry, trustProject: boolean | undefined): Promise<{ ok: boolean; failed: string[] }> {
+  const [{ locateEntry, isUnreadable }, { runChecks, unreadableReport }, { trustOptionsFor }] = await Promise.all([
+    import('../mcp/doctor/locate-entry.js'),
+    import('../mcp/doctor/run-checks.js'),
+    import('../mcp/doctor/project-trust.js'),
+  ]);
   try {
     const located = await locateEntry(ctx, { client: [entry.client], scope: entry.scope, name: entry.name });
-    const report = isUnreadable(located) ? unreadableReport(located) : await runChecks(ctx, located, 30_000);
+    const report = isUnreadable(located) ? unreadableReport(located) : await runChecks(ctx, located, 30_000, await trustOptionsFor(ctx, ctx.cwd, trustProject));
     return { ok: report.ok, failed: report.checks.filter((check) => !check.ok).map((check) => `${check.name}: ${check.detail}`) };
   } catch (error) {
     if (!isCliError(error)) throw error;
@@ -56,7 +62,7 @@ export async function runStatus(ctx: Context, options: StatusOptions): Promise<v
     settings: SETTING_NAMES.flatMap((name) => readSetting(ctx.env, name)?.source ?? []),
     clients: entries,
   };
-  if (options.check) for (const entry of status.clients) entry.check = await checkEntry(ctx, entry);
+  if (options.check) for (const entry of status.clients) entry.check = await checkEntry(ctx, entry, options.trustProject);
   for (const warning of warnings) ctx.out.warn(warning);
   if (ctx.globals.json) ctx.out.jsonResult(status);
   else printStatus(ctx, status);

@@ -23,6 +23,7 @@ import { namesVariable } from '../../secrets/secret-names.js';
 import { fail, pass, type CheckResult, type DoctorReport } from './types.js';
 import { goneCheck, goneSvcctlPaths, type EntryWhere } from './svcctl-paths.js';
 import { posixWords } from '../render/shell-quote.js';
+import { projectTrust, type TrustOptions } from './project-trust.js';
 
 const EXPORT_WHERE = 'in the environment the client starts from (a desktop app started from a dock or start menu may not see variables of a shell profile: start it from that shell, or reinstall with --secrets literal)';
 
@@ -116,7 +117,7 @@ export function unreadableReport(unreadable: UnreadableConfig): DoctorReport {
   return report({ client, scope, file, name, mode: null }, [fail('file', unreadable.problem, fix)]);
 }
 
-export async function runChecks(ctx: Context, located: LocatedEntry, timeoutMs: number): Promise<DoctorReport> {
+export async function runChecks(ctx: Context, located: LocatedEntry, timeoutMs: number, trust: TrustOptions): Promise<DoctorReport> {
   const client = located.client === null ? null : CLIENTS[located.client];
   const resolver = new Resolver(ctx.env);
   const plan = planEntry(located.value, referenceSyntaxOf(client), resolver, ctx.env, client);
@@ -152,6 +153,8 @@ export async function runChecks(ctx: Context, located: LocatedEntry, timeoutMs: 
     const gone = await goneSvcctlPaths(posixWords(helperLine));
     if (gone.length > 0) return report({ ...base, mode: plan.mode }, [...checks, goneCheck('headers', gone, where)]);
   }
+  const untrusted = await projectTrust(ctx, located, plan, client, createRedactor([...resolver.values, ...planSecrets(plan)]), trust);
+  if (untrusted) return report({ ...base, mode: plan.mode }, [...checks, untrusted]);
   // A headers command runs first: what it prints is sent, so it is redacted like the rest.
   const helper = plan.mode === 'remote' && plan.http.headersCommand !== undefined ? await runHelper(plan.http, located.name, ctx) : undefined;
   // The values the entry would send (resolved references, literal secrets): never shown, in any encoding.

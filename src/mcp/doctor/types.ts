@@ -6,7 +6,7 @@
 import type { ClientId, Mode, Scope } from '../types.js';
 
 export interface CheckResult {
-  /** Stable identifier: file, entry, variables, node, runner, initialize, tools. */
+  /** Stable identifier: file, entry, variables, node, runner, headers, trust, initialize, tools. */
   name: string;
   ok: boolean;
   /** What was found, for people; never a secret value. */

@@ -1,0 +1,92 @@
+/**
+ * A project's entry (a file inside the project folder: a cloned repository's
+ * `.mcp.json`) that svcctl did not write is not started, its headers command
+ * not run, and its URL not sent the user's secrets, unless the user says yes
+ * on a terminal or passes --trust-project, as Claude Code and VS Code ask
+ * before they start a project's server. The question and the refusal show the
+ * command line as written and the names of the variables it would get, never
+ * a value. User-scope entries are the user's own and are not asked about.
+ */
+import path from 'node:path';
+import { canPrompt, type Context } from '../../core/context.js';
+import { CLI_NAME } from '../../core/constants.js';
+import type { Redactor } from '../../secrets/redaction.js';
+import { commandLine } from '../service-entries.js';
+import type { ClientSpec } from '../types.js';
+import type { EntryPlan } from './entry-plan.js';
+import type { LocatedEntry } from './locate-entry.js';
+import { isOwnEntry, type OwnEntryContext } from './own-entry.js';
+import { fail, type CheckResult } from './types.js';
+
+export interface TrustOptions {
+  /** --trust-project: run a project's entries without asking. */
+  trustProject?: boolean;
+  /** The project folder: entries in files inside it are the project's. */
+  projectDir: string;
+  own: OwnEntryContext;
+}
+
+const isInside = (dir: string, file: string): boolean => {
+  const relative = path.relative(dir, file);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+};
+
+const shellWord = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+
+/** What doctor would do with the entry, in words: the programs it would start and where it would connect. */
+function actions(located: LocatedEntry, plan: EntryPlan): string[] {
+  const entry = located.value as Record<string, unknown>;
+  const done: string[] = [];
+  if (plan.mode !== 'remote' && (plan.mode === 'local' || plan.svcctl)) {
+    const line = (commandLine(entry) ?? []).map(shellWord).join(' ');
+    const names = [...Object.keys(plan.command.env), ...plan.command.forwarded];
+    done.push(`start \`${line}\` with PATH, HOME and the other basic variables${names.length > 0 ? ` and ${[...new Set(names)].sort().join(', ')}` : ''}`);
+  }
+  if (plan.mode === 'remote' && plan.http.headersCommand !== undefined) {
+    const field = plan.http.headersCommand.spec.field;
+    const added = Object.keys(plan.http.headersCommand.spec.env);
+    done.push(`run its ${field} \`${String(entry[field])}\` through a shell with your whole environment${added.length > 0 ? ` and ${added.join(', ')}` : ''}`);
+  }
+  const http = plan.mode === 'local' || (plan.mode === 'proxy' && plan.svcctl) ? undefined : plan.http;
+  if (http !== undefined) {
+    const headers = Object.keys(http.headers);
+    done.push(`connect to ${http.url}${headers.length > 0 ? ` sending ${headers.join(', ')}` : ''}`);
+  }
+  return done;
+}
+
+/**
+ * undefined when the entry's checks may run; otherwise the failing `trust`
+ * check that says what was not run and how to allow it.
+ */
+export async function projectTrust(ctx: Context, located: LocatedEntry, plan: EntryPlan, client: ClientSpec | null, redactor: Redactor, options: TrustOptions): Promise<CheckResult | undefined> {
+  if (located.scope === 'user' || !isInside(options.projectDir, located.file)) return undefined;
+  if (isOwnEntry(located.value, client, options.own)) return undefined;
+  if (options.trustProject === true) return undefined;
+  const what = actions(located, plan).map((text) => redactor.redact(text));
+  if (what.length === 0) return undefined;
+  const list = what.join('; and ');
+  if (canPrompt(ctx)) {
+    const { promptConfirm } = await import('../../ui/prompts.js');
+    ctx.out.warn(`'${located.name}' in ${located.file} comes with the project and is not an entry ${CLI_NAME} wrote. To check it, doctor would ${list}.`);
+    if (await promptConfirm(ctx, `Run it? (only if you trust this project)`)) return undefined;
+    return fail('trust', `not run: you did not allow doctor to ${list}`, `review ${located.file}, then run doctor again and answer yes, or pass --trust-project`);
+  }
+  return fail(
+    'trust',
+    `not run: '${located.name}' comes with the project (${located.file}) and ${CLI_NAME} did not write it; doctor would ${list}`,
+    `review the entry; if you trust this project, run again with --trust-project, or on a terminal to be asked`,
+  );
+}
+
+/** The trust options of a run: what svcctl's own entries look like now (`serverPackage`: doctor --package), and the project folder. */
+export async function trustOptionsFor(ctx: Context, projectDir: string, trustProject: boolean | undefined, serverPackage?: string): Promise<TrustOptions> {
+  const [{ optionalBaseUrl, optionalMcpUrl }, { svcctlCommand }, { packageSpec }] = await Promise.all([
+    import('../../config/base-url.js'),
+    import('../install/svcctl-command.js'),
+    import('../render/values.js'),
+  ]);
+  const packages = serverPackage === undefined ? [] : [serverPackage, packageSpec(serverPackage)];
+  const own: OwnEntryContext = { baseUrl: optionalBaseUrl(ctx), mcpUrl: optionalMcpUrl(ctx), svcctlArgv: (await svcctlCommand(ctx)).argv, packages };
+  return { trustProject, projectDir, own };
+}

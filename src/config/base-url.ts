@@ -43,7 +43,7 @@ export function resolveBaseUrl(ctx: Context): string {
   if (url !== undefined) return url;
   if (ctx.deployment?.kind === 'ambiguous') {
     throw usageError(
-      `no base URL, and several deployments are saved (${ctx.deployment.names.join(', ')}): name one`,
+      `no base URL, and several deployments are saved (${ctx.deployment.names.slice(0, 20).join(', ')}${ctx.deployment.names.length > 20 ? ', …' : ''}): name one`,
       'pass --deployment NAME (or set SVCCTL_DEPLOYMENT), or make one the default: svcctl deployment use NAME',
     );
   }

@@ -151,6 +151,21 @@ describe('--allow-http and SVCCTL_ALLOW_HTTP=1: sent, with the warning', () => {
   }
 });
 
+describe('an entry that runs svcctl (--token helper)', () => {
+  it('gets --allow-http only when the install had it, and only for a plain-http URL to another host', async () => {
+    const argsOf = async (global: string[], baseUrl: string): Promise<string[]> => {
+      const result = await run([...global, 'mcp', 'print', '--client', 'cursor', '--mode', 'proxy', '--auth', 'bearer', '--token', 'helper', '--base-url', baseUrl]);
+      assert.equal(result.code, 0, result.stderr);
+      return JSON.parse(result.stdout.slice(result.stdout.indexOf('{'))).mcpServers.service.args as string[];
+    };
+    assert.ok(!(await argsOf([], REMOTE)).includes('--allow-http'), 'not given: the entry will be refused, and says how to allow it');
+    assert.ok((await argsOf(['--allow-http'], REMOTE)).includes('--allow-http'));
+    assert.ok(!(await argsOf(['--allow-http'], 'https://example.invalid/api')).includes('--allow-http'));
+    assert.ok(!(await argsOf(['--allow-http'], 'http://127.0.0.1:8080/api')).includes('--allow-http'));
+    assert.deepEqual(recorder.seen, []);
+  });
+});
+
 describe('loopback is never refused (svcctl dev)', () => {
   let login: LoginServer;
   let events: RecordingServer;

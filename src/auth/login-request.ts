@@ -21,6 +21,7 @@ import { serviceMessage, shorten } from '../http/redact.js';
 import { createTransport, type HttpResponse } from '../http/transport.js';
 import type { Redactor } from '../secrets/redaction.js';
 import { apiUrl } from '../config/settings.js';
+import { refusePlainHttp } from '../config/plain-http.js';
 import { VERSION } from '../core/version.js';
 
 export interface LoginRequest {
@@ -93,6 +94,7 @@ function tokenFrom(response: HttpResponse, redactor: Redactor): string {
 /** Logs in and returns the access_token (a JWT). */
 export async function requestAccessToken(ctx: Context, request: LoginRequest): Promise<string> {
   const url = apiUrl(request.baseUrl, LOGIN_PATH);
+  refusePlainHttp(ctx, request.baseUrl, 'the password');
   ctx.secrets.add(request.password);
   const redactor = ctx.secrets;
   const transport = await createTransport({ env: ctx.env, origin: new URL(url).origin, timeoutMs: request.timeoutSeconds * 1000 });

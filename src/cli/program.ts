@@ -112,6 +112,7 @@ export function createProgram(io: Io, argv?: readonly string[]): Command {
     .option('--no-input', 'never prompt; fail at once when a value is missing')
     .addOption(new Option('--base-url <url>', 'API base of the deployment (else SERVICE_BASE_URL)'))
     .addOption(new Option('--mcp-url <url>', 'remote MCP address (else SERVICE_MCP_URL, or derived from the base URL)'))
+    .option('--allow-http', 'send credentials over plain http to a host other than loopback (else refused; also SVCCTL_ALLOW_HTTP=1)')
     .addOption(new Option('--deployment <name>', 'a deployment saved by login --save (else SVCCTL_DEPLOYMENT; svcctl deployment list)'))
     .addHelpText('after', EXIT_CODES_HELP)
     .showSuggestionAfterError(true)

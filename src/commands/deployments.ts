@@ -6,7 +6,7 @@
 import { savedBaseUrls } from '../auth/credentials-store.js';
 import type { Context } from '../core/context.js';
 import { usageError } from '../core/errors.js';
-import { changeDeployments, deploymentsPath, readDeployments } from '../config/deployments-file.js';
+import { changeDeployments, deploymentsPath, readDeployments, someNames } from '../config/deployments-file.js';
 import { parseBaseUrl } from '../config/settings.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/;
@@ -20,7 +20,7 @@ export async function runDeploymentList(ctx: Context): Promise<void> {
     ctx.out.info(`no deployment is saved in ${deploymentsPath(ctx)}: svcctl login --save (with --base-url or SERVICE_BASE_URL) remembers one`);
     return;
   }
-  const width = Math.max(...rows.map((row) => row.name.length));
+  const width = rows.reduce((widest, row) => Math.max(widest, row.name.length), 0);
   for (const row of rows) ctx.out.result(`${row.default ? '*' : ' '} ${row.name.padEnd(width)}  ${row.base_url}${row.logged_in ? '  (logged in)' : ''}`);
 }
 
@@ -60,5 +60,5 @@ export async function runDeploymentRemove(ctx: Context, name: string): Promise<v
 }
 
 function unknown(name: string, names: string[]) {
-  return usageError(`no deployment named '${name}'`, names.length > 0 ? `saved deployments: ${names.join(', ')}` : 'none is saved: svcctl login --save remembers one');
+  return usageError(`no deployment named '${name}'`, names.length > 0 ? `saved deployments: ${someNames(names)}` : 'none is saved: svcctl login --save remembers one');
 }

@@ -83,7 +83,7 @@ export async function runEventFlush(ctx: Context, options: EventFlushOptions): P
   const recovered = await recoverStaleClaims(dir);
   if (recovered > 0) ctx.out.info(`${recovered} event(s) claimed by a flush that stopped were put back`);
   const names = await listSpooled(dir);
-  const url = apiUrl(resolveBaseUrl(ctx), EVENT_PATH);
+  const url = apiUrl(resolveBaseUrl(ctx, "the ingest token and the events' signatures"), EVENT_PATH);
   const transport = await createTransport({ env: ctx.env, origin: new URL(url).origin, timeoutMs: options.httpTimeout * 1000, connections: options.concurrency });
   const target: DeliveryTarget = { url, token, secret, transport, retries: options.retries, timeoutSeconds: options.httpTimeout, keepResponse: false, redactor: ctx.secrets };
   const tally: Tally = { flushed: 0, kept: 0, rejected: 0, skipped: 0 };

@@ -86,7 +86,7 @@ export async function eventCredentials(ctx: Context, options: EventSendOptions):
 export async function runEventSend(ctx: Context, options: EventSendOptions, credentials?: EventCredentials): Promise<void> {
   checkCombinations(options, ctx.globals.json);
   const sending = !options.dryRun && !options.printCurl;
-  const url = apiUrl(resolveBaseUrl(ctx), EVENT_PATH);
+  const url = apiUrl(resolveBaseUrl(ctx, sending ? "the ingest token and the event's signature" : undefined), EVENT_PATH);
   const { token, secret } = credentials ?? (await eventCredentials(ctx, options));
   const resolved: Resolved = { url, token, secret };
   // The batch and preview paths are chunks of their own: one event loads neither (start-up, BENCHMARKS.md).

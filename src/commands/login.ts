@@ -22,7 +22,8 @@ export function printToken(ctx: Context, summary: TokenSummary): void {
 }
 
 export async function runLogin(ctx: Context, options: LoginOptions): Promise<void> {
-  const baseUrl = resolveBaseUrl(ctx);
+  // Refused before the password is asked for (plain http to another host, src/config/plain-http.ts).
+  const baseUrl = resolveBaseUrl(ctx, 'the password');
   if (options.rememberPassword && !options.save) throw usageError('--remember-password needs --save', 'svcctl login --save --remember-password');
   const { email, password } = await resolveLoginCredentials(ctx, options);
   // A credentials file or keychain that cannot be saved to fails before a token is minted.

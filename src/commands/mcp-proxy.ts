@@ -39,7 +39,7 @@ function credentialsFor(ctx: Context, options: McpProxyOptions): CredentialSourc
 
 export async function runMcpProxy(ctx: Context, options: McpProxyOptions): Promise<void> {
   if (ctx.globals.json) throw usageError('mcp proxy speaks MCP on stdout: --json does not apply');
-  const url = resolveMcpUrl(ctx, options.auth === 'bearer' ? resolveBaseUrl(ctx) : undefined);
+  const url = resolveMcpUrl(ctx, options.auth === 'bearer' ? resolveBaseUrl(ctx, 'the password (to refresh the token)') : undefined, options.auth === 'bearer' ? 'the bearer token' : 'the password headers');
   const credentials = credentialsFor(ctx, options);
   // Every credential the proxy sends joined the run's known secrets when it was read: the log (ctx.out) and the error replies are redacted with them.
   const redact = (text: string): string => ctx.secrets.redact(text);

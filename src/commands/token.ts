@@ -46,7 +46,7 @@ function checkFormats(ctx: Context, options: TokenOptions): void {
 
 export async function runToken(ctx: Context, options: TokenOptions): Promise<void> {
   checkFormats(ctx, options);
-  const baseUrl = resolveBaseUrl(ctx);
+  const baseUrl = resolveBaseUrl(ctx, options.refresh ? 'the password' : undefined);
   if (options.refresh) {
     // Checked before --password-stdin is read, so a missing email fails at once.
     const email = emailWithoutPrompt(ctx, options)?.value;

@@ -7,6 +7,7 @@
  */
 import type { Context } from '../core/context.js';
 import { usageError } from '../core/errors.js';
+import { refusePlainHttp } from './plain-http.js';
 import { deriveMcpUrl, describeSource, isLoopbackHost, parseBaseUrl, readSetting } from './settings.js';
 
 const warned = new WeakMap<Context, Set<string>>();
@@ -24,7 +25,7 @@ function warnOnce(ctx: Context, message: string): void {
  * The base URL, checked: --base-url, else --deployment NAME, else SERVICE_BASE_URL, else a saved
  * deployment (src/config/deployments-file.ts, picked before the command ran); undefined when none is.
  */
-export function optionalBaseUrl(ctx: Context): string | undefined {
+export function optionalBaseUrl(ctx: Context, sends?: string): string | undefined {
   const flag = readSetting({}, 'BASE_URL', { value: ctx.globals.baseUrl, name: '--base-url' });
   const picked = ctx.deployment?.kind === 'picked' ? ctx.deployment : undefined;
   const setting =
@@ -34,16 +35,18 @@ export function optionalBaseUrl(ctx: Context): string | undefined {
   if (!setting) return undefined;
   ctx.out.debug(describeSource(setting, 'base URL'));
   const base = parseBaseUrl(setting.value, setting.source);
+  if (sends !== undefined) refusePlainHttp(ctx, base.url, sends);
   if (base.insecureWarning) warnOnce(ctx, base.insecureWarning);
   return base.url;
 }
 
-export function resolveBaseUrl(ctx: Context): string {
-  const url = optionalBaseUrl(ctx);
+/** `sends`: the credential the command sends there (src/config/plain-http.ts refuses plain http to another host). */
+export function resolveBaseUrl(ctx: Context, sends?: string): string {
+  const url = optionalBaseUrl(ctx, sends);
   if (url !== undefined) return url;
   if (ctx.deployment?.kind === 'ambiguous') {
     throw usageError(
-      `no base URL, and several deployments are saved (${ctx.deployment.names.join(', ')}): name one`,
+      `no base URL, and several deployments are saved (${ctx.deployment.names.slice(0, 20).join(', ')}${ctx.deployment.names.length > 20 ? ', …' : ''}): name one`,
       'pass --deployment NAME (or set SVCCTL_DEPLOYMENT), or make one the default: svcctl deployment use NAME',
     );
   }
@@ -54,7 +57,7 @@ export function resolveBaseUrl(ctx: Context): string {
 }
 
 /** The MCP URL as given by --mcp-url or SERVICE_MCP_URL, checked; undefined when neither is set. */
-function givenMcpUrl(ctx: Context): string | undefined {
+function givenMcpUrl(ctx: Context, sends?: string): string | undefined {
   const setting = readSetting(ctx.env, 'MCP_URL', { value: ctx.globals.mcpUrl, name: '--mcp-url' });
   if (!setting) return undefined;
   ctx.out.debug(describeSource(setting, 'MCP URL'));
@@ -68,6 +71,7 @@ function givenMcpUrl(ctx: Context): string | undefined {
     throw usageError(`${setting.source} must use http or https`);
   }
   const mcpUrl = setting.value.replace(/\/+$/, '');
+  if (sends !== undefined) refusePlainHttp(ctx, mcpUrl, sends);
   // Like the base URL: an MCP client sends the password headers or the bearer token on every request.
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
     warnOnce(ctx, `${mcpUrl} uses plain http: the MCP client's credentials (password headers or bearer token) travel unencrypted`);
@@ -83,6 +87,6 @@ export function optionalMcpUrl(ctx: Context): string | undefined {
   return baseUrl === undefined ? undefined : deriveMcpUrl(baseUrl);
 }
 
-export function resolveMcpUrl(ctx: Context, baseUrl?: string): string {
-  return givenMcpUrl(ctx) ?? deriveMcpUrl(baseUrl ?? resolveBaseUrl(ctx));
+export function resolveMcpUrl(ctx: Context, baseUrl?: string, sends?: string): string {
+  return givenMcpUrl(ctx, sends) ?? deriveMcpUrl(baseUrl ?? resolveBaseUrl(ctx, sends));
 }

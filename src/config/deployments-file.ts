@@ -11,24 +11,25 @@
  * --deployment NAME, SERVICE_BASE_URL, SVCCTL_DEPLOYMENT, the default of this
  * file, the only deployment of this file, the only base URL with a saved login.
  * This module (and smol-toml) is loaded only when no flag or variable names a
- * base URL.
+ * base URL. The file is never read or written through a symbolic link: it
+ * chooses where credentials are sent, so a link planted by someone else must
+ * not choose it (exit 7).
  */
+import { constants } from 'node:fs';
+import { lstat, open, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parse, stringify } from 'smol-toml';
 import { configDir, savedBaseUrls } from '../auth/credentials-store.js';
 import type { Context, Deployment, Picked } from '../core/context.js';
-
-export type { Deployment, Picked } from '../core/context.js';
 import { CliError, ExitCode, usageError } from '../core/errors.js';
-import { readSnapshot, updateSafely } from '../fs/safe-write.js';
+import { refusalFor } from '../fs/no-follow.js';
+import { fileReadReason } from '../fs/reasons.js';
+import { updateSafely } from '../fs/safe-write.js';
+import { editDeploymentsText } from './deployments-edit.js';
+import { parseDeployments, type DeploymentsFile, type ParsedDeployments } from './deployments-shape.js';
 import { parseBaseUrl } from './settings.js';
 
-
-export interface DeploymentsFile {
-  default?: string;
-  deployments: Deployment[];
-}
-
+export type { Deployment, Picked } from '../core/context.js';
+export type { DeploymentsFile } from './deployments-shape.js';
 
 type PathContext = Pick<Context, 'env' | 'homeDir'>;
 
@@ -37,42 +38,74 @@ export const deploymentsPath = (ctx: PathContext): string => join(configDir(ctx)
 /** The name a deployment gets by default: its host (and port). */
 export const nameFor = (baseUrl: string): string => new URL(baseUrl).host;
 
+const NEW_FILE = "# svcctl's deployments (svcctl deployment list | use | add | remove). No secret is kept here.\n\n";
+
+/** At most this many names in a message: a file may hold thousands. */
+const SHOWN_NAMES = 20;
+export const someNames = (names: string[]): string =>
+  names.length <= SHOWN_NAMES ? names.join(', ') : `${names.slice(0, SHOWN_NAMES).join(', ')} and ${names.length - SHOWN_NAMES} more`;
+
+async function linkRefusal(path: string): Promise<CliError> {
+  const target = await readlink(path).catch(() => 'somewhere else');
+  return new CliError(ExitCode.UnsafeConfig, `${path} is a symbolic link (to ${target}); svcctl neither reads nor writes config.toml through a link`, {
+    hint: 'replace the link with a copy of the file it points to (a regular file of yours), or delete it',
+  });
+}
+
+/** The text of config.toml, read without following a link; undefined when there is none. */
+async function readConfigText(path: string): Promise<string | undefined> {
+  let handle;
+  try {
+    handle = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP' || code === 'EMLINK' || code === 'EFTYPE') throw await linkRefusal(path);
+    throw new CliError(ExitCode.UnsafeConfig, `cannot read ${path}: ${fileReadReason(error)}`, { cause: error });
+  }
+  try {
+    const reason = refusalFor(await handle.stat());
+    if (reason !== undefined) throw new CliError(ExitCode.UnsafeConfig, `${path} ${reason}`, { hint: 'make it a regular file of yours, or delete it and log in again with --save' });
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** One parse per run of the same text: the program reads the file before a `deployment` command reads it again. */
+let lastParse: { path: string; text: string; parsed: ParsedDeployments } | undefined;
+
+function parsed(text: string, path: string): ParsedDeployments {
+  if (lastParse?.path !== path || lastParse.text !== text) lastParse = { path, text, parsed: parseDeployments(text, path) };
+  return lastParse.parsed;
+}
+
+const copyOf = (file: DeploymentsFile): DeploymentsFile => ({ ...file, deployments: file.deployments.map((d) => ({ ...d })) });
+
 export async function readDeployments(ctx: PathContext): Promise<DeploymentsFile> {
   const path = deploymentsPath(ctx);
-  const snapshot = await readSnapshot(path);
-  return snapshot.exists ? parseDeployments(snapshot.text, path) : { deployments: [] };
+  const text = await readConfigText(path);
+  return text === undefined ? { deployments: [] } : copyOf(parsed(text, path).file);
 }
 
-function parseDeployments(text: string, path: string): DeploymentsFile {
-  let data: Record<string, unknown>;
-  try {
-    data = parse(text) as Record<string, unknown>;
-  } catch (error) {
-    throw new CliError(ExitCode.UnsafeConfig, `${path} is not valid TOML (${(error as Error).message.split('\n')[0]})`, { hint: 'fix it, or delete it and log in again with --save' });
-  }
-  const table = (data.deployments ?? {}) as Record<string, { base_url?: unknown }>;
-  const deployments = Object.entries(table)
-    .filter(([, value]) => typeof value?.base_url === 'string')
-    .map(([name, value]) => ({ name, baseUrl: value.base_url as string }));
-  return { ...(typeof data.default === 'string' ? { default: data.default } : {}), deployments };
-}
-
-function render(file: DeploymentsFile): string {
-  const deployments = Object.fromEntries(file.deployments.map((d) => [d.name, { base_url: d.baseUrl }]));
-  const header = '# svcctl\'s deployments (svcctl deployment list | use | add | remove). No secret is kept here.\n';
-  return `${header}${stringify({ ...(file.default !== undefined ? { default: file.default } : {}), deployments })}\n`;
-}
-
-/** Changes the file under its lock (0600, written like every svcctl file: temp file, rename, never through a link). */
+/**
+ * Changes the file under its lock, as text (deployments-edit.ts: comments and unknown keys stay), written
+ * like every svcctl file (temp file, rename). The previous content is kept as config.toml.bak (it holds no secret).
+ */
 export async function changeDeployments(ctx: PathContext, change: (file: DeploymentsFile) => boolean): Promise<void> {
   const path = deploymentsPath(ctx);
+  if ((await lstat(path).catch(() => undefined))?.isSymbolicLink()) throw await linkRefusal(path);
   await updateSafely(
     path,
-    (snapshot) => {
-      const file = snapshot.exists ? parseDeployments(snapshot.text, path) : { deployments: [] };
-      return change(file) ? render(file) : undefined;
+    async (snapshot) => {
+      if (snapshot.realPath !== snapshot.path) throw await linkRefusal(path);
+      const text = snapshot.exists ? snapshot.text : '';
+      const before = text.trim() === '' ? { deployments: [] } : parsed(text, path).file;
+      const after = copyOf(before);
+      if (!change(after)) return undefined;
+      return editDeploymentsText(text.trim() === '' ? NEW_FILE : text, path, before, after);
     },
-    { mode: 0o600, privateFolder: true, backup: false },
+    { mode: 0o600, privateFolder: true, backup: true },
   );
 }
 
@@ -102,7 +135,7 @@ export async function pickDeployment(ctx: PathContext, wanted: { name: string; s
     if (!found) {
       throw usageError(
         `${wanted.source}: no deployment named '${wanted.name}'`,
-        file.deployments.length > 0 ? `saved deployments: ${file.deployments.map((d) => d.name).join(', ')} (svcctl deployment list)` : 'save one with svcctl login --save (with --base-url), or svcctl deployment add NAME URL',
+        file.deployments.length > 0 ? `saved deployments: ${someNames(file.deployments.map((d) => d.name))} (svcctl deployment list)` : 'save one with svcctl login --save (with --base-url), or svcctl deployment add NAME URL',
       );
     }
     return { kind: 'picked', deployment: found, source: wanted.source };

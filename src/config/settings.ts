@@ -38,10 +38,16 @@ export function describeSource(setting: Setting, what: string): string {
   return `${what} from ${setting.source}${legacyNote}`;
 }
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
+/**
+ * Loopback by its name or address alone, never by a DNS answer: localhost, 127.0.0.0/8, ::1, and
+ * 127.0.0.0/8 mapped into IPv6 (URL parsing writes [::ffff:127.0.0.1] as [::ffff:7f00:1]).
+ */
 export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname.endsWith('.localhost');
+  const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host)) return true;
+  const mapped = /^::ffff:(?:(\d+)\.\d+\.\d+\.\d+|([0-9a-f]{1,4}):[0-9a-f]{1,4})$/.exec(host);
+  if (!mapped) return false;
+  return mapped[1] !== undefined ? mapped[1] === '127' : parseInt(mapped[2]!, 16) >> 8 === 127;
 }
 
 export interface BaseUrl {

@@ -21,6 +21,8 @@ export interface GlobalOptions {
   mcpUrl?: string;
   /** --deployment NAME: a deployment saved in config.toml (src/config/deployments-file.ts). */
   deployment?: string;
+  /** --allow-http: credentials may go over plain http to a host other than loopback (src/config/plain-http.ts). */
+  allowHttp?: boolean;
 }
 
 /**

@@ -298,6 +298,8 @@ export interface EntryRequest {
   platform: NodeJS.Platform;
   /** --auth bearer --token helper: svcctl keeps the token fresh (the entry holds no token). */
   tokenHelper?: TokenHelper;
+  /** --allow-http (or SVCCTL_ALLOW_HTTP) at install: the svcctl the helper entry runs gets --allow-http for a plain-http URL. */
+  allowHttp?: true;
 }
 
 /** How an entry starts svcctl (src/mcp/install/svcctl-command.ts). */

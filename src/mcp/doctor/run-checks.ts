@@ -7,6 +7,7 @@
  * node and npx, and connects to the URL mcp-remote forwards to).
  */
 import type { Context } from '../../core/context.js';
+import { plainHttpRefusal } from '../../config/plain-http.js';
 import { createRedactor, type Redactor } from '../../secrets/redaction.js';
 import { describeStale } from '../clients/versions.js';
 import { CLIENTS } from '../clients/table.js';
@@ -85,6 +86,14 @@ async function modeChecks(plan: EntryPlan, resolver: Resolver, unexpanded: strin
   return [...checks, ...(await probeHttpServer(plan.http, { timeoutMs, redactor, note: 'checked the URL the proxy forwards to' }))];
 }
 
+/** The entry's credentials are not sent over plain http to a host other than loopback unless allowed (src/config/plain-http.ts). */
+function plainHttpCheck(ctx: Context, plan: EntryPlan): CheckResult | undefined {
+  const http = plan.mode === 'remote' || (plan.mode === 'proxy' && !plan.svcctl) ? plan.http : undefined;
+  if (http === undefined || (Object.keys(http.headers).length === 0 && http.headersCommand === undefined)) return undefined;
+  const refusal = plainHttpRefusal(ctx, http.url, "the entry's credentials");
+  return refusal && fail('initialize', `not tried: ${refusal.message}`, refusal.hint);
+}
+
 async function runHelper(http: HttpPlan, name: string, ctx: Context): Promise<HeadersRun | undefined> {
   const { runHeadersCommand } = await import('./headers-command.js');
   const run = await runHeadersCommand(http, name, ctx.env, ctx.cwd);
@@ -155,6 +164,8 @@ export async function runChecks(ctx: Context, located: LocatedEntry, timeoutMs: 
   }
   const untrusted = await projectTrust(ctx, located, plan, client, createRedactor([...resolver.values, ...planSecrets(plan)]), trust);
   if (untrusted) return report({ ...base, mode: plan.mode }, [...checks, untrusted]);
+  const refused = plainHttpCheck(ctx, plan);
+  if (refused) return report({ ...base, mode: plan.mode }, [...checks, refused]);
   // A headers command runs first: what it prints is sent, so it is redacted like the rest.
   const helper = plan.mode === 'remote' && plan.http.headersCommand !== undefined ? await runHelper(plan.http, located.name, ctx) : undefined;
   // The values the entry would send (resolved references, literal secrets): never shown, in any encoding.

@@ -10,6 +10,7 @@ import type { Context } from '../../core/context.js';
 import { usageError } from '../../core/errors.js';
 import { fileReadReason } from '../../fs/reasons.js';
 import { resolveBaseUrl, resolveMcpUrl } from '../../config/base-url.js';
+import { plainHttpAllowed } from '../../config/plain-http.js';
 import { checkScope, getClient } from '../clients/table.js';
 import { placeholderLiterals, resolveLiterals, type LiteralFlags } from './literal-values.js';
 import { checkMode, checkSecrets, defaultSecrets, type Target } from '../clients/render-entry.js';
@@ -162,5 +163,6 @@ export async function buildEntryRequest(
     literals,
     platform: ctx.platform,
     ...(tokenHelper !== undefined ? { tokenHelper } : {}),
+    ...(tokenHelper !== undefined && plainHttpAllowed(ctx) ? { allowHttp: true as const } : {}),
   };
 }

@@ -14,6 +14,7 @@
  * without a shell (npx and npm's shims are .cmd files; node.exe needs none).
  * Only the base URL is in the arguments: no secret.
  */
+import { plainRemoteHost } from '../../config/plain-http.js';
 import { deriveMcpUrl } from '../../config/settings.js';
 import { commandLine } from './shell-quote.js';
 import { stdioEntry } from './json-clients.js';
@@ -30,6 +31,8 @@ function deploymentArgs(request: EntryRequest): string[] {
   const args = ['--base-url', request.baseUrl];
   // The proxy derives the MCP URL from the base URL; one that differs is given too.
   if (request.mcpUrl !== '' && request.mcpUrl !== deriveMcpUrl(request.baseUrl)) args.push('--mcp-url', request.mcpUrl);
+  // Given at install, it is needed again where the entry runs svcctl (src/config/plain-http.ts).
+  if (request.allowHttp && [request.baseUrl, request.mcpUrl].some((url) => plainRemoteHost(url) !== undefined)) args.unshift('--allow-http');
   return args;
 }
 

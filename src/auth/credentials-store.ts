@@ -16,8 +16,9 @@
  * A file that does not parse is never overwritten: exit 7 with its path.
  */
 import { rm, stat } from 'node:fs/promises';
-import { isAbsolute, join } from 'node:path';
-import { CONFIG_DIR_NAME, CREDENTIALS_FILE_NAME } from '../core/constants.js';
+import { join } from 'node:path';
+import { CREDENTIALS_FILE_NAME } from '../core/constants.js';
+import { configDir } from '../config/config-dir.js';
 import type { Context } from '../core/context.js';
 import { CliError, ExitCode } from '../core/errors.js';
 import { fileWriteReason } from '../fs/reasons.js';
@@ -41,13 +42,6 @@ interface CredentialsFile {
 
 type PathContext = Pick<Context, 'env' | 'homeDir'>;
 
-/** The folder of svcctl's own files: $XDG_CONFIG_HOME/svcctl, else ~/.config/svcctl. */
-export function configDir(ctx: PathContext): string {
-  const xdg = ctx.env.XDG_CONFIG_HOME;
-  // The XDG spec says a relative XDG_CONFIG_HOME is invalid and must be ignored.
-  const base = xdg && isAbsolute(xdg) ? xdg : join(ctx.homeDir, '.config');
-  return join(base, CONFIG_DIR_NAME);
-}
 
 export function credentialsPath(ctx: PathContext): string {
   return join(configDir(ctx), CREDENTIALS_FILE_NAME);
@@ -199,7 +193,7 @@ export async function forgetToken(ctx: Context, baseUrl: string): Promise<boolea
 }
 
 /** The base URLs that have a saved token (no token is read out). */
-export async function savedBaseUrls(ctx: Context): Promise<string[]> {
+export async function savedBaseUrls(ctx: PathContext): Promise<string[]> {
   const { file } = await readCredentials(credentialsPath(ctx));
   return Object.keys(file.tokens);
 }

@@ -85,7 +85,11 @@ async function savedDeploymentFor(env: NodeJS.ProcessEnv, homeDir: string, globa
   if (!named && readSetting(env, 'BASE_URL')) return undefined;
   const fromEnv = env.SVCCTL_DEPLOYMENT ? { name: env.SVCCTL_DEPLOYMENT, source: 'SVCCTL_DEPLOYMENT' } : undefined;
   const { pickDeployment } = await import('../config/deployments-file.js');
-  return pickDeployment({ env, homeDir }, named ?? fromEnv);
+  const savedLogins = async (): Promise<string[]> => {
+    const { savedBaseUrls } = await import('../auth/credentials-store.js');
+    return savedBaseUrls({ env, homeDir });
+  };
+  return pickDeployment({ env, homeDir }, named ?? fromEnv, savedLogins);
 }
 
 /**

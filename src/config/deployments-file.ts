@@ -18,7 +18,7 @@
 import { constants } from 'node:fs';
 import { lstat, open, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { configDir, savedBaseUrls } from '../auth/credentials-store.js';
+import { configDir } from './config-dir.js';
 import type { Context, Deployment, Picked } from '../core/context.js';
 import { CliError, ExitCode, usageError } from '../core/errors.js';
 import { refusalFor } from '../fs/no-follow.js';
@@ -127,7 +127,12 @@ export async function rememberDeployment(ctx: PathContext, baseUrl: string): Pro
 }
 
 /** The deployment to use when no flag or variable names a base URL. */
-export async function pickDeployment(ctx: PathContext, wanted: { name: string; source: string } | undefined): Promise<Picked> {
+/** `savedLogins`: the base URLs with a saved token (the credentials store), asked only when no deployment is saved. */
+export async function pickDeployment(
+  ctx: PathContext,
+  wanted: { name: string; source: string } | undefined,
+  savedLogins: () => Promise<string[]>,
+): Promise<Picked> {
   const file = await readDeployments(ctx);
   const byName = (name: string): Deployment | undefined => file.deployments.find((d) => d.name === name);
   if (wanted) {
@@ -143,7 +148,7 @@ export async function pickDeployment(ctx: PathContext, wanted: { name: string; s
   if (file.default !== undefined && byName(file.default)) return { kind: 'picked', deployment: byName(file.default)!, source: `the default deployment of ${deploymentsPath(ctx)}` };
   if (file.deployments.length === 1) return { kind: 'picked', deployment: file.deployments[0]!, source: `the only deployment of ${deploymentsPath(ctx)}` };
   if (file.deployments.length > 1) return { kind: 'ambiguous', names: file.deployments.map((d) => d.name) };
-  const logins = await savedBaseUrls(ctx as Context).catch(() => []);
+  const logins = await savedLogins().catch(() => []);
   if (logins.length === 1) {
     const baseUrl = parseBaseUrl(logins[0]!, 'the saved login').url;
     return { kind: 'picked', deployment: { name: nameFor(baseUrl), baseUrl }, source: 'the only saved login' };

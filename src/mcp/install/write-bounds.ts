@@ -5,7 +5,7 @@
  */
 import { promises as fs } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { configDir } from '../../auth/credentials-store.js';
+import { configDir } from '../../config/config-dir.js';
 import type { Context } from '../../core/context.js';
 import { CliError, ExitCode } from '../../core/errors.js';
 import { readSetting } from '../../config/settings.js';

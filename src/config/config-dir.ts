@@ -1,0 +1,11 @@
+import { isAbsolute, join } from 'node:path';
+import { CONFIG_DIR_NAME } from '../core/constants.js';
+import type { Context } from '../core/context.js';
+
+/** The folder of svcctl's own files: $XDG_CONFIG_HOME/svcctl, else ~/.config/svcctl. */
+export function configDir(ctx: Pick<Context, 'env' | 'homeDir'>): string {
+  const xdg = ctx.env.XDG_CONFIG_HOME;
+  // The XDG spec says a relative XDG_CONFIG_HOME is invalid and must be ignored.
+  const base = xdg && isAbsolute(xdg) ? xdg : join(ctx.homeDir, '.config');
+  return join(base, CONFIG_DIR_NAME);
+}

@@ -131,8 +131,9 @@ describe('createRedactor: hex, lines and URLs', () => {
   it('hides hex in any case, with colons, spaces or dashes, and leaves ordinary hex and times alone', () => {
     const hex = SECRET_BYTES.toString('hex');
     const pairs = hex.match(/../g)!;
-    for (const form of [hex, hex.toUpperCase(), pairs.join(':'), pairs.join(':').toUpperCase(), pairs.join(' '), pairs.join('-'), `\\x${pairs.join('\\x')}`]) {
-      assert.ok(!reveals(redactor.redact(`sum: ${form} end`), SECRET), form);
+    for (const form of [hex, hex.toUpperCase(), pairs.join(':'), pairs.join(':').toUpperCase(), pairs.join(' '), pairs.join('-')]) {
+      assert.ok(reveals(form, SECRET), `the detector reads ${form} back`);
+      assert.equal(redactor.redact(`sum: ${form} end`), 'sum: *** end', form);
     }
     const ordinary = '2026-11-25 12:34:56 commit 9f86d081884c7d659a2feaa0c55ad015 #c0ffee 00:1a:2b:3c:4d:5e';
     assert.equal(redactor.redact(ordinary), ordinary);

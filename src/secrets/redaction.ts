@@ -123,17 +123,18 @@ const PADDING = `(?:${characterPattern('=')}){0,2}`;
  */
 const HEX_SEPARATOR = '(?:[ :-]{1,2}|(?: {2}\\|[ -~]{0,16}\\|| {2}[ -~]{1,16})?[0-9a-fA-F]{7,8}:? {1,2})?';
 
-function hexForm(secret: string): string[] {
+/** The pattern of the secret's bytes in hex (of its first `count` bytes only, with count). */
+function hexForm(secret: string, count?: number): string[] {
   const bytes = Buffer.from(secret, 'utf8');
   if (bytes.length < MIN_HEX_BYTES) return [];
-  return [[...bytes].map((byte) => hexPattern(byte.toString(16).padStart(2, '0'))).join(HEX_SEPARATOR)];
+  return [[...bytes.subarray(0, count)].map((byte) => hexPattern(byte.toString(16).padStart(2, '0'))).join(HEX_SEPARATOR)];
 }
 
 function secretPatterns(secret: string): string[] {
   if ([...secret].length < MIN_SECRET_LENGTH) return [`(?<![\\p{L}\\p{N}_])${escapeRegExp(secret)}(?![\\p{L}\\p{N}_])`];
   const { whole, pieces } = base64Forms(secret);
   // The whole encodings come before the pieces, so that a secret encoded alone is hidden with its padding.
-  return [textPattern(secret), ...hexForm(secret), ...whole.map((form) => `${textPattern(form)}${PADDING}`), ...pieces.map(textPattern)];
+  return [textPattern(secret), ...whole.map((form) => `${textPattern(form)}${PADDING}`), ...pieces.map(textPattern)];
 }
 
 /** Every form of the secret as written, with no escape: all that a text without a backslash or % can hold. */
@@ -147,34 +148,31 @@ const plusAsSpace = (text: string): string => text.replace(/\+/g, ' ');
 
 /** A line break, or its JSON escape (once or more escaped): what a value broken over lines has inside. */
 const LINE_BREAK = /\r\n?|\n|(?:\\+r)?\\+n|\\+r/g;
-/** Three bytes in hex, side by side or apart: a text without it holds no hex form. */
-const HEX_RUN = /[0-9a-fA-F]{2}[ :-]{0,2}[0-9a-fA-F]{2}[ :-]{0,2}[0-9a-fA-F]{2}/;
+/** What a text may hold: a form of the main expression (escapes, base64, as written), the hex of a secret. */
+interface Look {
+  forms: boolean;
+  hex: boolean;
+}
 
 /**
- * Whether `text` may hold a form of a secret: false only when it cannot (no escape in it, and no form as
- * written, also with its line breaks taken out; a space may be written + in a form body; no hex of a secret).
+ * What `text` may hold: no form when it has no escape and no form as written, also with its line breaks
+ * taken out (a space may be written + in a form body); no hex when the first three bytes of no secret are there.
  */
-function mayHoldTest(secrets: string[]): (text: string) => boolean {
+function mayHoldTest(secrets: string[]): (text: string) => Look {
   const written = [...new Set(secrets.flatMap(writtenForms))];
   const spaced = secrets.filter((secret) => [...secret].length >= MIN_SECRET_LENGTH && secret.includes(' ')).map(plusAsSpace);
-  const hex = secrets.filter((secret) => Buffer.byteLength(secret) >= MIN_HEX_BYTES).map((secret) => Buffer.from(secret, 'utf8').toString('hex'));
-  const holdsWritten = (text: string): boolean => written.some((form) => text.includes(form));
-  const holdsHex = (text: string, lines: boolean): boolean => {
-    if (hex.length === 0 || !HEX_RUN.test(text)) return false;
-    // A dump over several lines has offsets and text columns between the bytes: only the full expression can tell.
-    if (lines) return true;
-    const digits = text.replace(/[ :-]/g, '').toLowerCase();
-    return hex.some((form) => digits.includes(form));
-  };
-  return (text) => {
-    if (text.includes('\\') || text.includes('%')) return true;
-    if (holdsWritten(text)) return true;
-    const lines = text.includes('\n') || text.includes('\r');
-    if (lines && holdsWritten(text.replace(LINE_BREAK, ''))) return true;
-    if (holdsHex(text, lines)) return true;
+  const hexStarts = secrets.flatMap((secret) => hexForm(secret, 3));
+  const hexStart = hexStarts.length > 0 ? new RegExp(hexStarts.join('|')) : undefined;
+  const holdsForm = (text: string): boolean => {
+    if (text.includes('\\') || text.includes('%') || written.some((form) => text.includes(form))) return true;
     if (spaced.length === 0) return false;
     const spacedText = plusAsSpace(text);
     return spaced.some((secret) => spacedText.includes(secret));
+  };
+  return (text) => {
+    const lines = text.includes('\n') || text.includes('\r');
+    const joined = lines ? text.replace(LINE_BREAK, '') : text;
+    return { forms: holdsForm(text) || (lines && holdsForm(joined)), hex: hexStart?.test(joined) === true };
   };
 }
 
@@ -267,11 +265,22 @@ export function createRedactor(secrets: Iterable<string | null | undefined>): Re
   const shortest = Math.min(...unique.map((secret) => ([...secret].length < MIN_SECRET_LENGTH ? secret.length : MIN_BASE64_PIECE)));
   const mayHold = mayHoldTest(unique);
   // Compiled on first use (~25-70 ms for the many forms): a command that shows nothing that may hold a secret never pays for it.
+  // Hex has its own expression: its separators make it slow, and only a text with a secret's first bytes in hex needs it.
   let pattern: RegExp | undefined;
+  let hexExpression: RegExp | undefined;
+  const mask = (text: string, look: Look, joined = false): string => {
+    let shown = text;
+    if (look.forms) shown = maskMatches(shown, (pattern ??= new RegExp(unique.flatMap(secretPatterns).join('|'), 'gu')), joined);
+    if (look.hex) shown = maskMatches(shown, (hexExpression ??= new RegExp(unique.flatMap((secret) => hexForm(secret)).join('|'), 'g')), joined);
+    return shown;
+  };
   const hideSecrets = (text: string): string => {
-    if (text.length < shortest || !mayHold(text)) return text;
-    pattern ??= new RegExp(unique.flatMap(secretPatterns).join('|'), 'gu');
-    return maskMatches(maskMatches(text, pattern), pattern, true);
+    if (text.length < shortest) return text;
+    const look = mayHold(text);
+    if (!look.forms && !look.hex) return text;
+    const shown = mask(text, look);
+    // The lines joined (maskMatches returns at once when there is none) for what is left that may hold a form.
+    return mask(shown, mayHold(shown), true);
   };
   const redact = (text: string): string => hideUrlPasswords(hideSecrets(text));
   return { redact, redactValue: redactValueWith(redact) };

@@ -1,12 +1,14 @@
 /**
  * createRedactor (src/secrets/redaction.ts) on its own: each form of a secret is
  * checked by decoding the output (test/helpers/secret-encodings.ts), and the
- * rule for short secrets with texts written out by hand.
+ * rule for short secrets with texts written out by hand. Dumps come from the
+ * real xxd, od and hexdump where they are installed.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createRedactor } from '../src/secrets/redaction.js';
-import { ENCODINGS, reveals } from './helpers/secret-encodings.js';
+import { spawnSync } from 'node:child_process';
+import { createRedactor, MIN_HEX_BYTES } from '../src/secrets/redaction.js';
+import { ENCODINGS, reveals, wrap } from './helpers/secret-encodings.js';
 
 const SECRET = 'tok/Zq9+xY=abc~é';
 
@@ -81,6 +83,99 @@ describe('createRedactor', () => {
       const text = `${around()}${form}${around()}`;
       assert.ok(!/[\\%]/.test(text));
       assert.ok(!reveals(redactor.redact(text), secret), `${JSON.stringify(text)} → ${JSON.stringify(redactor.redact(text))}`);
+    }
+  });
+});
+
+const SECRET_BYTES = Buffer.from(SECRET);
+/** The secret inside a longer text, as a job would dump it. */
+const LONG = `${'x'.repeat(40)}${SECRET}${'y'.repeat(40)}`;
+const tool = (command: string, input: string): string | undefined => {
+  const result = spawnSync('sh', ['-c', command], { input: Buffer.from(input), encoding: 'latin1' });
+  return result.status === 0 ? result.stdout : undefined;
+};
+
+/** The bytes of a dump read back: each line's hex after its offset, and its text column, joined over the lines. */
+function dumpRevealed(dump: string): boolean {
+  let bytes = '';
+  let column = '';
+  for (const line of dump.split('\n')) {
+    const match = /^(?:[0-9a-f]{7,8}:?)?((?: {1,2}[0-9a-fA-F]{2,4})+)(?: {2,}\|?([^|]*)\|?)?$/.exec(line);
+    if (!match) continue;
+    bytes += match[1]!.replace(/ /g, '');
+    column += match[2] ?? '';
+  }
+  const plainTail = SECRET.slice(0, 10);
+  return Buffer.from(bytes, 'hex').includes(SECRET_BYTES.subarray(0, 8)) || column.includes(plainTail) || column.includes('Zq9+xY=abc~');
+}
+
+describe('createRedactor: hex, lines and URLs', () => {
+  const redactor = createRedactor([SECRET]);
+
+  it('hides the hex of a secret as xxd, od and hexdump print it, over lines, offsets and text columns included', (t) => {
+    const commands = ['xxd -p', 'xxd -p -u', 'xxd', 'od -An -tx1', 'od -tx1', 'hexdump -C'];
+    const missing = commands.filter((command) => tool(command, 'a') === undefined);
+    if (missing.length > 0) t.diagnostic(`not installed, not checked: ${missing.join(', ')}`);
+    for (const command of commands) {
+      for (const input of [SECRET, LONG]) {
+        const dump = tool(command, input);
+        if (dump === undefined) continue;
+        assert.ok(dumpRevealed(dump) || reveals(dump, SECRET), `the detector reads the ${command} dump back`);
+        const shown = redactor.redact(dump);
+        assert.ok(!dumpRevealed(shown) && !reveals(shown, SECRET), `${command}:\n${dump}\n→\n${shown}`);
+        if (input === LONG) assert.match(shown, /78.?78|7878/, `${command}: the bytes around stay`);
+      }
+    }
+  });
+
+  it('hides hex in any case, with colons, spaces or dashes, and leaves ordinary hex and times alone', () => {
+    const hex = SECRET_BYTES.toString('hex');
+    const pairs = hex.match(/../g)!;
+    for (const form of [hex, hex.toUpperCase(), pairs.join(':'), pairs.join(':').toUpperCase(), pairs.join(' '), pairs.join('-')]) {
+      assert.ok(reveals(form, SECRET), `the detector reads ${form} back`);
+      assert.equal(redactor.redact(`sum: ${form} end`), 'sum: *** end', form);
+    }
+    const ordinary = '2026-11-25 12:34:56 commit 9f86d081884c7d659a2feaa0c55ad015 #c0ffee 00:1a:2b:3c:4d:5e';
+    assert.equal(redactor.redact(ordinary), ordinary);
+  });
+
+  it('a secret under MIN_HEX_BYTES bytes is not looked for in hex; from it on, it is', () => {
+    assert.equal(MIN_HEX_BYTES, 6);
+    assert.equal(createRedactor(['abcde']).redact('6162636465 61:62:63:64:65'), '6162636465 61:62:63:64:65');
+    assert.equal(createRedactor(['abcdef']).redact('616263646566 61:62:63:64:65:66'), '*** ***');
+  });
+
+  it('hides base64 wrapped at 76 (MIME, CRLF) and 64 (PEM), whatever the secret\'s place in the text', () => {
+    for (let before = 0; before < 80; before += 7) {
+      const encoded = Buffer.from(`${'p'.repeat(before)}${SECRET}${'q'.repeat(30)}`).toString('base64');
+      for (const text of [wrap(encoded, 76, '\r\n'), wrap(encoded, 64), JSON.stringify(wrap(encoded, 76, '\r\n'))]) {
+        assert.ok(reveals(text, SECRET));
+        assert.ok(!reveals(redactor.redact(text), SECRET), `${before}: ${text}`);
+      }
+    }
+  });
+
+  it('hides a secret split by a line break (LF, CRLF, CR, escaped in JSON) at any position, as one ***', () => {
+    for (let at = 1; at < SECRET.length; at++) {
+      for (const lineBreak of ['\n', '\r\n', '\r', '\\n', '\\r\\n']) {
+        const text = `before ${SECRET.slice(0, at)}${lineBreak}${SECRET.slice(at)} after`;
+        assert.equal(redactor.redact(text), 'before *** after', JSON.stringify(text));
+      }
+    }
+    assert.equal(redactor.redact('one\ntwo\r\nthree'), 'one\ntwo\r\nthree');
+  });
+
+  it('hides the password of any URL, known or not, and nothing else of it', () => {
+    const none = createRedactor([]);
+    for (const redact of [none, redactor]) {
+      assert.equal(
+        redact.redact('DATABASE_URL=postgres://u:pw@db/x REDIS="redis://:s3cr%40t@cache:6379/0" https://bob:p@ss@example.com/a?x=1'),
+        'DATABASE_URL=postgres://u:***@db/x REDIS="redis://:***@cache:6379/0" https://bob:***@example.com/a?x=1',
+      );
+      assert.equal(redact.redact('{"url":"https:\\/\\/bob:hunter22@h\\/x"}'), '{"url":"https:\\/\\/bob:***@h\\/x"}');
+      const plain = 'ssh://git@github.com:22/x user@example.com https://example.com/a:b@c';
+      assert.equal(redact.redact(plain), plain);
+      assert.deepEqual(redact.redactValue({ url: 'amqp://guest:guest@mq/' }), { url: 'amqp://guest:***@mq/' });
     }
   });
 });

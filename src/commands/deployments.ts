@@ -7,14 +7,15 @@ import { savedBaseUrls } from '../auth/credentials-store.js';
 import type { Context } from '../core/context.js';
 import { usageError } from '../core/errors.js';
 import { changeDeployments, deploymentsPath, readDeployments, someNames } from '../config/deployments-file.js';
-import { parseBaseUrl } from '../config/settings.js';
+import { parseBaseUrl, shownUrl } from '../config/settings.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/;
 
 export async function runDeploymentList(ctx: Context): Promise<void> {
   const file = await readDeployments(ctx);
   const logins = new Set(await savedBaseUrls(ctx).catch(() => [] as string[]));
-  const rows = file.deployments.map((d) => ({ name: d.name, base_url: d.baseUrl, default: d.name === file.default, logged_in: logins.has(d.baseUrl) }));
+  // The file is the user's to edit: a password or a token pasted into a URL there is not shown.
+  const rows = file.deployments.map((d) => ({ name: d.name, base_url: shownUrl(d.baseUrl), default: d.name === file.default, logged_in: logins.has(d.baseUrl) }));
   if (ctx.globals.json) return ctx.out.jsonResult(rows);
   if (rows.length === 0) {
     ctx.out.info(`no deployment is saved in ${deploymentsPath(ctx)}: svcctl login --save (with --base-url or SERVICE_BASE_URL) remembers one`);
@@ -39,7 +40,7 @@ export async function runDeploymentAdd(ctx: Context, name: string, url: string):
   const baseUrl = parseBaseUrl(url, 'the URL').url;
   await changeDeployments(ctx, (file) => {
     const same = file.deployments.find((d) => d.name === name);
-    if (same && same.baseUrl !== baseUrl) throw usageError(`a deployment named '${name}' is saved with another URL (${same.baseUrl})`, `remove it first: svcctl deployment remove ${name}`);
+    if (same && same.baseUrl !== baseUrl) throw usageError(`a deployment named '${name}' is saved with another URL (${shownUrl(same.baseUrl)})`, `remove it first: svcctl deployment remove ${name}`);
     if (same) return false;
     file.deployments.push({ name, baseUrl });
     file.default ??= name;

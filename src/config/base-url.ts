@@ -8,7 +8,7 @@
 import type { Context } from '../core/context.js';
 import { usageError } from '../core/errors.js';
 import { refusePlainHttp } from './plain-http.js';
-import { deriveMcpUrl, describeSource, isLoopbackHost, parseBaseUrl, readSetting } from './settings.js';
+import { deriveMcpUrl, describeSource, isLoopbackHost, parseBaseUrl, readSetting, shownUrl } from './settings.js';
 
 const warned = new WeakMap<Context, Set<string>>();
 
@@ -65,7 +65,7 @@ function givenMcpUrl(ctx: Context, sends?: string): string | undefined {
   try {
     url = new URL(setting.value);
   } catch {
-    throw usageError(`${setting.source} is not a valid URL: '${setting.value}'`);
+    throw usageError(`${setting.source} is not a valid URL: '${shownUrl(setting.value)}'`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw usageError(`${setting.source} must use http or https`);

@@ -5,6 +5,7 @@
  */
 import { ENV_PREFIX, LEGACY_ENV_PREFIX, type SettingName } from '../core/constants.js';
 import { usageError } from '../core/errors.js';
+import { hideUrlPasswords } from '../secrets/redaction.js';
 
 export interface Setting {
   value: string;
@@ -50,6 +51,16 @@ export function isLoopbackHost(hostname: string): boolean {
   return mapped[1] !== undefined ? mapped[1] === '127' : parseInt(mapped[2]!, 16) >> 8 === 127;
 }
 
+/**
+ * A URL as it may be shown: the password of its userinfo, each query value and the fragment as ***
+ * (`https://bob:***@host/api?token=***`). A hand-edited config.toml or a pasted URL may carry a token there.
+ */
+export function shownUrl(raw: string): string {
+  return hideUrlPasswords(raw)
+    .replace(/([?&;][^=&#;\s]*=)[^&#;\s]+/g, '$1***')
+    .replace(/#\S+/, '#***');
+}
+
 export interface BaseUrl {
   /** Normalized: no trailing slash, path ends in /api. */
   url: string;
@@ -81,7 +92,7 @@ export function parseBaseUrl(raw: string, source = 'the base URL'): BaseUrl {
     parsed = new URL(raw.trim());
   } catch {
     throw usageError(
-      `${source} is not a valid URL: '${raw}'`,
+      `${source} is not a valid URL: '${shownUrl(raw)}'`,
       'give the API base of the deployment, e.g. https://acme.example.com/api',
     );
   }
@@ -92,13 +103,13 @@ export function parseBaseUrl(raw: string, source = 'the base URL'): BaseUrl {
     throw usageError(`${source} must not contain a user name or password`);
   }
   if (parsed.search || parsed.hash) {
-    throw usageError(`${source} must not have a query or fragment: '${raw}'`);
+    throw usageError(`${source} must not have a query or fragment: '${shownUrl(raw)}'`);
   }
   const path = parsed.pathname.replace(/\/+$/, '');
   const origin = parsed.origin;
   if (!path.endsWith('/api')) {
     throw usageError(
-      `${source} must end in /api: '${raw}'`,
+      `${source} must end in /api: '${shownUrl(raw)}'`,
       `did you mean ${origin}${suggestApiPath(path)}?`,
     );
   }

@@ -13,7 +13,7 @@
  * added since it was last used, and it compiles its expression only for a
  * text that may hold a secret (redaction.ts).
  */
-import { createRedactor, type Redactor } from './redaction.js';
+import { createRedactor, URL_PASSWORDS_ONLY, type Redactor } from './redaction.js';
 
 export class KnownSecrets implements Redactor {
   private readonly values = new Set<string>();
@@ -28,15 +28,15 @@ export class KnownSecrets implements Redactor {
     return value;
   }
 
-  /** The text with every form of every known secret replaced by *** (redaction.ts). */
+  /** The text with every form of every known secret, and every URL's password, replaced by *** (redaction.ts). */
   redact(text: string): string {
-    if (this.values.size === 0) return text;
+    if (this.values.size === 0) return URL_PASSWORDS_ONLY.redact(text);
     return (this.redactor ??= createRedactor(this.values)).redact(text);
   }
 
   /** A JSON value with every string (keys too) redacted. */
   redactValue(value: unknown): unknown {
-    if (this.values.size === 0) return value;
+    if (this.values.size === 0) return URL_PASSWORDS_ONLY.redactValue(value);
     return (this.redactor ??= createRedactor(this.values)).redactValue(value);
   }
 }

@@ -9,7 +9,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startRecordingServer, type RecordedRequest, type RecordingServer } from './recording-server.js';
-import { ENCODING_NAMES, ENCODINGS, echoBody, everyEncodingBody } from './secret-encodings.js';
+import { ENCODING_NAMES, ENCODINGS, echoBody, everyEncodingBody, inJson } from './secret-encodings.js';
 
 const header = (headers: IncomingMessage['headers'], name: string): string => String(headers[name] ?? '');
 
@@ -94,7 +94,7 @@ export async function startEchoMcpServer(): Promise<EchoMcpServer> {
       res.writeHead(200, { 'content-type': 'application/json' });
       if (message.method === 'initialize') {
         // The encoded values go into the name as written: JSON escapes are decoded by the client's parser.
-        const named = receivedValues(req.headers, body).map(ENCODINGS[encoding]!).join(' ');
+        const named = receivedValues(req.headers, body).map((value) => inJson(ENCODINGS[encoding]!(value))).join(' ');
         const raw = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{"protocolVersion":${JSON.stringify(message.params?.protocolVersion)},"capabilities":{"tools":{}},"serverInfo":{"name":"echo ${named}","version":"1.0.0"}}}`;
         return void res.end(raw);
       }

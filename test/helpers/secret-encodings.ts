@@ -5,7 +5,15 @@
  * decoded, every base64-looking run decoded at each start offset.
  */
 
-/** How an echo writes a value inside a JSON string (the raw text between the quotes). */
+// Each encoder stands alone (no helper): the tests write them into the scripts of the wrapped commands.
+// A short secret's base64 fits on one line, but wrapping at 76 or 64 may fall anywhere in it: the line break is put inside.
+/** Text wrapped every `width` characters (base64 -w 76 for MIME, openssl base64 at 64 for PEM, xxd -p at 60). */
+export const wrap = (text: string, width: number, lineBreak = '\n'): string => (text.match(new RegExp(`.{1,${width}}`, 'gs')) ?? []).join(lineBreak);
+
+/**
+ * How an echo writes a value inside a JSON string (the raw text between the quotes; a line break in it is
+ * written \n in JSON: see inJson).
+ */
 export const ENCODINGS: Record<string, (value: string) => string> = {
   plain: (value) => JSON.stringify(value).slice(1, -1),
   'json \\/': (value) => JSON.stringify(value).slice(1, -1).replace(/\//g, '\\/'),
@@ -17,6 +25,13 @@ export const ENCODINGS: Record<string, (value: string) => string> = {
   'base64url padded': (value) => Buffer.from(value).toString('base64').replace(/\+/g, '-').replace(/\//g, '_'),
   '%xx lower': (value) => encodeURIComponent(value).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
   '%XX upper': (value) => encodeURIComponent(value),
+  'hex lower (xxd -p)': (value) => Buffer.from(value).toString('hex'),
+  'hex colon upper': (value) => [...Buffer.from(value)].map((byte) => byte.toString(16).padStart(2, '0')).join(':').toUpperCase(),
+  // The first line's leading space stands after "name:" in an echo line.
+  'od -An -tx1 (16 a line)': (value) =>
+    [...Buffer.from(value)].map((byte, index) => `${index === 0 ? '' : index % 16 === 0 ? '\n ' : ' '}${byte.toString(16).padStart(2, '0')}`).join(''),
+  'base64 over lines (CRLF)': (value) => Buffer.from(value).toString('base64').replace(/^(.{8})/s, '$1\r\n'),
+  'split by a line break': (value) => `${value.slice(0, value.length >> 1)}\n${value.slice(value.length >> 1)}`,
 };
 
 export const ENCODING_NAMES = Object.keys(ENCODINGS);
@@ -29,11 +44,18 @@ export const ALL_ENCODINGS: Record<string, (value: string) => string> = {
   ...ENCODINGS,
   'json \\u twice': (value) => [...value].map((char) => `\\\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
   'form + for space': (value) => encodeURIComponent(value).replace(/%20/g, '+'),
+  'hex upper': (value) => Buffer.from(value).toString('hex').toUpperCase(),
+  'hex spaced (od -An -tx1 -w64)': (value) => [...Buffer.from(value)].map((byte) => byte.toString(16).padStart(2, '0')).join(' '),
+  'base64 over lines (LF, PEM)': (value) => Buffer.from(value).toString('base64').replace(/(.{8})$/s, '\n$1'),
+  'split by CRLF': (value) => `${value.slice(0, 3)}\r\n${value.slice(3)}`,
 };
+
+/** A form as written between the quotes of a JSON string: its line breaks escaped. */
+export const inJson = (form: string): string => form.replace(/\r/g, '\\r').replace(/\n/g, '\\n');
 
 /** A JSON text holding `value` once in every encoding of ALL_ENCODINGS, in their order: {"received":["<encoded>",...]}. */
 export function everyEncodingBody(value: string): string {
-  return `{"received":[${Object.values(ALL_ENCODINGS).map((encode) => `"${encode(value)}"`).join(',')}]}`;
+  return `{"received":[${Object.values(ALL_ENCODINGS).map((encode) => `"${inJson(encode(value))}"`).join(',')}]}`;
 }
 
 /** everyEncodingBody with every value hidden, as the redactor must show it. */
@@ -42,7 +64,7 @@ export const EVERY_ENCODING_HIDDEN = JSON.stringify({ received: Object.keys(ALL_
 /** A JSON text whose one member holds each value, encoded; no error/message/detail member. */
 export function echoBody(encoding: string, values: string[]): string {
   const encode = ENCODINGS[encoding]!;
-  return `{"received":[${values.map((value) => `"${encode(value)}"`).join(',')}]}`;
+  return `{"received":[${values.map((value) => `"${inJson(encode(value))}"`).join(',')}]}`;
 }
 
 const unescapeJson = (text: string): string =>
@@ -65,11 +87,31 @@ function inBase64(text: string, secret: string): boolean {
   return false;
 }
 
-/** Whether `secret` can be read back from `text`: as is, JSON-escaped, percent-encoded (+ as a space too), or in base64 (any offset, either alphabet). */
+/** Runs of hex bytes (side by side or apart by spaces, colons or dashes), decoded. */
+function hexDecoded(text: string): string[] {
+  return [...text.matchAll(/[0-9a-fA-F]{2}(?:[ :-]{0,2}[0-9a-fA-F]{2})+/g)].flatMap(([run]) => {
+    const digits = run.replace(/[ :-]/g, '');
+    // At both nibble offsets: a run may start with a digit of something else.
+    return [Buffer.from(digits, 'hex').toString('latin1'), Buffer.from(digits.slice(1), 'hex').toString('latin1')];
+  });
+}
+
+/** Whether `text` holds the secret's bytes in hex. */
+const inHex = (text: string, secret: string): boolean => hexDecoded(text).some((bytes) => bytes.includes(Buffer.from(secret).toString('latin1')));
+
+/** The text with its line breaks (and their JSON escapes) taken out. */
+const joinLines = (text: string): string => text.replace(/\r|\n|\\+[rn]/g, '');
+
+/**
+ * Whether `secret` can be read back from `text`, also with its line breaks taken out: as is, JSON-escaped,
+ * percent-encoded (+ as a space too), in base64 (any offset, either alphabet), or in hex (any case, apart or not).
+ */
 export function reveals(text: string, secret: string): boolean {
-  const unescaped = unescapeJson(text);
-  const candidates = [text, unescaped, percentDecode(text), percentDecode(unescaped), percentDecode(plusAsSpace(unescaped))];
-  return candidates.some((candidate) => candidate.includes(secret) || inBase64(candidate, secret));
+  return [text, joinLines(text)].some((whole) => {
+    const unescaped = unescapeJson(whole);
+    const candidates = [whole, unescaped, percentDecode(whole), percentDecode(unescaped), percentDecode(plusAsSpace(unescaped))];
+    return candidates.some((candidate) => candidate.includes(secret) || inBase64(candidate, secret) || inHex(candidate, secret));
+  });
 }
 
 /** The secrets among `secrets` that `text` reveals. */

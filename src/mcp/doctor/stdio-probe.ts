@@ -39,12 +39,12 @@ function packageOf(command: CommandPlan): string | undefined {
   return programOf(command) === PACKAGE_RUNNER ? args.find((arg) => !arg.startsWith('-')) : undefined;
 }
 
-/** The server's last words worth showing: its error lines (npm's first two), else its last two lines. */
+/** The server's last words worth showing: its error lines (npm's first two), else its last two lines (redacted whole first: a secret may be broken over lines). */
 function summarize(stderr: string, redactor: Redactor): string {
-  const lines = stderr.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !/^npm warn/i.test(line));
+  const lines = redactor.redact(stderr).split('\n').map((line) => line.trim()).filter((line) => line !== '' && !/^npm warn/i.test(line));
   const errors = lines.filter((line) => /error/i.test(line) && !/complete log of this run/i.test(line));
   const chosen = errors.length > 0 ? errors.slice(0, 2) : lines.slice(-2);
-  return shorten(redactor.redact(chosen.join(' | ')), 240);
+  return shorten(chosen.join(' | '), 240);
 }
 
 /** Why the server did not answer, read from its last words on stderr. */

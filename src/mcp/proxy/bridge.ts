@@ -31,10 +31,11 @@ export interface BridgeOptions {
 /** JSON-RPC "server error" range: the proxy could not reach the server. */
 const PROXY_ERROR = -32000;
 
-function describe(error: unknown): string {
+/** The error on one line, redacted first: a secret broken over lines is still whole before the lines are joined. */
+function describe(error: unknown, redact: (text: string) => string): string {
   const message = error instanceof Error ? error.message : String(error);
   const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
-  return `${message}${cause}`.replace(/\s+/g, ' ');
+  return redact(`${message}${cause}`).replace(/\s+/g, ' ');
 }
 
 /** Resolves when stdin has ended and everything is closed. */
@@ -50,17 +51,17 @@ export async function runBridge(options: BridgeOptions): Promise<void> {
       if (typeof version === 'string') remote.setProtocolVersion(version);
       options.log(`connected to ${options.url}${remote.sessionId ? ` (session ${remote.sessionId})` : ''}`);
     }
-    local.send(message).catch((error: unknown) => options.log(`cannot write to stdout: ${describe(error)}`));
+    local.send(message).catch((error: unknown) => options.log(`cannot write to stdout: ${describe(error, options.redact)}`));
   };
-  remote.onerror = (error) => options.log(`remote: ${describe(error)}`);
-  local.onerror = (error) => options.log(`stdin: ${describe(error)}`);
+  remote.onerror = (error) => options.log(`remote: ${describe(error, options.redact)}`);
+  local.onerror = (error) => options.log(`stdin: ${describe(error, options.redact)}`);
 
   local.onmessage = (message: JSONRPCMessage) => {
     if (isJSONRPCRequest(message) && isInitializeRequest(message)) initializeIds.add(message.id);
     remote.send(message).catch((error: unknown) => {
       if (!isJSONRPCRequest(message)) return;
       initializeIds.delete(message.id);
-      const reply: JSONRPCMessage = { jsonrpc: '2.0', id: message.id, error: { code: PROXY_ERROR, message: options.redact(`svcctl mcp proxy: ${describe(error)}`) } };
+      const reply: JSONRPCMessage = { jsonrpc: '2.0', id: message.id, error: { code: PROXY_ERROR, message: `svcctl mcp proxy: ${describe(error, options.redact)}` } };
       local.send(reply).catch(() => undefined);
     });
   };

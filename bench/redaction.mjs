@@ -1,0 +1,54 @@
+// Cost of the redactor (src/secrets/redaction.ts) on what svcctl writes: 100,000 lines of each kind, redacted
+// one by one with two known secrets (the ingest token and the HMAC secret), and the same lines as 1,000
+// tails of 100 lines (event run redacts its tail as one text). Prints ns per line, the median of the rounds.
+// To compare with another version of the file, give its path:
+//   node --import tsx bench/redaction.mjs [--module path/to/redaction.ts] [--rounds 5]
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { root } from './lib.mjs';
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? fallback : process.argv[i + 1];
+};
+const modulePath = resolve(arg('module', `${root}/src/secrets/redaction.ts`));
+const ROUNDS = Number(arg('rounds', 5));
+const LINES = 100_000;
+const { createRedactor } = await import(pathToFileURL(modulePath).href);
+
+const TOKEN = 'ingTOK/Zq9+xY=abc-7f3a91c2';
+const HMAC = 'hmacSEC/7+7=xyz-0b5e44d1';
+const uuid = (n) => `0f2c9d4e-5b6a-4c3d-8e7f-${String(n).padStart(12, '0')}`;
+const KINDS = {
+  'batch result (JSON, a uuid)': (n) => `{"line":${n},"id":"${uuid(n)}","status":202,"attempts":1}`,
+  'log line (time, words)': (n) => `2026-11-25T12:34:56.${String(n % 1000).padStart(3, '0')}Z backup: copied ${n} files to /srv/backup/db-${n % 7}`,
+  'hex-ish (sha256, od bytes)': (n) => (n % 2 ? `sha256 ${(n * 2654435761).toString(16).padStart(8, '0').repeat(8)}` : ` 69 6e 67 54 4f 4b 2f 5a 71 39 2b 78 ${(n % 256).toString(16).padStart(2, '0')}`),
+  'a URL, 1% with the token': (n) => (n % 100 ? `GET https://acme.example.com/api/v1/items/${n}?page=2 200` : `Authorization: Bearer ${TOKEN}`),
+};
+
+function time(run) {
+  const samples = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const started = process.hrtime.bigint();
+    run();
+    samples.push(Number(process.hrtime.bigint() - started) / LINES);
+  }
+  return samples.sort((a, b) => a - b)[samples.length >> 1];
+}
+
+console.log(`redactor: ${modulePath}`);
+const redactor = createRedactor([TOKEN, HMAC]);
+redactor.redact(`x ${TOKEN} \\u0020`); // compiled once, outside the timing
+let sink = 0;
+for (const [kind, line] of Object.entries(KINDS)) {
+  const lines = Array.from({ length: LINES }, (_unused, n) => line(n));
+  const tails = Array.from({ length: LINES / 100 }, (_unused, n) => lines.slice(n * 100, n * 100 + 100).join('\n'));
+  const each = time(() => {
+    for (const text of lines) sink += redactor.redact(text).length;
+  });
+  const asTails = time(() => {
+    for (const text of tails) sink += redactor.redact(text).length;
+  });
+  console.log(`${kind.padEnd(30)} ${each.toFixed(0).padStart(6)} ns/line one by one   ${asTails.toFixed(0).padStart(6)} ns/line in tails of 100`);
+}
+if (sink === 0) console.log('');

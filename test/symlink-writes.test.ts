@@ -124,22 +124,21 @@ test('event send --spool: a link at the spool file is replaced, not written thro
   assert.equal(JSON.parse(await readFile(spooled, 'utf8')).event.id, EVENT_ID);
 });
 
-test('event flush: a link in the spool is skipped (not sent), a rejected answer file replaces a link', async () => {
+test('event flush: a rejected answer file replaces a link at its name', async () => {
   const server = await startRecordingServer(() => ({ status: 400, headers: { 'content-type': 'application/json' }, body: '{"error":"bad event"}' }));
   try {
-    const planted = await plant('spool/linked.json', async (home) => {
+    const planted = await plant(`spool/rejected/${EVENT_ID}.answer.txt`, async (home) => {
       await mkdir(join(home, 'spool', 'rejected'), { recursive: true, mode: 0o700 });
       await chmod(join(home, 'spool'), 0o700);
+      await chmod(join(home, 'spool', 'rejected'), 0o700);
       await writeFile(join(home, 'spool', `${EVENT_ID}.json`), JSON.stringify({ event: { id: EVENT_ID, title: 't', created_at: '2026-11-24T00:00:00.000Z', investigate: false } }));
     });
-    // The answer of the rejected event goes to rejected/<id>.answer.txt: a link planted there too.
-    await symlink(planted.victim, join(planted.home, 'spool', 'rejected', `${EVENT_ID}.answer.txt`));
     const result = await runCli(['event', 'flush', '--spool', join(planted.home, 'spool')], {
       home: planted.home,
       env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: 'ingest-token-1234' },
     });
-    assert.match(result.stderr, /skipped .*linked\.json: it is a symbolic link/);
-    assert.equal(server.requests.length, 1, 'only the regular file was sent');
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(server.requests.length, 1);
     assert.equal(JSON.parse(server.requests[0].body.toString('utf8')).event.id, EVENT_ID);
     await assertUntouched(planted);
     const answer = join(planted.home, 'spool', 'rejected', `${EVENT_ID}.answer.txt`);

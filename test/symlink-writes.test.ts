@@ -4,11 +4,13 @@
  * there (as a cloned repository or another user of a shared folder could), the
  * command that writes it runs, and the link's target must be untouched with a
  * clear answer: the link replaced by a regular file, or a refusal naming it.
+ * Appended files are also refused when they have another name (a hard link)
+ * or belong to another user.
  * (Temp files and lock files are created with O_EXCL, which never follows a link;
  * the compile cache's files are also created exclusively in a 0700 folder.)
  */
 import assert from 'node:assert/strict';
-import { chmod, lstat, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { chmod, chown, link, lstat, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runCli } from './helpers/cli.js';
@@ -88,6 +90,30 @@ for (const target of appendTargets) {
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, new RegExp(`${target.flag} '.*out\\.ndjson' is a symbolic link`));
     await assertUntouched(planted);
+  });
+}
+
+for (const target of appendTargets) {
+  test(`${target.name}: a hard link there is refused (exit 7), the file it names unchanged`, async () => {
+    const planted = await plant('unused-link');
+    const out = join(planted.home, 'out.ndjson');
+    await link(planted.victim, out);
+    const result = await target.run(planted, out);
+    assert.equal(result.code, 7, result.stderr);
+    assert.match(result.stderr, new RegExp(`${target.flag} '.*out\\.ndjson' has 2 hard links`));
+    await assertUntouched(planted);
+    assert.equal((await stat(planted.victim)).nlink, 2);
+  });
+
+  test(`${target.name}: a file of another user there is refused (exit 7), even for root, and unchanged`, { skip: process.getuid?.() === 0 ? false : 'needs root, to give the file to another user' }, async () => {
+    const planted = await plant('unused-link');
+    const out = join(planted.home, 'out.ndjson');
+    await writeFile(out, VICTIM_TEXT);
+    await chown(out, 65534, 65534);
+    const result = await target.run(planted, out);
+    assert.equal(result.code, 7, result.stderr);
+    assert.match(result.stderr, new RegExp(`${target.flag} '.*out\\.ndjson' belongs to another user \\(uid 65534`));
+    assert.equal(await readFile(out, 'utf8'), VICTIM_TEXT);
   });
 }
 

@@ -8,9 +8,11 @@
  * is as it was.
  */
 import assert from 'node:assert/strict';
-import { chmod, chown, lstat, mkdir, readdir, readFile, readlink, symlink, writeFile } from 'node:fs/promises';
+import { chmod, chown, lstat, mkdir, readdir, readFile, readlink, rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { CliError } from '../src/core/errors.js';
+import { SpoolFolder } from '../src/events/spool-trust.js';
 import { runCli } from './helpers/cli.js';
 import { startRecordingServer } from './helpers/recording-server.js';
 import { tempDir } from './helpers/temp-dirs.js';
@@ -247,5 +249,49 @@ describe('a spool that is yours alone still works', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('SpoolFolder: what changes between a check and its use is caught', () => {
+  const refused = (pattern: RegExp) => (error: unknown) => error instanceof CliError && error.exitCode === 7 && pattern.test(error.message);
+
+  it('a spool folder swapped for another after its first check is refused at the next', async () => {
+    const l = await layout();
+    await ownSpool(l.spool);
+    const spool = new SpoolFolder(l.spool, process.getuid?.());
+    assert.equal(await spool.check(), true);
+    await rename(l.spool, join(l.home, 'moved'));
+    await ownSpool(l.spool);
+    await assert.rejects(spool.check(), refused(/was replaced while svcctl was using it/));
+  });
+
+  it('a file replaced after it was listed is not read', async () => {
+    const l = await layout();
+    await ownSpool(l.spool);
+    const path = join(l.spool, `${ID}.json`);
+    await writeFile(path, eventBytes(ID, 'listed'));
+    const spool = new SpoolFolder(l.spool, process.getuid?.());
+    const listed = await spool.checkFiles([path]);
+    await writeFile(join(l.spool, 'other'), eventBytes(ID, 'swapped in'));
+    await rename(join(l.spool, 'other'), path);
+    await assert.rejects(spool.read(path, path, listed.get(path)), refused(/was replaced after svcctl listed it/));
+    assert.deepEqual((await spool.read(path, path, undefined)).toString('utf8'), eventBytes(ID, 'swapped in'));
+  });
+
+  it('a link put at a listed name is not followed when the file is opened', async () => {
+    const l = await layout();
+    await ownSpool(l.spool);
+    const path = join(l.spool, `${ID}.json`);
+    await writeFile(join(l.outside, 'elsewhere.json'), eventBytes(ID, 'outside'));
+    await symlink(join(l.outside, 'elsewhere.json'), path);
+    const spool = new SpoolFolder(l.spool, process.getuid?.());
+    await assert.rejects(spool.read(path, path, undefined), refused(/is a symbolic link/));
+  });
+
+  it('the owner is the uid given, not the one of the process: a folder of this user is refused for another', async () => {
+    const l = await layout();
+    await ownSpool(l.spool);
+    const other = (process.getuid?.() ?? 0) + 4242;
+    await assert.rejects(new SpoolFolder(l.spool, other).check(), refused(new RegExp(`belongs to another user \\(uid ${process.getuid?.() ?? 0}; you are uid ${other}\\)`)));
   });
 });

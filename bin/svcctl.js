@@ -6,6 +6,10 @@
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  // A reader that is gone (`svcctl --version | head -c 0`) ends it quietly, as in src/main.ts.
+  process.stdout.on('error', (error) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
   process.stdout.write(`${require('../package.json').version}\n`);
 } else {
   // Compiled code is kept between runs (src/runtime/compile-cache.ts): ~25 ms less start-up. Only speed depends

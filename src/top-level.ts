@@ -42,6 +42,7 @@ export async function main(given: string[], io?: Partial<Io>): Promise<number> {
     cwd: process.cwd(),
     homeDir: homedir(),
     platform: process.platform,
+    uid: process.getuid?.(),
     // Read on first use: making process.stdin costs ~5 ms, and most commands never read it.
     get stdin() {
       return process.stdin;

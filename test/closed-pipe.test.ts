@@ -24,6 +24,24 @@ async function runWithClosedStdout(args: string[], env: Record<string, string>, 
   return { code, stderr, home };
 }
 
+test('--version into a closed pipe: exit 0, nothing on stderr (bin/svcctl.js answers it before the program loads)', async () => {
+  const { code, stderr } = await runWithClosedStdout(['--version'], {});
+  assert.equal(code, 0, stderr);
+  assert.equal(stderr, '');
+});
+
+test('--version | head -c 0 in a shell: svcctl exits 0 with nothing on stderr', { skip: process.platform === 'win32' ? 'needs bash' : false }, async () => {
+  const script = `"${process.execPath}" "${BIN}" --version | head -c 0; echo "svcctl=\${PIPESTATUS[0]}"`;
+  const child = spawn('bash', ['-c', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  await new Promise((resolve) => child.on('close', resolve));
+  assert.equal(stderr, '');
+  assert.equal(stdout, 'svcctl=0\n');
+});
+
 test('mcp install into a closed pipe: the file is written, exit 0, no error', async () => {
   const env = { SERVICE_BASE_URL: 'http://127.0.0.1:9/api', SERVICE_EMAIL: 'me@example.com', SERVICE_PASSWORD: 'pw-123456' };
   const { code, stderr, home } = await runWithClosedStdout(['mcp', 'install', '--client', 'cursor', '--mode', 'remote', '--json'], env);

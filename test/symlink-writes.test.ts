@@ -4,11 +4,13 @@
  * there (as a cloned repository or another user of a shared folder could), the
  * command that writes it runs, and the link's target must be untouched with a
  * clear answer: the link replaced by a regular file, or a refusal naming it.
+ * Appended files are also refused when they have another name (a hard link)
+ * or belong to another user.
  * (Temp files and lock files are created with O_EXCL, which never follows a link;
  * the compile cache's files are also created exclusively in a 0700 folder.)
  */
 import assert from 'node:assert/strict';
-import { chmod, lstat, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { chmod, chown, link, lstat, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runCli } from './helpers/cli.js';
@@ -91,6 +93,30 @@ for (const target of appendTargets) {
   });
 }
 
+for (const target of appendTargets) {
+  test(`${target.name}: a hard link there is refused (exit 7), the file it names unchanged`, async () => {
+    const planted = await plant('unused-link');
+    const out = join(planted.home, 'out.ndjson');
+    await link(planted.victim, out);
+    const result = await target.run(planted, out);
+    assert.equal(result.code, 7, result.stderr);
+    assert.match(result.stderr, new RegExp(`${target.flag} '.*out\\.ndjson' has 2 hard links`));
+    await assertUntouched(planted);
+    assert.equal((await stat(planted.victim)).nlink, 2);
+  });
+
+  test(`${target.name}: a file of another user there is refused (exit 7), even for root, and unchanged`, { skip: process.getuid?.() === 0 ? false : 'needs root, to give the file to another user' }, async () => {
+    const planted = await plant('unused-link');
+    const out = join(planted.home, 'out.ndjson');
+    await writeFile(out, VICTIM_TEXT);
+    await chown(out, 65534, 65534);
+    const result = await target.run(planted, out);
+    assert.equal(result.code, 7, result.stderr);
+    assert.match(result.stderr, new RegExp(`${target.flag} '.*out\\.ndjson' belongs to another user \\(uid 65534`));
+    assert.equal(await readFile(out, 'utf8'), VICTIM_TEXT);
+  });
+}
+
 test('login --save: a credentials file that is a link is refused (exit 7), its target untouched', async () => {
   const server = await startLoginServer();
   try {
@@ -124,22 +150,21 @@ test('event send --spool: a link at the spool file is replaced, not written thro
   assert.equal(JSON.parse(await readFile(spooled, 'utf8')).event.id, EVENT_ID);
 });
 
-test('event flush: a link in the spool is skipped (not sent), a rejected answer file replaces a link', async () => {
+test('event flush: a rejected answer file replaces a link at its name', async () => {
   const server = await startRecordingServer(() => ({ status: 400, headers: { 'content-type': 'application/json' }, body: '{"error":"bad event"}' }));
   try {
-    const planted = await plant('spool/linked.json', async (home) => {
+    const planted = await plant(`spool/rejected/${EVENT_ID}.answer.txt`, async (home) => {
       await mkdir(join(home, 'spool', 'rejected'), { recursive: true, mode: 0o700 });
       await chmod(join(home, 'spool'), 0o700);
+      await chmod(join(home, 'spool', 'rejected'), 0o700);
       await writeFile(join(home, 'spool', `${EVENT_ID}.json`), JSON.stringify({ event: { id: EVENT_ID, title: 't', created_at: '2026-11-24T00:00:00.000Z', investigate: false } }));
     });
-    // The answer of the rejected event goes to rejected/<id>.answer.txt: a link planted there too.
-    await symlink(planted.victim, join(planted.home, 'spool', 'rejected', `${EVENT_ID}.answer.txt`));
     const result = await runCli(['event', 'flush', '--spool', join(planted.home, 'spool')], {
       home: planted.home,
       env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: 'ingest-token-1234' },
     });
-    assert.match(result.stderr, /skipped .*linked\.json: it is a symbolic link/);
-    assert.equal(server.requests.length, 1, 'only the regular file was sent');
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(server.requests.length, 1);
     assert.equal(JSON.parse(server.requests[0].body.toString('utf8')).event.id, EVENT_ID);
     await assertUntouched(planted);
     const answer = join(planted.home, 'spool', 'rejected', `${EVENT_ID}.answer.txt`);

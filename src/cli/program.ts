@@ -22,6 +22,7 @@ export interface Io {
   cwd: string;
   homeDir: string;
   platform: NodeJS.Platform;
+  uid?: number;
   stdin: InputStream;
   stdout: OutputStream;
   stderr: OutputStream;
@@ -163,6 +164,7 @@ export function createProgram(io: Io, argv?: readonly string[]): Command {
       cwd: io.cwd,
       homeDir: io.homeDir,
       platform: io.platform,
+      ...(io.uid !== undefined ? { uid: io.uid } : {}),
       get stdin() {
         return io.stdin; // on first use (top-level.ts)
       },

@@ -2,7 +2,7 @@
 import type { Context } from '../core/context.js';
 import type { CliError } from '../core/errors.js';
 import type { DeliveryResult } from '../events/deliver.js';
-import { countSpooled, spoolDirectory, spoolEvent } from '../events/spool.js';
+import { countSpooled, openSpool, spoolDirectory, spoolEvent } from '../events/spool.js';
 import { readSetting } from '../config/settings.js';
 
 /** The spool folder when --spool was given, else undefined. */
@@ -13,7 +13,7 @@ export function spoolTarget(ctx: Context, flag: string | true | undefined): stri
 
 /** Keeps an event the service could not take; the command then succeeds (the event was accepted for later). */
 export async function spoolFailed(ctx: Context, dir: string, result: DeliveryResult, failure: CliError, body: Buffer): Promise<void> {
-  const path = await spoolEvent(dir, result.id, body);
+  const path = await spoolEvent(openSpool(dir, ctx.uid), result.id, body);
   ctx.out.warn(`${failure.message}`);
   ctx.out.warn(`event ${result.id} was spooled to ${path}; send it later with 'svcctl event flush'`);
   if (ctx.globals.json) ctx.out.jsonResult({ ...result, status: 'spooled', spooled: path });
@@ -30,7 +30,8 @@ export async function reportWaiting(ctx: Context, dir: string): Promise<void> {
 export function batchSpool(ctx: Context, flag: string | true | undefined): ((id: string, body: Buffer) => Promise<void>) | undefined {
   const dir = spoolTarget(ctx, flag);
   if (dir === undefined) return undefined;
+  const spool = openSpool(dir, ctx.uid);
   return async (id, body) => {
-    await spoolEvent(dir, id, body);
+    await spoolEvent(spool, id, body);
   };
 }

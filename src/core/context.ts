@@ -53,6 +53,8 @@ export interface Context {
   cwd: string;
   homeDir: string;
   platform: NodeJS.Platform;
+  /** The user running svcctl (process.getuid()); undefined on Windows, where files have no owner uid. */
+  uid?: number;
   stdin: InputStream;
   out: Output;
   globals: GlobalOptions;

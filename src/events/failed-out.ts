@@ -6,7 +6,7 @@
 import { accessSync, closeSync, constants, fstatSync, lstatSync, statSync, writeSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { usageError } from '../core/errors.js';
-import { openAppendTarget, refusalFor, refusedTarget } from '../fs/no-follow.js';
+import { openAppendTarget, refusalFor, refusedTarget, trustRefusalFor } from '../fs/no-follow.js';
 
 export class FailedOut {
   private fd: number | undefined;
@@ -23,6 +23,8 @@ export class FailedOut {
     const existing = statOrUndefined(this.path, lstatSync);
     const refusal = existing && refusalFor(existing);
     if (refusal) throw refusedTarget(this.path, '--failed-out', refusal);
+    const untrusted = existing && trustRefusalFor(existing);
+    if (untrusted) throw refusedTarget(this.path, '--failed-out', untrusted, true);
     try {
       const target = existing ? this.path : dirname(resolve(this.path));
       if (!existing && !statSync(target).isDirectory()) throw new Error('not a folder');

@@ -9,11 +9,10 @@
  * process is put back by the next flusher. A file is deleted only after a 2xx.
  */
 // node:fs's `promises` is read on first use: loading node:fs/promises costs ~2 ms of every start-up (BENCHMARKS.md).
-import { constants, promises as fs } from 'node:fs';
-import { join } from 'node:path';
-import { CliError, ExitCode } from '../core/errors.js';
-import { RefusedPath, refusalFor, replaceFile } from '../fs/no-follow.js';
-import { ensureFolder } from '../fs/private-dir.js';
+import { promises as fs, type Stats } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { replaceFile } from '../fs/no-follow.js';
+import { SpoolFolder } from './spool-trust.js';
 
 const INFLIGHT = '.inflight';
 const REJECTED = 'rejected';
@@ -27,50 +26,15 @@ export function spoolDirectory(flag: string | true, env: NodeJS.ProcessEnv, home
   return join(state, 'svcctl', 'spool');
 }
 
-async function ensureDir(dir: string): Promise<void> {
-  await ensureFolder(dir, { private: true });
-}
-
-const checkedFolders = new Set<string>();
-
-/**
- * A spool folder must be the user's and writable by nobody else (as ssh
- * demands of ~/.ssh): anyone who can put a file there has it sent with the
- * user's ingest token, and could plant links at the names svcctl writes.
- * A missing folder is fine (it is created 0700). Not checked on Windows,
- * whose permissions are not mode bits.
- */
-export async function checkSpoolFolder(dir: string): Promise<void> {
-  const uid = process.getuid?.();
-  if (uid === undefined || checkedFolders.has(dir)) return;
-  let info;
-  try {
-    info = await fs.stat(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
-  }
-  const problem = !info.isDirectory()
-    ? 'is not a folder'
-    : uid !== 0 && info.uid !== uid
-      ? `belongs to another user (uid ${info.uid})`
-      : (info.mode & 0o022) !== 0
-        ? `can be written by other users (mode ${(info.mode & 0o7777).toString(8).padStart(4, '0')}): anyone could put events there to be sent with your token`
-        : undefined;
-  if (problem !== undefined) {
-    throw new CliError(ExitCode.UnsafeConfig, `the spool folder ${dir} ${problem}; nothing was spooled or sent from it`, {
-      hint: info.isDirectory() && problem.startsWith('can be') ? `chmod 700 '${dir}'` : 'use a folder of your own: --spool DIR or SERVICE_SPOOL_DIR',
-    });
-  }
-  checkedFolders.add(dir);
-}
+/** The spool at `dir`, for the user `uid` (undefined on Windows: no owner checks there). */
+export const openSpool = (dir: string, uid: number | undefined): SpoolFolder => new SpoolFolder(resolve(dir), uid);
 
 const safeId = (id: string): string => id.replace(/[^A-Za-z0-9._-]/g, '_');
 
 /** Writes one event durably (temp + fsync + rename); returns the file's path. */
-export async function spoolEvent(dir: string, id: string, body: Uint8Array): Promise<string> {
-  await checkSpoolFolder(dir);
-  await ensureDir(dir);
+export async function spoolEvent(spool: SpoolFolder, id: string, body: Uint8Array): Promise<string> {
+  await spool.ensure();
+  const dir = spool.dir;
   const final = join(dir, `${safeId(id)}${SUFFIX}`);
   await replaceFile(final, body, 0o600);
   const dirHandle = await fs.open(dir, 'r').catch(() => undefined);
@@ -104,25 +68,52 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Puts back the claims of flushers that are no longer running (kill -9 during a flush). */
-export async function recoverStaleClaims(dir: string): Promise<number> {
-  let recovered = 0;
-  for (const name of await names(join(dir, INFLIGHT))) {
-    const match = /^(.*\.json)\.(\d+)$/.exec(name);
-    if (!match || alive(Number(match[2]))) continue;
-    try {
-      await fs.rename(join(dir, INFLIGHT, name), join(dir, match[1]));
-      recovered++;
-    } catch {
-      // another flusher put it back first
-    }
-  }
-  return recovered;
-}
+const staleClaim = (name: string): string | undefined => {
+  const match = /^(.*\.json)\.(\d+)$/.exec(name);
+  return match && !alive(Number(match[2])) ? match[1] : undefined;
+};
 
 /** The spooled files not claimed by anyone, oldest name order. */
 export async function listSpooled(dir: string): Promise<string[]> {
   return (await names(dir)).filter((n) => n.endsWith(SUFFIX) && !n.startsWith('.')).sort();
+}
+
+export interface SpoolContents {
+  /** Names waiting in the spool folder, in the order to send them. */
+  waiting: string[];
+  /** The lstat of each file listed, waiting or left by a dead flusher, by path. */
+  listed: Map<string, Stats>;
+}
+
+/**
+ * Checks the whole spool before anything is sent or moved (exit 7 for a
+ * folder or a file that is not the user's alone), then puts back the claims
+ * of flushers that are no longer running (kill -9 during a flush).
+ */
+export async function openForFlush(spool: SpoolFolder): Promise<SpoolContents & { recovered: number }> {
+  const dir = spool.dir;
+  if (!(await spool.check())) return { waiting: [], listed: new Map(), recovered: 0 };
+  const hasInflight = await spool.check(INFLIGHT);
+  await spool.check(REJECTED);
+  const stale = hasInflight ? (await names(spool.path(INFLIGHT))).filter((n) => staleClaim(n) !== undefined) : [];
+  const waiting = await listSpooled(dir);
+  const listed = await spool.checkFiles([...stale.map((n) => join(dir, INFLIGHT, n)), ...waiting.map((n) => join(dir, n))]);
+  let recovered = 0;
+  for (const name of stale) {
+    const from = join(dir, INFLIGHT, name);
+    const to = join(dir, staleClaim(name)!);
+    await spool.check(INFLIGHT);
+    await spool.check();
+    try {
+      await fs.rename(from, to);
+    } catch {
+      continue; // another flusher put it back first
+    }
+    const info = listed.get(from);
+    if (info) listed.set(to, info);
+    recovered++;
+  }
+  return { waiting: recovered > 0 ? await listSpooled(dir) : waiting, listed, recovered };
 }
 
 export interface Claim {
@@ -134,43 +125,27 @@ export interface Claim {
 
 /**
  * Claims one file for this process; undefined when another flusher took it
- * first. What is not a regular file of the user (a link, a folder) is put back
- * unread and reported as RefusedPath.
+ * first. A file that is not the regular file of the user that was listed is
+ * put back unread, and the flush stops (exit 7).
  */
-export async function claim(dir: string, name: string): Promise<Claim | undefined> {
-  await ensureDir(join(dir, INFLIGHT));
+export async function claim(spool: SpoolFolder, name: string, listed: Map<string, Stats>): Promise<Claim | undefined> {
+  const dir = spool.dir;
+  await spool.ensure(INFLIGHT);
+  await spool.check();
+  const source = join(dir, name);
   const path = join(dir, INFLIGHT, `${name}.${process.pid}`);
   try {
-    await fs.rename(join(dir, name), path);
+    await fs.rename(source, path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  const body = await readOwnFile(path);
-  if (typeof body === 'string') {
-    await fs.rename(path, join(dir, name)).catch(() => undefined);
-    throw new RefusedPath(join(dir, name), body);
-  }
-  return { name, id: name.slice(0, -SUFFIX.length), path, body };
-}
-
-/** The bytes of a regular file of the user, read without following a link; else why not. */
-async function readOwnFile(path: string): Promise<Buffer | string> {
-  let handle;
   try {
-    handle = await fs.open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+    const body = await spool.read(path, source, listed.get(source));
+    return { name, id: name.slice(0, -SUFFIX.length), path, body };
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP' || code === 'EMLINK' || code === 'EFTYPE') return 'is a symbolic link';
-    if (code === 'EISDIR') return 'is a folder, not a file';
+    await fs.rename(path, source).catch(() => undefined);
     throw error;
-  }
-  try {
-    const info = await handle.stat();
-    const refusal = info.isFile() ? refusalFor(info) : 'is not a regular file';
-    return refusal ?? (await handle.readFile());
-  } finally {
-    await handle.close();
   }
 }
 
@@ -178,13 +153,19 @@ async function readOwnFile(path: string): Promise<Buffer | string> {
 export const settle = (c: Claim): Promise<void> => fs.unlink(c.path);
 
 /** Not delivered: the file goes back to wait for the next flush. */
-export const release = (dir: string, c: Claim): Promise<void> => fs.rename(c.path, join(dir, c.name));
+export async function release(spool: SpoolFolder, c: Claim): Promise<void> {
+  await spool.check(INFLIGHT);
+  await spool.check();
+  await fs.rename(c.path, join(spool.dir, c.name));
+}
 
 /** Rejected by the service: moved to rejected/ with the answer beside it. */
-export async function reject(dir: string, c: Claim, answer: string): Promise<string> {
-  const target = join(dir, REJECTED);
-  await ensureDir(target);
+export async function reject(spool: SpoolFolder, c: Claim, answer: string): Promise<string> {
+  await spool.ensure(REJECTED);
+  const target = spool.path(REJECTED);
   await replaceFile(join(target, `${c.id}.answer.txt`), answer, 0o600);
+  await spool.check(INFLIGHT);
+  await spool.check(REJECTED);
   const path = join(target, c.name);
   await fs.rename(c.path, path);
   return path;

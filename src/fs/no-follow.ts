@@ -5,8 +5,8 @@
  * following it would write svcctl's bytes into whatever file the link names.
  *
  * - appended files (`--failed-out`, `--events-file`, `--log-file`) are opened
- *   with O_NOFOLLOW and must then be a regular file of this user (or a
- *   character device such as /dev/null);
+ *   with O_NOFOLLOW and must then be a regular file of this user with no other
+ *   hard link (or a character device such as /dev/null);
  * - whole files are written to a new exclusive temp file (O_EXCL never
  *   follows a link) and renamed over the name, which replaces a link instead
  *   of writing through it.
@@ -16,7 +16,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, type Stats } from
 import { promises as fs } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
-import { usageError } from '../core/errors.js';
+import { CliError, ExitCode, usageError } from '../core/errors.js';
 import { fileWriteReason } from './reasons.js';
 
 /** Temporary files are named `.<name>.svcctl-<pid>-<random>.tmp` next to their target (leftover-temps.ts cleans them up). */
@@ -31,14 +31,24 @@ export type Refusal = string;
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 
-/** A file svcctl may append to: not a link, a regular file of this user (or a device such as /dev/null). */
+/** A file svcctl may append to: not a link, a regular file (or a device such as /dev/null). */
 export function refusalFor(info: Stats): Refusal | undefined {
   if (info.isSymbolicLink()) return 'is a symbolic link, which svcctl does not write through';
   if (info.isDirectory()) return 'is a folder, not a file';
   if (info.isCharacterDevice() || info.isFIFO()) return undefined;
   if (!info.isFile()) return 'is not a regular file';
-  const uid = process.getuid?.();
-  if (uid !== undefined && uid !== 0 && info.uid !== uid) return `belongs to another user (uid ${info.uid})`;
+  return undefined;
+}
+
+/**
+ * A regular file svcctl may append to must be the user's, root included, and
+ * have no other name: a hard link planted in a shared folder (/tmp) makes an
+ * append land in whatever file it names. Devices are not checked.
+ */
+export function trustRefusalFor(info: Stats, uid: number | undefined = process.getuid?.()): Refusal | undefined {
+  if (!info.isFile()) return undefined;
+  if (uid !== undefined && info.uid !== uid) return `belongs to another user (uid ${info.uid}; you are uid ${uid})`;
+  if (info.nlink > 1) return `has ${info.nlink} hard links: its other names may belong to someone else, so svcctl does not append to it`;
   return undefined;
 }
 
@@ -46,6 +56,8 @@ export class RefusedPath extends Error {
   constructor(
     readonly path: string,
     readonly reason: Refusal,
+    /** A file of someone else's, or with other names: exit 7 rather than a usage error. */
+    readonly untrusted = false,
   ) {
     super(`${path} ${reason}`);
   }
@@ -67,10 +79,12 @@ export function openForAppend(path: string, mode = 0o600): number {
     if (code === 'ELOOP' || code === 'EMLINK' || code === 'EFTYPE') throw new RefusedPath(path, refusalFor(lstatSync(path)) ?? 'is a symbolic link');
     throw error;
   }
-  const reason = refusalFor(fstatSync(fd));
-  if (reason !== undefined) {
+  const info = fstatSync(fd);
+  const reason = refusalFor(info);
+  const untrusted = reason === undefined ? trustRefusalFor(info) : undefined;
+  if (reason !== undefined || untrusted !== undefined) {
     closeSync(fd);
-    throw new RefusedPath(path, reason);
+    throw new RefusedPath(path, (reason ?? untrusted)!, untrusted !== undefined);
   }
   return fd;
 }
@@ -83,13 +97,15 @@ export function openAppendTarget(file: string, flag: string): number {
   try {
     return openForAppend(file, 0o600);
   } catch (error) {
-    if (error instanceof RefusedPath) throw refusedTarget(file, flag, error.reason);
+    if (error instanceof RefusedPath) throw refusedTarget(file, flag, error.reason, error.untrusted);
     throw usageError(`cannot write ${flag} '${file}': ${fileWriteReason(error)}`);
   }
 }
 
-export const refusedTarget = (file: string, flag: string, reason: Refusal) =>
-  usageError(`${flag} '${file}' ${reason}`, 'name a new file, or a regular file of yours');
+export const refusedTarget = (file: string, flag: string, reason: Refusal, untrusted = false): CliError =>
+  untrusted
+    ? new CliError(ExitCode.UnsafeConfig, `${flag} '${file}' ${reason}; nothing was written to it`, { hint: 'name a new file (svcctl creates it 0600), or a file of yours with no other hard link' })
+    : usageError(`${flag} '${file}' ${reason}`, 'name a new file, or a regular file of yours');
 
 function refuseLinkByLstat(path: string): void {
   try {

@@ -1,0 +1,153 @@
+/**
+ * What svcctl trusts in a spool folder. Whoever can put a file in the spool
+ * has it sent with the user's ingest token, and whoever can plant a link at
+ * `rejected/` or `.inflight/` makes a flush move files where the link points.
+ * So, as ssh does with ~/.ssh and git with safe.directory, the spool folder
+ * and its subfolders must be real folders (never links) of the user running
+ * svcctl, root included, that nobody else can write, and every spooled file
+ * a regular file of that user. Links above the spool folder are the user's
+ * own choice of where it lives (/var → /private/var on macOS) and are followed.
+ *
+ * Node has no openat(), so each folder's identity (device, inode) is noted
+ * at the first check and compared by lstat right before every rename into or
+ * out of it; a file is read through an O_NOFOLLOW descriptor whose fstat must
+ * match the lstat that listed it.
+ */
+// node:fs's `promises` is read on first use: loading node:fs/promises costs ~2 ms of every start-up (BENCHMARKS.md).
+import { constants, promises as fs, type Stats } from 'node:fs';
+import { join } from 'node:path';
+import { CliError, ExitCode } from '../core/errors.js';
+import { ensureFolder } from '../fs/private-dir.js';
+
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+const NONBLOCK = constants.O_NONBLOCK ?? 0;
+
+const modeText = (mode: number): string => (mode & 0o7777).toString(8).padStart(4, '0');
+
+/** Why a folder of the spool is not trusted, with the fix; undefined when it is. */
+function folderProblem(info: Stats, path: string, uid: number | undefined): { problem: string; hint: string } | undefined {
+  if (info.isSymbolicLink()) return { problem: 'is a symbolic link', hint: `remove the link (rm '${path}'); svcctl creates the folder, mode 0700, when it next spools an event` };
+  if (!info.isDirectory()) return { problem: 'is not a folder', hint: `move it away (svcctl creates the folder), or use another: --spool DIR or SERVICE_SPOOL_DIR` };
+  if (uid === undefined) return undefined;
+  if (info.uid !== uid) {
+    return { problem: `belongs to another user (uid ${info.uid}; you are uid ${uid})`, hint: `if it is yours to use, chown ${uid} '${path}'; else use a folder of your own: --spool DIR or SERVICE_SPOOL_DIR` };
+  }
+  if ((info.mode & 0o022) !== 0) return { problem: `can be written by other users (mode ${modeText(info.mode)})`, hint: `chmod 700 '${path}'` };
+  return undefined;
+}
+
+/** Why a spooled file is not read, in words; undefined for a regular file of the user. */
+export function fileProblem(info: Stats, uid: number | undefined): string | undefined {
+  if (info.isSymbolicLink()) return 'is a symbolic link';
+  if (!info.isFile()) return 'is not a regular file';
+  if (uid !== undefined && info.uid !== uid) return `belongs to another user (uid ${info.uid}; you are uid ${uid})`;
+  return undefined;
+}
+
+/** Exit 7: the spool is not the user's alone. */
+export function spoolRefused(what: string, hint: string): CliError {
+  return new CliError(ExitCode.UnsafeConfig, `${what}; svcctl uses only a spool that is yours alone, so it stopped and left the spool as it was`, { hint });
+}
+
+const errno = (error: unknown): string | undefined => (error as NodeJS.ErrnoException).code;
+
+/** The spool folder and its subfolders, checked and pinned to the identity they had at their first check. */
+export class SpoolFolder {
+  private readonly seen = new Map<string, { dev: number; ino: number }>();
+
+  constructor(
+    readonly dir: string,
+    readonly uid: number | undefined,
+  ) {}
+
+  path(sub?: string): string {
+    return sub === undefined ? this.dir : join(this.dir, sub);
+  }
+
+  /** Refuses (exit 7) a folder that is not trusted or is not the one seen before; false when it does not exist. */
+  async check(sub?: string): Promise<boolean> {
+    const path = this.path(sub);
+    let info: Stats;
+    try {
+      info = await fs.lstat(path);
+    } catch (error) {
+      if (errno(error) !== 'ENOENT') throw error;
+      if (this.seen.has(path)) throw spoolRefused(`the spool folder ${path} disappeared while svcctl was using it`, 'run the command again');
+      return false;
+    }
+    const found = folderProblem(info, path, this.uid);
+    if (found) throw spoolRefused(`the spool folder ${path} ${found.problem}${await linkTarget(path, info)}`, found.hint);
+    const before = this.seen.get(path);
+    if (before && (before.dev !== info.dev || before.ino !== info.ino)) {
+      throw spoolRefused(`the spool folder ${path} was replaced while svcctl was using it`, 'find out who changed it; run the command again');
+    }
+    this.seen.set(path, { dev: info.dev, ino: info.ino });
+    return true;
+  }
+
+  /** check(), creating the folder (mode 0700) when it is missing. */
+  async ensure(sub?: string): Promise<void> {
+    if (await this.check(sub)) return;
+    if (sub === undefined) await ensureFolder(this.dir, { private: true });
+    else {
+      const made = await fs.mkdir(this.path(sub), { mode: 0o700 }).then(
+        () => true,
+        (error: unknown) => (errno(error) === 'EEXIST' ? false : Promise.reject(error)),
+      );
+      // Only a folder made just now is chmod-ed: chmod follows a link, and the check below refuses one.
+      if (made) await fs.chmod(this.path(sub), 0o700);
+    }
+    await this.check(sub);
+  }
+
+  /** Refuses (exit 7), before anything is read or moved, a spooled name that is not a regular file of the user. */
+  async checkFiles(paths: string[]): Promise<Map<string, Stats>> {
+    const infos = new Map<string, Stats>();
+    const problems: string[] = [];
+    for (const path of paths) {
+      const info = await fs.lstat(path).catch((error: unknown) => (errno(error) === 'ENOENT' ? undefined : Promise.reject(error)));
+      if (info === undefined) continue; // taken by another flusher
+      const problem = fileProblem(info, this.uid);
+      if (problem === undefined) infos.set(path, info);
+      else problems.push(`${path} ${problem}${await linkTarget(path, info)}`);
+    }
+    if (problems.length > 0) {
+      const more = problems.length > 3 ? ` (and ${problems.length - 3} more)` : '';
+      throw spoolRefused(`in the spool, ${problems.slice(0, 3).join('; ')}${more}`, fileHint(this.uid));
+    }
+    return infos;
+  }
+
+  /**
+   * The bytes of a spooled file, read through a descriptor opened without
+   * following a link, which must be the regular file of the user that was
+   * listed (`listed`: its lstat then); else exit 7.
+   */
+  async read(path: string, shownAs: string, listed: Stats | undefined): Promise<Buffer> {
+    let handle;
+    try {
+      handle = await fs.open(path, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
+    } catch (error) {
+      const code = errno(error);
+      if (code === 'ELOOP' || code === 'EMLINK' || code === 'EFTYPE') throw spoolRefused(`in the spool, ${shownAs} is a symbolic link`, fileHint(this.uid));
+      throw error;
+    }
+    try {
+      const info = await handle.stat();
+      const problem = fileProblem(info, this.uid) ?? (listed && (listed.dev !== info.dev || listed.ino !== info.ino) ? 'was replaced after svcctl listed it' : undefined);
+      if (problem !== undefined) throw spoolRefused(`in the spool, ${shownAs} ${problem}`, fileHint(this.uid));
+      return await handle.readFile();
+    } finally {
+      await handle.close();
+    }
+  }
+}
+
+const fileHint = (uid: number | undefined): string =>
+  `remove what svcctl did not write there${uid === undefined ? '' : `, or chown ${uid} the files that are yours`}; svcctl writes only regular files (DIR/<id>.json)`;
+
+async function linkTarget(path: string, info: Stats): Promise<string> {
+  if (!info.isSymbolicLink()) return '';
+  const target = await fs.readlink(path).catch(() => undefined);
+  return target === undefined ? '' : ` (to ${target})`;
+}

@@ -86,6 +86,11 @@ export class CachedLoader {
     return module.exports;
   }
 
+  /** How many of the files loaded had no cache V8 accepted. */
+  unsavedCount(): number {
+    return this.unsaved.length;
+  }
+
   save(): void {
     if (this.unsaved.length === 0) return;
     try {

@@ -6,7 +6,15 @@
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  process.stdout.write(`${require('../package.json').version}\n`);
+  const text = `${require('../package.json').version}\n`;
+  // Written to the descriptor: making process.stdout loads Node's streams, a tenth of `node -e 0`.
+  try {
+    require('node:fs').writeSync(1, text);
+  } catch (error) {
+    // A full non-blocking pipe: the stream waits for it. A closed one ends quietly, as every command does (main.ts).
+    if (error.code === 'EAGAIN') process.stdout.write(text);
+    else if (error.code !== 'EPIPE') throw error;
+  }
 } else {
   const { join } = require('node:path');
   const distDir = join(__dirname, '..', 'dist');

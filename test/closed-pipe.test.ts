@@ -24,6 +24,14 @@ async function runWithClosedStdout(args: string[], env: Record<string, string>, 
   return { code, stderr, home };
 }
 
+test('--version into a closed pipe: exit 0, nothing on stderr', async () => {
+  for (const flag of ['--version', '-V']) {
+    const { code, stderr } = await runWithClosedStdout([flag], {});
+    assert.equal(stderr, '', flag);
+    assert.equal(code, 0, flag);
+  }
+});
+
 test('mcp install into a closed pipe: the file is written, exit 0, no error', async () => {
   const env = { SERVICE_BASE_URL: 'http://127.0.0.1:9/api', SERVICE_EMAIL: 'me@example.com', SERVICE_PASSWORD: 'pw-123456' };
   const { code, stderr, home } = await runWithClosedStdout(['mcp', 'install', '--client', 'cursor', '--mode', 'remote', '--json'], env);

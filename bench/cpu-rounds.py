@@ -40,16 +40,19 @@ def run(args, case_env):
 
 names = list(cases)
 samples = {name: {'wall': [], 'cpu': [], 'wall ratio': [], 'cpu ratio': []} for name in names}
-for round_ in range(rounds + 2):
-    order = names if round_ % 2 == 0 else names[::-1]
-    values = {name: run(*cases[name]) for name in order}
-    if round_ < 2:
-        continue  # warm-up: caches, the disk
-    for name in names:
-        wall, cpu = values[name]
-        base_wall, base_cpu = values['node -e 0']
-        for key, value in (('wall', wall), ('cpu', cpu), ('wall ratio', wall / base_wall), ('cpu ratio', cpu / base_cpu)):
-            samples[name][key].append(value)
+try:
+    for round_ in range(rounds + 2):
+        order = names if round_ % 2 == 0 else names[::-1]
+        values = {name: run(*cases[name]) for name in order}
+        if round_ < 2:
+            continue  # warm-up: caches, the disk
+        for name in names:
+            wall, cpu = values[name]
+            base_wall, base_cpu = values['node -e 0']
+            for key, value in (('wall', wall), ('cpu', cpu), ('wall ratio', wall / base_wall), ('cpu ratio', cpu / base_cpu)):
+                samples[name][key].append(value)
+finally:
+    receiver.kill()
 
 
 def quartiles(values):
@@ -64,4 +67,3 @@ for name in names:
     wq, cq = quartiles(s['wall ratio']), quartiles(s['cpu ratio'])
     print(f"{name:22} wall {statistics.median(s['wall']):6.0f} ms {statistics.median(s['wall ratio']):.2f}x [{wq[0]:.2f}-{wq[1]:.2f}]"
           f"   cpu {statistics.median(s['cpu']):5.0f} ms {statistics.median(s['cpu ratio']):.2f}x [{cq[0]:.2f}-{cq[1]:.2f}]")
-receiver.kill()

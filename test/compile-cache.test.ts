@@ -1,18 +1,20 @@
-// The compile cache (src/runtime/compile-cache.ts): where it lives, that a second run uses what the first saved
-// (the cache files stay the same files), that a damaged or stale cache costs nothing but speed, and
-// that NODE_DISABLE_COMPILE_CACHE turns it off. Runs the built CLI with a temp HOME.
+// The compile cache (src/runtime/compile-cache.ts): where it lives, how its loader runs dist/ files (in-process,
+// on a temp folder of small CommonJS files), that a second run of the CLI uses what the first saved (the
+// cache files stay the same files), that a damaged or stale cache costs nothing but speed, and that
+// NODE_DISABLE_COMPILE_CACHE turns it off. The CLI runs are of the built CLI with a temp HOME.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import Module from 'node:module';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join, sep } from 'node:path';
 import { describe, it } from 'node:test';
-import { compileCacheDir } from '../src/runtime/compile-cache.js';
+import { CachedLoader, compileCacheDir } from '../src/runtime/compile-cache.js';
 import { makeTempDir, ROOT, runCli } from './helpers/cli.js';
 
 const SECRET = 'compile-cache-test-secret';
-const BUILT_IN = typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+const require = createRequire(import.meta.url);
 
 async function signFile(home: string, env: Record<string, string> = {}): Promise<string> {
   const body = join(home, 'body.json');
@@ -49,6 +51,59 @@ describe('compileCacheDir', () => {
   });
 });
 
+describe('CachedLoader', () => {
+  async function distWith(files: Record<string, string>): Promise<{ dist: string; cache: string }> {
+    const root = await makeTempDir('svcctl-loader-');
+    const dist = join(root, 'dist');
+    await mkdir(join(dist, 'chunks'), { recursive: true });
+    for (const [name, source] of Object.entries(files)) await writeFile(join(dist, name), source);
+    return { dist, cache: join(root, 'cache') };
+  }
+
+  it('runs each file once, gives it its siblings by relative path and the rest from the given require', async () => {
+    const { dist, cache } = await distWith({
+      'main.cjs': 'const a = require("./chunks/a.cjs"); const b = require("./chunks/b.cjs"); module.exports = { a, b, sep: require("node:path").sep };',
+      'chunks/a.cjs': 'globalThis.svcctlLoaderRuns = (globalThis.svcctlLoaderRuns ?? 0) + 1; module.exports = { name: "a", file: __filename };',
+      'chunks/b.cjs': 'exports.a = require("./a.cjs"); exports.self = this === exports;',
+    });
+    const asked: string[] = [];
+    const loader = new CachedLoader(cache, dist, (id) => (asked.push(id), require(id)));
+    const main = loader.load(join(dist, 'main.cjs')) as { a: unknown; b: { a: unknown; self: boolean }; sep: string };
+    assert.deepEqual(main.a, { name: 'a', file: join(dist, 'chunks', 'a.cjs') });
+    assert.equal(main.b.a, main.a, 'a chunk required twice is one module');
+    assert.equal(main.b.self, true);
+    assert.equal((globalThis as { svcctlLoaderRuns?: number }).svcctlLoaderRuns, 1);
+    assert.equal(main.sep, sep);
+    assert.deepEqual(asked, ['node:path']);
+  });
+
+  it('reports an error at its line in the dist/ file', async () => {
+    const { dist, cache } = await distWith({ 'main.cjs': '"use strict";\n\nthrow new Error("on line 3");' });
+    const loader = new CachedLoader(cache, dist, require);
+    assert.throws(() => loader.load(join(dist, 'main.cjs')), (error: Error) => error.stack!.includes(`${join(dist, 'main.cjs')}:3`));
+  });
+
+  it('saves a cache per file that V8 accepts in the next process, and none when every file had one', async () => {
+    const { dist, cache } = await distWith({ 'main.cjs': 'module.exports = function twice(n) { return 2 * n; };' });
+    const first = new CachedLoader(cache, dist, require);
+    assert.equal((first.load(join(dist, 'main.cjs')) as (n: number) => number)(21), 42);
+    first.save();
+    const [name, ...others] = await readdir(cache);
+    assert.deepEqual(others, []);
+    assert.match(name!, /^main\.cjs\.\d+\.\d+\.v8$/);
+    assert.equal((await stat(join(cache, name!))).mode & 0o777, 0o600);
+    // A fresh process: in this one V8 would find the script in its own in-memory cache.
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', `
+      import { CachedLoader } from ${JSON.stringify(join(ROOT, 'src', 'runtime', 'compile-cache.ts'))};
+      import { createRequire } from 'node:module';
+      const loader = new CachedLoader(${JSON.stringify(cache)}, ${JSON.stringify(dist)}, createRequire(import.meta.url));
+      console.log(loader.load(${JSON.stringify(join(dist, 'main.cjs'))})(4), loader.unsavedCount());
+    `], { encoding: 'utf8' });
+    assert.equal(child.stderr, '');
+    assert.equal(child.stdout, '8 0\n');
+  });
+});
+
 describe('the compile cache of the CLI', () => {
   it('is saved by the first run, private, and used as it is by the next', async () => {
     const home = await makeTempDir('svcctl-cache-');
@@ -57,7 +112,6 @@ describe('the compile cache of the CLI', () => {
     assert.equal((await stat(dir)).mode & 0o777, 0o700);
     const first = await cacheEntries(dir);
     assert.ok(first.size > 0, 'the first run saved nothing');
-    if (BUILT_IN) return; // Node 22.1+: Node's own cache, its own file names
     const dist = [...(await readdir(join(ROOT, 'dist'))), ...(await readdir(join(ROOT, 'dist', 'chunks')))];
     for (const [name, { mode }] of first) {
       assert.match(name, /\.cjs\.\d+\.\d+\.v8$/);
@@ -69,7 +123,7 @@ describe('the compile cache of the CLI', () => {
     assert.deepEqual(await cacheEntries(dir), first);
   });
 
-  it('replaces a damaged cache and removes the caches of files this build does not have', { skip: BUILT_IN }, async () => {
+  it('replaces a damaged cache and removes the caches of files this build does not have', async () => {
     const home = await makeTempDir('svcctl-cache-');
     await signFile(home);
     const dir = cacheDirOf(home);

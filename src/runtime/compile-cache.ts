@@ -1,20 +1,20 @@
 /**
- * Keeps the compiled code of svcctl's own files (dist/) between runs, in $XDG_CACHE_HOME/svcctl/compile-cache
- * (else ~/.cache/svcctl/compile-cache). Compiling the ~300 kB that `event send` loads costs it ~25 ms of
- * start-up, a quarter of its own time (BENCHMARKS.md, "Start-up").
- * - Node 22.1+ has this built in: module.enableCompileCache(), given the same folder.
- * - Node 20 has no such switch, so svcctl does it for its own files only, with V8's code cache:
- *   each dist/ file is compiled with vm.Script and the cache this folder holds for it; at exit, the
- *   code of every file compiled without one (functions compiled while running included) is saved.
+ * Loads svcctl's own files (dist/) with V8's code cache, kept between runs in $XDG_CACHE_HOME/svcctl/compile-cache
+ * (else ~/.cache/svcctl/compile-cache). Compiling what `event send` runs costs ~20 ms of its start-up on
+ * Node 20, 22 and 24 alike (BENCHMARKS.md, "Start-up").
+ * Public APIs only: each dist/ file is compiled with vm.Script and the cache saved for it, and given a
+ * `require` that loads its sibling files the same way and anything else through Node's own `require`.
+ * At exit, the cache of every file compiled without one is saved with script.createCachedData(), which
+ * then holds the functions compiled while running too. Node's module.enableCompileCache() saves a
+ * file's cache when the file is compiled, before it runs: on Node 22 and 24 that cache made no difference
+ * that the benchmark could show, since V8 compiles most functions lazily, on their first call.
  * A cache is used only for the file it was made from: its name holds the file's name (with esbuild's
  * content hash), size and modification time, and V8 refuses one made by another V8 version or flags.
  * NODE_DISABLE_COMPILE_CACHE=1 (Node's own switch) turns it off. The folder is 0700 and its files 0600;
  * a cache that cannot be read or written costs only its speed: nothing fails because of it.
- * This module is its own entry point (dist/compile-cache.cjs), loaded before the program, and imports
- * nothing of svcctl.
+ * This module is its own entry point (dist/compile-cache.cjs), loaded by bin/svcctl.js, and imports nothing of svcctl.
  */
 import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import Module from 'node:module';
 import { basename, dirname, isAbsolute, join, sep } from 'node:path';
 import { Script } from 'node:vm';
 
@@ -23,6 +23,8 @@ export interface CompileCacheSettings {
   homeDir: string;
   /** The folder of the files to cache (dist/). */
   distDir: string;
+  /** Loads what is not a dist/ file: Node's built-in modules, optional native packages. */
+  require: (id: string) => unknown;
 }
 
 /** The cache folder, one per V8 version and machine architecture; undefined when it is turned off. */
@@ -39,55 +41,73 @@ export function cacheFileName(file: string, size: number, mtimeMs: number): stri
   return `${basename(file)}.${size}.${Math.trunc(mtimeMs)}.v8`;
 }
 
-type CompileFunction = (this: Module, content: string, filename: string) => unknown;
-interface ModuleInternals {
-  prototype: { _compile: CompileFunction; require(id: string): unknown };
-  wrap(code: string): string;
-  _resolveFilename(request: string, parent: Module, isMain: boolean, options?: { paths?: string[] }): string;
-  _cache: Record<string, Module>;
-}
-
-/** Turns the cache on for the rest of this process. */
-export function enableCompileCache(settings: CompileCacheSettings): void {
+/** The exports of `entry` (a dist/ file), loaded with the cache when it is on, else by Node's `require`. */
+export function loadWithCompileCache(entry: string, settings: CompileCacheSettings): unknown {
   const dir = compileCacheDir(settings.env, settings.homeDir, process.versions.v8, process.arch);
-  if (dir === undefined) return;
-  const builtIn = (Module as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache;
-  if (builtIn) {
-    builtIn(dir);
-    return;
-  }
-  cacheCompiledFiles(dir, settings.distDir + sep);
+  if (dir === undefined) return settings.require(entry);
+  const loader = new CachedLoader(dir, settings.distDir, settings.require);
+  process.once('exit', () => loader.save());
+  return loader.load(entry);
 }
 
-function cacheCompiledFiles(dir: string, prefix: string): void {
-  const internals = Module as unknown as ModuleInternals;
-  const compile = internals.prototype._compile;
-  const unsaved: Array<{ name: string; script: Script }> = [];
-  internals.prototype._compile = function compileWithCache(this: Module, content: string, filename: string) {
-    if (!filename.startsWith(prefix)) return compile.call(this, content, filename);
+/** A CommonJS wrapper, as Node's, with the source's first line kept as line 1 (lineOffset: -1). */
+const wrap = (source: string): string => `(function (exports, require, module, __filename, __dirname) {\n${source}\n})`;
+
+/** Loads the files of distDir with the caches in dir; save() writes those that were missing or refused. */
+export class CachedLoader {
+  private readonly modules = new Map<string, { exports: unknown }>();
+  private readonly unsaved: Array<{ name: string; script: Script }> = [];
+  private readonly prefix: string;
+
+  constructor(
+    private readonly dir: string,
+    distDir: string,
+    private readonly outside: (id: string) => unknown,
+  ) {
+    this.prefix = distDir + sep;
+  }
+
+  load(filename: string): unknown {
+    const known = this.modules.get(filename);
+    if (known) return known.exports;
+    const module = { exports: {} as unknown };
+    this.modules.set(filename, module);
+    const source = readFileSync(filename, 'utf8');
     const { size, mtimeMs } = statSync(filename);
     const name = cacheFileName(filename, size, mtimeMs);
-    const cachedData = readCache(join(dir, name));
-    const script = new Script(internals.wrap(content), { filename, cachedData });
-    if (cachedData === undefined || script.cachedDataRejected) unsaved.push({ name, script });
+    const cachedData = readCache(join(this.dir, name));
+    const script = new Script(wrap(source), { filename, lineOffset: -1, cachedData });
+    if (cachedData === undefined || script.cachedDataRejected) this.unsaved.push({ name, script });
+    const folder = dirname(filename);
+    // esbuild's output names its sibling chunks by relative paths; everything else is Node's to find.
+    const require = (id: string): unknown => (id.startsWith('./') || id.startsWith('../') ? this.load(join(folder, id)) : this.outside(id));
     const wrapper = script.runInThisContext() as (...args: unknown[]) => unknown;
-    return wrapper.call(this.exports, this.exports, requireFor(this, internals), this, filename, dirname(filename));
-  };
-  process.once('exit', () => {
-    if (unsaved.length > 0) saveCaches(dir, unsaved, prefix);
-  });
-}
+    wrapper.call(module.exports, module.exports, require, module, filename, folder);
+    return module.exports;
+  }
 
-/**
- * The `require` a CommonJS file is given: the call, resolve and cache (the bundle itself only calls it,
- * but a dependency added later may use the others, and Node's own `require` has them).
- */
-function requireFor(module: Module, internals: ModuleInternals): NodeJS.Require {
-  const require = ((id: string) => internals.prototype.require.call(module, id)) as NodeJS.Require;
-  require.resolve = ((request: string, options?: { paths?: string[] }) =>
-    internals._resolveFilename(request, module, false, options)) as NodeJS.RequireResolve;
-  require.cache = internals._cache as NodeJS.Require['cache'];
-  return require;
+  /** How many of the files loaded had no cache V8 accepted. */
+  unsavedCount(): number {
+    return this.unsaved.length;
+  }
+
+  save(): void {
+    if (this.unsaved.length === 0) return;
+    try {
+      makePrivateFolder(this.dir);
+      for (const { name, script } of this.unsaved) {
+        // A whole file or none: another svcctl may be reading or writing the same cache.
+        const partial = join(this.dir, `.${name}.${process.pid}`);
+        // Exclusive create: never written through a link left at that name (a stale one is removed first).
+        rmSync(partial, { force: true });
+        writeFileSync(partial, script.createCachedData(), { mode: 0o600, flag: 'wx' });
+        renameSync(partial, join(this.dir, name));
+      }
+      removeStale(this.dir, this.prefix);
+    } catch {
+      // No cache this time (read-only home, full disk): the program works the same.
+    }
+  }
 }
 
 function readCache(path: string): Buffer | undefined {
@@ -98,26 +118,9 @@ function readCache(path: string): Buffer | undefined {
   }
 }
 
-function saveCaches(dir: string, unsaved: Array<{ name: string; script: Script }>, prefix: string): void {
-  try {
-    makePrivateFolder(dir);
-    for (const { name, script } of unsaved) {
-      // A whole file or none: another svcctl may be reading or writing the same cache.
-      const partial = join(dir, `.${name}.${process.pid}`);
-      // Exclusive create: never written through a link left at that name (a stale one is removed first).
-      rmSync(partial, { force: true });
-      writeFileSync(partial, script.createCachedData(), { mode: 0o600, flag: 'wx' });
-      renameSync(partial, join(dir, name));
-    }
-    removeStale(dir, prefix);
-  } catch {
-    // No cache this time (read-only home, full disk): the program works the same.
-  }
-}
-
 /**
  * Creates dir and its missing parents 0700, whatever the umask: nobody else may change code svcctl runs.
- * (The synchronous twin of private-dir.ts ensureFolder: this module imports nothing of svcctl, and runs at exit.)
+ * (The synchronous twin of fs/private-dir.ts ensureFolder: this module imports nothing of svcctl, and runs at exit.)
  */
 function makePrivateFolder(dir: string): void {
   const first = mkdirSync(dir, { recursive: true, mode: 0o700 });

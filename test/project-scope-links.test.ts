@@ -145,7 +145,7 @@ describe('user scope: a link is followed (dotfiles managers)', () => {
 
 describe("svcctl's own files are never a target", () => {
   const CREDENTIALS = '{"version":1,"tokens":{"https://acme.example.com/api":{"access_token":"eyJ.own-token-4f2a","email":"a@example.com","expires_at":null,"saved_at":"2026-11-25T00:00:00Z"}}}\n';
-  const CONFIG = '# mine\ndefault = "acme"\n\n[[deployments]]\nname = "acme"\nbase_url = "https://acme.example.com/api"\n';
+  const CONFIG = '# mine\ndefault = "acme"\n\n[deployments."acme"]\nbase_url = "https://acme.example.com/api"\n';
 
   /** A temp HOME with svcctl's credentials.json and config.toml (0600, as svcctl writes them). */
   async function homeWithOwnFiles(): Promise<{ home: string; own: Record<'credentials' | 'config', string> }> {

@@ -12,7 +12,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { describe, it } from 'node:test';
 import { CLIENTS } from '../src/mcp/clients/table.js';
 import type { ClientEnv, ClientId, Scope } from '../src/mcp/types.js';
-import { runMain } from './helpers/run-main.js';
+import { runCliInProcess } from './helpers/cli-in-process.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 const MCP_URL = 'https://acme.example.com/mcp';
@@ -76,7 +76,7 @@ describe('project scope: a link that leaves the project is refused', () => {
         await symlink(target, linkPath);
         const before = await readFile(victim);
         for (const args of [[...installArgs(file), '--dry-run'], installArgs(file), uninstallArgs(file)]) {
-          const result = await runMain(args, { home, cwd: project, env: ENV });
+          const result = await runCliInProcess(args, { home, cwd: project, env: ENV });
           assert.equal(result.code, 7, `${args.join(' ')}\n${result.stderr}`);
           assert.ok(result.stderr.includes(`${linkPath} is a symbolic link to ${target}, outside the project ${project}`), result.stderr);
           assert.match(result.stderr, /hint: remove the link/);
@@ -96,7 +96,7 @@ it('project scope: a dangling link (.vscode to a folder that does not exist) is 
   await mkdir(project);
   const nowhere = join(await tempDir('svcctl-plinks-outside-'), 'not-yet');
   await symlink(nowhere, join(project, '.vscode'));
-  const result = await runMain(['mcp', 'install', '--client', 'vscode', '--scope', 'project', '--mode', 'remote', '--mcp-url', MCP_URL], { home, cwd: project, env: ENV });
+  const result = await runCliInProcess(['mcp', 'install', '--client', 'vscode', '--scope', 'project', '--mode', 'remote', '--mcp-url', MCP_URL], { home, cwd: project, env: ENV });
   assert.equal(result.code, 7, result.stderr);
   assert.ok(result.stderr.includes(`${join(project, '.vscode')} is a symbolic link to ${nowhere}, which does not exist`), result.stderr);
   await assert.rejects(lstat(nowhere));
@@ -110,7 +110,7 @@ describe('project scope: links that stay inside the project', () => {
     const real = join(project, 'shared', 'mcp.json');
     await writeFile(real, '{ "mcpServers": {} }\n');
     await symlink(join('shared', 'mcp.json'), join(project, '.mcp.json'));
-    const result = await runMain(['mcp', 'install', '--client', 'claude-code', '--scope', 'project', '--mode', 'remote', '--mcp-url', MCP_URL], { home, cwd: project, env: ENV });
+    const result = await runCliInProcess(['mcp', 'install', '--client', 'claude-code', '--scope', 'project', '--mode', 'remote', '--mcp-url', MCP_URL], { home, cwd: project, env: ENV });
     assert.equal(result.code, 0, result.stderr);
     assert.ok(result.stderr.includes(`${join(project, '.mcp.json')} (a link to ${real})`), result.stderr);
     assert.equal(JSON.parse(await readFile(real, 'utf8')).mcpServers.service.url, MCP_URL);
@@ -122,7 +122,7 @@ describe('project scope: links that stay inside the project', () => {
     const project = join(home, 'proj');
     await mkdir(join(project, 'config', 'cursor'), { recursive: true });
     await symlink(join(project, 'config', 'cursor'), join(project, '.cursor'));
-    const result = await runMain(['mcp', 'install', '--client', 'cursor', '--scope', 'project', '--mode', 'remote', '--mcp-url', MCP_URL], { home, cwd: project, env: ENV });
+    const result = await runCliInProcess(['mcp', 'install', '--client', 'cursor', '--scope', 'project', '--mode', 'remote', '--mcp-url', MCP_URL], { home, cwd: project, env: ENV });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(JSON.parse(await readFile(join(project, 'config', 'cursor', 'mcp.json'), 'utf8')).mcpServers.service.url, MCP_URL);
   });
@@ -136,7 +136,7 @@ describe('user scope: a link is followed (dotfiles managers)', () => {
     await writeFile(real, '{ "mcpServers": {} }\n');
     await mkdir(join(home, '.cursor'));
     await symlink(real, join(home, '.cursor', 'mcp.json'));
-    const result = await runMain(['mcp', 'install', '--client', 'cursor', '--mode', 'remote', '--mcp-url', MCP_URL], { home, env: ENV });
+    const result = await runCliInProcess(['mcp', 'install', '--client', 'cursor', '--mode', 'remote', '--mcp-url', MCP_URL], { home, env: ENV });
     assert.equal(result.code, 0, result.stderr);
     assert.ok(result.stderr.includes(`${join(home, '.cursor', 'mcp.json')} (a link to ${real})`), result.stderr);
     assert.equal(JSON.parse(await readFile(real, 'utf8')).mcpServers.service.url, MCP_URL);
@@ -161,7 +161,7 @@ describe("svcctl's own files are never a target", () => {
 
   async function assertRefused(home: string, args: string[], cwd: string, own: Record<'credentials' | 'config', string>, says: RegExp): Promise<void> {
     for (const run of [[...args, '--dry-run'], args]) {
-      const result = await runMain(run, { home, cwd, env: ENV });
+      const result = await runCliInProcess(run, { home, cwd, env: ENV });
       assert.equal(result.code, 7, `${run.join(' ')}\n${result.stderr}`);
       assert.match(result.stderr, says);
       assert.match(result.stderr, /never change svcctl's own files/);

@@ -5,9 +5,8 @@
  */
 import { Command, Option } from '@commander-js/extra-typings';
 import { CLI_NAME } from '../core/constants.js';
-import type { ContextFactory, GlobalOptions, InputStream, Picked, RunningProgram } from '../core/context.js';
+import type { Context, ContextFactory, GlobalOptions, Picked, RunningProgram } from '../core/context.js';
 import { readSetting } from '../config/settings.js';
-import type { KnownSecrets } from '../secrets/known-secrets.js';
 import { colorAllowed, Output, PLAIN_STYLES, type OutputStream, type Styles } from '../core/output.js';
 import { formatCommanderError, suggestChoices } from './choice-suggestions.js';
 import { registerEventCommands } from './event-commands.js';
@@ -17,13 +16,7 @@ import { registerAuthCommands } from './auth-commands.js';
 import { registerMcpCommands } from './mcp-commands.js';
 import { registerCompletionCommand } from './completion.js';
 
-export interface Io {
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  homeDir: string;
-  platform: NodeJS.Platform;
-  uid?: number;
-  stdin: InputStream;
+export interface Io extends Pick<Context, 'env' | 'cwd' | 'homeDir' | 'platform' | 'uid' | 'stdin' | 'secrets'> {
   stdout: OutputStream;
   stderr: OutputStream;
   version: string;
@@ -31,8 +24,6 @@ export interface Io {
   colors?: Styles;
   /** How this svcctl was started (main.ts); undefined inside another program. */
   program?: RunningProgram;
-  /** The run's known secrets: every output of the run is redacted with them. */
-  secrets: KnownSecrets;
   /** The clock (tests move it instead of sleeping); the system clock when not given. */
   now?: () => Date;
 }

@@ -1,4 +1,4 @@
-// Every place that reads a secret adds it here at once, so Output (and what is built from text svcctl did not write) can redact it.
+// Every place that reads a secret adds it here at once, so that Output and what svcctl sends can redact it.
 import { createRedactor, URL_PASSWORDS_ONLY, type Redactor } from './redaction.js';
 
 export class KnownSecrets implements Redactor {

@@ -42,7 +42,7 @@ function textPattern(text: string): string {
 
 const urlSafe = (base64: string): string => base64.replace(/\+/g, '-').replace(/\//g, '_');
 
-/** Unpadded base64 of the secret alone, and for each of the 3 offsets it can have in a longer text the characters that depend on its bytes alone. */
+// Unpadded base64 of the secret; and, for each of 3 offsets in a longer text, the characters set by its bytes alone.
 function base64Forms(secret: string): { whole: string[]; pieces: string[] } {
   const bytes = Buffer.from(secret, 'utf8');
   const pieces = new Set<string>();
@@ -60,7 +60,7 @@ function base64Forms(secret: string): { whole: string[]; pieces: string[] } {
 
 const PADDING = `(?:${characterPattern('=')}){0,2}`;
 
-// Between two hex bytes: nothing, 1-2 of space, colon, dash; or, where two dump lines were joined, the first's text column and the next's offset.
+// Between hex bytes: nothing, 1-2 of space, colon, dash; or, across joined dump lines, a text column and an offset.
 const HEX_SEPARATOR = '(?:[ :-]{1,2}|(?: {2}\\|[ -~]{0,16}\\|| {2}[ -~]{1,16})?[0-9a-fA-F]{7,8}:? {1,2})?';
 
 function hexForm(secret: string, count?: number): string[] {
@@ -109,7 +109,7 @@ function mayHoldTest(secrets: string[]): (text: string) => Look {
 }
 
 const HEX_MATCH = /^[0-9a-fA-F]{2}[ :-]{0,2}[0-9a-fA-F]{2}[ :-]{0,2}[0-9a-fA-F]{2}(?:.*[0-9a-fA-F]{2})?$/s;
-// The text column of an xxd or hexdump -C line shows the secret's printable bytes, which the plain form does not match whole.
+// The text column of an xxd or hexdump -C line shows the secret's printable bytes, which no plain form matches whole.
 const DUMP_LINE_REST = /^((?:[ :-]{1,2}[0-9a-fA-F]{2,4})*)( {2}\|[^\r\n]*\|| {2,}[^\r\n]*)(?=\r?\n|$)/;
 
 // With `joined`, the pattern runs on the text without its line breaks, so a form broken over lines is found.

@@ -16,7 +16,7 @@ export function isReference(value: string): boolean {
   return rest !== value && /^(?:(?:Bearer|Basic|Token)\s*)?$/i.test(rest.trim());
 }
 
-/** For a resolved value: a ${VAR} left by a client that does not expand it names a variable; a bare $X may be the value. */
+/** In a resolved value a ${VAR} left unexpanded by a client names a variable; a bare $X may be the value itself. */
 export function namesVariable(value: string): boolean {
   return isReference(value) && !/^\$[A-Z_][A-Z0-9_]*$/.test(value);
 }

@@ -1,7 +1,3 @@
-/**
- * Entry point of the bundled program (bin/svcctl.js answers `--version` before loading it). It sets up
- * signals and stdout, then loads the program lazily.
- */
 import { interruptHandled } from './core/interrupt.js';
 
 export async function run(): Promise<void> {
@@ -13,9 +9,7 @@ export async function run(): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  // `svcctl … | head` closes stdout early. The work goes on (a file being written, events being sent)
-  // and later output is dropped (a closed stream ignores writes), so the exit code is the work's,
-  // with no message about the pipe, as `git log | head` ends quietly. The same for stderr.
+  // `svcctl … | head` closes stdout early: the work goes on, later output is dropped, the exit code is the work's.
   const closedPipe = (error: NodeJS.ErrnoException): void => {
     if (error.code !== 'EPIPE') throw error;
   };

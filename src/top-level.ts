@@ -1,8 +1,4 @@
-/**
- * Runs the program and is the one place that turns errors into messages on
- * stderr and exit codes. User mistakes never show a stack trace; a bug shows a
- * short message and a request to report it.
- */
+// The one place that turns errors into messages and exit codes: a user mistake never shows a stack trace.
 import { homedir } from 'node:os';
 import { CommanderError } from 'commander';
 import { CliError, ExitCode } from './core/errors.js';
@@ -16,7 +12,6 @@ function errorOutput(io: Io, argv: string[]): Output {
   return new Output({ stdout: io.stdout, stderr: io.stderr, env: io.env, color: !argv.includes('--no-color'), colors: io.colors, redactor: io.secrets });
 }
 
-/** Maps any error to an exit code, printing what the user needs to know. */
 export function reportError(error: unknown, out: Output, verbose: boolean): number {
   if (error instanceof CliError) {
     if (!error.silent) out.error(error.message, error.hint);
@@ -61,4 +56,3 @@ export async function main(given: string[], io?: Partial<Io>): Promise<number> {
     return reportError(error, errorOutput(fullIo, argv), argv.includes('--verbose') || argv.includes('-v'));
   }
 }
-

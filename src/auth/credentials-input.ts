@@ -1,31 +1,18 @@
-/**
- * Where the user's email and password come from (contract section 3), in this
- * order:
- *   email:    --email, SERVICE_EMAIL (legacy SVC_EMAIL), a prompt
- *   password: --password-stdin, --password-file, SERVICE_PASSWORD (legacy
- *             SVC_PASSWORD), a masked prompt
- * There is no password flag: a flag value is visible in the process list.
- * Prompts happen only when `canPrompt(ctx)`; otherwise a missing value is a
- * usage error (exit 2) that names the flag and variable that supply it, raised
- * before anything is sent. `svcctl mcp install` reuses these functions.
- */
+// No password flag: a flag value shows in the process list. The sources and their order: docs/login.md.
 import { canPrompt, type Context } from '../core/context.js';
 import { usageError } from '../core/errors.js';
 import { readSecretStdin, resolveSecretWithSource, warnSurroundingWhitespace } from '../config/secret-sources.js';
 import { describeSource, envName, readSetting } from '../config/settings.js';
 
 export interface CredentialFlags {
-  /** --email <e> */
   email?: string;
-  /** --password-stdin */
   passwordStdin?: boolean;
-  /** --password-file <f> */
   passwordFile?: string;
 }
 
 export interface ResolvedCredential {
   value: string;
-  /** A flag or variable name, or 'prompt'. Never the value. */
+  /** A flag or variable name, or 'prompt'; never the value. */
   source: string;
 }
 
@@ -38,7 +25,6 @@ function checkPasswordFlags(flags: CredentialFlags): void {
   }
 }
 
-/** The email from --email or the environment; undefined when neither is set (no prompt). */
 export function emailWithoutPrompt(ctx: Context, flags: CredentialFlags): ResolvedCredential | undefined {
   const setting = readSetting(ctx.env, 'EMAIL', { value: flags.email?.trim(), name: '--email' });
   if (!setting) return undefined;
@@ -46,11 +32,7 @@ export function emailWithoutPrompt(ctx: Context, flags: CredentialFlags): Resolv
   return { value: setting.value.trim(), source: setting.source };
 }
 
-/**
- * The password from --password-stdin, --password-file or the environment;
- * undefined when none is given (no prompt). Reading stdin consumes it, so call
- * this once per run.
- */
+/** Reading stdin consumes it: call this once per run. */
 export async function passwordWithoutPrompt(ctx: Context, flags: CredentialFlags): Promise<ResolvedCredential | undefined> {
   checkPasswordFlags(flags);
   if (flags.passwordStdin) {
@@ -68,11 +50,7 @@ export async function passwordWithoutPrompt(ctx: Context, flags: CredentialFlags
   return { value: secret.value, source: secret.source.kind === 'file' ? secret.source.flag : secret.source.name };
 }
 
-/**
- * Whether a password source is given, without reading it: stdin is read only
- * once every value that cannot be prompted for is known to be there, so a
- * missing email fails at once instead of after stdin ends.
- */
+// Checked without reading: stdin is read last, so a missing email fails at once, not after stdin ends.
 export function passwordGiven(ctx: Context, flags: CredentialFlags): boolean {
   return flags.passwordStdin === true || flags.passwordFile !== undefined || readSetting(ctx.env, 'PASSWORD') !== undefined;
 }
@@ -93,7 +71,6 @@ async function promptPassword(ctx: Context): Promise<ResolvedCredential> {
   return { value: await promptSecret(ctx, 'Password'), source: 'prompt' };
 }
 
-/** The email from its flag, the environment or a prompt; exit 2 when it cannot be had. */
 export async function resolveEmail(ctx: Context, flags: CredentialFlags): Promise<ResolvedCredential> {
   const found = emailWithoutPrompt(ctx, flags);
   if (found) return found;
@@ -101,7 +78,6 @@ export async function resolveEmail(ctx: Context, flags: CredentialFlags): Promis
   return promptEmail(ctx);
 }
 
-/** The password from stdin, its file, the environment or a masked prompt; exit 2 when it cannot be had. */
 export async function resolvePassword(ctx: Context, flags: CredentialFlags): Promise<ResolvedCredential> {
   const found = await passwordWithoutPrompt(ctx, flags);
   if (found) return found;
@@ -114,11 +90,7 @@ export interface LoginCredentials {
   password: ResolvedCredential;
 }
 
-/**
- * Both values for a login. Everything that needs no prompt is read first, so a
- * run that cannot prompt reports every missing value at once, and a person at
- * a terminal is asked only for what is still missing (email, then password).
- */
+/** All that needs no prompt is read first, so a run that cannot prompt reports every missing value at once. */
 export async function resolveLoginCredentials(ctx: Context, flags: CredentialFlags): Promise<LoginCredentials> {
   checkPasswordFlags(flags);
   const email = emailWithoutPrompt(ctx, flags);

@@ -1,20 +1,5 @@
-/**
- * The saved login tokens: $XDG_CONFIG_HOME/svcctl/credentials.json (default
- * ~/.config/svcctl/credentials.json), one entry per base URL:
- *
- *   { "version": 1,
- *     "tokens": { "https://acme.example.com/api":
- *       { "access_token": "…", "email": "…", "expires_at": "…" | null, "saved_at": "…",
- *         "password_in_keychain": true (only after login --remember-password) } } }
- *
- * The file holds secrets, so it is written with safe-write (src/mcp/files/
- * safe-write.ts): whole, to a temporary file in the same folder, flushed and
- * renamed over the old one (an interrupted write leaves the old file or the
- * new one, never half of either), always with mode 0600, so a file that once
- * had looser rights is fixed. Its folder is created 0700. Writers take turns
- * on the file's lock (credentials.json.svcctl.lock).
- * A file that does not parse is never overwritten: exit 7 with its path.
- */
+// One token per base URL. It holds secrets: written whole, 0600, under its lock; a file that does not parse is
+// never overwritten (exit 7).
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CREDENTIALS_FILE_NAME } from '../core/constants.js';
@@ -41,7 +26,6 @@ interface CredentialsFile {
 }
 
 type PathContext = Pick<Context, 'env' | 'homeDir'>;
-
 
 export function credentialsPath(ctx: PathContext): string {
   return join(configDir(ctx), CREDENTIALS_FILE_NAME);
@@ -108,12 +92,7 @@ function warnIfReadableByOthers(ctx: Context, snapshot: FileSnapshot): void {
   }
 }
 
-/**
- * Read, change and write the file, holding its lock (svcctl runs take turns).
- * When something else changed the file between our read and our write, the
- * change is applied again to its version (a few times), so two logins to
- * different deployments do not lose a token.
- */
+/** A change by another run between our read and write gets our edit again, so two logins keep both tokens. */
 async function update(ctx: Context, change: (file: CredentialsFile) => boolean): Promise<boolean> {
   const path = credentialsPath(ctx);
   const lock = await lockForWriting(path, path, {
@@ -152,20 +131,13 @@ async function updateLocked(path: string, change: (file: CredentialsFile) => boo
   });
 }
 
-/** Tokens are written only into a file of svcctl's own, never through a link someone put there. */
 function linkedCredentials(path: string, target: string): CliError {
   return new CliError(ExitCode.UnsafeConfig, `the credentials file ${path} is a symbolic link (to ${target}); svcctl keeps tokens only in a regular file of its own, and neither reads nor writes it through a link`, {
     hint: `remove the link (rm '${path}') and log in again with --save`,
   });
 }
 
-/**
- * The saved token for a base URL, or undefined; it joins the run's known secrets
- * (the tokens of other base URLs are never used, so never sent or echoed).
- * A corrupt file is exit 7, never ignored. This is where loose rights are warned
- * about (a save fixes them without a word); a command that reads the file again
- * passes `warn: false`.
- */
+/** Loose rights are warned about here (a save fixes them silently); a second read passes warn: false. */
 export async function readSavedToken(ctx: Context, baseUrl: string, options: { warn?: boolean } = {}): Promise<SavedToken | undefined> {
   const { file, snapshot } = await readCredentials(credentialsPath(ctx));
   const saved = file.tokens[baseUrl];
@@ -174,7 +146,6 @@ export async function readSavedToken(ctx: Context, baseUrl: string, options: { w
   return saved;
 }
 
-/** Saves (or replaces) the token of a base URL; returns the file's path. */
 export async function saveToken(ctx: Context, baseUrl: string, token: SavedToken): Promise<string> {
   await update(ctx, (file) => {
     file.tokens[baseUrl] = token;
@@ -183,7 +154,6 @@ export async function saveToken(ctx: Context, baseUrl: string, token: SavedToken
   return credentialsPath(ctx);
 }
 
-/** Forgets the token of a base URL; false when none was saved. The file is removed when it holds no more tokens. */
 export async function forgetToken(ctx: Context, baseUrl: string): Promise<boolean> {
   return update(ctx, (file) => {
     if (!(baseUrl in file.tokens)) return false;
@@ -192,7 +162,6 @@ export async function forgetToken(ctx: Context, baseUrl: string): Promise<boolea
   });
 }
 
-/** The base URLs that have a saved token (no token is read out). */
 export async function savedBaseUrls(ctx: PathContext): Promise<string[]> {
   const { file } = await readCredentials(credentialsPath(ctx));
   return Object.keys(file.tokens);

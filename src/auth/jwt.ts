@@ -1,9 +1,4 @@
-/**
- * Reading a JWT without verifying it: svcctl holds no key, and only needs the
- * claims to say who a token belongs to and when it expires. Nothing here
- * trusts a token; the service does the verifying. Error messages never repeat
- * the token (a string that is not a JWT may be a password pasted by mistake).
- */
+// Claims read without verifying (svcctl holds no key); messages never repeat the token: it may be a pasted password.
 import { invalidData } from '../core/errors.js';
 
 export interface DecodedJwt {
@@ -29,7 +24,6 @@ function decodeSegment(segment: string, name: string): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
-/** Decodes header and claims; exit 3 with a clear message when the text is not a JWT. */
 export function decodeJwt(token: string): DecodedJwt {
   const parts = token.trim().split('.');
   if (parts.length === 5) throw invalidData('not a JWT: this looks like an encrypted token (JWE, five parts), which cannot be read without its key');
@@ -39,7 +33,6 @@ export function decodeJwt(token: string): DecodedJwt {
   return { header: decodeSegment(parts[0]!, 'header'), claims: decodeSegment(parts[1]!, 'claims part') };
 }
 
-/** Like decodeJwt, but undefined instead of an error. */
 export function tryDecodeJwt(token: string): DecodedJwt | undefined {
   try {
     return decodeJwt(token);
@@ -54,11 +47,7 @@ function numericDate(value: unknown): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-/**
- * What makes the time claims unusable, if anything: RFC 7519 makes `exp`,
- * `nbf` and `iat` numbers of seconds. A text `exp` must not read as "no
- * expiry" (and pass `token inspect --check`), so it is invalid data.
- */
+// RFC 7519 time claims are numbers; a text exp must not read as "no expiry" and pass `token inspect --check`.
 export function timeClaimProblem(claims: Record<string, unknown>): string | undefined {
   for (const name of ['exp', 'nbf', 'iat'] as const) {
     const value = claims[name];
@@ -69,7 +58,6 @@ export function timeClaimProblem(claims: Record<string, unknown>): string | unde
   return undefined;
 }
 
-/** The `exp` claim as a date; null when absent or not a number. */
 export function expiryOf(claims: Record<string, unknown>): Date | null {
   return numericDate(claims.exp);
 }
@@ -80,7 +68,6 @@ export function issuedAtOf(claims: Record<string, unknown>): Date | null {
 
 const EMAIL_LIKE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** The `email` claim, else `sub` when it looks like an email address, else null. */
 export function emailOf(claims: Record<string, unknown>): string | null {
   if (typeof claims.email === 'string' && claims.email !== '') return claims.email;
   if (typeof claims.sub === 'string' && EMAIL_LIKE.test(claims.sub)) return claims.sub;
@@ -96,7 +83,6 @@ export function isExpired(claims: Record<string, unknown>, now: Date, marginSeco
   return exp !== null && exp.getTime() <= now.getTime() + marginSeconds * 1000;
 }
 
-/** The fields of `login --json` and `token --json`, read from the token's claims. */
 export interface TokenSummary {
   access_token: string;
   token_type: 'Bearer';
@@ -118,7 +104,6 @@ export function summarizeToken(token: string, decoded = tryDecodeJwt(token)): To
 
 const plural = (count: number, unit: string): string => `${count} ${unit}${count === 1 ? '' : 's'}`;
 
-/** A duration in words, at most two units: "59 minutes", "1 hour 30 minutes", "2 days 3 hours". */
 export function durationInWords(ms: number): string {
   const seconds = Math.floor(Math.abs(ms) / 1000);
   if (seconds < 60) return plural(seconds, 'second');
@@ -130,13 +115,11 @@ export function durationInWords(ms: number): string {
   return hours % 24 === 0 ? plural(days, 'day') : `${plural(days, 'day')} ${plural(hours % 24, 'hour')}`;
 }
 
-/** "in 59 minutes" for a future time, "3 minutes ago" for a past one. */
 export function relativeTime(when: Date, now: Date): string {
   const ms = when.getTime() - now.getTime();
   return ms >= 0 ? `in ${durationInWords(ms)}` : `${durationInWords(ms)} ago`;
 }
 
-/** "expires in 59 minutes (2026-11-22T03:31:00.000Z)", "expired 3 minutes ago (…)", or "has no expiry (no exp claim)". */
 export function describeExpiry(claims: Record<string, unknown>, now: Date): string {
   const exp = expiryOf(claims);
   if (!exp) return claims.exp === undefined ? 'has no expiry (no exp claim)' : 'has an exp claim that is not a date';

@@ -1,20 +1,6 @@
-/**
- * The password saved by `svcctl login --save --remember-password`, kept in the
- * OS keychain (macOS Keychain, Windows Credential Manager, the Secret Service
- * of GNOME Keyring or KWallet on Linux) through @napi-rs/keyring
- * (https://github.com/Brooooooklyn/keyring-node, a binding of keyring-rs).
- * Never in a plain file: where no keychain can be reached, saving is refused.
- *
- * On Linux the entry is pinned to the Secret Service: keyring-rs would
- * otherwise fall back to the kernel keyring, which forgets everything at
- * logout and so would look saved when it is not.
- *
- * @napi-rs/keyring is a native module with one optional package per platform;
- * it is kept out of the bundle (scripts/build.mjs) and imported only here, only
- * when a password is saved, read or forgotten.
- *
- * Entry: service "svcctl:<base URL>", account "<email>".
- */
+// The OS keychain through @napi-rs/keyring (https://github.com/Brooooooklyn/keyring-node); never a plain file.
+// On Linux pinned to the Secret Service: keyring-rs would fall back to the kernel keyring, which forgets at logout.
+// A native module, kept out of the bundle (scripts/build.mjs) and imported only when a password is needed.
 import { CliError, ExitCode } from '../core/errors.js';
 import type { KnownSecrets } from '../secrets/known-secrets.js';
 
@@ -63,7 +49,6 @@ async function attempt<T>(key: KeychainKey, work: (entry: AsyncEntry) => Promise
   }
 }
 
-/** Fails with exit 7 and the reason when the keychain cannot be used (checked before a login). */
 export async function checkKeychain(key: KeychainKey): Promise<void> {
   await attempt(key, (entry) => entry.getPassword());
 }
@@ -72,12 +57,10 @@ export async function rememberPassword(key: KeychainKey, password: string): Prom
   await attempt(key, (entry) => entry.setPassword(password));
 }
 
-/** The remembered password, or undefined when none is saved; it joins the run's known secrets. */
 export async function rememberedPassword(key: KeychainKey, secrets: KnownSecrets): Promise<string | undefined> {
   return secrets.add((await attempt(key, (entry) => entry.getPassword())) ?? undefined);
 }
 
-/** Forgets the remembered password; false when none was saved. */
 export async function forgetPassword(key: KeychainKey): Promise<boolean> {
   return attempt(key, (entry) => entry.deletePassword());
 }

@@ -1,4 +1,3 @@
-/** Logging in with credentials already resolved: the core that `svcctl login` and a token refresh share. */
 import type { Context } from '../core/context.js';
 import { saveToken } from './credentials-store.js';
 import { describeExpiry, isExpired, summarizeToken, tryDecodeJwt, type TokenSummary } from './jwt.js';
@@ -6,17 +5,10 @@ import { requestAccessToken } from './login-request.js';
 
 export interface LoggedIn {
   summary: TokenSummary;
-  /** Where the token was saved, when it was. */
   savedTo?: string;
 }
 
-/**
- * Logs in with credentials already resolved, decodes the token, saves it when
- * asked, and tells a person at a terminal who is logged in and for how long.
- * `svcctl token --refresh` uses this too. With `save`, the caller has already
- * read the credentials file (readSavedToken), so a file that cannot be saved
- * to fails before a token is minted.
- */
+/** With `save`, the caller has read the credentials file, so one that cannot be saved to fails before a login. */
 export async function logIn(
   ctx: Context,
   request: { baseUrl: string; email: string; password: string; timeoutSeconds: number; save: boolean; passwordInKeychain?: boolean },

@@ -1,18 +1,5 @@
-/**
- * `POST {base_url}/v1/user/login` with {"email","password"}, one attempt with
- * a timeout (a login is cheap to repeat by hand, and a wrong password retried
- * could lock an account). What the answer means:
- *   2xx with a string access_token → the token
- *   2xx without one, or not JSON   → exit 6, the body shortened
- *   401/403                        → exit 4, "invalid email or password"
- *   404                            → exit 5, hint: check the base URL
- *   other 4xx                      → exit 5, the service's message
- *   3xx, 5xx, network, TLS, timeout → exit 6, the cause in words
- * The password never appears in a message: bodies are redacted (with the
- * run's known secrets, the password among them) before they are shown, and
- * so are the values of members named like secrets. The token joins the known
- * secrets as soon as it is read from the answer.
- */
+// One attempt: a login is cheap to repeat by hand, and a wrong password retried could lock an account.
+// The password never shows: bodies are redacted with the run's known secrets. Answers and exit codes: docs/login.md.
 import { LOGIN_PATH } from '../core/constants.js';
 import type { Context } from '../core/context.js';
 import { CliError, ExitCode } from '../core/errors.js';
@@ -33,7 +20,6 @@ export interface LoginRequest {
 
 const SECRET_MEMBER = /token|password|secret|key/i;
 
-/** The body for an error message: secret-looking JSON members as ***, the password redacted, shortened. */
 export function shownBody(body: string, redactor: Redactor): string {
   let text = body;
   try {
@@ -74,7 +60,6 @@ function statusError(response: HttpResponse, url: string, request: LoginRequest,
   });
 }
 
-/** The access_token of a 2xx answer; exit 6 when the answer does not hold one. */
 function tokenFrom(response: HttpResponse, redactor: Redactor): string {
   let parsed: unknown;
   try {
@@ -91,7 +76,6 @@ function tokenFrom(response: HttpResponse, redactor: Redactor): string {
   return token.trim();
 }
 
-/** Logs in and returns the access_token (a JWT). */
 export async function requestAccessToken(ctx: Context, request: LoginRequest): Promise<string> {
   const url = apiUrl(request.baseUrl, LOGIN_PATH);
   refusePlainHttp(ctx, request.baseUrl, 'the password');

@@ -1,13 +1,5 @@
-/**
- * One login at a time per credentials file: concurrent `svcctl token
- * --refresh` helpers and proxies wait for the one that is logging in, then
- * read the token it saved instead of logging in again.
- *
- * The shared per-file lock (src/fs/file-lock.ts) of a name of its own,
- * `credentials.json.refresh` (lock file `credentials.json.refresh.svcctl.lock`):
- * the login saves the token under the credentials file's own lock, which is
- * not re-entrant, so the refresh cannot hold that one.
- */
+// One login at a time per credentials file. A lock name of its own: the login saves the token under the file's lock,
+// which is not re-entrant.
 import { dirname } from 'node:path';
 import type { Context } from '../core/context.js';
 import { CliError, ExitCode } from '../core/errors.js';

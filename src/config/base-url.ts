@@ -1,10 +1,4 @@
-/**
- * Resolves where the deployment is (base URL, MCP URL) from flags and the
- * environment, with the usage errors the contract asks for when it is missing.
- * The optional forms are for commands that work without a deployment (mcp
- * list, mcp doctor, the saved-token lookup): undefined when nothing is set, but
- * a value that is set is still checked and warned about.
- */
+// The optional forms serve commands that work without a deployment: undefined when unset, yet a set value is checked.
 import type { Context } from '../core/context.js';
 import { usageError } from '../core/errors.js';
 import { refusePlainHttp } from './plain-http.js';
@@ -21,10 +15,6 @@ function warnOnce(ctx: Context, message: string): void {
   ctx.out.warn(message);
 }
 
-/**
- * The base URL, checked: --base-url, else --deployment NAME, else SERVICE_BASE_URL, else a saved
- * deployment (src/config/deployments-file.ts, picked before the command ran); undefined when none is.
- */
 export function optionalBaseUrl(ctx: Context, sends?: string): string | undefined {
   const flag = readSetting({}, 'BASE_URL', { value: ctx.globals.baseUrl, name: '--base-url' });
   const picked = ctx.deployment?.kind === 'picked' ? ctx.deployment : undefined;
@@ -40,7 +30,7 @@ export function optionalBaseUrl(ctx: Context, sends?: string): string | undefine
   return base.url;
 }
 
-/** `sends`: the credential the command sends there (src/config/plain-http.ts refuses plain http to another host). */
+/** `sends`: the credential sent there (plain-http.ts refuses plain http to another host). */
 export function resolveBaseUrl(ctx: Context, sends?: string): string {
   const url = optionalBaseUrl(ctx, sends);
   if (url !== undefined) return url;
@@ -56,7 +46,6 @@ export function resolveBaseUrl(ctx: Context, sends?: string): string {
   );
 }
 
-/** The MCP URL as given by --mcp-url or SERVICE_MCP_URL, checked; undefined when neither is set. */
 function givenMcpUrl(ctx: Context, sends?: string): string | undefined {
   const setting = readSetting(ctx.env, 'MCP_URL', { value: ctx.globals.mcpUrl, name: '--mcp-url' });
   if (!setting) return undefined;
@@ -79,7 +68,6 @@ function givenMcpUrl(ctx: Context, sends?: string): string | undefined {
   return mcpUrl;
 }
 
-/** The MCP URL (given, or derived from the base URL); undefined when neither is set. */
 export function optionalMcpUrl(ctx: Context): string | undefined {
   const given = givenMcpUrl(ctx);
   if (given !== undefined) return given;

@@ -2,7 +2,6 @@ import { isAbsolute, join } from 'node:path';
 import { CONFIG_DIR_NAME } from '../core/constants.js';
 import type { Context } from '../core/context.js';
 
-/** The folder of svcctl's own files: $XDG_CONFIG_HOME/svcctl, else ~/.config/svcctl. */
 export function configDir(ctx: Pick<Context, 'env' | 'homeDir'>): string {
   const xdg = ctx.env.XDG_CONFIG_HOME;
   // The XDG spec says a relative XDG_CONFIG_HOME is invalid and must be ignored.

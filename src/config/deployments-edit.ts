@@ -1,12 +1,5 @@
-/**
- * Edits config.toml as text, the way the MCP clients' TOML configs are edited
- * (src/mcp/files/toml-document.ts): only the [deployments."NAME"] tables that
- * change and the `default = "…"` line are touched, so comments, unknown keys
- * and the order of the rest stay byte for byte. Every edit is checked by
- * parsing the result: when anything but the intended keys would change (a
- * layout svcctl does not edit, such as an inline `deployments = { … }`), the
- * command stops with exit 7 and writes nothing.
- */
+// Edited as text, so comments, unknown keys and order stay byte for byte; each edit is checked by parsing the result,
+// and a layout svcctl does not edit (an inline `deployments = { … }`) stops with exit 7.
 import { parse } from 'smol-toml';
 import { CliError, ExitCode } from '../core/errors.js';
 import { detectEol, sameValue, withoutPath } from '../mcp/files/config-document.js';
@@ -20,7 +13,6 @@ function refused(path: string, reason: string): CliError {
   return new CliError(ExitCode.UnsafeConfig, `${path}: ${reason}; nothing was written`, { hint: HINT });
 }
 
-/** Runs a table edit of toml-document.ts, its refusal worded for config.toml. */
 function tableEdit(path: string, edit: () => string): string {
   try {
     return edit();
@@ -53,7 +45,6 @@ function insertionPoint(region: string): number {
   return afterKey >= 0 ? afterKey : afterLeadingComments;
 }
 
-/** The text with `default` set to `value` (or removed), nothing else changed. */
 function editDefault(text: string, path: string, value: string | undefined): string {
   const rootEnd = scanTomlHeaders(text)[0]?.lineStart ?? text.length;
   const region = text.slice(0, rootEnd);
@@ -87,7 +78,6 @@ function editDefault(text: string, path: string, value: string | undefined): str
   return next;
 }
 
-/** The text of config.toml changed from `before` to `after` (the model), touching only what changed. */
 export function editDeploymentsText(text: string, path: string, before: DeploymentsFile, after: DeploymentsFile): string {
   const urlOf = (file: DeploymentsFile): Map<string, string> => new Map(file.deployments.map((d) => [d.name, d.baseUrl]));
   const [was, now] = [urlOf(before), urlOf(after)];

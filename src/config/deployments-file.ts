@@ -1,20 +1,5 @@
-/**
- * Named deployments, remembered in $XDG_CONFIG_HOME/svcctl/config.toml so that
- * a command needs no SERVICE_BASE_URL once a login was saved:
- *
- *   default = "acme.example.com"
- *   [deployments."acme.example.com"]
- *   base_url = "https://acme.example.com/api"
- *
- * Nothing secret is in it (tokens stay in credentials.json, passwords in the
- * keychain). Which deployment a command uses, first match wins: --base-url,
- * --deployment NAME, SERVICE_BASE_URL, SVCCTL_DEPLOYMENT, the default of this
- * file, the only deployment of this file, the only base URL with a saved login.
- * This module (and smol-toml) is loaded only when no flag or variable names a
- * base URL. The file is never read or written through a symbolic link: it
- * chooses where credentials are sent, so a link planted by someone else must
- * not choose it (exit 7).
- */
+// Nothing secret in it. Never read or written through a link: it chooses where credentials are sent (exit 7).
+// Loaded, with smol-toml, only when no flag or variable names a base URL. Which deployment wins: docs/deployments.md.
 import { constants } from 'node:fs';
 import { lstat, open, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -35,7 +20,6 @@ type PathContext = Pick<Context, 'env' | 'homeDir'>;
 
 export const deploymentsPath = (ctx: PathContext): string => join(configDir(ctx), 'config.toml');
 
-/** The name a deployment gets by default: its host (and port). */
 export const nameFor = (baseUrl: string): string => new URL(baseUrl).host;
 
 const NEW_FILE = "# svcctl's deployments (svcctl deployment list | use | add | remove). No secret is kept here.\n\n";
@@ -52,7 +36,6 @@ async function linkRefusal(path: string): Promise<CliError> {
   });
 }
 
-/** The text of config.toml, read without following a link; undefined when there is none. */
 async function readConfigText(path: string): Promise<string | undefined> {
   let handle;
   try {
@@ -88,10 +71,7 @@ export async function readDeployments(ctx: PathContext): Promise<DeploymentsFile
   return text === undefined ? { deployments: [] } : copyOf(parsed(text, path).file);
 }
 
-/**
- * Changes the file under its lock, as text (deployments-edit.ts: comments and unknown keys stay), written
- * like every svcctl file (temp file, rename). The previous content is kept as config.toml.bak (it holds no secret).
- */
+// The previous content is kept as config.toml.bak: it holds no secret.
 export async function changeDeployments(ctx: PathContext, change: (file: DeploymentsFile) => boolean): Promise<void> {
   const path = deploymentsPath(ctx);
   if ((await lstat(path).catch(() => undefined))?.isSymbolicLink()) throw await linkRefusal(path);
@@ -109,7 +89,6 @@ export async function changeDeployments(ctx: PathContext, change: (file: Deploym
   );
 }
 
-/** Remembers a deployment (login --save): added under its host's name unless its base URL is known; the first one is the default. */
 export async function rememberDeployment(ctx: PathContext, baseUrl: string): Promise<string> {
   let name = nameFor(baseUrl);
   await changeDeployments(ctx, (file) => {
@@ -126,8 +105,6 @@ export async function rememberDeployment(ctx: PathContext, baseUrl: string): Pro
   return name;
 }
 
-/** The deployment to use when no flag or variable names a base URL. */
-/** `savedLogins`: the base URLs with a saved token (the credentials store), asked only when no deployment is saved. */
 export async function pickDeployment(
   ctx: PathContext,
   wanted: { name: string; source: string } | undefined,

@@ -1,10 +1,4 @@
-/**
- * What config.toml must hold for svcctl to use it. Keys svcctl does not know
- * are left alone (a user's or a newer svcctl's), but a key svcctl owns with a
- * value of the wrong type stops every command with exit 7: dropping it
- * silently would point commands at another deployment, and the next edit
- * would lose it.
- */
+// Unknown keys are left alone; an owned key of the wrong type is exit 7, as dropping it would point commands elsewhere.
 import { parse, TomlError } from 'smol-toml';
 import type { Deployment } from '../core/context.js';
 import { CliError, ExitCode } from '../core/errors.js';
@@ -14,7 +8,6 @@ export interface DeploymentsFile {
   deployments: Deployment[];
 }
 
-/** The parsed file, and the model svcctl works on. */
 export interface ParsedDeployments {
   data: Record<string, unknown>;
   file: DeploymentsFile;
@@ -51,7 +44,6 @@ function parseText(text: string, path: string): Record<string, unknown> {
   }
 }
 
-/** Parses and checks config.toml; exit 7 naming the file, the key and what was expected. */
 export function parseDeployments(text: string, path: string): ParsedDeployments {
   const data = parseText(text, path);
   const file: DeploymentsFile = { deployments: [] };

@@ -1,13 +1,5 @@
-/**
- * Secrets from files, stdin or the environment. A secret read from a file or
- * stdin loses exactly one trailing newline (\n or \r\n), like
- * `docker login --password-stdin`; other surrounding whitespace is kept and
- * warned about. Control characters (a line break left inside, NUL, ESC...;
- * tab is allowed) are rejected wherever the secret comes from: they cannot
- * travel in an HTTP header and would otherwise surface as a confusing network
- * error. Values are never printed: each one read here joins the run's known
- * secrets (ctx.secrets, known-secrets.ts) before anything else is done with it.
- */
+// One trailing newline is dropped, as `docker login --password-stdin` does. Control characters are refused: they cannot
+// travel in an HTTP header and would surface as a confusing network error. Each value joins ctx.secrets at once.
 // node:fs's `promises` is read on first use: loading node:fs/promises costs ~2 ms of every start-up (BENCHMARKS.md).
 import { promises as fs } from 'node:fs';
 import type { SettingName } from '../core/constants.js';
@@ -30,7 +22,6 @@ export function warnSurroundingWhitespace(value: string, what: string, out: Outp
 }
 
 // C0 controls except tab, and DEL: not allowed in an HTTP header value (RFC 9110 field-value).
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
 
 function describeControl(char: string): string {
@@ -39,10 +30,7 @@ function describeControl(char: string): string {
   return `a control character (U+${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')})`;
 }
 
-/**
- * Rejects a secret holding a control character (exit 2). `where` names the
- * secret and its origin ("the ingest token in token.txt"), never the value.
- */
+/** `where` names the secret and its origin, never the value. */
 export function checkSecretCharacters(value: string, where: string, hint?: string): void {
   const found = CONTROL.exec(value);
   if (!found) return;
@@ -52,17 +40,11 @@ export function checkSecretCharacters(value: string, where: string, hint?: strin
   );
 }
 
-/** Where a resolved secret came from, in words ("the ingest token in t.txt", "SERVICE_INGEST_TOKEN"). */
 export function describeSecretSource(secret: ResolvedSecret, what: string): string {
   return secret.source.kind === 'file' ? `the ${what} in ${secret.source.path}` : `${secret.source.name} (the ${what})`;
 }
 
-/**
- * A secret sent in an HTTP header (a bearer token) must be printable ASCII:
- * anything else cannot travel in a header (exit 2, naming where it came from).
- */
 export function checkHeaderSafe(secret: ResolvedSecret, what: string): void {
-  // eslint-disable-next-line no-control-regex
   if (/^[\t\x20-\x7e]*$/.test(secret.value)) return; // HTTP allows tab and visible ASCII
   throw usageError(
     `${describeSecretSource(secret, what)} contains a character that cannot be sent in an HTTP header (only printable ASCII and tab can)`,
@@ -99,7 +81,6 @@ export interface SecretRequest {
   file?: { path: string | undefined; flag: string };
 }
 
-/** Where a secret came from: the file of its flag, or the variable that was set. */
 export type SecretSource = { kind: 'file'; path: string; flag: string } | { kind: 'env'; name: string };
 
 export interface ResolvedSecret {
@@ -107,7 +88,6 @@ export interface ResolvedSecret {
   source: SecretSource;
 }
 
-/** A secret from its file flag, else its variable, with where it came from; undefined when neither is set. */
 export async function resolveSecretWithSource(ctx: Context, request: SecretRequest): Promise<ResolvedSecret | undefined> {
   const { file } = request;
   if (file?.path !== undefined) {
@@ -125,7 +105,6 @@ export async function resolveSecretWithSource(ctx: Context, request: SecretReque
   return { value: setting.value, source: { kind: 'env', name: setting.source } };
 }
 
-/** A secret from its file flag, else its variable; undefined when neither is set. */
 export async function resolveSecret(ctx: Context, request: SecretRequest): Promise<string | undefined> {
   return (await resolveSecretWithSource(ctx, request))?.value;
 }

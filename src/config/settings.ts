@@ -1,17 +1,11 @@
-/**
- * Settings from the environment (section 0): every SERVICE_* variable has a
- * legacy SVC_* twin; the current name wins, and a flag wins over both. An empty
- * variable counts as unset. --verbose names the variable used, never its value.
- */
+// Every SERVICE_* variable has a legacy SVC_* twin: the current name wins, a flag over both; empty counts as unset.
 import { ENV_PREFIX, LEGACY_ENV_PREFIX, type SettingName } from '../core/constants.js';
 import { usageError } from '../core/errors.js';
 import { hideUrlPasswords } from '../secrets/redaction.js';
 
 export interface Setting {
   value: string;
-  /** Where the value came from: a flag name or a variable name. */
   source: string;
-  /** True when it came from the legacy SVC_* name. */
   legacy: boolean;
 }
 
@@ -33,16 +27,12 @@ export function readSetting(
   return undefined;
 }
 
-/** Describes where a setting came from, for --verbose (never the value). */
 export function describeSource(setting: Setting, what: string): string {
   const legacyNote = setting.legacy ? ' (legacy name; the SERVICE_ prefix is preferred)' : '';
   return `${what} from ${setting.source}${legacyNote}`;
 }
 
-/**
- * Loopback by its name or address alone, never by a DNS answer: localhost, 127.0.0.0/8, ::1, and
- * 127.0.0.0/8 mapped into IPv6 (URL parsing writes [::ffff:127.0.0.1] as [::ffff:7f00:1]).
- */
+// Loopback by name or address only, never by DNS; URL parsing writes [::ffff:127.0.0.1] as [::ffff:7f00:1].
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
   if (host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host)) return true;
@@ -51,10 +41,7 @@ export function isLoopbackHost(hostname: string): boolean {
   return mapped[1] !== undefined ? mapped[1] === '127' : parseInt(mapped[2]!, 16) >> 8 === 127;
 }
 
-/**
- * A URL as it may be shown: the password of its userinfo, each query value and the fragment as ***
- * (`https://bob:***@host/api?token=***`). A hand-edited config.toml or a pasted URL may carry a token there.
- */
+// A hand-edited config.toml or a pasted URL may carry a token in the query or the fragment.
 export function shownUrl(raw: string): string {
   return hideUrlPasswords(raw)
     .replace(/([?&;][^=&#;\s]*=)[^&#;\s]+/g, '$1***')
@@ -62,17 +49,11 @@ export function shownUrl(raw: string): string {
 }
 
 export interface BaseUrl {
-  /** Normalized: no trailing slash, path ends in /api. */
   url: string;
-  /** Set when the URL is plain http to a host other than loopback. */
   insecureWarning?: string;
 }
 
-/**
- * The path a base URL probably meant: a final /API in another case → /api; a
- * path that goes on past an /api segment (an endpoint URL pasted whole, e.g.
- * /api/v1/event) → cut after it; a final /mcp → /api; otherwise /api appended.
- */
+// An endpoint URL pasted whole (/api/v1/event) is cut after /api; a final /mcp becomes /api.
 function suggestApiPath(path: string): string {
   const segments = path.split('/');
   const api = segments.findIndex((segment) => segment.toLowerCase() === 'api');
@@ -81,11 +62,7 @@ function suggestApiPath(path: string): string {
   return `${path}/api`;
 }
 
-/**
- * Applies the base URL rules: http or https only, a trailing '/' dropped, the
- * path must end in /api (a missing /api is the most common set-up mistake, so
- * the error suggests the corrected URL).
- */
+// A missing /api is the most common set-up mistake, so the error suggests the corrected URL.
 export function parseBaseUrl(raw: string, source = 'the base URL'): BaseUrl {
   let parsed: URL;
   try {
@@ -121,12 +98,10 @@ export function parseBaseUrl(raw: string, source = 'the base URL'): BaseUrl {
   return result;
 }
 
-/** The remote MCP address: the base URL with its final /api replaced by /mcp. */
 export function deriveMcpUrl(baseUrl: string): string {
   return `${baseUrl.slice(0, -'/api'.length)}/mcp`;
 }
 
-/** Joins the base URL and an API path such as /v1/event. */
 export function apiUrl(baseUrl: string, path: string): string {
   return `${baseUrl}${path}`;
 }

@@ -1,7 +1,4 @@
-/**
- * The one error type of svcctl: it carries the exit code of the contract
- * (section 1) and an optional hint that says what to do next.
- */
+// The one error type: the exit code (docs/reference.md, "Exit codes") and a hint that says what to do next.
 export const ExitCode = {
   Ok: 0,
   Internal: 1,
@@ -44,7 +41,6 @@ export const usageError = (message: string, hint?: string): CliError =>
 export const invalidData = (message: string, hint?: string): CliError =>
   new CliError(ExitCode.InvalidData, message, { hint });
 
-/** Ends the command with a code, the message having been printed already. */
 export const exitWith = (exitCode: ExitCodeValue): CliError =>
   new CliError(exitCode, `exit ${exitCode}`, { silent: true });
 

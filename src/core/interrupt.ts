@@ -1,10 +1,4 @@
-/**
- * Ctrl+C and SIGTERM. By default a signal ends svcctl at once (exit 130, or
- * 143 for SIGTERM). Work that must wind down cleanly (a batch with
- * --failed-out, the `dev` sandbox) registers a handler: the first signal then
- * asks it to wind down (telling it which signal came), and a second signal
- * ends svcctl at once.
- */
+// Work that must wind down (a batch with --failed-out, dev) registers a handler; a second signal ends svcctl at once.
 export type InterruptSignal = 'SIGINT' | 'SIGTERM';
 
 const handlers = new Set<(signal: InterruptSignal) => void>();
@@ -15,7 +9,6 @@ export function onInterrupt(handler: (signal: InterruptSignal) => void): () => v
   return () => handlers.delete(handler);
 }
 
-/** Called on a signal: true when a registered handler took over. */
 export function interruptHandled(signal: InterruptSignal = 'SIGINT'): boolean {
   signals++;
   if (signals > 1 || handlers.size === 0) return false;

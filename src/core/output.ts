@@ -1,25 +1,13 @@
-/**
- * The one place for output and colours. stdout carries only results; every
- * message, warning, progress line and error goes to stderr. Colour is used only
- * on a TTY, never with NO_COLOR, TERM=dumb or --no-color (chalk alone does not
- * honour NO_COLOR). chalk is loaded only when colour can be shown (loadColors,
- * called by top-level.ts): a script's run never loads it (~7 ms of start-up).
- *
- * Every line written is redacted with the run's known secrets (known-secrets.ts):
- * messages always; results unless the result is a secret on purpose (the
- * token of `login` and `token`, `mcp print --show-secrets`) or was redacted
- * already by its caller (a batch's result lines).
- */
+// stdout carries only results, everything else stderr. chalk alone does not honour NO_COLOR, and is loaded only when
+// colour can be shown (~7 ms of start-up). Every line is redacted; a result only unless it is a secret on purpose.
 import type { ChalkInstance } from 'chalk';
 import { createRedactor, type Redactor } from '../secrets/redaction.js';
 
-/** The colours messages use: chalk's, or plain text. */
 export type Styles = Pick<ChalkInstance, 'green' | 'yellow' | 'dim' | 'red'>;
 
 const plain = (text: string): string => text;
 export const PLAIN_STYLES: Styles = { green: plain, yellow: plain, dim: plain, red: plain } as unknown as Styles;
 
-/** chalk's colours (16-colour level), for an Output whose stderr can show them. */
 export async function loadColors(): Promise<Styles> {
   const { Chalk } = await import('chalk');
   return new Chalk({ level: 1 });
@@ -36,15 +24,11 @@ export interface OutputOptions {
   env: NodeJS.ProcessEnv;
   quiet?: boolean;
   verbose?: boolean;
-  /** false when --no-color was given. */
   color?: boolean;
-  /** The colours to use when colour is allowed (loadColors); plain text without them. */
   colors?: Styles;
-  /** The run's known secrets (known-secrets.ts); without it nothing is redacted. */
   redactor?: Redactor;
 }
 
-/** How a result on stdout is written; by default it is redacted. */
 export interface ResultOptions {
   /** A secret printed on purpose (login, token, mcp print --show-secrets): written as it is. */
   secret?: boolean;
@@ -65,11 +49,8 @@ export class Output {
   readonly verbose: boolean;
   readonly stdout: OutputStream;
   readonly stderr: OutputStream;
-  /** Colours for stderr messages (plain text when colour is not allowed or not loaded). */
   readonly style: Styles;
-  /** The colours given, passed on to an Output made from this one. */
   readonly colors: Styles | undefined;
-  /** Hides the run's known secrets in everything written (passed on to an Output made from this one). */
   readonly redactor: Redactor;
   private progressShown = false;
 
@@ -83,26 +64,23 @@ export class Output {
     this.style = options.colors && colorAllowed(options.stderr, options.env, options.color ?? true) ? options.colors : PLAIN_STYLES;
   }
 
-  /** True when stderr is a terminal a person watches (progress lines, prompts). */
   get interactiveStderr(): boolean {
     return this.stderr.isTTY === true;
   }
 
-  /** One result line on stdout. */
   result(text: string, options?: ResultOptions): void {
     this.clearProgressBeforeResult();
     const shown = this.shownText(text, options);
     this.stdout.write(shown.endsWith('\n') ? shown : `${shown}\n`);
   }
 
-  /** One JSON document (or NDJSON line) on stdout; strings (keys too) redacted, so it stays valid JSON. */
+  /** Strings (keys too) are redacted, so it stays valid JSON. */
   jsonResult(value: unknown, options?: ResultOptions): void {
     this.clearProgressBeforeResult();
     const text = JSON.stringify(value);
     this.stdout.write(`${options?.secret || options?.redacted ? text : this.redactedJson(text)}\n`);
   }
 
-  /** Raw bytes on stdout (bodies, diffs), exactly as given when no secret is in them. */
   raw(bytes: string | Uint8Array, options?: ResultOptions): void {
     this.clearProgressBeforeResult();
     if (options?.secret || options?.redacted) return void this.stdout.write(bytes);
@@ -111,7 +89,6 @@ export class Output {
     this.stdout.write(shown === text ? bytes : shown);
   }
 
-  /** A block of text on stderr (a diff, a stack trace), as given but redacted like every message. */
   rawError(text: string): void {
     this.clearProgress();
     this.stderr.write(this.redactor.redact(text));
@@ -148,7 +125,6 @@ export class Output {
     if (hint) this.message(`${this.style.dim('hint:')} ${hint}`);
   }
 
-  /** A progress line that rewrites itself; shown only on a TTY and never with --quiet. */
   progress(text: string): void {
     if (!this.interactiveStderr || this.quiet) return;
     this.stderr.write(`\r\x1b[2K${this.redactor.redact(text)}`);

@@ -1,26 +1,13 @@
-/**
- * A lock per file shared by svcctl processes: `<file>.svcctl.lock`, created
- * with O_EXCL next to the file, holding {pid, host, at}. A second svcctl waits
- * (bounded; `onWait` is called once after a moment so the user knows why),
- * then goes on. A lock never outlives its holder for long:
- * - the holder removes it on release, and on exit (even after an uncaught error);
- * - a lock whose holder is dead (same host, pid gone) is taken over at once;
- * - a lock not refreshed for `staleMs` (the holder refreshes it every staleMs/3,
- *   so only a frozen or killed holder on another host leaves one) is taken over.
- * Programs that take no lock (Claude Code, editors) are not stopped by this:
- * safe-write re-reads the file right before its rename for those.
- */
+// A lock per file between svcctl runs; its lifetime and take-over: docs/security.md ("Concurrent writers").
 import { constants, unlinkSync } from 'node:fs';
 import { open, readFile, stat, unlink, utimes } from 'node:fs/promises';
 import { hostname } from 'node:os';
 
 export interface LockOptions {
-  /** How long to wait for another holder before giving up (default 10 s). */
   waitMs?: number;
-  /** Called once when the lock has been busy for `noticeAfterMs` (default 1 s). */
   onWait?: (holder: LockHolder | undefined) => void;
   noticeAfterMs?: number;
-  /** Age after which a lock that is not refreshed counts as abandoned (default 30 s). */
+  /** A lock not refreshed for this long counts as abandoned (default 30 s). */
   staleMs?: number;
 }
 
@@ -35,7 +22,6 @@ export interface FileLock {
   release(): Promise<void>;
 }
 
-/** Thrown when the lock stays busy for the whole wait; `holder` says who has it. */
 export class LockBusyError extends Error {
   constructor(
     readonly lockPath: string,
@@ -73,7 +59,6 @@ async function readHolder(path: string): Promise<LockHolder | undefined> {
   }
 }
 
-/** True when a process with this pid exists on this host. */
 export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -84,20 +69,17 @@ export function isProcessAlive(pid: number): boolean {
   }
 }
 
-/** True when the lock at `path` was abandoned: its holder is gone, or it has not been refreshed for staleMs. */
 async function isStale(path: string, holder: LockHolder | undefined, staleMs: number): Promise<boolean> {
   if (holder && holder.host === hostname() && holder.pid !== process.pid && !isProcessAlive(holder.pid)) return true;
   try {
     const age = Date.now() - (await stat(path)).mtimeMs;
-    // A holder writes its record right after creating the file: a lock still
-    // without one after a moment was left by a run killed in between.
+    // A holder writes its record right after creating the file: one still without it was left by a killed run.
     return age > (holder ? staleMs : UNREADABLE_STALE_MS);
   } catch {
     return false; // gone meanwhile: the next attempt takes it
   }
 }
 
-/** How old a lock without a readable holder record must be to count as abandoned. */
 const UNREADABLE_STALE_MS = 2_000;
 
 const sameHolder = (a: LockHolder | undefined, b: LockHolder | undefined): boolean =>
@@ -123,11 +105,6 @@ async function tryCreate(path: string): Promise<boolean> {
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * Takes the lock of `file`, waiting for another holder up to options.waitMs.
- * Throws LockBusyError when it stays busy, or the file-system error when the
- * lock cannot be created at all (read-only folder, missing folder).
- */
 export async function acquireFileLock(file: string, options: LockOptions = {}): Promise<FileLock> {
   const path = lockPathOf(file);
   const { waitMs = 10_000, noticeAfterMs = 1_000, staleMs = 30_000 } = options;
@@ -166,11 +143,7 @@ export async function acquireFileLock(file: string, options: LockOptions = {}): 
   };
 }
 
-/**
- * Removes the lock of `file` when its holder is a process of this host that is
- * gone (a run killed with SIGKILL skips its exit hook). For runs that end up
- * writing nothing and so never take the lock; never fails.
- */
+/** For runs that write nothing and so never take the lock: a run killed with SIGKILL skips its exit hook. */
 export async function clearAbandonedLock(file: string): Promise<void> {
   const path = lockPathOf(file);
   const holder = await readHolder(path);
@@ -178,7 +151,6 @@ export async function clearAbandonedLock(file: string): Promise<void> {
   if (sameHolder(holder, await readHolder(path))) await unlink(path).catch(() => undefined);
 }
 
-/** Runs `work` while holding the lock of `file`. */
 export async function withFileLock<T>(file: string, options: LockOptions, work: () => Promise<T>): Promise<T> {
   const lock = await acquireFileLock(file, options);
   try {

@@ -1,17 +1,5 @@
-/**
- * Opening files svcctl writes without following a symbolic link planted at
- * their path. A cloned repository or another user of a shared folder can put
- * a link where svcctl is about to write (`mcp.json.bak`, `failed.ndjson`);
- * following it would write svcctl's bytes into whatever file the link names.
- *
- * - appended files (`--failed-out`, `--events-file`, `--log-file`) are opened
- *   with O_NOFOLLOW and must then be a regular file of this user with no other
- *   hard link (or a character device such as /dev/null);
- * - whole files are written to a new exclusive temp file (O_EXCL never
- *   follows a link) and renamed over the name, which replaces a link instead
- *   of writing through it.
- * Windows has no O_NOFOLLOW; there the path is checked with lstat first.
- */
+// A link planted where svcctl writes would send its bytes into the file it names (docs/security.md).
+// Windows has no O_NOFOLLOW: there the path is checked with lstat first.
 import { closeSync, constants, fstatSync, lstatSync, openSync, type Stats } from 'node:fs';
 import { promises as fs } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -19,19 +7,16 @@ import { basename, dirname, join } from 'node:path';
 import { CliError, ExitCode, usageError } from '../core/errors.js';
 import { fileWriteReason } from './reasons.js';
 
-/** Temporary files are named `.<name>.svcctl-<pid>-<random>.tmp` next to their target (leftover-temps.ts cleans them up). */
 export const TEMP_PREFIX = (target: string): string => `.${basename(target)}.svcctl-`;
 
 export function tempPathFor(target: string): string {
   return join(dirname(target), `${TEMP_PREFIX(target)}${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
 }
 
-/** Why svcctl refuses to write a path, in words for a message; undefined when it is fine. */
 export type Refusal = string;
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 
-/** A file svcctl may append to: not a link, a regular file (or a device such as /dev/null). */
 export function refusalFor(info: Stats): Refusal | undefined {
   if (info.isSymbolicLink()) return 'is a symbolic link, which svcctl does not write through';
   if (info.isDirectory()) return 'is a folder, not a file';
@@ -40,11 +25,7 @@ export function refusalFor(info: Stats): Refusal | undefined {
   return undefined;
 }
 
-/**
- * A regular file svcctl may append to must be the user's, root included, and
- * have no other name: a hard link planted in a shared folder (/tmp) makes an
- * append land in whatever file it names. Devices are not checked.
- */
+// A hard link planted in a shared folder (/tmp) makes an append land in whatever file it names.
 export function trustRefusalFor(info: Stats, uid: number | undefined = process.getuid?.()): Refusal | undefined {
   if (!info.isFile()) return undefined;
   if (uid !== undefined && info.uid !== uid) return `belongs to another user (uid ${info.uid}; you are uid ${uid})`;
@@ -63,11 +44,6 @@ export class RefusedPath extends Error {
   }
 }
 
-/**
- * Opens `path` for appending (created with `mode` when missing) without
- * following a link at it. Throws RefusedPath for a link or a file that is not
- * the user's, and the system error otherwise.
- */
 export function openForAppend(path: string, mode = 0o600): number {
   if (NOFOLLOW === 0) refuseLinkByLstat(path);
   let fd: number;
@@ -89,10 +65,6 @@ export function openForAppend(path: string, mode = 0o600): number {
   return fd;
 }
 
-/**
- * openForAppend for a file named by a flag (`--failed-out`, `--events-file`,
- * `--log-file`): problems are usage errors naming the flag.
- */
 export function openAppendTarget(file: string, flag: string): number {
   try {
     return openForAppend(file, 0o600);
@@ -116,21 +88,13 @@ function refuseLinkByLstat(path: string): void {
   }
 }
 
-/**
- * Writes `content` as the whole file `path`: a new exclusive temp file in the
- * same folder (mode `mode`), flushed, then renamed over `path`. A link or any
- * other file at `path` is replaced, never written through; a folder there
- * makes the rename fail.
- */
 export async function replaceFile(path: string, content: string | Uint8Array, mode = 0o600): Promise<void> {
   const replacement = await prepareReplacement(path, content, mode);
   await replacement.commit();
 }
 
 export interface Replacement {
-  /** Renames the written temporary file over `path`. */
   commit(): Promise<void>;
-  /** Removes the temporary file; `path` is left as it was. */
   discard(): Promise<void>;
 }
 

@@ -1,8 +1,4 @@
-/**
- * Finds a program on a PATH the way a shell would, without depending on
- * `which` (absent from minimal images) or on where: the PATH comes from the
- * context, and on Windows each PATHEXT extension is tried.
- */
+// Not `which`: it is absent from minimal images. The PATH comes from the context; Windows tries each PATHEXT.
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -17,7 +13,6 @@ async function isExecutable(file: string, platform: NodeJS.Platform): Promise<bo
   }
 }
 
-/** The full path of `program` (a name, or a path with a separator), or undefined when it is not found. */
 export async function findProgram(program: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform, cwd: string): Promise<string | undefined> {
   const api = platform === 'win32' ? path.win32 : path.posix;
   const extensions = platform === 'win32' ? ['', ...(env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean)] : [''];

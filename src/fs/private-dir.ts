@@ -1,20 +1,12 @@
-/**
- * Folders svcctl creates for its files. A folder that will hold a file with
- * literal secrets (mode 0600) is created 0700, whatever the umask: with
- * `umask 000` a plain mkdir gives 0777, and anyone on the machine could then
- * replace the 0600 file inside. Folders that already exist are left as they
- * are (their mode is the user's choice); only the ones created here change.
- */
+// With umask 000 a plain mkdir gives 0777 and anyone could replace a 0600 file inside: folders for such files are 0700.
 // node:fs's `promises` is read on first use: loading node:fs/promises costs ~2 ms of every start-up (BENCHMARKS.md).
 import { promises as fs } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
-/** A file mode that only its owner can read or write (0600, 0400): its folder should be private too. */
 export function isPrivateMode(mode: number | undefined): boolean {
   return mode !== undefined && (mode & 0o077) === 0;
 }
 
-/** Creates `path` and its missing parents; with `private`, each created folder is 0700. */
 export async function ensureFolder(path: string, options: { private: boolean }): Promise<void> {
   if (!options.private) {
     await fs.mkdir(path, { recursive: true });

@@ -1,4 +1,3 @@
-/** Reading input bytes exactly as they are: from a file, or from stdin for '-'. */
 // node:fs's `promises` is read on first use: loading node:fs/promises costs ~2 ms of every start-up (BENCHMARKS.md).
 import { promises as fs } from 'node:fs';
 import type { InputStream } from '../core/context.js';
@@ -15,7 +14,6 @@ export function describeInput(file: string): string {
   return file === '-' ? 'stdin' : file;
 }
 
-/** The bytes of FILE, or of stdin for '-'. */
 export async function readInputBytes(file: string, stdin: InputStream): Promise<Buffer> {
   if (file === '-') return readAll(stdin);
   try {
@@ -25,10 +23,8 @@ export async function readInputBytes(file: string, stdin: InputStream): Promise<
   }
 }
 
-// Re-exported for callers that still import it from here (src/auth/credentials-store.ts).
 export { fileReadReason };
 
-/** A usage error for a file that cannot be read; `flag` names the option that gave it. */
 export function fileReadError(file: string, error: unknown, flag?: string): Error {
   const reason = fileReadReason(error);
   const prefix = flag ? `${flag}: ` : '';
@@ -37,11 +33,7 @@ export function fileReadError(file: string, error: unknown, flag?: string): Erro
   return usageError(`${prefix}${reason}: ${file}`);
 }
 
-/**
- * FILE for commands that read FILE or stdin: an explicit FILE wins; without it
- * stdin is read when it is not a terminal (a terminal would wait for typing,
- * and svcctl never hangs waiting for input).
- */
+// Without FILE, stdin is read only when it is not a terminal: svcctl never hangs waiting for typing.
 export function inputOrStdin(file: string | undefined, stdin: InputStream, usage: string): string {
   if (file !== undefined) return file;
   if (stdin.isTTY) throw usageError(`no input: give FILE, or '-' and pipe the data in`, usage);

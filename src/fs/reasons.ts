@@ -1,12 +1,7 @@
-/**
- * Why a file could not be read or written, in words: a bare EISDIR or ENOENT
- * tells a user little. These are bare reasons ('no such file'); the caller
- * wraps them in its own sentence (fileReadError in input.ts, the config writers).
- */
+// Bare reasons ('no such file'), as a bare ENOENT tells a user little; each caller wraps them in its own sentence.
 
 const codeOf = (error: unknown): string | undefined => (error as NodeJS.ErrnoException | undefined)?.code;
 
-/** The code itself, or the message, when there are no better words for it. */
 const rawReason = (error: unknown): string => codeOf(error) ?? (error instanceof Error ? error.message : String(error));
 
 const READ_REASONS: Readonly<Record<string, string>> = {
@@ -18,13 +13,11 @@ const READ_REASONS: Readonly<Record<string, string>> = {
   ELOOP: 'too many symbolic links',
 };
 
-/** True when fileReadReason has words for the error (not just its code). */
 export function isDescribedReadError(error: unknown): boolean {
   const code = codeOf(error);
   return code !== undefined && Object.hasOwn(READ_REASONS, code);
 }
 
-/** Why a file could not be read: 'no such file', 'is a folder, not a file', 'permission denied', …, else the code. */
 export function fileReadReason(error: unknown): string {
   const code = codeOf(error);
   return (code !== undefined ? READ_REASONS[code] : undefined) ?? rawReason(error);

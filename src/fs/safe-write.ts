@@ -1,18 +1,5 @@
-/**
- * Writes a user's config file without ever leaving it half-written or
- * overwriting someone else's change: the new content goes to a temporary file
- * in the same folder, is flushed to disk, and is renamed over the old file,
- * which keeps its mode (and, as root, its owner). Right before the rename the
- * file is looked at again (one stat); if it changed since we read it (a client
- * such as Claude Code rewrote its state file meanwhile), writeSafely writes
- * nothing (exit 7). The old file's copy (<file>.bak) is put in place after the
- * rename, so only that check stands between the read-again and the rename.
- * updateSafely adds the rest: svcctl runs take turns on a lock per file
- * (src/fs/file-lock.ts), and a change by a program that takes no lock is
- * handled by applying our edit again to the new content (a few times).
- * What remains: a write by such a program between the last check and the
- * rename (microseconds) is replaced by ours.
- */
+// Temp file, flush, rename; a stat right before the rename catches a change by a program that takes no lock (exit 7).
+// Left open: a write in the microseconds between that check and the rename is lost (docs/security.md).
 import { constants } from 'node:fs';
 import { lstat, open, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { prepareReplacement, tempPathFor, type Replacement } from './no-follow.js';
@@ -24,7 +11,6 @@ import { removeLeftoverTemps } from './leftover-temps.js';
 import { fileReadReason, fileWriteReason } from './reasons.js';
 
 export interface FileSnapshot {
-  /** The path as given (for messages). */
   path: string;
   /** The file actually written: a symlinked config (dotfiles managers) is followed, not replaced. */
   realPath: string;
@@ -35,22 +21,18 @@ export interface FileSnapshot {
   ctimeMs: number;
   ino: number;
   size: number;
-  /** Permission bits; undefined for a missing file. */
   mode: number | undefined;
   uid: number | undefined;
   gid: number | undefined;
 }
 
 export interface SafeWriteOptions {
-  /** Copy the old file to <file>.bak first (default true); a function decides per file as read. */
   backup?: boolean | ((snapshot: FileSnapshot) => boolean);
   /** Force this mode (0o600 for a file holding literal secrets); otherwise the old file's mode is kept. */
   mode?: number;
-  /** Create missing folders 0700 whatever the umask (else as the mode says: private for a 0600 file). */
   privateFolder?: boolean;
   /** Test seam: runs after the temporary file is written, right before the concurrent-change check. */
   beforeRename?: () => Promise<void> | void;
-  /** updateSafely's: the backup written by an earlier try, used again by the next (the caller discards it). */
   keptBackup?: { replacement?: Replacement };
 }
 
@@ -91,12 +73,7 @@ export async function readSnapshot(path: string): Promise<FileSnapshot> {
   }
 }
 
-/**
- * True when the file on disk is still exactly what the snapshot saw. One stat: a program that replaces
- * the file (temp file and rename) gives it another inode, one that writes in place changes its times
- * and size. It runs right before the rename, so it is kept short; a symlinked config (whose link may
- * have been pointed elsewhere) is read again whole.
- */
+// One stat (it runs right before the rename): a replacing program gives a new inode, one writing in place new times.
 export async function unchangedSince(snapshot: FileSnapshot): Promise<boolean> {
   if (snapshot.path !== snapshot.realPath) {
     const now = await readSnapshot(snapshot.path);
@@ -141,12 +118,8 @@ export async function writeSafely(snapshot: FileSnapshot, content: string, optio
     }
     const wanted = typeof options.backup === 'function' ? options.backup(snapshot) : options.backup !== false;
     const backupPath = snapshot.exists && wanted ? `${snapshot.path}.bak` : undefined;
-    // The backup holds the same secrets as the file: it gets the same (or a stricter) mode. It is
-    // written like the file (exclusive temp file, rename), so a link planted at <file>.bak is
-    // replaced, never written through. Its temporary file is written before the check and renamed
-    // after the file's own rename, so that nothing but the check stands before that rename, and an
-    // older .bak stays when nothing is written. Under updateSafely one is written per update (the
-    // file as first found), not one per try.
+    // The backup is written like the file (a link at .bak is replaced); its rename comes after the file's, so that
+    // nothing but the check stands before that rename. Its mode is never looser than the file's.
     if (backupPath !== undefined) {
       backup =
         options.keptBackup?.replacement ??
@@ -195,7 +168,6 @@ async function renameWithRetry(from: string, to: string): Promise<void> {
   }
 }
 
-/** Makes the rename itself durable; not possible (nor needed) on every platform. */
 async function syncFolder(folder: string): Promise<void> {
   try {
     const handle = await open(folder, 'r');
@@ -207,7 +179,6 @@ async function syncFolder(folder: string): Promise<void> {
 
 const changedErrors = new WeakSet<object>();
 
-/** The file changed since it was read: exit 7, nothing written. */
 export function changedOnDisk(path: string): CliError {
   const error = new CliError(ExitCode.UnsafeConfig, `${path} changed on disk while svcctl was working; nothing was written`, {
     hint: 'another program (perhaps the client itself) is writing this file: close it or wait, then run the command again',
@@ -218,13 +189,11 @@ export function changedOnDisk(path: string): CliError {
 
 export const isChangedOnDisk = (error: unknown): boolean => typeof error === 'object' && error !== null && changedErrors.has(error);
 
-/** Returns the new content for the file as read now, or undefined to write nothing. */
 export type Edit = (snapshot: FileSnapshot, attempt: number) => string | undefined | Promise<string | undefined>;
 
 export interface UpdateOptions extends SafeWriteOptions {
   /** The snapshot the first edit is based on (already read and shown to the user); later attempts re-read. */
   first?: FileSnapshot;
-  /** How many times the edit is applied to a file that keeps changing (default 20). */
   attempts?: number;
   lock?: LockOptions;
 }
@@ -233,12 +202,7 @@ export interface UpdateResult extends SafeWriteResult {
   written: boolean;
 }
 
-/**
- * Read-edit-write under the file's lock. When the file changed between the
- * read and the rename, the edit is applied again to the new content, so the
- * other program's change and ours both survive; when it keeps changing, exit 7
- * with nothing written. An edit may throw to stop (e.g. a changedOnDisk error).
- */
+/** A file changed before the rename gets the edit again, so both changes survive; exit 7 if it keeps changing. */
 export async function updateSafely(path: string, edit: Edit, options: UpdateOptions = {}): Promise<UpdateResult> {
   const realPath = options.first?.realPath ?? (await readSnapshot(path)).realPath;
   const lock = await lockForWriting(path, realPath, options);
@@ -251,12 +215,10 @@ export async function updateSafely(path: string, edit: Edit, options: UpdateOpti
   }
 }
 
-/** The tries of updateSafely, under its lock. */
 async function editUntilWritten(path: string, edit: Edit, options: UpdateOptions): Promise<UpdateResult> {
   const attempts = options.attempts ?? 20;
   for (let attempt = 0; attempt < attempts; attempt++) {
-    // A short random pause before reading again, growing with each try, so that we fall out of step with a
-    // program that rewrites the file in a tight loop (a fixed rhythm would meet its writes every time).
+    // A random pause growing with each try: a fixed rhythm would meet the writes of a program that rewrites in a loop.
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * 3 * attempt));
     const snapshot = attempt === 0 && options.first ? options.first : await readSnapshot(path);
     const content = await edit(snapshot, attempt);
@@ -272,10 +234,6 @@ async function editUntilWritten(path: string, edit: Edit, options: UpdateOptions
   });
 }
 
-/**
- * Takes the lock of the file at `realPath` (its folder is created first) and
- * removes temporary files left by killed runs. Errors are exit 7 naming `path`.
- */
 export async function lockForWriting(path: string, realPath: string, options: Pick<UpdateOptions, 'privateFolder' | 'mode' | 'lock'>): Promise<FileLock> {
   await ensureFolder(dirname(realPath), { private: options.privateFolder === true || isPrivateMode(options.mode) }).catch((error: unknown) => {
     throw cannotWrite(path, error);

@@ -1,79 +1,28 @@
-/**
- * The redaction of secret values in text, in every form they may take. The
- * run's known secrets (known-secrets.ts, `ctx.secrets`) make one from every
- * value read so far, and Output redacts all it writes with it; `mcp doctor`
- * and diffs also make their own from the values an entry holds:
- *
- *   const redactor = createRedactor([token, hmacSecret]);
- *   redactor.redact(message);
- *   redactor.redactValue(parsedBody);
- *
- * For each secret it hides, replacing the match with ***:
- * - the plain text;
- * - any mix of escapes of its characters: JSON (\/, \", \\, \uXXXX in any
- *   hex case, also doubly escaped as \\/ or \\u002f), percent-encoding (%2f,
- *   %2F, UTF-8 bytes, + for a space);
- * - its standard and URL-safe base64, padding optional, alone or inside a
- *   longer base64 text (`Bearer <token>`, `email:password` in a Basic header):
- *   the secret starts at one of three offsets of a 3-byte group, so the
- *   characters that depend on the secret's bytes alone are matched for each
- *   offset; at most two characters on each side, which mix in bytes of the
- *   text around, stay visible;
- * - its UTF-8 bytes in hex, any case, the bytes side by side (`xxd -p`) or
- *   apart (`aa:bb`, `od -An -tx1`, `xxd`, `hexdump -C`, the offset and the
- *   text column of a dump line between two lines);
- * - any of these forms broken over lines (\n, \r\n, or their JSON escapes):
- *   base64 wrapped at 76 (MIME) or 64 (PEM), `xxd -p` at 60, a value split
- *   anywhere. The match and the line breaks inside it become one ***.
- * Whatever the secrets, the password of a URL's userinfo
- * (`postgres://user:password@host`) is hidden too (hideUrlPasswords).
- *
- * Short secrets: a secret shorter than MIN_SECRET_LENGTH (4) characters is
- * hidden only in its plain form where it stands alone (not inside a word),
- * and none of its encodings are looked for: three characters occur in
- * ordinary text too often to hide them everywhere. A secret shorter than
- * MIN_HIDDEN_LENGTH (3) is not hidden at all: one or two characters ("a",
- * "to", "-1") would turn ordinary words and numbers into ***. Hex is looked
- * for only for a secret of MIN_HEX_BYTES (6) bytes or more: 8 hex digits
- * occur by chance among hashes and ids, 12 practically never.
- *
- * Cost: the expression of every form is compiled on the first text that may
- * hold one (~25 ms for two secrets). A text with no backslash and no % can
- * hold a form only as written (no escape), so it is first checked with
- * `includes` for each form as written: an event id, a path or a plain
- * message never compiles anything.
- */
+// The forms hidden, the limits for short secrets and the cost of each look: docs/security.md ("Secrets").
 
 export interface Redactor {
-  /** The text with every known form of every secret replaced by ***. */
   redact(text: string): string;
-  /** A parsed JSON value with every string (keys too) redacted. */
   redactValue(value: unknown): unknown;
 }
 
 export const MIN_SECRET_LENGTH = 4;
 
-/** Shorter secrets are not hidden at all (see above). */
 export const MIN_HIDDEN_LENGTH = 3;
 
-/** Secrets of fewer UTF-8 bytes are not looked for in hex (see above). */
 export const MIN_HEX_BYTES = 6;
 
-/** Base64 pieces shorter than this are not looked for (they would match by chance). */
 const MIN_BASE64_PIECE = 4;
 
 const MASK = '***';
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
-/** Two hex digits matching in any case: "2f" → "2[fF]". */
 function hexPattern(hex: string): string {
   return [...hex].map((digit) => (/[a-f]/i.test(digit) ? `[${digit.toLowerCase()}${digit.toUpperCase()}]` : digit)).join('');
 }
 
 const JSON_SHORT_ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't' };
 
-/** A pattern matching one character (code point) as written or escaped in JSON or a URL. */
 function characterPattern(char: string): string {
   const forms = [escapeRegExp(char)];
   // \uXXXX per UTF-16 unit (a surrogate pair is two escapes); one or more backslashes (escaped again).
@@ -81,7 +30,6 @@ function characterPattern(char: string): string {
   forms.push(units.join(''));
   const short = JSON_SHORT_ESCAPES[char];
   if (short !== undefined) forms.push(`\\\\+${escapeRegExp(short)}`);
-  // Percent-encoding of the UTF-8 bytes; a space is also + in a form body.
   const bytes = [...Buffer.from(char, 'utf8')].map((byte) => `%${hexPattern(byte.toString(16).padStart(2, '0'))}`);
   forms.push(bytes.join(''));
   if (char === ' ') forms.push('\\+');
@@ -94,11 +42,7 @@ function textPattern(text: string): string {
 
 const urlSafe = (base64: string): string => base64.replace(/\+/g, '-').replace(/\//g, '_');
 
-/**
- * The base64 of the secret alone (unpadded), and the characters that depend
- * only on the secret's bytes for each of the three offsets it can have in a
- * longer encoded text; each in both alphabets.
- */
+// Unpadded base64 of the secret; and, for each of 3 offsets in a longer text, the characters set by its bytes alone.
 function base64Forms(secret: string): { whole: string[]; pieces: string[] } {
   const bytes = Buffer.from(secret, 'utf8');
   const pieces = new Set<string>();
@@ -116,14 +60,9 @@ function base64Forms(secret: string): { whole: string[]; pieces: string[] } {
 
 const PADDING = `(?:${characterPattern('=')}){0,2}`;
 
-/**
- * What may stand between two bytes in hex: nothing, one or two spaces, colons or dashes; or, where two lines
- * of a dump were joined, the text column of the first (`  |ab..|` of hexdump -C, `  ab..` of xxd) and the
- * offset of the next (od's 0000020, xxd's 00000010:).
- */
+// Between hex bytes: nothing, 1-2 of space, colon, dash; or, across joined dump lines, a text column and an offset.
 const HEX_SEPARATOR = '(?:[ :-]{1,2}|(?: {2}\\|[ -~]{0,16}\\|| {2}[ -~]{1,16})?[0-9a-fA-F]{7,8}:? {1,2})?';
 
-/** The pattern of the secret's bytes in hex (of its first `count` bytes only, with count). */
 function hexForm(secret: string, count?: number): string[] {
   const bytes = Buffer.from(secret, 'utf8');
   if (bytes.length < MIN_HEX_BYTES) return [];
@@ -137,7 +76,6 @@ function secretPatterns(secret: string): string[] {
   return [textPattern(secret), ...whole.map((form) => `${textPattern(form)}${PADDING}`), ...pieces.map(textPattern)];
 }
 
-/** Every form of the secret as written, with no escape: all that a text without a backslash or % can hold. */
 function writtenForms(secret: string): string[] {
   if ([...secret].length < MIN_SECRET_LENGTH) return [secret];
   const { whole, pieces } = base64Forms(secret);
@@ -146,18 +84,12 @@ function writtenForms(secret: string): string[] {
 
 const plusAsSpace = (text: string): string => text.replace(/\+/g, ' ');
 
-/** A line break, or its JSON escape (once or more escaped): what a value broken over lines has inside. */
 const LINE_BREAK = /\r\n?|\n|(?:\\+r)?\\+n|\\+r/g;
-/** What a text may hold: a form of the main expression (escapes, base64, as written), the hex of a secret. */
 interface Look {
   forms: boolean;
   hex: boolean;
 }
 
-/**
- * What `text` may hold: no form when it has no escape and no form as written, also with its line breaks
- * taken out (a space may be written + in a form body); no hex when the first three bytes of no secret are there.
- */
 function mayHoldTest(secrets: string[]): (text: string) => Look {
   const written = [...new Set(secrets.flatMap(writtenForms))];
   const spaced = secrets.filter((secret) => [...secret].length >= MIN_SECRET_LENGTH && secret.includes(' ')).map(plusAsSpace);
@@ -176,18 +108,11 @@ function mayHoldTest(secrets: string[]): (text: string) => Look {
   };
 }
 
-/** A match that is hex: three bytes first (as HEX_RUN), a byte last. */
 const HEX_MATCH = /^[0-9a-fA-F]{2}[ :-]{0,2}[0-9a-fA-F]{2}[ :-]{0,2}[0-9a-fA-F]{2}(?:.*[0-9a-fA-F]{2})?$/s;
-/**
- * What follows hex that ends inside a line of xxd or hexdump -C: the line's other bytes, then its text
- * column, which shows the secret's printable bytes (hidden too: the plain secret is not whole there).
- */
+// The text column of an xxd or hexdump -C line shows the secret's printable bytes, which no plain form matches whole.
 const DUMP_LINE_REST = /^((?:[ :-]{1,2}[0-9a-fA-F]{2,4})*)( {2}\|[^\r\n]*\|| {2,}[^\r\n]*)(?=\r?\n|$)/;
 
-/**
- * Each match of `pattern` in `text` becomes one ***. With `joined`, `pattern` is run on the text with its
- * line breaks taken out, so that the forms broken over lines are found; the line breaks inside a match go with it.
- */
+// With `joined`, the pattern runs on the text without its line breaks, so a form broken over lines is found.
 function maskMatches(text: string, pattern: RegExp, joined = false): string {
   let view = text;
   // at[i]: where character i of the view is in `text` (none: the same place).
@@ -221,19 +146,14 @@ function maskMatches(text: string, pattern: RegExp, joined = false): string {
   return last === 0 ? text : shown + text.slice(last);
 }
 
-/**
- * `scheme://user:password@host` (also with JSON-escaped slashes): the password, up to the last @ before the
- * host's path, query or fragment, as a URL parser reads it.
- */
 const URL_PASSWORD = /([A-Za-z][A-Za-z0-9+.-]*:(?:\\*\/){2}[^\s/\\?#@:"']*:)([^\s/\\?#"']+)@/g;
 
-/** The text with the password of every URL's userinfo replaced by ***, whoever's it is. */
 export function hideUrlPasswords(text: string): string {
   if (!text.includes('@') || !text.includes(':')) return text;
   return text.replace(URL_PASSWORD, (all, head: string, password: string) => (password === MASK ? all : `${head}${MASK}@`));
 }
 
-/** A JSON value with every string (keys too) redacted; the value itself when nothing changed (no copy, no new JSON text). */
+/** Returns the value itself when nothing changed: no copy, no new JSON text. */
 function redactValueWith(redact: (text: string) => string): (value: unknown) => unknown {
   const redactValue = (value: unknown): unknown => {
     if (typeof value === 'string') return redact(value);
@@ -251,7 +171,6 @@ function redactValueWith(redact: (text: string) => string): (value: unknown) => 
   return redactValue;
 }
 
-/** Hides only the passwords of URLs: what every redactor does when it knows no secret. */
 export const URL_PASSWORDS_ONLY: Redactor = { redact: hideUrlPasswords, redactValue: redactValueWith(hideUrlPasswords) };
 
 export function createRedactor(secrets: Iterable<string | null | undefined>): Redactor {
@@ -260,12 +179,10 @@ export function createRedactor(secrets: Iterable<string | null | undefined>): Re
   if (unique.length === 0) return URL_PASSWORDS_ONLY;
   // Longer secrets first, so that a secret containing another is hidden whole.
   unique.sort((a, b) => b.length - a.length);
-  // No form of a secret is shorter than this (a short secret's plain text; else a base64 piece or the
-  // secret itself, one or more UTF-16 units per character): shorter text needs no look.
+  // No form of a secret is shorter than this, so shorter text needs no look.
   const shortest = Math.min(...unique.map((secret) => ([...secret].length < MIN_SECRET_LENGTH ? secret.length : MIN_BASE64_PIECE)));
   const mayHold = mayHoldTest(unique);
-  // Compiled on first use (~25-70 ms for the many forms): a command that shows nothing that may hold a secret never pays for it.
-  // Hex has its own expression: its separators make it slow, and only a text with a secret's first bytes in hex needs it.
+  // Compiled on first use (~25-70 ms); hex apart, as its separators make it slow and few texts need it.
   let pattern: RegExp | undefined;
   let hexExpression: RegExp | undefined;
   const mask = (text: string, look: Look, joined = false): string => {
@@ -279,7 +196,6 @@ export function createRedactor(secrets: Iterable<string | null | undefined>): Re
     const look = mayHold(text);
     if (!look.forms && !look.hex) return text;
     const shown = mask(text, look);
-    // The lines joined (maskMatches returns at once when there is none) for what is left that may hold a form.
     return mask(shown, mayHold(shown), true);
   };
   const redact = (text: string): string => hideUrlPasswords(hideSecrets(text));

@@ -1,12 +1,3 @@
-/**
- * Names that say a value is a secret: keys and variables (SERVICE_PASSWORD,
- * "token", Authorization, api_key), header names (X-Service-Password) and
- * command-line flags (--pass, --api-key, --client-secret=...). Used to find
- * literal secrets by what they are, in doctor's view of an entry and in diffs,
- * and the references to variables that name a secret without holding it.
- */
-
-/** Words that make a name secret wherever they occur in it. */
 const SECRET_WORD = /password|passwd|passphrase|token|secret|authorization|credential|api[_-]?key|private[_-]?key/i;
 /** Short words that make a name secret only as a whole segment (--pass, x-auth, API_KEY; not --bypass, --author). */
 const SECRET_SEGMENT = /(?:^|[-_.\s])(?:pass|pwd|pw|key|auth)(?:[-_.\s]|$)/i;
@@ -25,10 +16,7 @@ export function isReference(value: string): boolean {
   return rest !== value && /^(?:(?:Bearer|Basic|Token)\s*)?$/i.test(rest.trim());
 }
 
-/**
- * For a value already resolved (doctor's view of an entry): a ${VAR} left as it
- * is, by a client that does not expand it, names a variable; a bare $X may be the value itself.
- */
+/** In a resolved value a ${VAR} left unexpanded by a client names a variable; a bare $X may be the value itself. */
 export function namesVariable(value: string): boolean {
   return isReference(value) && !/^\$[A-Z_][A-Z0-9_]*$/.test(value);
 }
@@ -36,14 +24,12 @@ export function namesVariable(value: string): boolean {
 /** The name of a flag (`--pass`, `-p`-style flags excluded: a single letter says nothing). */
 const FLAG = /^--?([A-Za-z][A-Za-z0-9_.-]+)(?:=(.*))?$/s;
 
-/** Whether an argument is a flag whose name says the next argument (or its =value) is a secret. */
 export function secretFlag(arg: string): { inline: string | undefined } | undefined {
   const match = FLAG.exec(arg);
   if (!match || !isSecretName(match[1]!)) return undefined;
   return { inline: match[2] };
 }
 
-/** The value of a `Name: value` header argument whose name says it is a secret (mcp-remote --header). */
 export function secretHeaderArg(arg: string): string | undefined {
   const colon = arg.indexOf(':');
   if (colon <= 0) return undefined;
@@ -51,13 +37,11 @@ export function secretHeaderArg(arg: string): string | undefined {
   return /^[A-Za-z0-9-]+$/.test(name) && isSecretName(name) ? arg.slice(colon + 1).trim() : undefined;
 }
 
-/** A header or variable value, and the token alone when it is `Bearer <token>` or `Basic <credentials>`. */
 export function valueForms(value: string): string[] {
   const scheme = /^(?:Bearer|Basic|Token)\s+(.+)$/i.exec(value.trim());
   return scheme ? [value, scheme[1]!] : [value];
 }
 
-/** Values in a command line that are secrets by position: after a secret flag, in --flag=value, in a secret header. */
 export function secretArgValues(args: readonly string[]): string[] {
   const found: string[] = [];
   for (let index = 0; index < args.length; index += 1) {
@@ -71,7 +55,6 @@ export function secretArgValues(args: readonly string[]): string[] {
   return found.filter((value) => value !== '' && !isReference(value));
 }
 
-/** Values of a record (env block, headers; resolved, so a `$X` there is a value) whose names say they are secrets. */
 export function secretRecordValues(record: Record<string, string>): string[] {
   return Object.entries(record)
     .filter(([name, value]) => value !== '' && isSecretName(name))

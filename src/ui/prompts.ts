@@ -1,12 +1,5 @@
-/**
- * The one module that talks to @inquirer/prompts. It is loaded lazily (inquirer
- * costs start-up time, and most runs never prompt), prompts write to stderr so
- * that `TOKEN=$(svcctl login)` captures only the token (inquirer writes to
- * stdout by default), and Ctrl+C in a prompt ends the command with exit 130.
- *
- * Callers check `canPrompt(ctx)` first; these functions refuse to prompt when
- * it is false, so a script never hangs on a question nobody can answer.
- */
+// Loaded lazily (inquirer costs start-up time). Prompts write to stderr: inquirer's default, stdout, would end up in
+// TOKEN=$(svcctl login). Each refuses without canPrompt(ctx), so a script never hangs on a question.
 import { canPrompt, type Context } from '../core/context.js';
 import { CliError, ExitCode, usageError } from '../core/errors.js';
 import { colorAllowed } from '../core/output.js';
@@ -24,10 +17,7 @@ function promptContext(ctx: Context): InquirerContext {
 
 const plain = (text: string): string => text;
 
-/**
- * Inquirer colours by its own test of the terminal, which knows NO_COLOR but
- * not --no-color; without colours allowed, every style is plain text.
- */
+// Inquirer's own terminal test knows NO_COLOR but not --no-color.
 function theme(ctx: Context): object | undefined {
   if (colorAllowed(ctx.out.stderr, ctx.env, ctx.globals.color)) return undefined;
   return {
@@ -44,7 +34,6 @@ function theme(ctx: Context): object | undefined {
   };
 }
 
-/** Ctrl+C (or a closed terminal) inside a prompt becomes a clean exit 130. */
 function mapPromptError(error: unknown): never {
   const name = (error as { name?: unknown })?.name;
   if (name === 'ExitPromptError' || name === 'AbortPromptError' || name === 'CancelPromptError') {
@@ -53,7 +42,6 @@ function mapPromptError(error: unknown): never {
   throw error;
 }
 
-/** Refuses to prompt without a terminal; `flag` names the option that supplies the value instead. */
 function ensureInteractive(ctx: Context, what: string, flag?: string): void {
   if (canPrompt(ctx)) return;
   if (flag) throw usageError(`no ${what} given: pass ${flag}`);
@@ -62,7 +50,6 @@ function ensureInteractive(ctx: Context, what: string, flag?: string): void {
 
 const notEmpty = (label: string) => (value: string): true | string => (value.trim() === '' ? `${label} must not be empty` : true);
 
-/** Asks for a line of text (e.g. an email address). */
 export async function promptText(ctx: Context, message: string, options: { defaultValue?: string } = {}): Promise<string> {
   ensureInteractive(ctx, message);
   const { input } = await import('@inquirer/prompts');
@@ -74,7 +61,6 @@ export async function promptText(ctx: Context, message: string, options: { defau
   }
 }
 
-/** Asks for a secret; what is typed is shown as '*' and never echoed. It joins the run's known secrets. */
 export async function promptSecret(ctx: Context, message: string): Promise<string> {
   ensureInteractive(ctx, message);
   const { password } = await import('@inquirer/prompts');
@@ -85,7 +71,6 @@ export async function promptSecret(ctx: Context, message: string): Promise<strin
   }
 }
 
-/** Asks a yes/no question. */
 export async function promptConfirm(ctx: Context, message: string, defaultValue = false): Promise<boolean> {
   ensureInteractive(ctx, message);
   const { confirm } = await import('@inquirer/prompts');
@@ -102,7 +87,6 @@ export interface Choice<T extends string> {
   checked?: boolean;
 }
 
-/** A checklist; at least one item must be chosen. */
 export async function promptChecklist<T extends string>(ctx: Context, message: string, choices: Choice<T>[], flag: string): Promise<T[]> {
   ensureInteractive(ctx, message, flag);
   const { checkbox } = await import('@inquirer/prompts');
@@ -115,7 +99,6 @@ export async function promptChecklist<T extends string>(ctx: Context, message: s
   }
 }
 
-/** One choice among several; the first is the default. */
 export async function promptChoice<T extends string>(ctx: Context, message: string, choices: Choice<T>[], flag: string): Promise<T> {
   ensureInteractive(ctx, message, flag);
   const { select } = await import('@inquirer/prompts');

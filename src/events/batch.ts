@@ -1,4 +1,4 @@
-// A failure that would hit every event (credentials rejected, service unreachable) stops the batch; one line's failure does not.
+// A failure that would hit every event (credentials rejected, service down) stops the batch; one line's does not.
 import { CliError, ExitCode } from '../core/errors.js';
 import { onInterrupt } from '../core/interrupt.js';
 import type { Output } from '../core/output.js';
@@ -40,7 +40,7 @@ interface Slot {
 const MAX_WARNINGS = 20;
 /** Bounds memory: how far results may run ahead of the oldest unfinished line. */
 const MAX_WINDOW = 4096;
-/** A terminal sees each result at once; a pipe or file gets blocks, one write per ~1,000 events (as C's stdio buffers). */
+/** A terminal sees each result at once; a pipe or file gets one write per ~1,000 events (as C's stdio buffers). */
 const RESULT_BLOCK_MS = 50;
 
 export async function runBatch(chunks: AsyncIterable<Buffer>, options: BatchOptions): Promise<BatchSummary> {

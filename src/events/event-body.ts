@@ -30,7 +30,7 @@ function fail(label: InputLabel, problems: string[]): never {
 
 const RAW_NEEDS_WRAPPER = 'with --raw the body must be {"event": {...}} (without --raw a bare event is wrapped for you)';
 
-/** Fatal: bytes that are not UTF-8 would otherwise become U+FFFD in what is sent. Made once: it runs per NDJSON line. */
+/** Fatal: bytes that are not UTF-8 would otherwise be sent as U+FFFD. Made once: it runs per NDJSON line. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 function decode(bytes: Buffer, source: BytesSource): string {

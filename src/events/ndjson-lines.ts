@@ -1,4 +1,4 @@
-// Streamed so a batch of any size is never held whole; each line keeps its exact bytes (a CRLF's \r too) for --failed-out.
+// Streamed so a batch is never held whole; each line keeps its exact bytes (a CRLF's \r too) for --failed-out.
 import { createReadStream } from 'node:fs';
 import { fileReadError } from '../fs/read-input.js';
 import type { InputStream } from '../core/context.js';

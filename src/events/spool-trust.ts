@@ -1,5 +1,5 @@
-// Whoever can write into the spool has files sent with the user's token (docs/security.md), so ownership is checked as ssh does.
-// Node has no openat(): each folder's (device, inode) is pinned at first check and compared by lstat before every rename.
+// Whoever can write into the spool has files sent with the user's token, so ownership is checked as ssh does.
+// Node has no openat(): each folder's (device, inode) is pinned at first check and compared by lstat before renames.
 // Links above the spool folder are the user's own choice (/var → /private/var on macOS) and are followed.
 import { constants, promises as fs, type Stats } from 'node:fs';
 import { join } from 'node:path';

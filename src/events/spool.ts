@@ -1,4 +1,4 @@
-// Renaming into .inflight/ succeeds for one process only, so two flushers never send the same file; bodies hold no secret.
+// A rename into .inflight/ succeeds for one process only, so two flushers never send one file; bodies hold no secret.
 import { promises as fs, type Stats } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { replaceFile } from '../fs/no-follow.js';

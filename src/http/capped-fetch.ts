@@ -1,4 +1,4 @@
-// For short exchanges only (`mcp doctor`'s probes): a byte cap would cut a long-lived event stream, so the proxy does not use it.
+// For short exchanges only (`mcp doctor`'s probes): a byte cap would cut a long-lived event stream (the proxy's).
 import type { Fetch } from './deadline-fetch.js';
 
 export class BodyTooLarge extends Error {

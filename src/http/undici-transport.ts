@@ -28,7 +28,7 @@ function headersOf(raw: Buffer[] | string[] | null): IncomingHttpHeaders {
   return headers;
 }
 
-/** A handler instead of a stream: a batch sends tens of thousands, and this costs less than request() and body.text(). */
+/** A handler, not a stream: a batch sends tens of thousands, and this costs less than request() and body.text(). */
 class Exchange {
   private status = 0;
   private headers: IncomingHttpHeaders = {};

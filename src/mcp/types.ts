@@ -81,7 +81,7 @@ export interface ClientSpec {
   entryPath(name: string, scope: Scope, env: ClientEnv): string[];
   serversPath(scope: Scope, env: ClientEnv): string[];
   variables: VariableSyntax;
-  /** The client expands ${VAR} in args too (Claude Code, Gemini), so a ${VAR} meant for mcp-remote is expanded first. */
+  /** It expands ${VAR} in args too (Claude Code, Gemini), so a ${VAR} meant for mcp-remote is expanded first. */
   expandsInArgs: boolean;
   remoteInFile: boolean;
   noRemote?: { why: string; elsewhere?: string };
@@ -96,7 +96,7 @@ export interface ClientSpec {
   namedLists?: readonly (readonly string[])[];
   newFileFields?: Record<string, unknown>;
   bareVariables?: boolean;
-  /** Qwen Code keeps an unset ${VAR} as written, so mcp-remote's --header args name variables only its env sets: no secret in argv. */
+  /** Qwen Code keeps an unset ${VAR} as written, so mcp-remote's --header args name variables only its env sets. */
   keepsUnsetReferences?: boolean;
   forwardsByName?: boolean;
   promptInputs?: boolean;

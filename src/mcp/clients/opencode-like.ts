@@ -41,7 +41,7 @@ function addCommand(app: OpencodeLike) {
   };
 }
 
-/** 1.18.25 to 1.18.33 read `mcp.servers` too; 1.18.23 and older refuse the whole file with it (docs/clients-agents.md). */
+/** 1.18.25 to 1.18.33 read `mcp.servers` too; 1.18.23 and older refuse the file with it (docs/clients-agents.md). */
 export const OPENCODE_READS_BOTH = [1, 18, 25] as const;
 
 const numbers = (version: string): number[] => version.split(/[.-]/).slice(0, 3).map(Number);

@@ -1,4 +1,4 @@
-// One module per client beside this one; facts and sources: docs/mcp.md, docs/clients-editors.md, docs/clients-agents.md.
+// One module per client beside this one; facts and sources: docs/mcp.md and docs/clients-*.md.
 import { usageError } from '../../core/errors.js';
 import { claudeCode } from './claude-code.js';
 import { claudeDesktop } from './claude-desktop.js';

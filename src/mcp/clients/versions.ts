@@ -1,4 +1,4 @@
-// An entry in a place no installed version reads is stale: the client will never load it (docs/clients-agents.md, opencode).
+// An entry in a place no installed version reads is stale: the client will never load it.
 import type { ClientEnv, ClientSpec, ClientVersion, Scope } from '../types.js';
 
 /** None found: the first (a new install gets it). */

@@ -1,4 +1,4 @@
-// Trailing commas and comments are accepted: several clients allow them, and refusing a file the client reads helps no one.
+// Trailing commas and comments are accepted: several clients allow them, and refusing a file they read helps no one.
 import {
   findNodeAtLocation,
   getNodeValue,

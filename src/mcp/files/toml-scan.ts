@@ -1,4 +1,4 @@
-// A small lexer, so `  [ "x" ],` inside a multi-line array is no header; a mistake here is refused by checkEdit, never written.
+// A small lexer, so `  [ "x" ],` in a multi-line array is no header; a mistake here is refused by checkEdit.
 
 export interface TomlHeader {
   lineStart: number;

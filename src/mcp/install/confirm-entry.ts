@@ -9,7 +9,7 @@ import { openDocument, type FilePlan } from './install-plan.js';
 export const READ_BACK_DELAYS_MS = [30, 150] as const;
 export const PUT_BACK_ATTEMPTS = 5;
 
-/** Only presence counts: a client may add its own fields to our entry (Antigravity's `disabled`); undefined: mid-write. */
+/** Only presence counts: a client may add its own fields (Antigravity's `disabled`); undefined: mid-write. */
 export function entryIn(plan: FilePlan, snapshot: FileSnapshot): boolean | undefined {
   if (!snapshot.exists) return false;
   const { target } = plan;

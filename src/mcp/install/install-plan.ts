@@ -1,4 +1,4 @@
-// All plans are made first, so a file that does not parse or a conflicting entry stops the run before any file is touched.
+// All plans are made first, so a file that does not parse or a conflicting entry stops the run before any write.
 import { resolve } from 'node:path';
 import type { Context } from '../../core/context.js';
 import { CLIENTS } from '../clients/table.js';

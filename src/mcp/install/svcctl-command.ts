@@ -1,4 +1,4 @@
-// npx's cache (<npm cache>/_npx/…) may be cleared at any time: from there an entry runs `npx -y svcctl@<this version>`;
+// npx's cache (<npm cache>/_npx/…) may be cleared any time: from there an entry runs `npx -y svcctl@<this version>`;
 // from a clone or global install, the absolute node and script paths, so it runs this very svcctl whatever PATH holds.
 import { realpath } from 'node:fs/promises';
 import { CLI_NAME, PACKAGE_RUNNER, PACKAGE_RUNNER_YES_FLAG } from '../../core/constants.js';

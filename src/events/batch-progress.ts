@@ -1,16 +1,8 @@
-/**
- * The progress line of a batch on a terminal: counts and rate, and when the
- * input is a file (its size known), how far through it the batch is and how
- * long the rest should take at the rate so far.
- */
-
 export interface BatchProgress {
   sent: number;
   failed: number;
   seconds: number;
-  /** Bytes of the input finished (each line and its newline). */
   bytesDone: number;
-  /** The input file's size; undefined for stdin or a pipe. */
   totalBytes: number | undefined;
 }
 

@@ -1,11 +1,4 @@
-/**
- * --ndjson: events streamed from the input and sent as they are read, with
- * `concurrency` requests in flight over kept-alive connections. Results are
- * reported in input order; a line that fails is reported with its number and
- * appended to --failed-out, and the batch goes on. A failure that would hit
- * every event (credentials rejected, service unreachable after retries) stops
- * the batch, and the lines not sent are appended to --failed-out as well.
- */
+// A failure that would hit every event (credentials rejected, service down) stops the batch; one line's does not.
 import { CliError, ExitCode } from '../core/errors.js';
 import { onInterrupt } from '../core/interrupt.js';
 import type { Output } from '../core/output.js';
@@ -22,23 +15,17 @@ export interface BatchOptions {
   target: DeliveryTarget;
   failedOut: FailedOut;
   out: Output;
-  /** Print one JSON result per line (--json) instead of the delivered ids. */
   json: boolean;
-  /** --spool: keeps an event the service could not take (exit 6 cases) instead of failing its line. */
   spool?: (id: string, body: Buffer) => Promise<void>;
-  /** The input file's size, for the progress line's share and time left; undefined for stdin. */
   totalBytes?: number;
 }
 
 export interface BatchSummary {
   sent: number;
   failed: number;
-  /** Lines kept in the spool (--spool). */
   spooled: number;
   elapsedMs: number;
-  /** The failure that stopped the batch early, if any (exit 130 for an interruption). */
   stoppedBy?: CliError;
-  /** Lines read and not delivered when the batch was interrupted. */
   interruptedLines?: number;
 }
 
@@ -46,18 +33,16 @@ interface Slot {
   line: InputLine;
   done: boolean;
   text?: string;
-  /** The event id it was sent with, once built. */
   id?: string;
   idGenerated?: boolean;
 }
 
 const MAX_WARNINGS = 20;
-/** How far results may run ahead of the oldest unfinished line (bounds memory). */
+/** Bounds memory: how far results may run ahead of the oldest unfinished line. */
 const MAX_WINDOW = 4096;
-/** How late a result written to a pipe or a file may be (a terminal sees each at once). */
+/** A terminal sees each result at once; a pipe or file gets one write per ~1,000 events (as C's stdio buffers). */
 const RESULT_BLOCK_MS = 50;
 
-/** Sends the lines of `chunks` (each chunk: whole lines read at once, see ndjson-lines.ts splitLineChunks). */
 export async function runBatch(chunks: AsyncIterable<Buffer>, options: BatchOptions): Promise<BatchSummary> {
   const { out, failedOut } = options;
   const source = new LineSource(chunks);
@@ -78,16 +63,12 @@ export async function runBatch(chunks: AsyncIterable<Buffer>, options: BatchOpti
     else if (warnings === MAX_WARNINGS + 1) out.warn('more warnings are not shown');
   };
 
-  // Results leave in input order. On a terminal they are written once per turn of the event loop;
-  // to a pipe or a file, in blocks at most RESULT_BLOCK_MS late (one write per ~1,000 events instead
-  // of one per few: C's stdio buffers the same way when stdout is not a terminal).
-  // The timer does not hold the process: the batch writes what is left when it ends.
   const writeSoon = out.stdout.isTTY ? setImmediate : (write: () => void) => void setTimeout(write, RESULT_BLOCK_MS).unref();
   let pendingText = '';
   let writeScheduled = false;
   const writeOut = (): void => {
     writeScheduled = false;
-    // Redacted already: ids, and results whose answers and errors were redacted when they were made (deliver.ts, build).
+    // Redacted already, when each result was made (deliver.ts, build).
     if (pendingText) out.raw(pendingText, { redacted: true });
     pendingText = '';
   };
@@ -130,7 +111,6 @@ export async function runBatch(chunks: AsyncIterable<Buffer>, options: BatchOpti
     flush();
   };
 
-  /** The event of a line, or undefined when the line is not a valid event (then the line is finished as failed). */
   const build = (slot: Slot): BuiltEvent | undefined => {
     let built;
     try {
@@ -147,15 +127,13 @@ export async function runBatch(chunks: AsyncIterable<Buffer>, options: BatchOpti
     return built;
   };
 
-  /** Finishes a line once its delivery has ended; a promise only when the event goes to the spool. */
   const settle = (slot: Slot, built: BuiltEvent, delivery: Delivery): Promise<void> | undefined => {
     if (slot.done) return undefined; // given up on by an interruption: its line is already in --failed-out
     if (delivery.failure?.exitCode === ExitCode.Unavailable && options.spool) {
       return options.spool(built.id, built.body).then(() => finish(slot, delivery.result, undefined, true));
     }
     if (delivery.failure) {
-      // A failure that would hit every event (credentials, a service down, no endpoint at the URL) stops the
-      // batch; it is said once, with the batch's end, not again for each line that was already in flight.
+      // Said once with the batch's end, not again for each line that was already in flight.
       const failure = delivery.failure;
       const systemic = failure.exitCode === ExitCode.AuthRejected || failure.exitCode === ExitCode.Unavailable || delivery.result.status === 404;
       if (!systemic) out.error(`line ${slot.line.number} (event ${built.id}): ${failure.message}`);
@@ -165,8 +143,7 @@ export async function runBatch(chunks: AsyncIterable<Buffer>, options: BatchOpti
     return undefined;
   };
 
-  // One event at a time per worker; the build and the settling are plain calls, so an event costs
-  // one await here (its delivery) and no promise of its own.
+  // Build and settle are plain calls, so an event costs one await (its delivery) and no promise of its own.
   const worker = async (): Promise<void> => {
     for (;;) {
       while (queue.length - head >= MAX_WINDOW && !stoppedBy) {
@@ -188,9 +165,7 @@ export async function runBatch(chunks: AsyncIterable<Buffer>, options: BatchOpti
     }
   };
 
-  // Ctrl+C: every line read and not yet delivered goes to --failed-out (an
-  // answer may be lost in flight, so such a line may have arrived: the event
-  // id makes sending it again safe), and no more input is read.
+  // An answer may be lost in flight, so an interrupted line may have arrived: its event id makes a resend safe.
   let interruptedLines = 0;
   let wakeInterrupted: () => void = () => {};
   const interrupted = new Promise<void>((resolve) => (wakeInterrupted = resolve));
@@ -202,7 +177,6 @@ export async function runBatch(chunks: AsyncIterable<Buffer>, options: BatchOpti
       interruptedLines++;
       const error = new CliError(ExitCode.Interrupted, 'not confirmed: interrupted');
       if (slot.id && slot.idGenerated) {
-        // The line itself has no id: sending it again would make a new one.
         out.warn(`line ${slot.line.number} was in flight as event ${slot.id}; it has no id of its own, so sending it again may create a second event`);
       }
       const inFlight = slot.id ? { id: slot.id, status: null, attempts: 1, response: null, error: error.message } : undefined;
@@ -219,7 +193,6 @@ export async function runBatch(chunks: AsyncIterable<Buffer>, options: BatchOpti
   try {
     await Promise.race([Promise.all(Array.from({ length: options.concurrency }, worker)), interrupted]);
     if (stoppedBy && stoppedBy.exitCode !== ExitCode.Interrupted) {
-      // Nothing is lost: the rest of the input goes to --failed-out unsent.
       for (let line = await source.next(); line !== undefined; line = await source.next()) {
         if (isBlank(lineContent(line))) continue;
         const slot: Slot = { line, done: false };

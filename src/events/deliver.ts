@@ -1,9 +1,4 @@
-/**
- * Delivery of one signed event: POST {base_url}/v1/event with the ingest token
- * and, when a secret is set, the signature of the exact body bytes. Retries
- * resend the identical bytes, so the event id is the same on every attempt and
- * a retried delivery cannot become a second event.
- */
+// Retries resend the identical bytes, so the event id is the same on every attempt: no second event.
 import { SIGNATURE_HEADER } from '../core/constants.js';
 import { CliError, ExitCode, type ExitCodeValue } from '../core/errors.js';
 import { postWithRetries, type PostOutcome, type RetryInfo } from '../http/post.js';
@@ -19,17 +14,13 @@ export interface DeliveryTarget {
   transport: Transport;
   retries: number;
   timeoutSeconds: number;
-  /** false when the response of a delivered event is not reported (a batch without --json). */
   keepResponse?: boolean;
   onRetry?: (info: RetryInfo) => void;
-  /** Hides the run's known secrets (the token and the HMAC secret among them) in what the service answered. */
   redactor: Redactor;
 }
 
-/** The signature header's name as sent (lower case, like every header svcctl sends). */
 const SIGNATURE_NAME = SIGNATURE_HEADER.toLowerCase();
 
-// A batch sends every event with one token: its header value is made once.
 let lastToken: string | undefined;
 let lastAuthorization = '';
 
@@ -46,20 +37,17 @@ export function eventHeaders(body: Uint8Array, token: string, secret: string | u
   return headers;
 }
 
-/** The result line of one event, as printed with --json. */
 export interface DeliveryResult {
   id: string;
   status: number | null;
   attempts: number;
   response: unknown;
-  /** Set when the answer's body was longer than its cap and was cut (src/http/body-limit.ts). */
   truncated?: true;
   error?: string;
 }
 
 export interface Delivery {
   result: DeliveryResult;
-  /** Set when the event was not delivered. */
   failure?: CliError;
 }
 
@@ -114,7 +102,6 @@ export function deliverEvent(target: DeliveryTarget, id: string, body: Buffer): 
   return postWithRetries(request, { retries: target.retries, onRetry: target.onRetry }).then((outcome) => deliveryOf(target, id, outcome));
 }
 
-/** The result line and, when the event was not delivered, the failure, of a post's outcome. */
 function deliveryOf(target: DeliveryTarget, id: string, outcome: PostOutcome): Delivery {
   const { redactor } = target;
   const result: DeliveryResult = {

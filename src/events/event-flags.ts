@@ -1,11 +1,9 @@
-/** Assembling an event from the flags of `event send` (no FILE). */
 // node:fs's `promises` is read on first use: loading node:fs/promises costs ~2 ms of every start-up (BENCHMARKS.md).
 import { promises as fs } from 'node:fs';
 import { usageError } from '../core/errors.js';
 import { fileReadError } from '../fs/read-input.js';
 import { describeTimeProblem, isPlainObject, isUuid, parseTimeWithZone, payloadProblems, type JsonObject } from './event-validate.js';
 
-/** Receives warnings about flag values (a --label key given twice). */
 export type Warn = (message: string) => void;
 
 export interface EventFlags {
@@ -21,7 +19,6 @@ export interface EventFlags {
   createdAt?: string;
 }
 
-/** Flags that only make sense when the event is built from flags. */
 export const FLAG_MODE_OPTIONS: ReadonlyArray<[keyof EventFlags, string]> = [
   ['title', '--title'],
   ['investigate', '--investigate'],
@@ -62,7 +59,6 @@ function parsePayloadText(text: string, flag: string): JsonObject {
     throw usageError(`${flag} is not valid JSON: ${(error as Error).message}`);
   }
   if (!isPlainObject(value)) throw usageError(`${flag} must hold a JSON object`);
-  // A bad flag value is a usage error (exit 2), like every other flag.
   const problems = payloadProblems(value, 'payload');
   if (problems.length === 1) throw usageError(`${flag}: ${problems[0]}`);
   if (problems.length > 1) throw usageError(`${flag}:\n  ${problems.join('\n  ')}`);
@@ -96,7 +92,6 @@ async function payloadFromFlags(flags: EventFlags, warn: Warn): Promise<JsonObje
   return payload;
 }
 
-/** The event object described by the flags; flag values are checked here (exit 2). */
 export async function eventFromFlags(flags: EventFlags, warn: Warn): Promise<JsonObject> {
   if (flags.title === undefined) {
     throw usageError('no event: give --title (and other flags), or a FILE, or - to read stdin', "see 'svcctl event send --help'");

@@ -1,8 +1,4 @@
-/**
- * --failed-out: every line that was not delivered is appended, byte for byte,
- * with one synchronous write per line so that an interruption never leaves a
- * half-written line. The file is created on the first failure.
- */
+// One synchronous write per line, so an interruption never leaves a half-written line.
 import { accessSync, closeSync, constants, fstatSync, lstatSync, statSync, writeSync, type Stats } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { usageError } from '../core/errors.js';
@@ -13,11 +9,7 @@ export class FailedOut {
 
   constructor(readonly path: string | undefined) {}
 
-  /**
-   * Fails before anything is sent when the file could not be written, or when
-   * it is the input itself (appending to the file being read never ends).
-   * `input` is FILE, or '-' for stdin (file descriptor 0).
-   */
+  /** Appending to the file being read would never end, so the input itself is refused. */
   check(input: string | undefined): void {
     if (this.path === undefined) return;
     const existing = statOrUndefined(this.path, lstatSync);

@@ -1,11 +1,4 @@
-/**
- * The input lines of a batch, shared by its workers. The input arrives a chunk
- * of whole lines at a time (ndjson-lines.ts splitLineChunks); a worker takes
- * the next line without waiting while the chunk lasts (the line is cut out of
- * the chunk then, not before), and only an empty source waits for the input
- * (one read at a time, whichever workers are waiting). Taking a line is a
- * plain call: no promise per line (BENCHMARKS.md, "Where the time goes").
- */
+// Taking a line is a plain call, no promise per line (BENCHMARKS.md, "Where the time goes").
 import type { InputStream } from '../core/context.js';
 import { inputLineChunks, type InputLine } from './ndjson-lines.js';
 
@@ -21,7 +14,6 @@ export class LineSource {
     this.chunks = chunks[Symbol.asyncIterator]();
   }
 
-  /** The next line already read, or undefined when the lines read are used up (then call more()). */
   take(): InputLine | undefined {
     const { chunk, offset } = this;
     if (offset >= chunk.length) return undefined;
@@ -31,7 +23,6 @@ export class LineSource {
     return { number: ++this.number, raw: chunk.subarray(offset, end) };
   }
 
-  /** Reads the next chunk of lines; false at the end of the input. */
   more(): Promise<boolean> {
     if (this.ended) return Promise.resolve(false);
     this.reading ??= this.chunks.next().then((next) => {
@@ -47,7 +38,6 @@ export class LineSource {
     return this.reading;
   }
 
-  /** The next line, waiting for the input when needed; undefined at its end. */
   async next(): Promise<InputLine | undefined> {
     for (;;) {
       const line = this.take();
@@ -56,7 +46,6 @@ export class LineSource {
   }
 }
 
-/** The lines of FILE, or of stdin for '-', one at a time. */
 export async function* inputLines(stdin: InputStream, file: string): AsyncGenerator<InputLine> {
   const source = new LineSource(inputLineChunks(stdin, file));
   for (let line = await source.next(); line !== undefined; line = await source.next()) yield line;

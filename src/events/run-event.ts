@@ -1,15 +1,8 @@
-/**
- * The event `event run` sends about a command: title, severity, the tail of
- * its stderr (redacted with the run's known secrets: the ingest token and
- * HMAC secret wherever they were read from, and the secret-looking variables
- * of the environment) and labels describing the run. Arguments appear only
- * when asked (--show-args): they may hold secrets.
- */
+// Arguments appear only with --show-args: they may hold secrets.
 import { MIN_SECRET_LENGTH, type Redactor } from '../secrets/redaction.js';
 import { isSecretName } from '../secrets/secret-names.js';
 import type { RunOutcome } from './run-process.js';
 
-/** The largest message sent: the tail is cut to its last bytes within this. */
 export const MAX_MESSAGE_BYTES = 4096;
 
 export interface RunEventOptions {
@@ -23,21 +16,16 @@ export interface RunEventOptions {
   labels: Record<string, string>;
   host: string;
   user: string;
-  /** Hides the run's known secrets in the tail (every encoded form of each). */
   redactor: Redactor;
 }
 
-/**
- * The values of secret-looking environment variables. Only a name says they are secrets, so short
- * values (USE_API_KEY=yes, PASSWORD_MIN=8) are left out: they are settings more often than secrets.
- */
+/** Short values (USE_API_KEY=yes, PASSWORD_MIN=8) are settings more often than secrets. */
 export function environmentSecrets(env: NodeJS.ProcessEnv): string[] {
   return Object.entries(env)
     .filter(([name, value]) => isSecretName(name) && typeof value === 'string' && value.length >= MIN_SECRET_LENGTH)
     .map(([, value]) => value as string);
 }
 
-/** The last `lines` lines of the stderr bytes, redacted, within MAX_MESSAGE_BYTES. */
 export function stderrTail(bytes: Buffer, lines: number, redactor: Redactor): string {
   const text = bytes.toString('utf8').replace(/\r\n/g, '\n').replace(/\n+$/, '');
   const kept = lines === 0 ? '' : text.split('\n').slice(-lines).join('\n');

@@ -1,28 +1,18 @@
-/**
- * Running the wrapped command of `event run`: spawned without a shell (no
- * quoting surprises on any platform), stdin and stdout inherited, stderr
- * passed through byte for byte while its last bytes are kept in a bounded
- * ring buffer for the event's tail. Signals are forwarded; a time limit ends
- * the command with SIGTERM, then SIGKILL after a grace period.
- */
+// Spawned without a shell: no quoting surprises on any platform.
 import { spawn } from 'node:child_process';
 
-/** Bytes of stderr kept for the tail: enough for --tail lines within the 4 KiB message. */
 export const TAIL_BUFFER_BYTES = 64 * 1024;
 const KILL_GRACE_MS = 5000;
 
 export interface RunOutcome {
-  /** The exit code, or null when a signal ended the command. */
   code: number | null;
   signal: NodeJS.Signals | null;
   timedOut: boolean;
-  /** Set when the command could not be started (ENOENT, EACCES). */
   spawnError?: NodeJS.ErrnoException;
   durationMs: number;
   stderrTail: Buffer;
 }
 
-/** Keeps the last `size` bytes written to it. */
 export class TailBuffer {
   private chunks: Buffer[] = [];
   private length = 0;
@@ -46,10 +36,8 @@ export interface RunSpec {
   args: string[];
   env: NodeJS.ProcessEnv;
   cwd: string;
-  /** Where the command's stderr goes on (svcctl's stderr); `once('drain')` gives back-pressure. */
   stderr: { write(chunk: Uint8Array): boolean; once?(event: 'drain', listener: () => void): unknown };
   timeoutMs?: number;
-  /** Registers a forwarder of signals to the command; returns its removal. */
   onSignal: (forward: (signal: NodeJS.Signals) => void) => () => void;
 }
 
@@ -90,7 +78,6 @@ export function runCommand(spec: RunSpec): Promise<RunOutcome> {
   });
 }
 
-/** The exit code svcctl ends with: the command's own, 128+N for a signal, 127/126 when it could not start. */
 export function exitCodeOf(outcome: RunOutcome, signalNumber: (signal: NodeJS.Signals) => number): number {
   if (outcome.code !== null) return outcome.code;
   if (outcome.signal) return 128 + signalNumber(outcome.signal);

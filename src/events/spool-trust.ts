@@ -1,19 +1,6 @@
-/**
- * What svcctl trusts in a spool folder. Whoever can put a file in the spool
- * has it sent with the user's ingest token, and whoever can plant a link at
- * `rejected/` or `.inflight/` makes a flush move files where the link points.
- * So, as ssh does with ~/.ssh and git with safe.directory, the spool folder
- * and its subfolders must be real folders (never links) of the user running
- * svcctl, root included, that nobody else can write, and every spooled file
- * a regular file of that user. Links above the spool folder are the user's
- * own choice of where it lives (/var → /private/var on macOS) and are followed.
- *
- * Node has no openat(), so each folder's identity (device, inode) is noted
- * at the first check and compared by lstat right before every rename into or
- * out of it; a file is read through an O_NOFOLLOW descriptor whose fstat must
- * match the lstat that listed it.
- */
-// node:fs's `promises` is read on first use: loading node:fs/promises costs ~2 ms of every start-up (BENCHMARKS.md).
+// Whoever can write into the spool has files sent with the user's token, so ownership is checked as ssh does.
+// Node has no openat(): each folder's (device, inode) is pinned at first check and compared by lstat before renames.
+// Links above the spool folder are the user's own choice (/var → /private/var on macOS) and are followed.
 import { constants, promises as fs, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { CliError, ExitCode } from '../core/errors.js';
@@ -24,7 +11,6 @@ const NONBLOCK = constants.O_NONBLOCK ?? 0;
 
 const modeText = (mode: number): string => (mode & 0o7777).toString(8).padStart(4, '0');
 
-/** Why a folder of the spool is not trusted, with the fix; undefined when it is. */
 function folderProblem(info: Stats, path: string, uid: number | undefined): { problem: string; hint: string } | undefined {
   if (info.isSymbolicLink()) return { problem: 'is a symbolic link', hint: `remove the link (rm '${path}'); svcctl creates the folder, mode 0700, when it next spools an event` };
   if (!info.isDirectory()) return { problem: 'is not a folder', hint: `move it away (svcctl creates the folder), or use another: --spool DIR or SERVICE_SPOOL_DIR` };
@@ -36,7 +22,6 @@ function folderProblem(info: Stats, path: string, uid: number | undefined): { pr
   return undefined;
 }
 
-/** Why a spooled file is not read, in words; undefined for a regular file of the user. */
 export function fileProblem(info: Stats, uid: number | undefined): string | undefined {
   if (info.isSymbolicLink()) return 'is a symbolic link';
   if (!info.isFile()) return 'is not a regular file';
@@ -44,14 +29,12 @@ export function fileProblem(info: Stats, uid: number | undefined): string | unde
   return undefined;
 }
 
-/** Exit 7: the spool is not the user's alone. */
 export function spoolRefused(what: string, hint: string): CliError {
   return new CliError(ExitCode.UnsafeConfig, `${what}; svcctl uses only a spool that is yours alone, so it stopped and left the spool as it was`, { hint });
 }
 
 const errno = (error: unknown): string | undefined => (error as NodeJS.ErrnoException).code;
 
-/** The spool folder and its subfolders, checked and pinned to the identity they had at their first check. */
 export class SpoolFolder {
   private readonly seen = new Map<string, { dev: number; ino: number }>();
 
@@ -64,7 +47,6 @@ export class SpoolFolder {
     return sub === undefined ? this.dir : join(this.dir, sub);
   }
 
-  /** Refuses (exit 7) a folder that is not trusted or is not the one seen before; false when it does not exist. */
   async check(sub?: string): Promise<boolean> {
     const path = this.path(sub);
     let info: Stats;
@@ -85,7 +67,6 @@ export class SpoolFolder {
     return true;
   }
 
-  /** check(), creating the folder (mode 0700) when it is missing. */
   async ensure(sub?: string): Promise<void> {
     if (await this.check(sub)) return;
     if (sub === undefined) await ensureFolder(this.dir, { private: true });
@@ -94,13 +75,12 @@ export class SpoolFolder {
         () => true,
         (error: unknown) => (errno(error) === 'EEXIST' ? false : Promise.reject(error)),
       );
-      // Only a folder made just now is chmod-ed: chmod follows a link, and the check below refuses one.
+      // chmod follows a link: only a folder made just now is chmod-ed, and the check below refuses a link.
       if (made) await fs.chmod(this.path(sub), 0o700);
     }
     await this.check(sub);
   }
 
-  /** Refuses (exit 7), before anything is read or moved, a spooled name that is not a regular file of the user. */
   async checkFiles(paths: string[]): Promise<Map<string, Stats>> {
     const infos = new Map<string, Stats>();
     const problems: string[] = [];
@@ -118,11 +98,6 @@ export class SpoolFolder {
     return infos;
   }
 
-  /**
-   * The bytes of a spooled file, read through a descriptor opened without
-   * following a link, which must be the regular file of the user that was
-   * listed (`listed`: its lstat then); else exit 7.
-   */
   async read(path: string, shownAs: string, listed: Stats | undefined): Promise<Buffer> {
     let handle;
     try {

@@ -1,14 +1,4 @@
-/**
- * The durable spool: one file per event that could not be delivered for
- * service reasons, named by its id, holding the exact body bytes (never a
- * secret: the signature is computed again when the file is flushed).
- * Files are written to a temp name, fsynced and renamed, so a reader never
- * sees half a file. A flusher claims a file by renaming it into `.inflight/`
- * with its pid in the name: a rename succeeds for one process only, so two
- * flushers never send the same file at once, and a claim left by a dead
- * process is put back by the next flusher. A file is deleted only after a 2xx.
- */
-// node:fs's `promises` is read on first use: loading node:fs/promises costs ~2 ms of every start-up (BENCHMARKS.md).
+// A rename into .inflight/ succeeds for one process only, so two flushers never send one file; bodies hold no secret.
 import { promises as fs, type Stats } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { replaceFile } from '../fs/no-follow.js';
@@ -18,7 +8,6 @@ const INFLIGHT = '.inflight';
 const REJECTED = 'rejected';
 const SUFFIX = '.json';
 
-/** The spool folder: the --spool value, else SERVICE_SPOOL_DIR, else $XDG_STATE_HOME/svcctl/spool. */
 export function spoolDirectory(flag: string | true, env: NodeJS.ProcessEnv, homeDir: string, envDir: string | undefined): string {
   if (typeof flag === 'string' && flag !== '') return flag;
   if (envDir) return envDir;
@@ -26,12 +15,11 @@ export function spoolDirectory(flag: string | true, env: NodeJS.ProcessEnv, home
   return join(state, 'svcctl', 'spool');
 }
 
-/** The spool at `dir`, for the user `uid` (undefined on Windows: no owner checks there). */
+/** uid undefined on Windows: no owner checks there. */
 export const openSpool = (dir: string, uid: number | undefined): SpoolFolder => new SpoolFolder(resolve(dir), uid);
 
 const safeId = (id: string): string => id.replace(/[^A-Za-z0-9._-]/g, '_');
 
-/** Writes one event durably (temp + fsync + rename); returns the file's path. */
 export async function spoolEvent(spool: SpoolFolder, id: string, body: Uint8Array): Promise<string> {
   await spool.ensure();
   const dir = spool.dir;
@@ -52,7 +40,6 @@ async function names(dir: string): Promise<string[]> {
   }
 }
 
-/** Events waiting in the spool (claimed ones included). */
 export async function countSpooled(dir: string): Promise<number> {
   const waiting = (await names(dir)).filter((n) => n.endsWith(SUFFIX) && !n.startsWith('.')).length;
   const inflight = (await names(join(dir, INFLIGHT))).filter((n) => n.includes(`${SUFFIX}.`)).length;
@@ -73,23 +60,16 @@ const staleClaim = (name: string): string | undefined => {
   return match && !alive(Number(match[2])) ? match[1] : undefined;
 };
 
-/** The spooled files not claimed by anyone, oldest name order. */
 export async function listSpooled(dir: string): Promise<string[]> {
   return (await names(dir)).filter((n) => n.endsWith(SUFFIX) && !n.startsWith('.')).sort();
 }
 
 export interface SpoolContents {
-  /** Names waiting in the spool folder, in the order to send them. */
   waiting: string[];
-  /** The lstat of each file listed, waiting or left by a dead flusher, by path. */
   listed: Map<string, Stats>;
 }
 
-/**
- * Checks the whole spool before anything is sent or moved (exit 7 for a
- * folder or a file that is not the user's alone), then puts back the claims
- * of flushers that are no longer running (kill -9 during a flush).
- */
+/** Also puts back the claims of flushers no longer running (kill -9 during a flush). */
 export async function openForFlush(spool: SpoolFolder): Promise<SpoolContents & { recovered: number }> {
   const dir = spool.dir;
   if (!(await spool.check())) return { waiting: [], listed: new Map(), recovered: 0 };
@@ -123,11 +103,6 @@ export interface Claim {
   body: Buffer;
 }
 
-/**
- * Claims one file for this process; undefined when another flusher took it
- * first. A file that is not the regular file of the user that was listed is
- * put back unread, and the flush stops (exit 7).
- */
 export async function claim(spool: SpoolFolder, name: string, listed: Map<string, Stats>): Promise<Claim | undefined> {
   const dir = spool.dir;
   await spool.ensure(INFLIGHT);
@@ -149,17 +124,14 @@ export async function claim(spool: SpoolFolder, name: string, listed: Map<string
   }
 }
 
-/** Delivered: the file is gone. */
 export const settle = (c: Claim): Promise<void> => fs.unlink(c.path);
 
-/** Not delivered: the file goes back to wait for the next flush. */
 export async function release(spool: SpoolFolder, c: Claim): Promise<void> {
   await spool.check(INFLIGHT);
   await spool.check();
   await fs.rename(c.path, join(spool.dir, c.name));
 }
 
-/** Rejected by the service: moved to rejected/ with the answer beside it. */
 export async function reject(spool: SpoolFolder, c: Claim, answer: string): Promise<string> {
   await spool.ensure(REJECTED);
   const target = spool.path(REJECTED);

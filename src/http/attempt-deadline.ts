@@ -1,14 +1,4 @@
-/**
- * The deadline of one attempt: connect, send, headers and the complete body
- * must all happen within `timeoutMs`; the deadline is cleared when the attempt
- * ends (one timer serves all the attempts running, see below). The caller
- * tells which part the attempt has reached, so the error says which part was
- * slow. Every request svcctl makes uses this rule
- * (both transports; reusable by anything else that talks HTTP).
- *
- *   const deadline = startDeadline(timeoutMs, (error) => abortTheRequest(error));
- *   deadline.reached('headers'); ... deadline.clear();
- */
+// Connect, send, headers and the whole body share one deadline; the phase reached names the slow part in the error.
 
 export type AttemptPhase = 'connect' | 'send' | 'headers' | 'body';
 
@@ -23,7 +13,7 @@ const SLOW_PART: Record<AttemptPhase, string> = {
   body: "the service sent the answer's headers but not its body",
 };
 
-/** An attempt that passed its deadline. code ETIMEDOUT: retried like any timeout, exit 6 at the end. */
+/** code ETIMEDOUT: retried like any timeout, exit 6 at the end. */
 export class DeadlineExceeded extends Error {
   readonly code = 'ETIMEDOUT';
   constructor(
@@ -35,15 +25,11 @@ export class DeadlineExceeded extends Error {
 }
 
 export interface AttemptDeadline {
-  /** The part the attempt is in now (the one named if the deadline passes). */
   reached(phase: AttemptPhase): void;
-  /** Stops the timer; call when the attempt ends either way. */
   clear(): void;
-  /** Set once the deadline has passed. */
   readonly error: DeadlineExceeded | undefined;
 }
 
-/** A deadline waiting in the clock below: a link of its list while it runs. */
 class Deadline implements AttemptDeadline {
   phase: AttemptPhase;
   error: DeadlineExceeded | undefined;
@@ -74,19 +60,12 @@ class Deadline implements AttemptDeadline {
   }
 }
 
-/*
- * One timer for all the deadlines running (a batch has one per request in
- * flight): it is set for the earliest one, and moved only when a new deadline
- * is earlier. A deadline that ends in time leaves the timer alone, so an
- * attempt costs two links of a list instead of a timer of its own
- * (BENCHMARKS.md). The list is linked through the deadlines themselves: with
- * a Set of them, requests outlived V8's young-generation collections (3.5× the
- * bytes copied, 13 full collections instead of 3 per 50,000 events; why, inside
- * V8, is not known: BENCHMARKS.md, the batch profiles of 2026-11-24).
- */
+// One timer for all deadlines, set for the earliest: an attempt costs two list links, not a timer (BENCHMARKS.md).
+// Linked through the deadlines, not a Set: with a Set, requests outlived V8's young generation (13 full GCs instead of
+// 3 per 50,000 events; cause unknown: BENCHMARKS.md, batch profiles of 2026-11-24).
 let first: Deadline | undefined;
 let last: Deadline | undefined;
-/** Milliseconds on a monotonic clock (the global `performance` would load perf_hooks: ~2 ms of start-up). */
+/** Not the global `performance`: it would load perf_hooks, ~2 ms of start-up. */
 const now = (): number => Number(process.hrtime.bigint()) / 1e6;
 let timer: NodeJS.Timeout | undefined;
 let timerAt = Infinity;
@@ -98,7 +77,6 @@ function link(deadline: Deadline): void {
   last = deadline;
 }
 
-/** Takes a deadline out of the list; false when it was not in it. */
 function unlink(deadline: Deadline): boolean {
   if (!deadline.running) return false;
   deadline.running = false;
@@ -143,7 +121,7 @@ function forget(deadline: Deadline): void {
   timerAt = Infinity;
 }
 
-/** Starts the deadline of one attempt; `onExpire` must abort the attempt (it is called once). */
+/** `onExpire` must abort the attempt. */
 export function startDeadline(timeoutMs: number, onExpire: (error: DeadlineExceeded) => void, phase: AttemptPhase = 'connect'): AttemptDeadline {
   const deadline = new Deadline(now() + timeoutMs, timeoutMs, onExpire, phase);
   link(deadline);

@@ -1,20 +1,13 @@
-/**
- * Answers are read with a cap, so memory stays flat whatever a server sends:
- * an error body up to ERROR_BODY_LIMIT, a success body up to
- * SUCCESS_BODY_LIMIT (a body that is not kept is counted and dropped). Past
- * the cap the rest is dropped and the connection closed.
- */
+// Answers are read with a cap so memory stays flat whatever a server sends; past it the connection is closed.
 
-/** An error answer is read up to 64 KiB (a message of a few hundred characters is shown). */
+/** A message of a few hundred characters is shown. */
 export const ERROR_BODY_LIMIT = 64 * 1024;
-/** A success answer is read up to 1 MiB (what --json shows). */
 export const SUCCESS_BODY_LIMIT = 1024 * 1024;
 
 export function bodyLimit(status: number): number {
   return status >= 200 && status < 300 ? SUCCESS_BODY_LIMIT : ERROR_BODY_LIMIT;
 }
 
-/** The body of one answer, gathered up to its cap. */
 export class CappedBody {
   private readonly chunks: Buffer[] = [];
   private size = 0;
@@ -25,7 +18,6 @@ export class CappedBody {
     private readonly keep: boolean,
   ) {}
 
-  /** Adds a chunk; false once the cap is passed (stop reading, close the connection). */
   add(chunk: Buffer): boolean {
     const room = this.limit - this.size;
     if (chunk.length > room) {

@@ -1,10 +1,4 @@
-/**
- * A fetch whose answers are read with a cap: past `maxBytes` the body stream
- * fails with BodyTooLarge and the connection is dropped, so a server that sends
- * without end cannot grow svcctl's memory. For short exchanges through fetch
- * (`mcp doctor`'s MCP probes); never for a long-lived event stream, which a
- * byte cap would cut (the proxy does not use it).
- */
+// For short exchanges only (`mcp doctor`'s probes): a byte cap would cut a long-lived event stream (the proxy's).
 import type { Fetch } from './deadline-fetch.js';
 
 export class BodyTooLarge extends Error {

@@ -1,9 +1,4 @@
-/**
- * A fetch with the attempt deadline: each request (its headers and its whole
- * body) is aborted once `timeoutMs` has passed, whatever signal the caller
- * gave. For code that talks HTTP through fetch (the MCP SDK's client in
- * `mcp doctor`, later `mcp proxy`); svcctl's own requests use the transports.
- */
+// For code that talks through fetch (the MCP SDK's client); svcctl's own requests use the transports.
 import { DeadlineExceeded } from './attempt-deadline.js';
 
 export type Fetch = (input: string | URL, init?: RequestInit) => Promise<Response>;

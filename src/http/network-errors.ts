@@ -1,4 +1,3 @@
-/** Network and TLS failures described in words, and whether a retry may help. */
 import { DeadlineExceeded } from './attempt-deadline.js';
 
 export interface NetworkProblem {
@@ -28,7 +27,6 @@ const RETRYABLE_CODES = new Set([
 
 const TLS_CODE = /^(CERT_|ERR_TLS_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_SSL_)/;
 
-/** The innermost error code of an error and its causes. */
 export function errorCode(error: unknown): string | undefined {
   let current: unknown = error;
   let code: string | undefined;
@@ -42,7 +40,6 @@ export function errorCode(error: unknown): string | undefined {
 
 const PROXY_HINT = 'check HTTPS_PROXY / HTTP_PROXY and NO_PROXY';
 
-/** undici's words for a proxy that answered the tunnel request with another status. */
 function proxyRefusal(error: unknown, host: string): NetworkProblem | undefined {
   const status = /Proxy response \((\d{3})\)/.exec(String((error as Error)?.message ?? ''))?.[1];
   if (!status) return undefined;
@@ -73,7 +70,6 @@ export function describeNetworkError(error: unknown, url: string, timeoutSeconds
     case 'UND_ERR_BODY_TIMEOUT':
     case 'ETIMEDOUT': {
       const viaProxy = String((error as Error)?.message ?? '').includes('through the proxy');
-      // A DeadlineExceeded (attempt-deadline.ts) names the part that was slow.
       const ownWords = viaProxy || error instanceof DeadlineExceeded;
       const message = ownWords ? `${host}: ${(error as Error).message}` : `no answer from ${host} within ${timeoutSeconds}s`;
       return { code, retryable: true, message, hint: viaProxy ? PROXY_HINT : undefined };

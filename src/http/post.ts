@@ -1,7 +1,4 @@
-/**
- * POST of a fixed body with retries. The body is a Buffer built once, so every
- * attempt sends the identical bytes; the caller decides what a final status means.
- */
+// The body is a Buffer built once, so every attempt sends the identical bytes.
 import { describeNetworkError, errorCode, type NetworkProblem } from './network-errors.js';
 import { backoffDelayMs, isRetryableStatus, retryAfterMs, sleep } from './retry-policy.js';
 import type { HttpResponse, Transport } from './transport.js';

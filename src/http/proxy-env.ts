@@ -1,5 +1,3 @@
-/** The proxy settings of the environment (either case of HTTP_PROXY, HTTPS_PROXY, NO_PROXY). */
-
 function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const value = env[name.toLowerCase()] ?? env[name.toUpperCase()];
   return value === '' ? undefined : value;

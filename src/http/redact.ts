@@ -1,8 +1,7 @@
-/** Shortening a service's answer for an error message, with secret values replaced by *** (see ../redaction.ts). */
 import { MAX_SHOWN_BODY_CHARS } from '../core/constants.js';
 import type { Redactor } from '../secrets/redaction.js';
 
-/** Control characters (terminal escape sequences among them) shown as \u001b etc., never sent to a terminal. */
+/** Terminal escape sequences among them: shown as \u001b etc., never sent to a terminal. */
 export function neutralizeControls(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -13,7 +12,6 @@ export function shorten(text: string, max = MAX_SHOWN_BODY_CHARS): string {
   return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max)}… (${oneLine.length - max} more characters)`;
 }
 
-/** The message of a JSON error body ({"error"}, {"message"}, {"detail"}), else the text itself. */
 export function serviceMessage(body: string, redactor: Redactor): string {
   let text = body;
   try {
@@ -25,16 +23,13 @@ export function serviceMessage(body: string, redactor: Redactor): string {
       else if (record.error && typeof record.error === 'object') text = JSON.stringify(record.error);
     }
   } catch {
-    // not JSON: show the text
   }
   const shown = shorten(redactor.redact(text));
   return shown === '' ? '(empty body)' : shown;
 }
 
-/** The largest answer body reported whole in --json output; a longer one is shortened. */
 const MAX_REPORTED_BODY_CHARS = 4096;
 
-/** The answer body for --json output: parsed JSON or the text, long ones shortened, secrets redacted. */
 export function parseBody(body: string, redactor: Redactor): unknown {
   if (body === '') return '';
   if (body.length > MAX_REPORTED_BODY_CHARS) return shorten(redactor.redact(body), MAX_REPORTED_BODY_CHARS);

@@ -1,15 +1,5 @@
-/**
- * How requests leave svcctl. One request (a single event, a login) goes
- * through Node's own http/https client, which is part of Node's start-up
- * snapshot and costs almost nothing to load; batches and proxied requests go
- * through an undici pool (kept-alive connections, ~3× the throughput), which
- * costs ~90 ms to load. Both send the Buffer they are given, byte for byte,
- * and both end every attempt at its deadline (attempt-deadline.ts) and read
- * answers with a cap (body-limit.ts). BENCHMARKS.md has the numbers.
- *
- * This module is the factory only; the types live in transport-types.ts, so
- * the two transports do not import this module back.
- */
+// Single requests use Node's http client (in the start-up snapshot); batches and proxying use an undici pool:
+// ~3× the throughput, but ~90 ms to load (BENCHMARKS.md).
 import { proxySettings } from './proxy-env.js';
 import type { Transport, TransportOptions } from './transport-types.js';
 

@@ -1,4 +1,3 @@
-/** The undici transport: a kept-alive pool, or the environment's proxy agent. */
 import type { IncomingHttpHeaders } from 'node:http';
 import { startDeadline, type AttemptDeadline } from './attempt-deadline.js';
 import { bodyLimit, CappedBody } from './body-limit.js';
@@ -20,10 +19,8 @@ class ConnectionLoop extends Error {
   }
 }
 
-/** Connection failures in a row (no success between) after which undici's reconnecting is cut short. */
 const MAX_CONNECT_FAILURES = 5;
 
-/** Header names and values of undici's raw header list, lower-cased names. */
 function headersOf(raw: Buffer[] | string[] | null): IncomingHttpHeaders {
   const headers: IncomingHttpHeaders = {};
   if (!raw) return headers;
@@ -31,14 +28,7 @@ function headersOf(raw: Buffer[] | string[] | null): IncomingHttpHeaders {
   return headers;
 }
 
-/**
- * One request through undici's dispatch API: the answer is gathered by this
- * handler instead of a stream (a batch sends tens of thousands; this costs less
- * than request() and body.text(), and one object with methods costs less than
- * a closure per callback). One deadline per attempt ends the whole exchange;
- * the body is read up to its cap (a 2xx body that is not kept is counted and
- * dropped as it arrives).
- */
+/** A handler, not a stream: a batch sends tens of thousands, and this costs less than request() and body.text(). */
 class Exchange {
   private status = 0;
   private headers: IncomingHttpHeaders = {};
@@ -125,8 +115,7 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
   const proxy = proxySettings(options.env);
   const proxyUrl = proxy?.httpsProxy ?? proxy?.httpProxy;
 
-  // undici reconnects without end when a connection closes before it is set up
-  // (a proxy refusing the tunnel does that): count the failures and stop.
+  // undici reconnects without end when a connection closes before it is set up (a proxy refusing the tunnel): stop it.
   let failures = 0;
   let loopError: ConnectionLoop | undefined;
   const watch = <T extends Dispatcher>(pool: T): T => {
@@ -144,11 +133,7 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
     proxy ? new undici.EnvHttpProxyAgent({ ...common, ...proxy, factory }) : watch(new undici.Pool(options.origin, common));
   let dispatcher = create();
 
-  /**
-   * Through a proxy that refuses the tunnel, undici reconnects without end and
-   * ignores an abort signal (undici 7). A deadline per attempt destroys that
-   * agent (the only thing that ends it) and starts a fresh one for what follows.
-   */
+  /** undici 7 ignores an abort signal while reconnecting to a refusing proxy: only destroying the agent ends it. */
   async function throughProxy<T>(attempt: (d: Dispatcher) => Promise<T>): Promise<T> {
     const used = dispatcher;
     let expired = false;
@@ -168,7 +153,6 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
     }
   }
 
-  // A connection loop cut short (above) fails every request with its own error.
   const errorOf = (error: unknown): unknown => loopError ?? error;
 
   let ended = false;
@@ -192,7 +176,7 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
       const dispatchOptions = { origin, path, method: request.method, headers: request.headers, body: request.body ?? null };
       const keep = request.keepSuccessBody !== false;
       if (loopError) return Promise.reject(loopError);
-      // Without a proxy: straight to the pool (no async frame or closure per request).
+      // No async frame or closure per request without a proxy.
       if (!proxy) return exchange(dispatcher, dispatchOptions, keep, options.timeoutMs, errorOf);
       return throughProxy((d) => exchange(d, dispatchOptions, keep, options.timeoutMs, errorOf));
     },

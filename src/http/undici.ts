@@ -1,8 +1,4 @@
-/**
- * undici is loaded on first use only: commands that do not talk to the network
- * never pay for it. (The build maps 'undici' to a slim entry with only the
- * parts svcctl uses; see scripts/build.mjs.)
- */
+// Loaded on first use only; the build maps 'undici' to a slim entry (scripts/build.mjs).
 import type * as UndiciModule from 'undici';
 
 export type { Dispatcher } from 'undici';

@@ -1,45 +1,28 @@
-/**
- * Recognises entries that point at this service, whatever client wrote them
- * and under whatever name: the MCP server package in the command line,
- * mcp-remote with the service's MCP URL, a URL equal to (or ending with) the
- * MCP URL, or credentials under the service's variable and header names; and
- * svcctl's own entries (`svcctl mcp proxy`, a `svcctl token --refresh` headers command).
- */
 import { CLI_NAME, ENV_PREFIX, HEADER_EMAIL, LEGACY_ENV_PREFIX, LEGACY_HEADER_EMAIL, MCP_PROXY_PACKAGE, SETTING_NAMES } from '../core/constants.js';
 import type { Mode } from './types.js';
 
 export interface ServiceMatcher {
-  /** Package name without a version, e.g. service-mcp-server. */
   package: string;
-  /** The service's MCP URL when one is configured. */
   mcpUrl: string | undefined;
 }
 
 type Entry = Record<string, unknown>;
 
-/** The fields that hold a remote server's URL, across clients. */
 export const URL_FIELDS = ['url', 'serverUrl', 'httpUrl', 'uri'] as const;
 const HEADER_PREFIXES = [HEADER_EMAIL, LEGACY_HEADER_EMAIL].map((name) => name.replace(/Email$/, '').toLowerCase());
 
-/** The strings of an array (anything else: none). */
 export const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
 const keysOf = (value: unknown): string[] => (value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.keys(value) : []);
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
 
-/** The package a runner argument names: service-mcp-server@latest → service-mcp-server; @scope/x@1 → @scope/x. */
 export function packageName(arg: string): string {
   const at = arg.indexOf('@', arg.startsWith('@') ? 1 : 0);
   return at < 0 ? arg : arg.slice(0, at);
 }
 
-/**
- * The command line of an entry: command + args, an opencode-style command
- * array, or Zed's older {path, args, env}; undefined when it has no command.
- */
 export function commandLine(entry: Entry): string[] | undefined {
   const command = entry.command;
   if (typeof command === 'string') return [command, ...strings(entry.args)];
-  // Goose extensions: `cmd` + `args` (block/goose crates/goose/src/agents/extension.rs).
   if (command === undefined && typeof entry.cmd === 'string') return [entry.cmd, ...strings(entry.args)];
   if (Array.isArray(command)) return strings(command);
   const zed = command !== null && typeof command === 'object' ? (command as { path?: unknown; args?: unknown }) : undefined;
@@ -49,16 +32,12 @@ export function commandLine(entry: Entry): string[] | undefined {
 
 const isSvcctl = (arg: string): boolean => /(^|[\\/])svcctl(\.(cmd|exe|js))?$/i.test(arg) || packageName(arg) === CLI_NAME;
 
-/** A command line that runs `svcctl … mcp proxy` (by name, by path — node and its script —, through cmd /c, or as `npx -y svcctl@<version>`). */
 export function isSvcctlProxy(line: string[]): boolean {
   const at = line.findIndex(isSvcctl);
   return at >= 0 && line.slice(at + 1).some((arg, index, rest) => arg === 'mcp' && rest[index + 1] === 'proxy');
 }
 
-/**
- * A string that runs `svcctl … token --refresh` (a client's headers command, e.g. Claude Code's headersHelper):
- * `svcctl`, `/path/bin/svcctl.js` (after node's path), `svcctl.cmd` or `svcctl@<version>` (after npx -y).
- */
+// Forms: svcctl, /path/bin/svcctl.js (after node), svcctl.cmd, svcctl@<version> (after npx -y).
 export const SVCCTL_HELPER = /(^|[\s\\/'"])svcctl(\.cmd|\.js)?(@[\w.+-]+)?['"]?\s.*\btoken\b.*--refresh/;
 
 function urlMatches(url: string, mcpUrl: string | undefined): boolean {

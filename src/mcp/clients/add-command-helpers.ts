@@ -1,4 +1,3 @@
-/** Small pieces the clients' own `mcp add` command lines share. */
 import { usageError } from '../../core/errors.js';
 import { commandLine, shellFor, type Arg } from '../render/shell-quote.js';
 import type { ClientAddCommand, EntryRequest, Scope } from '../types.js';

@@ -1,12 +1,8 @@
-/**
- * Amp: its row of the client table, with its own add command or install
- * link and doctor rules where it has them. Facts and sources: docs/clients-agents.md.
- */
+// Facts and sources: docs/clients-agents.md.
 import type { ClientEnv, ClientSpec, ClientAddCommand, EntryRequest, RenderedEntry } from '../types.js';
 import { join, projectFile, underKey } from './paths.js';
 import { line, strings, pairs, type Entry } from './add-command-helpers.js';
 
-/** ~/.config/amp on macOS and Linux (`amp --help`), %USERPROFILE%\.config\amp on Windows (https://ampcode.com/manual). */
 const ampDir = (env: ClientEnv): string => join(env, env.homeDir, '.config', 'amp');
 
 export const amp: ClientSpec = {
@@ -17,7 +13,6 @@ export const amp: ClientSpec = {
   configPath: (env, scope) => (scope === 'project' ? projectFile(env, '.amp', 'settings.json') : join(env, ampDir(env), 'settings.json')),
   // A flat key with a dot in it, not nested (what `amp mcp add` writes).
   ...underKey('amp.mcpServers'),
-  // ${VAR} in env and headers per the Amp manual; args are not documented as expanded.
   variables: 'dollar-brace',
   expandsInArgs: false,
   remoteInFile: true,
@@ -32,7 +27,6 @@ export const amp: ClientSpec = {
   addCommand: ampAddCommand,
 };
 
-/** `amp mcp add <name> [--header K=V]… <url>`; `amp mcp add <name> [--env K=V]… -- <cmd> <args…>`; --workspace for the project. */
 export function ampAddCommand(request: EntryRequest, rendered: RenderedEntry): ClientAddCommand {
   const entry = rendered.value as Entry;
   const workspace = request.scope === 'project' ? ['--workspace'] : [];

@@ -1,27 +1,14 @@
-/**
- * Antigravity: its row of the client table, with its own add command or install
- * link and doctor rules where it has them. Facts and sources: docs/clients-editors.md.
- */
 import type { ClientEnv, ClientSpec, ClientVersion } from '../types.js';
 import { currentPath } from './versions.js';
 import { join, probe, projectFile, underKey } from './paths.js';
 
-/**
- * Antigravity (Google): the IDE and its CLI, `agy`. Facts and sources, with dates, in
- * docs/clients-editors.md ("Antigravity"). Antigravity 2 and agy read one unified file,
- * ~/.gemini/config/mcp_config.json (also on Windows, under %USERPROFILE%), and a workspace's
- * .agents/mcp_config.json; Antigravity 1 read ~/.gemini/antigravity/mcp_config.json, which the
- * newer versions ignore. Key `mcpServers`; remote {serverUrl, headers}, local {command, args,
- * env} with no `type` (an entry with `type: "stdio"` is dropped without a word); `disabled: true`
- * switches a server off. Variables are not expanded: literal values, or a proxy entry.
- */
+// Facts and sources: docs/clients-editors.md ("Antigravity"); an entry with `type: "stdio"` is dropped without a word.
 const unifiedFolder = (env: ClientEnv): string => join(env, env.homeDir, '.gemini', 'config');
 
 const legacyFolder = (env: ClientEnv): string => join(env, env.homeDir, '.gemini', 'antigravity');
 
 const workspaceFile = (env: ClientEnv): string => projectFile(env, '.agents', 'mcp_config.json');
 
-/** Antigravity 2 leaves its unified folder (with mcp_config.json.migrated after moving an old file); agy its own folder. */
 const unifiedInstalled = (env: ClientEnv): boolean => {
   const fs = probe(env);
   return fs.exists(unifiedFolder(env)) || fs.exists(join(env, env.homeDir, '.gemini', 'antigravity-cli'));

@@ -1,19 +1,14 @@
-/**
- * Augment (auggie): its row of the client table, with its own add command or install
- * link and doctor rules where it has them. Facts and sources: docs/clients-agents.md.
- */
+// Facts and sources: docs/clients-agents.md.
 import type { ClientEnv, ClientSpec, Scope, ClientAddCommand, EntryRequest, RenderedEntry } from '../types.js';
 import { join, projectFile, underKey } from './paths.js';
 import { line } from './add-command-helpers.js';
 
-/** ~/.augment on every OS (auggie 0.36.0: HOME, else USERPROFILE). */
 const augmentDir = (env: ClientEnv): string => join(env, env.homeDir, '.augment');
 
 export const auggie: ClientSpec = {
   id: 'auggie',
   label: 'Augment (auggie)',
   format: 'json',
-  // auggie 0.36.0 `mcp add --project | --local`: .augment/settings.json and .augment/settings.local.json.
   scopes: ['user', 'project', 'local'],
   configPath: (env, scope: Scope) => {
     if (scope === 'project') return projectFile(env, '.augment', 'settings.json');
@@ -21,7 +16,6 @@ export const auggie: ClientSpec = {
     return join(env, augmentDir(env), 'settings.json');
   },
   ...underKey('mcpServers'),
-  // ${VAR} and ${VAR:-default} in command, args, env, url and headers; \${ is a literal ${; unset without default: the server fails to start.
   variables: 'dollar-brace',
   expandsInArgs: true,
   remoteInFile: true,
@@ -32,7 +26,6 @@ export const auggie: ClientSpec = {
   addCommand: auggieAddCommand,
 };
 
-/** `auggie mcp add-json <name> '<json>' [--project | --local]`: the entry exactly as rendered. */
 export function auggieAddCommand(request: EntryRequest, rendered: RenderedEntry): ClientAddCommand {
   const scope = request.scope === 'user' ? [] : [`--${request.scope}`];
   return line(request, ['auggie', 'mcp', 'add-json', request.name, JSON.stringify(rendered.value), ...scope]);

@@ -1,13 +1,9 @@
-/**
- * Claude Code: its row of the client table, with its own add command or install
- * link and doctor rules where it has them. Facts and sources: docs/mcp.md.
- */
+// Facts and sources: docs/mcp.md.
 import type { ClientEnv, ClientSpec, Scope, EntryRequest, RenderedEntry } from '../types.js';
 import { envOr, join, projectFile, resolveFor } from './paths.js';
 import { commandLine, shellFor, type Arg } from '../render/shell-quote.js';
 import { type ClientCommand } from './add-command-helpers.js';
 
-/** ~/.claude.json, or $CLAUDE_CONFIG_DIR/.claude.json when that is set. */
 export function claudeCodeStateFile(env: ClientEnv): string {
   return join(env, envOr(env, 'CLAUDE_CONFIG_DIR', env.homeDir), '.claude.json');
 }
@@ -18,7 +14,6 @@ function claudeCodePath(env: ClientEnv, scope: Scope): string {
 }
 
 function claudeCodeServersPath(scope: Scope, env: ClientEnv): string[] {
-  // Local scope: private to one project, kept in ~/.claude.json under the project's absolute path.
   if (scope === 'local') return ['projects', resolveFor(env, env.projectDir), 'mcpServers'];
   return ['mcpServers'];
 }
@@ -41,13 +36,7 @@ export const claudeCode: ClientSpec = {
       ? 'Start a new Claude Code session in the project and approve the server when asked (project servers from .mcp.json need approval; see /mcp).'
       : 'Start a new Claude Code session (or run /mcp) to load the server.',
   shape: { stdioFields: { type: 'stdio' }, remote: { urlField: 'url', fields: { type: 'http' } } },
-  // "Use dynamic headers for custom authentication" (https://code.claude.com/docs/en/mcp, quoted in
-  // https://github.com/anthropics/claude-code/issues/52200): "headersHelper … generate[s] request headers at
-  // connection time. Claude Code runs the command and merges its output into the connection headers. The helper
-  // runs fresh on each connection (at session start and on reconnect)". Claude Code 2.1.197's own code (checked):
-  // a string, run with shell: true, 10 s timeout, CLAUDE_CODE_MCP_SERVER_NAME/_URL in its env; stdout trimmed
-  // must be a JSON object of string values; a tool call answered 401 re-runs it and retries once; a project-scope
-  // helper runs only after the workspace trust dialog is accepted.
+  // headersHelper: run fresh on each connection, shell: true, 10 s (docs/mcp.md has the source and what was checked).
   headersCommand: {
     field: 'headersHelper',
     shell: true,

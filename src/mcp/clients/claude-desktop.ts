@@ -1,20 +1,13 @@
-/**
- * Claude Desktop: its row of the client table, with its own add command or install
- * link and doctor rules where it has them. Facts and sources: docs/mcp.md.
- */
+// Facts and sources: docs/mcp.md.
 import type { ClientEnv, ClientSpec } from '../types.js';
 import { appSupportDir, join, localAppData, osFamily, probe, underKey } from './paths.js';
 
 const DESKTOP_FILE = 'claude_desktop_config.json';
 
-/** The Windows Store (MSIX) package of Claude Desktop, the default installer since early 2026. */
+/** The Windows Store (MSIX) package, the default installer since early 2026. */
 const MSIX_PACKAGE = 'Claude_pzs8sxrjxfjjc';
 
-/**
- * The MSIX package folder when Claude Desktop was installed from the Windows
- * Store: the known package id first, else any Claude_* package (the id suffix
- * is the publisher hash, which could change).
- */
+/** Any Claude_* package after the known id: the suffix is the publisher hash, which could change. */
 export function claudeMsixPackageDir(env: ClientEnv): string | undefined {
   const packages = join(env, localAppData(env), 'Packages');
   const fs = probe(env);
@@ -24,7 +17,6 @@ export function claudeMsixPackageDir(env: ClientEnv): string | undefined {
   return other === undefined ? undefined : join(env, packages, other);
 }
 
-/** The folder that holds claude_desktop_config.json. */
 export function claudeDesktopDir(env: ClientEnv): string {
   if (osFamily(env.platform) === 'win32') {
     const msix = claudeMsixPackageDir(env);

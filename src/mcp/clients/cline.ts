@@ -1,11 +1,7 @@
-/**
- * Cline: its row of the client table, with its own add command or install
- * link and doctor rules where it has them. Facts and sources: docs/mcp.md.
- */
+// Facts and sources: docs/mcp.md.
 import type { ClientEnv, ClientSpec, DoctorFailure } from '../types.js';
 import { join, underKey, vscodeUserDir } from './paths.js';
 
-/** Cline: an untyped `url` is SSE, `type: "http"` fails its schema; only streamableHttp (or legacy transportType "http") speaks Streamable HTTP. */
 function clineTransport(name: string, entry: Record<string, unknown>, reinstall: string): DoctorFailure | undefined {
   const typed = typeof entry.type === 'string' ? entry.type : undefined;
   if (typed === 'streamableHttp' || (typed === undefined && entry.transportType === 'http')) return undefined;
@@ -18,7 +14,6 @@ function clineTransport(name: string, entry: Record<string, unknown>, reinstall:
   return { message: `'${name}': ${found}; Cline needs "type": "streamableHttp"`, fix: `set "type": "streamableHttp" in the entry, or reinstall: ${reinstall}` };
 }
 
-/** Cline keeps its settings in the VS Code extension's global storage. */
 export function clineStorageDir(env: ClientEnv): string {
   return join(env, vscodeUserDir(env), 'globalStorage', 'saoudrizwan.claude-dev');
 }

@@ -1,7 +1,4 @@
-/**
- * Codex: its row of the client table, with its own add command or install
- * link and doctor rules where it has them. Facts and sources: docs/mcp.md.
- */
+// Facts and sources: docs/mcp.md.
 import { codexBearerVariable, codexLocal, codexProxy, codexRemote } from '../render/codex.js';
 import type { ClientEnv, ClientSpec, EntryRequest, RenderedEntry } from '../types.js';
 import { envOr, join, projectFile, underKey } from './paths.js';
@@ -9,7 +6,6 @@ import { usageError } from '../../core/errors.js';
 import { commandLine, expandedAssignment, shellFor, type Arg } from '../render/shell-quote.js';
 import { record, strings, type ClientCommand, type Entry } from './add-command-helpers.js';
 
-/** $CODEX_HOME, default ~/.codex. */
 export function codexHome(env: ClientEnv): string {
   return envOr(env, 'CODEX_HOME', join(env, env.homeDir, '.codex'));
 }
@@ -19,12 +15,10 @@ export const codex: ClientSpec = {
   label: 'Codex CLI',
   format: 'toml',
   scopes: ['user', 'project'],
-  // Project config is read only for projects the user marked as trusted.
   configPath: (env, scope) =>
     scope === 'project' ? projectFile(env, '.codex', 'config.toml') : join(env, codexHome(env), 'config.toml'),
   ...underKey('mcp_servers'),
-  // Codex never expands ${VAR}; it forwards variables by name (env_vars,
-  // env_http_headers, bearer_token_env_var), which render/codex.ts (this row's renderer) writes instead.
+  // Codex never expands ${VAR}; render/codex.ts forwards variables by name instead.
   variables: 'none',
   expandsInArgs: false,
   remoteInFile: true,
@@ -37,12 +31,7 @@ export const codex: ClientSpec = {
       : 'Start a new Codex session; /mcp lists the servers.',
   shape: { remote: { urlField: 'url' } },
   renderer: { local: codexLocal, remote: (_client, request) => codexRemote(request), proxy: codexProxy, proxyTokenVariable: codexBearerVariable },
-  // `http_headers_helper = "<command>"` in a url entry (Codex 0.169.0, checked: `codex mcp get --json` shows it as a
-  // string, an array is "invalid type: sequence, expected a string"; its messages say the helper "must output a JSON
-  // object of strings", "timed out after 10 seconds", "output exceeds 64 KiB", and that it runs only in the local
-  // environment). Used in the wild for `{"Authorization":"Bearer …"}` (e.g. Codex configs printed by MCP installers
-  // found by code search). Whether it is run by a shell is not documented: svcctl writes a line that reads the same
-  // either way (no quotes, no variables).
+  // Whether Codex runs the helper through a shell is not documented: the line written reads the same either way.
   headersCommand: { field: 'http_headers_helper', shell: false, output: 'json-headers', timeoutMs: 10_000, env: {} },
   forwardsByName: true,
   doctor: {

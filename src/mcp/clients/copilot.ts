@@ -1,12 +1,8 @@
-/**
- * GitHub Copilot CLI: its row of the client table, with its own add command or install
- * link and doctor rules where it has them. Facts and sources: docs/clients-agents.md.
- */
+// Facts and sources: docs/clients-agents.md.
 import type { ClientEnv, ClientSpec, ClientAddCommand, EntryRequest, RenderedEntry } from '../types.js';
 import { envOr, join, projectFile, underKey } from './paths.js';
 import { type Entry, strings, onlyScopes, line, pairs } from './add-command-helpers.js';
 
-/** $COPILOT_HOME, default ~/.copilot on every OS (`copilot mcp --help` 1.0.102; https://github.com/github/docs/pull/41226). */
 export function copilotHome(env: ClientEnv): string {
   return envOr(env, 'COPILOT_HOME', join(env, env.homeDir, '.copilot'));
 }
@@ -15,11 +11,9 @@ export const copilot: ClientSpec = {
   id: 'copilot',
   label: 'GitHub Copilot CLI',
   format: 'json',
-  // `copilot mcp --help` 1.0.102: User ~/.copilot/mcp-config.json, Workspace .mcp.json or .github/mcp.json.
   scopes: ['user', 'project'],
   configPath: (env, scope) => (scope === 'project' ? projectFile(env, '.github', 'mcp.json') : join(env, copilotHome(env), 'mcp-config.json')),
   ...underKey('mcpServers'),
-  // $VAR, ${VAR}, ${VAR:-default} in env (github/copilot-cli#903, v1.0.10) and headers (changelog 1.0.x).
   variables: 'dollar-brace',
   // Args are not documented as expanded: the mcp-remote headers stay ${NAME}.
   expandsInArgs: false,
@@ -30,12 +24,10 @@ export const copilot: ClientSpec = {
     scope === 'project'
       ? 'Start a new Copilot CLI session in the project and trust the folder when asked (workspace servers load only in trusted folders); /mcp lists the servers.'
       : 'Start a new Copilot CLI session (it reads mcp-config.json at start); `copilot mcp list` shows the server.',
-  // What `copilot mcp add` writes: tools ["*"] and type local | http.
   shape: { stdioFields: { type: 'local' }, trailingFields: { tools: ['*'] }, remote: { urlField: 'url', fields: { type: 'http' } } },
   addCommand: copilotAddCommand,
 };
 
-/** `copilot mcp add <name> [--env K=V]… -- <cmd> <args…>`; `copilot mcp add --transport http <name> <url> [--header "K: V"]…` (user config). */
 export function copilotAddCommand(request: EntryRequest, rendered: RenderedEntry): ClientAddCommand {
   onlyScopes('copilot', 'copilot', request, ['user']);
   const entry = rendered.value as Entry;

@@ -1,11 +1,7 @@
-/**
- * Crush: its row of the client table, with its own add command or install
- * link and doctor rules where it has them. Facts and sources: docs/clients-agents.md.
- */
+// Facts and sources: docs/clients-agents.md.
 import type { ClientEnv, ClientSpec } from '../types.js';
 import { envOr, join, probe, projectFile, underKey, xdgConfigHome } from './paths.js';
 
-/** $CRUSH_GLOBAL_CONFIG, else $XDG_CONFIG_HOME/crush, else ~/.config/crush on every OS (charmbracelet/crush internal/config/load.go). */
 export function crushConfigDir(env: ClientEnv): string {
   return envOr(env, 'CRUSH_GLOBAL_CONFIG', join(env, xdgConfigHome(env), 'crush'));
 }
@@ -15,14 +11,12 @@ export const crush: ClientSpec = {
   label: 'Crush',
   format: 'json',
   scopes: ['user', 'project'],
-  // Project: .crush.json or crush.json (.crush.json wins); an existing crush.json is kept.
   configPath: (env, scope) => {
     if (scope !== 'project') return join(env, crushConfigDir(env), 'crush.json');
     const plain = projectFile(env, 'crush.json');
     return probe(env).exists(plain) && !probe(env).exists(projectFile(env, '.crush.json')) ? plain : projectFile(env, '.crush.json');
   },
   ...underKey('mcp'),
-  // Shell expansion ($VAR, ${VAR}, ${VAR:-default}, $(command)) of url, headers, args and env.
   variables: 'dollar-brace',
   expandsInArgs: true,
   remoteInFile: true,

@@ -1,7 +1,4 @@
-/**
- * Cursor: its row of the client table, with its own add command or install
- * link and doctor rules where it has them. Facts and sources: docs/mcp.md.
- */
+// Facts and sources: docs/mcp.md.
 import type { ClientSpec, EntryRequest, RenderedEntry } from '../types.js';
 import { join, projectFile, underKey } from './paths.js';
 import { type ClientCommand } from './add-command-helpers.js';

@@ -1,7 +1,4 @@
-/**
- * Factory droid: its row of the client table, with its own add command or install
- * link and doctor rules where it has them. Facts and sources: docs/clients-agents.md.
- */
+// Facts and sources: docs/clients-agents.md.
 import type { ClientEnv, ClientSpec, ClientAddCommand, EntryRequest, RenderedEntry } from '../types.js';
 import { join, projectFile, underKey } from './paths.js';
 import { usageError } from '../../core/errors.js';
@@ -16,7 +13,6 @@ export const droid: ClientSpec = {
   scopes: ['user', 'project'],
   configPath: (env, scope) => (scope === 'project' ? projectFile(env, '.factory', 'mcp.json') : join(env, factoryDir(env), 'mcp.json')),
   ...underKey('mcpServers'),
-  // droid 0.215.0 (checked): ${VAR} and ${VAR:-default} in env and headers; args are passed as written.
   variables: 'dollar-brace',
   expandsInArgs: false,
   remoteInFile: true,
@@ -28,7 +24,6 @@ export const droid: ClientSpec = {
   addCommand: droidAddCommand,
 };
 
-/** `droid mcp add <name> <url> --type http [--header "K: V"]…`; `droid mcp add <name> [--env K=V]… -- <cmd> <args…>` (user config). */
 export function droidAddCommand(request: EntryRequest, rendered: RenderedEntry): ClientAddCommand {
   onlyScopes('droid', 'droid', request, ['user']);
   const entry = rendered.value as Entry;

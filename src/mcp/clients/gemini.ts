@@ -1,7 +1,4 @@
-/**
- * Gemini CLI: its row of the client table, with its own add command or install
- * link and doctor rules where it has them. Facts and sources: docs/mcp.md.
- */
+// Facts and sources: docs/mcp.md.
 import type { ClientSpec, EntryRequest, RenderedEntry } from '../types.js';
 import { join, probe, projectFile, underKey } from './paths.js';
 import { usageError } from '../../core/errors.js';
@@ -18,19 +15,15 @@ export const gemini: ClientSpec = {
       ? projectFile(env, '.gemini', 'settings.json')
       : join(env, env.homeDir, '.gemini', 'settings.json'),
   ...underKey('mcpServers'),
-  // $VAR, ${VAR}, %VAR% everywhere in settings.json; an unset variable becomes ''.
   variables: 'dollar-brace',
   expandsInArgs: true,
   remoteInFile: true,
   windowsCmdWrap: false,
   detectPath: (env) => join(env, env.homeDir, '.gemini'),
   afterChangeNote: () => 'Start a new Gemini CLI session; /mcp lists the servers.',
-  // What `gemini mcp add -t http` writes.
   shape: { remote: { urlField: 'url', fields: { type: 'http' } } },
   bareVariables: true,
   addCommand: geminiAddCommand,
-  // Google moves Gemini CLI users to the Antigravity CLI, agy, which keeps its state in ~/.gemini/antigravity-cli/
-  // and reads MCP servers from Antigravity's mcp_config.json, never from settings.json (docs/clients-agents.md).
   replacedBy: { client: 'antigravity', label: "Antigravity's CLI (agy)", installed: (env) => probe(env).exists(join(env, env.homeDir, '.gemini', 'antigravity-cli')) },
 };
 

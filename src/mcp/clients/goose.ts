@@ -1,27 +1,16 @@
-/**
- * Goose: its row of the client table, with its own add command or install
- * link and doctor rules where it has them. Facts and sources: docs/clients-editors.md.
- */
+// Facts and sources: docs/clients-editors.md.
 import { codexBearerVariable } from '../render/codex.js';
 import { gooseKey, gooseLocal, gooseProxy, gooseRemote } from '../render/goose.js';
 import type { ClientEnv, ClientSpec } from '../types.js';
 import { appData, join, osFamily } from './paths.js';
 
-/** Goose: ~/.config/goose on macOS and Linux, %APPDATA%\Block\goose\config on Windows. */
 export function gooseConfigDir(env: ClientEnv): string {
   return osFamily(env.platform) === 'win32'
     ? join(env, appData(env), 'Block', 'goose', 'config')
     : join(env, env.homeDir, '.config', 'goose');
 }
 
-/**
- * Goose — https://block.github.io/goose/docs/guides/config-files
- * ~/.config/goose/config.yaml (macOS, Linux), %APPDATA%\Block\goose\config\config.yaml
- * (Windows); YAML, `extensions:` map keyed by the lower-cased name. Entries
- * and variables: render/goose.ts. One scope (no project file).
- * Windows: Goose spawns through tokio's Command, which does not run npx.cmd
- * by PATHEXT (as for Codex), so `cmd /c npx`.
- */
+/** Goose spawns through tokio's Command, which does not find npx.cmd by PATHEXT (as for Codex): `cmd /c npx`. */
 export const goose: ClientSpec = {
   id: 'goose',
   label: 'Goose',

@@ -1,19 +1,8 @@
-/**
- * Kiro: its row of the client table, with its own add command or install
- * link and doctor rules where it has them. Facts and sources: docs/clients-editors.md.
- */
+// Facts and sources: docs/clients-editors.md.
 import type { ClientSpec } from '../types.js';
 import { join, projectFile, underKey } from './paths.js';
 
-/**
- * Kiro — https://kiro.dev/docs/mcp/configuration , https://kiro.dev/docs/mcp/security
- * User: ~/.kiro/settings/mcp.json; workspace: .kiro/settings/mcp.json. Key
- * `mcpServers`; local {command, args, env}, remote {url, headers}. ${VAR} is
- * expanded only for variables the user approved (a security popup, or
- * kiroAgent.mcpApprovedEnvVars); others stay as the literal ${VAR}, so
- * mcp-remote's own ${VAR} header arguments reach it unexpanded.
- * How Kiro spawns on Windows is not documented: `cmd /c npx` works either way.
- */
+/** Unapproved ${VAR}s stay literal, so mcp-remote's own ${VAR} header arguments reach it unexpanded. */
 export const kiro: ClientSpec = {
   id: 'kiro',
   label: 'Kiro',

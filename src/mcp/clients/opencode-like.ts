@@ -1,7 +1,4 @@
-/**
- * The rows of opencode and of Kilo Code's CLI (a fork that reads the same
- * shape): files, entry shape, versions (opencode 2), `mcp add` line, doctor rule.
- */
+// opencode and Kilo Code's CLI (a fork that reads the same shape). Facts and sources: docs/clients-agents.md.
 import { usageError } from '../../core/errors.js';
 import type { ClientAddCommand, ClientEnv, ClientSpec, ClientVersion, EntryRequest, RenderedEntry, Scope } from '../types.js';
 import { join, probe, resolveFor, xdgConfigHome } from './paths.js';
@@ -9,7 +6,6 @@ import { programOnPath, programVersion } from './program-version.js';
 import { currentServersPath } from './versions.js';
 import { commandLine, shellFor, type Arg } from '../render/shell-quote.js';
 
-/** The first of the names that exists in the folder, else the default. */
 function existingOr(env: ClientEnv, dir: string, names: readonly string[], fallback: string): string {
   const fs = probe(env);
   const found = names.find((name) => fs.exists(join(env, dir, name)));
@@ -19,7 +15,6 @@ function existingOr(env: ClientEnv, dir: string, names: readonly string[], fallb
 interface OpencodeLike {
   id: 'opencode' | 'kilo';
   label: string;
-  /** The program, its config folder under XDG_CONFIG_HOME and its config file base names, read in this order. */
   program: string;
   folder: string;
   userNames: readonly string[];
@@ -46,14 +41,7 @@ function addCommand(app: OpencodeLike) {
   };
 }
 
-/**
- * opencode 2 (the `next` channel; its program is `opencode2`, or `opencode` reporting 2.x or a
- * 0.0.0-next build) keeps the same file and entry format but nests the servers under `mcp.servers`
- * and switches one off with `disabled` instead of `enabled` (anomalyco/opencode specs/v2/config.md,
- * "Group 9: Integrations"; issue 37532). opencode 1 reads each key of `mcp` as a server; run here
- * (2026-11-25, `opencode mcp list`), 1.18.25 to 1.18.33 also read `mcp.servers.<name>` (with
- * `disabled`), while 1.18.23 and older refuse the whole file when `mcp.servers` is in it.
- */
+/** 1.18.25 to 1.18.33 read `mcp.servers` too; 1.18.23 and older refuse the file with it (docs/clients-agents.md). */
 export const OPENCODE_READS_BOTH = [1, 18, 25] as const;
 
 const numbers = (version: string): number[] => version.split(/[.-]/).slice(0, 3).map(Number);
@@ -103,7 +91,6 @@ export function opencodeLike(app: OpencodeLike): ClientSpec {
       ? existingOr(env, resolveFor(env, env.projectDir), app.projectNames, app.projectDefault)
       : existingOr(env, dir(env), app.userNames, app.userNames[0]!);
   const versions = opencodeVersions(app, configPath);
-  // With no opencode on the PATH, what the released opencode (1) reads.
   const serversPath = (scope: Scope, env: ClientEnv): string[] => (versions ? currentServersPath(versions, env, scope) : ['mcp']);
   return {
     id: app.id,
@@ -118,7 +105,6 @@ export function opencodeLike(app: OpencodeLike): ClientSpec {
     // {env:VAR} is replaced everywhere, but our mcp-remote headers use ${NAME}, which it leaves alone.
     expandsInArgs: false,
     remoteInFile: true,
-    // Whether it finds npx.cmd without a shell is not documented; `cmd /c npx` works either way.
     windowsCmdWrap: true,
     detectPath: dir,
     afterChangeNote: () => `Start a new ${app.label} session (it reads its config at start); \`${app.program} mcp list\` shows the server and whether it connects.`,
@@ -129,7 +115,6 @@ export function opencodeLike(app: OpencodeLike): ClientSpec {
       remote: { urlField: 'url', fields: { type: 'remote' } },
     },
     doctor: {
-      // opencode 1 switches a server off with "enabled": false, opencode 2 with "disabled": true.
       disabledHint: (field) => (field === 'enabled' ? ` (or set "enabled": true)` : ''),
       // Checked with opencode 1.18.33: `"command": "npx"` or an `args` key makes the whole config invalid.
       entryRule: (name, entry, mode, reinstall) => {

@@ -1,7 +1,4 @@
-/**
- * opencode: its row of the client table, with its own add command or install
- * link and doctor rules where it has them. Facts and sources: docs/clients-agents.md.
- */
+// Facts and sources: docs/clients-agents.md.
 import { opencodeLike } from './opencode-like.js';
 
 export const opencode = opencodeLike({

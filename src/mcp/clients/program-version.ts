@@ -1,9 +1,4 @@
-/**
- * The version of a client program on the PATH, asked from the program itself
- * (`opencode --version`) with a short time limit, once per run. The PATH comes
- * from the ClientEnv, never from process.env; a program that is not there, or
- * does not answer within the limit, has no known version.
- */
+// The PATH comes from the ClientEnv, never from process.env.
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
@@ -12,7 +7,6 @@ import type { ClientEnv } from '../types.js';
 const ANSWER_LIMIT_MS = 3000;
 const cache = new Map<string, string | undefined>();
 
-/** The full path of `program` on the env's PATH (PATHEXT on Windows), or undefined. */
 export function programOnPath(env: ClientEnv, program: string): string | undefined {
   const api = env.platform === 'win32' ? path.win32 : path.posix;
   const extensions = env.platform === 'win32' ? ['', ...(env.env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean)] : [''];
@@ -25,14 +19,12 @@ export function programOnPath(env: ClientEnv, program: string): string | undefin
         if (env.platform !== 'win32') accessSync(file, constants.X_OK);
         return file;
       } catch {
-        // not here
       }
     }
   }
   return undefined;
 }
 
-/** What `program --version` printed (its first line), or undefined. */
 export function programVersion(env: ClientEnv, program: string): string | undefined {
   const file = programOnPath(env, program);
   if (file === undefined) return undefined;

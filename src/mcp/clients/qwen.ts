@@ -1,12 +1,8 @@
-/**
- * Qwen Code: its row of the client table, with its own add command or install
- * link and doctor rules where it has them. Facts and sources: docs/clients-agents.md.
- */
+// Facts and sources: docs/clients-agents.md.
 import type { ClientEnv, ClientSpec, ClientAddCommand, EntryRequest, RenderedEntry } from '../types.js';
 import { envOr, join, projectFile, underKey } from './paths.js';
 import { type Entry, strings, onlyScopes, line, pairs } from './add-command-helpers.js';
 
-/** $QWEN_HOME, default ~/.qwen (Qwen Code 0.24.4 resolveQwenHome, checked). */
 export function qwenHome(env: ClientEnv): string {
   return envOr(env, 'QWEN_HOME', join(env, env.homeDir, '.qwen'));
 }
@@ -18,7 +14,6 @@ export const qwen: ClientSpec = {
   scopes: ['user', 'project'],
   configPath: (env, scope) => (scope === 'project' ? projectFile(env, '.qwen', 'settings.json') : join(env, qwenHome(env), 'settings.json')),
   ...underKey('mcpServers'),
-  // $VAR and ${VAR} over the whole settings object, args included; no ${VAR:-default}; unset stays as written.
   variables: 'dollar-brace',
   bareVariables: true,
   expandsInArgs: true,
@@ -45,7 +40,7 @@ export const qwen: ClientSpec = {
   addCommand: qwenAddCommand,
 };
 
-/** `qwen mcp add <name> <commandOrUrl> -s <scope> [-t http] [-H "K: V"]… [-e K=V]… -- <args…>` (positionals first: -e and -H take several values). */
+/** Positionals first: -e and -H take several values. */
 export function qwenAddCommand(request: EntryRequest, rendered: RenderedEntry): ClientAddCommand {
   onlyScopes('qwen', 'qwen', request, ['user', 'project']);
   const entry = rendered.value as Entry;

@@ -1,9 +1,4 @@
-/**
- * Renders our server entry for one client (or a generic format) × mode × auth
- * × secrets: the value to write, VS Code `inputs`, whether the file will hold
- * literal secrets, the variables the user must export, and what the client
- * needs next. Pure: no file system, no environment.
- */
+// Pure: no file system, no environment.
 import { usageError } from '../../core/errors.js';
 import { CLIENTS } from './table.js';
 import { genericEntry } from '../render/generic.js';
@@ -18,13 +13,12 @@ function canReference(client: ClientSpec): boolean {
   return client.variables !== 'none' || client.forwardsByName === true;
 }
 
-/** References where the client can use them, else literal values (contract section 4). */
+/** References where the client can use them, else literal values (docs/mcp.md). */
 export function defaultSecrets(target: Target): SecretsHow {
   if ('format' in target) return 'literal';
   return canReference(CLIENTS[target.client]) ? 'ref' : 'literal';
 }
 
-/** A usage error when the client cannot take the chosen kind of secrets. */
 export function checkSecrets(target: Target, secrets: SecretsHow): void {
   if ('format' in target) {
     if (secrets === 'prompt') throw usageError('--secrets prompt is for VS Code and Visual Studio (--client vscode, visual-studio): it uses their inputs');
@@ -45,7 +39,7 @@ export function checkSecrets(target: Target, secrets: SecretsHow): void {
   }
 }
 
-/** Before any value is asked for: a usage error when the client's file cannot take the mode's entry (a token helper entry is stdio). */
+/** A token helper entry is stdio, so a file that cannot hold one is refused before any value is asked for. */
 export function checkMode(target: Target, mode: Mode, tokenHelper: boolean): void {
   if ('format' in target || mode !== 'remote' || tokenHelper) return;
   const client = CLIENTS[target.client];
@@ -92,11 +86,7 @@ function clientNotes(client: ClientSpec, request: EntryRequest): string[] {
   return notes;
 }
 
-/**
- * What to do when the token expires. A literal token makes the entry differ
- * from the one a new install writes, so install then needs --force (without
- * it, exit 7: a conflicting entry).
- */
+/** A literal token makes the entry differ from what a new install writes, so install then needs --force. */
 function bearerRenewalNote(request: EntryRequest): string {
   const secrets = request.secrets;
   const start = 'Access tokens expire: when the server starts rejecting the token, run `svcctl login --save` again';
@@ -106,11 +96,7 @@ function bearerRenewalNote(request: EntryRequest): string {
   return `${start} and give the client the new token (\`svcctl token\` prints it).`;
 }
 
-/**
- * The variable that carries the token with --secrets ref: SERVICE_ACCESS_TOKEN,
- * unless the row's renderer names another (a Codex proxy entry on Windows
- * forwards "Bearer <token>" whole in SERVICE_AUTH_HEADER, see codexBearerVariable).
- */
+/** A Codex proxy entry on Windows forwards "Bearer <token>" whole in SERVICE_AUTH_HEADER (codexBearerVariable). */
 function tokenVariable(request: EntryRequest): string {
   if (request.secrets !== 'ref' || request.auth !== 'bearer' || request.mode !== 'proxy') return VAR_ACCESS_TOKEN;
   const renderer = 'client' in request.target ? CLIENTS[request.target.client].renderer : undefined;
@@ -122,7 +108,6 @@ function variablesToExport(request: EntryRequest): string[] {
   return credentialKeys(request).map((key) => (key === 'token' ? tokenVariable(request) : VARIABLE_OF[key]));
 }
 
-/** The entry for a request that buildEntryRequest made (and checked: secrets for the target, auth for the mode). */
 export function renderEntry(request: EntryRequest): RenderedEntry {
   const literalSecrets = holdsLiteralSecret(request);
   if ('format' in request.target) {

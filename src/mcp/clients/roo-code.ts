@@ -1,27 +1,12 @@
-/**
- * Roo Code: its row of the client table, with its own add command or install
- * link and doctor rules where it has them. Facts and sources: docs/clients-editors.md.
- */
+// Facts and sources: docs/clients-editors.md.
 import type { ClientEnv, ClientSpec } from '../types.js';
 import { join, projectFile, underKey, vscodeUserDir } from './paths.js';
 
-/** Roo Code keeps its global settings in the VS Code extension's global storage (id rooveterinaryinc.roo-cline). */
 export function rooStorageDir(env: ClientEnv): string {
   return join(env, vscodeUserDir(env), 'globalStorage', 'rooveterinaryinc.roo-cline');
 }
 
-/**
- * Roo Code — https://docs.roocode.com/features/mcp/using-mcp-in-roo
- * Global: <VS Code user dir>/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json;
- * project: .roo/mcp.json (wins over global on a name clash). Key `mcpServers`.
- * Remote: `type: "streamable-http"` + url + headers (a url without type is not
- * inferred: RooCodeInc/Roo-Code#9118). Variables: ${env:VAR} (and
- * ${workspaceFolder}) replaced over the whole entry by injectVariables
- * (RooCodeInc/Roo-Code src/utils/config.ts); a plain ${VAR} is left alone, so
- * mcp-remote's ${VAR} header arguments pass through (expandsInArgs false).
- * Windows: McpHub starts stdio servers as `cmd.exe /c <command>` itself
- * (src/services/mcp/McpHub.ts), so no cmd wrap.
- */
+/** A plain ${VAR} is left alone (only ${env:VAR}), so mcp-remote's ${VAR} header arguments pass through. */
 export const rooCode: ClientSpec = {
   id: 'roo-code',
   label: 'Roo Code',

@@ -1,10 +1,4 @@
-/**
- * The table of the MCP clients svcctl configures. Each row (a ClientSpec)
- * says where the client's file is per OS and scope, where our entry sits in
- * it, what syntax it has for variables and what it needs after a change. The
- * rows live in one module per client beside this one (claude-code.ts, cursor.ts, …);
- * the facts and their sources are in docs/mcp.md, docs/clients-editors.md and docs/clients-agents.md.
- */
+// One module per client beside this one; facts and sources: docs/mcp.md and docs/clients-*.md.
 import { usageError } from '../../core/errors.js';
 import { claudeCode } from './claude-code.js';
 import { claudeDesktop } from './claude-desktop.js';
@@ -34,7 +28,7 @@ import { visualStudio } from './visual-studio.js';
 import { continueClient } from './continue.js';
 import { type ClientEnv, type ClientId, type ClientSpec, type Scope } from '../types.js';
 
-/** The table, in CLIENT_IDS order (a test checks that they agree). */
+/** In CLIENT_IDS order (a test checks that they agree). */
 export const CLIENTS: Readonly<Record<ClientId, ClientSpec>> = {
   'claude-desktop': claudeDesktop,
   'claude-code': claudeCode,
@@ -63,16 +57,11 @@ export const CLIENTS: Readonly<Record<ClientId, ClientSpec>> = {
   continue: continueClient,
 };
 
-/**
- * Adds a row to the table of this process (tests: a client that exists only
- * in a test, rendered, installed, listed and doctored through the library
- * functions; the CLI's --client choices stay CLIENT_IDS). Never called by src/.
- */
+/** Tests only: a client that exists only in a test; the CLI's --client choices stay CLIENT_IDS. */
 export function registerClient(row: ClientSpec): void {
   (CLIENTS as Record<string, ClientSpec>)[row.id] = row;
 }
 
-/** Every row, in table order (rows a test registered last). */
 export function allClients(): ClientSpec[] {
   return Object.values(CLIENTS);
 }
@@ -88,7 +77,6 @@ export function getClient(id: string): ClientSpec {
   return CLIENTS[id];
 }
 
-/** Checks that the client has the scope, with a usage error naming the scopes it has. */
 export function checkScope(client: ClientSpec, scope: Scope): void {
   if (!client.scopes.includes(scope)) {
     throw usageError(
@@ -98,7 +86,6 @@ export function checkScope(client: ClientSpec, scope: Scope): void {
   }
 }
 
-/** Clients whose folder exists on this machine, in table order. */
 export function detectInstalledClients(env: ClientEnv): ClientSpec[] {
   const fs = probe(env);
   return allClients().filter((client) => fs.exists(client.detectPath(env)));

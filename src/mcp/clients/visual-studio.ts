@@ -1,18 +1,9 @@
-/**
- * Visual Studio: its row of the client table, with its own add command or install
- * link and doctor rules where it has them. Facts and sources: docs/clients-editors.md.
- */
+// Facts and sources: docs/clients-editors.md.
 import { usageError } from '../../core/errors.js';
 import type { ClientAddCommand, ClientEnv, ClientSpec, EntryRequest, RenderedEntry } from '../types.js';
 import { join, localAppData, projectFile, underKey } from './paths.js';
 
-// Install links (built from the rendered entry, so they add what `svcctl mcp print` shows).
-
-/**
- * Visual Studio (https://learn.microsoft.com/visualstudio/ide/mcp-servers, "Install from the web"):
- * `vsweb+mcp:/install?` + the URL-encoded JSON of one server with its `name`. The dialog it opens is
- * filled with the server; inputs are not documented for the link, so --secrets prompt is refused.
- */
+/** Inputs are not documented for the link, so --secrets prompt is refused. */
 export function visualStudioAddCommand(request: EntryRequest, rendered: RenderedEntry): ClientAddCommand {
   if (rendered.extraTopLevel?.inputs !== undefined) {
     throw usageError(
@@ -25,7 +16,6 @@ export function visualStudioAddCommand(request: EntryRequest, rendered: Rendered
   return { command: null, links: [{ kind: 'visual-studio', url: `vsweb+mcp:/install?${encodeURIComponent(json)}` }], notes };
 }
 
-/** The folder that holds Visual Studio's per-user data (17.0_<id> folders), only on Windows. */
 const visualStudioDataDir = (env: ClientEnv): string => join(env, localAppData(env), 'Microsoft', 'VisualStudio');
 
 function visualStudioNotes(request: EntryRequest): string[] {
@@ -40,17 +30,7 @@ function visualStudioNotes(request: EntryRequest): string[] {
   return notes;
 }
 
-/**
- * Visual Studio 2022 17.14+ / 2026 — https://learn.microsoft.com/visualstudio/ide/mcp-servers
- * Reads %USERPROFILE%\.mcp.json (user), <SOLUTIONDIR>\.vs\mcp.json (this user, this solution: svcctl's
- * local scope), <SOLUTIONDIR>\.mcp.json (project; also .vscode/mcp.json and .cursor/mcp.json). Key
- * `servers`; `type` stdio / sse / http, `command` + `args` + `env`, or `url`. `inputs` with
- * `${input:id}` (github/github-mcp-server docs/installation-guides/install-other-copilot-ides.md,
- * Visual Studio section; ids match ^[a-zA-Z0-9_]+$ in the schema Visual Studio 17.14 uses). No
- * environment-variable syntax and no headers field are documented: no --secrets ref, no --mode
- * remote (proxy instead). How it spawns a command on Windows is not documented: `cmd /c npx`.
- * Windows-only: on other systems the same paths under the home and project folders.
- */
+/** No variable syntax and no headers field are documented: no --secrets ref, no --mode remote (proxy instead). */
 export const visualStudio: ClientSpec = {
   id: 'visual-studio',
   label: 'Visual Studio',

@@ -1,7 +1,4 @@
-/**
- * VS Code: its row of the client table, with its own add command or install
- * link and doctor rules where it has them. Facts and sources: docs/mcp.md.
- */
+// Facts and sources: docs/mcp.md.
 import type { ClientSpec, Scope, EntryRequest, RenderedEntry } from '../types.js';
 import { join, projectFile, underKey, vscodeUserDir } from './paths.js';
 import { commandLine, shellFor, type Arg } from '../render/shell-quote.js';

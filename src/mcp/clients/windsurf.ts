@@ -1,7 +1,4 @@
-/**
- * Windsurf: its row of the client table, with its own add command or install
- * link and doctor rules where it has them. Facts and sources: docs/mcp.md.
- */
+// Facts and sources: docs/mcp.md.
 import type { ClientSpec } from '../types.js';
 import { join, underKey } from './paths.js';
 

@@ -1,11 +1,7 @@
-/**
- * Zed: its row of the client table, with its own add command or install
- * link and doctor rules where it has them. Facts and sources: docs/mcp.md.
- */
+// Facts and sources: docs/mcp.md.
 import type { ClientEnv, ClientSpec } from '../types.js';
 import { appData, join, osFamily, projectFile, underKey, xdgConfigHome } from './paths.js';
 
-/** Zed: ~/.config/zed on macOS and Linux ($XDG_CONFIG_HOME on Linux only), %APPDATA%\Zed on Windows. */
 export function zedConfigDir(env: ClientEnv): string {
   switch (osFamily(env.platform)) {
     case 'win32':

@@ -1,24 +1,14 @@
-/**
- * The common interface of the config file formats svcctl edits (JSON with
- * comments, TOML). A document reads a value at a key path and returns the
- * whole new text with one value replaced or removed, leaving every other byte
- * of the file as it was. Each edit is checked by parsing the result again:
- * if anything besides the target changed, the edit is refused rather than
- * written (a scanner bug must never reach a user's file).
- */
+// Each edit is checked by parsing the result again: if anything besides the target changed, it is refused, not written.
 import { CliError, ExitCode } from '../../core/errors.js';
 
 export type ConfigFormat = 'json' | 'toml' | 'yaml';
 
 export interface ConfigDocument {
   readonly format: ConfigFormat;
-  /** The text the document was opened with. */
   readonly text: string;
-  /** The parsed value at a key path; undefined when absent. */
   get(path: readonly string[]): unknown;
-  /** The whole text with the value at path added or replaced whole (never merged). */
+  /** Replaced whole, never merged. */
   set(path: readonly string[], value: unknown): string;
-  /** The whole text without the value at path; the same text when it is absent. */
   remove(path: readonly string[]): string;
 }
 
@@ -27,23 +17,17 @@ export interface TextPosition {
   column: number;
 }
 
-/** 1-based line and column of a character offset. */
 export function positionAt(text: string, offset: number): TextPosition {
   const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
   const lines = before.split('\n');
   return { line: lines.length, column: (lines.at(-1) ?? '').replace(/\r$/, '').length + 1 };
 }
 
-/** Where a file does not parse: the file, and the 1-based line and column. */
 export interface FilePosition extends TextPosition {
   file: string;
 }
 
-/**
- * A file that does not parse: exit 7 with file:line:column. The message says
- * nothing about writing (read-only commands report it too); a command that
- * writes adds that nothing was written.
- */
+/** The message says nothing about writing: read-only commands report it too. */
 export class ConfigParseError extends CliError {
   readonly position: FilePosition;
 
@@ -59,14 +43,13 @@ export function parseFailure(file: string, position: TextPosition, reason: strin
   return new ConfigParseError({ file, line: position.line, column: position.column }, reason);
 }
 
-/** The file parses but is not something svcctl can safely edit (wrong shape). */
 export function unsafeShape(file: string, reason: string, hint?: string): CliError {
   return new CliError(ExitCode.UnsafeConfig, `${file}: ${reason}`, {
     hint: hint ?? 'edit the file by hand, or write another file with --config',
   });
 }
 
-/** JSON-model equality: object key order does not matter, array order does. */
+/** Object key order does not matter, array order does. */
 export function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
@@ -83,7 +66,6 @@ export function sameValue(a: unknown, b: unknown): boolean {
   return keys.every((key) => Object.hasOwn(right, key) && sameValue(left[key], right[key]));
 }
 
-/** The value at a key path of a parsed document. */
 export function valueAt(root: unknown, path: readonly string[]): unknown {
   let node: unknown = root;
   for (const key of path) {
@@ -94,7 +76,6 @@ export function valueAt(root: unknown, path: readonly string[]): unknown {
   return node;
 }
 
-/** A copy of a parsed document without the value at path (the model of "everything else"). */
 export function withoutPath(root: unknown, path: readonly string[]): unknown {
   if (path.length === 0 || root === null || typeof root !== 'object' || Array.isArray(root)) return root;
   const [key, ...rest] = path as [string, ...string[]];
@@ -105,16 +86,11 @@ export function withoutPath(root: unknown, path: readonly string[]): unknown {
   return copy;
 }
 
-/** Nests a value under a key path: ['a','b'], v → { a: { b: v } }. */
 export function nestUnder(path: readonly string[], value: unknown): unknown {
   return path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value);
 }
 
-/**
- * Checks an edit by its parsed result: the target holds exactly the intended
- * value (or nothing), and everything else means what it meant before. Empty
- * parent objects left by a removal are not counted as a change.
- */
+/** Empty parent objects left by a removal are not counted as a change. */
 export function checkEdit(
   file: string,
   before: unknown,
@@ -132,7 +108,6 @@ export function checkEdit(
   }
 }
 
-/** Drops parent objects along path that are empty (an emptied "mcpServers": {} may stay). */
 function pruneEmpty(root: unknown, path: readonly string[]): unknown {
   for (let length = path.length - 1; length >= 1; length -= 1) {
     const parentPath = path.slice(0, length);
@@ -144,7 +119,6 @@ function pruneEmpty(root: unknown, path: readonly string[]): unknown {
   return root;
 }
 
-/** The line ending a file already uses ('\r\n' when most of its lines end so). */
 export function detectEol(text: string): '\n' | '\r\n' {
   const crlf = (text.match(/\r\n/g) ?? []).length;
   const lf = (text.match(/\n/g) ?? []).length - crlf;

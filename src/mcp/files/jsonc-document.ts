@@ -1,11 +1,4 @@
-/**
- * JSON and JSON-with-comments files (VS Code, Zed, Claude, Cursor, ...),
- * edited in place from jsonc-parser's syntax tree (see jsonc-edits.ts): only
- * the target value's text changes; comments, key order, indentation, line
- * endings and the final newline of the rest stay byte-identical. Trailing commas and
- * comments are accepted when reading, because several clients allow them and
- * refusing a file the client itself reads would help no one.
- */
+// Trailing commas and comments are accepted: several clients allow them, and refusing a file they read helps no one.
 import {
   findNodeAtLocation,
   getNodeValue,
@@ -29,7 +22,6 @@ import { appendMember, applyTextEdit, applyTextEdits, removeMember, replaceValue
 
 const PARSE_OPTIONS = { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false };
 
-/** Indentation and line ending of an existing file, so inserted text matches its neighbours. */
 export function detectFormatting(text: string): FormattingOptions {
   const eol = detectEol(text);
   const indented = text.split('\n').find((line) => /^[ \t]+["}\]/]/.test(line));
@@ -56,20 +48,12 @@ function describeError(error: ParseError): string {
 }
 
 export interface JsoncDocument extends ConfigDocument {
-  /**
-   * The whole text with an item of a top-level array (VS Code's `inputs`)
-   * added, or replaced when an item with the same id differs.
-   */
   upsertById(arrayKey: string, item: { id: string }): string;
 }
 
 const BOM = '\uFEFF';
 
-/**
- * Opens a JSON text. A UTF-8 byte order mark (some Windows editors write one)
- * is not JSON, so the text after it is parsed and edited, and every text
- * returned starts with the same mark again: the file keeps it byte for byte.
- */
+/** A UTF-8 BOM (some Windows editors write one) is not JSON: the text after it is edited and the mark put back. */
 export function openJsoncDocument(text: string, file: string): JsoncDocument {
   if (!text.startsWith(BOM)) return openJsoncBody(text, file);
   const body = openJsoncBody(text.slice(BOM.length), file);
@@ -105,7 +89,7 @@ function openJsoncBody(text: string, file: string): JsoncDocument {
     return node ? getNodeValue(node) : undefined;
   };
 
-  /** Every parent along the path must be an object (or absent) for an in-place edit to mean what we intend. */
+  /** Every parent must be an object (or absent) for an in-place edit to mean what we intend. */
   const checkParents = (path: readonly string[]): void => {
     for (let length = 1; length < path.length; length += 1) {
       const parent = get(path.slice(0, length));
@@ -122,7 +106,6 @@ function openJsoncBody(text: string, file: string): JsoncDocument {
     return getNodeValue(tree);
   };
 
-  /** Replaces the value when it exists, else adds it under the deepest parent that exists. */
   const setEdit = (path: readonly string[], value: unknown) => {
     const tree = root as Node;
     const existing = findNodeAtLocation(tree, [...path]);
@@ -141,7 +124,6 @@ function openJsoncBody(text: string, file: string): JsoncDocument {
     text,
     get,
     set(path, value) {
-      // A new or empty file gets a clean standard layout: 2-space JSON with a final newline.
       if (blank) return `${JSON.stringify(nestUnder(path, value), null, 2)}\n`;
       checkParents(path);
       const next = applyTextEdit(text, setEdit(path, value));

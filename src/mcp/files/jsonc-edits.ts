@@ -1,12 +1,4 @@
-/**
- * Text edits on a JSON-with-comments document that touch nothing but the
- * target. jsonc-parser's own `modify` re-formats the neighbouring lines of an
- * insertion (a one-line sibling such as `"x": {"command": "a"}` would be
- * spread over several lines) and moves comments on removal, so svcctl computes
- * the edits itself from jsonc-parser's syntax tree: new text is indented like
- * its siblings, uses the file's line ending, and keeps its trailing-comma
- * style; every other byte stays where it was.
- */
+// Not jsonc-parser's `modify`: it re-formats the neighbours of an insertion and moves comments on removal.
 import type { FormattingOptions, Node } from 'jsonc-parser';
 
 export interface TextEdit {
@@ -31,12 +23,10 @@ function indentOfLine(text: string, offset: number): string {
   return /^[ \t]*/.exec(text.slice(lineStartOf(text, offset)))?.[0] ?? '';
 }
 
-/** True when only spaces or tabs precede offset on its line. */
 function startsLine(text: string, offset: number): boolean {
   return /^[ \t]*$/.test(text.slice(lineStartOf(text, offset), offset));
 }
 
-/** The offset of the next character that is not whitespace or part of a comment. */
 export function skipTrivia(text: string, offset: number): number {
   let i = offset;
   for (;;) {
@@ -51,7 +41,6 @@ export function skipTrivia(text: string, offset: number): number {
   }
 }
 
-/** The end of the line holding offset when the rest of it is only blanks or a // comment (else undefined). */
 function restOfLineIsTrivia(text: string, offset: number): number | undefined {
   const newline = text.indexOf('\n', offset);
   const end = newline < 0 ? text.length : newline;
@@ -59,7 +48,6 @@ function restOfLineIsTrivia(text: string, offset: number): number | undefined {
   return /^[ \t]*(\/\/.*)?$/.test(rest) ? offset + rest.length : undefined;
 }
 
-/** A value as JSON text, its inner lines indented under `indent`. */
 export function renderValue(value: unknown, indent: string, fmt: FormattingOptions): string {
   return JSON.stringify(value, null, unitOf(fmt)).split('\n').join(`${fmt.eol ?? '\n'}${indent}`);
 }
@@ -67,7 +55,6 @@ export function renderValue(value: unknown, indent: string, fmt: FormattingOptio
 const renderProperty = (key: string, value: unknown, indent: string, fmt: FormattingOptions): string =>
   `${JSON.stringify(key)}: ${renderValue(value, indent, fmt)}`;
 
-/** Replaces a value whole (never merged), indented like the line it starts on. */
 export function replaceValue(text: string, node: Node, value: unknown, fmt: FormattingOptions): TextEdit {
   const anchor = node.parent?.type === 'property' ? node.parent.offset : node.offset;
   const multiline = text.slice(node.offset, node.offset + node.length).includes('\n') || startsLine(text, anchor);
@@ -75,7 +62,6 @@ export function replaceValue(text: string, node: Node, value: unknown, fmt: Form
   return { offset: node.offset, length: node.length, content };
 }
 
-/** Adds a property (or an array item when key is undefined) at the end of an object or array. */
 export function appendMember(text: string, container: Node, key: string | undefined, value: unknown, fmt: FormattingOptions): TextEdit {
   const eol = fmt.eol ?? '\n';
   const open = container.offset;
@@ -89,7 +75,6 @@ export function appendMember(text: string, container: Node, key: string | undefi
     const parentIndent = indentOfLine(text, open);
     const childIndent = parentIndent + unitOf(fmt);
     if (text.slice(open + 1, close).trim() === '') {
-      // {} or an empty multi-line object: a clean block.
       return { offset: open + 1, length: close - open - 1, content: `${eol}${childIndent}${member(childIndent)}${eol}${parentIndent}` };
     }
     // Only comments inside: put the member first, leave the comments after it.
@@ -100,7 +85,6 @@ export function appendMember(text: string, container: Node, key: string | undefi
   const afterLast = skipTrivia(text, lastEnd);
   const trailingComma = text[afterLast] === ',';
   if (oneLine || !startsLine(text, last.offset)) {
-    // A compact container keeps its compact style.
     const compact = key === undefined ? JSON.stringify(value) : `${JSON.stringify(key)}: ${JSON.stringify(value)}`;
     return trailingComma
       ? { offset: afterLast + 1, length: 0, content: ` ${compact},` }
@@ -120,11 +104,7 @@ export function appendMember(text: string, container: Node, key: string | undefi
   return { offset: lastEnd, length: 0, content: `,${eol}${indent}${member(indent)}` };
 }
 
-/**
- * Removes a property (or array item) with its own lines when it has them, its
- * comma, and — when it was the last member without a trailing comma — the
- * comma of the member before it. Comments on other lines stay.
- */
+/** When the last member had no trailing comma, the comma of the member before it goes too. */
 export function removeMember(text: string, member: Node, container: Node): TextEdit[] {
   const members = container.children ?? [];
   const index = members.indexOf(member);
@@ -137,14 +117,12 @@ export function removeMember(text: string, member: Node, container: Node): TextE
 
   const lineEnd = restOfLineIsTrivia(text, removeEnd);
   if (startsLine(text, member.offset) && lineEnd !== undefined) {
-    // The member owns whole lines: take them, with their line ending.
     removeStart = lineStartOf(text, member.offset);
     removeEnd = text.startsWith('\r\n', lineEnd) ? lineEnd + 2 : text.startsWith('\n', lineEnd) ? lineEnd + 1 : lineEnd;
   } else if (hasComma) {
     removeEnd = skipWhitespace(text, removeEnd);
   }
   if (members.length === 1) {
-    // The only member: leave a tidy empty container, "{}" or "[]".
     const open = container.offset + 1;
     const close = container.offset + container.length - 1;
     const rest = text.slice(open, removeStart) + text.slice(removeEnd, close);
@@ -168,7 +146,6 @@ function skipWhitespace(text: string, offset: number): number {
   return i;
 }
 
-/** Applies edits that do not overlap, from the last to the first. */
 export function applyTextEdits(text: string, edits: TextEdit[]): string {
   return [...edits].sort((a, b) => b.offset - a.offset).reduce(applyTextEdit, text);
 }

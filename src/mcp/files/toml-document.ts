@@ -1,10 +1,4 @@
-/**
- * TOML files (Codex's config.toml), edited by replacing only the byte ranges of
- * the target's own tables — [mcp_servers.<name>] and its sub-tables such as
- * [mcp_servers.<name>.env] — and never re-serializing the rest, so comments,
- * other tables and their layout stay byte-identical. smol-toml parses (to
- * validate and to check the edit) and stringifies our own tables only.
- */
+// Only the byte ranges of our own tables are replaced; the rest is never re-serialized, so it stays byte-identical.
 import { parse, stringify, TomlError } from 'smol-toml';
 import {
   checkEdit,
@@ -38,11 +32,7 @@ function parseToml(text: string, file: string): Record<string, unknown> {
 const startsWith = (path: readonly string[], prefix: readonly string[]): boolean =>
   path.length >= prefix.length && prefix.every((key, index) => path[index] === key);
 
-/**
- * The ranges of the tables at `prefix` and below: from each header line to its
- * last line of content. Trailing blank and comment lines are left out, since a
- * comment just above the next header belongs to that header.
- */
+/** Trailing blank and comment lines are left out: a comment just above the next header belongs to that header. */
 function tableRanges(text: string, headers: TomlHeader[], prefix: readonly string[]): Range[] {
   const ranges: Range[] = [];
   headers.forEach((header, index) => {
@@ -65,7 +55,7 @@ function tableRanges(text: string, headers: TomlHeader[], prefix: readonly strin
   return ranges;
 }
 
-/** Blank lines right after a removed range go with it, so no double gap is left behind. */
+/** So no double gap is left behind. */
 function extendOverBlankLines(text: string, range: Range): Range {
   let end = range.end;
   for (;;) {
@@ -91,7 +81,6 @@ function renderTables(path: readonly string[], value: unknown, eol: string): str
   return eol === '\n' ? rendered : rendered.replace(/\n/g, eol);
 }
 
-/** Replaces ranges (sorted, disjoint) by texts, from the end so earlier offsets stay valid. */
 function splice(text: string, edits: { range: Range; replacement: string }[]): string {
   let result = text;
   for (const { range, replacement } of [...edits].sort((a, b) => b.range.start - a.range.start)) {

@@ -1,16 +1,7 @@
-/**
- * Finds the table headers of a TOML text ([a.b] and [[a.b]]) with their byte
- * offsets, without re-serializing anything. It is a small lexer: it skips
- * strings (including multi-line ones), comments, and multi-line arrays and
- * inline tables, so that a line such as `  [ "x" ],` inside an array is not
- * mistaken for a header. Its results are double-checked by parsing the
- * edited text (see checkEdit), so a mistake here is refused, never written.
- */
+// A small lexer, so `  [ "x" ],` in a multi-line array is no header; a mistake here is refused by checkEdit.
 
 export interface TomlHeader {
-  /** Offset of the first character of the header's line. */
   lineStart: number;
-  /** Offset just after the header line (after its line ending, or the end of the text). */
   lineEnd: number;
   path: string[];
   arrayTable: boolean;
@@ -21,7 +12,6 @@ interface LexState {
   depth: number;
 }
 
-/** Parses a dotted key such as mcp_servers."my server".env; undefined when it is not one. */
 export function parseDottedKey(source: string): string[] | undefined {
   const parts: string[] = [];
   let rest = source.trim();
@@ -58,7 +48,6 @@ function parseHeader(line: string): { path: string[]; arrayTable: boolean } | un
   return path ? { path, arrayTable } : undefined;
 }
 
-/** Advances the lexer over one non-header line: strings, comments, bracket depth. */
 function lexLine(line: string, state: LexState): void {
   let i = 0;
   while (i < line.length) {
@@ -111,7 +100,6 @@ export function scanTomlHeaders(text: string): TomlHeader[] {
   return headers;
 }
 
-/** True for a line holding only whitespace or a comment. */
 export function isBlankOrComment(line: string): boolean {
   return /^\s*(#[^\n]*)?$/.test(line);
 }

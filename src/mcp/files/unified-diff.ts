@@ -1,34 +1,17 @@
-/**
- * Unified diffs of config files, for --dry-run and for refused conflicts.
- * Secrets never reach the terminal, hidden by what they are, in any encoding
- * (src/secrets/redaction.ts): the literal values we are about to write; values that
- * follow a flag named like a secret in a command line anywhere in either
- * file (`"--pass", "x"`, `--api-key=x`, another server's args); and, per
- * line, the value of a key or header named like a secret (src/secrets/secret-names.ts)
- * unless that value is only a reference to a variable in some client's
- * syntax: ${VAR}, ${env:VAR}, ${input:id}, $VAR (capitals), {env:VAR},
- * optionally after `Bearer `, or, in a Codex config.toml, a bare variable
- * name where Codex takes names (an `env_http_headers` table, a `*_env_var`
- * key). Those name the secret without holding it, and hiding them would hide
- * what the file gets. A value that merely starts with `$` is not a reference.
- */
+// A value only referring to a variable (${VAR}, ${env:VAR}, {env:VAR}, a Codex variable name) names a secret without
+// holding it, so it stays readable; a value that merely starts with `$` is not a reference.
 import { createTwoFilesPatch } from 'diff';
 import { createRedactor, type Redactor } from '../../secrets/redaction.js';
 import { isReference, isSecretName, secretArgValues } from '../../secrets/secret-names.js';
 import { scanTomlHeaders } from './toml-scan.js';
 
-// A JSON or TOML key/value pair anywhere in a line ("KEY": "value" or KEY = "value"),
-// so that pairs of a one-line object or a TOML inline table are found too.
+// Anywhere in a line, so pairs of a one-line object or a TOML inline table are found too.
 const KEY_VALUE = /(["']?)([A-Za-z0-9_.-]+)\1(\s*[:=]\s*)(["'])((?:\\.|(?!\4)[^\\])*)\4/g;
 
 const HEADER_ARG = /(["'])([A-Za-z0-9-]+\s*:\s*)([^"']+)\1/g;
 
 const STRING = /"((?:\\.|[^"\\\n])*)"|'([^'\n]*)'/g;
 
-/**
- * Values of a file that are secrets by position: in each run of string values
- * (split at keys), the value after a flag named like a secret, or after `=` in one.
- */
 export function positionalSecrets(text: string): string[] {
   const runs: string[][] = [[]];
   for (const match of text.matchAll(STRING)) {
@@ -50,17 +33,11 @@ export function positionalSecrets(text: string): string[] {
 
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Codex reads these values as names of variables (env_http_headers, bearer_token_env_var). */
 function isCodexVariableName(table: string | undefined, key: string, value: string): boolean {
   if (!VARIABLE_NAME.test(value)) return false;
   return /(^|\.)env_http_headers$/.test(table ?? '') || /env_var$/.test(key);
 }
 
-/**
- * For each line (1-based) of a TOML text, the table it sits in (dotted);
- * undefined before the first header. The headers come from scanTomlHeaders,
- * which skips strings and multi-line arrays (`[ "x" ]` there is no header).
- */
 function tomlTables(text: string): Array<string | undefined> {
   const lines = text.split('\n');
   const tables: Array<string | undefined> = [undefined];
@@ -80,16 +57,13 @@ function tomlTables(text: string): Array<string | undefined> {
   return tables;
 }
 
-/** `table` is the TOML table of the line, when the file is TOML. */
 export function redactLine(line: string, redactor: Redactor, table?: string): string {
-  // Known secrets, in every form they can take (src/secrets/redaction.ts).
   let result = redactor.redact(line);
   // A header given as an argument (mcp-remote --header "Name: value") of another server.
   result = result.replace(HEADER_ARG, (all: string, quote: string, name: string, value: string) =>
     !isSecretName(name.replace(/\s*:\s*$/, '')) || isReference(value) ? all : `${quote}${name}***${quote}`,
   );
   return result.replace(KEY_VALUE, (pair: string, keyQuote: string, key: string, separator: string, quote: string, value: string) => {
-    // Keep references such as ${env:X} or ${input:x} readable: they are not secrets.
     if (!isSecretName(key) || value === '' || isReference(value) || isCodexVariableName(table, key, value)) return pair;
     const scheme = /^(?:Bearer|Basic|Token)\s+/i.exec(value)?.[0] ?? '';
     return `${keyQuote}${key}${keyQuote}${separator}${quote}${scheme}***${quote}`;
@@ -100,13 +74,11 @@ export function unifiedDiff(file: string, before: string, after: string, secrets
   const patch = createTwoFilesPatch(file, file, before, after, before === '' ? '(new file)' : 'current', 'after svcctl', {
     context: 3,
   });
-  // Drop the "Index:" / "=====" preamble that createTwoFilesPatch adds: a plain unified diff is easier to read.
   const lines = patch.split('\n').filter((line, index) => !(index < 2 && (line.startsWith('Index:') || /^=+$/.test(line))));
   const redactor = createRedactor([...secrets, ...positionalSecrets(before), ...positionalSecrets(after)]);
   const toml = /\.toml$/i.test(file);
   const oldTables = toml ? tomlTables(before) : [];
   const newTables = toml ? tomlTables(after) : [];
-  // Line numbers in the old and new text, from each hunk header, to know the TOML table of a line.
   let oldLine = 0;
   let newLine = 0;
   return lines
@@ -127,11 +99,6 @@ export function unifiedDiff(file: string, before: string, after: string, secrets
     .join('\n');
 }
 
-/**
- * True when a diff of the text would hide something in it: a known secret
- * (`known`, `secrets`), a value after a flag named like a secret, or a literal
- * value under a key or header named like one (references to variables are not secrets).
- */
 export function holdsSecrets(file: string, text: string, known: Pick<Redactor, 'redact'>, secrets: readonly string[] = []): boolean {
   const redactor = createRedactor([...secrets, ...positionalSecrets(text)]);
   const tables = /\.toml$/i.test(file) ? tomlTables(text) : [];

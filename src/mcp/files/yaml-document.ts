@@ -1,25 +1,12 @@
-/**
- * YAML files (Goose's config.yaml, Continue's config.yaml), edited through the
- * `yaml` package's document model (eemeli/yaml): comments, key order and the
- * layout of every other node are kept; only our entry is replaced, added or
- * removed. Two shapes of "servers" are supported:
- *  - a keyed map: `extensions: { <name>: {...} }` → path ['extensions', name];
- *  - a list of items found by their `name:` field (Continue `mcpServers:`):
- *    declare the list path in `namedLists`, then ['mcpServers', name] is the
- *    item whose `name` is `name`; a new item is appended to the list.
- * Every edit is checked by parsing the result again (checkEdit), as for JSONC
- * and TOML: anything else changing refuses the edit.
- */
+// A named list (Continue's `mcpServers:`) is matched by its items' `name:` field; a new item is appended.
 import { isMap, isSeq, parseDocument, stringify, type Document } from 'yaml';
 import { checkEdit, detectEol, parseFailure, positionAt, sameValue, unsafeShape, valueAt, type ConfigDocument } from './config-document.js';
 
-/** A value as a YAML document text (svcctl mcp print). */
 export function yamlText(value: unknown): string {
   return stringify(value, { lineWidth: 0 });
 }
 
 export interface YamlOptions {
-  /** Key paths of lists whose items are named by their `name:` field (Continue: [['mcpServers']]). */
   namedLists?: readonly (readonly string[])[];
 }
 
@@ -40,7 +27,7 @@ function parseYaml(text: string, file: string): Document.Parsed {
   return document;
 }
 
-/** The plain model, with each named list turned into a map keyed by the items' names (so checkEdit can compare). */
+/** Named lists become maps keyed by the items' names, so checkEdit can compare. */
 function model(document: Document.Parsed, file: string, namedLists: readonly (readonly string[])[]): unknown {
   const root = (document.toJS({ maxAliasCount: 100 }) ?? {}) as Record<string, unknown>;
   for (const listPath of namedLists) {
@@ -59,7 +46,7 @@ function model(document: Document.Parsed, file: string, namedLists: readonly (re
   return root;
 }
 
-/** Each existing parent of the entry must be a map or list (the yaml package throws a plain Error otherwise). */
+/** The yaml package throws a plain Error otherwise. */
 function guardCollections(document: Document.Parsed, file: string, parents: (string | number)[]): void {
   for (let length = 1; length <= parents.length; length += 1) {
     const node = document.getIn(parents.slice(0, length), true);
@@ -75,7 +62,7 @@ export function openYamlDocument(text: string, file: string, options: YamlOption
   const eol = detectEol(text);
   const listOf = (path: readonly string[]) => namedLists.find((list) => samePath(list, path.slice(0, -1)));
 
-  /** The document's own key path of `path`: a named item becomes its index (-1: not there yet). */
+  /** -1: a named item not there yet. */
   const nodePath = (document: Document.Parsed, path: readonly string[]): { list?: readonly string[]; keys: (string | number)[] } => {
     const list = listOf(path);
     if (!list) return { keys: [...path] };

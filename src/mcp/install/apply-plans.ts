@@ -1,9 +1,3 @@
-/**
- * Carries out install/uninstall plans: prints diffs for --dry-run, writes the
- * files that change (backup, temp file, rename), and reports one line per
- * file. The JSON form of a report is one object per file:
- * {client, scope, file, name, mode, status, backup}.
- */
 import type { Context } from '../../core/context.js';
 import { CliError, ExitCode, exitWith, isCliError } from '../../core/errors.js';
 import { changedOnDisk, readSnapshot, updateSafely, type FileSnapshot, type UpdateResult } from '../../fs/safe-write.js';
@@ -16,17 +10,10 @@ export interface PlannedChange {
   plan: FilePlan;
   name: string;
   mode: Mode | null;
-  /** Literal secrets to hide in diffs. */
   secrets: string[];
-  /** Mode to force on the written file (0600 for literal secrets). */
   fileMode?: number;
-  /**
-   * Plans the same change again on the file as it is now, when another program
-   * changed it meanwhile. Unset when the user confirmed this very diff at a
-   * prompt: a file that changed since is then left alone (exit 7).
-   */
+  /** Unset when the user confirmed this very diff at a prompt: a file changed since is then left alone (exit 7). */
   reapply?: (snapshot: FileSnapshot) => Promise<FilePlan>;
-  /** Read the file back after writing, until the entry is seen to stay there (installs) or away (removals). */
   confirm?: boolean;
 }
 
@@ -94,11 +81,7 @@ function reportOf(change: PlannedChange, backup: string | undefined): ChangeRepo
 
 const hasDiff = (change: PlannedChange): boolean => change.plan.after !== change.plan.before;
 
-/**
- * --dry-run: the diff of every file that would change on stdout, a line per
- * file on stderr. A conflict (without --force) shows its diff too and ends
- * with exit 7, as the real run would.
- */
+/** A conflict (without --force) shows its diff too and ends with exit 7, as the real run would. */
 export function showDryRun(ctx: Context, changes: PlannedChange[]): void {
   for (const change of changes) {
     if (!ctx.globals.json && hasDiff(change)) ctx.out.raw(`${diffOf(change)}\n`);
@@ -111,11 +94,7 @@ export function showDryRun(ctx: Context, changes: PlannedChange[]): void {
   if (changes.some((change) => change.plan.status === 'conflict')) throw exitWith(ExitCode.UnsafeConfig);
 }
 
-/**
- * Writes every plan that changes its file. A failure on one file (it changed
- * meanwhile, or cannot be written) is reported and the others still go on;
- * the exit is then 7.
- */
+/** A failure on one file is reported and the others still go on; the exit is then 7. */
 export async function applyChanges(ctx: Context, changes: PlannedChange[], options: { backup: boolean }): Promise<ChangeReport[]> {
   const reports: ChangeReport[] = [];
   let failed = false;
@@ -145,10 +124,6 @@ export async function applyChanges(ctx: Context, changes: PlannedChange[], optio
   return reports;
 }
 
-/**
- * Reads the file back until an installed entry stays there, or a removed one stays away
- * (confirm-entry.ts), planning and writing the change again when another program undid it.
- */
 async function confirmWritten(ctx: Context, change: PlannedChange, options: { backup: boolean }): Promise<void> {
   const { confirmEntryStays } = await import('./confirm-entry.js');
   const want = change.plan.status === 'removed' ? 'absent' : 'present';
@@ -159,10 +134,7 @@ async function confirmWritten(ctx: Context, change: PlannedChange, options: { ba
   await confirmEntryStays(ctx, () => change.plan, change.name, redo, want);
 }
 
-/**
- * A project's file that holds secrets gets no .bak: the copy would sit in the project folder, one
- * `git add -A` from a commit, long after the file itself is fixed. Other files get one as asked.
- */
+/** No .bak of a project file holding secrets: the copy would sit one `git add -A` from a commit. */
 function backupRule(ctx: Context, change: PlannedChange, asked: boolean, withheld: { yes: boolean }): (snapshot: FileSnapshot) => boolean {
   return (snapshot) => {
     if (!asked) return false;
@@ -172,14 +144,13 @@ function backupRule(ctx: Context, change: PlannedChange, asked: boolean, withhel
   };
 }
 
-/** Writes one change under its file's lock, planning it again (change.plan is updated) when the file changed meanwhile. */
 async function writeChange(ctx: Context, change: PlannedChange, options: { backup: boolean }): Promise<UpdateResult & { backupWithheld: boolean }> {
   const file = change.plan.target.file;
   const withheld = { yes: false };
   const result = await updateSafely(
     file,
     async (snapshot, attempt) => {
-      // Planned a moment ago; looked at again right before the write (a link may have been planted since).
+      // Looked at again right before the write: a link may have been planted since planning.
       if (attempt === 0) {
         await checkTarget(change.plan.target);
         return change.plan.after;
@@ -203,7 +174,7 @@ async function writeChange(ctx: Context, change: PlannedChange, options: { backu
   return { ...result, backupWithheld: withheld.yes && result.written };
 }
 
-/** Plans every target first; any file that does not parse or cannot be read stops the run before a write. */
+/** A file that does not parse or cannot be read stops the run before any write. */
 export async function planAll<T>(ctx: Context, items: T[], plan: (item: T) => Promise<PlannedChange>): Promise<PlannedChange[]> {
   const changes: PlannedChange[] = [];
   const problems: CliError[] = [];
@@ -216,7 +187,6 @@ export async function planAll<T>(ctx: Context, items: T[], plan: (item: T) => Pr
     }
   }
   if (problems.length === 0) return changes;
-  // The problems say what is wrong with a file (read-only commands report them too); here nothing is written at all.
   for (const problem of problems) ctx.out.error(`${problem.message}; nothing was written`, problem.hint);
   throw exitWith(ExitCode.UnsafeConfig);
 }

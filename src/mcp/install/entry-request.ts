@@ -1,8 +1,3 @@
-/**
- * Turns the shared `svcctl mcp` options into EntryRequests: which targets
- * (clients or a generic format), mode, auth, scope, secrets, the deployment's
- * URLs and, for literal secrets, the values (or placeholders for printing).
- */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEFAULT_SERVER_NAME, MCP_SERVER_PACKAGE } from '../../core/constants.js';
@@ -17,7 +12,6 @@ import { checkMode, checkSecrets, defaultSecrets, type Target } from '../clients
 import type { AuthMethod, ClientEnv, EntryRequest, GenericFormat, Mode, Scope, SecretsHow, TokenHow } from '../types.js';
 import { chooseTokenHelper } from './token-choice.js';
 
-/** The options every `svcctl mcp` entry command shares (see addEntryOptions in src/cli/mcp-commands.ts). */
 export interface McpEntryOptions extends LiteralFlags {
   client?: string[];
   mode?: Mode;
@@ -29,12 +23,10 @@ export interface McpEntryOptions extends LiteralFlags {
   format?: GenericFormat;
   package?: string;
   secrets?: SecretsHow;
-  /** --token helper|static (with --auth bearer). */
   token?: TokenHow;
   showSecrets?: boolean;
 }
 
-/** The targets named by --client and --format; --format only without --client. */
 export function targetsOf(options: McpEntryOptions): Target[] {
   const clients = options.client ?? [];
   if (options.format !== undefined) {
@@ -44,12 +36,7 @@ export function targetsOf(options: McpEntryOptions): Target[] {
   return [...new Set(clients)].map((id) => ({ client: getClient(id).id }));
 }
 
-/**
- * The targets named by --client and --format, with the rules every command
- * shares: --format only with --config (it says how to write a file that
- * belongs to no known client) and without --client; --config with at most one
- * target. Empty when none is named (the command then asks, or looks everywhere).
- */
+/** --format says how to write a file that belongs to no client, so it needs --config and no --client. */
 export function explicitTargets(options: McpEntryOptions): Target[] {
   if (options.format !== undefined && options.config === undefined) {
     throw usageError('--format needs --config <path>: it gives the shape of a file that belongs to no known client');
@@ -59,7 +46,6 @@ export function explicitTargets(options: McpEntryOptions): Target[] {
   return targets;
 }
 
-/** The project folder: --project-dir, which must be an existing folder, else the current one. */
 export function projectDirOf(ctx: Context, options: McpEntryOptions): string {
   const dir = resolve(ctx.cwd, options.projectDir ?? '.');
   if (options.projectDir !== undefined) {
@@ -87,13 +73,12 @@ export function scopeFor(target: Target, options: McpEntryOptions): Scope {
 }
 
 export interface BuildOptions {
-  /** 'values': real literal values (prompting where allowed); 'placeholders': <SERVICE_PASSWORD> for printing. */
+  /** 'placeholders': <SERVICE_PASSWORD> for printing. */
   literals: 'values' | 'placeholders';
-  /** URLs already resolved for an earlier target of the same run (so warnings are given once). */
+  /** Resolved for an earlier target of the same run, so warnings are given once. */
   urls?: EntryUrls;
 }
 
-/** The deployment's URLs an entry holds: the base URL in local mode, the MCP URL otherwise ('' when unused). */
 export interface EntryUrls {
   baseUrl: string;
   mcpUrl: string;
@@ -103,10 +88,7 @@ export function entryUrls(ctx: Context, mode: Mode): EntryUrls {
   return mode === 'local' ? { baseUrl: resolveBaseUrl(ctx), mcpUrl: '' } : { baseUrl: '', mcpUrl: resolveMcpUrl(ctx) };
 }
 
-/**
- * A credential file or stdin given where the entry holds no literal value would be silently
- * ignored: the user expects the value to be used, so say why it is not and what to do.
- */
+/** A credential flag the entry does not use would be silently ignored: say why and what to do. */
 function checkUnreadCredentialFlags(options: McpEntryOptions, why: string | undefined): void {
   if (why === undefined) return;
   const given = (['tokenFile', 'passwordFile', 'passwordStdin'] as const).filter((key) => options[key] !== undefined && options[key] !== false);
@@ -119,11 +101,7 @@ function checkUnreadCredentialFlags(options: McpEntryOptions, why: string | unde
   );
 }
 
-/**
- * The request for one target. URLs are resolved only when the mode uses them
- * (local: the base URL; remote and proxy: the MCP URL), so a missing one is a
- * usage error naming the flag and variable only when it is needed.
- */
+/** URLs are resolved only when the mode uses them, so a missing one is an error only when needed. */
 export async function buildEntryRequest(
   ctx: Context,
   target: Target,
@@ -155,7 +133,6 @@ export async function buildEntryRequest(
     auth,
     name,
     scope: scopeFor(target, options),
-    // The helper entries run svcctl with the base URL.
     baseUrl: tokenHelper !== undefined ? resolveBaseUrl(ctx) : baseUrl,
     mcpUrl,
     package: options.package ?? MCP_SERVER_PACKAGE,

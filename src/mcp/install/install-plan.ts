@@ -1,9 +1,4 @@
-/**
- * What a change to each target file would be, computed before anything is
- * written: the old text, the new text and a status. Install and uninstall
- * build all plans first, so a file that does not parse or a conflicting entry
- * stops the whole run before any file is touched.
- */
+// All plans are made first, so a file that does not parse or a conflicting entry stops the run before any write.
 import { resolve } from 'node:path';
 import type { Context } from '../../core/context.js';
 import { CLIENTS } from '../clients/table.js';
@@ -19,20 +14,15 @@ import type { ClientEnv, ClientId, ClientSpec, FileFormat, RenderedEntry, Scope 
 import { checkWriteTarget, writeBoundsFor, type WriteBounds } from './write-bounds.js';
 
 export interface FileTarget {
-  /** Undefined for a generic --format file. */
   clientId: ClientId | undefined;
-  /** "Claude Code", or "mcpServers file" for a generic format. */
   label: string;
   scope: Scope;
   file: string;
   format: FileFormat;
-  /** Key path of our entry in the file. */
   entryPath: string[];
-  /** The client's row (undefined for a generic --format file): how its YAML lists and new files look. */
   client?: Pick<ClientSpec, 'namedLists' | 'newFileFields'>;
   /** Servers keys removed with our entry when it was their last one (opencode 2's `mcp.servers`). */
   dropWhenEmpty?: string[][];
-  /** Where the file may lead (write-bounds.ts); unchecked when absent. */
   bounds?: WriteBounds;
 }
 
@@ -49,12 +39,11 @@ export type PlanStatus =
 export interface FilePlan {
   target: FileTarget;
   snapshot: FileSnapshot;
-  /** The file really written: target.file, or where links on its path lead. */
+  /** Where links on the path lead. */
   realFile: string;
   before: string;
   after: string;
   status: PlanStatus;
-  /** The entry the file holds now (undefined when none). */
   existing: unknown;
 }
 
@@ -88,16 +77,13 @@ export function fileTargetOf(target: Target, name: string, scope: Scope, clientE
   };
 }
 
-/** The file really written, once write-bounds.ts has found it may be (exit 7 otherwise). */
 export const checkTarget = (target: FileTarget): Promise<string> => (target.bounds ? checkWriteTarget(target.file, target.bounds) : Promise.resolve(target.file));
 
-/** The document of a file as `client` reads it (its named YAML lists). */
 export function openDocument(format: FileFormat, text: string, file: string, client?: Pick<ClientSpec, 'namedLists'>): ConfigDocument {
   if (format === 'yaml') return openYamlDocument(text, file, { namedLists: client?.namedLists });
   return format === 'toml' ? openTomlDocument(text, file) : openJsoncDocument(text, file);
 }
 
-/** Adds VS Code inputs (by id) to a JSON text. */
 function withInputs(text: string, target: FileTarget, rendered: RenderedEntry): string {
   let result = text;
   for (const input of rendered.extraTopLevel?.inputs ?? []) {
@@ -106,12 +92,12 @@ function withInputs(text: string, target: FileTarget, rendered: RenderedEntry): 
   return result;
 }
 
-/** `snapshot`: the file as already read (to plan again after another program changed it); read now when absent. */
+/** `given`: the file as already read, to plan again after another program changed it. */
 export async function planInstall(target: FileTarget, rendered: RenderedEntry, options: { force: boolean }, given?: FileSnapshot): Promise<FilePlan> {
   const realFile = await checkTarget(target);
   const snapshot = given ?? (await readSnapshot(target.file));
   const before = snapshot.text;
-  // A new file starts with the fields the client requires at its top (newFileFields), then the entry.
+  // Continue's config.yaml needs name and version at the top (newFileFields).
   const start = !snapshot.exists && target.client?.newFileFields && target.format === 'yaml' ? yamlText(target.client.newFileFields) : before;
   const document = openDocument(target.format, start, target.file, target.client);
   const existing = document.get(target.entryPath);
@@ -137,7 +123,6 @@ export async function planUninstall(target: FileTarget, given?: FileSnapshot): P
   return { target, snapshot, realFile, before, after: withoutEmptyParent(target, document.remove(target.entryPath)), status: 'removed', existing };
 }
 
-/** The text without the entry's servers key when the removal left it empty and the target drops it then. */
 function withoutEmptyParent(target: FileTarget, text: string): string {
   const parent = target.entryPath.slice(0, -1);
   if (!target.dropWhenEmpty?.some((path) => samePath(path, parent))) return text;
@@ -147,5 +132,4 @@ function withoutEmptyParent(target: FileTarget, text: string): string {
   return empty ? document.remove(parent) : text;
 }
 
-/** True when applying the plan writes the file. */
 export const writesFile = (plan: FilePlan): boolean => plan.status !== 'conflict' && plan.after !== plan.before;

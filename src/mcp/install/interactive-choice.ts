@@ -1,9 +1,4 @@
-/**
- * `svcctl mcp install` without --client: on a terminal, a checklist of the
- * clients detected on this machine, then the mode and the auth method (when
- * not given). Without a terminal the missing choice is a usage error naming
- * --client, so a script never waits for an answer.
- */
+// Without a terminal a missing choice is a usage error naming --client, so a script never waits for an answer.
 import { canPrompt, type Context } from '../../core/context.js';
 import { usageError } from '../../core/errors.js';
 import { CLIENTS, detectInstalledClients } from '../clients/table.js';
@@ -21,7 +16,6 @@ const AUTH_CHOICES: { value: AuthMethod; name: string }[] = [
   { value: 'bearer', name: 'bearer — an access token from svcctl login (it expires)' },
 ];
 
-/** The clients to act on, chosen on a terminal; a usage error naming --client otherwise. */
 export async function chooseClients(ctx: Context, clientEnv: ClientEnv, purpose: string): Promise<ClientId[]> {
   if (!canPrompt(ctx)) {
     throw usageError(`no client given: pass --client <id> (repeatable) to ${purpose}`, `clients: ${CLIENT_IDS.join(', ')}`);
@@ -39,7 +33,6 @@ export async function chooseClients(ctx: Context, clientEnv: ClientEnv, purpose:
   );
 }
 
-/** Asks for the mode and auth method when they were not given (only after an interactive client choice). */
 export async function chooseModeAndAuth(ctx: Context, options: McpEntryOptions, clients: ClientId[]): Promise<McpEntryOptions> {
   const { promptChoice } = await import('../../ui/prompts.js');
   const noRemoteInFile = clients.filter((id) => !CLIENTS[id].remoteInFile || CLIENTS[id].remoteHeadersUndocumented !== undefined).map((id) => CLIENTS[id].label);

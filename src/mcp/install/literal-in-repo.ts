@@ -1,7 +1,4 @@
-/**
- * Literal secrets in a project file that git would commit (0600 does not stop `git add -A`):
- * refused unless --force. Without git, or outside a work tree, nothing is refused.
- */
+// 0600 does not stop `git add -A`: literal secrets in a file git would commit are refused unless --force.
 import { execFile } from 'node:child_process';
 import { relative } from 'node:path';
 import type { Context } from '../../core/context.js';
@@ -11,7 +8,7 @@ import { realLocation } from './write-bounds.js';
 
 export type GitVerdict = 'ignored' | 'not-ignored' | 'no-repository';
 
-/** A tracked file counts as not ignored; core.fsmonitor is off, as it could name a command of the project's. */
+/** core.fsmonitor is off: it could name a command of the project's. */
 export async function gitIgnores(ctx: Pick<Context, 'env'>, root: string, file: string): Promise<GitVerdict> {
   const realRoot = await realLocation(root);
   // git refuses a path "beyond a symbolic link", and links inside the project are allowed.
@@ -24,7 +21,6 @@ export async function gitIgnores(ctx: Pick<Context, 'env'>, root: string, file: 
   });
 }
 
-/** Exit 7 as for a conflicting entry: the question is whether the file is safe to change. */
 export async function checkLiteralsInRepository(ctx: Context, plans: Array<{ plan: FilePlan; literal: boolean }>, force: boolean): Promise<void> {
   for (const { plan, literal } of plans) {
     const root = plan.target.bounds?.projectRoot;

@@ -1,11 +1,3 @@
-/**
- * Literal values for an entry, from the same places as `svcctl login`:
- * email from --email, SERVICE_EMAIL or a prompt; password from
- * --password-stdin, --password-file, SERVICE_PASSWORD or a masked prompt; a
- * bearer token from --token-file, SERVICE_ACCESS_TOKEN or the token saved by
- * `svcctl login --save`. `mcp print` and `mcp command` show placeholders
- * instead of secrets unless --show-secrets is given (and then read no secret).
- */
 import { emailWithoutPrompt, resolveEmail, resolvePassword, type CredentialFlags } from '../../auth/credentials-input.js';
 import type { Context } from '../../core/context.js';
 import { optionalBaseUrl } from '../../config/base-url.js';
@@ -44,7 +36,6 @@ export async function resolveToken(ctx: Context, flags: LiteralFlags): Promise<s
   );
 }
 
-/** Real values for the credentials the mode needs (prompting where allowed). */
 export async function resolveLiterals(ctx: Context, mode: Mode, auth: AuthMethod, flags: LiteralFlags): Promise<LiteralValues> {
   const keys = credentialKeys({ mode, auth });
   const values: LiteralValues = {};
@@ -54,10 +45,7 @@ export async function resolveLiterals(ctx: Context, mode: Mode, auth: AuthMethod
   return values;
 }
 
-/**
- * Placeholders for printing: the email when it is known without a prompt
- * (it is not a secret), `<SERVICE_PASSWORD>`-style placeholders for the rest.
- */
+/** The email is shown when known without a prompt: it is not a secret. */
 export function placeholderLiterals(ctx: Context, mode: Mode, auth: AuthMethod, flags: LiteralFlags): LiteralValues {
   const values: LiteralValues = {};
   for (const key of credentialKeys({ mode, auth })) {

@@ -1,11 +1,3 @@
-/**
- * Entries in places other versions of their client read (a client that moved
- * its file or key between versions, clients/versions.ts). `mcp install` moves
- * such an entry when no installed version needs it there (stale, or read by
- * versions that read the new place too): it writes the new place and removes
- * ours from the old one, keeping the rest of that file; `mcp uninstall`
- * removes it from every place it knows.
- */
 import type { Context } from '../../core/context.js';
 import { isCliError } from '../../core/errors.js';
 import { CLIENTS } from '../clients/table.js';
@@ -21,11 +13,7 @@ export interface RemovalTarget {
   scope: Scope;
 }
 
-/**
- * Removals of our entry from the other places of each target (none with --config): for an install
- * the places no installed version needs ('movable'), for an uninstall every one ('all').
- * A file there that cannot be read is a warning: it never stops the command.
- */
+/** A file there that cannot be read is a warning: it never stops the command. */
 export async function removalsElsewhere(ctx: Context, items: RemovalTarget[], clientEnv: ClientEnv, config: string | undefined, which: 'movable' | 'all'): Promise<Array<PlannedChange & { stale: KnownPlace }>> {
   if (config !== undefined) return [];
   const removals: Array<PlannedChange & { stale: KnownPlace }> = [];
@@ -45,5 +33,4 @@ export async function removalsElsewhere(ctx: Context, items: RemovalTarget[], cl
   return removals;
 }
 
-/** One line saying why an entry moves. */
 export const movedNote = (stale: KnownPlace, name: string): string => `${describeStale(stale, name)}: the entry moves there`;

@@ -1,22 +1,11 @@
-/**
- * How an entry starts svcctl again (`--token helper`: a headers command or a
- * `svcctl mcp proxy` entry), decided from how this svcctl was started:
- * - from a stable place (a clone, a global install): its absolute path, as
- *   the Node.js executable and the script (symbolic links resolved), so the
- *   entry runs this very svcctl, whatever the client's PATH holds;
- * - from npx's cache (`<npm cache>/_npx/<hash>/node_modules/svcctl`, which npm
- *   may clear at any time): `npx -y svcctl@<this version>`, the same version;
- * - when the running program is unknown (svcctl inside another program): by
- *   name when `svcctl` is on PATH, else through npx with this version.
- * `svcctl mcp doctor` says when a path written here is gone.
- */
+// npx's cache (<npm cache>/_npx/…) may be cleared any time: from there an entry runs `npx -y svcctl@<this version>`;
+// from a clone or global install, the absolute node and script paths, so it runs this very svcctl whatever PATH holds.
 import { realpath } from 'node:fs/promises';
 import { CLI_NAME, PACKAGE_RUNNER, PACKAGE_RUNNER_YES_FLAG } from '../../core/constants.js';
 import type { Context } from '../../core/context.js';
 import { VERSION } from '../../core/version.js';
 import type { SvcctlCommand } from '../types.js';
 
-/** True for a file inside npm's npx cache: a `_npx` folder on its path. */
 export function inNpxCache(file: string): boolean {
   return file.split(/[\\/]/).includes('_npx');
 }

@@ -1,10 +1,4 @@
-/**
- * `--token helper|static` for `--auth bearer` entries. helper (svcctl hands
- * out a fresh token: render/token-helper.ts) is the default when svcctl can
- * log in again by itself, that is when `svcctl login --save
- * --remember-password` left the password in the OS keychain; otherwise the
- * default stays static (the token, or its variable, in the entry).
- */
+// helper is the default only when svcctl can log in again by itself (a password in the OS keychain).
 import type { Context } from '../../core/context.js';
 import { optionalBaseUrl } from '../../config/base-url.js';
 import { usageError } from '../../core/errors.js';
@@ -17,7 +11,6 @@ async function canRefresh(ctx: Context, baseUrl: string | undefined): Promise<bo
   return (await readSavedToken(ctx, baseUrl, { warn: false }))?.password_in_keychain === true;
 }
 
-/** The token helper of an entry, or undefined for a static token (or no token at all). */
 export async function chooseTokenHelper(ctx: Context, target: Target, choice: { mode: Mode; auth: AuthMethod; token?: TokenHow }): Promise<TokenHelper | undefined> {
   const bearer = choice.auth === 'bearer' && choice.mode !== 'local';
   if (!bearer) {

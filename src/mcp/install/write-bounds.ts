@@ -1,8 +1,4 @@
-/**
- * Where `mcp install` and `mcp uninstall` may write. A project's links are the project author's, not
- * the user's: one that leads out of the project is refused. The user's own configs may be links
- * (dotfiles managers) and are followed. svcctl's own files are never a target, in any scope.
- */
+// A project's links are its author's, not the user's: one leading out of the project is refused (docs/security.md).
 import { promises as fs } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { configDir } from '../../config/config-dir.js';
@@ -14,9 +10,7 @@ import { fileReadReason } from '../../fs/reasons.js';
 import type { ClientEnv, Scope } from '../types.js';
 
 export interface WriteBounds {
-  /** Set for a file of the project (project or local scope, inside the project folder): links there must stay inside it. */
   projectRoot?: string;
-  /** svcctl's own folders: its config folder, state, cache and spool. */
   ownFolders: string[];
 }
 
@@ -45,7 +39,6 @@ export function writeBoundsFor(ctx: Pick<Context, 'env' | 'homeDir' | 'cwd'>, cl
   return inProject ? { projectRoot: root, ownFolders } : { ownFolders };
 }
 
-/** The real path of `path`: the real path of the deepest part that exists, with the rest as written. */
 export async function realLocation(path: string): Promise<string> {
   const rest: string[] = [];
   for (let current = resolve(path); ; ) {
@@ -60,7 +53,6 @@ export async function realLocation(path: string): Promise<string> {
   }
 }
 
-/** The real path of `file` once it may be written under `bounds`; exit 7 otherwise. */
 export async function checkWriteTarget(file: string, bounds: WriteBounds): Promise<string> {
   const realFile = await realLocation(file);
   await refuseOwnFiles(file, realFile, bounds.ownFolders);

@@ -1,10 +1,4 @@
-/**
- * Continue's `mcpServers` items (config.yaml): a list of servers, each found by
- * its `name` (packages/config-yaml/src/schemas/mcp/index.ts in
- * continuedev/continue). A stdio item is the usual {type, command, args, env}
- * with `name` first; a remote one keeps its headers under
- * `requestOptions.headers` (requestOptionsSchema), not `headers`.
- */
+// A remote item keeps its headers under `requestOptions.headers`, not `headers` (docs/clients-editors.md).
 import type { ClientSpec, EntryRequest } from '../types.js';
 import { localEntry, proxyEntry, remoteEntry } from './json-clients.js';
 

@@ -1,8 +1,3 @@
-/**
- * The smallest document of a client's file that holds our entry at its key
- * path (plus VS Code `inputs`): what `svcctl mcp print` shows. JSON with two
- * spaces of indentation, or TOML with `[mcp_servers.<name>]` tables.
- */
 import type { FileFormat, RenderedEntry } from '../types.js';
 
 export function nestAt(path: string[], value: unknown): Record<string, unknown> {

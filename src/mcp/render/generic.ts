@@ -1,13 +1,4 @@
-/**
- * `--format mcpServers|servers|toml` (with --config and no --client): exactly
- * the generic shapes of the service docs (section 4.5) and the contract
- * (section 4), with no client-specific adaptation: local `command`/`args`/`env`,
- * remote `type: "http"`/`url`/`headers`, proxy `mcp-remote <url> --header
- * "Name: value"`. TOML holds literal values only (a TOML client does not
- * expand variables); the JSON shapes take literal values by default and
- * `${VAR}` (mcpServers) or `${env:VAR}` (servers, the editor workspace style)
- * with --secrets ref.
- */
+// The service docs' generic shapes exactly, with no client adaptation; TOML holds literals only (docs/mcp.md).
 import { MCP_PROXY_PACKAGE, PACKAGE_RUNNER, PACKAGE_RUNNER_YES_FLAG } from '../../core/constants.js';
 import type { EntryRequest, GenericFormat, VariableSyntax } from '../types.js';
 import { remoteHeaders } from './json-clients.js';
@@ -42,7 +33,6 @@ export function genericEntry(format: GenericFormat, request: EntryRequest): Entr
   }
 }
 
-/** The top-level key the generic shapes live under. */
 export function genericServersKey(format: GenericFormat): string {
   if (format === 'servers') return 'servers';
   if (format === 'toml') return 'mcp_servers';

@@ -1,9 +1,4 @@
-/**
- * Quoting for the command lines `svcctl mcp command` prints: POSIX shells on
- * macOS and Linux, PowerShell on Windows. Single quotes in both, so a
- * `${VAR}` reference reaches the client's file as written instead of being
- * expanded (or emptied) by the user's shell.
- */
+// Single quotes in POSIX shells and PowerShell, so a `${VAR}` reaches the client's file unexpanded by the user's shell.
 const SAFE = /^[A-Za-z0-9_@%+=:,./-]+$/;
 
 export type Shell = 'posix' | 'powershell';
@@ -18,12 +13,10 @@ export function quote(arg: string, shell: Shell): string {
   return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
-/** An argument the user's shell must expand: KEY=<value of $KEY in the shell>. */
 export function expandedAssignment(variable: string, shell: Shell): RawArg {
   return { raw: shell === 'powershell' ? `"${variable}=$env:${variable}"` : `"${variable}=$${variable}"` };
 }
 
-/** An argument written as is (already quoted for the shell). */
 export interface RawArg {
   raw: string;
 }
@@ -34,10 +27,7 @@ export function commandLine(argv: Arg[], shell: Shell): string {
   return argv.map((arg) => (typeof arg === 'string' ? quote(arg, shell) : arg.raw)).join(' ');
 }
 
-/**
- * The words of a POSIX command line, with quotes and backslashes removed as a
- * shell would (no expansion): enough to read back a line `commandLine` wrote.
- */
+/** No expansion: enough to read back a line `commandLine` wrote. */
 export function posixWords(line: string): string[] {
   const words: string[] = [];
   let word: string | undefined;

@@ -1,19 +1,4 @@
-/**
- * Entries for `mcp install --auth bearer --token helper`: svcctl itself hands
- * the client a fresh token, so the entry holds no token and never goes stale.
- * - A client that runs a command for a remote entry's headers (its row's
- *   `headersCommand`, Claude Code's `headersHelper`), in remote mode: the
- *   remote entry with `svcctl --base-url <url> token --refresh --json-headers`
- *   in that field.
- * - Any other client (and proxy mode): a stdio entry that runs
- *   `svcctl --base-url <url> mcp proxy`, which adds a fresh token to every
- *   request (src/commands/mcp-proxy.ts).
- * svcctl is started as install/svcctl-command.ts decided: this svcctl's
- * absolute path (node and its script), `npx -y svcctl@<version>`, or its
- * name; on Windows the last two through `cmd /c` for clients that spawn
- * without a shell (npx and npm's shims are .cmd files; node.exe needs none).
- * Only the base URL is in the arguments: no secret.
- */
+// Only the base URL is in the arguments: no secret. npx and npm's shims are .cmd files, hence `cmd /c` on Windows.
 import { plainRemoteHost } from '../../config/plain-http.js';
 import { deriveMcpUrl } from '../../config/settings.js';
 import { commandLine } from './shell-quote.js';
@@ -22,9 +7,7 @@ import type { ClientSpec, EntryRequest, SvcctlCommand, TokenHelper } from '../ty
 
 type Entry = Record<string, unknown>;
 
-/** The headers helper's arguments after svcctl. */
 export const HELPER_ARGS = ['token', '--refresh', '--json-headers'];
-/** The proxy's arguments after svcctl. */
 export const PROXY_ARGS = ['mcp', 'proxy'];
 
 function deploymentArgs(request: EntryRequest): string[] {
@@ -36,7 +19,6 @@ function deploymentArgs(request: EntryRequest): string[] {
   return args;
 }
 
-/** Whether this entry is the client's headers command (else a proxy entry). */
 export function usesHeadersCommand(client: ClientSpec, request: EntryRequest): boolean {
   return client.headersCommand !== undefined && request.mode === 'remote';
 }
@@ -55,7 +37,6 @@ export function tokenHelperEntry(client: ClientSpec, request: EntryRequest, help
   const [program, ...args] = svcctlLine(helper, [...deploymentArgs(request), ...PROXY_ARGS]);
   const shim = helper.svcctl.how !== 'path';
   const run = shim && client.windowsCmdWrap && request.platform === 'win32' ? { command: 'cmd', args: ['/c', program!, ...args] } : { command: program!, args };
-  // The row's stdio shape (fixed fields, a command array, trailing fields); no env: the entry holds no secret.
   return stdioEntry(client, run);
 }
 
@@ -67,7 +48,6 @@ const HOW_NOTES: Record<SvcctlCommand['how'], (argv: string[]) => string> = {
   name: () => 'svcctl is on PATH, so the entry runs it by name',
 };
 
-/** What the user is told about such an entry. */
 export function tokenHelperNotes(client: ClientSpec, request: EntryRequest, helper: TokenHelper): string[] {
   const how = HOW_NOTES[helper.svcctl.how](helper.svcctl.argv);
   const what = usesHeadersCommand(client, request)

@@ -114,7 +114,7 @@ describe('event send: delivery faults', () => {
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     const { port } = proxy.address() as import('node:net').AddressInfo;
     try {
-      const result = await runCli(['event', 'send', '--title', 'x', '--timeout', '10'], {
+      const result = await runCli(['event', 'send', '--allow-http', '--title', 'x', '--timeout', '10'], {
         env: { SERVICE_BASE_URL: 'http://events.example.invalid/api', SERVICE_INGEST_TOKEN: TOKEN, HTTP_PROXY: `http://127.0.0.1:${port}` },
         timeoutMs: 15_000,
       });

@@ -17,6 +17,7 @@ import { DISCOVERY_PATH, handleLogin, handleUserinfo, openIdConfiguration, USERI
 import { JwtIssuer } from './jwt-issuer.js';
 import { McpAuthenticator } from './mcp-auth.js';
 import type { McpEndpoint } from './mcp-endpoint.js';
+import type { McpUserActivity } from './mcp-users.js';
 import { OidcValidator } from './oidc-discovery.js';
 import { logWhenDone } from './request-log.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_TOKEN_TTL_SECONDS, withDemoDefaults, type SandboxOptions, type SandboxUser } from './sandbox-options.js';
@@ -43,6 +44,8 @@ export interface Sandbox {
   readyLine(): Record<string, unknown>;
   /** MCP sessions open now, in all or of one user (0 before the first /mcp request). */
   mcpSessionCount(email?: string): Promise<number>;
+  /** The /mcp requests of one user so far, per protocol era (undefined: none yet). */
+  mcpUserActivity(email: string): Promise<McpUserActivity | undefined>;
   /** Stops accepting, ends MCP sessions and open connections, and flushes the events file. */
   close(): Promise<void>;
 }
@@ -82,7 +85,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           perUser: options.mcpSessionsPerUser ?? limits.DEFAULT_SESSIONS_PER_USER,
           total: options.mcpSessionsTotal ?? limits.DEFAULT_SESSIONS_TOTAL,
           oneSessionPerUser: options.oneSessionPerUser === true,
-        }),
+        }, options.protocol),
     ));
 
   async function route(req: IncomingMessage, res: LoggedResponse): Promise<void> {
@@ -140,6 +143,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     store,
     readyLine: () => ({ base_url: baseUrl, mcp_url: deriveMcpUrl(baseUrl), users, webhooks: readyWebhooks }),
     mcpSessionCount: async (email) => (mcp ? (await mcp).sessionCount(email?.toLowerCase()) : 0),
+    mcpUserActivity: async (email) => (mcp ? (await mcp).userActivity(email.toLowerCase()) : undefined),
     close: () =>
       (closing ??= (async () => {
         stopping = true;

@@ -13,7 +13,7 @@ import { Credentials } from './credentials.js';
 import { handleEvent } from './event-endpoint.js';
 import { EventStore } from './event-store.js';
 import { sendError, type LoggedResponse } from './http-io.js';
-import { DISCOVERY_PATH, handleLogin, handleUserinfo, openIdConfiguration, USERINFO_PATH } from './identity-endpoints.js';
+import { AUTHORIZE_PATH, DISCOVERY_PATH, handleLogin, handleNoBrowserSignIn, handleUserinfo, JWKS_DOCUMENT, JWKS_PATH, openIdConfiguration, TOKEN_PATH, USERINFO_PATH } from './identity-endpoints.js';
 import { JwtIssuer } from './jwt-issuer.js';
 import { McpAuthenticator } from './mcp-auth.js';
 import type { McpEndpoint } from './mcp-endpoint.js';
@@ -103,6 +103,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (path === `${API_PREFIX}${LOGIN_PATH}`) return only('POST') ? handleLogin(req, res, credentials, issuer) : undefined;
     if (path === DISCOVERY_PATH) return only('GET') ? sendJsonDocument(res, openIdConfiguration(origin)) : undefined;
     if (path === USERINFO_PATH) return only('GET') ? handleUserinfo(req, res, issuer) : undefined;
+    if (path === JWKS_PATH) return only('GET') ? sendJsonDocument(res, JWKS_DOCUMENT) : undefined;
+    if (path === AUTHORIZE_PATH) return only('GET') ? handleNoBrowserSignIn(res, 'unsupported_response_type') : undefined;
+    if (path === TOKEN_PATH) return only('POST') ? handleNoBrowserSignIn(res, 'unsupported_grant_type') : undefined;
     if (path === '/mcp' || path === '/mcp/') return (await mcpEndpoint()).handle(req, res);
     sendError(res, 404, `no such endpoint: ${req.method} ${path}`);
   }

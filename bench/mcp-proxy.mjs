@@ -83,5 +83,8 @@ console.log(`proxy start-up (spawn → initialize answered), median of ${ROUNDS}
 console.log(`token --refresh --json-headers with a fresh saved token (no request), median of 20: ${fmt(median(helper))}`);
 console.log(`mcp doctor --config (remote entry, bearer): spawn to exit, median of 10: ${fmt(median(doctor))}`);
 
+// The sandbox may still be writing its compile cache into home: it is removed once the process is gone.
+const exited = new Promise((resolve) => dev.once('exit', resolve));
 dev.kill('SIGTERM');
+await exited;
 rmSync(home, { recursive: true, force: true });

@@ -53,7 +53,7 @@ const SPOKEN = ['2026-07-28', '2025-11-25'];
 function versionMismatch(error: unknown, refusedBody = ''): string | undefined {
   const text = `${(error as Error).message ?? ''} ${JSON.stringify((error as { data?: unknown }).data ?? '')} ${refusedBody}`;
   const unsupported = /Unsupported protocol version|-32022|ERA_NEGOTIATION_FAILED|did not offer|no mutually supported/i.test(text);
-  if (!unsupported || /\b5\d\d\b.*status|status.*\b5\d\d\b/i.test(text)) return undefined;
+  if (!unsupported) return undefined;
   const offered = /"supported":\s*\[([^\]]*)\]/.exec(text)?.[1]?.replace(/"/g, '').replace(/,/g, ', ');
   return offered ? `it serves ${offered}` : 'it refused both';
 }
@@ -61,7 +61,9 @@ function versionMismatch(error: unknown, refusedBody = ''): string | undefined {
 function describeFailure(error: unknown, plan: HttpPlan, options: ProbeOptions, refusedBody?: string): { detail: string; fix: string } {
   const seconds = options.timeoutMs / 1000;
   const status = (error as { status?: unknown }).status ?? (error as { code?: unknown }).code;
-  const mismatch = versionMismatch(error, refusedBody);
+  const httpStatus = typeof status === 'number' && status > 0 ? status : undefined;
+  // Auth settles first, and a failing server is no evidence of the revision either.
+  const mismatch = httpStatus === 401 || httpStatus === 403 || (httpStatus ?? 0) >= 500 ? undefined : versionMismatch(error, refusedBody);
   if (mismatch !== undefined) {
     return {
       detail: `the server speaks none of the MCP revisions svcctl speaks (${SPOKEN.join(', ')}): ${options.redactor.redact(mismatch)}`,
@@ -125,6 +127,7 @@ export async function probeHttpServer(plan: HttpPlan, options: ProbeOptions): Pr
     const how = client.getProtocolEra() === 'modern' ? 'server/discover' : 'initialize; no 2026-07-28 offered';
     const speaks = revision ? ` in MCP ${revision} (${how})` : '';
     results.push({ ...pass('initialize', `${plan.url} answered${server ? ` (${server.name} ${server.version})` : ''}${speaks}${note}`), ...(revision ? { protocol: revision } : {}) });
+    refused.text = undefined;
     try {
       const { tools } = await client.listTools({}, { timeout: options.timeoutMs });
       const names = tools.map((tool) => tool.name);

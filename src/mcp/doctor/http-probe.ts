@@ -79,7 +79,9 @@ function describeFailure(error: unknown, plan: HttpPlan, options: ProbeOptions, 
     return { detail: `the server answered ${status}: ${message}`, fix: status >= 500 ? 'the service is failing: try again later' : 'check the URL and headers of the entry' };
   }
   if (status === 'REQUEST_TIMEOUT' || status === -32001) return { detail: `no answer within ${seconds} s`, fix: 'check that the URL is reachable from this machine, or raise --timeout' };
-  const problem = describeNetworkError(error, plan.url, seconds);
+  // A probe that never reached the server says so in its cause; the wrapper's words would suggest a version question.
+  const probeCause = error instanceof Error && /^Version negotiation probe failed/.test(error.message) ? error.cause : undefined;
+  const problem = describeNetworkError(probeCause ?? error, plan.url, seconds);
   return { detail: options.redactor.redact(problem.message), fix: problem.hint ?? 'check that the URL is reachable from this machine' };
 }
 

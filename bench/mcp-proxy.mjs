@@ -2,10 +2,11 @@
 // (MCP SDK client over stdio → proxy → Streamable HTTP → `svcctl dev`) against
 // the same client talking Streamable HTTP to `svcctl dev` directly, plus the
 // proxy's start-up (spawn to initialize answered) and the helper's fast path
-// (`svcctl token --refresh --json-headers` with a fresh saved token).
+// (`svcctl token --refresh --json-headers` with a fresh saved token), and
+// `svcctl mcp doctor` on a remote entry (spawn to exit: connect, tools/list).
 //   npm run build && node bench/mcp-proxy.mjs
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -69,12 +70,21 @@ for (let round = 0; round < ROUNDS; round++) {
 const helper = [];
 for (let i = 0; i < 20; i++) helper.push(await timeCommand(process.execPath, [bin, 'token', '--refresh', '--json-headers'], { env: cliEnv }));
 
+const doctorFile = join(home, 'doctor.json');
+writeFileSync(doctorFile, JSON.stringify({ mcpServers: { svc: { url: ready.mcp_url, headers: { Authorization: `Bearer ${token}` } } } }));
+const doctor = [];
+for (let i = 0; i < 10; i++) doctor.push(await timeCommand(process.execPath, [bin, 'mcp', 'doctor', '--config', doctorFile], { env: cliEnv }));
+
 const fmt = (ms) => `${ms.toFixed(2)} ms`;
 console.log(`tools/list round trips (${ROUNDS} rounds × ${CALLS} calls, one client each)`);
 for (const name of ['direct', 'proxy']) console.log(`  ${name.padEnd(7)} median ${fmt(median(rows[name]))}  p95 ${fmt(percentile(rows[name], 0.95))}`);
 console.log(`  overhead of the proxy: median +${fmt(median(rows.proxy) - median(rows.direct))}`);
 console.log(`proxy start-up (spawn → initialize answered), median of ${ROUNDS}: ${fmt(median(rows.startup))}`);
 console.log(`token --refresh --json-headers with a fresh saved token (no request), median of 20: ${fmt(median(helper))}`);
+console.log(`mcp doctor --config (remote entry, bearer): spawn to exit, median of 10: ${fmt(median(doctor))}`);
 
+// The sandbox may still be writing its compile cache into home: it is removed once the process is gone.
+const exited = new Promise((resolve) => dev.once('exit', resolve));
 dev.kill('SIGTERM');
+await exited;
 rmSync(home, { recursive: true, force: true });

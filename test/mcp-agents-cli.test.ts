@@ -54,6 +54,6 @@ describe('install, list, print, doctor, uninstall per agent (remote, password by
     });
   }
   it('the sandbox saw each doctor log in with the password', async () => {
-    await dev.waitForStderr(/POST \/mcp 200 .*alice@example\.com \(password\) new session/);
+    await dev.waitForStderr(/POST \/mcp 200 .*alice@example\.com \(password\) 2026-07-28 server\/discover/);
   });
 });

@@ -47,7 +47,7 @@ describe('mcp doctor: remote mode', () => {
     assert.match(lineOf(result, 'variables'), /^✓ variables: set: SERVICE_EMAIL, SERVICE_PASSWORD$/);
     assert.equal(result.stdout.trim().split('\n').filter((line) => /^[✓✗] /.test(line)).length, 5);
     assert.match(result.stderr, /all 5 checks passed$/m);
-    await dev.waitForStderr(/POST \/mcp 200 .*alice@example\.com \(password\) new session/);
+    await dev.waitForStderr(/POST \/mcp 200 .*alice@example\.com \(password\) 2026-07-28 server\/discover/);
     assert.deepEqual(secretsIn(result, [ALICE.password]), []);
   });
 
@@ -59,7 +59,7 @@ describe('mcp doctor: remote mode', () => {
     const result = await run(['mcp', 'doctor', '--client', 'vscode'], { SERVICE_ACCESS_TOKEN: token });
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(result.stdout, TOOLS_LINE);
-    await dev.waitForStderr(/POST \/mcp 200 .*alice@example\.com \(bearer token sha256:[0-9a-f]+\) new session/);
+    await dev.waitForStderr(/POST \/mcp 200 .*alice@example\.com \(bearer token sha256:[0-9a-f]+\) 2026-07-28 server\/discover/);
     assert.deepEqual(secretsIn(result, [token]), []);
 
     const stale = await run(['mcp', 'doctor', '--client', 'vscode'], { SERVICE_ACCESS_TOKEN: `${token.slice(0, -4)}AAAA` });
@@ -97,7 +97,7 @@ describe('mcp doctor: remote mode', () => {
     assert.match(lineOf(result, 'entry'), /^✓ entry: 'legacy' found: remote mode \(url, headers\)$/);
     assert.match(lineOf(result, 'variables'), /^✓ variables: the entry references no variables$/);
     assert.match(result.stdout, TOOLS_LINE);
-    await dev.waitForStderr(/POST \/mcp 200 .*alice@example\.com \(legacy-password\) new session/);
+    await dev.waitForStderr(/POST \/mcp 200 .*alice@example\.com \(legacy-password\) 2026-07-28 server\/discover/);
     assert.deepEqual(secretsIn(result, [ALICE.password]), []);
   });
 

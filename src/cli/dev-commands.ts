@@ -1,6 +1,6 @@
 /** Wiring of `svcctl dev`, the local sandbox deployment. */
 import { Command, Option } from '@commander-js/extra-typings';
-import { DEV_DEFAULT_MAX_BODY_BYTES, DEV_DEFAULT_TOKEN_TTL_SECONDS, DEV_DETACHED_CHILD_FLAG } from '../core/constants.js';
+import { DEV_DEFAULT_MAX_BODY_BYTES, DEV_DEFAULT_TOKEN_TTL_SECONDS, DEV_DETACHED_CHILD_FLAG, MCP_PROTOCOL_CHOICES } from '../core/constants.js';
 import type { ContextFactory } from '../core/context.js';
 import { READY_FORMATS } from '../dev/ready-output.js';
 import { collect, integerIn } from './parsers.js';
@@ -15,6 +15,7 @@ user and webhook), SERVICE_ACCESS_TOKEN (empty) and, with --detach, SVCCTL_DEV_P
 Examples:
   svcctl dev
   svcctl dev --port 8787 --user alice@example.com:s3cret --webhook alerts:whsec-demo --webhook ci
+  svcctl dev --protocol 2026-07-28                                         # an MCP server that speaks only the stateless revision
   eval "$(svcctl dev --detach --format sh --events-file events.ndjson)"   # then: kill "$SVCCTL_DEV_PID"
   svcctl dev --detach --format fish | source
   svcctl dev --detach --format powershell | Invoke-Expression              # then: Stop-Process -Id $env:SVCCTL_DEV_PID`;
@@ -29,6 +30,7 @@ export function registerDevCommands(program: Command, contextFor: ContextFactory
     .addOption(new Option('--token-ttl <seconds>', 'lifetime of login tokens, in seconds (1 to 31536000)').argParser(integerIn(1, 31_536_000)).default(DEV_DEFAULT_TOKEN_TTL_SECONDS))
     .option('--events-file <file>', 'append accepted events here as NDJSON (read back on start)')
     .option('--log-file <file>', 'append the request log here instead of stderr')
+    .addOption(new Option('--protocol <revision>', 'MCP protocol revisions /mcp serves: 2025-11-25 (initialize, sessions), 2026-07-28 (stateless) or both').choices(MCP_PROTOCOL_CHOICES).default('both'))
     .option('--one-session-per-user', 'a new MCP session closes the same user\'s earlier ones (default: up to 32 per user, 256 in all)')
     .option('--detach', 'run in the background: return once ready, with the ready line and the process id')
     .addOption(new Option('--format <f>', 'json: the ready line (default); sh, fish, powershell: commands that set the variables').choices(READY_FORMATS))

@@ -4,6 +4,7 @@
  * once it is ready.
  */
 import { resolve } from 'node:path';
+import type { McpProtocolChoice } from '../core/constants.js';
 import type { Context } from '../core/context.js';
 import { exitWith, ExitCode, usageError } from '../core/errors.js';
 import { parseUserFlag, parseWebhookFlag } from '../dev/sandbox-options.js';
@@ -21,6 +22,7 @@ export interface DevOptions {
   format?: ReadyFormat;
   detach?: boolean;
   oneSessionPerUser?: boolean;
+  protocol?: McpProtocolChoice;
   /** The background process of --detach: its ready line is read by the svcctl that started it. */
   detachedChild?: boolean;
 }
@@ -59,6 +61,7 @@ export async function runDev(ctx: Context, options: DevOptions): Promise<void> {
       eventsFile,
       maxBodyBytes: options.maxBody,
       oneSessionPerUser: options.oneSessionPerUser === true,
+      protocol: options.protocol ?? 'both',
       log: (line) => say(line),
     });
   } catch (error) {
@@ -71,6 +74,7 @@ export async function runDev(ctx: Context, options: DevOptions): Promise<void> {
   ctx.out.raw(formatReady(readyLine, options.detachedChild ? 'json' : (options.format ?? 'json')), { secret: true });
   ready = true;
   say(`svcctl dev: serving ${sandbox.baseUrl} and ${sandbox.mcpUrl} (${options.detachedChild ? 'in the background' : 'Ctrl+C to stop'})`);
+  say(`  MCP protocol: ${options.protocol === '2025-11-25' || options.protocol === '2026-07-28' ? `${options.protocol} only` : '2025-11-25 and 2026-07-28'}`);
   say(`  users: ${sandbox.users.map((u) => u.email).join(', ')}`);
   say(`  webhooks: ${sandbox.webhooks.map((w) => `${w.name} (${w.hmac_secret === null ? 'unsigned' : 'HMAC-signed'})`).join(', ')}`);
   if (eventsFile) say(`  events file: ${eventsFile}${sandbox.store.size > 0 ? ` (${sandbox.store.size} earlier events read back)` : ''}`);
@@ -95,6 +99,7 @@ function childArgs(options: DevOptions, files: { eventsFile?: string; logFile?: 
   if (files.eventsFile !== undefined) args.push('--events-file', files.eventsFile);
   if (files.logFile !== undefined) args.push('--log-file', files.logFile);
   if (options.oneSessionPerUser) args.push('--one-session-per-user');
+  if (options.protocol !== undefined && options.protocol !== 'both') args.push('--protocol', options.protocol);
   return args;
 }
 

@@ -49,3 +49,7 @@ export const DEV_DEFAULT_TOKEN_TTL_SECONDS = 3600;
 export const DEV_DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** Hidden: makes `svcctl dev` the background process of `dev --detach`. */
 export const DEV_DETACHED_CHILD_FLAG = '--detached-child';
+
+/** What `svcctl dev --protocol` accepts: the MCP revisions its /mcp serves. */
+export const MCP_PROTOCOL_CHOICES = ['both', '2025-11-25', '2026-07-28'] as const;
+export type McpProtocolChoice = (typeof MCP_PROTOCOL_CHOICES)[number];

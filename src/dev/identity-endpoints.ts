@@ -11,15 +11,36 @@ import type { JwtIssuer } from './jwt-issuer.js';
 const LOGIN_BODY_LIMIT = 64 * 1024;
 export const DISCOVERY_PATH = '/.well-known/openid-configuration';
 export const USERINFO_PATH = '/userinfo';
+export const JWKS_PATH = '/.well-known/jwks.json';
+export const AUTHORIZE_PATH = '/authorize';
+export const TOKEN_PATH = '/token';
 
+/**
+ * Every field OpenID Connect Discovery 1.0 requires (clients validate the
+ * document against it). The sandbox signs with a secret (HS256), so its key
+ * set is empty, and it has no browser sign-in: /authorize and /token answer
+ * with OAuth errors that point to the login endpoint.
+ */
 export function openIdConfiguration(issuer: string): Record<string, unknown> {
   return {
     issuer,
+    authorization_endpoint: `${issuer}${AUTHORIZE_PATH}`,
+    token_endpoint: `${issuer}${TOKEN_PATH}`,
     userinfo_endpoint: `${issuer}${USERINFO_PATH}`,
-    claims_supported: ['sub', 'email', 'iss', 'iat', 'exp'],
-    id_token_signing_alg_values_supported: ['HS256'],
+    jwks_uri: `${issuer}${JWKS_PATH}`,
+    response_types_supported: ['code'],
     subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: ['HS256'],
+    claims_supported: ['sub', 'email', 'iss', 'iat', 'exp'],
   };
+}
+
+/** A key set with no keys: the HS256 secret is never published. */
+export const JWKS_DOCUMENT = { keys: [] };
+
+export function handleNoBrowserSignIn(res: LoggedResponse, error: 'unsupported_response_type' | 'unsupported_grant_type'): void {
+  res.note = 'no browser sign-in in the sandbox';
+  sendJson(res, 400, { error, error_description: 'svcctl dev has no browser sign-in: get a token with POST /api/v1/user/login (svcctl login)' }, { 'cache-control': 'no-store' });
 }
 
 function invalidToken(res: LoggedResponse, description: string): void {

@@ -1,19 +1,24 @@
 /**
- * /mcp: Streamable HTTP MCP with a session per client, tracked by the user's
- * email. Every request is authenticated (a refreshed bearer token is validated
+ * /mcp: Streamable HTTP MCP in both protocol eras on one URL, as an upgraded
+ * deployment serves it. A request carrying the 2026-07-28 `_meta` envelope is
+ * answered on its own by the SDK's per-request handler (no session); any other
+ * is 2025-era and belongs to a session per client, tracked by the user's email.
+ * Every request is authenticated first (a refreshed bearer token is validated
  * again and keeps the session); a session id works only for the user it was
  * created for; how many sessions stay open is bounded (mcp-sessions.ts). This
  * module loads the MCP SDK, so the server imports it only on the first /mcp request.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { NodeStreamableHTTPServerTransport, toNodeHandler, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, isInitializeRequest, PROTOCOL_VERSION_META_KEY, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { EventStore } from './event-store.js';
 import { BodyTooLarge, readBody, sendJson, type LoggedResponse } from './http-io.js';
 import type { McpAuthenticator } from './mcp-auth.js';
 import { SessionRegistry, type SessionLimits } from './mcp-sessions.js';
 import { createToolServer } from './mcp-tools.js';
+import { McpUsers, type McpUserActivity } from './mcp-users.js';
+import type { McpProtocolChoice } from '../core/constants.js';
 
 const MCP_BODY_LIMIT = 4 * 1024 * 1024;
 
@@ -23,15 +28,33 @@ function rpcError(res: LoggedResponse, status: number, code: number, message: st
   sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
 }
 
+/** A message with the 2026-07-28 per-request envelope (the SDK's `isLegacyRequest` test, on the parsed body). */
+function hasEnvelope(body: unknown): boolean {
+  const meta = (body as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta;
+  return typeof meta === 'object' && meta !== null && typeof meta[PROTOCOL_VERSION_META_KEY] === 'string';
+}
+
 export class McpEndpoint {
   private readonly sessions: SessionRegistry;
+  private readonly users = new McpUsers();
+  private readonly modern: McpHttpHandler;
+  private readonly modernNode: NodeMcpRequestHandler;
 
   constructor(
     private readonly auth: McpAuthenticator,
     private readonly store: EventStore,
     limits: SessionLimits,
+    private readonly protocol: McpProtocolChoice = 'both',
   ) {
     this.sessions = new SessionRegistry(limits);
+    // Strict: 2025-era requests reach this handler only under --protocol 2026-07-28, and are refused there.
+    this.modern = createMcpHandler(() => createToolServer(store), { legacy: 'reject' });
+    this.modernNode = toNodeHandler(this.modern);
+  }
+
+  /** What the sandbox recorded of one user (lower-case email), in both eras. */
+  userActivity(email: string): McpUserActivity | undefined {
+    return this.users.get(email);
   }
 
   /** Open sessions, in all and of one user (lower-case email). */
@@ -61,6 +84,12 @@ export class McpEndpoint {
     });
     // Names and ids only: a token appears as a short hash, so the log shows when a client sends a new one.
     const who = `${auth.email} (${auth.method}${auth.tokenId ? ` token sha256:${auth.tokenId}` : ''})`;
+    if (this.protocol === '2026-07-28' || (this.protocol === 'both' && hasEnvelope(body))) {
+      this.users.record(key, '2026');
+      res.note = `${who} 2026-07-28 ${(body as { method?: unknown } | undefined)?.method ?? req.method}`;
+      return this.modernNode(authed, res, body);
+    }
+    this.users.record(key, '2025');
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       // Another user's session id is answered as unknown, not as forbidden: it reveals nothing.
@@ -83,8 +112,8 @@ export class McpEndpoint {
    * that would break the limits are closed at that moment (synchronously
    * forgotten, so the count never exceeds the limits, even with initializes racing).
    */
-  private openSession(email: string, opened: (id: string, closed: string[]) => void): StreamableHTTPServerTransport {
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+  private openSession(email: string, opened: (id: string, closed: string[]) => void): NodeStreamableHTTPServerTransport {
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (id) => {
         const evicted = this.sessions.evictionsFor(email);
@@ -103,6 +132,6 @@ export class McpEndpoint {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.sessions.all().map((session) => session.transport.close()));
+    await Promise.all([...this.sessions.all().map((session) => session.transport.close()), this.modern.close()]);
   }
 }

@@ -7,13 +7,13 @@
  * `oneSessionPerUser` keeps the stricter reading of the service docs ("a
  * session per user"): a new session closes the user's earlier ones.
  */
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 
 export interface McpSession {
   id: string;
   /** The user's email in lower case. */
   email: string;
-  transport: StreamableHTTPServerTransport;
+  transport: NodeStreamableHTTPServerTransport;
   lastUsed: number;
 }
 

@@ -1,11 +1,11 @@
 /**
- * The MCP server of one session: `whoami`, `list_events` and `get_event`,
- * reading the sandbox's event store. The caller of each request comes from
- * the request's authInfo (set by the endpoint), so `whoami` reports the auth
- * method of the request it answers.
+ * The MCP server of one 2025 session or one 2026 request (the same tools in
+ * both eras): `whoami`, `list_events` and `get_event`, reading the sandbox's
+ * event store. The caller of each request comes from the request's authInfo
+ * (set by the endpoint), so `whoami` reports the auth method of the request it answers.
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
+import { McpServer } from '@modelcontextprotocol/server';
+import * as z from 'zod';
 import { VERSION } from '../core/version.js';
 import type { EventStore } from './event-store.js';
 
@@ -22,8 +22,8 @@ export function createToolServer(store: EventStore): McpServer {
   server.registerTool(
     'whoami',
     { description: 'The signed-in user of this MCP session and how the request authenticated.', annotations: { readOnlyHint: true } },
-    (extra) => {
-      const who = (extra.authInfo?.extra ?? {}) as { email?: string; method?: string };
+    (ctx) => {
+      const who = (ctx.http?.authInfo?.extra ?? {}) as { email?: string; method?: string };
       return text({ email: who.email, auth_method: who.method });
     },
   );
@@ -32,9 +32,9 @@ export function createToolServer(store: EventStore): McpServer {
     'list_events',
     {
       description: 'Events the sandbox received, newest first.',
-      inputSchema: {
+      inputSchema: z.object({
         limit: z.number().int().min(1).max(MAX_LIST_LIMIT).optional().describe(`how many (default ${DEFAULT_LIST_LIMIT}, at most ${MAX_LIST_LIMIT})`),
-      },
+      }),
       annotations: { readOnlyHint: true },
     },
     ({ limit }) => {
@@ -47,7 +47,7 @@ export function createToolServer(store: EventStore): McpServer {
     'get_event',
     {
       description: 'One received event by its id.',
-      inputSchema: { id: z.string().min(1).describe('the event id (a UUID)') },
+      inputSchema: z.object({ id: z.string().min(1).describe('the event id (a UUID)') }),
       annotations: { readOnlyHint: true },
     },
     ({ id }) => {

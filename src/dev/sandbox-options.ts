@@ -4,7 +4,7 @@
  * value. Secrets are random on every start (nothing fixed to leak or reuse).
  */
 import { randomBytes } from 'node:crypto';
-import { DEV_DEFAULT_MAX_BODY_BYTES, DEV_DEFAULT_TOKEN_TTL_SECONDS } from '../core/constants.js';
+import { DEV_DEFAULT_MAX_BODY_BYTES, DEV_DEFAULT_TOKEN_TTL_SECONDS, type McpProtocolChoice } from '../core/constants.js';
 import { usageError } from '../core/errors.js';
 
 export interface SandboxUser {
@@ -44,7 +44,10 @@ export interface SandboxOptions {
   mcpSessionsTotal?: number;
   /** A new MCP session closes the user's earlier ones (the stricter reading of "a session per user"). */
   oneSessionPerUser?: boolean;
+  /** The MCP protocol revisions /mcp serves (default both). */
+  protocol?: McpProtocolChoice;
 }
+
 
 export const DEFAULT_TOKEN_TTL_SECONDS = DEV_DEFAULT_TOKEN_TTL_SECONDS;
 export const DEFAULT_MAX_BODY_BYTES = DEV_DEFAULT_MAX_BODY_BYTES;

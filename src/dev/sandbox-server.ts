@@ -13,10 +13,11 @@ import { Credentials } from './credentials.js';
 import { handleEvent } from './event-endpoint.js';
 import { EventStore } from './event-store.js';
 import { sendError, type LoggedResponse } from './http-io.js';
-import { DISCOVERY_PATH, handleLogin, handleUserinfo, openIdConfiguration, USERINFO_PATH } from './identity-endpoints.js';
+import { AUTHORIZE_PATH, DISCOVERY_PATH, handleLogin, handleNoBrowserSignIn, handleUserinfo, JWKS_DOCUMENT, JWKS_PATH, openIdConfiguration, TOKEN_PATH, USERINFO_PATH } from './identity-endpoints.js';
 import { JwtIssuer } from './jwt-issuer.js';
 import { McpAuthenticator } from './mcp-auth.js';
 import type { McpEndpoint } from './mcp-endpoint.js';
+import type { McpUserActivity } from './mcp-users.js';
 import { OidcValidator } from './oidc-discovery.js';
 import { logWhenDone } from './request-log.js';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_TOKEN_TTL_SECONDS, withDemoDefaults, type SandboxOptions, type SandboxUser } from './sandbox-options.js';
@@ -43,6 +44,8 @@ export interface Sandbox {
   readyLine(): Record<string, unknown>;
   /** MCP sessions open now, in all or of one user (0 before the first /mcp request). */
   mcpSessionCount(email?: string): Promise<number>;
+  /** The /mcp requests of one user so far, per protocol era (undefined: none yet). */
+  mcpUserActivity(email: string): Promise<McpUserActivity | undefined>;
   /** Stops accepting, ends MCP sessions and open connections, and flushes the events file. */
   close(): Promise<void>;
 }
@@ -82,7 +85,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           perUser: options.mcpSessionsPerUser ?? limits.DEFAULT_SESSIONS_PER_USER,
           total: options.mcpSessionsTotal ?? limits.DEFAULT_SESSIONS_TOTAL,
           oneSessionPerUser: options.oneSessionPerUser === true,
-        }),
+        }, options.protocol),
     ));
 
   async function route(req: IncomingMessage, res: LoggedResponse): Promise<void> {
@@ -100,6 +103,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (path === `${API_PREFIX}${LOGIN_PATH}`) return only('POST') ? handleLogin(req, res, credentials, issuer) : undefined;
     if (path === DISCOVERY_PATH) return only('GET') ? sendJsonDocument(res, openIdConfiguration(origin)) : undefined;
     if (path === USERINFO_PATH) return only('GET') ? handleUserinfo(req, res, issuer) : undefined;
+    if (path === JWKS_PATH) return only('GET') ? sendJsonDocument(res, JWKS_DOCUMENT) : undefined;
+    if (path === AUTHORIZE_PATH) return only('GET') ? handleNoBrowserSignIn(res, 'unsupported_response_type') : undefined;
+    if (path === TOKEN_PATH) return only('POST') ? handleNoBrowserSignIn(res, 'unsupported_grant_type') : undefined;
     if (path === '/mcp' || path === '/mcp/') return (await mcpEndpoint()).handle(req, res);
     sendError(res, 404, `no such endpoint: ${req.method} ${path}`);
   }
@@ -140,6 +146,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     store,
     readyLine: () => ({ base_url: baseUrl, mcp_url: deriveMcpUrl(baseUrl), users, webhooks: readyWebhooks }),
     mcpSessionCount: async (email) => (mcp ? (await mcp).sessionCount(email?.toLowerCase()) : 0),
+    mcpUserActivity: async (email) => (mcp ? (await mcp).userActivity(email.toLowerCase()) : undefined),
     close: () =>
       (closing ??= (async () => {
         stopping = true;

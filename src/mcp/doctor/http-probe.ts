@@ -1,9 +1,12 @@
 /**
  * Remote (and proxy) mode: connects to the MCP URL with the entry's own
- * headers through the MCP SDK's Streamable HTTP client, as a client would,
- * and asks for `initialize` and `tools/list`. The SDK is loaded only here,
- * when doctor runs. The session is ended afterwards (a server that keeps one
- * session per user would otherwise keep ours).
+ * headers through the MCP SDK's Streamable HTTP client, as the newest clients
+ * do: `server/discover` first (MCP 2026-07-28), `initialize` when the server
+ * does not recognise it (2025 era); then `tools/list`. Which revision the
+ * server speaks is part of the result. A 401/403 on the probe is an auth
+ * failure, never a sign of the era (the SDK's probe policy). The SDK is loaded
+ * only here, when doctor runs. A 2025 session is ended afterwards (a server
+ * that keeps one session per user would otherwise keep ours).
  */
 import { HEADER_AUTHORIZATION } from '../../core/constants.js';
 import { cappedFetch } from '../../http/capped-fetch.js';
@@ -43,19 +46,42 @@ function credentialFix(headers: Record<string, string>): string {
     : 'check the email and password the entry sends (SERVICE_EMAIL, SERVICE_PASSWORD): `svcctl login` tells whether they are accepted';
 }
 
-function describeFailure(error: unknown, httpError: boolean, plan: HttpPlan, options: ProbeOptions): { detail: string; fix: string } {
+/** The revisions svcctl's client speaks, newest first. */
+const SPOKEN = ['2026-07-28', '2025-11-25'];
+
+/** The server refused every revision offered: the entry is right, the versions do not meet. */
+function versionMismatch(error: unknown, refusedBody = ''): string | undefined {
+  const text = `${(error as Error).message ?? ''} ${JSON.stringify((error as { data?: unknown }).data ?? '')} ${refusedBody}`;
+  const unsupported = /Unsupported protocol version|-32022|ERA_NEGOTIATION_FAILED|did not offer|no mutually supported/i.test(text);
+  if (!unsupported) return undefined;
+  const offered = /"supported":\s*\[([^\]]*)\]/.exec(text)?.[1]?.replace(/"/g, '').replace(/,/g, ', ');
+  return offered ? `it serves ${offered}` : 'it refused both';
+}
+
+function describeFailure(error: unknown, plan: HttpPlan, options: ProbeOptions, refusedBody?: string): { detail: string; fix: string } {
   const seconds = options.timeoutMs / 1000;
-  const status = (error as { code?: unknown }).code;
-  if (httpError && typeof status === 'number' && status > 0) {
-    const message = bodyMessage((error as Error).message, options.redactor);
+  const status = (error as { status?: unknown }).status ?? (error as { code?: unknown }).code;
+  const httpStatus = typeof status === 'number' && status > 0 ? status : undefined;
+  // Auth settles first, and a failing server is no evidence of the revision either.
+  const mismatch = httpStatus === 401 || httpStatus === 403 || (httpStatus ?? 0) >= 500 ? undefined : versionMismatch(error, refusedBody);
+  if (mismatch !== undefined) {
+    return {
+      detail: `the server speaks none of the MCP revisions svcctl speaks (${SPOKEN.join(', ')}): ${options.redactor.redact(mismatch)}`,
+      fix: 'the entry is not at fault: update svcctl (a newer one speaks newer revisions), or ask the service which revisions it serves',
+    };
+  }
+  if (typeof status === 'number' && status > 0) {
+    const message = bodyMessage(refusedBody ?? (error as Error).message, options.redactor);
     if (status === 401 || status === 403) return { detail: `the server rejected the entry's credentials (${status}): ${message}`, fix: credentialFix(plan.headers) };
     if (status === 404 || status === 405) {
       return { detail: `no MCP endpoint at ${plan.url} (${status})`, fix: 'check the URL: the MCP address is the base URL with its final /api replaced by /mcp' };
     }
     return { detail: `the server answered ${status}: ${message}`, fix: status >= 500 ? 'the service is failing: try again later' : 'check the URL and headers of the entry' };
   }
-  if (status === -32001) return { detail: `no answer within ${seconds} s`, fix: 'check that the URL is reachable from this machine, or raise --timeout' };
-  const problem = describeNetworkError(error, plan.url, seconds);
+  if (status === 'REQUEST_TIMEOUT' || status === -32001) return { detail: `no answer within ${seconds} s`, fix: 'check that the URL is reachable from this machine, or raise --timeout' };
+  // A probe that never reached the server says so in its cause; the wrapper's words would suggest a version question.
+  const probeCause = error instanceof Error && /^Version negotiation probe failed/.test(error.message) ? error.cause : undefined;
+  const problem = describeNetworkError(probeCause ?? error, plan.url, seconds);
   return { detail: options.redactor.redact(problem.message), fix: problem.hint ?? 'check that the URL is reachable from this machine' };
 }
 
@@ -70,39 +96,51 @@ export async function probeHttpServer(plan: HttpPlan, options: ProbeOptions): Pr
   } catch {
     return [fail('initialize', `the entry's URL is not an http(s) URL: ${plan.url}`, 'fix the URL in the entry (svcctl mcp install --force rewrites it)')];
   }
-  const [{ Client }, { StreamableHTTPClientTransport, StreamableHTTPError }] = await Promise.all([
-    import('@modelcontextprotocol/sdk/client/index.js'),
-    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-  ]);
-  const client = new Client({ name: 'svcctl-doctor', version: VERSION });
+  const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+  const client = new Client(
+    { name: 'svcctl-doctor', version: VERSION },
+    { versionNegotiation: { mode: 'auto', probe: { timeoutMs: options.timeoutMs, maxRetries: 0 } } },
+  );
+  // The SDK's HTTP errors name the status only: the server's own words come from the last refused answer.
+  const refused: { text?: string } = {};
+  const capped = cappedFetch(DOCTOR_BODY_CAP, deadlineFetch(options.timeoutMs));
   const transport = new StreamableHTTPClientTransport(url, {
     requestInit: { headers: plan.headers },
     // Each HTTP request (headers and whole body) is aborted at --timeout, not only the JSON-RPC wait,
     // and no answer is read past 1 MiB (a server sending without end cannot grow memory).
-    fetch: cappedFetch(DOCTOR_BODY_CAP, deadlineFetch(options.timeoutMs)),
+    fetch: async (input, init) => {
+      const response = await capped(input, init);
+      if (!response.ok) refused.text = await response.clone().text().catch(() => undefined);
+      return response;
+    },
   });
+  const failure = (error: unknown): { detail: string; fix: string } => describeFailure(error, plan, options, refused.text);
   const note = options.note ? `; ${options.note}` : '';
   const results: CheckResult[] = [];
   try {
     try {
       await client.connect(transport, { timeout: options.timeoutMs });
     } catch (error) {
-      const { detail, fix } = describeFailure(error, error instanceof StreamableHTTPError, plan, options);
+      const { detail, fix } = failure(error);
       return [fail('initialize', `${plan.url}: ${detail}${note}`, fix)];
     }
     const server = client.getServerVersion();
-    results.push(pass('initialize', `${plan.url} answered${server ? ` (${server.name} ${server.version})` : ''}${note}`));
+    const revision = client.getNegotiatedProtocolVersion();
+    const how = client.getProtocolEra() === 'modern' ? 'server/discover' : 'initialize; no 2026-07-28 offered';
+    const speaks = revision ? ` in MCP ${revision} (${how})` : '';
+    results.push({ ...pass('initialize', `${plan.url} answered${server ? ` (${server.name} ${server.version})` : ''}${speaks}${note}`), ...(revision ? { protocol: revision } : {}) });
+    refused.text = undefined;
     try {
       const { tools } = await client.listTools({}, { timeout: options.timeoutMs });
       const names = tools.map((tool) => tool.name);
       results.push(pass('tools', names.length > 0 ? `${names.length} tool${names.length > 1 ? 's' : ''}: ${names.join(', ')}` : 'the server lists no tools'));
     } catch (error) {
-      const { detail, fix } = describeFailure(error, error instanceof StreamableHTTPError, plan, options);
+      const { detail, fix } = failure(error);
       results.push(fail('tools', `tools/list failed: ${detail}`, fix));
     }
     return results;
   } finally {
-    await transport.terminateSession().catch(() => undefined);
+    if (transport.sessionId !== undefined) await transport.terminateSession().catch(() => undefined);
     await client.close().catch(() => undefined);
   }
 }

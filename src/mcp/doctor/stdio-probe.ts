@@ -5,7 +5,10 @@
  * gives it — a few basic variables of the environment, the variables the
  * entry forwards by name and its own env block — so an entry that forgets a
  * credential fails here as it would in the client. The SDK and
- * child_process are loaded only here.
+ * child_process are loaded only here. The handshake is 2025's `initialize`
+ * without a `server/discover` probe first: on stdio the SDK's probe spawns the
+ * command a second time and waits out a silent server, which the SDK advises
+ * against for a tool that starts the server once (docs/mcp.md, "Protocol revisions").
  */
 import { PACKAGE_RUNNER } from '../../core/constants.js';
 import { shorten } from '../../http/redact.js';
@@ -72,10 +75,7 @@ async function listTools(client: { listTools(params?: undefined, options?: { tim
 }
 
 export async function probeStdioServer(command: CommandPlan, options: StdioProbeOptions): Promise<CheckResult[]> {
-  const [{ Client }, { StdioClientTransport }] = await Promise.all([
-    import('@modelcontextprotocol/sdk/client/index.js'),
-    import('@modelcontextprotocol/sdk/client/stdio.js'),
-  ]);
+  const [{ Client }, { StdioClientTransport }] = await Promise.all([import('@modelcontextprotocol/client'), import('@modelcontextprotocol/client/stdio')]);
   const seconds = options.timeoutMs / 1000;
   const line = [command.command, ...command.args].join(' ');
   const shown = shorten(options.redactor.redact(line), 160);
@@ -100,7 +100,7 @@ export async function probeStdioServer(command: CommandPlan, options: StdioProbe
     }
     const last = summarize(stderr, options.redactor);
     const said = last === '' ? '' : `; its stderr: ${last}`;
-    const what = code === -32001 ? `did not answer initialize within ${seconds} s` : 'exited before answering initialize';
+    const what = code === 'REQUEST_TIMEOUT' || code === -32001 ? `did not answer initialize within ${seconds} s` : 'exited before answering initialize';
     return [fail('initialize', `\`${shown}\` ${what}${said}`, diagnose(stderr, command, seconds))];
   } finally {
     await client.close().catch(() => undefined);

@@ -13,6 +13,8 @@ export interface CheckResult {
   detail: string;
   /** What to do when the check failed; null when it passed. */
   fix: string | null;
+  /** initialize of a remote URL: the MCP revision the server answered in (2025-11-25, 2026-07-28). */
+  protocol?: string;
 }
 
 export interface DoctorReport {

@@ -9,7 +9,7 @@ import Module from 'node:module';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { compileCacheDir } from '../src/runtime/compile-cache.js';
-import { makeTempDir, ROOT, runCli } from './helpers/cli.js';
+import { makeTempDir, ROOT, spawnCli } from './helpers/cli.js';
 
 const SECRET = 'compile-cache-test-secret';
 const BUILT_IN = typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
@@ -17,7 +17,7 @@ const BUILT_IN = typeof (Module as { enableCompileCache?: unknown }).enableCompi
 async function signFile(home: string, env: Record<string, string> = {}): Promise<string> {
   const body = join(home, 'body.json');
   await writeFile(body, '{"event":{"title":"cache"}}');
-  const result = await runCli(['event', 'sign', body], { home, env: { SERVICE_HMAC_SECRET: SECRET, ...env } });
+  const result = await spawnCli(['event', 'sign', body], { home, env: { SERVICE_HMAC_SECRET: SECRET, ...env } });
   assert.equal(result.code, 0, result.stderr);
   return result.stdout;
 }
@@ -85,7 +85,7 @@ describe('the compile cache of the CLI', () => {
     const home = await makeTempDir('svcctl-cache-');
     const file = join(home, 'not-a-folder');
     await writeFile(file, 'a file');
-    const run = await runCli(['event', 'sign', file], { home, env: { SERVICE_HMAC_SECRET: SECRET, XDG_CACHE_HOME: join(file, 'cache') } });
+    const run = await spawnCli(['event', 'sign', file], { home, env: { SERVICE_HMAC_SECRET: SECRET, XDG_CACHE_HOME: join(file, 'cache') } });
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stderr, '');
     assert.equal(run.stdout, `sha256=${createHmac('sha256', SECRET).update('a file').digest('hex')}\n`);

@@ -15,8 +15,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { BIN, cleanEnv, ROOT, runCli } from './helpers/cli.js';
-import { startDev, type DevProcess } from './helpers/dev-sandbox.js';
+import { BIN, cleanEnv, ROOT, runCli, spawnCli } from './helpers/cli.js';
+import { startDev, type DevServer } from './helpers/dev-sandbox.js';
 import { mcpLogLines } from './helpers/mcp-proxy.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
@@ -34,7 +34,7 @@ async function copyPackage(dir: string): Promise<string> {
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A temp HOME with svcctl on PATH (a link to the built CLI, as npm install -g makes) and a saved login. */
-async function homeWithSvcctl(dev: DevProcess): Promise<{ home: string; env: Record<string, string> }> {
+async function homeWithSvcctl(dev: DevServer): Promise<{ home: string; env: Record<string, string> }> {
   const home = await tempDir();
   await mkdir(join(home, 'bin'));
   await symlink(BIN, join(home, 'bin', 'svcctl'));
@@ -63,7 +63,7 @@ async function listTools(url: string, headers: Record<string, string>, sessionId
 }
 
 describe('mcp install --auth bearer --token helper (svcctl dev --token-ttl 4)', () => {
-  let dev: DevProcess;
+  let dev: DevServer;
   before(async () => {
     // 4 s tokens: the helper hands one out only while it has over half its life left (2 s), enough for a
     // connection on a loaded machine; with 2 s tokens that could be a few hundred milliseconds.
@@ -139,7 +139,7 @@ describe('mcp install --auth bearer --token helper (svcctl dev --token-ttl 4)', 
     const home = await tempDir();
     const cached = await copyPackage(join(await tempDir(), '.npm', '_npx', '0a1b2c3d4e5f6789', 'node_modules', 'svcctl'));
     const env = { SERVICE_BASE_URL: dev.ready.base_url };
-    const install = await runCli(['mcp', 'install', '--client', 'gemini', '--mode', 'proxy', '--auth', 'bearer', '--token', 'helper'], { home, env, bin: cached });
+    const install = await spawnCli(['mcp', 'install', '--client', 'gemini', '--mode', 'proxy', '--auth', 'bearer', '--token', 'helper'], { home, env, bin: cached });
     assert.equal(install.code, 0, install.stderr);
     assert.match(install.stderr, new RegExp(`svcctl runs from npx's cache, so the entry runs \`npx -y svcctl@${VERSION.replace(/\./g, '\\.')}\``));
     const gemini = JSON.parse(await readFile(join(home, '.gemini', 'settings.json'), 'utf8')).mcpServers.service;
@@ -162,7 +162,7 @@ describe('mcp install --auth bearer --token helper (svcctl dev --token-ttl 4)', 
 });
 
 describe('mcp doctor runs the helper and the proxy (svcctl dev, tokens of an hour)', () => {
-  let dev: DevProcess;
+  let dev: DevServer;
   before(async () => {
     dev = await startDev(['--user', `${USER.email}:${USER.password}`]);
   });
@@ -209,7 +209,7 @@ describe('mcp doctor runs the helper and the proxy (svcctl dev, tokens of an hou
     const { home, env } = await homeWithSvcctl(dev);
     const moved = await copyPackage(join(await tempDir(), 'old-clone'));
     for (const [client, mode] of [['claude-code', 'remote'], ['gemini', 'proxy']] as const) {
-      const install = await runCli(['mcp', 'install', '--client', client, '--mode', mode, '--auth', 'bearer', '--token', 'helper'], { home, env, bin: moved });
+      const install = await spawnCli(['mcp', 'install', '--client', client, '--mode', mode, '--auth', 'bearer', '--token', 'helper'], { home, env, bin: moved });
       assert.equal(install.code, 0, install.stderr);
     }
     assert.ok((await readFile(join(home, '.claude.json'), 'utf8')).includes(moved), 'the entry names the copy');

@@ -44,6 +44,8 @@ export interface SandboxOptions {
   mcpSessionsTotal?: number;
   /** A new MCP session closes the user's earlier ones (the stricter reading of "a session per user"). */
   oneSessionPerUser?: boolean;
+  /** The sandbox's clock: tokens are issued and their expiry checked with it, so tests can move time. */
+  now?: () => Date;
 }
 
 export const DEFAULT_TOKEN_TTL_SECONDS = DEV_DEFAULT_TOKEN_TTL_SECONDS;

@@ -57,7 +57,7 @@ export class LineSource {
 }
 
 /** The lines of FILE, or of stdin for '-', one at a time. */
-export async function* inputLines(stdin: InputStream, file: string): AsyncGenerator<InputLine> {
-  const source = new LineSource(inputLineChunks(stdin, file));
+export async function* inputLines(stdin: InputStream, file: string, cwd: string): AsyncGenerator<InputLine> {
+  const source = new LineSource(inputLineChunks(stdin, file, cwd));
   for (let line = await source.next(); line !== undefined; line = await source.next()) yield line;
 }

@@ -4,6 +4,7 @@
  * trailing \r of a CRLF line included) for --failed-out.
  */
 import { createReadStream } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileReadError } from '../fs/read-input.js';
 import type { InputStream } from '../core/context.js';
 
@@ -49,15 +50,15 @@ export async function* splitLineChunks(stream: AsyncIterable<Buffer | string>): 
   if (carry && carry.length > 0) yield carry;
 }
 
-/** The bytes of FILE, or of stdin for '-', in chunks of whole lines (read in 256 KiB chunks from a file). */
-export function inputLineChunks(stdin: InputStream, file: string): AsyncIterable<Buffer> {
-  return splitLineChunks(file === '-' ? (stdin as AsyncIterable<Buffer>) : fileChunks(file));
+/** The bytes of FILE (relative to `cwd`), or of stdin for '-', in chunks of whole lines (read in 256 KiB chunks from a file). */
+export function inputLineChunks(stdin: InputStream, file: string, cwd: string): AsyncIterable<Buffer> {
+  return splitLineChunks(file === '-' ? (stdin as AsyncIterable<Buffer>) : fileChunks(file, cwd));
 }
 
 /** A file's chunks; a file that cannot be read (missing, a folder, no permission) is a usage error naming it, as for FILE. */
-async function* fileChunks(file: string): AsyncGenerator<Buffer> {
+async function* fileChunks(file: string, cwd: string): AsyncGenerator<Buffer> {
   try {
-    yield* createReadStream(file, { highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>;
+    yield* createReadStream(resolve(cwd, file), { highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>;
   } catch (error) {
     throw fileReadError(file, error);
   }

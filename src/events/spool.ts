@@ -10,7 +10,7 @@
  */
 // node:fs's `promises` is read on first use: loading node:fs/promises costs ~2 ms of every start-up (BENCHMARKS.md).
 import { constants, promises as fs } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { CliError, ExitCode } from '../core/errors.js';
 import { RefusedPath, refusalFor, replaceFile } from '../fs/no-follow.js';
 import { ensureFolder } from '../fs/private-dir.js';
@@ -20,9 +20,9 @@ const REJECTED = 'rejected';
 const SUFFIX = '.json';
 
 /** The spool folder: the --spool value, else SERVICE_SPOOL_DIR, else $XDG_STATE_HOME/svcctl/spool. */
-export function spoolDirectory(flag: string | true, env: NodeJS.ProcessEnv, homeDir: string, envDir: string | undefined): string {
-  if (typeof flag === 'string' && flag !== '') return flag;
-  if (envDir) return envDir;
+export function spoolDirectory(flag: string | true, env: NodeJS.ProcessEnv, homeDir: string, envDir: string | undefined, cwd: string): string {
+  if (typeof flag === 'string' && flag !== '') return resolve(cwd, flag);
+  if (envDir) return resolve(cwd, envDir);
   const state = env.XDG_STATE_HOME || join(homeDir, '.local', 'state');
   return join(state, 'svcctl', 'spool');
 }

@@ -79,12 +79,13 @@ export function openForAppend(path: string, mode = 0o600): number {
  * openForAppend for a file named by a flag (`--failed-out`, `--events-file`,
  * `--log-file`): problems are usage errors naming the flag.
  */
-export function openAppendTarget(file: string, flag: string): number {
+/** `shown` is the path as the user gave it, for messages. */
+export function openAppendTarget(file: string, flag: string, shown = file): number {
   try {
     return openForAppend(file, 0o600);
   } catch (error) {
-    if (error instanceof RefusedPath) throw refusedTarget(file, flag, error.reason);
-    throw usageError(`cannot write ${flag} '${file}': ${fileWriteReason(error)}`);
+    if (error instanceof RefusedPath) throw refusedTarget(shown, flag, error.reason);
+    throw usageError(`cannot write ${flag} '${shown}': ${fileWriteReason(error)}`);
   }
 }
 

@@ -1,6 +1,7 @@
 /** Reading input bytes exactly as they are: from a file, or from stdin for '-'. */
 // node:fs's `promises` is read on first use: loading node:fs/promises costs ~2 ms of every start-up (BENCHMARKS.md).
 import { promises as fs } from 'node:fs';
+import { resolve } from 'node:path';
 import type { InputStream } from '../core/context.js';
 import { usageError } from '../core/errors.js';
 import { fileReadReason, isDescribedReadError } from './reasons.js';
@@ -15,11 +16,11 @@ export function describeInput(file: string): string {
   return file === '-' ? 'stdin' : file;
 }
 
-/** The bytes of FILE, or of stdin for '-'. */
-export async function readInputBytes(file: string, stdin: InputStream): Promise<Buffer> {
+/** The bytes of FILE (relative to `cwd`), or of stdin for '-'. */
+export async function readInputBytes(file: string, stdin: InputStream, cwd: string): Promise<Buffer> {
   if (file === '-') return readAll(stdin);
   try {
-    return await fs.readFile(file);
+    return await fs.readFile(resolve(cwd, file));
   } catch (error) {
     throw fileReadError(file, error);
   }

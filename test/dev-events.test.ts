@@ -8,12 +8,12 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { makeTempDir, runCli } from './helpers/cli.js';
-import { httpRequest, startDev, type DevProcess } from './helpers/dev-sandbox.js';
+import { httpRequest, startDev, type DevServer } from './helpers/dev-sandbox.js';
 
 const SECRET = 'It\'s a Secret to Everybody';
 
 describe('svcctl dev: POST /api/v1/event', () => {
-  let dev: DevProcess;
+  let dev: DevServer;
   let dir: string;
   let eventsFile: string;
   let signed: { ingest_token: string; hmac_secret: string | null };

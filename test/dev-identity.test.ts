@@ -5,14 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { runCli } from './helpers/cli.js';
-import { httpRequest, startDev, type DevProcess } from './helpers/dev-sandbox.js';
+import { httpRequest, startDev, type DevServer } from './helpers/dev-sandbox.js';
 
 const decode = (part: string): Record<string, unknown> => JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
 
 describe('svcctl dev: login and identity provider', () => {
-  let dev: DevProcess;
+  let dev: DevServer;
   let origin: string;
   const login = (body: unknown, contentType = 'application/json') =>
     httpRequest(`${dev.ready.base_url}/v1/user/login`, { body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': contentType } });
@@ -101,9 +100,8 @@ describe('svcctl dev: login and identity provider', () => {
 
 describe('svcctl dev: token expiry', () => {
   it('a token is refused by /userinfo once --token-ttl has passed; a token of another run is refused too', async () => {
-    // exp = iat + ttl in whole seconds, so a token of --token-ttl 2 lives between 1 and 2 s: long enough to be
-    // used at once on a loaded machine (a ttl of 1 could leave it a few milliseconds), and over after 2.1 s.
-    const dev = await startDev(['--token-ttl', '2']);
+    let now = Date.parse('2026-11-25T12:00:00.500Z');
+    const dev = await startDev(['--token-ttl', '2'], { now: () => new Date(now) });
     const other = await startDev([]);
     try {
       const user = dev.ready.users[0]!;
@@ -115,7 +113,9 @@ describe('svcctl dev: token expiry', () => {
       const token = JSON.parse(answer.body).access_token as string;
       assert.equal((await httpRequest(`${origin}/userinfo`, { headers: { authorization: `Bearer ${token}` } })).status, 200);
       assert.equal((await httpRequest(`${origin}/userinfo`, { headers: { authorization: `Bearer ${otherToken}` } })).status, 401);
-      await sleep(2100);
+      now += 1400;
+      assert.equal((await httpRequest(`${origin}/userinfo`, { headers: { authorization: `Bearer ${token}` } })).status, 200, 'still in its lifetime');
+      now += 700;
       const expired = await httpRequest(`${origin}/userinfo`, { headers: { authorization: `Bearer ${token}` } });
       assert.equal(expired.status, 401);
       await dev.waitForStderr(/GET \/userinfo 401 .*expired/);

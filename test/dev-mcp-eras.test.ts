@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SdkError, SdkHttpError } from '@modelcontextprotocol/client';
 import { startSandbox, type Sandbox } from '../src/dev/sandbox-server.js';
-import { httpRequest, startDev, type DevProcess } from './helpers/dev-sandbox.js';
+import { httpRequest, startDev, type DevServer } from './helpers/dev-sandbox.js';
 import { connectAs } from './helpers/mcp-eras.js';
 
 const ALICE = { email: 'alice@example.com', password: 'alice-pw' };
@@ -22,7 +22,7 @@ async function loginToken(baseUrl: string): Promise<string> {
 }
 
 describe('svcctl dev --protocol both (default): one URL, both eras', () => {
-  let dev: DevProcess;
+  let dev: DevServer;
   before(async () => {
     dev = await startDev(['--user', `${ALICE.email}:${ALICE.password}`]);
   });
@@ -66,7 +66,7 @@ describe('svcctl dev --protocol both (default): one URL, both eras', () => {
 });
 
 describe('svcctl dev --protocol 2026-07-28: a stateless-only server', () => {
-  let dev: DevProcess;
+  let dev: DevServer;
   before(async () => {
     dev = await startDev(['--user', `${ALICE.email}:${ALICE.password}`, '--protocol', '2026-07-28']);
   });
@@ -84,7 +84,7 @@ describe('svcctl dev --protocol 2026-07-28: a stateless-only server', () => {
 });
 
 describe('svcctl dev --protocol 2025-11-25: a 2025-only server', () => {
-  let dev: DevProcess;
+  let dev: DevServer;
   before(async () => {
     dev = await startDev(['--user', `${ALICE.email}:${ALICE.password}`, '--protocol', '2025-11-25']);
   });

@@ -8,7 +8,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { httpRequest, startDev, type DevProcess } from './helpers/dev-sandbox.js';
+import { httpRequest, startDev, type DevServer } from './helpers/dev-sandbox.js';
 
 const ALICE = { email: 'alice@example.com', password: 'alice-pw' };
 const BOB = { email: 'bob@example.com', password: 'bob-pw' };
@@ -20,7 +20,7 @@ interface Connected {
 }
 
 describe('svcctl dev: /mcp', () => {
-  let dev: DevProcess;
+  let dev: DevServer;
   const open: Connected[] = [];
 
   before(async () => {
@@ -159,7 +159,7 @@ describe('svcctl dev: /mcp', () => {
 });
 
 describe('svcctl dev --one-session-per-user', () => {
-  let dev: DevProcess;
+  let dev: DevServer;
   const open: Client[] = [];
   before(async () => {
     dev = await startDev(['--user', `${ALICE.email}:${ALICE.password}`, '--one-session-per-user']);

@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -52,7 +53,7 @@ describe('event send: bad input gets a clear error and sends nothing', () => {
   });
 
   it('a missing token fails at once with exit 2, naming the variable and flag, without reading stdin', async () => {
-    const result = await runCli(['event', 'send', '-'], { openStdin: true, env: { SERVICE_BASE_URL: fixture.server.baseUrl } });
+    const result = await runCli(['event', 'send', '-'], { stdin: new PassThrough(), env: { SERVICE_BASE_URL: fixture.server.baseUrl } });
     assert.equal(result.timedOut, false);
     assert.equal(result.code, 2);
     assert.match(result.stderr, /SERVICE_INGEST_TOKEN/);
@@ -60,7 +61,7 @@ describe('event send: bad input gets a clear error and sends nothing', () => {
   });
 
   it('a missing event fails at once with exit 2, naming --title', async () => {
-    const result = await runCli(['event', 'send'], { openStdin: true, env: fixture.env });
+    const result = await runCli(['event', 'send'], { stdin: new PassThrough(), env: fixture.env });
     assert.equal(result.timedOut, false);
     assert.equal(result.code, 2);
     assert.match(result.stderr, /--title/);

@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -66,7 +67,7 @@ describe('event sign / verify', () => {
 
   it('rejects a malformed --signature with exit 2 before reading anything', async () => {
     const result = await runCli(['event', 'verify', '--signature', 'sha1=abc'], {
-      openStdin: true,
+      stdin: new PassThrough(),
       env: { SERVICE_HMAC_SECRET: 'k' },
     });
     assert.equal(result.code, 2);
@@ -75,7 +76,7 @@ describe('event sign / verify', () => {
   });
 
   it('fails at once with exit 2 when no secret is set, naming the variable', async () => {
-    const result = await runCli(['event', 'sign', '-'], { openStdin: true });
+    const result = await runCli(['event', 'sign', '-'], { stdin: new PassThrough() });
     assert.equal(result.code, 2);
     assert.match(result.stderr, /SERVICE_HMAC_SECRET/);
     assert.match(result.stderr, /--hmac-secret-file/);

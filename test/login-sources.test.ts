@@ -2,6 +2,7 @@
  * svcctl login against a real HTTP server on 127.0.0.1: every source of the
  * email and password, the legacy SVC_* names, and which source wins.
  */
+import { PassThrough } from 'node:stream';
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -156,14 +157,14 @@ test('there is no password flag: exit 2 with a hint to the real sources, the val
 
 test('without a TTY, missing values are exit 2 at once, naming the flags and variables; stdin left open is not waited on', async () => {
   const count = server.requests.length;
-  const both = await runCli(['login'], { openStdin: true, env: { SERVICE_BASE_URL: server.baseUrl }, timeoutMs: 10_000 });
+  const both = await runCli(['login'], { stdin: new PassThrough(), env: { SERVICE_BASE_URL: server.baseUrl }, timeoutMs: 10_000 });
   assert.equal(both.timedOut, false);
   assert.equal(both.code, 2);
   assert.match(both.stderr, /no email and no password/);
   assert.match(both.stderr, /--email or SERVICE_EMAIL/);
   assert.match(both.stderr, /--password-stdin, --password-file or SERVICE_PASSWORD/);
   assert.equal(both.stdout, '');
-  const noPassword = await runCli(['login', '--email', EMAIL], { openStdin: true, env: { SERVICE_BASE_URL: server.baseUrl } });
+  const noPassword = await runCli(['login', '--email', EMAIL], { stdin: new PassThrough(), env: { SERVICE_BASE_URL: server.baseUrl } });
   assert.equal(noPassword.code, 2);
   assert.match(noPassword.stderr, /no password given/);
   const noEmail = await runCli(['login', '--password-stdin'], { input: PASSWORD, env: { SERVICE_BASE_URL: server.baseUrl } });
@@ -174,7 +175,7 @@ test('without a TTY, missing values are exit 2 at once, naming the flags and var
 
 test('--password-stdin without an email fails at once, before stdin is read (stdin left open, never written)', async () => {
   const count = server.requests.length;
-  const result = await runCli(['login', '--password-stdin'], { openStdin: true, env: { SERVICE_BASE_URL: server.baseUrl }, timeoutMs: 10_000 });
+  const result = await runCli(['login', '--password-stdin'], { stdin: new PassThrough(), env: { SERVICE_BASE_URL: server.baseUrl }, timeoutMs: 10_000 });
   assert.equal(result.timedOut, false, 'login waited for stdin');
   assert.equal(result.code, 2);
   assert.match(result.stderr, /no email given/);

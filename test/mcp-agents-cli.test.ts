@@ -13,13 +13,13 @@ import { parse as parseJsonc } from 'jsonc-parser';
 import { CLIENTS } from '../src/mcp/clients/table.js';
 import type { ClientId } from '../src/mcp/types.js';
 import { makeTempDir, runCli, secretsIn } from './helpers/cli.js';
-import { startDev, type DevProcess } from './helpers/dev-sandbox.js';
+import { startDev, type DevServer } from './helpers/dev-sandbox.js';
 import { listPrintDoctor } from './helpers/mcp-roundtrip.js';
 
 const ALICE = { email: 'alice@example.com', password: 'alice-agents-pw' };
 const AGENTS: ClientId[] = ['opencode', 'kilo', 'copilot', 'qwen', 'auggie', 'droid', 'amp', 'crush'];
 
-let dev: DevProcess;
+let dev: DevServer;
 let root: string;
 before(async () => {
   dev = await startDev(['--user', `${ALICE.email}:${ALICE.password}`]);

@@ -10,12 +10,12 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { makeTempDir, runCli, secretsIn, type RunResult } from './helpers/cli.js';
-import { startDev, type DevProcess } from './helpers/dev-sandbox.js';
+import { startDev, type DevServer } from './helpers/dev-sandbox.js';
 
 const ALICE = { email: 'rules@example.com', password: 'rules-doctor-pw' };
 const TOOLS_LINE = /^✓ tools\/list: 3 tools: whoami, list_events, get_event$/m;
 
-let dev: DevProcess;
+let dev: DevServer;
 let home: string;
 let env: Record<string, string>;
 

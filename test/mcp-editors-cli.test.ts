@@ -14,14 +14,14 @@ import { parse as parseYaml } from 'yaml';
 import { CLIENTS } from '../src/mcp/clients/table.js';
 import type { ClientId } from '../src/mcp/types.js';
 import { makeTempDir, runCli, secretsIn } from './helpers/cli.js';
-import { startDev, type DevProcess } from './helpers/dev-sandbox.js';
+import { startDev, type DevServer } from './helpers/dev-sandbox.js';
 import { listPrintDoctor } from './helpers/mcp-roundtrip.js';
 
 const ALICE = { email: 'alice@example.com', password: 'alice-editors-pw' };
 const EDITORS: ClientId[] = ['roo-code', 'kiro', 'goose'];
 const GOOSE_TEXT = '# my goose\nGOOSE_PROVIDER: openai # chosen\nextensions:\n  developer:\n    enabled: true\n    type: builtin\n    name: developer\n';
 
-let dev: DevProcess;
+let dev: DevServer;
 before(async () => {
   dev = await startDev(['--user', `${ALICE.email}:${ALICE.password}`]);
 });

@@ -14,7 +14,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BIN, cleanEnv, makeTempDir, placeFile, runCli } from './helpers/cli.js';
-import { startDev, type DevProcess } from './helpers/dev-sandbox.js';
+import { startDev, type DevServer } from './helpers/dev-sandbox.js';
 import { startRecordingServer, type RecordingServer } from './helpers/recording-server.js';
 
 /** Passwords svcctl never read: in URLs a job prints, a server answers, a user pasted into config.toml. */
@@ -31,7 +31,7 @@ const ANSWER = JSON.stringify({ error: `cannot reach postgres://app:${DB_PASSWOR
 
 const HMAC = 'hmacSEC/7+7 =xyz';
 
-let dev: DevProcess;
+let dev: DevServer;
 let service: RecordingServer;
 let work: string;
 let eventsFile: string;

@@ -3,6 +3,7 @@
  * CLI, with a real login server and a temp HOME: the file's mode, the token
  * round trip, one entry per base URL, refresh, and corrupt files.
  */
+import { PassThrough } from 'node:stream';
 import assert from 'node:assert/strict';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -128,7 +129,7 @@ test('an expired saved token is exit 4 with a hint; --refresh without a password
   assert.match(result.stderr, /expired 10 minutes ago/);
   assert.match(result.stderr, /hint: run 'svcctl login --save'/);
   const count = server.requests.length;
-  const refresh = await runCli(['token', '--refresh'], { home, openStdin: true, env: { SERVICE_BASE_URL: server.baseUrl } });
+  const refresh = await runCli(['token', '--refresh'], { home, stdin: new PassThrough(), env: { SERVICE_BASE_URL: server.baseUrl } });
   assert.equal(refresh.code, 4);
   assert.match(refresh.stderr, /has no password to log in again/);
   assert.equal(server.requests.length, count);
@@ -182,7 +183,7 @@ test('token --refresh with --password-stdin and no saved token logs in and saves
 
 test('token --refresh --password-stdin with no email anywhere fails at once, before stdin is read', async () => {
   const count = server.requests.length;
-  const result = await runCli(['token', '--refresh', '--password-stdin'], { openStdin: true, env: { SERVICE_BASE_URL: server.baseUrl }, timeoutMs: 10_000 });
+  const result = await runCli(['token', '--refresh', '--password-stdin'], { stdin: new PassThrough(), env: { SERVICE_BASE_URL: server.baseUrl }, timeoutMs: 10_000 });
   assert.equal(result.timedOut, false, 'token --refresh waited for stdin');
   assert.equal(result.code, 4);
   assert.match(result.stderr, /has no email to log in again/);

@@ -20,7 +20,7 @@ export async function sendBatch(ctx: Context, options: EventSendOptions, { url, 
   const target = await deliveryTarget(ctx, options, url, token!.value, secret, options.concurrency);
   target.keepResponse = ctx.globals.json;
   try {
-    const summary = await runBatch(inputLineChunks(ctx.stdin, options.file as string), {
+    const summary = await runBatch(inputLineChunks(ctx.stdin, options.file as string, ctx.cwd), {
       concurrency: options.concurrency,
       raw: options.raw,
       target,

@@ -63,8 +63,8 @@ function tokenReference(ctx: Context, token: ResolvedSecret | undefined): TokenR
 }
 
 export async function buildSingle(ctx: Context, options: EventSendOptions): Promise<BuiltEvent> {
-  if (options.file === undefined) return buildFromEvent(await eventFromFlags(options, (message) => ctx.out.warn(message)));
-  const bytes = await readInputBytes(options.file, ctx.stdin);
+  if (options.file === undefined) return buildFromEvent(await eventFromFlags(options, (message) => ctx.out.warn(message), ctx.cwd));
+  const bytes = await readInputBytes(options.file, ctx.stdin, ctx.cwd);
   return buildFromBytes(bytes, { raw: options.raw, label: describeInput(options.file) });
 }
 
@@ -92,7 +92,7 @@ export async function runEventSend(ctx: Context, options: EventSendOptions, cred
   // The batch and preview paths are chunks of their own: one event loads neither (start-up, BENCHMARKS.md).
   if (options.ndjson) {
     const { FailedOut } = await import('../events/failed-out.js');
-    resolved.failedOut = new FailedOut(options.failedOut);
+    resolved.failedOut = new FailedOut(options.failedOut, ctx.cwd);
     resolved.failedOut.check(options.file);
   }
   if (!sending) {

@@ -23,7 +23,7 @@ async function requireSecret(ctx: Context, options: SignatureOptions): Promise<s
 export async function runEventSign(ctx: Context, options: SignatureOptions): Promise<void> {
   const secret = await requireSecret(ctx, options);
   const file = inputOrStdin(options.file, ctx.stdin, 'svcctl event sign body.json');
-  const signature = signBody(await readInputBytes(file, ctx.stdin), secret);
+  const signature = signBody(await readInputBytes(file, ctx.stdin, ctx.cwd), secret);
   if (ctx.globals.json) ctx.out.jsonResult({ signature });
   else ctx.out.result(signature);
 }
@@ -35,7 +35,7 @@ export async function runEventVerify(ctx: Context, options: SignatureOptions & {
   }
   const secret = await requireSecret(ctx, options);
   const file = inputOrStdin(options.file, ctx.stdin, 'svcctl event verify body.json --signature sha256=...');
-  const valid = verifySignature(await readInputBytes(file, ctx.stdin), secret, signature);
+  const valid = verifySignature(await readInputBytes(file, ctx.stdin, ctx.cwd), secret, signature);
   if (ctx.globals.json) ctx.out.jsonResult({ valid });
   else ctx.out.result(valid ? 'valid' : 'invalid');
   if (!valid) throw exitWith(ExitCode.CheckFailed);

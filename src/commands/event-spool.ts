@@ -8,7 +8,7 @@ import { readSetting } from '../config/settings.js';
 /** The spool folder when --spool was given, else undefined. */
 export function spoolTarget(ctx: Context, flag: string | true | undefined): string | undefined {
   if (flag === undefined) return undefined;
-  return spoolDirectory(flag, ctx.env, ctx.homeDir, readSetting(ctx.env, 'SPOOL_DIR')?.value);
+  return spoolDirectory(flag, ctx.env, ctx.homeDir, readSetting(ctx.env, 'SPOOL_DIR')?.value, ctx.cwd);
 }
 
 /** Keeps an event the service could not take; the command then succeeds (the event was accepted for later). */

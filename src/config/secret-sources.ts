@@ -2,6 +2,7 @@
 // travel in an HTTP header and would surface as a confusing network error. Each value joins ctx.secrets at once.
 // node:fs's `promises` is read on first use: loading node:fs/promises costs ~2 ms of every start-up (BENCHMARKS.md).
 import { promises as fs } from 'node:fs';
+import { resolve } from 'node:path';
 import type { SettingName } from '../core/constants.js';
 import type { Context } from '../core/context.js';
 import { usageError } from '../core/errors.js';
@@ -52,10 +53,11 @@ export function checkHeaderSafe(secret: ResolvedSecret, what: string): void {
   );
 }
 
-export async function readSecretFile(path: string, what: string, flag: string): Promise<string> {
+/** `path` as the user gave it (messages name it so), read relative to `cwd`. */
+export async function readSecretFile(path: string, what: string, flag: string, cwd: string): Promise<string> {
   let text: string;
   try {
-    text = await fs.readFile(path, 'utf8');
+    text = await fs.readFile(resolve(cwd, path), 'utf8');
   } catch (error) {
     throw fileReadError(path, error, flag);
   }
@@ -91,7 +93,7 @@ export interface ResolvedSecret {
 export async function resolveSecretWithSource(ctx: Context, request: SecretRequest): Promise<ResolvedSecret | undefined> {
   const { file } = request;
   if (file?.path !== undefined) {
-    const value = ctx.secrets.add(await readSecretFile(file.path, request.what, file.flag));
+    const value = ctx.secrets.add(await readSecretFile(file.path, request.what, file.flag, ctx.cwd));
     ctx.out.debug(`${request.what} from ${file.flag}`);
     warnSurroundingWhitespace(value, `the ${request.what} in ${file.path}`, ctx.out);
     return { value, source: { kind: 'file', path: file.path, flag: file.flag } };

@@ -46,6 +46,7 @@ export interface SandboxOptions {
   oneSessionPerUser?: boolean;
   /** The MCP protocol revisions /mcp serves (default both). */
   protocol?: McpProtocolChoice;
+  now?: () => Date;
 }
 
 

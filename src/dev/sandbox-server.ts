@@ -77,11 +77,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let oidc: OidcValidator | undefined;
   let mcp: Promise<McpEndpoint> | undefined;
   let stopping = false;
+  const clock = options.now ?? (() => new Date());
+  const nowMs = (): number => clock().getTime();
 
   const mcpEndpoint = (): Promise<McpEndpoint> =>
     (mcp ??= Promise.all([import('./mcp-endpoint.js'), import('./mcp-sessions.js')]).then(
       ([{ McpEndpoint }, limits]) =>
-        new McpEndpoint(new McpAuthenticator(credentials, oidc as OidcValidator), store, {
+        new McpEndpoint(new McpAuthenticator(credentials, oidc as OidcValidator, nowMs), store, {
           perUser: options.mcpSessionsPerUser ?? limits.DEFAULT_SESSIONS_PER_USER,
           total: options.mcpSessionsTotal ?? limits.DEFAULT_SESSIONS_TOTAL,
           oneSessionPerUser: options.oneSessionPerUser === true,
@@ -99,7 +101,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       sendError(res, 405, `${path} accepts ${method} only`, {}, { allow: method });
       return false;
     };
-    if (path === `${API_PREFIX}${EVENT_PATH}`) return only('POST') ? handleEvent(req, res, { credentials, store, maxBodyBytes }) : undefined;
+    if (path === `${API_PREFIX}${EVENT_PATH}`) return only('POST') ? handleEvent(req, res, { credentials, store, maxBodyBytes, now: clock }) : undefined;
     if (path === `${API_PREFIX}${LOGIN_PATH}`) return only('POST') ? handleLogin(req, res, credentials, issuer) : undefined;
     if (path === DISCOVERY_PATH) return only('GET') ? sendJsonDocument(res, openIdConfiguration(origin)) : undefined;
     if (path === USERINFO_PATH) return only('GET') ? handleUserinfo(req, res, issuer) : undefined;
@@ -131,8 +133,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   origin = `http://${HOST}:${port}`;
   allowedHosts = new Set([`${HOST}:${port}`, `localhost:${port}`]);
-  jwt = new JwtIssuer(origin, options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS);
-  oidc = new OidcValidator(options.trustedIssuers ?? [origin]);
+  jwt = new JwtIssuer(origin, options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS, nowMs);
+  oidc = new OidcValidator(options.trustedIssuers ?? [origin], nowMs);
 
   const baseUrl = `${origin}${API_PREFIX}`;
   const readyWebhooks = webhooks.map((w) => ({ name: w.name, ingest_token: w.ingestToken, hmac_secret: w.hmacSecret ?? null }));

@@ -1,5 +1,6 @@
 // node:fs's `promises` is read on first use: loading node:fs/promises costs ~2 ms of every start-up (BENCHMARKS.md).
 import { promises as fs } from 'node:fs';
+import { resolve } from 'node:path';
 import { usageError } from '../core/errors.js';
 import { fileReadError } from '../fs/read-input.js';
 import { describeTimeProblem, isPlainObject, isUuid, parseTimeWithZone, payloadProblems, type JsonObject } from './event-validate.js';
@@ -65,7 +66,7 @@ function parsePayloadText(text: string, flag: string): JsonObject {
   return value;
 }
 
-async function payloadFromFlags(flags: EventFlags, warn: Warn): Promise<JsonObject> {
+async function payloadFromFlags(flags: EventFlags, warn: Warn, cwd: string): Promise<JsonObject> {
   const members = ['source', 'severity', 'message'] as const;
   const usesMembers = members.some((m) => flags[m] !== undefined) || (flags.label?.length ?? 0) > 0;
   if (flags.payload !== undefined && flags.payloadFile !== undefined) {
@@ -80,7 +81,7 @@ async function payloadFromFlags(flags: EventFlags, warn: Warn): Promise<JsonObje
     if (flags.payload !== undefined) return parsePayloadText(flags.payload, flag);
     let text: string;
     try {
-      text = await fs.readFile(whole, 'utf8');
+      text = await fs.readFile(resolve(cwd, whole), 'utf8');
     } catch (error) {
       throw fileReadError(whole, error, '--payload-file');
     }
@@ -92,7 +93,7 @@ async function payloadFromFlags(flags: EventFlags, warn: Warn): Promise<JsonObje
   return payload;
 }
 
-export async function eventFromFlags(flags: EventFlags, warn: Warn): Promise<JsonObject> {
+export async function eventFromFlags(flags: EventFlags, warn: Warn, cwd: string): Promise<JsonObject> {
   if (flags.title === undefined) {
     throw usageError('no event: give --title (and other flags), or a FILE, or - to read stdin', "see 'svcctl event send --help'");
   }
@@ -108,6 +109,6 @@ export async function eventFromFlags(flags: EventFlags, warn: Warn): Promise<Jso
     event.created_at = flags.createdAt;
   }
   event.investigate = flags.investigate ?? false;
-  event.payload = await payloadFromFlags(flags, warn);
+  event.payload = await payloadFromFlags(flags, warn, cwd);
   return event;
 }

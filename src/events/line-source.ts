@@ -46,7 +46,7 @@ export class LineSource {
   }
 }
 
-export async function* inputLines(stdin: InputStream, file: string): AsyncGenerator<InputLine> {
-  const source = new LineSource(inputLineChunks(stdin, file));
+export async function* inputLines(stdin: InputStream, file: string, cwd: string): AsyncGenerator<InputLine> {
+  const source = new LineSource(inputLineChunks(stdin, file, cwd));
   for (let line = await source.next(); line !== undefined; line = await source.next()) yield line;
 }

@@ -1,5 +1,6 @@
 // Streamed so a batch is never held whole; each line keeps its exact bytes (a CRLF's \r too) for --failed-out.
 import { createReadStream } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileReadError } from '../fs/read-input.js';
 import type { InputStream } from '../core/context.js';
 
@@ -37,13 +38,13 @@ export async function* splitLineChunks(stream: AsyncIterable<Buffer | string>): 
   if (carry && carry.length > 0) yield carry;
 }
 
-export function inputLineChunks(stdin: InputStream, file: string): AsyncIterable<Buffer> {
-  return splitLineChunks(file === '-' ? (stdin as AsyncIterable<Buffer>) : fileChunks(file));
+export function inputLineChunks(stdin: InputStream, file: string, cwd: string): AsyncIterable<Buffer> {
+  return splitLineChunks(file === '-' ? (stdin as AsyncIterable<Buffer>) : fileChunks(file, cwd));
 }
 
-async function* fileChunks(file: string): AsyncGenerator<Buffer> {
+async function* fileChunks(file: string, cwd: string): AsyncGenerator<Buffer> {
   try {
-    yield* createReadStream(file, { highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>;
+    yield* createReadStream(resolve(cwd, file), { highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>;
   } catch (error) {
     throw fileReadError(file, error);
   }

@@ -8,9 +8,9 @@ const INFLIGHT = '.inflight';
 const REJECTED = 'rejected';
 const SUFFIX = '.json';
 
-export function spoolDirectory(flag: string | true, env: NodeJS.ProcessEnv, homeDir: string, envDir: string | undefined): string {
-  if (typeof flag === 'string' && flag !== '') return flag;
-  if (envDir) return envDir;
+export function spoolDirectory(flag: string | true, env: NodeJS.ProcessEnv, homeDir: string, envDir: string | undefined, cwd: string): string {
+  if (typeof flag === 'string' && flag !== '') return resolve(cwd, flag);
+  if (envDir) return resolve(cwd, envDir);
   const state = env.XDG_STATE_HOME || join(homeDir, '.local', 'state');
   return join(state, 'svcctl', 'spool');
 }

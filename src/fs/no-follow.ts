@@ -65,12 +65,12 @@ export function openForAppend(path: string, mode = 0o600): number {
   return fd;
 }
 
-export function openAppendTarget(file: string, flag: string): number {
+export function openAppendTarget(file: string, flag: string, shown = file): number {
   try {
     return openForAppend(file, 0o600);
   } catch (error) {
-    if (error instanceof RefusedPath) throw refusedTarget(file, flag, error.reason, error.untrusted);
-    throw usageError(`cannot write ${flag} '${file}': ${fileWriteReason(error)}`);
+    if (error instanceof RefusedPath) throw refusedTarget(shown, flag, error.reason, error.untrusted);
+    throw usageError(`cannot write ${flag} '${shown}': ${fileWriteReason(error)}`);
   }
 }
 

@@ -1,5 +1,6 @@
 // node:fs's `promises` is read on first use: loading node:fs/promises costs ~2 ms of every start-up (BENCHMARKS.md).
 import { promises as fs } from 'node:fs';
+import { resolve } from 'node:path';
 import type { InputStream } from '../core/context.js';
 import { usageError } from '../core/errors.js';
 import { fileReadReason, isDescribedReadError } from './reasons.js';
@@ -14,10 +15,10 @@ export function describeInput(file: string): string {
   return file === '-' ? 'stdin' : file;
 }
 
-export async function readInputBytes(file: string, stdin: InputStream): Promise<Buffer> {
+export async function readInputBytes(file: string, stdin: InputStream, cwd: string): Promise<Buffer> {
   if (file === '-') return readAll(stdin);
   try {
-    return await fs.readFile(file);
+    return await fs.readFile(resolve(cwd, file));
   } catch (error) {
     throw fileReadError(file, error);
   }

@@ -1,17 +1,16 @@
 /**
- * Runs svcctl's `main(argv, io)` inside the test process, with the same temp HOME, clean environment and
- * result shape as `runCli`, but no child process: most tests check what a command does, not how a process
- * starts, and a spawn costs ~150 ms of a 2-core machine. Use `runCli` where the process is the point
- * (start-up, signals, pipes, a terminal, exit on a fatal error).
+ * Runs svcctl's `main(argv, io)` inside the test process, with a temp HOME, a clean environment and the
+ * result shape of a process run, but no child process: most tests check what a command does, not how a
+ * process starts, and a spawn costs ~150 ms of a 2-core machine. `runCli` (cli.ts) is this runner.
  */
 import { PassThrough, Readable } from 'node:stream';
 import { rm } from 'node:fs/promises';
 import { main } from '../../src/top-level.js';
-import { BIN, cleanEnv, makeTempDir, type RunOptions, type RunResult } from './cli.js';
+import { BIN, cleanEnv, makeTempDir, type RunOptions, type RunResult } from './cli-env.js';
 
-export interface InProcessOptions extends Omit<RunOptions, 'bin' | 'openStdin'> {
-  /** The run's clock (Context.now): move time instead of sleeping. */
-  now?: () => Date;
+export interface InProcessOptions extends RunOptions {
+  /** A stdin the test holds (e.g. one never ended, to prove a command does not wait for it); instead of `input`. */
+  stdin?: NodeJS.ReadableStream;
 }
 
 function collector(): { stream: PassThrough; bytes: () => Buffer } {
@@ -25,7 +24,7 @@ export async function runCliInProcess(args: string[], options: InProcessOptions 
   const home = options.home ?? (await makeTempDir('svcctl-home-'));
   const stdout = collector();
   const stderr = collector();
-  const stdin = options.input === undefined ? Readable.from([]) : Readable.from([Buffer.from(options.input)]);
+  const stdin = options.stdin ?? (options.input === undefined ? Readable.from([]) : Readable.from([Buffer.from(options.input)]));
   const run = main(args, {
     env: cleanEnv(home, options.env),
     cwd: options.cwd ?? home,

@@ -1,12 +1,17 @@
 /**
- * Runs `svcctl dev` as a real process (the built CLI, temp HOME, clean env)
- * and hands over its parsed ready line, its stderr so far, and a way to stop it.
+ * A sandbox for tests: `startDev` runs src/dev's startSandbox in the test process (what most tests need: a
+ * server); `spawnDev` runs `svcctl dev` as a real process (the built CLI, temp HOME, clean env), for tests of
+ * the process itself (signals, exit codes, the ready line on stdout). Both hand over the ready line, the
+ * request log so far and a way to stop.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { rm } from 'node:fs/promises';
 import { after, before } from 'node:test';
-import { BIN, cleanEnv, makeTempDir } from './cli.js';
+import { startSandbox } from '../../src/dev/sandbox-server.js';
+import { parseUserFlag, parseWebhookFlag, type SandboxOptions } from '../../src/dev/sandbox-options.js';
+import { BIN, cleanEnv, makeTempDir } from './cli-env.js';
+import { runCliInProcess } from './cli-in-process.js';
 
 export interface ReadyLine {
   base_url: string;
@@ -15,8 +20,16 @@ export interface ReadyLine {
   webhooks: Array<{ name: string; ingest_token: string; hmac_secret: string | null }>;
 }
 
-export interface DevProcess {
+export interface DevServer {
   ready: ReadyLine;
+  /** Everything the sandbox logged so far (the request log `svcctl dev` writes to stderr). */
+  stderr(): string;
+  /** Resolves with the log once it matches (log lines arrive a moment after the response); rejects after 5 s. */
+  waitForStderr(pattern: RegExp): Promise<string>;
+  stop(): Promise<unknown>;
+}
+
+export interface DevProcess extends DevServer {
   child: ChildProcess;
   home: string;
   /** Everything written to stderr so far. */
@@ -35,7 +48,7 @@ export interface DevExit {
   stderr: string;
 }
 
-function spawnDev(args: string[], home: string, cwd: string): { child: ChildProcess; out: Buffer[]; err: Buffer[]; exited: Promise<[number | null, NodeJS.Signals | null]> } {
+function spawnDevChild(args: string[], home: string, cwd: string): { child: ChildProcess; out: Buffer[]; err: Buffer[]; exited: Promise<[number | null, NodeJS.Signals | null]> } {
   const child = spawn(process.execPath, [BIN, 'dev', ...args], { cwd, env: cleanEnv(home), stdio: ['ignore', 'pipe', 'pipe'] });
   const out: Buffer[] = [];
   const err: Buffer[] = [];
@@ -45,10 +58,58 @@ function spawnDev(args: string[], home: string, cwd: string): { child: ChildProc
   return { child, out, err, exited };
 }
 
-/** Starts `svcctl dev ARGS` and resolves with its ready line (rejects if it exits first). */
-export async function startDev(args: string[] = [], options: { home?: string; cwd?: string } = {}): Promise<DevProcess> {
+async function pollFor(pattern: RegExp, text: () => string): Promise<string> {
+  for (let waited = 0; ; waited += 20) {
+    const all = text();
+    if (pattern.test(all)) return all;
+    if (waited >= 5000) throw new Error(`the log never matched ${pattern}: ${all}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The SandboxOptions of `svcctl dev ARGS` (the flags tests use), so a test reads as the command it stands for. */
+function sandboxOptions(args: string[]): SandboxOptions {
+  const options: SandboxOptions = { users: [], webhooks: [] };
+  for (let i = 0; i < args.length; i++) {
+    const flag = args[i];
+    const value = (): string => {
+      const next = args[++i];
+      if (next === undefined) throw new Error(`${flag} needs a value`);
+      return next;
+    };
+    if (flag === '--user') options.users!.push(parseUserFlag(value()));
+    else if (flag === '--webhook') options.webhooks!.push(parseWebhookFlag(value()));
+    else if (flag === '--token-ttl') options.tokenTtlSeconds = Number(value());
+    else if (flag === '--events-file') options.eventsFile = value();
+    else if (flag === '--max-body') options.maxBodyBytes = Number(value());
+    else if (flag === '--port') options.port = Number(value());
+    else if (flag === '--one-session-per-user') options.oneSessionPerUser = true;
+    else throw new Error(`startDev does not know ${flag}: use spawnDev`);
+  }
+  return options;
+}
+
+/**
+ * The sandbox of `svcctl dev ARGS`, in the test process: the ready line, the request log, stop(). `now` is its
+ * clock (tokens are issued and expire by it).
+ */
+export async function startDev(args: string[] = [], options: { now?: () => Date } = {}): Promise<DevServer> {
+  const lines: string[] = [];
+  const sandbox = await startSandbox({ ...sandboxOptions(args), log: (line) => lines.push(line), ...(options.now ? { now: options.now } : {}) });
+  const log = (): string => lines.map((line) => `${line}\n`).join('');
+  let stopped: Promise<void> | undefined;
+  return {
+    ready: sandbox.readyLine() as unknown as ReadyLine,
+    stderr: log,
+    waitForStderr: (pattern) => pollFor(pattern, log),
+    stop: () => (stopped ??= sandbox.close()),
+  };
+}
+
+/** Starts `svcctl dev ARGS` as a process and resolves with its ready line (rejects if it exits first). */
+export async function spawnDev(args: string[] = [], options: { home?: string; cwd?: string } = {}): Promise<DevProcess> {
   const home = options.home ?? (await makeTempDir('svcctl-dev-home-'));
-  const { child, out, err, exited } = spawnDev(args, home, options.cwd ?? home);
+  const { child, out, err, exited } = spawnDevChild(args, home, options.cwd ?? home);
   const text = (chunks: Buffer[]): string => Buffer.concat(chunks).toString('utf8');
   const ready = await new Promise<ReadyLine>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no ready line within 10 s; stderr: ${text(err)}`)), 10_000);
@@ -71,14 +132,7 @@ export async function startDev(args: string[] = [], options: { home?: string; cw
     home,
     stderr: () => text(err),
     stdout: () => text(out),
-    waitForStderr: async (pattern) => {
-      for (let waited = 0; ; waited += 20) {
-        const all = text(err);
-        if (pattern.test(all)) return all;
-        if (waited >= 5000) throw new Error(`stderr never matched ${pattern}: ${all}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    },
+    waitForStderr: (pattern) => pollFor(pattern, () => text(err)),
     stop: (signal = 'SIGTERM') =>
       (stopped ??= (async () => {
         if (child.exitCode === null && child.signalCode === null) child.kill(signal);
@@ -91,15 +145,10 @@ export async function startDev(args: string[] = [], options: { home?: string; cw
   };
 }
 
-/** Runs `svcctl dev ARGS` expecting it to fail before it is ready. */
+/** Runs `svcctl dev ARGS` (in the test process) expecting it to fail before it is ready. */
 export async function runDevExpectingExit(args: string[]): Promise<DevExit> {
-  const home = await makeTempDir('svcctl-dev-home-');
-  const { child, out, err, exited } = spawnDev(args, home, home);
-  const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  const [code] = await exited;
-  clearTimeout(killer);
-  await rm(home, { recursive: true, force: true });
-  return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+  const { code, stdout, stderr } = await runCliInProcess(['dev', ...args], { timeoutMs: 10_000 });
+  return { code, stdout, stderr };
 }
 
 export interface RawResponse {
@@ -126,11 +175,11 @@ export function httpRequest(url: string, init: { method?: string; headers?: Reco
 }
 
 /**
- * One `svcctl dev` with one user for a whole test file (started before its first test, stopped after the
+ * One sandbox with one user for a whole test file (started before its first test, stopped after the
  * last), and the variables that point svcctl at it as that user. Call at the top of the file.
  */
 export function sandboxWithUser(user: { email: string; password: string }): { ready(): ReadyLine; credentials(): Record<string, string> } {
-  let dev: DevProcess | undefined;
+  let dev: DevServer | undefined;
   before(async () => {
     dev = await startDev(['--user', `${user.email}:${user.password}`]);
   });

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { BIN, cleanEnv } from './cli.js';
+import { BIN, cleanEnv } from './cli-env.js';
 
 export interface ProxyProcess {
   client: Client;

@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { BIN, cleanEnv, makeTempDir } from './cli.js';
+import { BIN, cleanEnv, makeTempDir } from './cli-env.js';
 
 export interface MeasuredRun {
   code: number | null;

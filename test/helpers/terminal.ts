@@ -4,7 +4,7 @@
  * answered as a person would.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { cleanEnv } from './cli.js';
+import { cleanEnv } from './cli-env.js';
 
 export const hasScript = spawnSync('script', ['--version']).status === 0;
 

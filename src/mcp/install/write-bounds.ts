@@ -27,7 +27,7 @@ function xdgBase(ctx: Pick<Context, 'env' | 'homeDir'>, variable: string, fallba
 }
 
 export function writeBoundsFor(ctx: Pick<Context, 'env' | 'homeDir' | 'cwd'>, clientEnv: ClientEnv, scope: Scope, file: string): WriteBounds {
-  const spool = spoolDirectory(true, ctx.env, ctx.homeDir, readSetting(ctx.env, 'SPOOL_DIR')?.value);
+  const spool = spoolDirectory(true, ctx.env, ctx.homeDir, readSetting(ctx.env, 'SPOOL_DIR')?.value, ctx.cwd);
   const ownFolders = [
     configDir(ctx),
     join(xdgBase(ctx, 'XDG_STATE_HOME', ['.local', 'state']), 'svcctl'),

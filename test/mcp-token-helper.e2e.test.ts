@@ -15,8 +15,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { BIN, cleanEnv, ROOT, runCli } from './helpers/cli.js';
-import { startDev, type DevProcess } from './helpers/dev-sandbox.js';
+import { BIN, cleanEnv, ROOT, runCli, spawnCli } from './helpers/cli.js';
+import { startDev, type DevServer } from './helpers/dev-sandbox.js';
 import { mcpLogLines } from './helpers/mcp-proxy.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
@@ -31,10 +31,9 @@ async function copyPackage(dir: string): Promise<string> {
   for (const part of ['bin', 'dist', 'package.json']) await cp(join(ROOT, part), join(dir, part), { recursive: true });
   return join(dir, 'bin', 'svcctl.js');
 }
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A temp HOME with svcctl on PATH (a link to the built CLI, as npm install -g makes) and a saved login. */
-async function homeWithSvcctl(dev: DevProcess): Promise<{ home: string; env: Record<string, string> }> {
+async function homeWithSvcctl(dev: DevServer): Promise<{ home: string; env: Record<string, string> }> {
   const home = await tempDir();
   await mkdir(join(home, 'bin'));
   await symlink(BIN, join(home, 'bin', 'svcctl'));
@@ -63,11 +62,14 @@ async function listTools(url: string, headers: Record<string, string>, sessionId
 }
 
 describe('mcp install --auth bearer --token helper (svcctl dev --token-ttl 4)', () => {
-  let dev: DevProcess;
+  let dev: DevServer;
+  // Time moved forward for the sandbox and for the helper runs that are given it (no waiting for a token to expire).
+  let moved = 0;
+  const clock = (): Date => new Date(Date.now() + moved);
   before(async () => {
     // 4 s tokens: the helper hands one out only while it has over half its life left (2 s), enough for a
     // connection on a loaded machine; with 2 s tokens that could be a few hundred milliseconds.
-    dev = await startDev(['--token-ttl', '4', '--user', `${USER.email}:${USER.password}`]);
+    dev = await startDev(['--token-ttl', '4', '--user', `${USER.email}:${USER.password}`], { now: clock });
   });
   after(async () => {
     await dev?.stop();
@@ -91,19 +93,28 @@ describe('mcp install --auth bearer --token helper (svcctl dev --token-ttl 4)', 
     const logStart = dev.stderr().length;
     // As Claude Code does: the helper at connection time, and once more (then one retry) when the server answers 401,
     // which a loaded machine can cause with short tokens.
+    // After time has moved, the helper runs in-process with the moved clock (a process would read the real one),
+    // with the arguments of the entry's command.
+    const helperArgs = entry.headersHelper.split(' ').slice(2);
+    const helperAt = async (): Promise<Record<string, string>> => {
+      if (moved === 0) return runHelper(entry.headersHelper, home, env);
+      const run = await runCli(helperArgs, { home, env, now: clock });
+      assert.equal(run.code, 0, run.stderr);
+      return JSON.parse(run.stdout.trim());
+    };
     const connect = async (sessionId?: string): Promise<{ headers: Record<string, string>; opened: Awaited<ReturnType<typeof listTools>> }> => {
-      const headers = await runHelper(entry.headersHelper, home, env);
+      const headers = await helperAt();
       try {
         return { headers, opened: await listTools(entry.url, headers, sessionId) };
       } catch (error) {
         if (!/401|invalid or expired token/.test(String(error))) throw error;
-        const again = await runHelper(entry.headersHelper, home, env);
+        const again = await helperAt();
         return { headers: again, opened: await listTools(entry.url, again, sessionId) };
       }
     };
     const first = await connect();
     assert.deepEqual(first.opened.names, ['get_event', 'list_events', 'whoami']);
-    await sleep(4600); // past the 4 s lifetime of the first token
+    moved += 4600; // past the 4 s lifetime of the first token
     const second = await connect(first.opened.sessionId);
     assert.notEqual(second.headers.Authorization, first.headers.Authorization);
     assert.deepEqual(second.opened.names, ['get_event', 'list_events', 'whoami']);
@@ -139,7 +150,7 @@ describe('mcp install --auth bearer --token helper (svcctl dev --token-ttl 4)', 
     const home = await tempDir();
     const cached = await copyPackage(join(await tempDir(), '.npm', '_npx', '0a1b2c3d4e5f6789', 'node_modules', 'svcctl'));
     const env = { SERVICE_BASE_URL: dev.ready.base_url };
-    const install = await runCli(['mcp', 'install', '--client', 'gemini', '--mode', 'proxy', '--auth', 'bearer', '--token', 'helper'], { home, env, bin: cached });
+    const install = await spawnCli(['mcp', 'install', '--client', 'gemini', '--mode', 'proxy', '--auth', 'bearer', '--token', 'helper'], { home, env, bin: cached });
     assert.equal(install.code, 0, install.stderr);
     assert.match(install.stderr, new RegExp(`svcctl runs from npx's cache, so the entry runs \`npx -y svcctl@${VERSION.replace(/\./g, '\\.')}\``));
     const gemini = JSON.parse(await readFile(join(home, '.gemini', 'settings.json'), 'utf8')).mcpServers.service;
@@ -162,7 +173,7 @@ describe('mcp install --auth bearer --token helper (svcctl dev --token-ttl 4)', 
 });
 
 describe('mcp doctor runs the helper and the proxy (svcctl dev, tokens of an hour)', () => {
-  let dev: DevProcess;
+  let dev: DevServer;
   before(async () => {
     dev = await startDev(['--user', `${USER.email}:${USER.password}`]);
   });
@@ -209,7 +220,7 @@ describe('mcp doctor runs the helper and the proxy (svcctl dev, tokens of an hou
     const { home, env } = await homeWithSvcctl(dev);
     const moved = await copyPackage(join(await tempDir(), 'old-clone'));
     for (const [client, mode] of [['claude-code', 'remote'], ['gemini', 'proxy']] as const) {
-      const install = await runCli(['mcp', 'install', '--client', client, '--mode', mode, '--auth', 'bearer', '--token', 'helper'], { home, env, bin: moved });
+      const install = await spawnCli(['mcp', 'install', '--client', client, '--mode', mode, '--auth', 'bearer', '--token', 'helper'], { home, env, bin: moved });
       assert.equal(install.code, 0, install.stderr);
     }
     assert.ok((await readFile(join(home, '.claude.json'), 'utf8')).includes(moved), 'the entry names the copy');

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { join, sep } from 'node:path';
 import { describe, it } from 'node:test';
 import { CachedLoader, compileCacheDir } from '../src/runtime/compile-cache.js';
-import { makeTempDir, ROOT, runCli } from './helpers/cli.js';
+import { makeTempDir, ROOT, spawnCli } from './helpers/cli.js';
 
 const SECRET = 'compile-cache-test-secret';
 const require = createRequire(import.meta.url);
@@ -19,7 +19,7 @@ const require = createRequire(import.meta.url);
 async function signFile(home: string, env: Record<string, string> = {}): Promise<string> {
   const body = join(home, 'body.json');
   await writeFile(body, '{"event":{"title":"cache"}}');
-  const result = await runCli(['event', 'sign', body], { home, env: { SERVICE_HMAC_SECRET: SECRET, ...env } });
+  const result = await spawnCli(['event', 'sign', body], { home, env: { SERVICE_HMAC_SECRET: SECRET, ...env } });
   assert.equal(result.code, 0, result.stderr);
   return result.stdout;
 }
@@ -139,7 +139,7 @@ describe('the compile cache of the CLI', () => {
     const home = await makeTempDir('svcctl-cache-');
     const file = join(home, 'not-a-folder');
     await writeFile(file, 'a file');
-    const run = await runCli(['event', 'sign', file], { home, env: { SERVICE_HMAC_SECRET: SECRET, XDG_CACHE_HOME: join(file, 'cache') } });
+    const run = await spawnCli(['event', 'sign', file], { home, env: { SERVICE_HMAC_SECRET: SECRET, XDG_CACHE_HOME: join(file, 'cache') } });
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stderr, '');
     assert.equal(run.stdout, `sha256=${createHmac('sha256', SECRET).update('a file').digest('hex')}\n`);

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
-import { BIN, cleanEnv, makeTempDir, runCli } from './helpers/cli.js';
+import { BIN, cleanEnv, makeTempDir, spawnCli } from './helpers/cli.js';
 import { useEventFixture } from './helpers/event-fixture.js';
 
 const TOKEN = 'tok-run-7c1f';
@@ -21,7 +21,7 @@ describe('event run', () => {
 
   it('a failing command: its exit code, one signed event with the tail, exit code and duration', async () => {
     const before = since();
-    const result = await runCli(['event', 'run', '--', 'sh', '-c', 'echo oops >&2; sleep 0.2; exit 3'], { env: env() });
+    const result = await spawnCli(['event', 'run', '--', 'sh', '-c', 'echo oops >&2; sleep 0.2; exit 3'], { env: env() });
     assert.equal(result.code, 3, result.stderr);
     assert.match(result.stderr, /^oops$/m, 'stderr passes through');
     assert.equal(result.stdout, '', 'stdout belongs to the command');
@@ -40,10 +40,10 @@ describe('event run', () => {
 
   it('a succeeding command sends nothing, and one info event with --always', async () => {
     const before = since();
-    const quiet = await runCli(['event', 'run', '--', 'true'], { env: env() });
+    const quiet = await spawnCli(['event', 'run', '--', 'true'], { env: env() });
     assert.equal(quiet.code, 0, quiet.stderr);
     assert.equal(since(), before);
-    const always = await runCli(['event', 'run', '--always', '--show-args', '--label', 'job=x', '--', 'sh', '-c', 'exit 0'], { env: env() });
+    const always = await spawnCli(['event', 'run', '--always', '--show-args', '--label', 'job=x', '--', 'sh', '-c', 'exit 0'], { env: env() });
     assert.equal(always.code, 0, always.stderr);
     assert.equal(since(), before + 1);
     const event = payloadOf(fixture.server.requests.at(-1)!.body);
@@ -55,7 +55,7 @@ describe('event run', () => {
 
   it('a command killed by SIGTERM: exit 143 and the signal in the labels', async () => {
     const before = since();
-    const result = await runCli(['event', 'run', '--investigate', '--', 'sh', '-c', 'kill -TERM $$'], { env: env() });
+    const result = await spawnCli(['event', 'run', '--investigate', '--', 'sh', '-c', 'kill -TERM $$'], { env: env() });
     assert.equal(result.code, 143, result.stderr);
     const event = payloadOf(fixture.server.requests[before]!.body);
     assert.equal(event.payload.labels.signal, 'SIGTERM');
@@ -64,7 +64,7 @@ describe('event run', () => {
 
   it('a command that does not exist: exit 127 and an event about it', async () => {
     const before = since();
-    const result = await runCli(['event', 'run', '--', 'no-such-command-svcctl-test'], { env: env() });
+    const result = await spawnCli(['event', 'run', '--', 'no-such-command-svcctl-test'], { env: env() });
     assert.equal(result.code, 127, result.stderr);
     const event = payloadOf(fixture.server.requests[before]!.body);
     assert.match(event.title, /no-such-command-svcctl-test could not start/);
@@ -74,13 +74,13 @@ describe('event run', () => {
   it('secrets of the environment are redacted in the tail; --tail keeps the last lines', async () => {
     const before = since();
     const script = 'for i in 1 2 3 4 5; do echo "line $i" >&2; done; echo "token is $MY_API_TOKEN" >&2; exit 1';
-    const result = await runCli(['event', 'run', '--tail', '2', '--', 'sh', '-c', script], { env: { ...env(), MY_API_TOKEN: 'hunter2-very-secret' } });
+    const result = await spawnCli(['event', 'run', '--tail', '2', '--', 'sh', '-c', script], { env: { ...env(), MY_API_TOKEN: 'hunter2-very-secret' } });
     assert.equal(result.code, 1);
     assert.equal(payloadOf(fixture.server.requests[before]!.body).payload.message, 'line 5\ntoken is ***');
   });
 
   it('a send that fails never changes the exit code', async () => {
-    const result = await runCli(['event', 'run', '--retries', '0', '--', 'sh', '-c', 'exit 4'], {
+    const result = await spawnCli(['event', 'run', '--retries', '0', '--', 'sh', '-c', 'exit 4'], {
       env: { ...env(), SERVICE_BASE_URL: 'http://127.0.0.1:9/api' },
     });
     assert.equal(result.code, 4);
@@ -127,7 +127,7 @@ describe('event run', () => {
 
   it('--dry-run prints the event and sends nothing', async () => {
     const before = since();
-    const result = await runCli(['event', 'run', '--dry-run', '--', 'sh', '-c', 'echo oops >&2; exit 3'], { env: env() });
+    const result = await spawnCli(['event', 'run', '--dry-run', '--', 'sh', '-c', 'echo oops >&2; exit 3'], { env: env() });
     assert.equal(result.code, 3, result.stderr);
     assert.equal(since(), before);
     assert.match(result.stdout, /sh failed \(exit 3\)/);

@@ -11,7 +11,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { runCli, secretsIn } from './helpers/cli.js';
+import { runCli, secretsIn, spawnCli } from './helpers/cli.js';
 import { makeJwt, nowPlus } from './helpers/jwt.js';
 import { EMAIL, PASSWORD, startLoginServer } from './helpers/login-server.js';
 import { startRecordingServer, type Responder } from './helpers/recording-server.js';
@@ -143,7 +143,8 @@ test('an untrusted TLS certificate is exit 6 naming the problem; NODE_EXTRA_CA_C
   assert.equal(untrusted.code, 6);
   assert.match(untrusted.stderr, /TLS certificate of 127\.0\.0\.1:\d+ was not accepted \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)\)/);
   assert.match(untrusted.stderr, /NODE_EXTRA_CA_CERTS/);
-  const trusted = await runCli(['login'], { env: { SERVICE_BASE_URL: tls.baseUrl, NODE_EXTRA_CA_CERTS: tls.certFile, ...creds } });
+  // Node reads NODE_EXTRA_CA_CERTS once, when a process starts.
+  const trusted = await spawnCli(['login'], { env: { SERVICE_BASE_URL: tls.baseUrl, NODE_EXTRA_CA_CERTS: tls.certFile, ...creds } });
   assert.equal(trusted.code, 0, trusted.stderr);
   assert.equal(trusted.stdout, `${tls.token}\n`);
 });
@@ -194,13 +195,13 @@ test('HTTPS_PROXY carries the login to an https deployment; NO_PROXY bypasses th
   const tls = await startHttpsLogin();
   const proxy = await startProxy();
   const env = { SERVICE_BASE_URL: tls.baseUrl, NODE_EXTRA_CA_CERTS: tls.certFile, HTTPS_PROXY: proxy.url, ...creds };
-  const viaProxy = await runCli(['login'], { env });
+  const viaProxy = await spawnCli(['login'], { env }); // NODE_EXTRA_CA_CERTS: read at process start
   assert.equal(viaProxy.code, 0, viaProxy.stderr);
   assert.equal(viaProxy.stdout, `${tls.token}\n`);
   assert.equal(proxy.seen.length, 1);
   assert.match(proxy.seen[0]!, /^CONNECT 127\.0\.0\.1:\d+$/);
 
-  const bypass = await runCli(['login'], { env: { ...env, NO_PROXY: '127.0.0.1' } });
+  const bypass = await spawnCli(['login'], { env: { ...env, NO_PROXY: '127.0.0.1' } });
   assert.equal(bypass.code, 0, bypass.stderr);
   assert.equal(proxy.seen.length, 1, 'NO_PROXY: the proxy saw nothing more');
 });

@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { BIN, cleanEnv, makeTempDir, placeFile, runCli, type RunResult } from './helpers/cli.js';
-import { startDev, type DevProcess } from './helpers/dev-sandbox.js';
+import { startDev, type DevServer } from './helpers/dev-sandbox.js';
 import { echoBaseUrl, startEchoMcpServer, startEchoService, type EchoMcpServer } from './helpers/echo-servers.js';
 import type { RecordingServer } from './helpers/recording-server.js';
 import { ALL_ENCODINGS, EVERY_ENCODING_HIDDEN, revealed } from './helpers/secret-encodings.js';
@@ -67,7 +67,7 @@ const NOT_REACHED: Partial<Record<`${Source} × ${OutputName}`, string>> = {
 
 let service: RecordingServer;
 let mcp: EchoMcpServer;
-let dev: DevProcess;
+let dev: DevServer;
 let work: string;
 let echoScript: string;
 let eventsFile: string;

@@ -12,7 +12,7 @@ import { describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { makeTempDir } from './helpers/cli.js';
-import { httpRequest, runDevExpectingExit, startDev } from './helpers/dev-sandbox.js';
+import { httpRequest, runDevExpectingExit, spawnDev } from './helpers/dev-sandbox.js';
 
 function unsignedEvent(id: string): string {
   return JSON.stringify({ event: { id, title: 'restart', created_at: '2026-11-22T02:31:00Z', payload: '{}' } });
@@ -20,7 +20,7 @@ function unsignedEvent(id: string): string {
 
 describe('svcctl dev: process lifecycle', () => {
   it('without flags: one demo user and one signed demo webhook, with fresh secrets on every start', async () => {
-    const [a, b] = await Promise.all([startDev(), startDev()]);
+    const [a, b] = await Promise.all([spawnDev(), spawnDev()]);
     try {
       for (const dev of [a, b]) {
         assert.match(dev.ready.base_url, /^http:\/\/127\.0\.0\.1:\d+\/api$/);
@@ -42,8 +42,8 @@ describe('svcctl dev: process lifecycle', () => {
   });
 
   it('SIGTERM stops it cleanly with exit 0, even with an MCP session open; Ctrl+C (SIGINT) with exit 130', async () => {
-    const term = await startDev();
-    const int = await startDev();
+    const term = await spawnDev();
+    const int = await spawnDev();
     const user = term.ready.users[0]!;
     const client = new Client({ name: 'svcctl-test', version: '1.0.0' });
     const headers = { 'X-Service-Email': user.email, 'X-Service-Password': user.password };
@@ -66,7 +66,7 @@ describe('svcctl dev: process lifecycle', () => {
     const dir = await makeTempDir('svcctl-dev-restart-');
     const eventsFile = join(dir, 'events.ndjson');
     try {
-      const first = await startDev(['--webhook', 'open', '--events-file', eventsFile]);
+      const first = await spawnDev(['--webhook', 'open', '--events-file', eventsFile]);
       const id = randomUUID();
       const headers = { 'content-type': 'application/json', authorization: `Bearer ${first.ready.webhooks[0]!.ingest_token}` };
       assert.equal((await httpRequest(`${first.ready.base_url}/v1/event`, { body: unsignedEvent(id), headers })).status, 202);
@@ -74,7 +74,7 @@ describe('svcctl dev: process lifecycle', () => {
       const lines = (await readFile(eventsFile, 'utf8')).split('\n').filter(Boolean);
       assert.deepEqual(lines.map((l) => JSON.parse(l).event.id), [id]);
 
-      const second = await startDev(['--webhook', 'open', '--events-file', eventsFile]);
+      const second = await spawnDev(['--webhook', 'open', '--events-file', eventsFile]);
       try {
         const again = await httpRequest(`${second.ready.base_url}/v1/event`, {
           body: unsignedEvent(id),

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { placeFile, runCli, type RunResult } from './helpers/cli.js';
+import { placeFile, spawnCli, type RunResult } from './helpers/cli.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 const RUNS = 20;
@@ -62,7 +62,8 @@ async function runBesideWriter(run: number, servers: Record<string, unknown>, ar
   const home = await tempDir('svcctl-lockless-');
   const file = await placeFile(home, '.claude.json', `${JSON.stringify({ numStartups: 3, mcpServers: { theirs: { type: 'http', url: 'https://x.example/mcp' }, ...servers } })}\n`);
   const writer = startPlainWriter(file);
-  const results = await Promise.all(Array.from({ length: INSTALLS }, (_, index) => runCli(args(index), { home, env: ENV, timeoutMs: 60_000 })));
+  // Separate processes: in the test's own event loop the writer could never land a write between svcctl's steps.
+  const results = await Promise.all(Array.from({ length: INSTALLS }, (_, index) => spawnCli(args(index), { home, env: ENV, timeoutMs: 60_000 })));
   const writes = await writer.stop();
   const final = JSON.parse(readFileSync(file, 'utf8')) as { mcpServers: Record<string, unknown>; writerCount: number };
   assert.equal(final.writerCount, writes, `run ${run}: the other program's last change is kept`);

@@ -10,8 +10,8 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BIN, cleanEnv, placeFile, runCli } from './helpers/cli.js';
-import { startDev, type DevProcess } from './helpers/dev-sandbox.js';
+import { BIN, cleanEnv, placeFile, runCli, spawnCli } from './helpers/cli.js';
+import { startDev, type DevServer } from './helpers/dev-sandbox.js';
 import { makeJwt, nowPlus } from './helpers/jwt.js';
 import { mcpLogLines, startProxy } from './helpers/mcp-proxy.js';
 import { tempDir } from './helpers/temp-dirs.js';
@@ -26,7 +26,7 @@ async function savedTokens(home: string): Promise<string[]> {
 }
 
 /** A temp HOME where `svcctl login --save` has saved a token of this sandbox. */
-async function loggedInHome(dev: DevProcess): Promise<string> {
+async function loggedInHome(dev: DevServer): Promise<string> {
   const home = await tempDir();
   const login = await runCli(['login', '--save', '--email', USER.email], { home, env: { SERVICE_BASE_URL: dev.ready.base_url, SERVICE_PASSWORD: USER.password } });
   assert.equal(login.code, 0, login.stderr);
@@ -34,7 +34,7 @@ async function loggedInHome(dev: DevProcess): Promise<string> {
 }
 
 describe('svcctl mcp proxy against svcctl dev --token-ttl 2', () => {
-  let dev: DevProcess;
+  let dev: DevServer;
   before(async () => {
     dev = await startDev(['--token-ttl', '2', '--user', `${USER.email}:${USER.password}`]);
   });
@@ -70,7 +70,7 @@ describe('svcctl mcp proxy against svcctl dev --token-ttl 2', () => {
 });
 
 describe('svcctl mcp proxy against svcctl dev (tokens of an hour)', () => {
-  let dev: DevProcess;
+  let dev: DevServer;
   before(async () => {
     dev = await startDev(['--user', `${USER.email}:${USER.password}`]);
   });
@@ -127,7 +127,7 @@ describe('svcctl mcp proxy against svcctl dev (tokens of an hour)', () => {
 
   it('fails at once (exit 4, nothing on stdout) when there is no token and nothing to log in with', async () => {
     const home = await tempDir();
-    const result = await runCli(['mcp', 'proxy'], { home, openStdin: true, env: { SERVICE_BASE_URL: dev.ready.base_url }, timeoutMs: 10_000 });
+    const result = await spawnCli(['mcp', 'proxy'], { home, openStdin: true, env: { SERVICE_BASE_URL: dev.ready.base_url }, timeoutMs: 10_000 });
     assert.equal(result.timedOut, false);
     assert.equal(result.code, 4, result.stderr);
     assert.equal(result.stdout, '');

@@ -4,14 +4,19 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 
-const kind = process.argv[2];
+const list = process.argv[2] === '--list';
+const kind = process.argv[list ? 3 : 2];
 if (kind !== 'unit' && kind !== 'e2e') {
-  console.error('usage: node scripts/run-tests.mjs unit|e2e');
+  console.error('usage: node scripts/run-tests.mjs [--list] unit|e2e');
   process.exit(2);
 }
 const files = readdirSync('test')
   .filter((name) => name.endsWith('.test.ts') && name.endsWith('.e2e.test.ts') === (kind === 'e2e'))
   .sort()
   .map((name) => `test/${name}`);
+if (list) {
+  console.log(files.join('\n'));
+  process.exit(0);
+}
 const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=4', ...files], { stdio: 'inherit' });
 process.exit(run.status ?? 1);

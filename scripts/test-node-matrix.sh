@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the given test files under each Node version named in NODE_VERSIONS (default "22 24"), each fetched from
 # the npm registry by `npx -y node@N` the first time, and prints one line per version:
-#   node 24 (v24.21.0): 41 passed, 0 failed
+#   node24: 41 passed, 0 failed
 # Exits non-zero when a version has a failure or cannot be fetched.
 #   bash scripts/test-node-matrix.sh test/a.test.ts test/b.test.ts
 # The CLI under test is dist/ as built (npm run build first); tsx runs the test files on each Node.
@@ -22,7 +22,7 @@ for version in ${NODE_VERSIONS:-22 24}; do
   fi
   log=$(mktemp)
   # The tests' own spawns of `node` must be this Node too: it goes first on PATH.
-  PATH="$(dirname "$node_bin"):$PATH" "$node_bin" --import tsx --test --test-reporter=tap --test-concurrency="${TEST_CONCURRENCY:-2}" "$@" >"$log" 2>&1
+  PATH="$(dirname "$node_bin"):$PATH" "$node_bin" --import tsx --test --test-reporter=tap --test-concurrency="${TEST_CONCURRENCY:-4}" "$@" >"$log" 2>&1
   code=$?
   passed=$(grep -E '^# pass ' "$log" | awk '{print $3}')
   failed=$(grep -E '^# fail ' "$log" | awk '{print $3}')
@@ -31,7 +31,8 @@ for version in ${NODE_VERSIONS:-22 24}; do
     grep -E '^\s*not ok ' "$log" | sed "s/^/  node $version: /"
     [ -z "$passed" ] && tail -20 "$log"
   fi
-  summary+=("node $version ($("$node_bin" --version)): ${passed:-0} passed, ${failed:-?} failed")
+  echo "node $version is $("$node_bin" --version)"
+  summary+=("node$version: ${passed:-0} passed, ${failed:-?} failed")
   rm -f "$log"
 done
 printf '%s\n' "${summary[@]}"

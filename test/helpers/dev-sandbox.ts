@@ -84,6 +84,7 @@ function sandboxOptions(args: string[]): SandboxOptions {
     else if (flag === '--max-body') options.maxBodyBytes = Number(value());
     else if (flag === '--port') options.port = Number(value());
     else if (flag === '--one-session-per-user') options.oneSessionPerUser = true;
+    else if (flag === '--protocol') options.protocol = value() as SandboxOptions['protocol'];
     else throw new Error(`startDev does not know ${flag}: use spawnDev`);
   }
   return options;

@@ -1,8 +1,5 @@
-/**
- * The sandbox's users and webhook connections, looked up without leaking
- * secrets through timing: secrets are compared as SHA-256 digests with
- * timingSafeEqual, and ingest tokens are found by their digest.
- */
+// Secrets are compared as SHA-256 digests with timingSafeEqual, and ingest tokens found by their digest, so lookups
+// leak nothing through timing.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { SandboxUser, SandboxWebhook } from './sandbox-options.js';
 
@@ -21,7 +18,7 @@ export class Credentials {
     for (const webhook of webhooks) this.webhooksByToken.set(digest(webhook.ingestToken).toString('hex'), webhook);
   }
 
-  /** The user when the password matches; emails are compared without case. */
+  /** Emails are compared without case. */
   checkPassword(email: string, password: string): SandboxUser | undefined {
     const user = this.users.get(email.toLowerCase());
     // Compare even for an unknown email, so that both cases take the same time.

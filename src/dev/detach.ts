@@ -1,13 +1,5 @@
-/**
- * `svcctl dev --detach`: the sandbox runs in a process of its own, in the
- * background, and this one returns once it is ready, with its ready line and
- * process id. The child is svcctl itself (`dev --detached-child`), started
- * in a new session (no terminal: Ctrl+C and closing the terminal leave it
- * running) with stdin closed; its stdout and stderr are pipes read here
- * until it is ready, then closed, so it never writes into the terminal.
- * A child that fails before it is ready has its stderr shown and its exit
- * code returned.
- */
+// The child (`dev --detached-child`) runs in a new session, so Ctrl+C and closing the terminal leave it running;
+// its pipes are closed once it is ready, so it never writes into the terminal.
 import { spawn } from 'node:child_process';
 import { DEV_DETACHED_CHILD_FLAG } from '../core/constants.js';
 import type { RunningProgram } from '../core/context.js';
@@ -15,7 +7,7 @@ import { CliError, ExitCode, type ExitCodeValue } from '../core/errors.js';
 import { onInterrupt } from '../core/interrupt.js';
 import type { ReadyLine } from './ready-output.js';
 
-/** How long the background sandbox may take to be ready (it usually takes well under a second). */
+/** It is usually ready in well under a second. */
 const READY_WITHIN_MS = 30_000;
 
 export interface DetachedSandbox {
@@ -25,11 +17,10 @@ export interface DetachedSandbox {
 
 export interface DetachOptions {
   program: RunningProgram;
-  /** The arguments of `svcctl dev` for the child (paths already absolute). */
+  /** Paths already absolute. */
   args: string[];
   env: NodeJS.ProcessEnv;
   cwd: string;
-  /** Where the child's stderr goes when it fails before it is ready. */
   stderr: { write(text: string): unknown };
 }
 

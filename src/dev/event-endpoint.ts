@@ -1,10 +1,5 @@
-/**
- * POST /api/v1/event, checked in the order a real ingestion endpoint would:
- * the ingest token (401), the body size (413, reading stops at the limit),
- * the signature over the exact raw bytes when the connection has a secret
- * (401), the body (400 naming the field, by the CLI's own validation rules),
- * then a duplicate id (200, not stored again) or a new event (202).
- */
+// Checked in the order a real ingestion endpoint checks: token (401), size (413), signature over the raw bytes
+// (401), body (400), then a duplicate id (200, not stored again) or a new event (202).
 import type { IncomingMessage } from 'node:http';
 import { SIGNATURE_HEADER } from '../core/constants.js';
 import { isPlainObject, validateEvent, type JsonObject } from '../events/event-validate.js';
@@ -22,7 +17,7 @@ export interface EventEndpoint {
 
 const SIGNATURE = SIGNATURE_HEADER.toLowerCase();
 
-/** The wire format is stricter than the CLI's input: nothing is filled in, so id and created_at must be there and payload is already a string. */
+/** Stricter than the CLI's input: nothing is filled in, so id and created_at must be there and payload a string. */
 function wireProblems(event: JsonObject): string[] {
   const problems: string[] = [];
   if (!('id' in event)) problems.push('event.id: missing');
@@ -37,7 +32,6 @@ function badRequest(res: LoggedResponse, problems: string[]): void {
   sendError(res, 400, `invalid event: ${problems.join('; ')}`, { field, problems });
 }
 
-/** The event object of a body, or the problems that make it unusable. */
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 function parseEvent(body: Buffer): { event?: JsonObject & { id: string }; problems: string[] } {

@@ -1,9 +1,5 @@
-/**
- * Events the sandbox accepted: kept in memory (for duplicate ids and the MCP
- * tools) and appended to the events file as NDJSON, one line per event:
- * {"received_at","webhook","event":{...}}. An existing file is read back on
- * start, so a restarted sandbox still knows its ids.
- */
+// One NDJSON line per event, {"received_at","webhook","event":{...}}; an existing file is read back on start, so a
+// restarted sandbox still knows its ids.
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { openAppendTarget } from '../fs/no-follow.js';
 import { readFile } from 'node:fs/promises';
@@ -21,7 +17,6 @@ export class EventStore {
   private readonly ordered: StoredEvent[] = [];
   private stream: WriteStream | undefined;
 
-  /** Opens the store; `warn` hears about lines of an existing file that could not be read. */
   static async open(file: string | undefined, warn: (message: string) => void = () => {}): Promise<EventStore> {
     const store = new EventStore();
     if (file === undefined) return store;
@@ -65,11 +60,7 @@ export class EventStore {
     return this.ordered.slice(-limit).reverse();
   }
 
-  /**
-   * Stores an event unless its id is known; resolves once the line is handed
-   * to the file, so a 202 means the event is on disk (or in the OS's cache).
-   * Returns false for a duplicate.
-   */
+  /** Resolves once the line is handed to the file, so a 202 means the event is on disk (or in the OS's cache). */
   async add(record: StoredEvent): Promise<boolean> {
     if (this.byId.has(record.event.id.toLowerCase())) return false;
     this.remember(record);

@@ -1,7 +1,3 @@
-/**
- * Small helpers for the sandbox's request handlers: reading a body with a size
- * limit (reading stops at the limit) and answering with JSON.
- */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export class BodyTooLarge extends Error {
@@ -10,14 +6,11 @@ export class BodyTooLarge extends Error {
   }
 }
 
-/** Notes for the request log: why a request was refused (never a secret). */
+/** Why a request was refused, for the request log; never a secret. */
 export type LogNote = { note?: string };
 export type LoggedResponse = ServerResponse & LogNote;
 
-/**
- * Reads the whole body, or throws BodyTooLarge as soon as the declared or
- * received length passes the limit, without reading further.
- */
+/** Throws BodyTooLarge as soon as the declared or received length passes the limit, without reading further. */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLarge(limit));
@@ -46,24 +39,22 @@ export function sendJson(res: LoggedResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
-/** An error answer: {"error": message, ...extra}; `note` goes to the request log. */
 export function sendError(res: LoggedResponse, status: number, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): void {
   res.note ??= message;
   sendJson(res, status, { error: message, ...extra }, headers);
 }
 
-/** 413, closing the connection: the rest of the body is never read. */
+/** Closes the connection: the rest of the body is never read. */
 export function sendTooLarge(res: LoggedResponse, limit: number): void {
   sendError(res, 413, `the body is larger than the limit of ${limit} bytes`, { limit }, { connection: 'close' });
 }
 
-/** True when the request says its body is JSON. A browser cannot send that cross-site without a preflight. */
+/** A browser cannot send this content type cross-site without a preflight. */
 export function hasJsonContentType(req: IncomingMessage): boolean {
   const type = req.headers['content-type'];
   return typeof type === 'string' && /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type.trim());
 }
 
-/** The token of `Authorization: Bearer <token>`, or undefined. */
 export function bearerToken(req: IncomingMessage): string | undefined {
   const header = req.headers.authorization;
   if (typeof header !== 'string') return undefined;

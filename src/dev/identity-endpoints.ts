@@ -1,8 +1,4 @@
-/**
- * The identity side of the sandbox: POST /api/v1/user/login issues a JWT;
- * /.well-known/openid-configuration and /userinfo are the identity provider
- * that the MCP endpoint discovers from a token's `iss`, as the real service does.
- */
+// The identity provider the MCP endpoint discovers from a token's `iss`, as the real service does.
 import type { IncomingMessage } from 'node:http';
 import type { Credentials } from './credentials.js';
 import { BodyTooLarge, bearerToken, hasJsonContentType, readBody, sendError, sendJson, sendTooLarge, type LoggedResponse } from './http-io.js';
@@ -15,12 +11,8 @@ export const JWKS_PATH = '/.well-known/jwks.json';
 export const AUTHORIZE_PATH = '/authorize';
 export const TOKEN_PATH = '/token';
 
-/**
- * Every field OpenID Connect Discovery 1.0 requires (clients validate the
- * document against it). The sandbox signs with a secret (HS256), so its key
- * set is empty, and it has no browser sign-in: /authorize and /token answer
- * with OAuth errors that point to the login endpoint.
- */
+// Every field OpenID Connect Discovery 1.0 requires: clients validate the document against it. The key set is empty
+// (HS256), and /authorize and /token answer with OAuth errors pointing to the login endpoint (no browser sign-in).
 export function openIdConfiguration(issuer: string): Record<string, unknown> {
   return {
     issuer,
@@ -35,7 +27,7 @@ export function openIdConfiguration(issuer: string): Record<string, unknown> {
   };
 }
 
-/** A key set with no keys: the HS256 secret is never published. */
+/** The HS256 secret is never published. */
 export const JWKS_DOCUMENT = { keys: [] };
 
 export function handleNoBrowserSignIn(res: LoggedResponse, error: 'unsupported_response_type' | 'unsupported_grant_type'): void {

@@ -1,7 +1,4 @@
-/**
- * The sandbox's tokens: HS256 JWTs signed with a key that is random per
- * process, so a token never outlives the sandbox that issued it.
- */
+// The signing key is random per process, so a token never outlives the sandbox that issued it.
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { tryDecodeJwt } from '../auth/jwt.js';
 
@@ -16,7 +13,7 @@ export interface TokenClaims {
 
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
 
-/** A stable subject for an email, so the same user keeps the same `sub` across tokens. */
+/** The same user keeps the same `sub` across tokens. */
 export function subjectFor(email: string): string {
   return `user_${createHash('sha256').update(email.toLowerCase()).digest('hex').slice(0, 20)}`;
 }

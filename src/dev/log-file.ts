@@ -1,9 +1,4 @@
-/**
- * `svcctl dev --log-file FILE`: the sandbox's messages and request log are
- * appended to FILE (created 0600) instead of going to stderr, one whole line
- * per write, so a sandbox in the background never writes into the terminal
- * the user goes on typing in.
- */
+// One whole line per write, so a sandbox in the background never writes into the terminal the user is typing in.
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { openAppendTarget } from '../fs/no-follow.js';
 

@@ -1,10 +1,5 @@
-/**
- * Who is calling /mcp: the email/password headers (current names win over the
- * legacy ones), or `Authorization: Bearer <token>` validated through the
- * identity provider discovered from the token's issuer. When both kinds are
- * sent, the bearer token is used. A token already validated is remembered
- * until it expires, so only a new (refreshed) token is validated again.
- */
+// Current header names win over the legacy ones; when both kinds are sent, the bearer token is used. A validated
+// token is remembered until it expires, so only a new (refreshed) token is validated again.
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { HEADER_EMAIL, HEADER_PASSWORD, LEGACY_HEADER_EMAIL, LEGACY_HEADER_PASSWORD } from '../core/constants.js';
@@ -26,7 +21,6 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 export class McpAuthenticator {
-  /** sha256(token) → the user it was validated for, and until when. */
   private readonly validated = new Map<string, { email: string; expiresAt: number }>();
 
   constructor(

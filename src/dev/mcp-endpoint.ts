@@ -1,13 +1,6 @@
-/**
- * /mcp: Streamable HTTP MCP in both protocol eras on one URL, as an upgraded
- * deployment serves it. A request carrying the 2026-07-28 `_meta` envelope is
- * answered on its own by the SDK's per-request handler (no session); any other
- * is 2025-era and belongs to a session per client, tracked by the user's email.
- * Every request is authenticated first (a refreshed bearer token is validated
- * again and keeps the session); a session id works only for the user it was
- * created for; how many sessions stay open is bounded (mcp-sessions.ts). This
- * module loads the MCP SDK, so the server imports it only on the first /mcp request.
- */
+// Both protocol eras on one URL, as an upgraded deployment serves it (docs/sandbox.md). A refreshed bearer token is
+// validated again and keeps the session; a session id works only for its own user. This module loads the MCP SDK,
+// so the server imports it only on the first /mcp request.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { NodeStreamableHTTPServerTransport, toNodeHandler, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
@@ -28,7 +21,7 @@ function rpcError(res: LoggedResponse, status: number, code: number, message: st
   sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
 }
 
-/** A message with the 2026-07-28 per-request envelope (the SDK's `isLegacyRequest` test, on the parsed body). */
+/** The SDK's `isLegacyRequest` test, on the parsed body. */
 function hasEnvelope(body: unknown): boolean {
   const meta = (body as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta;
   return typeof meta === 'object' && meta !== null && typeof meta[PROTOCOL_VERSION_META_KEY] === 'string';
@@ -52,12 +45,10 @@ export class McpEndpoint {
     this.modernNode = toNodeHandler(this.modern);
   }
 
-  /** What the sandbox recorded of one user (lower-case email), in both eras. */
   userActivity(email: string): McpUserActivity | undefined {
     return this.users.get(email);
   }
 
-  /** Open sessions, in all and of one user (lower-case email). */
   sessionCount(email?: string): number {
     return email === undefined ? this.sessions.size : this.sessions.countFor(email);
   }
@@ -107,11 +98,8 @@ export class McpEndpoint {
     return rpcError(res, 400, -32000, 'Bad Request: no Mcp-Session-Id header; send initialize first');
   }
 
-  /**
-   * A transport whose session joins the registry once initialized; the sessions
-   * that would break the limits are closed at that moment (synchronously
-   * forgotten, so the count never exceeds the limits, even with initializes racing).
-   */
+  // The sessions that would break the limits are closed synchronously when it initializes, so the count never
+  // exceeds them even with initializes racing.
   private openSession(email: string, opened: (id: string, closed: string[]) => void): NodeStreamableHTTPServerTransport {
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,

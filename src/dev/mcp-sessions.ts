@@ -1,17 +1,10 @@
-/**
- * The MCP sessions of the sandbox: many per user (one per client, as every
- * MCP server keeps them), each bound to the user it was created for. The
- * number is bounded per user and in all: opening one more closes the one
- * used longest ago (of that user, then of anyone), so a client that
- * reconnects in a loop, or abandons sessions, cannot grow memory without end.
- * `oneSessionPerUser` keeps the stricter reading of the service docs ("a
- * session per user"): a new session closes the user's earlier ones.
- */
+// Bounded per user and in all: one more closes the one used longest ago (of that user, then of anyone), so a client
+// that reconnects in a loop or abandons sessions cannot grow memory without end (docs/sandbox.md).
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 
 export interface McpSession {
   id: string;
-  /** The user's email in lower case. */
+  /** Lower case. */
   email: string;
   transport: NodeStreamableHTTPServerTransport;
   lastUsed: number;
@@ -27,7 +20,7 @@ export const DEFAULT_SESSIONS_PER_USER = 32;
 export const DEFAULT_SESSIONS_TOTAL = 256;
 
 export class SessionRegistry {
-  /** In order of last use: the first one is the one used longest ago (a Map keeps insertion order). */
+  /** The first is the one used longest ago (a Map keeps insertion order). */
   private readonly byId = new Map<string, McpSession>();
   private readonly countByEmail = new Map<string, number>();
 
@@ -41,7 +34,7 @@ export class SessionRegistry {
     return this.countByEmail.get(email) ?? 0;
   }
 
-  /** The session with this id, when it belongs to `email`; marks it used. */
+  /** Only when it belongs to `email`; marks it used. */
   use(id: string, email: string): McpSession | undefined {
     const session = this.byId.get(id);
     if (!session || session.email !== email) return undefined;
@@ -51,7 +44,6 @@ export class SessionRegistry {
     return session;
   }
 
-  /** Sessions to close before `email` opens a new one, so that the limits hold once it is added. */
   evictionsFor(email: string): McpSession[] {
     const doomed = new Set<McpSession>();
     const userLimit = this.limits.oneSessionPerUser ? 1 : this.limits.perUser;
@@ -78,7 +70,6 @@ export class SessionRegistry {
     this.countByEmail.set(session.email, this.countFor(session.email) + 1);
   }
 
-  /** Forgets a session (its transport closed); unknown ids are ignored. */
   remove(id: string): void {
     const session = this.byId.get(id);
     if (!session) return;

@@ -1,9 +1,4 @@
-/**
- * The MCP server of one 2025 session or one 2026 request (the same tools in
- * both eras): `whoami`, `list_events` and `get_event`, reading the sandbox's
- * event store. The caller of each request comes from the request's authInfo
- * (set by the endpoint), so `whoami` reports the auth method of the request it answers.
- */
+// The caller comes from each request's authInfo, so `whoami` reports the auth method of the request it answers.
 import { McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { VERSION } from '../core/version.js';

@@ -1,14 +1,8 @@
-/**
- * What the sandbox knows of each MCP user, by email: how many requests came
- * in which protocol era, and when the last one did. This is the service's own
- * per-user state; in the 2026-07-28 revision there is no protocol session to
- * hang it on, so it is keyed by the authenticated user alone. Bounded: the
- * user seen longest ago is forgotten first.
- */
+// The service's own per-user state: 2026-07-28 has no protocol session to hang it on, so it is keyed by the
+// authenticated user alone. Bounded: the user seen longest ago is forgotten first.
 export type McpEra = '2025' | '2026';
 
 export interface McpUserActivity {
-  /** Lower-case email. */
   email: string;
   requests: Record<McpEra, number>;
   lastSeen: number;

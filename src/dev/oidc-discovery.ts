@@ -1,10 +1,5 @@
-/**
- * Validating a bearer token the way the real remote MCP server does: read the
- * token's `iss` claim, fetch `${iss}/.well-known/openid-configuration` (cached
- * per issuer), and call its `userinfo_endpoint` with the token; the email in
- * the answer is the user. Only trusted issuers are contacted, so a token
- * cannot make the sandbox call an address of the sender's choosing.
- */
+// Validates a bearer token as the real remote MCP server does: the issuer's discovery document, then its userinfo.
+// Only trusted issuers are contacted, so a token cannot make the sandbox call an address of the sender's choosing.
 import { tryDecodeJwt } from '../auth/jwt.js';
 import { createTransport, type Transport } from '../http/transport.js';
 import { DISCOVERY_PATH } from './identity-endpoints.js';
@@ -14,7 +9,7 @@ const TIMEOUT_MS = 5000;
 
 export type TokenCheck =
   | { ok: true; email: string; issuer: string; expiresAt?: number }
-  /** unavailable: the identity provider could not be asked (not the token's fault). */
+  /** The identity provider could not be asked: not the token's fault. */
   | { ok: false; reason: string; unavailable?: boolean };
 
 interface Discovery {
@@ -55,7 +50,6 @@ export class OidcValidator {
     return { ok: true, email, issuer, ...(typeof claims.exp === 'number' ? { expiresAt: claims.exp * 1000 } : {}) };
   }
 
-  /** The discovery document of an issuer, fetched once and kept for ten minutes. */
   private discover(issuer: string): Promise<Discovery> {
     const cached = this.discoveries.get(issuer);
     const fresh = (d: Discovery): boolean => this.now() - d.fetchedAt < DISCOVERY_TTL_MS;

@@ -1,22 +1,11 @@
-/**
- * The sandbox's ready line, as JSON (the default) or as commands that set the
- * variables svcctl reads, for a shell to evaluate:
- *   eval "$(svcctl dev --detach --format sh)"                       bash, zsh, dash, ksh
- *   svcctl dev --detach --format fish | source                      fish
- *   svcctl dev --detach --format powershell | Invoke-Expression     PowerShell
- * The variables point svcctl at the sandbox as its first user and webhook;
- * those the sandbox has no value for (no HMAC secret, any access token) are
- * set empty, which svcctl reads as unset, so a value left over from another
- * deployment is never used with this one. The values are the sandbox's own
- * throwaway secrets, shown nowhere else.
- */
+// The shell formats set the variables svcctl reads (docs/sandbox.md). Those the sandbox has no value for are set
+// empty, which svcctl reads as unset, so a value left over from another deployment is never used with this one.
 import type { SettingName } from '../core/constants.js';
 import { envName, legacyEnvName } from '../config/settings.js';
 
 export const READY_FORMATS = ['json', 'sh', 'fish', 'powershell'] as const;
 export type ReadyFormat = (typeof READY_FORMATS)[number];
 
-/** The variable holding a detached sandbox's process id (stop it with `kill "$SVCCTL_DEV_PID"`). */
 export const PID_VARIABLE = 'SVCCTL_DEV_PID';
 
 export interface ReadyLine {
@@ -26,7 +15,7 @@ export interface ReadyLine {
   webhooks: ReadonlyArray<{ name: string; ingest_token: string; hmac_secret: string | null }>;
 }
 
-/** The variables, in order: [name, value] ('' means: unset for svcctl, so its legacy SVC_ name is emptied too). */
+/** '' means unset for svcctl, so its legacy SVC_ name is emptied too. */
 export function readyVariables(ready: ReadyLine, pid?: number): Array<[string, string]> {
   const user = ready.users[0];
   const webhook = ready.webhooks[0];
@@ -53,7 +42,6 @@ const fishQuote = (value: string): string => `'${value.replace(/[\\']/g, (c) => 
 /** PowerShell single quotes: verbatim; a quote is written twice (about_Quoting_Rules). */
 const powershellQuote = (value: string): string => `'${value.replace(/['\u2018\u2019\u201a\u201b]/g, (c) => c + c)}'`;
 
-/** The ready line in the format asked for, one line per variable (JSON: one line), ending with a newline. */
 export function formatReady(ready: ReadyLine, format: ReadyFormat, pid?: number): string {
   if (format === 'json') return `${JSON.stringify(pid === undefined ? ready : { ...ready, pid })}\n`;
   const lines = readyVariables(ready, pid).map(([name, value]) => {

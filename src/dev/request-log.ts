@@ -1,9 +1,5 @@
-/**
- * One stderr line per request: time, method, path, status, duration and a
- * short note (who, or why it was refused). Never a secret: the query string is
- * dropped, no header or body is logged, and notes are written by the handlers
- * from names and ids only.
- */
+// Never a secret: the query string is dropped, no header or body is logged, and the handlers write notes from
+// names and ids only.
 import type { IncomingMessage } from 'node:http';
 import { neutralizeControls } from '../http/redact.js';
 import type { LoggedResponse } from './http-io.js';

@@ -1,8 +1,4 @@
-/**
- * What a sandbox is started with: its users and webhook connections, limits
- * and files. Flag values are parsed here; anything not given gets a demo
- * value. Secrets are random on every start (nothing fixed to leak or reuse).
- */
+// Secrets are random on every start: nothing fixed to leak or reuse.
 import { randomBytes } from 'node:crypto';
 import { DEV_DEFAULT_MAX_BODY_BYTES, DEV_DEFAULT_TOKEN_TTL_SECONDS, type McpProtocolChoice } from '../core/constants.js';
 import { usageError } from '../core/errors.js';
@@ -24,27 +20,18 @@ export interface SandboxOptions {
   port?: number;
   users?: SandboxUser[];
   webhooks?: SandboxWebhook[];
-  /** Lifetime of login tokens, in seconds (default 3600). */
   tokenTtlSeconds?: number;
-  /** Accepted events are appended here as NDJSON (and read back on start). */
   eventsFile?: string;
-  /** Largest event body accepted, in bytes (default 1 MiB). */
   maxBodyBytes?: number;
-  /** One line per request; nothing is logged without it. */
   log?: (line: string) => void;
-  /** Issuers whose tokens /mcp accepts; default: the sandbox's own origin. */
+  /** Default: the sandbox's own origin. */
   trustedIssuers?: string[];
-  /** A request whose headers and body have not all arrived within this time is answered 408 and closed (default 10 s). */
+  /** A request not wholly arrived by then is answered 408 and closed. */
   requestTimeoutMs?: number;
-  /** Connections open at once; more are refused (default 256). */
   maxConnections?: number;
-  /** MCP sessions one user may hold open (default 32); one more closes the user's least recently used. */
   mcpSessionsPerUser?: number;
-  /** MCP sessions open in all (default 256); one more closes the least recently used. */
   mcpSessionsTotal?: number;
-  /** A new MCP session closes the user's earlier ones (the stricter reading of "a session per user"). */
   oneSessionPerUser?: boolean;
-  /** The MCP protocol revisions /mcp serves (default both). */
   protocol?: McpProtocolChoice;
   now?: () => Date;
 }
@@ -57,7 +44,6 @@ export const DEFAULT_MAX_CONNECTIONS = 256;
 export const DEMO_EMAIL = 'demo@example.com';
 export const DEMO_WEBHOOK_NAME = 'demo';
 
-/** A random secret in URL-safe base64 with a readable prefix. */
 export function randomSecret(prefix: string, bytes = 24): string {
   return `${prefix}${randomBytes(bytes).toString('base64url')}`;
 }
@@ -65,7 +51,7 @@ export function randomSecret(prefix: string, bytes = 24): string {
 const EMAIL_PATTERN = /^[^\s@:]+@[^\s@:]+$/;
 const WEBHOOK_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-/** `--user email:password`, or `--user email` for a random password (keeps it out of the process list). */
+/** `--user email` gets a random password, which keeps it out of the process list. */
 export function parseUserFlag(value: string): SandboxUser {
   const colon = value.indexOf(':');
   const email = colon === -1 ? value : value.slice(0, colon);
@@ -75,7 +61,6 @@ export function parseUserFlag(value: string): SandboxUser {
   return { email, password };
 }
 
-/** `--webhook name:secret` (signed) or `--webhook name` (no HMAC check); the ingest token is random. */
 export function parseWebhookFlag(value: string): SandboxWebhook {
   const colon = value.indexOf(':');
   const name = colon === -1 ? value : value.slice(0, colon);
@@ -100,7 +85,6 @@ function rejectDuplicates(values: string[], what: string): void {
   }
 }
 
-/** The users and webhooks to serve: the given ones, or one demo user and one signed demo webhook. */
 export function withDemoDefaults(users: SandboxUser[], webhooks: SandboxWebhook[]): { users: SandboxUser[]; webhooks: SandboxWebhook[] } {
   rejectDuplicates(users.map((u) => u.email), '--user');
   rejectDuplicates(webhooks.map((w) => w.name), '--webhook');

@@ -1,9 +1,4 @@
-/**
- * The sandbox: one HTTP server on 127.0.0.1 that serves what a deployment
- * serves (login, identity provider, event ingestion, remote MCP) under the
- * same paths. `startSandbox` resolves once the server listens, so a caller
- * (the `dev` command, tests, a demo) can use it at once.
- */
+// What a deployment serves, under the same paths, on 127.0.0.1 (docs/sandbox.md).
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EVENT_PATH, LOGIN_PATH } from '../core/constants.js';
@@ -25,7 +20,6 @@ import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOU
 export const HOST = '127.0.0.1';
 const API_PREFIX = '/api';
 
-/** The ready line's webhook entry (contract section 5). */
 export interface ReadyWebhook {
   name: string;
   ingest_token: string;
@@ -38,15 +32,10 @@ export interface Sandbox {
   mcpUrl: string;
   users: SandboxUser[];
   webhooks: ReadyWebhook[];
-  /** The events received so far (the same store the MCP tools read). */
   store: EventStore;
-  /** The line `svcctl dev` prints when ready. */
   readyLine(): Record<string, unknown>;
-  /** MCP sessions open now, in all or of one user (0 before the first /mcp request). */
   mcpSessionCount(email?: string): Promise<number>;
-  /** The /mcp requests of one user so far, per protocol era (undefined: none yet). */
   mcpUserActivity(email: string): Promise<McpUserActivity | undefined>;
-  /** Stops accepting, ends MCP sessions and open connections, and flushes the events file. */
   close(): Promise<void>;
 }
 
@@ -91,7 +80,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ));
 
   async function route(req: IncomingMessage, res: LoggedResponse): Promise<void> {
-    // A page in a browser may reach 127.0.0.1 through a DNS name it controls (DNS rebinding); only our own Host is served.
+    // A page in a browser may reach 127.0.0.1 through a DNS name it controls (DNS rebinding): only our Host is served.
     if (stopping) return sendError(res, 503, 'the sandbox is stopping', {}, { connection: 'close' });
     if (!allowedHosts.has(req.headers.host ?? '')) return sendError(res, 421, 'unexpected Host header: use the address printed by svcctl dev');
     const path = (req.url ?? '/').split('?')[0] as string;

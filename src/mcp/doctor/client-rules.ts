@@ -1,11 +1,5 @@
-/**
- * What the real client does with an entry that doctor could otherwise read
- * and even connect with (reference §A.1): Claude Desktop skips remote entries
- * in its file, Cline reads an untyped `url` as SSE and rejects `type: "http"`,
- * Codex ignores `headers`, Cline and Codex can have a server switched off,
- * and each client expands only its own reference syntax — anything else
- * reaches the server literally. Each rule gives a failing check with a fix.
- */
+// What the real client does with an entry doctor could otherwise read and connect with: it skips, refuses or
+// misreads it, or passes on literally a reference it does not expand (docs/mcp.md, "svcctl mcp doctor").
 import { MCP_PROXY_PACKAGE } from '../../core/constants.js';
 import { variableReference } from '../render/values.js';
 import { commandLine, packageName, strings } from '../service-entries.js';
@@ -15,12 +9,10 @@ import { fail, type CheckResult } from './types.js';
 
 type Entry = Record<string, unknown>;
 
-/** `enabled: false` as the client's file spells it. */
 const ENABLED_FALSE: Partial<Record<ClientSpec['format'], string>> = { toml: 'enabled = false', yaml: 'enabled: false' };
 
 const reinstall = (client: ClientSpec, extra = ''): string => `svcctl mcp install --client ${client.id}${extra} --force`;
 
-/** A failing `entry` check when the client skips, refuses or misreads the entry; undefined when it reads it. */
 export function entryRuleFailure(client: ClientSpec | null, name: string, entry: Entry, plan: EntryPlan): CheckResult | undefined {
   // Cline `"disabled": true`, Codex `enabled = false` (also Kiro, opencode, Goose in their files).
   if (entry.disabled === true || entry.enabled === false) {
@@ -48,7 +40,7 @@ export function entryRuleFailure(client: ClientSpec | null, name: string, entry:
 const PREDEFINED = new Set(['workspaceFolder', 'workspaceFolderBasename', 'userHome', 'pathSeparator', 'cwd', 'file', 'fileDirname', 'execPath']);
 const REFERENCE = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}|\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
-/** Every string the client itself reads from the entry; mcp-remote's own arguments (it expands ${VAR}) are left out. */
+/** mcp-remote's own arguments are left out: it expands ${VAR} itself. */
 function clientStrings(entry: Entry, plan: EntryPlan): string[] {
   const out: string[] = [];
   const walk = (value: unknown): void => {
@@ -63,7 +55,6 @@ function clientStrings(entry: Entry, plan: EntryPlan): string[] {
   return out;
 }
 
-/** The references in the entry that the client leaves as they are, e.g. '${SERVICE_EMAIL}' in a Cursor file. */
 export function unexpandedReferences(client: ClientSpec, entry: Entry, plan: EntryPlan): string[] {
   const found = new Set<string>();
   // Goose fills ${VAR} in headers from the variables its entry names (env_keys) or sets (envs).
@@ -81,7 +72,6 @@ export function unexpandedReferences(client: ClientSpec, entry: Entry, plan: Ent
 
 const nameOf = (reference: string): string => reference.replace(/^\$?\{(env:)?/, '').replace(/(:-[^}]*)?\}$/, '');
 
-/** The failing `variables` check for references the client does not expand; never a value, only the text in the file. */
 export function unexpandedCheck(client: ClientSpec, references: string[]): CheckResult {
   const quoted = references.map((reference) => `'${reference}'`).join(', ');
   const reaches = `${quoted} ${references.length > 1 ? 'reach' : 'reaches'} the server literally`;

@@ -1,13 +1,4 @@
-/**
- * Reads an installed entry, whatever client wrote it, into what doctor needs
- * to try it: the mode recognised from its shape, and the command line and
- * environment (local, proxy) or URL and headers (remote, proxy) with every
- * reference resolved as the client (and mcp-remote) would resolve it.
- * Shapes: JSON mcpServers/servers/context_servers entries (command+args+env,
- * Zed's older command object, url/serverUrl/httpUrl + headers) and Codex TOML
- * (env_vars, http_headers, env_http_headers, bearer_token_env_var) and Goose
- * extensions (cmd, envs, env_keys, uri, headers).
- */
+// References are resolved as the client (and mcp-remote, in its --header values) would resolve them.
 import { HEADER_AUTHORIZATION, MCP_PROXY_PACKAGE } from '../../core/constants.js';
 import { commandLine, isSvcctlProxy, packageName, strings, URL_FIELDS } from '../service-entries.js';
 
@@ -19,16 +10,14 @@ type Entry = Record<string, unknown>;
 export interface CommandPlan {
   command: string;
   args: string[];
-  /** The entry's own env block, resolved (the variables the client adds to the server's environment). */
   env: Record<string, string>;
-  /** Variables the client forwards by name (Codex env_vars). */
   forwarded: string[];
 }
 
 export interface HttpPlan {
   url: string;
   headers: Record<string, string>;
-  /** The client's headers command (Claude Code's headersHelper), run before connecting; its output is merged into headers. */
+  /** Claude Code's headersHelper: what it prints is merged into headers. */
   headersCommand?: { line: string; spec: HeadersCommand };
 }
 
@@ -41,7 +30,6 @@ const isRecord = (value: unknown): value is Entry => value !== null && typeof va
 const stringRecord = (value: unknown): Record<string, string> =>
   isRecord(value) ? Object.fromEntries(Object.entries(value).filter((pair): pair is [string, string] => typeof pair[1] === 'string')) : {};
 
-/** The command line (commandLine in service-entries.ts) and the env block of an entry. */
 function commandOf(entry: Entry): { line: string[]; env: Record<string, string> } | undefined {
   const command = entry.command;
   const line = commandLine(entry);
@@ -49,7 +37,6 @@ function commandOf(entry: Entry): { line: string[]; env: Record<string, string> 
   return { line, env: stringRecord(entry.env ?? entry.environment ?? entry.envs ?? (isRecord(command) ? command.env : undefined)) };
 }
 
-/** The `--header "Name: value"` arguments and the URL of an mcp-remote command line. */
 export function proxyTarget(args: string[]): { url: string | undefined; headers: Array<[string, string]> } {
   const start = args.findIndex((arg) => packageName(arg) === MCP_PROXY_PACKAGE);
   const rest = args.slice(start + 1);
@@ -68,7 +55,7 @@ export function proxyTarget(args: string[]): { url: string | undefined; headers:
   return { url, headers };
 }
 
-/** Goose replaces ${VAR} and $VAR in header values from the entry's envs and env_keys only (extension_manager.rs substitute_env_vars). */
+// Goose fills header values from the entry's envs and env_keys only (extension_manager.rs substitute_env_vars).
 const GOOSE_HEADER_SYNTAX: ReferenceSyntax = { braces: true, envColon: false, envBrace: false, bare: true };
 
 function gooseHeaders(entry: Entry, resolver: Resolver): Record<string, string> {
@@ -80,12 +67,11 @@ function gooseHeaders(entry: Entry, resolver: Resolver): Record<string, string> 
 function httpHeaders(entry: Entry, resolver: Resolver, syntax: ReferenceSyntax, client: ClientSpec | null): Record<string, string> {
   if (Array.isArray(entry.env_keys)) return gooseHeaders(entry, resolver);
   const requestOptions = isRecord(entry.requestOptions) ? entry.requestOptions : {};
-  // A client may read only its own field (Codex: http_headers; `headers` is silently ignored, its row's rule fails such an entry).
+  // A client may read only its own field (Codex: http_headers; its row's rule fails an entry with `headers`).
   const own = client?.doctor?.headersField;
   const written = stringRecord(own !== undefined ? entry[own] : (entry.headers ?? entry.http_headers ?? requestOptions.headers));
   const headers = resolver.record(written, syntax);
   for (const value of Object.values(stringRecord(entry.http_headers))) resolver.secret(value);
-  // Codex forwards variables by name: header → variable, and a bearer token variable.
   for (const [header, variable] of Object.entries(stringRecord(entry.env_http_headers))) headers[header] = resolver.byName(variable) ?? '';
   if (typeof entry.bearer_token_env_var === 'string') {
     headers[HEADER_AUTHORIZATION] = `Bearer ${resolver.byName(entry.bearer_token_env_var) ?? ''}`;
@@ -98,11 +84,7 @@ function shapeOf(entry: Entry): string {
   return keys.join(', ');
 }
 
-/**
- * The plan of an entry, or a sentence saying why it cannot be read. `env` is
- * the environment doctor runs in (the one the client is assumed to start from);
- * `client` picks the fields that client reads (Codex: only its own header fields).
- */
+/** `env` is the environment the client is assumed to start from; a string says why the entry cannot be read. */
 export function planEntry(value: unknown, syntax: ReferenceSyntax, resolver: Resolver, env: NodeJS.ProcessEnv, client: ClientSpec | null = null): EntryPlan | string {
   if (!isRecord(value)) return 'the entry is not an object';
   const entry = value;
@@ -115,7 +97,6 @@ export function planEntry(value: unknown, syntax: ReferenceSyntax, resolver: Res
     const lineSyntax = syntax.keepsUnset ? { ...syntax, entryNames: new Set(Object.keys(command.env)) } : syntax;
     const [head, ...args] = command.line.map((part) => resolver.text(part, lineSyntax));
     if (head === undefined || head === '') return 'the entry has an empty command';
-    // Codex env_vars, Goose env_keys: variables forwarded by name.
     const forwarded = strings(entry.env_vars ?? entry.env_keys);
     for (const name of forwarded) resolver.byName(name);
     const plan: CommandPlan = { command: head, args, env: resolver.record(command.env, syntax), forwarded };

@@ -1,18 +1,10 @@
-/**
- * A remote entry's headers command (the client row's `headersCommand`, Claude
- * Code's `headersHelper`), run as the client runs it: through a shell, with
- * the client's time limit and the variables it adds (server name and URL).
- * Its output must be a JSON object of string values; those headers are
- * merged over the entry's own, as the client does. child_process is loaded
- * only here.
- */
+// Run as the client runs it: through a shell, with its time limit and the variables it adds (docs/mcp.md).
 import { shorten } from '../../http/redact.js';
 import type { HttpPlan } from './entry-plan.js';
 import { fail, pass, type CheckResult } from './types.js';
 
 export interface HeadersRun {
   check: CheckResult;
-  /** The headers it printed, when it worked. */
   headers?: Record<string, string>;
 }
 

@@ -1,13 +1,6 @@
-/**
- * Remote (and proxy) mode: connects to the MCP URL with the entry's own
- * headers through the MCP SDK's Streamable HTTP client, as the newest clients
- * do: `server/discover` first (MCP 2026-07-28), `initialize` when the server
- * does not recognise it (2025 era); then `tools/list`. Which revision the
- * server speaks is part of the result. A 401/403 on the probe is an auth
- * failure, never a sign of the era (the SDK's probe policy). The SDK is loaded
- * only here, when doctor runs. A 2025 session is ended afterwards (a server
- * that keeps one session per user would otherwise keep ours).
- */
+// Connects as the newest clients do: `server/discover` first, `initialize` when the server does not recognise it
+// (docs/mcp.md, "Protocol revisions"). A 401/403 on the probe is an auth failure, never a sign of the era (the
+// SDK's probe policy). A 2025 session is ended afterwards: a server keeping one session per user would keep ours.
 import { HEADER_AUTHORIZATION } from '../../core/constants.js';
 import { cappedFetch } from '../../http/capped-fetch.js';
 import { deadlineFetch } from '../../http/deadline-fetch.js';
@@ -20,13 +13,10 @@ import { fail, pass, type CheckResult } from './types.js';
 
 export interface ProbeOptions {
   timeoutMs: number;
-  /** Hides the entry's secrets in anything shown. */
   redactor: Redactor;
-  /** Added to the detail line (proxy mode: which URL was checked). */
   note?: string;
 }
 
-/** The JSON-RPC error message of an HTTP error body, else the shortened text. */
 function bodyMessage(text: string, redactor: Redactor): string {
   const json = text.slice(text.indexOf('{'));
   try {
@@ -46,10 +36,9 @@ function credentialFix(headers: Record<string, string>): string {
     : 'check the email and password the entry sends (SERVICE_EMAIL, SERVICE_PASSWORD): `svcctl login` tells whether they are accepted';
 }
 
-/** The revisions svcctl's client speaks, newest first. */
 const SPOKEN = ['2026-07-28', '2025-11-25'];
 
-/** The server refused every revision offered: the entry is right, the versions do not meet. */
+/** The entry is right, the versions do not meet. */
 function versionMismatch(error: unknown, refusedBody = ''): string | undefined {
   const text = `${(error as Error).message ?? ''} ${JSON.stringify((error as { data?: unknown }).data ?? '')} ${refusedBody}`;
   const unsupported = /Unsupported protocol version|-32022|ERA_NEGOTIATION_FAILED|did not offer|no mutually supported/i.test(text);
@@ -79,7 +68,7 @@ function describeFailure(error: unknown, plan: HttpPlan, options: ProbeOptions, 
     return { detail: `the server answered ${status}: ${message}`, fix: status >= 500 ? 'the service is failing: try again later' : 'check the URL and headers of the entry' };
   }
   if (status === 'REQUEST_TIMEOUT' || status === -32001) return { detail: `no answer within ${seconds} s`, fix: 'check that the URL is reachable from this machine, or raise --timeout' };
-  // A probe that never reached the server says so in its cause; the wrapper's words would suggest a version question.
+  // A probe that never reached the server says so in its cause; the wrapper's words would suggest a version issue.
   const probeCause = error instanceof Error && /^Version negotiation probe failed/.test(error.message) ? error.cause : undefined;
   const problem = describeNetworkError(probeCause ?? error, plan.url, seconds);
   return { detail: options.redactor.redact(problem.message), fix: problem.hint ?? 'check that the URL is reachable from this machine' };
@@ -106,8 +95,7 @@ export async function probeHttpServer(plan: HttpPlan, options: ProbeOptions): Pr
   const capped = cappedFetch(DOCTOR_BODY_CAP, deadlineFetch(options.timeoutMs));
   const transport = new StreamableHTTPClientTransport(url, {
     requestInit: { headers: plan.headers },
-    // Each HTTP request (headers and whole body) is aborted at --timeout, not only the JSON-RPC wait,
-    // and no answer is read past 1 MiB (a server sending without end cannot grow memory).
+    // --timeout aborts each HTTP request; nothing past 1 MiB is read, so an endless answer cannot grow memory.
     fetch: async (input, init) => {
       const response = await capped(input, init);
       if (!response.ok) refused.text = await response.clone().text().catch(() => undefined);

@@ -1,12 +1,5 @@
-/**
- * Finds the entry doctor checks: in the file given by --config, else in the
- * files of the clients named by --client (the scope given, or each scope the
- * client has), else in every known client's files. Without --name, an entry
- * named `service` is looked for first, then any entry pointing at the
- * service. Not found: exit 2 naming every file looked at. A file that does
- * not parse (and no entry found elsewhere) is handed back as unreadable: the
- * doctor reports it as its failing `file` check, with the position.
- */
+// Search order and what "not found" lists: docs/mcp.md, "svcctl mcp doctor". A file that does not parse (and no
+// entry found elsewhere) is handed back, so doctor reports it as its failing `file` check with the position.
 import { extname, resolve } from 'node:path';
 import { DEFAULT_SERVER_NAME, MCP_SERVER_PACKAGE } from '../../core/constants.js';
 import type { Context } from '../../core/context.js';
@@ -27,21 +20,16 @@ export interface LocatedEntry {
   file: string;
   name: string;
   value: unknown;
-  /** Set when the entry was found only under a key the client does not read (VS Code `mcpServers`). */
   ignoredKey?: { ignoredKey: string; readKey: string };
-  /** Set when the entry was found only in a file no installed version of the client reads. */
   stale?: StaleFile;
 }
 
-/** A config file that could not be read, where the entry may be. */
 export interface UnreadableConfig {
   client: ClientId | null;
   scope: Scope;
   file: string;
   name: string;
-  /** What is wrong, with file:line:column when there is a position. */
   problem: string;
-  /** Where the file does not parse (the problem names it too); undefined for another problem. */
   position: FilePosition | undefined;
 }
 
@@ -52,17 +40,14 @@ interface Candidate {
   scope: Scope;
   file: string;
   format: FileFormat;
-  /** Key paths of the objects that may hold server entries. */
   serversPaths: string[][];
   /** A key the client ignores but people (and some installers) write: VS Code reads `servers`, not `mcpServers`. */
   ignored?: { ignoredKey: string; readKey: string };
-  /** A file only a version of the client that is not installed reads. */
   stale?: StaleFile;
 }
 
 const ignoredKeyOf = (client: ClientId | null): Candidate['ignored'] => (client === null ? undefined : CLIENTS[client].doctor?.ignoredKey);
 
-/** Where server entries sit in a file of no known client: every shape svcctl writes. */
 const GENERIC_SERVERS_KEYS: Record<'json' | 'toml', string[][]> = {
   json: [['mcpServers'], ['servers'], ['context_servers']],
   toml: [['mcp_servers']],
@@ -151,7 +136,6 @@ export async function locateEntry(ctx: Context, options: McpEntryOptions): Promi
       if (!isRecord(servers)) continue;
       const base = { client: candidate.client, scope: candidate.scope, file: candidate.file };
       if (candidate.stale !== undefined) {
-        // Reported (a failing entry check) only when no entry the installed version reads is found.
         const matching = Object.entries(servers).filter(([other, value]) => (options.name !== undefined || Object.hasOwn(servers, name) ? other === name : pointsAtService(value, matcher)));
         stale.push(...matching.map(([other, value]) => ({ ...base, name: other, value, stale: candidate.stale })));
         continue;
@@ -168,7 +152,7 @@ export async function locateEntry(ctx: Context, options: McpEntryOptions): Promi
     }
   }
   const proper = named.length > 0 || options.name !== undefined ? named : ours;
-  // An entry under a key the client ignores is reported (a failing entry check) only when no entry the client reads is found.
+  // Under a key the client ignores: reported (a failing entry check) only when no entry the client reads is found.
   const found = proper.length > 0 ? proper : misplaced.length > 0 ? misplaced : stale;
   if (found.length === 1) {
     if (unreadable) ctx.out.warn(unreadable.problem);

@@ -1,13 +1,5 @@
-/**
- * Whether an entry is one svcctl writes, compared part by part: the command
- * line is the documented MCP server package or mcp-remote through npx, or
- * svcctl itself (this svcctl's path, `svcctl` by name, `npx -y svcctl@<v>`)
- * with `mcp proxy` or `token --refresh --json-headers`; the URL and base URL
- * are the ones svcctl uses now; the env block and headers hold only the
- * service's own names; and no other field is present. Anything else is
- * foreign: a project's entry that differs in any of them could run a program
- * of the project's choosing, or send the user's secrets somewhere else.
- */
+// Anything that differs from what svcctl writes, in any part, is foreign: a project's entry that differs could run a
+// program of the project's choosing or send the user's secrets elsewhere (docs/security.md).
 import { CLI_NAME, HEADER_AUTHORIZATION, HEADER_EMAIL, HEADER_PASSWORD, MCP_PROXY_PACKAGE, MCP_SERVER_PACKAGE, PACKAGE_RUNNER, PACKAGE_RUNNER_YES_FLAG } from '../../core/constants.js';
 import { deriveMcpUrl } from '../../config/settings.js';
 import { commandLine as quotedLine } from '../render/shell-quote.js';
@@ -19,12 +11,10 @@ import type { ClientSpec } from '../types.js';
 type Entry = Record<string, unknown>;
 
 export interface OwnEntryContext {
-  /** The base URL and MCP URL svcctl uses now; an entry pointing elsewhere is not svcctl's. */
   baseUrl: string | undefined;
   mcpUrl: string | undefined;
   /** How this svcctl is started (install/svcctl-command.ts). */
   svcctlArgv: string[];
-  /** Package specs the user named as the server's (doctor --package), besides the documented one. */
   packages?: string[];
 }
 
@@ -40,7 +30,7 @@ const PROXY_VARIABLES = [VAR_AUTH_HEADER, VAR_EMAIL, VAR_PASSWORD];
 const PROXY_ENV = new Set([...PROXY_VARIABLES, ...PROXY_VARIABLES.map((name) => `${PROXY_HEADER_PREFIX}${name}`)]);
 const HEADERS = new Set([HEADER_AUTHORIZATION, HEADER_EMAIL, HEADER_PASSWORD].map((name) => name.toLowerCase()));
 const SERVICE_NAMES = new Set([...SERVER_ENV, ...PROXY_VARIABLES, VAR_ACCESS_TOKEN]);
-/** The `Name:${VAR}` arguments mcp-remote gets (render/json-clients.ts proxyHeaders), in every spelling. */
+/** As render/json-clients.ts proxyHeaders writes them, in every spelling. */
 const PROXY_HEADER_ARGS = new Set([
   ...[[HEADER_AUTHORIZATION, VAR_AUTH_HEADER], [HEADER_EMAIL, VAR_EMAIL], [HEADER_PASSWORD, VAR_PASSWORD]].flatMap(([header, variable]) =>
     ['${', ESCAPED_DOLLAR_BRACE].flatMap((open) => ['', PROXY_HEADER_PREFIX].map((prefix) => `${header}:${open}${prefix}${variable}}`)),
@@ -49,7 +39,6 @@ const PROXY_HEADER_ARGS = new Set([
   `${HEADER_AUTHORIZATION}:Bearer \${${VAR_ACCESS_TOKEN}}`,
 ]);
 
-/** The svcctl start lines svcctl writes: this svcctl's, by name, and through npx. */
 function svcctlStarts(line: string[], own: OwnEntryContext): number {
   if (own.svcctlArgv.length > 0 && sameWords(line.slice(0, own.svcctlArgv.length), own.svcctlArgv)) return own.svcctlArgv.length;
   if (line[0] === CLI_NAME) return 1;
@@ -63,7 +52,6 @@ function deploymentArgs(own: OwnEntryContext): string[][] {
   return own.mcpUrl !== undefined && !sameUrl(own.mcpUrl, deriveMcpUrl(own.baseUrl)) ? [[...plain, '--mcp-url', own.mcpUrl]] : [plain];
 }
 
-/** The env names a command line may be given, or undefined when the line is not svcctl's. */
 function commandKind(line: string[], own: OwnEntryContext): ReadonlySet<string> | undefined {
   const words = line[0] === 'cmd' && line[1] === '/c' ? line.slice(2) : line;
   const [program, first, second, ...rest] = words;
@@ -80,7 +68,7 @@ function commandKind(line: string[], own: OwnEntryContext): ReadonlySet<string> 
   return deploymentArgs(own).some((args) => sameWords(after, [...args, ...PROXY_ARGS])) ? new Set() : undefined;
 }
 
-/** The headers command svcctl writes (render/token-helper.ts), as the exact shell line. */
+/** As render/token-helper.ts writes it, as the exact shell line. */
 function ownHelperLines(own: OwnEntryContext): string[] {
   const starts = [own.svcctlArgv, [CLI_NAME]].filter((argv) => argv.length > 0);
   return starts.flatMap((argv) => deploymentArgs(own).map((args) => quotedLine([...argv, ...args, ...HELPER_ARGS], 'posix')));
@@ -89,7 +77,7 @@ function ownHelperLines(own: OwnEntryContext): string[] {
 const onlyNames = (value: unknown, allowed: ReadonlySet<string>): boolean => value === undefined || (isRecord(value) && Object.keys(value).every((name) => allowed.has(name)));
 const headerNamesOk = (value: unknown): boolean => value === undefined || (isRecord(value) && Object.keys(value).every((name) => HEADERS.has(name.toLowerCase())));
 
-/** The fields that carry no program and no destination: the client's fixed ones, and a transport tag. */
+/** Fields that carry no program and no destination: the client's fixed ones, and a transport tag. */
 function harmlessFields(client: ClientSpec | null): Set<string> {
   const shape = client?.shape;
   return new Set(['type', 'transport', 'source', 'enabled', 'disabled', 'name', ...Object.keys({ ...shape?.stdioFields, ...shape?.remote.fields, ...shape?.trailingFields })]);

@@ -1,10 +1,4 @@
-/**
- * The literal secrets an entry would send, found by what they are: values of
- * env variables and headers named like secrets (SERVICE_PASSWORD,
- * X-Service-Password, Authorization), and command-line values after a flag
- * named like one (--pass x, --api-key=x, --header "X-Service-Password: x").
- * Resolved references are added by the Resolver; these are the rest.
- */
+// Literal secrets, found by the names they sit under; resolved references are added by the Resolver.
 import { secretArgValues, secretRecordValues } from '../../secrets/secret-names.js';
 import type { EntryPlan } from './entry-plan.js';
 

@@ -1,12 +1,5 @@
-/**
- * A project's entry (a file inside the project folder: a cloned repository's
- * `.mcp.json`) that svcctl did not write is not started, its headers command
- * not run, and its URL not sent the user's secrets, unless the user says yes
- * on a terminal or passes --trust-project, as Claude Code and VS Code ask
- * before they start a project's server. The question and the refusal show the
- * command line as written and the names of the variables it would get, never
- * a value. User-scope entries are the user's own and are not asked about.
- */
+// As Claude Code and VS Code ask before they start a project's server (docs/security.md, "Project entries are not
+// run unasked"). Only names of variables are shown, never a value; user-scope entries are the user's own.
 import path from 'node:path';
 import { canPrompt, type Context } from '../../core/context.js';
 import { CLI_NAME } from '../../core/constants.js';
@@ -19,9 +12,7 @@ import { isOwnEntry, type OwnEntryContext } from './own-entry.js';
 import { fail, type CheckResult } from './types.js';
 
 export interface TrustOptions {
-  /** --trust-project: run a project's entries without asking. */
   trustProject?: boolean;
-  /** The project folder: entries in files inside it are the project's. */
   projectDir: string;
   own: OwnEntryContext;
 }
@@ -33,7 +24,6 @@ const isInside = (dir: string, file: string): boolean => {
 
 const shellWord = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
-/** What doctor would do with the entry, in words: the programs it would start and where it would connect. */
 function actions(located: LocatedEntry, plan: EntryPlan): string[] {
   const entry = located.value as Record<string, unknown>;
   const done: string[] = [];
@@ -55,10 +45,6 @@ function actions(located: LocatedEntry, plan: EntryPlan): string[] {
   return done;
 }
 
-/**
- * undefined when the entry's checks may run; otherwise the failing `trust`
- * check that says what was not run and how to allow it.
- */
 export async function projectTrust(ctx: Context, located: LocatedEntry, plan: EntryPlan, client: ClientSpec | null, redactor: Redactor, options: TrustOptions): Promise<CheckResult | undefined> {
   if (located.scope === 'user' || !isInside(options.projectDir, located.file)) return undefined;
   if (isOwnEntry(located.value, client, options.own)) return undefined;
@@ -79,7 +65,6 @@ export async function projectTrust(ctx: Context, located: LocatedEntry, plan: En
   );
 }
 
-/** The trust options of a run: what svcctl's own entries look like now (`serverPackage`: doctor --package), and the project folder. */
 export async function trustOptionsFor(ctx: Context, projectDir: string, trustProject: boolean | undefined, serverPackage?: string): Promise<TrustOptions> {
   const [{ optionalBaseUrl, optionalMcpUrl }, { svcctlCommand }, { packageSpec }] = await Promise.all([
     import('../../config/base-url.js'),

@@ -1,11 +1,5 @@
-/**
- * Variable references inside an entry, in the syntax of the client that reads
- * the file: ${VAR} and ${VAR:-default} (Claude Code, Gemini; Gemini also $VAR),
- * ${env:VAR} (Cursor, VS Code, Windsurf, Cline), {env:VAR} (opencode, Kilo,
- * anywhere in the file's text), ${input:id} (VS Code prompts,
- * which cannot be checked from outside VS Code). Values are resolved from the
- * environment doctor runs in; only variable names are ever reported.
- */
+// Each client's reference syntax: docs/mcp.md, "svcctl mcp doctor". ${input:id} (VS Code prompts) cannot be checked
+// from outside VS Code. Only variable names are ever reported.
 import type { ClientSpec } from '../types.js';
 
 export interface ReferenceSyntax {
@@ -13,7 +7,7 @@ export interface ReferenceSyntax {
   braces: boolean;
   /** ${env:VAR}. */
   envColon: boolean;
-  /** {env:VAR} without a dollar (opencode, Kilo). */
+  /** {env:VAR}, no dollar. */
   envBrace: boolean;
   /** $VAR (Gemini CLI). */
   bare: boolean;
@@ -23,7 +17,7 @@ export interface ReferenceSyntax {
   entryNames?: ReadonlySet<string>;
 }
 
-/** The syntax a client expands in its file; a generic file (no client) is read with both brace forms. */
+/** A generic file (no client) is read with both brace forms. */
 export function referenceSyntaxOf(client: ClientSpec | null): ReferenceSyntax {
   if (client === null) return { braces: true, envColon: true, envBrace: false, bare: false };
   const syntax = client.variables;
@@ -36,18 +30,13 @@ export function referenceSyntaxOf(client: ClientSpec | null): ReferenceSyntax {
   };
 }
 
-/** What mcp-remote expands in --header values: ${VAR} from its own environment. */
 export const MCP_REMOTE_SYNTAX: ReferenceSyntax = { braces: true, envColon: false, envBrace: false, bare: false };
 
 const NAME = '[A-Za-z_][A-Za-z0-9_]*';
 // ${env:X} is tried before {env:X} at the same text, so a {env:X} match never starts inside a ${env:X}.
 const PATTERN = new RegExp(`\\$\\{input:([^}]+)\\}|\\$\\{env:(${NAME})\\}|\\$\\{(${NAME})(?::-([^}]*))?\\}|\\$(${NAME})|\\{env:(${NAME})\\}`, 'g');
 
-/**
- * Collects the variables an entry references while resolving its values. A
- * variable that is referenced but unset (or empty) is "missing"; an
- * ${input:…} is "unresolvable" and left as it is.
- */
+/** Referenced but unset or empty is "missing"; ${input:…} is "unresolvable" and left as written. */
 export class Resolver {
   readonly referenced = new Set<string>();
   readonly missing = new Set<string>();
@@ -68,7 +57,7 @@ export class Resolver {
     return value;
   }
 
-  /** A string with the references of `syntax` replaced; `env` overrides the environment (mcp-remote's own env). */
+  /** `env` overrides the environment (mcp-remote's own env). */
   text(value: string, syntax: ReferenceSyntax, env?: NodeJS.ProcessEnv): string {
     return value.replace(PATTERN, (whole, input?: string, envColon?: string, brace?: string, fallback?: string, bare?: string, envBrace?: string) => {
       if (input !== undefined) {
@@ -90,7 +79,6 @@ export class Resolver {
     });
   }
 
-  /** ${NAME} or $NAME: its value; unset, '' (or the reference as written where the client keeps it). */
   private dollar(whole: string, name: string, syntax: ReferenceSyntax, env?: NodeJS.ProcessEnv): string {
     if (syntax.keepsUnset && syntax.entryNames?.has(name)) {
       const set = (env ?? this.env)[name];
@@ -103,12 +91,11 @@ export class Resolver {
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, this.text(item, syntax)]));
   }
 
-  /** A variable forwarded or read by name (Codex env_vars, env_http_headers, bearer_token_env_var). */
   byName(name: string): string | undefined {
     return this.lookup(name);
   }
 
-  /** Marks a literal value (e.g. Codex http_headers, a literal password) as a secret to redact. */
+  /** Marks a literal value as a secret to redact. */
   secret(value: string | undefined): void {
     if (value) this.values.add(value);
   }

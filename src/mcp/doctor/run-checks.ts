@@ -1,11 +1,4 @@
-/**
- * Runs the checks of `svcctl mcp doctor` on one located entry, in order: the
- * file parses (it was opened to find the entry), the entry and its mode, the
- * variables it references, then per mode: node and the runner on PATH and the
- * server answering `initialize` over stdio (local); `initialize` and
- * `tools/list` over HTTP with the entry's headers (remote; proxy also checks
- * node and npx, and connects to the URL mcp-remote forwards to).
- */
+// The checks and their order: docs/mcp.md, "svcctl mcp doctor".
 import type { Context } from '../../core/context.js';
 import { plainHttpRefusal } from '../../config/plain-http.js';
 import { createRedactor, type Redactor } from '../../secrets/redaction.js';
@@ -45,7 +38,7 @@ function variablesCheck(resolver: Resolver, who: string): CheckResult {
   return pass('variables', `set: ${names.join(', ')}${inputNote}`);
 }
 
-/** Why a connection is not tried: an unexpanded reference, a missing variable or a VS Code input makes its result meaningless. */
+/** An unexpanded reference, a missing variable or a VS Code input would make a connection's result meaningless. */
 function blocker(resolver: Resolver, unexpanded: string[], who: string): CheckResult | undefined {
   if (unexpanded.length > 0) return fail('initialize', `not tried: ${unexpanded.map((text) => `'${text}'`).join(', ')} would reach the server literally`, 'fix the references (see variables above) and run doctor again');
   const missing = [...resolver.missing].sort();
@@ -70,7 +63,6 @@ async function modeChecks(plan: EntryPlan, resolver: Resolver, unexpanded: strin
     return [...checks, ...(await probeStdioServer(plan.command, { env: runtime.env, timeoutMs, redactor }))];
   }
   if (plan.svcctl) {
-    // svcctl mcp proxy: started as the client starts it, asked for initialize and tools/list over stdio.
     const gone = await goneSvcctlPaths([plan.command.command, ...plan.command.args]);
     if (gone.length > 0) return [checks[0]!, goneCheck('runner', gone, where), fail('initialize', 'not tried: the svcctl the entry runs is gone', 'see runner above')];
     if (!checks[1]!.ok) return [...checks, fail('initialize', 'not tried: the command is not on PATH', checks[1]!.fix!)];
@@ -86,7 +78,7 @@ async function modeChecks(plan: EntryPlan, resolver: Resolver, unexpanded: strin
   return [...checks, ...(await probeHttpServer(plan.http, { timeoutMs, redactor, note: 'checked the URL the proxy forwards to' }))];
 }
 
-/** The entry's credentials are not sent over plain http to a host other than loopback unless allowed (src/config/plain-http.ts). */
+/** Credentials go over plain http only to loopback unless allowed (src/config/plain-http.ts). */
 function plainHttpCheck(ctx: Context, plan: EntryPlan): CheckResult | undefined {
   const http = plan.mode === 'remote' || (plan.mode === 'proxy' && !plan.svcctl) ? plan.http : undefined;
   if (http === undefined || (Object.keys(http.headers).length === 0 && http.headersCommand === undefined)) return undefined;
@@ -101,7 +93,7 @@ async function runHelper(http: HttpPlan, name: string, ctx: Context): Promise<He
   return run;
 }
 
-/** Every check of a mode, in order: what a run that fails early did not get to. */
+/** In order: a run that fails early lists the rest as not run. */
 const CHECKS_OF: Record<Mode, string[]> = {
   local: ['file', 'entry', 'variables', 'node', 'runner', 'initialize'],
   remote: ['file', 'entry', 'variables', 'initialize', 'tools'],
@@ -114,10 +106,6 @@ function report(base: Omit<DoctorReport, 'ok' | 'checks' | 'not_run'>, checks: C
   return { ...base, ok: checks.every((check) => check.ok), checks, not_run: expected.filter((name) => !run.has(name)) };
 }
 
-/**
- * The report for a config file that could not be read (it does not parse, or
- * its shape is not one svcctl reads): a failing `file` check, nothing else run.
- */
 export function unreadableReport(unreadable: UnreadableConfig): DoctorReport {
   const fix = unreadable.position
     ? 'fix the file by hand at that line and column (a missing comma, quote or bracket is the usual cause), then run svcctl mcp doctor again'
@@ -134,13 +122,11 @@ export async function runChecks(ctx: Context, located: LocatedEntry, timeoutMs: 
   const base = { client: located.client, scope: located.scope, file: located.file, name: located.name };
   const isObject = located.value !== null && typeof located.value === 'object';
   if (located.ignoredKey !== undefined) {
-    // Found only under a key the client does not read (VS Code `mcpServers`): the client never sees it.
     const { ignoredKey, readKey } = located.ignoredKey;
     checks.push(fail('entry', `'${located.name}': ${client?.label ?? 'the client'} reads \`${readKey}\`; this file has \`${ignoredKey}\`, which ${client?.label ?? 'the client'} ignores`, `rename \`${ignoredKey}\` to \`${readKey}\` in ${located.file}, or reinstall: svcctl mcp install --client ${located.client ?? '<id>'} --force`));
     return report({ ...base, mode: isObject ? modeOf(located.value as object) : 'local' }, checks);
   }
   if (located.stale !== undefined) {
-    // Found only in a file an older version of the client read: the installed version never sees it.
     const scopeFlag = located.scope === 'user' ? '' : ` --scope ${located.scope}`;
     checks.push(fail('entry', `${describeStale(located.stale, located.name)}, so ${client?.label ?? 'the client'} will not load it`, `move it: svcctl mcp install --client ${located.client ?? '<id>'}${scopeFlag} (the old entry is removed, the rest of that file kept)`));
     return report({ ...base, mode: isObject ? modeOf(located.value as object) : 'local' }, checks);
@@ -168,8 +154,8 @@ export async function runChecks(ctx: Context, located: LocatedEntry, timeoutMs: 
   if (refused) return report({ ...base, mode: plan.mode }, [...checks, refused]);
   // A headers command runs first: what it prints is sent, so it is redacted like the rest.
   const helper = plan.mode === 'remote' && plan.http.headersCommand !== undefined ? await runHelper(plan.http, located.name, ctx) : undefined;
-  // The values the entry would send (resolved references, literal secrets): never shown, in any encoding.
-  // Those its names say are secrets join the run's known secrets (every line svcctl writes); the checks hide them all.
+  // The values the entry would send are never shown, in any encoding; those its names say are secrets join the run's
+  // known secrets (every line svcctl writes).
   const secrets = planSecrets(plan).filter((value) => !namesVariable(value));
   for (const value of secrets) ctx.secrets.add(value);
   const redactor = createRedactor([...resolver.values, ...secrets].filter((value) => !namesVariable(value)));

@@ -1,8 +1,4 @@
-/**
- * Local and proxy mode run the server through the user's own Node.js: node
- * must be 20 or later and the entry's command (npx) must be on PATH, found
- * as the client would find it (the PATH of the environment doctor runs in).
- */
+// PATH is searched as the client would: the PATH of the environment doctor runs in.
 import { PACKAGE_RUNNER } from '../../core/constants.js';
 import type { CommandPlan } from './entry-plan.js';
 import { findProgram } from '../../fs/path-search.js';

@@ -1,15 +1,6 @@
-/**
- * Local mode: starts the server with the entry's command, args and env (the
- * references resolved) and asks for `initialize` over stdio through the MCP
- * SDK's client, within a time limit. The server gets what a strict client
- * gives it — a few basic variables of the environment, the variables the
- * entry forwards by name and its own env block — so an entry that forgets a
- * credential fails here as it would in the client. The SDK and
- * child_process are loaded only here. The handshake is 2025's `initialize`
- * without a `server/discover` probe first: on stdio the SDK's probe spawns the
- * command a second time and waits out a silent server, which the SDK advises
- * against for a tool that starts the server once (docs/mcp.md, "Protocol revisions").
- */
+// The server gets what a strict client gives it (basic variables, those the entry forwards, its env block), so an
+// entry that forgets a credential fails here as in the client. 2025's `initialize` without a `server/discover`
+// probe: on stdio the SDK's probe starts the command twice (docs/mcp.md, "Protocol revisions").
 import { PACKAGE_RUNNER } from '../../core/constants.js';
 import { shorten } from '../../http/redact.js';
 import type { Redactor } from '../../secrets/redaction.js';
@@ -32,17 +23,15 @@ export interface StdioProbeOptions {
   env: NodeJS.ProcessEnv;
   timeoutMs: number;
   redactor: Redactor;
-  /** Also ask for tools/list (svcctl mcp proxy: the remote server answers through it). */
   listTools?: boolean;
 }
 
-/** The package npx runs: the first argument after npx that is not a flag. */
 function packageOf(command: CommandPlan): string | undefined {
   const args = programOf(command) === command.command ? command.args : command.args.slice(2);
   return programOf(command) === PACKAGE_RUNNER ? args.find((arg) => !arg.startsWith('-')) : undefined;
 }
 
-/** The server's last words worth showing: its error lines (npm's first two), else its last two lines (redacted whole first: a secret may be broken over lines). */
+/** Its error lines, else its last two, redacted whole first: a secret may be broken over lines. */
 function summarize(stderr: string, redactor: Redactor): string {
   const lines = redactor.redact(stderr).split('\n').map((line) => line.trim()).filter((line) => line !== '' && !/^npm warn/i.test(line));
   const errors = lines.filter((line) => /error/i.test(line) && !/complete log of this run/i.test(line));
@@ -50,7 +39,6 @@ function summarize(stderr: string, redactor: Redactor): string {
   return shorten(chosen.join(' | '), 240);
 }
 
-/** Why the server did not answer, read from its last words on stderr. */
 function diagnose(stderr: string, command: CommandPlan, seconds: number): string {
   // svcctl mcp proxy says itself what it lacks (src/auth/fresh-token.ts).
   if (/svcctl has no (password|email) to log in again/.test(stderr)) {

@@ -1,11 +1,5 @@
-/**
- * svcctl's own entries (`--token helper`) may run svcctl by its absolute
- * path: the Node.js executable and the script of a clone or a global install
- * (src/mcp/install/svcctl-command.ts). When either is gone (the clone moved,
- * Node.js upgraded, the package uninstalled), the client fails to start the
- * entry with a message about a missing file; doctor says which path is gone
- * and how to write the entry again.
- */
+// svcctl's own entries may run svcctl by absolute path (install/svcctl-command.ts); once the clone moved or Node.js
+// was upgraded, the client fails with a message about a missing file, so doctor names the path that is gone.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ClientId, Mode, Scope } from '../types.js';
@@ -22,11 +16,7 @@ async function exists(file: string): Promise<boolean> {
   }
 }
 
-/**
- * The absolute paths a command line starts svcctl with (its program, and the
- * svcctl script after node) that no longer exist; none for a line that runs
- * svcctl by name or through npx.
- */
+/** None for a line that runs svcctl by name or through npx. */
 export async function goneSvcctlPaths(words: string[]): Promise<string[]> {
   const start = /^cmd(\.exe)?$/i.test(words[0] ?? '') && words[1]?.toLowerCase() === '/c' ? 2 : 0;
   const [program, script] = words.slice(start);
@@ -44,14 +34,12 @@ export interface EntryWhere {
   name: string;
 }
 
-/** The install line that writes the entry again, with the svcctl run now. */
 export function reinstallLine(where: EntryWhere): string {
   const scope = where.scope === 'user' ? '' : ` --scope ${where.scope}`;
   const name = where.name === 'service' ? '' : ` --name ${where.name}`;
   return `svcctl mcp install --client ${where.client ?? '<id>'} --mode ${where.mode}${scope}${name} --auth bearer --token helper --force`;
 }
 
-/** The failing check for an entry whose svcctl is gone. */
 export function goneCheck(check: string, gone: string[], where: EntryWhere): CheckResult {
   return fail(
     check,

@@ -1,13 +1,6 @@
-/**
- * The fetch the proxy gives the MCP SDK's Streamable HTTP client transport
- * (its `fetch` option): every request (POST of a message, GET of the event
- * stream, DELETE at the end) gets fresh credentials; a 401 gets new ones and
- * is sent again, once. The transport object and so its Mcp-Session-Id stay the
- * same across refreshes: the service validates a refreshed token again and
- * keeps the session (service docs, 5.2 rule 5).
- *
- * The SDK sends each message body as a string, so a request can be repeated.
- */
+// A 401 is retried once with new credentials on the same transport, so its Mcp-Session-Id survives: the service
+// validates a refreshed token again and keeps the session (docs/mcp.md, "svcctl mcp proxy").
+// The SDK sends each message body as a string, so a request can be sent twice.
 import type { CredentialSource, Headers as AuthHeaders } from './credentials.js';
 
 export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
@@ -15,7 +8,6 @@ export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Respo
 export interface AuthFetchOptions {
   credentials: CredentialSource;
   log: (message: string) => void;
-  /** The underlying fetch (default: Node's). */
   fetch?: FetchLike;
 }
 

@@ -1,20 +1,6 @@
-/**
- * `svcctl mcp proxy`'s pipe: the MCP SDK's stdio server transport (the client
- * that started us, on stdin/stdout) joined to its Streamable HTTP client
- * transport (the remote server). When both speak the same protocol era,
- * messages pass through unchanged both ways: requests, responses,
- * notifications, and requests the server sends to the client (2025 era, over
- * the event stream the HTTP transport opens after `notifications/initialized`).
- * A 2026-07-28 message carries its `_meta` envelope, from which the transport
- * sets the 2026 headers. A 2025 client in front of a 2026-only server is
- * bridged (era-translation.ts); a client pinned to 2026-07-28 in front of a
- * 2025-only server cannot be, and the proxy says so in its answer to
- * `server/discover` (a client that negotiates then falls back to `initialize`).
- * A request that cannot be delivered is answered with a JSON-RPC error, so the
- * client never waits forever. stdout carries only the protocol; the log goes
- * to stderr. The bridge ends when stdin ends: a 2025 session is ended
- * (DELETE), then the transports.
- */
+// Which client and server eras pass through, are bridged or cannot be: docs/mcp.md, "svcctl mcp proxy".
+// An undeliverable request is answered with a JSON-RPC error so the client never waits forever; stdout carries
+// only the protocol.
 import type { Readable, Writable } from 'node:stream';
 import { isInitializeRequest, isJSONRPCErrorResponse, isJSONRPCRequest, isJSONRPCResultResponse, StreamableHTTPClientTransport, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
@@ -26,19 +12,17 @@ export interface BridgeOptions {
   fetch: FetchLike;
   stdin: Readable;
   stdout: Writable;
-  /** One line on stderr (redacted by the caller). */
+  /** Redacted by the caller. */
   log: (message: string) => void;
-  /** Hides the credentials in what is sent back to the client. */
   redact: (text: string) => string;
-  /** How long the session's DELETE may take at the end. */
   closeTimeoutMs: number;
 }
 
-/** JSON-RPC "server error" range: the proxy could not reach the server. */
+/** In JSON-RPC's "server error" range. */
 const PROXY_ERROR = -32000;
 const OWN_DISCOVER_ID = 'svcctl-proxy-discover';
 
-/** The error on one line, redacted first: a secret broken over lines is still whole before the lines are joined. */
+/** Redacted before joining the lines: a secret broken over lines is still whole then. */
 function describe(error: unknown, redact: (text: string) => string): string {
   const message = error instanceof Error ? error.message : String(error);
   const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
@@ -47,7 +31,6 @@ function describe(error: unknown, redact: (text: string) => string): string {
 
 type Id = string | number;
 
-/** Resolves when stdin has ended and everything is closed. */
 export async function runBridge(options: BridgeOptions): Promise<void> {
   // The body of the last refused HTTP answer: the SDK's error names the status only.
   let refusal = '';
@@ -73,7 +56,6 @@ export async function runBridge(options: BridgeOptions): Promise<void> {
     replyError(id, text);
   };
 
-  /** The server refused the 2025 handshake: learn what it is from server/discover, and answer initialize ourselves. */
   const bridgeToModern = (id: Id): void => {
     translation = new LegacyToModern(initialize.get(id) ?? {});
     translatedInitId = id;
@@ -92,7 +74,7 @@ export async function runBridge(options: BridgeOptions): Promise<void> {
     if (id !== undefined && initialize.has(id)) {
       if (isJSONRPCErrorResponse(message) && refusesVersion(JSON.stringify(message.error))) return bridgeToModern(id);
       initialize.delete(id);
-      // The protocol version the server chose goes on every later request (Mcp-Protocol-Version), as the SDK's own client does.
+      // As the SDK's own client does: the chosen version goes on every later request (Mcp-Protocol-Version).
       const version = isJSONRPCResultResponse(message) ? (message.result as { protocolVersion?: unknown }).protocolVersion : undefined;
       if (typeof version === 'string') {
         remote.setProtocolVersion(version);

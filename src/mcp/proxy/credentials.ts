@@ -1,14 +1,5 @@
-/**
- * The headers `svcctl mcp proxy` adds to each request, fresh every time:
- * - bearer: `Authorization: Bearer <token>`, a token valid for at least a
- *   minute more (kept in memory while it is; else from the credentials file,
- *   else a new login: src/auth/fresh-token.ts);
- * - password: `X-Service-Email` and `X-Service-Password`, read from their
- *   sources (read again after a 401: a password file may have been updated).
- * Every secret it hands out was read where the run's known secrets learn it
- * (the saved token, a login's answer, a password's source, the keychain), so
- * the proxy's log and its error replies are redacted with those.
- */
+// Every secret handed out here was read where the run's known secrets learn it, so the proxy's log and its
+// error replies are redacted with those. A password is read again after a 401: its file may have been updated.
 import { HEADER_AUTHORIZATION, HEADER_EMAIL, HEADER_PASSWORD } from '../../core/constants.js';
 import type { Context } from '../../core/context.js';
 import { CliError, ExitCode } from '../../core/errors.js';
@@ -18,9 +9,7 @@ import { freshToken, isUsable, type RefreshSources } from '../../auth/fresh-toke
 export type Headers = Record<string, string>;
 
 export interface CredentialSource {
-  /** Headers for the next request. */
   headers(): Promise<Headers>;
-  /** Headers after the server refused `refused` (401): new credentials, once. */
   refresh(refused: Headers): Promise<Headers>;
 }
 
@@ -45,10 +34,8 @@ export function bearerSource(ctx: Context, sources: RefreshSources): CredentialS
 
 export interface PasswordSources {
   baseUrl?: string;
-  /** --email or SERVICE_EMAIL. */
   email?: string;
   hasPassword: boolean;
-  /** Reads the password from its flag or variable (each call reads again). */
   password: () => Promise<string | undefined>;
   passwordSources: string;
 }

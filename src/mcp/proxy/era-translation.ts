@@ -1,13 +1,5 @@
-/**
- * A 2025-era client (it opened with `initialize`) in front of a server that
- * speaks only MCP 2026-07-28 (it refused that `initialize` as an unsupported
- * version): the proxy answers `initialize` itself from the server's
- * `server/discover`, and puts the 2026 `_meta` envelope (protocol version,
- * client info, capabilities) on every later message. The 2026 wire fields a
- * 2025 client does not know (`resultType`) are taken off the results; a result
- * that asks the client for input (2026 multi-round-trip) cannot be carried to
- * a 2025 client and becomes an error that says so.
- */
+// A 2025-era client in front of a server that speaks only MCP 2026-07-28 (docs/mcp.md, "Protocol revisions"):
+// a 2025 client does not know the 2026 `resultType` field, nor a result asking for input mid-request.
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 
 export const MODERN_REVISION = '2026-07-28';
@@ -35,7 +27,6 @@ export interface InitializeParams {
 export class LegacyToModern {
   constructor(private readonly init: InitializeParams) {}
 
-  /** The message with the envelope added to its params (requests and notifications). */
   envelope(message: JSONRPCMessage): JSONRPCMessage {
     const rpc = message as Rpc;
     if (rpc.method === undefined) return message;
@@ -49,12 +40,10 @@ export class LegacyToModern {
     return { ...rpc, params } as JSONRPCMessage;
   }
 
-  /** The `server/discover` request the proxy sends in the client's name. */
   discoverRequest(id: string): JSONRPCMessage {
     return this.envelope({ jsonrpc: '2.0', id, method: 'server/discover', params: {} } as JSONRPCMessage);
   }
 
-  /** The `initialize` result built from the server's discover result. */
   initializeResult(id: string | number, discover: Record<string, unknown>): JSONRPCMessage {
     const requested = this.init.protocolVersion ?? LEGACY_DEFAULT;
     const result: Record<string, unknown> = {
@@ -66,7 +55,6 @@ export class LegacyToModern {
     return { jsonrpc: '2.0', id, result } as JSONRPCMessage;
   }
 
-  /** A server's answer made fit for a 2025 client. */
   toLegacy(message: JSONRPCMessage): JSONRPCMessage {
     const rpc = message as Rpc;
     if (rpc.result === undefined || rpc.id === undefined) return message;
@@ -79,13 +67,12 @@ export class LegacyToModern {
   }
 }
 
-/** The offered revisions of a discover result, when it is one. */
 export function offeredRevisions(result: unknown): string[] {
   const versions = (result as { supportedVersions?: unknown } | undefined)?.supportedVersions;
   return Array.isArray(versions) ? versions.filter((v): v is string => typeof v === 'string') : [];
 }
 
-/** An answer or HTTP body that refuses the protocol version (-32022, or the SDK's words for it). */
+/** -32022, or the SDK's words for it. */
 export function refusesVersion(text: string): boolean {
   return /-32022|Unsupported protocol version/i.test(text);
 }

@@ -127,7 +127,8 @@ test('10 pairs of concurrent login --save for two base URLs keep both tokens and
     // Each saved token is one the server issued (checked against the servers, not svcctl's output).
     assert.ok(server.issued.includes(saved.tokens[server.baseUrl]!.access_token));
     assert.ok(other.issued.includes(saved.tokens[other.baseUrl]!.access_token));
-    assert.deepEqual((await readdir(folder)).sort(), ['config.toml', 'credentials.json'], `pair ${pair}: no temp or lock file left`);
+    // The second login edits config.toml, so its previous content is config.toml.bak.
+    assert.deepEqual((await readdir(folder)).sort(), ['config.toml', 'config.toml.bak', 'credentials.json'], `pair ${pair}: no temp or lock file left`);
     // Both deployments are remembered too (config.toml is written under its own lock).
     const config = await readFile(join(folder, 'config.toml'), 'utf8');
     for (const target of [server, other]) assert.ok(config.includes(`base_url = "${target.baseUrl}"`), `pair ${pair}: ${config}`);

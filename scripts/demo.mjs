@@ -210,7 +210,7 @@ async function main() {
   heading('Send a batch of 5 events (NDJSON, streamed)');
   const batchFile = join(work, 'batch.ndjson');
   const services = ['api', 'web', 'worker', 'db', 'cache'];
-  await writeFile(batchFile, services.map((name, index) => JSON.stringify({ title: `Deploy ${index + 1} of 5: ${name}`, investigate: false, payload: { source: 'demo', severity: 'info', labels: { service: name } } })).join('\n') + '\n');
+  await writeFile(batchFile, `${services.map((name, index) => JSON.stringify({ title: `Deploy ${index + 1} of 5: ${name}`, investigate: false, payload: { source: 'demo', severity: 'info', labels: { service: name } } })).join('\n')}\n`);
   await svcctl(['event', 'send', '--ndjson', batchFile], { env: ingest });
 
   heading('Install a remote MCP entry for Cursor (in the temporary HOME)');

@@ -26,7 +26,7 @@ describe('progress on a terminal', () => {
     try {
       const home = await tempDir('svcctl-progress-');
       const file = join(home, 'events.ndjson');
-      await writeFile(file, Array.from({ length: COUNT }, (_, i) => JSON.stringify({ title: `event ${i}` })).join('\n') + '\n');
+      await writeFile(file, `${Array.from({ length: COUNT }, (_, i) => JSON.stringify({ title: `event ${i}` })).join('\n')}\n`);
       const command = `${shellQuote(process.execPath)} ${shellQuote(BIN)} event send --ndjson ${shellQuote(file)} --concurrency 16`;
       const session = underTerminal(command, home, { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: 'ingest-token-1234', NO_COLOR: '1' });
       assert.equal(await session.done, 0, session.screen().slice(-2000));

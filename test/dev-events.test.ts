@@ -152,7 +152,7 @@ describe('svcctl dev: POST /api/v1/event', () => {
   it('takes an --ndjson batch from the CLI (signed, several in flight)', async () => {
     const ids = Array.from({ length: 12 }, () => randomUUID());
     const file = join(dir, 'batch.ndjson');
-    await writeFile(file, ids.map((id, i) => JSON.stringify({ id, title: `batch ${i}`, payload: { source: 'test' } })).join('\n') + '\n');
+    await writeFile(file, `${ids.map((id, i) => JSON.stringify({ id, title: `batch ${i}`, payload: { source: 'test' } })).join('\n')}\n`);
     const result = await runCli(['event', 'send', '--ndjson', file, '--concurrency', '4', '--json'], {
       env: { SERVICE_BASE_URL: dev.ready.base_url, SERVICE_INGEST_TOKEN: signed.ingest_token, SERVICE_HMAC_SECRET: SECRET },
     });

@@ -104,7 +104,7 @@ describe('event send: bad input gets a clear error and sends nothing', () => {
     await writeFile(file, '{"title":"","investigate":"no"}');
     const result = await runCli(['event', 'send', file], { env: fixture.env });
     assert.equal(result.code, 3);
-    assert.ok(result.stderr.includes('invalid event in ' + file + ':\n  event.title: must be a non-empty string\n  event.investigate:'), result.stderr);
+    assert.ok(result.stderr.includes(`invalid event in ${file}:\n  event.title: must be a non-empty string\n  event.investigate:`), result.stderr);
     const single = join(fixture.dir, 'one-problem.json');
     await writeFile(single, '{"title":""}');
     const one = await runCli(['event', 'send', single], { env: fixture.env });
@@ -125,7 +125,7 @@ describe('event send: bad input gets a clear error and sends nothing', () => {
     );
     assert.equal(result.code, 0, result.stderr);
     const body = '{"event":{"id":"00000000-0000-4000-8000-000000000000","title":"x","created_at":"2026-11-22T02:31:00.000Z","investigate":false,"payload":"{}"}}';
-    const signature = 'sha256=' + (await import('node:crypto')).createHmac('sha256', 'k').update(body).digest('hex');
+    const signature = `sha256=${(await import('node:crypto')).createHmac('sha256', 'k').update(body).digest('hex')}`;
     assert.equal(
       result.stdout,
       `POST ${fixture.server.baseUrl}/v1/event\nContent-Type: application/json\nAuthorization: Bearer ***\n` +

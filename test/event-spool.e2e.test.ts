@@ -153,7 +153,7 @@ describe('event send --spool and event flush', () => {
       return accepted(request, index);
     });
     try {
-      const lines = ['ok 1', 'down 2', 'bad 3', 'down 4', 'ok 5'].map((title) => JSON.stringify({ title })).join('\n') + '\n';
+      const lines = `${['ok 1', 'down 2', 'bad 3', 'down 4', 'ok 5'].map((title) => JSON.stringify({ title })).join('\n')}\n`;
       const env = { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN };
       const args = ['event', 'send', '--ndjson', '-', '--retries', '0', '--spool', spool, '--failed-out', failedOut, '--json'];
       const result = await runCli(args, { env, home, input: lines });

@@ -11,7 +11,7 @@ import { runCli } from './helpers/cli.js';
 import { startRecordingServer } from './helpers/recording-server.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
-const lines = (count: number): string => Array.from({ length: count }, (_, i) => JSON.stringify({ title: `t${i}` })).join('\n') + '\n';
+const lines = (count: number): string => `${Array.from({ length: count }, (_, i) => JSON.stringify({ title: `t${i}` })).join('\n')}\n`;
 const answering = (status: number) => () => ({ status, headers: { 'content-type': 'application/json' }, body: '{"error":"nope"}' });
 
 describe('causes said once, without --verbose', () => {

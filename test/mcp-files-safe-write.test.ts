@@ -113,8 +113,8 @@ describe('unifiedDiff', () => {
     const after = '{\n  "other": {"env": {"API_TOKEN": "tok-1"}},\n  "a": 1,\n  "SERVICE_PASSWORD": "hunter2",\n  "email": "x"\n}\n';
     const diff = unifiedDiff('/tmp/f.json', before, after, ['hunter2']);
     assert.match(diff, /^--- \/tmp\/f\.json\tcurrent\n\+\+\+ \/tmp\/f\.json\tafter svcctl\n@@ /);
-    assert.match(diff, /\n\+  "a": 1,\n/);
-    assert.match(diff, /\n\+  "SERVICE_PASSWORD": "\*\*\*",\n/);
+    assert.match(diff, /\n\+ {2}"a": 1,\n/);
+    assert.match(diff, /\n\+ {2}"SERVICE_PASSWORD": "\*\*\*",\n/);
     assert.ok(!diff.includes('hunter2'));
   });
 

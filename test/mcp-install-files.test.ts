@@ -101,7 +101,7 @@ describe('mcp install / uninstall keep the rest of the file byte-identical', () 
     const added = parts.filter((part) => part.added).map((part) => part.value);
     assert.equal(added.length, 2);
     assert.match(added[0] ?? '', /"id": "service-/);
-    assert.match(added[1] ?? '', /^    "service": \{\r\n/);
+    assert.match(added[1] ?? '', /^ {4}"service": \{\r\n/);
   });
 
   it('a UTF-8 byte order mark is accepted and kept byte for byte: install, list, uninstall round trip', async () => {
@@ -160,7 +160,7 @@ describe('mcp install / uninstall keep the rest of the file byte-identical', () 
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stderr, /created/);
     const text = await readFile(join(home, '.cursor', 'mcp.json'), 'utf8');
-    assert.match(text, /^\{\n  "mcpServers": \{\n    "service": \{\n/);
+    assert.match(text, /^\{\n {2}"mcpServers": \{\n {4}"service": \{\n/);
     assert.ok(text.endsWith('}\n'));
   });
 });

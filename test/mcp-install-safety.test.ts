@@ -48,7 +48,7 @@ describe('mcp install safety', () => {
     const refused = await run(['install', '--client', 'windsurf']);
     assert.equal(refused.code, 7);
     assert.match(refused.stderr, /already has a different 'service' entry/);
-    assert.match(refused.stderr, /^-      "stale": true$/m);
+    assert.match(refused.stderr, /^- {6}"stale": true$/m);
     assert.match(refused.stderr, /--force/);
     assert.equal(await readFile(file, 'utf8'), text);
 

@@ -1,5 +1,5 @@
 /** Wiring of `svcctl login`, `svcctl token [inspect]` and `svcctl logout`. */
-import { Command, Option } from '@commander-js/extra-typings';
+import { type Command, Option } from '@commander-js/extra-typings';
 import { DEFAULT_TIMEOUT_SECONDS } from '../core/constants.js';
 import type { ContextFactory } from '../core/context.js';
 import { positiveSeconds, rejectPasswordFlag } from './parsers.js';

@@ -1,5 +1,5 @@
 /** Wiring of `svcctl dev`, the local sandbox deployment. */
-import { Command, Option } from '@commander-js/extra-typings';
+import { type Command, Option } from '@commander-js/extra-typings';
 import { DEV_DEFAULT_MAX_BODY_BYTES, DEV_DEFAULT_TOKEN_TTL_SECONDS, DEV_DETACHED_CHILD_FLAG, MCP_PROTOCOL_CHOICES } from '../core/constants.js';
 import type { ContextFactory } from '../core/context.js';
 import { READY_FORMATS } from '../dev/ready-output.js';

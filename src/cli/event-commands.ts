@@ -1,5 +1,5 @@
 /** Wiring of `svcctl event send | sign | verify`. */
-import { Command, Option } from '@commander-js/extra-typings';
+import { type Command, Option } from '@commander-js/extra-typings';
 import { DEFAULT_CONCURRENCY, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS } from '../core/constants.js';
 import type { ContextFactory } from '../core/context.js';
 import { collect, integerIn, positiveSeconds } from './parsers.js';

@@ -2,7 +2,7 @@
  * Wiring of `svcctl mcp …`: print, command and proxy here, install, uninstall,
  * list and doctor in their own modules; the options they share are in mcp-options.ts.
  */
-import { Command, Option } from '@commander-js/extra-typings';
+import { type Command, Option } from '@commander-js/extra-typings';
 import { DEFAULT_TIMEOUT_SECONDS } from '../core/constants.js';
 import { AUTH_METHODS } from '../mcp/types.js';
 import type { ContextFactory } from '../core/context.js';

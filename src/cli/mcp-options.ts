@@ -3,7 +3,7 @@
  * and everything that decides its content), so a flag means the same thing
  * everywhere. Its own module: the subcommand wirings all point here.
  */
-import { Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
+import { type Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import { DEFAULT_SERVER_NAME, MCP_SERVER_PACKAGE } from '../core/constants.js';
 import { AUTH_METHODS, CLIENT_IDS, GENERIC_FORMATS, MODES, NAME_PATTERN, SCOPES, SECRETS_HOW, TOKEN_HOW } from '../mcp/types.js';
 import { collect, rejectPasswordFlag } from './parsers.js';

@@ -15,7 +15,7 @@ import { clientEnvOf } from '../mcp/install/entry-request.js';
 import { readSnapshot } from '../fs/safe-write.js';
 import { openDocument } from '../mcp/install/install-plan.js';
 import { modeOf, packageName, pointsAtService, type ServiceMatcher } from '../mcp/service-entries.js';
-import { type ClientEnv, type ClientId, type ClientSpec, type Mode, type Scope } from '../mcp/types.js';
+import type { ClientEnv, ClientId, ClientSpec, Mode, Scope } from '../mcp/types.js';
 import type { ConfigDocument } from '../mcp/files/config-document.js';
 
 export interface McpListOptions {

@@ -38,7 +38,7 @@ export async function startHostileServer(how: Misbehaviour): Promise<HostileServ
     }
     if (how.kind === 'half') {
       head(how.status, 'content-length: 1000\r\n');
-      socket.end('{"error":"' + 'y'.repeat(480));
+      socket.end(`{"error":"${'y'.repeat(480)}`);
       return;
     }
     head(how.status, how.chunked ? 'transfer-encoding: chunked\r\n' : `content-length: ${300 * 1024 * 1024}\r\n`);

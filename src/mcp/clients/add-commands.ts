@@ -1,6 +1,6 @@
 import { usageError } from '../../core/errors.js';
 import type { ClientSpec, EntryRequest, RenderedEntry } from '../types.js';
-import { type ClientCommand } from './add-command-helpers.js';
+import type { ClientCommand } from './add-command-helpers.js';
 
 export function clientCommand(client: ClientSpec, request: EntryRequest, rendered: RenderedEntry): ClientCommand {
   if (!client.addCommand) {

@@ -30,7 +30,7 @@ export const amp: ClientSpec = {
 export function ampAddCommand(request: EntryRequest, rendered: RenderedEntry): ClientAddCommand {
   const entry = rendered.value as Entry;
   const workspace = request.scope === 'project' ? ['--workspace'] : [];
-  const notes = request.scope === 'project' ? ['Then approve it: amp mcp approve ' + request.name] : [];
+  const notes = request.scope === 'project' ? [`Then approve it: amp mcp approve ${request.name}`] : [];
   if (typeof entry.url === 'string') {
     return line(request, ['amp', 'mcp', 'add', request.name, ...workspace, ...pairs(entry.headers, '=').flatMap((header) => ['--header', header]), entry.url], notes);
   }

@@ -2,7 +2,7 @@
 import type { ClientEnv, ClientSpec, Scope, EntryRequest, RenderedEntry } from '../types.js';
 import { envOr, join, projectFile, resolveFor } from './paths.js';
 import { commandLine, shellFor, type Arg } from '../render/shell-quote.js';
-import { type ClientCommand } from './add-command-helpers.js';
+import type { ClientCommand } from './add-command-helpers.js';
 
 export function claudeCodeStateFile(env: ClientEnv): string {
   return join(env, envOr(env, 'CLAUDE_CONFIG_DIR', env.homeDir), '.claude.json');

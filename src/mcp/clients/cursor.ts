@@ -1,7 +1,7 @@
 // Facts and sources: docs/mcp.md.
 import type { ClientSpec, EntryRequest, RenderedEntry } from '../types.js';
 import { join, projectFile, underKey } from './paths.js';
-import { type ClientCommand } from './add-command-helpers.js';
+import type { ClientCommand } from './add-command-helpers.js';
 
 export const cursor: ClientSpec = {
   id: 'cursor',

@@ -26,7 +26,7 @@ import { antigravity } from './antigravity.js';
 import { lmStudio } from './lm-studio.js';
 import { visualStudio } from './visual-studio.js';
 import { continueClient } from './continue.js';
-import { type ClientEnv, type ClientId, type ClientSpec, type Scope } from '../types.js';
+import type { ClientEnv, ClientId, ClientSpec, Scope } from '../types.js';
 
 /** In CLIENT_IDS order (a test checks that they agree). */
 export const CLIENTS: Readonly<Record<ClientId, ClientSpec>> = {

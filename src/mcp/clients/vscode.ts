@@ -2,7 +2,7 @@
 import type { ClientSpec, Scope, EntryRequest, RenderedEntry } from '../types.js';
 import { join, projectFile, underKey, vscodeUserDir } from './paths.js';
 import { commandLine, shellFor, type Arg } from '../render/shell-quote.js';
-import { type ClientCommand, type Entry } from './add-command-helpers.js';
+import type { ClientCommand, Entry } from './add-command-helpers.js';
 
 export const vscode: ClientSpec = {
   id: 'vscode',

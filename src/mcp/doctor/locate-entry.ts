@@ -11,7 +11,7 @@ import { ConfigParseError, type ConfigDocument, type FilePosition } from '../fil
 import { readSnapshot } from '../../fs/safe-write.js';
 import { fileTargetOf, openDocument } from '../install/install-plan.js';
 import { packageName, pointsAtService } from '../service-entries.js';
-import { type ClientId, type FileFormat, type Scope } from '../types.js';
+import type { ClientId, FileFormat, Scope } from '../types.js';
 import { otherPlaces, type StaleFile } from '../clients/versions.js';
 
 export interface LocatedEntry {

@@ -76,7 +76,7 @@ function openJsoncBody(text: string, file: string): JsoncDocument {
     root = parseTree(text, errors, PARSE_OPTIONS);
     const first = errors[0];
     if (first) throw parseFailure(file, positionAt(text, first.offset), describeError(first));
-    if (!root || root.type !== 'object') {
+    if (root?.type !== 'object') {
       throw unsafeShape(file, 'the top level is not a JSON object');
     }
     parsed = getNodeValue(root);
@@ -136,7 +136,7 @@ function openJsoncBody(text: string, file: string): JsoncDocument {
       const valueNode = findNodeAtLocation(root, [...path]);
       const property = valueNode?.parent;
       const container = property?.parent;
-      if (!property || property.type !== 'property' || !container) return text;
+      if (property?.type !== 'property' || !container) return text;
       const next = applyTextEdits(text, removeMember(text, property, container));
       checkEdit(file, parsed, reparse(next), path, undefined);
       return next;

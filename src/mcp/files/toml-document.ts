@@ -49,7 +49,7 @@ function tableRanges(text: string, headers: TomlHeader[], prefix: readonly strin
     // Our own tables separated only by blank lines or comments form one range.
     const previous = ranges.at(-1);
     const gap = previous ? text.slice(previous.end, header.lineStart) : undefined;
-    if (previous && gap !== undefined && gap.split('\n').every(isBlankOrComment)) previous.end = end;
+    if (previous && gap?.split('\n').every(isBlankOrComment)) previous.end = end;
     else ranges.push({ start: header.lineStart, end });
   });
   return ranges;

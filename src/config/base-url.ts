@@ -40,6 +40,15 @@ export function optionalBaseUrl(ctx: Context, sends?: string): string | undefine
   return base.url;
 }
 
+/** Where the base URL in use comes from, in words (the order of optionalBaseUrl); name is the saved deployment's, if one. */
+export function baseUrlOrigin(ctx: Context, baseUrl: string): { name: string | null; base_url: string; source: string; saved: boolean } {
+  if (ctx.globals.baseUrl) return { name: null, base_url: baseUrl, source: '--base-url', saved: false };
+  const picked = ctx.deployment?.kind === 'picked' ? ctx.deployment : undefined;
+  const fromEnv = readSetting(ctx.env, 'BASE_URL');
+  if (picked && (ctx.globals.deployment !== undefined || !fromEnv)) return { name: picked.deployment.name, base_url: baseUrl, source: picked.source, saved: true };
+  return { name: null, base_url: baseUrl, source: fromEnv?.source ?? 'unknown', saved: false };
+}
+
 /** `sends`: the credential the command sends there (src/config/plain-http.ts refuses plain http to another host). */
 export function resolveBaseUrl(ctx: Context, sends?: string): string {
   const url = optionalBaseUrl(ctx, sends);

@@ -13,7 +13,7 @@ import { relativeTime } from '../auth/jwt.js';
 import { probeDeployment, PROBE_MS, type Reachability } from '../http/reachable.js';
 import { exitWith, ExitCode, isCliError } from '../core/errors.js';
 import { readSetting } from '../config/settings.js';
-import { findServiceEntries, type ListedEntry } from './mcp-list.js';
+import { findServiceEntries, sayOtherDeployments, urlCell, type ListedEntry } from './mcp-list.js';
 
 export interface StatusOptions {
   check?: boolean;
@@ -90,6 +90,7 @@ function printStatus(ctx: Context, status: Status): void {
   line('clients', `${status.clients.length} entr${status.clients.length === 1 ? 'y' : 'ies'}`);
   for (const entry of status.clients) {
     const check = entry.check ? (entry.check.ok ? ' ✓' : ` ✗ ${entry.check.failed[0] ?? ''}`) : '';
-    ctx.out.result(`  ${entry.client} (${entry.scope}) '${entry.name}' ${entry.mode}${entry.stale ? ' (stale)' : ''}: ${entry.file}${check}`);
+    ctx.out.result(`  ${entry.client} (${entry.scope}) '${entry.name}' ${entry.mode}${entry.stale ? ' (stale)' : ''} ${urlCell(entry)}: ${entry.file}${check}`);
   }
+  sayOtherDeployments(ctx, status.clients);
 }

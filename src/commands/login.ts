@@ -48,5 +48,7 @@ export async function runLogin(ctx: Context, options: LoginOptions): Promise<voi
     await keychain.rememberPassword({ ...keychainKey, email: summary.email ?? email.value }, password.value);
     ctx.out.info(`The password of ${email.value} is in the OS keychain: 'svcctl token --refresh' and 'svcctl mcp proxy' log in again with it ('svcctl logout' forgets it).`);
   }
+  // Saved on a terminal: the ✓ line says so, and `svcctl token` prints it when wanted; a pipe still gets it.
+  if (options.save && !ctx.globals.json && ctx.out.stdout.isTTY === true) return;
   printToken(ctx, summary);
 }

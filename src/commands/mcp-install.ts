@@ -147,12 +147,24 @@ async function sayDeployment(ctx: Context, prepared: Prepared[]): Promise<void> 
   }
 }
 
+/** The default method of a remote entry sends the password itself: said, with the safer choice, when it was not asked for. */
+function sayAuth(ctx: Context, prepared: Prepared[], given: McpInstallOptions): void {
+  const first = prepared[0]?.request;
+  if (!first || first.mode === 'local' || given.auth !== undefined) return;
+  if (first.auth === 'password') {
+    ctx.out.info('Auth: password headers (no --auth given): the client sends the email and password with every request; --auth bearer --token helper sends a short-lived token instead.');
+  } else {
+    ctx.out.info(`Auth: ${first.auth}${first.tokenHelper ? ' with the svcctl token helper' : ''} (no --auth given).`);
+  }
+}
+
 const labelOf = (request: EntryRequest): string => ('client' in request.target ? CLIENTS[request.target.client].label : `${request.target.format} file`);
 
 export async function runMcpInstall(ctx: Context, given: McpInstallOptions): Promise<void> {
   const { targets, options } = await chooseTargets(ctx, given);
   const prepared = await prepareAll(ctx, targets, options);
   await sayDeployment(ctx, prepared);
+  sayAuth(ctx, prepared, given);
   const clientEnv = clientEnvOf(ctx, options);
   const fileTargets = prepared.map(({ request }) => fileTargetOf(request.target, request.name, request.scope, clientEnv, options.config, ctx));
   const changes = await planAll(ctx, prepared.map((item, index) => ({ ...item, fileTarget: fileTargets[index]! })), async (item) => ({

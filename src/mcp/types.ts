@@ -314,6 +314,9 @@ export interface TokenHelper {
   svcctl: SvcctlCommand;
   /** Whether svcctl can log in again by itself (a password remembered in the OS keychain). */
   canRefresh: boolean;
+  /** When it cannot: whether a token is saved (and when it expires), and why there is no OS keychain here, if there is none. */
+  saved?: { expiresAt: string | null } | null;
+  noKeychain?: string;
 }
 
 /** A VS Code `inputs` item, merged into the file's top-level `inputs` array by id. */

@@ -1,11 +1,12 @@
 /**
  * Small things a new user notices: client ids without case, a refusal that gives the suggestion and not
- * 25 ids, an empty --ndjson stream that says nothing was read. In-process, temp HOME.
+ * 25 ids, an empty --ndjson stream that says nothing was read, `mcp uninstall --all`. In-process, temp HOME.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { runCliInProcess } from './helpers/cli-in-process.js';
 import { startRecordingServer } from './helpers/recording-server.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 describe('small things', () => {
   it('--client Cursor is cursor', async () => {
@@ -20,6 +21,20 @@ describe('small things', () => {
     assert.match(refused.stderr, /hint: did you mean cursor\?/);
     assert.ok(!refused.stderr.includes('claude-desktop'), refused.stderr);
     assert.match(refused.stderr, /--help lists them/);
+  });
+
+  it('mcp uninstall --all removes the entry from every client and scope that has one', async () => {
+    const home = await tempDir('svcctl-small-');
+    for (const [client, scope] of [['cursor', 'user'], ['claude-code', 'project']]) {
+      const install = await runCliInProcess(['mcp', 'install', '--client', client!, '--scope', scope!, '--mode', 'remote', '--base-url', 'http://127.0.0.1:9/api'], { home });
+      assert.equal(install.code, 0, install.stderr);
+    }
+    assert.equal(JSON.parse((await runCliInProcess(['--json', 'mcp', 'list'], { home })).stdout).length, 2);
+    const all = await runCliInProcess(['mcp', 'uninstall', '--all'], { home });
+    assert.equal(all.code, 0, all.stderr);
+    assert.deepEqual(JSON.parse((await runCliInProcess(['--json', 'mcp', 'list'], { home })).stdout), []);
+    const again = await runCliInProcess(['mcp', 'uninstall', '--all'], { home });
+    assert.match(again.stderr, /nothing to remove/);
   });
 
   it('an empty --ndjson stream: sent 0, exit 0, and a warning that no event was read', async () => {

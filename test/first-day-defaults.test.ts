@@ -2,9 +2,12 @@
  * Defaults and advice a new user meets: `login --save` on a terminal shows the ✓ line, not the token (a
  * pipe still gets it); foreground `svcctl dev` on a terminal greets with export lines, not a JSON line;
  * `mcp install --mode remote` says which auth it wrote when none was asked for; a token-helper entry
- * installed while not logged in says so, and advises the keychain only where there is one.
+ * installed while not logged in says so, and advises the keychain only where there is one; doctor tells an
+ * npx that cannot fetch the package from a server that fails.
  */
 import assert from 'node:assert/strict';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { BIN } from './helpers/cli.js';
 import { runCliInProcess } from './helpers/cli-in-process.js';
@@ -49,6 +52,22 @@ describe('defaults and advice', () => {
     const install = await runCliInProcess(['mcp', 'install', '--client', 'cursor', '--mode', 'remote', '--base-url', server.baseUrl, '--dry-run']);
     assert.equal(install.code, 0, install.stderr);
     assert.match(install.stderr, /Auth: password headers \(no --auth given\): the client sends the email and password with every request/);
+  });
+
+  it('mcp doctor says plainly when the local-mode package cannot be fetched (offline), apart from a server that fails', async () => {
+    const home = await tempDir('svcctl-defaults-');
+    const bin = join(home, 'bin');
+    await mkdir(bin);
+    // An npx that answers as npm does on a machine without network (npm 10's words for a DNS failure).
+    const npx = join(bin, 'npx');
+    await writeFile(npx, '#!/bin/sh\necho "npm error code ENOTFOUND" >&2\necho "npm error network request to https://registry.npmjs.org/service-mcp-server failed" >&2\nexit 1\n');
+    await chmod(npx, 0o755);
+    const file = join(home, 'mcp.json');
+    const env = { SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: PASSWORD, SERVICE_BASE_URL: server.baseUrl };
+    await writeFile(file, JSON.stringify({ mcpServers: { service: { command: 'npx', args: ['-y', 'service-mcp-server@latest'], env } } }));
+    const doctor = await runCliInProcess(['mcp', 'doctor', '--config', file, '--timeout', '10'], { home, env: { PATH: `${bin}:${process.env.PATH ?? ''}` } });
+    assert.equal(doctor.code, 8, doctor.stdout + doctor.stderr);
+    assert.match(doctor.stdout, /✗ initialize: service-mcp-server@latest cannot be fetched \(offline, or the npm registry is unreachable\)/);
   });
 
   it('a token-helper entry while not logged in: says so; the keychain is advised only where there is one', async () => {

@@ -47,6 +47,9 @@ function summarize(stderr: string, redactor: Redactor): string {
   return shorten(chosen.join(' | '), 240);
 }
 
+/** npm's words when it cannot reach the registry. */
+const FETCH_FAILED = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ECONNRESET|ENETUNREACH|network|proxy/i;
+
 /** Why the server did not answer, read from its last words on stderr. */
 function diagnose(stderr: string, command: CommandPlan, seconds: number): string {
   // svcctl mcp proxy says itself what it lacks (src/auth/fresh-token.ts).
@@ -56,7 +59,7 @@ function diagnose(stderr: string, command: CommandPlan, seconds: number): string
   const pkg = packageOf(command);
   if (pkg === undefined) return 'check that the command runs in a terminal with the same environment, or raise --timeout';
   if (/E404|404 Not Found|is not in this registry/i.test(stderr)) return `the package ${pkg} is not in the npm registry: check --package (svcctl mcp install --package <spec> --force)`;
-  if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ECONNRESET|network|proxy/i.test(stderr)) {
+  if (FETCH_FAILED.test(stderr)) {
     return `npx cannot fetch ${pkg} within ${seconds} s: check the network, HTTPS_PROXY or npm's registry setting (npm config get registry), or raise --timeout`;
   }
   return `check that \`${PACKAGE_RUNNER} -y ${pkg}\` starts in a terminal; the first start downloads the package, so it may need more than ${seconds} s (--timeout)`;
@@ -101,7 +104,11 @@ export async function probeStdioServer(command: CommandPlan, options: StdioProbe
     const last = summarize(stderr, options.redactor);
     const said = last === '' ? '' : `; its stderr: ${last}`;
     const what = code === -32001 ? `did not answer initialize within ${seconds} s` : 'exited before answering initialize';
-    return [fail('initialize', `\`${shown}\` ${what}${said}`, diagnose(stderr, command, seconds))];
+    // Said plainly first: npx could not get the package (this machine's network), or the server itself failed.
+    const pkg = packageOf(command);
+    const plain =
+      pkg === undefined ? '' : /E404|404 Not Found|is not in this registry/i.test(stderr) ? `${pkg} is not in the npm registry: ` : FETCH_FAILED.test(stderr) ? `${pkg} cannot be fetched (offline, or the npm registry is unreachable): ` : code === -32001 ? '' : `${pkg} fails: `;
+    return [fail('initialize', `${plain}\`${shown}\` ${what}${said}`, diagnose(stderr, command, seconds))];
   } finally {
     await client.close().catch(() => undefined);
   }

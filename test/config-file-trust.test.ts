@@ -154,7 +154,7 @@ describe('edits of config.toml', () => {
 
     it('adds its deployment to a file with comments and keeps them', async () => {
       const { file, run } = await home(mine);
-      const login = await run(['login', '--email', EMAIL, '--password-stdin', '--save', '--base-url', server.baseUrl], `${PASSWORD}\n`);
+      const login = await run(['login', '--email', EMAIL, '--password-stdin', '--save', '--remember-deployment', '--base-url', server.baseUrl], `${PASSWORD}\n`);
       assert.equal(login.code, 0, login.stderr);
       const name = new URL(server.baseUrl).host;
       const text = await readFile(file, 'utf8');

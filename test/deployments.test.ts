@@ -30,7 +30,7 @@ async function homeWithLogins(...servers: LoginServer[]): Promise<{ home: string
   const home = await tempDir('svcctl-deploy-');
   const run = (args: string[], env: Record<string, string> = {}) => runCli(args, { home, env });
   for (const server of servers) {
-    const login = await runCli(['login', '--email', EMAIL, '--password-stdin', '--save', '--base-url', server.baseUrl], { home, input: `${PASSWORD}\n` });
+    const login = await runCli(['login', '--email', EMAIL, '--password-stdin', '--save', '--remember-deployment', '--base-url', server.baseUrl], { home, input: `${PASSWORD}\n` });
     assert.equal(login.code, 0, login.stderr);
   }
   return { home, run };
@@ -112,7 +112,7 @@ describe('svcctl status', () => {
     const text = await run(['status'], env);
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, new RegExp(`deployment: ${nameOf(a).replace(/\./g, '\\.')} ${a.baseUrl.replace(/\./g, '\\.')} \\(from the default deployment`));
-    assert.match(text.stdout, new RegExp(`login: +${EMAIL}, expires \\d{4}-\\d\\d-\\d\\dT`));
+    assert.match(text.stdout, new RegExp(`login: +${EMAIL}, expires in \\d+ minutes \\(\\d{4}-\\d\\d-\\d\\dT`));
     assert.match(text.stdout, /settings: +SERVICE_PASSWORD, SERVICE_INGEST_TOKEN/);
     const json = await run(['--json', 'status'], env);
     const status = JSON.parse(json.stdout);

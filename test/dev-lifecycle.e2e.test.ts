@@ -81,7 +81,7 @@ describe('svcctl dev: process lifecycle', () => {
           headers: { ...headers, authorization: `Bearer ${second.ready.webhooks[0]!.ingest_token}` },
         });
         assert.equal(again.status, 200, 'the id is known after the restart');
-        assert.match(second.stderr(), /1 earlier events read back/);
+        assert.match(second.stderr(), /1 earlier event read back/);
       } finally {
         await second.stop();
       }

@@ -154,7 +154,7 @@ describe('an entry exactly as svcctl writes it', () => {
     const { p, env } = await installed(['--token', 'static']);
     const result = await run(p, STATUS, env);
     assert.equal(result.code, 0, result.stdout + result.stderr);
-    assert.match(result.stdout, /claude-code \(project\) 'service' remote: .* ✓$/m);
+    assert.match(result.stdout, /claude-code \(project\) 'service' remote http:\/\/127\.0\.0\.1:\d+\S*: .* ✓$/m);
   });
 });
 

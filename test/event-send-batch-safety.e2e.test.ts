@@ -82,7 +82,7 @@ describe('event send --ndjson: nothing is lost, nothing runs away', () => {
       assert.equal(code, 130, stderr);
       const kept = (await readFile(failedOut, 'utf8')).trimEnd().split('\n');
       assert.deepEqual(kept, all.slice(0, 4), 'the four lines in flight, in input order');
-      assert.match(stderr, /interrupted: 4 line\(s\) in flight were not confirmed/);
+      assert.match(stderr, /interrupted: 4 lines in flight were not confirmed/);
       const reported = stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
       assert.deepEqual(
         reported.map((r) => [r.line, r.id, r.status]),

@@ -59,7 +59,7 @@ describe('mcp list', () => {
     const result = await runCli(['mcp', 'list', '--package', 'gcloud-mcp'], { home, env: {} });
     assert.equal(result.code, 0, result.stderr);
     const lines = result.stdout.trim().split('\n');
-    assert.match(lines[0] ?? '', /^CLIENT\s+SCOPE\s+NAME\s+MODE\s+FILE$/);
+    assert.match(lines[0] ?? '', /^CLIENT\s+SCOPE\s+NAME\s+MODE\s+URL\s+FILE$/);
     assert.ok(lines.some((line) => /^cursor\s+user\s+gcloud\s+local\s+/.test(line)), result.stdout);
     assert.ok(!lines.some((line) => /\bgithub\b/.test(line)));
   });

@@ -138,7 +138,7 @@ describe('mcp install --auth bearer --token helper (svcctl dev --token-ttl 4)', 
     const install = await runCli(['mcp', 'install', '--client', 'gemini', '--client', 'codex', '--mode', 'proxy', '--auth', 'bearer', '--token', 'helper'], { home, env });
     assert.equal(install.code, 0, install.stderr);
     assert.match(install.stderr, /The entry runs this svcctl by its path/);
-    assert.match(install.stderr, /svcctl cannot log in again by itself yet: run `svcctl login --save --remember-password`/);
+    assert.match(install.stderr, /You are not logged in: until you run `svcctl login --save`, the entry has no token to send/);
     const gemini = JSON.parse(await readFile(join(home, '.gemini', 'settings.json'), 'utf8')).mcpServers.service;
     assert.deepEqual(gemini, { command: process.execPath, args: [SCRIPT, '--base-url', dev.ready.base_url, 'mcp', 'proxy'] });
     const codex = await readFile(join(home, '.codex', 'config.toml'), 'utf8');

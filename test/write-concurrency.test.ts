@@ -115,7 +115,7 @@ after(async () => {
 
 test('10 pairs of concurrent login --save for two base URLs keep both tokens and both deployments', async () => {
   const login = (home: string, target: LoginServer) =>
-    runCli(['login', '--save'], { home, env: { SERVICE_BASE_URL: target.baseUrl, SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: PASSWORD } });
+    runCli(['login', '--save', '--remember-deployment'], { home, env: { SERVICE_BASE_URL: target.baseUrl, SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: PASSWORD } });
   await inBatches(10, 5, async (pair) => {
     const home = await tempDir();
     const [a, b] = await Promise.all([login(home, server), login(home, other)]);
@@ -127,8 +127,7 @@ test('10 pairs of concurrent login --save for two base URLs keep both tokens and
     // Each saved token is one the server issued (checked against the servers, not svcctl's output).
     assert.ok(server.issued.includes(saved.tokens[server.baseUrl]!.access_token));
     assert.ok(other.issued.includes(saved.tokens[other.baseUrl]!.access_token));
-    // The second login edits config.toml, so its previous content is config.toml.bak.
-    assert.deepEqual((await readdir(folder)).sort(), ['config.toml', 'config.toml.bak', 'credentials.json'], `pair ${pair}: no temp or lock file left`);
+    assert.deepEqual((await readdir(folder)).sort(), ['config.toml', 'config.toml.bak', 'credentials.json'], `pair ${pair}: no temp or lock file left (the second login's edit keeps the first's as .bak)`);
     // Both deployments are remembered too (config.toml is written under its own lock).
     const config = await readFile(join(folder, 'config.toml'), 'utf8');
     for (const target of [server, other]) assert.ok(config.includes(`base_url = "${target.baseUrl}"`), `pair ${pair}: ${config}`);

@@ -6,12 +6,14 @@ import { requestAccessToken } from './login-request.js';
 export interface LoggedIn {
   summary: TokenSummary;
   savedTo?: string;
+  /** The name of the deployment remembered with it, when one was. */
+  deployment?: string;
 }
 
 /** With `save`, the caller has read the credentials file, so one that cannot be saved to fails before a login. */
 export async function logIn(
   ctx: Context,
-  request: { baseUrl: string; email: string; password: string; timeoutSeconds: number; save: boolean; passwordInKeychain?: boolean },
+  request: { baseUrl: string; email: string; password: string; timeoutSeconds: number; save: boolean; passwordInKeychain?: boolean; rememberDeployment?: boolean },
 ): Promise<LoggedIn> {
   const token = await requestAccessToken(ctx, request);
   const decoded = tryDecodeJwt(token);
@@ -28,16 +30,23 @@ export async function logIn(
       saved_at: now.toISOString(),
       ...(request.passwordInKeychain ? { password_in_keychain: true } : {}),
     });
-    // The deployment is remembered too, so that later commands need no SERVICE_BASE_URL.
-    const { rememberDeployment } = await import('../config/deployments-file.js');
-    const name = await rememberDeployment(ctx, request.baseUrl);
-    ctx.out.debug(`deployment '${name}' remembered in the svcctl config (svcctl deployment list)`);
+    // The deployment is remembered too, so that later commands need no SERVICE_BASE_URL; a sandbox on this
+    // computer is gone once it stops, so it is remembered only when asked (else it would become a dead default).
+    const { isLoopbackHost } = await import('../config/settings.js');
+    if (request.rememberDeployment || !isLoopbackHost(new URL(request.baseUrl).hostname)) {
+      const { rememberDeployment } = await import('../config/deployments-file.js');
+      result.deployment = await rememberDeployment(ctx, request.baseUrl);
+      ctx.out.debug(`deployment '${result.deployment}' remembered in the svcctl config (svcctl deployment list)`);
+    } else {
+      ctx.out.debug(`${request.baseUrl} is on this computer (a sandbox): not saved as a deployment (--remember-deployment saves it)`);
+    }
   }
   if (ctx.out.interactiveStderr) {
     const who = summary.email ?? request.email;
     ctx.out.success(`Logged in to ${request.baseUrl} as ${who}`);
     if (decoded) ctx.out.info(`The token ${describeExpiry(decoded.claims, now)}.`);
     if (result.savedTo) ctx.out.info(`Saved to ${result.savedTo} ('svcctl token' prints it, 'svcctl logout' forgets it).`);
+    if (result.savedTo && result.deployment === undefined) ctx.out.info(`${request.baseUrl} is on this computer, so it was not saved as a deployment (--remember-deployment saves it).`);
   } else if (result.savedTo) {
     ctx.out.debug(`token saved to ${result.savedTo}`);
   }

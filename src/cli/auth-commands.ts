@@ -36,6 +36,7 @@ export function registerAuthCommands(program: Command, contextFor: ContextFactor
     .option('--password-stdin', 'read the password from stdin (one trailing newline removed)')
     .option('--password-file <file>', 'read the password from a file (one trailing newline removed)')
     .option('--save', 'save the token for this base URL (see svcctl token)')
+    .option('--remember-deployment', 'with --save: also remember a sandbox on this computer (127.0.0.1, localhost) as a deployment; others always are')
     .option('--remember-password', "with --save: keep the password in the OS keychain, so 'token --refresh' and 'mcp proxy' can log in again")
     .addOption(timeoutOption())
     .addHelpText('after', LOGIN_EXAMPLES)

@@ -33,10 +33,14 @@ export function closestChoices(value: string, choices: readonly string[]): strin
 type Parser = ((value: string, previous: unknown) => unknown) | undefined;
 
 function checked(choices: readonly string[], original: Parser): (value: string, previous: unknown) => unknown {
-  return (value, previous) => {
+  return (given, previous) => {
+    // Values are matched without case (`--client Cursor`), then passed on as spelt in the list.
+    const value = choices.find((choice) => choice.toLowerCase() === given.toLowerCase()) ?? given;
     if (!choices.includes(value)) {
       const near = closestChoices(value, choices);
-      throw new InvalidArgumentError(`Allowed choices are ${choices.join(', ')}.${near.length > 0 ? `\n(Did you mean ${near.join(' or ')}?)` : ''}`);
+      // A long list (25 client ids) buries the suggestion: it is named only when short, else where to find it.
+      const allowed = choices.length <= 8 ? `Allowed choices are ${choices.join(', ')}.` : `It is not one of the ${choices.length} allowed values (--help lists them).`;
+      throw new InvalidArgumentError(`${allowed}${near.length > 0 ? `\n(Did you mean ${near.join(' or ')}?)` : ''}`);
     }
     return original ? original(value, previous) : value;
   };

@@ -3,17 +3,19 @@ import type { Command } from '@commander-js/extra-typings';
 import type { ContextFactory } from '../core/context.js';
 
 const DEPLOYMENT_EXAMPLES = `
-A deployment is remembered by 'svcctl login --save'; commands use it when no --base-url,
+A deployment is remembered by 'svcctl login --save' (a sandbox on this computer only with
+--remember-deployment); commands use it when no --base-url,
 --deployment, SERVICE_BASE_URL or SVCCTL_DEPLOYMENT names one.
 
 Examples:
   svcctl deployment list
   svcctl deployment add staging https://staging.acme.example.com/api
   svcctl deployment use staging
+  svcctl deployment prune             # forget the ones that do not answer
   svcctl --deployment prod token`;
 
 export function registerDeploymentCommands(program: Command, contextFor: ContextFactory): void {
-  const group = program.command('deployment').description('the deployments svcctl remembers (list, use, add, remove)').addHelpText('after', DEPLOYMENT_EXAMPLES);
+  const group = program.command('deployment').description('the deployments svcctl remembers (list, use, add, remove, prune)').addHelpText('after', DEPLOYMENT_EXAMPLES);
   group
     .command('list')
     .description('list the saved deployments (* marks the default)')
@@ -40,11 +42,20 @@ export function registerDeploymentCommands(program: Command, contextFor: Context
     });
   group
     .command('remove')
-    .description('forget a saved deployment (its saved token stays until svcctl logout)')
+    .description('forget a saved deployment and the token saved for it')
     .argument('<name>', 'the deployment')
-    .action(async (name: string, _options, command) => {
+    .option('--keep-login', 'keep the token saved for it (and a password in the keychain)')
+    .action(async (name: string, options, command) => {
       const { runDeploymentRemove } = await import('../commands/deployments.js');
-      await runDeploymentRemove(contextFor(command), name);
+      await runDeploymentRemove(contextFor(command), name, options);
+    });
+  group
+    .command('prune')
+    .description('forget every saved deployment that does not answer (a stopped sandbox), with its saved token')
+    .option('--dry-run', 'only list the ones that do not answer')
+    .action(async (options, command) => {
+      const { runDeploymentPrune } = await import('../commands/deployments.js');
+      await runDeploymentPrune(contextFor(command), options);
     });
 
   program

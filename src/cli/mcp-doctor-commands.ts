@@ -1,4 +1,4 @@
-/** Wiring of `svcctl mcp doctor` (checks an installed entry end to end). */
+/** Wiring of `svcctl mcp get` (the installed entry) and `svcctl mcp doctor` (checks it end to end). */
 import { Option, type Command } from '@commander-js/extra-typings';
 import { DEFAULT_TIMEOUT_SECONDS, MCP_SERVER_PACKAGE } from '../core/constants.js';
 import { addTargetOptions } from './mcp-options.js';
@@ -17,12 +17,21 @@ yes on a terminal or pass --trust-project; without either the check fails (exit 
 Exit 8 when a check fails (a config file that does not parse too), 2 when no entry is found.
 
 Examples:
-  svcctl mcp doctor                                   # the entry, when one client/scope has it
+  svcctl mcp doctor                                   # every entry found, one block each
   svcctl mcp doctor --client cursor
   svcctl mcp doctor --client vscode --scope project --name ops
   svcctl mcp doctor --config ./mcp.json --json | jq '.checks[] | select(.ok | not)'`;
 
 export function registerMcpDoctorCommand(mcp: Command, contextFor: ContextFactory): void {
+  addTargetOptions(mcp.command('get'))
+    .description('print the entry that is installed, with its file (secrets masked)')
+    .option('--package <spec>', `without --name: the local-mode package that marks our entries (default: ${MCP_SERVER_PACKAGE})`)
+    .addHelpText('after', '\nExamples:\n  svcctl mcp get --client cursor\n  svcctl --json mcp get --client codex --scope project')
+    .action(async (options, command) => {
+      const { runMcpGet } = await import('../commands/mcp-get.js');
+      await runMcpGet(contextFor(command), options);
+    });
+
   addTargetOptions(mcp.command('doctor'))
     .description('check an installed entry for real: file, variables, runtime, and the server answering')
     .option('--package <spec>', `without --name: the local-mode package that marks our entries (default: ${MCP_SERVER_PACKAGE})`)

@@ -19,7 +19,7 @@ file is kept as <file>.bak. A differing entry of the same name is replaced only 
 const UNINSTALL_EXAMPLES = `
 Examples:
   svcctl mcp uninstall --client claude-code
-  svcctl mcp uninstall --client vscode --scope project --dry-run`;
+  svcctl mcp uninstall --all --dry-run  svcctl mcp uninstall --client vscode --scope project --dry-run`;
 
 const LIST_EXAMPLES = `
 Examples:
@@ -42,6 +42,7 @@ export function registerMcpInstallCommands(mcp: Command, contextFor: ContextFact
     .description("remove the server's entry from MCP clients' config files (the rest stays as it is)")
     .option('--dry-run', 'print the unified diff of every file that would change; change nothing')
     .option('--no-backup', 'do not keep the old file as <file>.bak')
+    .option('--all', 'from every client and scope that has an entry for the service (mcp list shows them)')
     .addHelpText('after', UNINSTALL_EXAMPLES)
     .action(async (options, command) => {
       const { runMcpUninstall } = await import('../commands/mcp-uninstall.js');

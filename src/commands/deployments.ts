@@ -4,6 +4,7 @@
  * use-context` name theirs. `list` marks the default and says which have a saved login.
  */
 import { savedBaseUrls } from '../auth/credentials-store.js';
+import { forgetLogin } from '../auth/forget-login.js';
 import type { Context } from '../core/context.js';
 import { usageError } from '../core/errors.js';
 import { changeDeployments, deploymentsPath, readDeployments, someNames } from '../config/deployments-file.js';
@@ -49,16 +50,47 @@ export async function runDeploymentAdd(ctx: Context, name: string, url: string):
   ctx.out.success(`deployment '${name}' saved: ${baseUrl}`);
 }
 
-export async function runDeploymentRemove(ctx: Context, name: string): Promise<void> {
+export interface RemoveOptions {
+  /** --keep-login: leave the token saved for it (and a password in the keychain). */
+  keepLogin?: boolean;
+}
+
+export async function runDeploymentRemove(ctx: Context, name: string, options: RemoveOptions = {}): Promise<void> {
+  let baseUrl = '';
   await changeDeployments(ctx, (file) => {
     const index = file.deployments.findIndex((d) => d.name === name);
     if (index === -1) throw unknown(name, file.deployments.map((d) => d.name));
+    baseUrl = file.deployments[index]!.baseUrl;
     file.deployments.splice(index, 1);
     if (file.default === name) delete file.default;
     return true;
   });
-  ctx.out.success(`deployment '${name}' removed (a token saved for it stays until svcctl logout)`);
+  const loginGone = options.keepLogin ? false : await forgetLogin(ctx, baseUrl);
+  ctx.out.success(`deployment '${name}' removed${loginGone ? ', with the token saved for it' : options.keepLogin ? ' (the token saved for it stays: svcctl --base-url URL logout forgets it)' : ''}`);
 }
+
+/** Removes every saved deployment that does not answer (and the logins saved for them); --dry-run only lists them. */
+export async function runDeploymentPrune(ctx: Context, options: { dryRun?: boolean }): Promise<void> {
+  const file = await readDeployments(ctx);
+  const { probeDeployment } = await import('../http/reachable.js');
+  const probes = await Promise.all(file.deployments.map(async (d) => ({ deployment: d, reach: await probeDeployment(ctx.env, d.baseUrl) })));
+  const dead = probes.flatMap(({ deployment, reach }) => (reach.answers ? [] : [{ ...deployment, reason: reach.reason }]));
+  if (!options.dryRun && dead.length > 0) {
+    const names = new Set(dead.map((d) => d.name));
+    await changeDeployments(ctx, (current) => {
+      current.deployments = current.deployments.filter((d) => !names.has(d.name));
+      if (current.default !== undefined && names.has(current.default)) delete current.default;
+      return true;
+    });
+    for (const d of dead) await forgetLogin(ctx, d.baseUrl);
+  }
+  if (ctx.globals.json) return ctx.out.jsonResult({ removed: options.dryRun ? [] : dead.map((d) => d.name), not_answering: dead.map((d) => ({ name: d.name, base_url: shownUrl(d.baseUrl), reason: d.reason })) });
+  for (const d of dead) ctx.out.result(`${options.dryRun ? 'would remove' : 'removed'} ${d.name}  ${shownUrl(d.baseUrl)}: ${d.reason}`);
+  const kept = file.deployments.length - dead.length;
+  ctx.out.info(`${dead.length === 0 ? 'every saved deployment answers' : `${dead.length} ${plural(dead.length, 'deployment')} ${options.dryRun ? 'do not answer' : 'removed, with their saved tokens'}`}; ${kept} ${plural(kept, 'deployment')} kept`);
+}
+
+const plural = (count: number, word: string): string => (count === 1 ? word : `${word}s`);
 
 function unknown(name: string, names: string[]) {
   return usageError(`no deployment named '${name}'`, names.length > 0 ? `saved deployments: ${someNames(names)}` : 'none is saved: svcctl login --save remembers one');

@@ -8,7 +8,7 @@ import type { McpProtocolChoice } from '../core/constants.js';
 import type { Context } from '../core/context.js';
 import { exitWith, ExitCode, usageError } from '../core/errors.js';
 import { parseUserFlag, parseWebhookFlag } from '../dev/sandbox-options.js';
-import { formatReady, type ReadyFormat, type ReadyLine } from '../dev/ready-output.js';
+import { formatReady, terminalGreeting, type ReadyFormat, type ReadyLine } from '../dev/ready-output.js';
 import { onInterrupt, type InterruptSignal } from '../core/interrupt.js';
 
 export interface DevOptions {
@@ -71,15 +71,17 @@ export async function runDev(ctx: Context, options: DevOptions): Promise<void> {
   }
   // The ready line holds the sandbox's throwaway secrets on purpose: it is how scripts get them.
   const readyLine = sandbox.readyLine() as unknown as ReadyLine;
-  ctx.out.raw(formatReady(readyLine, options.detachedChild ? 'json' : (options.format ?? 'json')), { secret: true });
+  // A person at a terminal gets lines to paste; the JSON line stays for pipes, --json and --format json.
+  const greetPerson = !options.detachedChild && options.format === undefined && !ctx.globals.json && ctx.out.stdout.isTTY === true;
+  ctx.out.raw(greetPerson ? terminalGreeting(readyLine) : formatReady(readyLine, options.detachedChild ? 'json' : (options.format ?? 'json')), { secret: true });
   ready = true;
   say(`svcctl dev: serving ${sandbox.baseUrl} and ${sandbox.mcpUrl} (${options.detachedChild ? 'in the background' : 'Ctrl+C to stop'})`);
   say(`  MCP protocol: ${options.protocol === '2025-11-25' || options.protocol === '2026-07-28' ? `${options.protocol} only` : '2025-11-25 and 2026-07-28'}`);
   say(`  users: ${sandbox.users.map((u) => u.email).join(', ')}`);
   say(`  webhooks: ${sandbox.webhooks.map((w) => `${w.name} (${w.hmac_secret === null ? 'unsigned' : 'HMAC-signed'})`).join(', ')}`);
-  if (eventsFile) say(`  events file: ${eventsFile}${sandbox.store.size > 0 ? ` (${sandbox.store.size} earlier events read back)` : ''}`);
+  if (eventsFile) say(`  events file: ${eventsFile}${sandbox.store.size > 0 ? ` (${sandbox.store.size} earlier event${sandbox.store.size === 1 ? '' : 's'} read back)` : ''}`);
   if (logFile && !options.detachedChild) ctx.out.info(`svcctl dev: serving ${sandbox.baseUrl}; the request log goes to ${logFile} (Ctrl+C to stop)`);
-  if (!options.detachedChild) ctx.out.info('  passwords, ingest tokens and HMAC secrets are in the ready line on stdout');
+  if (!options.detachedChild && !greetPerson) ctx.out.info('  passwords, ingest tokens and HMAC secrets are in the ready line on stdout');
 
   const signal = await stopped;
   stopInterrupt();

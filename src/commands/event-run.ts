@@ -58,6 +58,9 @@ function labelsOf(pairs: string[]): Record<string, string> {
 /** Messages of a real send go to stderr: stdout belongs to the wrapped command. */
 function stderrContext(ctx: Context): Context {
   const out = new Output({ stdout: ctx.out.stderr, stderr: ctx.out.stderr, env: ctx.env, quiet: ctx.out.quiet, verbose: ctx.out.verbose, color: ctx.globals.color, colors: ctx.out.colors, redactor: ctx.secrets });
+  // Among the job's own output, a bare event id on stderr says nothing: it is named.
+  const result = out.result.bind(out);
+  out.result = (text, options) => result(`svcctl: event sent, id ${text}`, options);
   return { ...ctx, out };
 }
 

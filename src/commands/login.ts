@@ -11,6 +11,8 @@ export interface LoginOptions extends CredentialFlags {
   save?: boolean;
   /** --remember-password: keep the password in the OS keychain (with --save). */
   rememberPassword?: boolean;
+  /** --remember-deployment: save a sandbox on this computer as a deployment too (others are saved with --save). */
+  rememberDeployment?: boolean;
   /** Seconds. */
   timeout: number;
 }
@@ -25,6 +27,7 @@ export async function runLogin(ctx: Context, options: LoginOptions): Promise<voi
   // Refused before the password is asked for (plain http to another host, src/config/plain-http.ts).
   const baseUrl = resolveBaseUrl(ctx, 'the password');
   if (options.rememberPassword && !options.save) throw usageError('--remember-password needs --save', 'svcctl login --save --remember-password');
+  if (options.rememberDeployment && !options.save) throw usageError('--remember-deployment needs --save', 'svcctl login --save --remember-deployment');
   const { email, password } = await resolveLoginCredentials(ctx, options);
   // A credentials file or keychain that cannot be saved to fails before a token is minted.
   if (options.save) await readSavedToken(ctx, baseUrl);
@@ -38,11 +41,14 @@ export async function runLogin(ctx: Context, options: LoginOptions): Promise<voi
     timeoutSeconds: options.timeout,
     save: options.save === true,
     passwordInKeychain: keychain !== undefined,
+    rememberDeployment: options.rememberDeployment === true,
   });
   if (keychain) {
     // Keyed like the saved entry (the token's email), which is what a refresh reads.
     await keychain.rememberPassword({ ...keychainKey, email: summary.email ?? email.value }, password.value);
     ctx.out.info(`The password of ${email.value} is in the OS keychain: 'svcctl token --refresh' and 'svcctl mcp proxy' log in again with it ('svcctl logout' forgets it).`);
   }
+  // Saved on a terminal: the ✓ line says so, and `svcctl token` prints it when wanted; a pipe still gets it.
+  if (options.save && !ctx.globals.json && ctx.out.stdout.isTTY === true) return;
   printToken(ctx, summary);
 }

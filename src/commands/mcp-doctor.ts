@@ -8,7 +8,7 @@ import { DEFAULT_TIMEOUT_SECONDS } from '../core/constants.js';
 import type { Context } from '../core/context.js';
 import { exitWith, ExitCode } from '../core/errors.js';
 import type { McpEntryOptions } from '../mcp/install/entry-request.js';
-import { isUnreadable, locateEntry } from '../mcp/doctor/locate-entry.js';
+import { isUnreadable, locateEntries, locateEntry, type LocatedEntry, type UnreadableConfig } from '../mcp/doctor/locate-entry.js';
 import { CLIENTS } from '../mcp/clients/table.js';
 import { replacedNote } from './mcp-list.js';
 import { clientEnvOf, projectDirOf } from '../mcp/install/entry-request.js';
@@ -54,10 +54,36 @@ function notRunText(report: DoctorReport): string {
   return `, ${report.not_run.length} not run (${report.not_run.map((name) => LABELS[name] ?? name).join(', ')})`;
 }
 
-export async function runMcpDoctor(ctx: Context, options: McpDoctorOptions): Promise<void> {
-  const located = await locateEntry(ctx, options);
+async function checkOne(ctx: Context, located: LocatedEntry | UnreadableConfig, options: McpDoctorOptions): Promise<DoctorReport> {
   const trust = await trustOptionsFor(ctx, projectDirOf(ctx, options), options.trustProject, options.package);
-  const report = isUnreadable(located) ? unreadableReport(located) : await runChecks(ctx, located, (options.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000, trust);
+  return isUnreadable(located) ? unreadableReport(located) : await runChecks(ctx, located, (options.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000, trust);
+}
+
+/** Without --client, --name or --config, every matching entry is checked, one block each (as `status --check`). */
+export async function runMcpDoctor(ctx: Context, options: McpDoctorOptions): Promise<void> {
+  const chosen = options.client !== undefined || options.name !== undefined || options.config !== undefined;
+  const found = chosen ? [await locateEntry(ctx, options)] : await locateEntries(ctx, options);
+  if (found.length === 1) return reportOne(ctx, await checkOne(ctx, found[0]!, options), options);
+  const reports: DoctorReport[] = [];
+  for (const located of found) {
+    const report = await checkOne(ctx, located, options);
+    reports.push(report);
+    if (!ctx.globals.json) {
+      printReport(ctx, report);
+      ctx.out.result('');
+    }
+  }
+  if (ctx.globals.json) ctx.out.jsonResult(reports);
+  const failing = reports.filter((report) => !report.ok).length;
+  const summary = `${reports.length} entries checked: ${reports.length - failing} passed, ${failing} failed`;
+  if (failing > 0) {
+    ctx.out.error(summary, 'check one with --client, --scope and --name (or --config)');
+    throw exitWith(ExitCode.CheckFailed);
+  }
+  if (!ctx.globals.json) ctx.out.success(summary);
+}
+
+function reportOne(ctx: Context, report: DoctorReport, options: McpDoctorOptions): void {
   if (ctx.globals.json) ctx.out.jsonResult(report);
   else printReport(ctx, report);
   const replaced = report.client === null ? undefined : replacedNote(CLIENTS[report.client], clientEnvOf(ctx, options));

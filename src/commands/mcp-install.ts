@@ -124,11 +124,47 @@ function warnUnread(ctx: Context, prepared: Prepared[], clientEnv: ClientEnv, co
   }
 }
 
+/**
+ * Which deployment the entries point at and why: a saved default can be a sandbox long stopped, so a
+ * deployment that came from config.toml (not a flag or variable of this run) is also probed.
+ */
+async function sayDeployment(ctx: Context, prepared: Prepared[]): Promise<void> {
+  const first = prepared[0]?.request;
+  if (!first) return;
+  const [{ baseUrlOrigin, optionalBaseUrl }, { readSetting }] = await Promise.all([import('../config/base-url.js'), import('../config/settings.js')]);
+  const target = first.mode === 'remote' ? first.mcpUrl : first.baseUrl;
+  const givenMcpUrl = first.mode === 'remote' ? readSetting(ctx.env, 'MCP_URL', { value: ctx.globals.mcpUrl, name: '--mcp-url' }) : undefined;
+  const baseUrl = first.baseUrl || optionalBaseUrl(ctx);
+  if (givenMcpUrl || baseUrl === undefined) return ctx.out.info(`The entry points at ${target}${givenMcpUrl ? ` (from ${givenMcpUrl.source})` : ''}.`);
+  const origin = baseUrlOrigin(ctx, baseUrl);
+  ctx.out.info(`The entry points at ${origin.name ? `deployment '${origin.name}' ` : ''}${target} (from ${origin.source}).`);
+  if (!origin.saved) return;
+  const { probeDeployment } = await import('../http/reachable.js');
+  const reach = await probeDeployment(ctx.env, baseUrl);
+  if (!reach.answers) {
+    const forget = ctx.deployment?.kind === 'picked' && ctx.deployment.source !== 'the only saved login' ? `svcctl deployment remove ${origin.name}` : 'svcctl logout';
+    ctx.out.warn(`${baseUrl} does not answer (${reach.reason}): is it a sandbox that was stopped? Pass --base-url, or forget it: ${forget}`);
+  }
+}
+
+/** The default method of a remote entry sends the password itself: said, with the safer choice, when it was not asked for. */
+function sayAuth(ctx: Context, prepared: Prepared[], given: McpInstallOptions): void {
+  const first = prepared[0]?.request;
+  if (!first || first.mode === 'local' || given.auth !== undefined) return;
+  if (first.auth === 'password') {
+    ctx.out.info('Auth: password headers (no --auth given): the client sends the email and password with every request; --auth bearer --token helper sends a short-lived token instead.');
+  } else {
+    ctx.out.info(`Auth: ${first.auth}${first.tokenHelper ? ' with the svcctl token helper' : ''} (no --auth given).`);
+  }
+}
+
 const labelOf = (request: EntryRequest): string => ('client' in request.target ? CLIENTS[request.target.client].label : `${request.target.format} file`);
 
 export async function runMcpInstall(ctx: Context, given: McpInstallOptions): Promise<void> {
   const { targets, options } = await chooseTargets(ctx, given);
   const prepared = await prepareAll(ctx, targets, options);
+  await sayDeployment(ctx, prepared);
+  sayAuth(ctx, prepared, given);
   const clientEnv = clientEnvOf(ctx, options);
   const fileTargets = prepared.map(({ request }) => fileTargetOf(request.target, request.name, request.scope, clientEnv, options.config, ctx));
   const changes = await planAll(ctx, prepared.map((item, index) => ({ ...item, fileTarget: fileTargets[index]! })), async (item) => ({

@@ -3,18 +3,23 @@
  * of all known clients on this machine — user-scope files, and project-scope
  * files of the current directory (or --project-dir). A file that does not
  * parse is a warning, not a failure: list only reads.
- * --json: [{client, scope, file, name, mode}].
+ * Entries for every deployment svcctl knows are listed, with their URL, those for another one marked.
+ * --json: [{client, scope, file, name, mode, url, other_deployment}].
  */
 import { MCP_SERVER_PACKAGE } from '../core/constants.js';
 import type { Context } from '../core/context.js';
 import { isCliError } from '../core/errors.js';
-import { optionalMcpUrl } from '../config/base-url.js';
+import { optionalBaseUrl, optionalMcpUrl } from '../config/base-url.js';
 import { allClients, CLIENTS } from '../mcp/clients/table.js';
 import { describeStale, otherPlaces, unreadBy } from '../mcp/clients/versions.js';
+import { shownUrl } from '../config/settings.js';
 import { clientEnvOf } from '../mcp/install/entry-request.js';
 import { readSnapshot } from '../fs/safe-write.js';
 import { openDocument } from '../mcp/install/install-plan.js';
-import { modeOf, packageName, pointsAtService, type ServiceMatcher } from '../mcp/service-entries.js';
+import { entryUrl, forAnotherDeployment, modeOf, packageName, pointsAtService, type ServiceMatcher } from '../mcp/service-entries.js';
+import { savedBaseUrls } from '../auth/credentials-store.js';
+import { readDeployments } from '../config/deployments-file.js';
+import { deriveMcpUrl } from '../config/settings.js';
 import type { ClientEnv, ClientId, ClientSpec, Mode, Scope } from '../mcp/types.js';
 import type { ConfigDocument } from '../mcp/files/config-document.js';
 
@@ -29,13 +34,31 @@ export interface ListedEntry {
   file: string;
   name: string;
   mode: Mode;
+  /** Where the entry sends its requests, as written in it (null: not written, e.g. a variable reference). */
+  url: string | null;
+  /** True when that URL is not the deployment this run uses. */
+  other_deployment: boolean;
   /** Set when no installed version of the client reads this place: the client will not load the entry. */
   stale?: { read_by: string; current: string; current_reader: string; why: string };
 }
 
+/** The MCP URLs of every deployment svcctl knows of: an entry for one of them is listed whatever the current one is. */
+async function knownMcpUrls(ctx: Context): Promise<string[]> {
+  const saved = await readDeployments(ctx).then((file) => file.deployments.map((d) => d.baseUrl), () => []);
+  const logins = await savedBaseUrls(ctx).catch(() => [] as string[]);
+  return [...new Set([...saved, ...logins])].flatMap((baseUrl) => {
+    try {
+      return [deriveMcpUrl(baseUrl)];
+    } catch {
+      return [];
+    }
+  });
+}
+
 export async function findServiceEntries(ctx: Context, options: McpListOptions): Promise<{ entries: ListedEntry[]; warnings: string[] }> {
   const clientEnv = clientEnvOf(ctx, options);
-  const matcher: ServiceMatcher = { package: packageName(options.package ?? MCP_SERVER_PACKAGE), mcpUrl: optionalMcpUrl(ctx) };
+  const inUse = { mcpUrl: optionalMcpUrl(ctx), baseUrl: optionalBaseUrl(ctx) };
+  const matcher: ServiceMatcher = { package: packageName(options.package ?? MCP_SERVER_PACKAGE), mcpUrl: inUse.mcpUrl, otherMcpUrls: await knownMcpUrls(ctx) };
   const documents = new Map<string, ConfigDocument | null>();
   const entries: ListedEntry[] = [];
   const warnings: string[] = [];
@@ -66,7 +89,8 @@ export async function findServiceEntries(ctx: Context, options: McpListOptions):
         for (const [name, value] of Object.entries(servers)) {
           if (!pointsAtService(value, matcher)) continue;
           const stale = place.stale ? { read_by: place.stale.readBy, current: place.stale.current, current_reader: place.stale.currentReader, why: describeStale(place.stale, name) } : undefined;
-          entries.push({ client: client.id, scope, file, name, mode: modeOf(value), ...(stale ? { stale } : {}) });
+          const url = entryUrl(value);
+          entries.push({ client: client.id, scope, file, name, mode: modeOf(value), url: url ?? null, other_deployment: forAnotherDeployment(url, inUse), ...(stale ? { stale } : {}) });
         }
       }
     }
@@ -114,6 +138,16 @@ export function replacedNote(client: ClientSpec, clientEnv: ClientEnv): string |
   return `${next.label}, which replaces ${client.label}, is on this machine and does not read ${client.label}'s file: add the server for it with: svcctl mcp install --client ${next.client}`;
 }
 
+export const urlCell = (entry: ListedEntry): string => `${entry.url === null ? '-' : shownUrl(entry.url)}${entry.other_deployment ? ' (other deployment)' : ''}`;
+
+/** Entries for another deployment are listed, marked, and said to be: commands that act on "the" entry use the current one. */
+export function sayOtherDeployments(ctx: Context, entries: ListedEntry[]): void {
+  const others = entries.filter((entry) => entry.other_deployment).length;
+  if (others === 0) return;
+  const current = optionalBaseUrl(ctx);
+  ctx.out.info(`${others} of ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'} ${others === 1 ? 'points' : 'point'} at another deployment than ${current ?? 'the current one'} (marked "other deployment").`);
+}
+
 export async function runMcpList(ctx: Context, options: McpListOptions): Promise<void> {
   const { entries, warnings } = await findServiceEntries(ctx, options);
   for (const warning of warnings) ctx.out.warn(warning);
@@ -125,8 +159,9 @@ export async function runMcpList(ctx: Context, options: McpListOptions): Promise
     ctx.out.info('no MCP client config on this machine has an entry for the service (svcctl mcp install adds one)');
     return;
   }
-  const rows = [['CLIENT', 'SCOPE', 'NAME', 'MODE', 'FILE'], ...entries.map((entry) => [entry.client, entry.scope, entry.name, entry.stale ? `${entry.mode} (stale)` : entry.mode, entry.file])];
+  const rows = [['CLIENT', 'SCOPE', 'NAME', 'MODE', 'URL', 'FILE'], ...entries.map((entry) => [entry.client, entry.scope, entry.name, entry.stale ? `${entry.mode} (stale)` : entry.mode, urlCell(entry), entry.file])];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   for (const row of rows) ctx.out.result(row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  '));
+  sayOtherDeployments(ctx, entries);
   for (const warning of entryWarnings(entries, clientEnvOf(ctx, options))) ctx.out.warn(warning);
 }

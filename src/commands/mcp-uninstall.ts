@@ -14,10 +14,33 @@ import { fileTargetOf, planUninstall } from '../mcp/install/install-plan.js';
 import { chooseClients } from '../mcp/install/interactive-choice.js';
 import { removalsElsewhere } from '../mcp/install/stale-entries.js';
 import type { Target } from '../mcp/clients/render-entry.js';
+import type { Scope } from '../mcp/types.js';
 
 export interface McpUninstallOptions extends McpEntryOptions {
   dryRun?: boolean;
   backup?: boolean;
+  /** --all: every client and scope with an entry for the service (with --name: that name only). */
+  all?: boolean;
+}
+
+interface Removal {
+  target: Target;
+  name: string;
+  scope: Scope;
+}
+
+/** --all: the entries `mcp list` finds (in places the clients read; stale places are cleaned with them). */
+async function everyEntry(ctx: Context, options: McpUninstallOptions): Promise<Removal[]> {
+  if (options.client !== undefined || options.config !== undefined) throw usageError('--all removes the entry from every client: give it without --client or --config');
+  const { findServiceEntries } = await import('./mcp-list.js');
+  const { entries } = await findServiceEntries(ctx, options);
+  const seen = new Set<string>();
+  return entries.flatMap((entry) => {
+    const key = [entry.client, entry.scope, entry.name].join('\0');
+    if (entry.stale || seen.has(key) || (options.scope !== undefined && entry.scope !== options.scope) || (options.name !== undefined && entry.name !== options.name)) return [];
+    seen.add(key);
+    return [{ target: { client: entry.client }, name: entry.name, scope: entry.scope }];
+  });
 }
 
 async function chooseTargets(ctx: Context, options: McpUninstallOptions): Promise<Target[]> {
@@ -29,16 +52,20 @@ async function chooseTargets(ctx: Context, options: McpUninstallOptions): Promis
 }
 
 export async function runMcpUninstall(ctx: Context, options: McpUninstallOptions): Promise<void> {
-  const targets = await chooseTargets(ctx, options);
   const name = options.name ?? DEFAULT_SERVER_NAME;
+  const removals = options.all ? await everyEntry(ctx, options) : (await chooseTargets(ctx, options)).map((target) => ({ target, name, scope: scopeFor(target, options) }));
+  if (removals.length === 0) {
+    ctx.out.info('no MCP client has an entry for the service: nothing to remove');
+    return;
+  }
   const clientEnv = clientEnvOf(ctx, options);
-  const changes = await planAll(ctx, targets, async (target) => {
-    const fileTarget = fileTargetOf(target, name, scopeFor(target, options), clientEnv, options.config, ctx);
+  const changes = await planAll(ctx, removals, async ({ target, name, scope }) => {
+    const fileTarget = fileTargetOf(target, name, scope, clientEnv, options.config, ctx);
     // confirm: read back after the write, so an entry that a lock-less client writes back is removed again.
     return { plan: await planUninstall(fileTarget), name, mode: null, secrets: [], reapply: (snapshot: FileSnapshot) => planUninstall(fileTarget, snapshot), confirm: true };
   });
   // The places other versions of the client read: our entry goes from every place svcctl knows.
-  const elsewhere = await removalsElsewhere(ctx, targets.map((target) => ({ target, name, scope: scopeFor(target, options) })), clientEnv, options.config, 'all');
+  const elsewhere = await removalsElsewhere(ctx, removals, clientEnv, options.config, 'all');
   const all = [...changes, ...elsewhere];
   if (options.dryRun) {
     showDryRun(ctx, all);

@@ -8,10 +8,12 @@
 import { readSavedToken } from '../auth/credentials-store.js';
 import { SETTING_NAMES } from '../core/constants.js';
 import type { Context } from '../core/context.js';
-import { optionalBaseUrl } from '../config/base-url.js';
+import { baseUrlOrigin, optionalBaseUrl } from '../config/base-url.js';
+import { relativeTime } from '../auth/jwt.js';
+import { probeDeployment, PROBE_MS, type Reachability } from '../http/reachable.js';
 import { exitWith, ExitCode, isCliError } from '../core/errors.js';
 import { readSetting } from '../config/settings.js';
-import { findServiceEntries, type ListedEntry } from './mcp-list.js';
+import { findServiceEntries, sayOtherDeployments, urlCell, type ListedEntry } from './mcp-list.js';
 
 export interface StatusOptions {
   check?: boolean;
@@ -20,21 +22,18 @@ export interface StatusOptions {
 }
 
 interface Status {
-  deployment: { name: string | null; base_url: string; source: string } | null;
-  login: { email: string | null; expires_at: string | null; expired: boolean | null; password_in_keychain: boolean } | null;
+  deployment: { name: string | null; base_url: string; source: string; answers: boolean; problem?: string } | null;
+  login: { email: string | null; expires_at: string | null; expires_in_words: string | null; expired: boolean | null; password_in_keychain: boolean } | null;
   settings: string[];
   clients: Array<ListedEntry & { check?: { ok: boolean; failed: string[] } }>;
 }
 
-/** Where the base URL comes from, in words (the same order as src/config/base-url.ts). */
-function deploymentOf(ctx: Context, baseUrl: string | undefined): Status['deployment'] {
-  if (baseUrl === undefined) return null;
-  if (ctx.globals.baseUrl) return { name: null, base_url: baseUrl, source: '--base-url' };
-  const picked = ctx.deployment?.kind === 'picked' ? ctx.deployment : undefined;
-  const fromEnv = readSetting(ctx.env, 'BASE_URL');
-  if (picked && (ctx.globals.deployment !== undefined || !fromEnv)) return { name: picked.deployment.name, base_url: baseUrl, source: picked.source };
-  return { name: null, base_url: baseUrl, source: fromEnv?.source ?? 'unknown' };
+function originOf(ctx: Context, baseUrl: string): { name: string | null; base_url: string; source: string } {
+  const { name, base_url, source } = baseUrlOrigin(ctx, baseUrl);
+  return { name, base_url, source };
 }
+
+const reachOf = (reach: Reachability): { answers: boolean; problem?: string } => (reach.answers ? { answers: true } : { answers: false, problem: reach.reason });
 
 async function checkEntry(ctx: Context, entry: ListedEntry, trustProject: boolean | undefined): Promise<{ ok: boolean; failed: string[] }> {
   const [{ locateEntry, isUnreadable }, { runChecks, unreadableReport }, { trustOptionsFor }] = await Promise.all([
@@ -55,10 +54,21 @@ async function checkEntry(ctx: Context, entry: ListedEntry, trustProject: boolea
 export async function runStatus(ctx: Context, options: StatusOptions): Promise<void> {
   const baseUrl = optionalBaseUrl(ctx);
   const saved = baseUrl === undefined ? undefined : await readSavedToken(ctx, baseUrl, { warn: false });
+  const reach = baseUrl === undefined ? undefined : await probeDeployment(ctx.env, baseUrl);
   const { entries, warnings } = await findServiceEntries(ctx, {});
+  const now = ctx.now();
+  const expiry = saved?.expires_at ? new Date(saved.expires_at) : undefined;
   const status: Status = {
-    deployment: deploymentOf(ctx, baseUrl),
-    login: saved ? { email: saved.email, expires_at: saved.expires_at, expired: saved.expires_at === null ? null : Date.parse(saved.expires_at) <= ctx.now().getTime(), password_in_keychain: saved.password_in_keychain === true } : null,
+    deployment: baseUrl === undefined ? null : { ...originOf(ctx, baseUrl), ...reachOf(reach!) },
+    login: saved
+      ? {
+          email: saved.email,
+          expires_at: saved.expires_at,
+          expires_in_words: expiry ? relativeTime(expiry, now) : null,
+          expired: expiry ? expiry.getTime() <= now.getTime() : null,
+          password_in_keychain: saved.password_in_keychain === true,
+        }
+      : null,
     settings: SETTING_NAMES.flatMap((name) => readSetting(ctx.env, name)?.source ?? []),
     clients: entries,
   };
@@ -73,12 +83,14 @@ function printStatus(ctx: Context, status: Status): void {
   const { deployment, login } = status;
   const line = (label: string, text: string): void => ctx.out.result(`${`${label}:`.padEnd(12)}${text}`);
   line('deployment', deployment ? `${deployment.name ? `${deployment.name} ` : ''}${deployment.base_url} (from ${deployment.source})` : 'none: set SERVICE_BASE_URL, pass --base-url, or svcctl login --save');
-  line('login', login ? `${login.email ?? 'unknown user'}, ${login.expires_at === null ? 'no expiry known' : `${login.expired ? 'expired' : 'expires'} ${login.expires_at}`}${login.password_in_keychain ? '; password in the keychain' : ''}` : 'not logged in (svcctl login --save)');
+  if (deployment) line('answers', deployment.answers ? 'yes' : `no: ${deployment.problem ?? 'no answer'} within ${PROBE_MS / 1000}s${deployment.name ? ` (svcctl deployment remove ${deployment.name}; svcctl deployment prune forgets every one that does not answer)` : ''}`);
+  line('login', login ? `${login.email ?? 'unknown user'}, ${login.expires_at === null ? 'no expiry known' : `${login.expired ? 'expired' : 'expires'} ${login.expires_in_words} (${login.expires_at})`}${login.password_in_keychain ? '; password in the keychain' : ''}` : 'not logged in (svcctl login --save)');
   line('settings', status.settings.length > 0 ? status.settings.join(', ') : 'none set');
   if (status.clients.length === 0) return line('clients', 'no MCP client has an entry for the service (svcctl mcp install)');
   line('clients', `${status.clients.length} entr${status.clients.length === 1 ? 'y' : 'ies'}`);
   for (const entry of status.clients) {
     const check = entry.check ? (entry.check.ok ? ' ✓' : ` ✗ ${entry.check.failed[0] ?? ''}`) : '';
-    ctx.out.result(`  ${entry.client} (${entry.scope}) '${entry.name}' ${entry.mode}${entry.stale ? ' (stale)' : ''}: ${entry.file}${check}`);
+    ctx.out.result(`  ${entry.client} (${entry.scope}) '${entry.name}' ${entry.mode}${entry.stale ? ' (stale)' : ''} ${urlCell(entry)}: ${entry.file}${check}`);
   }
+  sayOtherDeployments(ctx, status.clients);
 }

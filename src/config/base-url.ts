@@ -30,6 +30,14 @@ export function optionalBaseUrl(ctx: Context, sends?: string): string | undefine
   return base.url;
 }
 
+export function baseUrlOrigin(ctx: Context, baseUrl: string): { name: string | null; base_url: string; source: string; saved: boolean } {
+  if (ctx.globals.baseUrl) return { name: null, base_url: baseUrl, source: '--base-url', saved: false };
+  const picked = ctx.deployment?.kind === 'picked' ? ctx.deployment : undefined;
+  const fromEnv = readSetting(ctx.env, 'BASE_URL');
+  if (picked && (ctx.globals.deployment !== undefined || !fromEnv)) return { name: picked.deployment.name, base_url: baseUrl, source: picked.source, saved: true };
+  return { name: null, base_url: baseUrl, source: fromEnv?.source ?? 'unknown', saved: false };
+}
+
 /** `sends`: the credential sent there (plain-http.ts refuses plain http to another host). */
 export function resolveBaseUrl(ctx: Context, sends?: string): string {
   const url = optionalBaseUrl(ctx, sends);

@@ -44,7 +44,7 @@ export class EventStore {
         skipped++;
       }
     }
-    if (skipped > 0) warn(`${file}: ${skipped} line(s) that are not stored events were skipped`);
+    if (skipped > 0) warn(`${file}: ${skipped} ${skipped === 1 ? 'line that is not a stored event was' : 'lines that are not stored events were'} skipped`);
   }
 
   get size(): number {

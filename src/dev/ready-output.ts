@@ -51,3 +51,18 @@ export function formatReady(ready: ReadyLine, format: ReadyFormat, pid?: number)
   });
   return `${lines.join('\n')}\n`;
 }
+
+/**
+ * What a person at a terminal sees instead of the JSON line: the export lines to paste into another shell,
+ * and what a local-mode entry (the service-mcp-server package from npm, which the sandbox does not serve) reads.
+ */
+export function terminalGreeting(ready: ReadyLine): string {
+  const user = ready.users[0];
+  return [
+    `Sandbox ready: ${ready.base_url} (MCP: ${ready.mcp_url})${user ? `, user ${user.email}` : ''}.`,
+    'Point another shell at it (bash/zsh; `svcctl dev --format fish|powershell` for others):',
+    formatReady(ready, 'sh').trimEnd(),
+    'Local-mode MCP entries (npx -y service-mcp-server@latest, fetched from npm) read SERVICE_BASE_URL, SERVICE_EMAIL and SERVICE_PASSWORD from the lines above.',
+    '',
+  ].join('\n');
+}

@@ -4,6 +4,8 @@ import type { Mode } from './types.js';
 export interface ServiceMatcher {
   package: string;
   mcpUrl: string | undefined;
+  /** MCP URLs of the other deployments svcctl knows (saved ones, saved logins): their entries are the service's too. */
+  otherMcpUrls?: string[];
 }
 
 type Entry = Record<string, unknown>;
@@ -75,7 +77,9 @@ export function pointsAtService(value: unknown, matcher: ServiceMatcher): boolea
     if (line.some((arg) => urlMatches(arg, matcher.mcpUrl))) return true;
     if (line.some((arg) => isServiceHeader(arg.split(':')[0] ?? ''))) return true;
   }
-  if (URL_FIELDS.some((field) => typeof entry[field] === 'string' && urlMatches(entry[field] as string, matcher.mcpUrl))) return true;
+  const urls = [matcher.mcpUrl, ...(matcher.otherMcpUrls ?? [])];
+  if (URL_FIELDS.some((field) => typeof entry[field] === 'string' && urls.some((url) => urlMatches(entry[field] as string, url)))) return true;
+  if (line.some((arg) => packageName(arg) === MCP_PROXY_PACKAGE) && line.some((arg) => urls.some((url) => urlMatches(arg, url)))) return true;
   return headerNames(entry).some(isServiceHeader) || envNames(entry).some(isServiceVariable);
 }
 
@@ -85,4 +89,25 @@ export function modeOf(value: unknown): Mode {
   if (line.some((arg) => packageName(arg) === MCP_PROXY_PACKAGE) || isSvcctlProxy(line)) return 'proxy';
   if (URL_FIELDS.some((field) => typeof entry[field] === 'string')) return 'remote';
   return 'local';
+}
+
+/**
+ * Where an entry sends its requests, as written: the URL field of a remote entry, the URL argument of a proxy,
+ * else the base URL variable of a local entry; undefined when none is written (or it is a `${VAR}` reference).
+ */
+export function entryUrl(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const entry = value as Entry;
+  const field = URL_FIELDS.map((name) => entry[name]).find((url): url is string => typeof url === 'string');
+  const argument = (commandLine(entry) ?? []).find((arg) => /^https?:\/\//.test(arg));
+  const env = (entry.env ?? entry.environment ?? entry.envs) as Record<string, unknown> | undefined;
+  const variable = [`${ENV_PREFIX}BASE_URL`, `${LEGACY_ENV_PREFIX}BASE_URL`].map((name) => env?.[name]).find((url): url is string => typeof url === 'string');
+  const url = field ?? argument ?? variable;
+  return url === undefined || url.includes('${') || url.includes('{env:') ? undefined : trimSlash(url);
+}
+
+/** True when the entry's URL is written and is neither the current MCP URL nor the current base URL. */
+export function forAnotherDeployment(url: string | undefined, current: { mcpUrl?: string; baseUrl?: string }): boolean {
+  if (url === undefined || (current.mcpUrl === undefined && current.baseUrl === undefined)) return false;
+  return !urlMatches(url, current.mcpUrl) && !(current.baseUrl !== undefined && trimSlash(url) === trimSlash(current.baseUrl));
 }

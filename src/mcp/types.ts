@@ -200,6 +200,9 @@ export interface TokenHelper {
   svcctl: SvcctlCommand;
   /** A password remembered in the OS keychain lets svcctl log in again by itself. */
   canRefresh: boolean;
+  /** When it cannot: whether a token is saved (and when it expires), and why there is no OS keychain here, if there is none. */
+  saved?: { expiresAt: string | null } | null;
+  noKeychain?: string;
 }
 
 export interface VscodeInput {

@@ -71,8 +71,9 @@ async function svcctlOnPath(): Promise<string> {
 const SANDBOX_START = 'eval "$(svcctl dev --detach --format sh)"\n__docs_test_sandbox=$SVCCTL_DEV_PID\n';
 const SANDBOX_STOP = '\nkill "$__docs_test_sandbox" 2>/dev/null\n';
 
-export async function runDocBlock(block: DocBlock, timeoutMs = 60_000): Promise<BlockRun> {
-  const home = await makeTempDir('svcctl-docs-home-');
+/** `home`: run in this folder (a HOME shared by several runs) instead of a new one. */
+export async function runDocBlock(block: DocBlock, timeoutMs = 60_000, home?: string): Promise<BlockRun> {
+  home ??= await makeTempDir('svcctl-docs-home-');
   const scripts = await makeTempDir('svcctl-docs-script-');
   const bin = await svcctlOnPath();
   await mkdir(join(home, '.config'), { recursive: true });

@@ -95,7 +95,23 @@ function describeWhere(entry: LocatedEntry): string {
   return `${entry.client ?? 'file'} (${entry.scope}) '${entry.name}' in ${entry.file}`;
 }
 
-export async function locateEntry(ctx: Context, options: McpEntryOptions): Promise<LocatedEntry | UnreadableConfig> {
+/** Every entry that matches (doctor without flags checks them all); one entry, or an unreadable file, as locateEntry gives it. */
+export async function locateEntries(ctx: Context, options: McpEntryOptions): Promise<Array<LocatedEntry | UnreadableConfig>> {
+  try {
+    return [await locateEntry(ctx, options, { several: 'return' })];
+  } catch (error) {
+    if (error instanceof SeveralEntries) return error.found;
+    throw error;
+  }
+}
+
+class SeveralEntries extends Error {
+  constructor(readonly found: LocatedEntry[]) {
+    super('several entries match');
+  }
+}
+
+export async function locateEntry(ctx: Context, options: McpEntryOptions, how: { several: 'refuse' | 'return' } = { several: 'refuse' }): Promise<LocatedEntry | UnreadableConfig> {
   const name = options.name ?? DEFAULT_SERVER_NAME;
   const looked: string[] = [];
   const named: LocatedEntry[] = [];
@@ -157,6 +173,10 @@ export async function locateEntry(ctx: Context, options: McpEntryOptions): Promi
   if (found.length === 1) {
     if (unreadable) ctx.out.warn(unreadable.problem);
     return found[0]!;
+  }
+  if (found.length > 1 && how.several === 'return') {
+    if (unreadable) ctx.out.warn(unreadable.problem);
+    throw new SeveralEntries(found);
   }
   if (found.length > 1) {
     throw usageError(

@@ -39,6 +39,8 @@ function summarize(stderr: string, redactor: Redactor): string {
   return shorten(chosen.join(' | '), 240);
 }
 
+const FETCH_FAILED = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ECONNRESET|ENETUNREACH|network|proxy/i;
+
 function diagnose(stderr: string, command: CommandPlan, seconds: number): string {
   // svcctl mcp proxy says itself what it lacks (src/auth/fresh-token.ts).
   if (/svcctl has no (password|email) to log in again/.test(stderr)) {
@@ -47,7 +49,7 @@ function diagnose(stderr: string, command: CommandPlan, seconds: number): string
   const pkg = packageOf(command);
   if (pkg === undefined) return 'check that the command runs in a terminal with the same environment, or raise --timeout';
   if (/E404|404 Not Found|is not in this registry/i.test(stderr)) return `the package ${pkg} is not in the npm registry: check --package (svcctl mcp install --package <spec> --force)`;
-  if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ECONNRESET|network|proxy/i.test(stderr)) {
+  if (FETCH_FAILED.test(stderr)) {
     return `npx cannot fetch ${pkg} within ${seconds} s: check the network, HTTPS_PROXY or npm's registry setting (npm config get registry), or raise --timeout`;
   }
   return `check that \`${PACKAGE_RUNNER} -y ${pkg}\` starts in a terminal; the first start downloads the package, so it may need more than ${seconds} s (--timeout)`;
@@ -88,8 +90,11 @@ export async function probeStdioServer(command: CommandPlan, options: StdioProbe
     }
     const last = summarize(stderr, options.redactor);
     const said = last === '' ? '' : `; its stderr: ${last}`;
-    const what = code === 'REQUEST_TIMEOUT' || code === -32001 ? `did not answer initialize within ${seconds} s` : 'exited before answering initialize';
-    return [fail('initialize', `\`${shown}\` ${what}${said}`, diagnose(stderr, command, seconds))];
+    const what = (code === 'REQUEST_TIMEOUT' || code === -32001) ? `did not answer initialize within ${seconds} s` : 'exited before answering initialize';
+    const pkg = packageOf(command);
+    const plain =
+      pkg === undefined ? '' : /E404|404 Not Found|is not in this registry/i.test(stderr) ? `${pkg} is not in the npm registry: ` : FETCH_FAILED.test(stderr) ? `${pkg} cannot be fetched (offline, or the npm registry is unreachable): ` : (code === 'REQUEST_TIMEOUT' || code === -32001) ? '' : `${pkg} fails: `;
+    return [fail('initialize', `${plain}\`${shown}\` ${what}${said}`, diagnose(stderr, command, seconds))];
   } finally {
     await client.close().catch(() => undefined);
   }

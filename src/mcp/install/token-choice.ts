@@ -11,6 +11,16 @@ async function canRefresh(ctx: Context, baseUrl: string | undefined): Promise<bo
   return (await readSavedToken(ctx, baseUrl, { warn: false }))?.password_in_keychain === true;
 }
 
+async function withoutRefresh(ctx: Context, baseUrl: string): Promise<Pick<TokenHelper, 'saved' | 'noKeychain'>> {
+  const [{ readSavedToken }, keychain] = await Promise.all([import('../../auth/credentials-store.js'), import('../../auth/keychain.js')]);
+  const saved = await readSavedToken(ctx, baseUrl, { warn: false });
+  const noKeychain = await keychain.checkKeychain({ baseUrl, email: saved?.email ?? 'svcctl-check', platform: ctx.platform }).then(
+    () => undefined,
+    (error: Error) => /no OS keychain is available \((.*)\)$/.exec(error.message)?.[1] ?? error.message,
+  );
+  return { saved: saved ? { expiresAt: saved.expires_at } : null, ...(noKeychain !== undefined ? { noKeychain } : {}) };
+}
+
 export async function chooseTokenHelper(ctx: Context, target: Target, choice: { mode: Mode; auth: AuthMethod; token?: TokenHow }): Promise<TokenHelper | undefined> {
   const bearer = choice.auth === 'bearer' && choice.mode !== 'local';
   if (!bearer) {
@@ -26,5 +36,5 @@ export async function chooseTokenHelper(ctx: Context, target: Target, choice: { 
     throw usageError('--token helper needs the base URL (the entry runs svcctl with it): set SERVICE_BASE_URL or pass --base-url');
   }
   const { svcctlCommand } = await import('./svcctl-command.js');
-  return { svcctl: await svcctlCommand(ctx), canRefresh: refreshes };
+  return { svcctl: await svcctlCommand(ctx), canRefresh: refreshes, ...(refreshes ? {} : await withoutRefresh(ctx, baseUrl)) };
 }

@@ -48,16 +48,25 @@ const HOW_NOTES: Record<SvcctlCommand['how'], (argv: string[]) => string> = {
   name: () => 'svcctl is on PATH, so the entry runs it by name',
 };
 
+// Never advice that cannot work on this machine.
+function noRefreshNote(helper: TokenHelper): string {
+  const keychain = helper.noKeychain === undefined;
+  const until =
+    helper.saved === null
+      ? 'You are not logged in: until you run `svcctl login --save`, the entry has no token to send and the client gets 401.'
+      : `It sends the saved token until it expires${helper.saved?.expiresAt ? ` (${helper.saved.expiresAt})` : ''}; then the client gets 401.`;
+  const then = keychain
+    ? 'Run `svcctl login --save --remember-password` once (the password goes to the OS keychain) and svcctl logs in again by itself.'
+    : `This machine has no OS keychain (${helper.noKeychain}), so svcctl cannot log in again by itself: run \`svcctl login --save\` again when the token expires.`;
+  return `${until} ${then}`;
+}
+
 export function tokenHelperNotes(client: ClientSpec, request: EntryRequest, helper: TokenHelper): string[] {
   const how = HOW_NOTES[helper.svcctl.how](helper.svcctl.argv);
   const what = usesHeadersCommand(client, request)
     ? `${client.label} runs \`svcctl token --refresh --json-headers\` (its ${client.headersCommand!.field}) for the headers when it connects, so the token it sends is never a stale one.`
     : `The entry runs \`svcctl mcp proxy\`, which forwards to ${request.mcpUrl} with a fresh token on every request, so the token never goes stale.`;
   const notes = [what, `${how}.`];
-  if (!helper.canRefresh) {
-    notes.push(
-      "svcctl cannot log in again by itself yet: run `svcctl login --save --remember-password` once (the password goes to the OS keychain), or the entry works only until the saved token expires.",
-    );
-  }
+  if (!helper.canRefresh) notes.push(noRefreshNote(helper));
   return notes;
 }

@@ -16,7 +16,10 @@ const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i === -1 ? fallback : Number(process.argv[i + 1]);
 };
-const builds = process.argv.slice(3).filter((spec) => spec.includes('=')).map((spec) => spec.split('='));
+const builds = process.argv
+  .slice(3)
+  .filter((spec) => spec.includes('='))
+  .map((spec) => spec.split('='));
 if (!['startup', 'throughput'].includes(mode) || builds.length === 0) {
   console.error('usage: node bench/ab.mjs startup|throughput name=path/to/bin/svcctl.js ... [--rounds N] [--events N]');
   process.exit(2);
@@ -27,7 +30,8 @@ const args =
   mode === 'startup'
     ? ['event', 'send', '--title', 'ab bench', '--severity', 'info']
     : ['event', 'send', '--ndjson', file, '--concurrency', '16', '--quiet'];
-if (mode === 'throughput') writeFileSync(file, `${Array.from({ length: EVENTS }, (_, i) => eventLine(i)).join('\n')}\n`);
+if (mode === 'throughput')
+  writeFileSync(file, `${Array.from({ length: EVENTS }, (_, i) => eventLine(i)).join('\n')}\n`);
 const cases = mode === 'startup' ? { 'node -e 0': [process.execPath, ['-e', '0']] } : {};
 for (const [name, bin] of builds) cases[name] = [process.execPath, [bin, ...args]];
 const show = (ms) => (mode === 'startup' ? `${ms.toFixed(0)} ms` : `${Math.round((EVENTS / ms) * 1000)}/s`);
@@ -37,9 +41,16 @@ const receiver = await startReceiver();
 const env = benchEnv(receiver.baseUrl);
 let samples;
 try {
-  samples = await alternatedRounds(Object.keys(cases), arg('rounds', mode === 'startup' ? 16 : 4), 1,
+  samples = await alternatedRounds(
+    Object.keys(cases),
+    arg('rounds', mode === 'startup' ? 16 : 4),
+    1,
     (name) => timeCommand(cases[name][0], cases[name][1], { env }),
-    (values) => Object.entries(values).map(([name, ms]) => `${name} ${show(ms)}`).join(', '));
+    (values) =>
+      Object.entries(values)
+        .map(([name, ms]) => `${name} ${show(ms)}`)
+        .join(', '),
+  );
 } finally {
   await receiver.stop();
   rmSync(file, { force: true });

@@ -19,7 +19,8 @@ const CONCURRENCY = arg('concurrency', 16);
 const ROUNDS = arg('rounds', 1);
 const GOAL_MB = 80;
 const FLAT_MB = 10;
-if (!existsSync('/usr/bin/time')) throw new Error('this benchmark needs GNU time at /usr/bin/time (apt-get install time)');
+if (!existsSync('/usr/bin/time'))
+  throw new Error('this benchmark needs GNU time at /usr/bin/time (apt-get install time)');
 
 const generator = (count) => `
   const { randomUUID } = require('node:crypto');
@@ -40,10 +41,26 @@ const generator = (count) => `
 async function measure(count, env) {
   const started = performance.now();
   const source = spawn(process.execPath, ['-e', generator(count)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const svcctl = spawn('/usr/bin/time', ['-f', '%M', process.execPath, bin, 'event', 'send', '--ndjson', '-', '--concurrency', String(CONCURRENCY), '--quiet'], {
-    env,
-    stdio: ['pipe', 'ignore', 'pipe'],
-  });
+  const svcctl = spawn(
+    '/usr/bin/time',
+    [
+      '-f',
+      '%M',
+      process.execPath,
+      bin,
+      'event',
+      'send',
+      '--ndjson',
+      '-',
+      '--concurrency',
+      String(CONCURRENCY),
+      '--quiet',
+    ],
+    {
+      env,
+      stdio: ['pipe', 'ignore', 'pipe'],
+    },
+  );
   source.stdout.pipe(svcctl.stdin);
   let stderr = '';
   svcctl.stderr.on('data', (chunk) => (stderr += chunk));
@@ -56,18 +73,31 @@ async function measure(count, env) {
 const receiver = await startReceiver();
 try {
   const env = benchEnv(receiver.baseUrl);
-  console.log(`${EVENTS} and ${SMALL} events streamed through stdin, concurrency ${CONCURRENCY}, ${ROUNDS} round(s), ${await machineNote()}`);
+  console.log(
+    `${EVENTS} and ${SMALL} events streamed through stdin, concurrency ${CONCURRENCY}, ${ROUNDS} round(s), ${await machineNote()}`,
+  );
   const rates = [];
   const sizes = { large: EVENTS, small: SMALL };
-  const samples = await alternatedRounds(Object.keys(sizes), ROUNDS, 0, async (name) => {
-    const { mb, rate } = await measure(sizes[name], env);
-    if (name === 'large') rates.push(rate);
-    return mb;
-  }, (values) => `${EVENTS} events: peak RSS ${values.large.toFixed(1)} MB (${Math.round(rates.at(-1))} events/s); ${SMALL} events: ${values.small.toFixed(1)} MB`);
+  const samples = await alternatedRounds(
+    Object.keys(sizes),
+    ROUNDS,
+    0,
+    async (name) => {
+      const { mb, rate } = await measure(sizes[name], env);
+      if (name === 'large') rates.push(rate);
+      return mb;
+    },
+    (values) =>
+      `${EVENTS} events: peak RSS ${values.large.toFixed(1)} MB (${Math.round(rates.at(-1))} events/s); ${SMALL} events: ${values.small.toFixed(1)} MB`,
+  );
   const large = median(samples.large);
   const small = median(samples.small);
-  console.log(`peak RSS, ${EVENTS} events: ${large.toFixed(1)} MB (goal ≤ ${GOAL_MB} MB: ${verdict(large <= GOAL_MB)})`);
-  console.log(`peak RSS, ${SMALL} events: ${small.toFixed(1)} MB; growth ${(large - small).toFixed(1)} MB (goal ≤ ${FLAT_MB} MB: ${verdict(large - small <= FLAT_MB)})`);
+  console.log(
+    `peak RSS, ${EVENTS} events: ${large.toFixed(1)} MB (goal ≤ ${GOAL_MB} MB: ${verdict(large <= GOAL_MB)})`,
+  );
+  console.log(
+    `peak RSS, ${SMALL} events: ${small.toFixed(1)} MB; growth ${(large - small).toFixed(1)} MB (goal ≤ ${FLAT_MB} MB: ${verdict(large - small <= FLAT_MB)})`,
+  );
 } finally {
   await receiver.stop();
 }

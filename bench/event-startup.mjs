@@ -35,19 +35,37 @@ const cases = {
   'node -e 0': [process.execPath, ['-e', '0']],
   'svcctl --version': [process.execPath, [bin, '--version']],
   'svcctl event send --dry-run': [process.execPath, [bin, 'event', 'send', '--title', 'startup bench', '--dry-run']],
-  'svcctl event send (signed)': [process.execPath, [bin, 'event', 'send', '--title', 'startup bench', '--severity', 'info']],
+  'svcctl event send (signed)': [
+    process.execPath,
+    [bin, 'event', 'send', '--title', 'startup bench', '--severity', 'info'],
+  ],
   'floor (sign + POST)': [process.execPath, ['-e', FLOOR]],
 };
-const goals = { 'svcctl --version': 1.1, 'svcctl event send --dry-run': undefined, 'svcctl event send (signed)': 1.3, 'floor (sign + POST)': undefined };
+const goals = {
+  'svcctl --version': 1.1,
+  'svcctl event send --dry-run': undefined,
+  'svcctl event send (signed)': 1.3,
+  'floor (sign + POST)': undefined,
+};
 const ratios = Object.fromEntries(Object.keys(goals).map((name) => [name, []]));
-console.log(`${ROUNDS} rounds + ${WARMUP} warm-up, ${await machineNote()}, NODE_EXTRA_CA_CERTS ${env.NODE_EXTRA_CA_CERTS ? 'set' : 'not set'}`);
+console.log(
+  `${ROUNDS} rounds + ${WARMUP} warm-up, ${await machineNote()}, NODE_EXTRA_CA_CERTS ${env.NODE_EXTRA_CA_CERTS ? 'set' : 'not set'}`,
+);
 let samples;
 try {
-  samples = await alternatedRounds(Object.keys(cases), ROUNDS, WARMUP, (name) => timeCommand(cases[name][0], cases[name][1], { env }), (values) => {
-    const base = values['node -e 0'];
-    for (const name of Object.keys(goals)) ratios[name].push(values[name] / base);
-    return Object.entries(values).map(([name, ms]) => `${name} ${ms.toFixed(0)} ms`).join(', ');
-  });
+  samples = await alternatedRounds(
+    Object.keys(cases),
+    ROUNDS,
+    WARMUP,
+    (name) => timeCommand(cases[name][0], cases[name][1], { env }),
+    (values) => {
+      const base = values['node -e 0'];
+      for (const name of Object.keys(goals)) ratios[name].push(values[name] / base);
+      return Object.entries(values)
+        .map(([name, ms]) => `${name} ${ms.toFixed(0)} ms`)
+        .join(', ');
+    },
+  );
 } finally {
   await receiver.stop();
 }

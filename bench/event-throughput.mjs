@@ -14,7 +14,20 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { alternatedRounds, benchEnv, bin, eventLine, machineNote, median, root, runCommand, SECRET, startReceiver, TOKEN, verdict } from './lib.mjs';
+import {
+  alternatedRounds,
+  benchEnv,
+  bin,
+  eventLine,
+  machineNote,
+  median,
+  root,
+  runCommand,
+  SECRET,
+  startReceiver,
+  TOKEN,
+  verdict,
+} from './lib.mjs';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -36,38 +49,61 @@ const env = benchEnv(receiver.baseUrl);
 const rate = (ms) => EVENTS / (ms / 1000);
 const fmt = (value) => Math.round(value).toLocaleString('en-US');
 try {
-  console.log(`events: ${EVENTS}, concurrency ${CONCURRENCY}, ${ROUNDS} rounds + ${WARMUP} warm-up, ${await machineNote()}`);
+  console.log(
+    `events: ${EVENTS}, concurrency ${CONCURRENCY}, ${ROUNDS} rounds + ${WARMUP} warm-up, ${await machineNote()}`,
+  );
   const inner = { limit: [], svcctl: [] };
   const ratios = [];
   const cases = {
     limit: async () => {
-      const { ms, stdout } = await runCommand(process.execPath, [join(root, 'bench', 'fair-limit.mjs'), receiver.origin, file, String(CONCURRENCY)]);
+      const { ms, stdout } = await runCommand(process.execPath, [
+        join(root, 'bench', 'fair-limit.mjs'),
+        receiver.origin,
+        file,
+        String(CONCURRENCY),
+      ]);
       const [count, seconds] = stdout.trim().split(' ').map(Number);
       if (count !== EVENTS) throw new Error(`the limit loop sent ${count} events`);
       inner.limit.push(count / seconds);
       return rate(ms);
     },
     svcctl: async () => {
-      const { ms, stderr } = await runCommand(process.execPath, [bin, 'event', 'send', '--ndjson', file, '--concurrency', String(CONCURRENCY)], {
-        env,
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
+      const { ms, stderr } = await runCommand(
+        process.execPath,
+        [bin, 'event', 'send', '--ndjson', file, '--concurrency', String(CONCURRENCY)],
+        {
+          env,
+          stdio: ['ignore', 'ignore', 'pipe'],
+        },
+      );
       const reported = /sent (\d+), failed 0 in [\d.]+s \((\d+) events\/s\)/.exec(stderr);
       if (!reported || Number(reported[1]) !== EVENTS) throw new Error(`unexpected summary: ${stderr}`);
       inner.svcctl.push(Number(reported[2]));
       return rate(ms);
     },
   };
-  const samples = await alternatedRounds(Object.keys(cases), ROUNDS, WARMUP, (name) => cases[name](), (values) => {
-    const ratio = values.svcctl / values.limit;
-    ratios.push(ratio);
-    return `limit ${fmt(values.limit)}/s, svcctl ${fmt(values.svcctl)}/s, svcctl/limit ${(ratio * 100).toFixed(0)}%`;
-  });
+  const samples = await alternatedRounds(
+    Object.keys(cases),
+    ROUNDS,
+    WARMUP,
+    (name) => cases[name](),
+    (values) => {
+      const ratio = values.svcctl / values.limit;
+      ratios.push(ratio);
+      return `limit ${fmt(values.limit)}/s, svcctl ${fmt(values.svcctl)}/s, svcctl/limit ${(ratio * 100).toFixed(0)}%`;
+    },
+  );
   const kept = ratios.slice(WARMUP);
   const share = median(kept);
-  console.log(`fair limit (whole run)         ${fmt(median(samples.limit)).padStart(7)} events/s median (its own clock, after start-up: ${fmt(median(inner.limit.slice(WARMUP)))}/s)`);
-  console.log(`svcctl --ndjson (whole command) ${fmt(median(samples.svcctl)).padStart(7)} events/s median (its own summary: ${fmt(median(inner.svcctl.slice(WARMUP)))}/s)`);
-  console.log(`svcctl / fair limit = ${(share * 100).toFixed(0)}% median of rounds (spread ${(Math.min(...kept) * 100).toFixed(0)}–${(Math.max(...kept) * 100).toFixed(0)}%) (goal ≥ ${GOAL * 100}%: ${verdict(share >= GOAL)})`);
+  console.log(
+    `fair limit (whole run)         ${fmt(median(samples.limit)).padStart(7)} events/s median (its own clock, after start-up: ${fmt(median(inner.limit.slice(WARMUP)))}/s)`,
+  );
+  console.log(
+    `svcctl --ndjson (whole command) ${fmt(median(samples.svcctl)).padStart(7)} events/s median (its own summary: ${fmt(median(inner.svcctl.slice(WARMUP)))}/s)`,
+  );
+  console.log(
+    `svcctl / fair limit = ${(share * 100).toFixed(0)}% median of rounds (spread ${(Math.min(...kept) * 100).toFixed(0)}–${(Math.max(...kept) * 100).toFixed(0)}%) (goal ≥ ${GOAL * 100}%: ${verdict(share >= GOAL)})`,
+  );
 
   if (BASH_EVENTS > 0) {
     // The shell way: sign with openssl, send with curl, one event at a time.
@@ -81,10 +117,14 @@ try {
           -H "X-Hub-Signature-256: sha256=$sig" --data-binary @-
       done < "$FILE"`;
     const bashStarted = performance.now();
-    await promisify(execFile)('bash', ['-c', script], { env: { ...process.env, SECRET, TOKEN, FILE: bashFile, URL: `${receiver.baseUrl}/v1/event` } });
+    await promisify(execFile)('bash', ['-c', script], {
+      env: { ...process.env, SECRET, TOKEN, FILE: bashFile, URL: `${receiver.baseUrl}/v1/event` },
+    });
     const bashRate = BASH_EVENTS / ((performance.now() - bashStarted) / 1000);
     const factor = median(samples.svcctl) / bashRate;
-    console.log(`bash openssl + curl loop        ${fmt(bashRate).padStart(7)} events/s (${BASH_EVENTS} events); svcctl / bash = ${factor.toFixed(0)}× (goal ≥ 100×: ${verdict(factor >= 100)})`);
+    console.log(
+      `bash openssl + curl loop        ${fmt(bashRate).padStart(7)} events/s (${BASH_EVENTS} events); svcctl / bash = ${factor.toFixed(0)}× (goal ≥ 100×: ${verdict(factor >= 100)})`,
+    );
   }
 } finally {
   await receiver.stop();

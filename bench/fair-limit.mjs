@@ -15,7 +15,9 @@ import { SECRET, TOKEN } from './lib.mjs';
 const [origin, file, concurrencyText] = process.argv.slice(2);
 const concurrency = Number(concurrencyText);
 const started = performance.now();
-const lines = readFileSync(file, 'utf8').split('\n').filter((line) => line !== '');
+const lines = readFileSync(file, 'utf8')
+  .split('\n')
+  .filter((line) => line !== '');
 const pool = new Pool(origin, { connections: concurrency, keepAliveTimeout: 10_000 });
 let next = 0;
 await Promise.all(

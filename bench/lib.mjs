@@ -12,7 +12,9 @@ export const TOKEN = 'bench-ingest-token';
 
 /** Starts bench/receiver.mjs (202 for every POST, kept-alive) and returns its base URL. */
 export async function startReceiver() {
-  const child = spawn(process.execPath, [join(root, 'bench', 'receiver.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(root, 'bench', 'receiver.mjs')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const port = await new Promise((resolve, reject) => {
     child.stdout.once('data', (chunk) => resolve(Number(String(chunk).trim())));
     child.once('exit', (code) => reject(new Error(`receiver exited with ${code}`)));
@@ -20,7 +22,11 @@ export async function startReceiver() {
   return {
     baseUrl: `http://127.0.0.1:${port}/api`,
     origin: `http://127.0.0.1:${port}`,
-    stop: () => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); }),
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
   };
 }
 
@@ -84,7 +90,9 @@ export function verdict(met) {
 /** The machine's load average, printed beside every result (the benchmarks share a 2-core machine). */
 export async function machineNote() {
   const { cpus, loadavg } = await import('node:os');
-  return `node ${process.version}, ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`;
+  return `node ${process.version}, ${cpus().length} cores, load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`;
 }
 
 export function median(values) {
@@ -95,7 +103,13 @@ export function median(values) {
 
 export function eventLine(index) {
   return JSON.stringify({
-    event: { id: randomUUID(), title: `bench event ${index}`, created_at: '2026-11-22T02:31:00.000Z', investigate: false, payload: '{"source":"bench","severity":"info"}' },
+    event: {
+      id: randomUUID(),
+      title: `bench event ${index}`,
+      created_at: '2026-11-22T02:31:00.000Z',
+      investigate: false,
+      payload: '{"source":"bench","severity":"info"}',
+    },
   });
 }
 

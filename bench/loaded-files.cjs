@@ -18,5 +18,7 @@ Module._load = function (request, parent, isMain) {
 };
 process.on('exit', () => {
   const total = [...seen].reduce((sum, file) => sum + statSync(file).size, 0);
-  process.stderr.write(`loaded ${seen.size} dist files, ${total} bytes\n${[...seen].map((file) => file.replace(/.*\/dist\//, '  ')).join('\n')}\n`);
+  process.stderr.write(
+    `loaded ${seen.size} dist files, ${total} bytes\n${[...seen].map((file) => file.replace(/.*\/dist\//, '  ')).join('\n')}\n`,
+  );
 });

@@ -29,9 +29,15 @@ const STEPS = [
   ['parse, validate, serialize', /event-body|event-validate|event-flags/],
   ['sign (HMAC)', /hmac\.ts|internal\/crypto|\(native\) (digest|update|Hmac|HmacImpl|createHmac)$/],
   ['deliver (headers, retries, result)', /deliver\.ts|http\/post\.ts|retry-policy|redact|redaction/],
-  ['send (HTTP client, sockets)', /undici|^wasm:|\(native\) (writev|writeBuffer|writeUtf8String|writeLatin1String|onStreamRead|setTimeout|clearTimeout)$|http\/.*transport|node:net|stream_base_commons|node:_http|internal\/http|internal\/net|node:https|node:tls/],
+  [
+    'send (HTTP client, sockets)',
+    /undici|^wasm:|\(native\) (writev|writeBuffer|writeUtf8String|writeLatin1String|onStreamRead|setTimeout|clearTimeout)$|http\/.*transport|node:net|stream_base_commons|node:_http|internal\/http|internal\/net|node:https|node:tls/,
+  ],
   ['result ordering, output', /batch\.ts|output\.ts|failed-out/],
-  ['module loading, start-up', /internal\/modules|compile-cache|node:vm$|internal\/process|internal\/bootstrap|internal\/main|node:internal\/vm|commander|chalk|cli\/|top-level|main\.ts|program/],
+  [
+    'module loading, start-up',
+    /internal\/modules|compile-cache|node:vm$|internal\/process|internal\/bootstrap|internal\/main|node:internal\/vm|commander|chalk|cli\/|top-level|main\.ts|program/,
+  ],
   ['garbage collection', /^\(garbage collector\)$/],
 ];
 
@@ -68,7 +74,11 @@ function summarize(profiles) {
         continue;
       }
       total += us;
-      const source = functionName.startsWith('(') ? functionName : url ? sourceOf(url, lineNumber, columnNumber) : `(native) ${functionName}`;
+      const source = functionName.startsWith('(')
+        ? functionName
+        : url
+          ? sourceOf(url, lineNumber, columnNumber)
+          : `(native) ${functionName}`;
       bySource.set(source, (bySource.get(source) ?? 0) + us);
     }
   }
@@ -89,24 +99,37 @@ try {
     const file = join(dir, 'events.ndjson');
     writeFileSync(file, `${Array.from({ length: EVENTS }, (_, i) => eventLine(i)).join('\n')}\n`);
     // stdout to /dev/null, as in bench/event-throughput.mjs.
-    const command = mode === 'batch'
-      ? [bin, 'event', 'send', '--ndjson', file, '--concurrency', String(CONCURRENCY)]
-      : [join(root, 'bench', 'fair-limit.mjs'), receiver.origin, file, String(CONCURRENCY)];
+    const command =
+      mode === 'batch'
+        ? [bin, 'event', 'send', '--ndjson', file, '--concurrency', String(CONCURRENCY)]
+        : [join(root, 'bench', 'fair-limit.mjs'), receiver.origin, file, String(CONCURRENCY)];
     await runCommand(process.execPath, [...profileArgs, ...command], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   } else {
     for (let run = 0; run < RUNS; run++) {
-      await runCommand(process.execPath, [...profileArgs, bin, 'event', 'send', '--title', 'profile', '--severity', 'info'], { env });
+      await runCommand(
+        process.execPath,
+        [...profileArgs, bin, 'event', 'send', '--title', 'profile', '--severity', 'info'],
+        { env },
+      );
     }
   }
-  const profiles = readdirSync(dir).filter((name) => name.endsWith('.cpuprofile')).map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')));
+  const profiles = readdirSync(dir)
+    .filter((name) => name.endsWith('.cpuprofile'))
+    .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')));
   const { total, idle, bySource, bySteps } = summarize(profiles);
   const per = mode === 'single' ? RUNS : EVENTS;
   const unit = mode === 'single' ? 'ms/run' : 'µs/event';
   const scale = mode === 'single' ? 1 / 1000 : 1;
-  console.log(`${mode} path: ${mode !== 'single' ? `${EVENTS} events, concurrency ${CONCURRENCY}` : `${RUNS} runs`}, ${await machineNote()}`);
-  console.log(`busy ${(total / 1000).toFixed(0)} ms (${((total / per) * scale).toFixed(2)} ${unit}), idle ${(idle / 1000).toFixed(0)} ms`);
+  console.log(
+    `${mode} path: ${mode !== 'single' ? `${EVENTS} events, concurrency ${CONCURRENCY}` : `${RUNS} runs`}, ${await machineNote()}`,
+  );
+  console.log(
+    `busy ${(total / 1000).toFixed(0)} ms (${((total / per) * scale).toFixed(2)} ${unit}), idle ${(idle / 1000).toFixed(0)} ms`,
+  );
   for (const [step, us] of [...bySteps].sort((a, b) => b[1] - a[1])) {
-    console.log(`  ${step.padEnd(36)} ${((us / per) * scale).toFixed(2).padStart(8)} ${unit}  ${((us / total) * 100).toFixed(1).padStart(5)}%`);
+    console.log(
+      `  ${step.padEnd(36)} ${((us / per) * scale).toFixed(2).padStart(8)} ${unit}  ${((us / total) * 100).toFixed(1).padStart(5)}%`,
+    );
   }
   if (process.argv.includes('--other')) {
     const other = [...bySource].filter(([source]) => !STEPS.some(([, pattern]) => pattern.test(source)));
@@ -116,7 +139,9 @@ try {
   }
   console.log('top sources (self time):');
   for (const [source, us] of [...bySource].sort((a, b) => b[1] - a[1]).slice(0, 30)) {
-    console.log(`  ${source.slice(-60).padEnd(60)} ${((us / per) * scale).toFixed(2).padStart(8)} ${unit}  ${((us / total) * 100).toFixed(1).padStart(5)}%`);
+    console.log(
+      `  ${source.slice(-60).padEnd(60)} ${((us / per) * scale).toFixed(2).padStart(8)} ${unit}  ${((us / total) * 100).toFixed(1).padStart(5)}%`,
+    );
   }
 } finally {
   await receiver.stop();

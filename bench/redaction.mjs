@@ -21,9 +21,14 @@ const HMAC = 'hmacSEC/7+7=xyz-0b5e44d1';
 const uuid = (n) => `0f2c9d4e-5b6a-4c3d-8e7f-${String(n).padStart(12, '0')}`;
 const KINDS = {
   'batch result (JSON, a uuid)': (n) => `{"line":${n},"id":"${uuid(n)}","status":202,"attempts":1}`,
-  'log line (time, words)': (n) => `2026-11-25T12:34:56.${String(n % 1000).padStart(3, '0')}Z backup: copied ${n} files to /srv/backup/db-${n % 7}`,
-  'hex-ish (sha256, od bytes)': (n) => (n % 2 ? `sha256 ${(n * 2654435761).toString(16).padStart(8, '0').repeat(8)}` : ` 69 6e 67 54 4f 4b 2f 5a 71 39 2b 78 ${(n % 256).toString(16).padStart(2, '0')}`),
-  'a URL, 1% with the token': (n) => (n % 100 ? `GET https://acme.example.com/api/v1/items/${n}?page=2 200` : `Authorization: Bearer ${TOKEN}`),
+  'log line (time, words)': (n) =>
+    `2026-11-25T12:34:56.${String(n % 1000).padStart(3, '0')}Z backup: copied ${n} files to /srv/backup/db-${n % 7}`,
+  'hex-ish (sha256, od bytes)': (n) =>
+    n % 2
+      ? `sha256 ${(n * 2654435761).toString(16).padStart(8, '0').repeat(8)}`
+      : ` 69 6e 67 54 4f 4b 2f 5a 71 39 2b 78 ${(n % 256).toString(16).padStart(2, '0')}`,
+  'a URL, 1% with the token': (n) =>
+    n % 100 ? `GET https://acme.example.com/api/v1/items/${n}?page=2 200` : `Authorization: Bearer ${TOKEN}`,
 };
 
 function time(run) {
@@ -49,6 +54,8 @@ for (const [kind, line] of Object.entries(KINDS)) {
   const asTails = time(() => {
     for (const text of tails) sink += redactor.redact(text).length;
   });
-  console.log(`${kind.padEnd(30)} ${each.toFixed(0).padStart(6)} ns/line one by one   ${asTails.toFixed(0).padStart(6)} ns/line in tails of 100`);
+  console.log(
+    `${kind.padEnd(30)} ${each.toFixed(0).padStart(6)} ns/line one by one   ${asTails.toFixed(0).padStart(6)} ns/line in tails of 100`,
+  );
 }
 if (sink === 0) console.log('');

@@ -16,7 +16,10 @@ function nodeFor(version) {
     process.exit(2);
   }
   const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
-  return execFileSync(npx, ['-y', `node@${version}`, '-p', 'process.execPath'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  return execFileSync(npx, ['-y', `node@${version}`, '-p', 'process.execPath'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim();
 }
 
 const at = process.argv.indexOf('--node');

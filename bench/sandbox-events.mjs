@@ -27,7 +27,10 @@ const SECRET = 'bench-secret';
 const dir = mkdtempSync(join(tmpdir(), 'svcctl-bench-'));
 const args = [join(root, 'bin/svcctl.js'), 'dev', '--webhook', `bench:${SECRET}`];
 if (withFile) args.push('--events-file', join(dir, 'events.ndjson'));
-const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+const child = spawn(process.execPath, args, {
+  stdio: ['ignore', 'pipe', 'pipe'],
+  env: { ...process.env, NO_COLOR: '1' },
+});
 let logLines = 0;
 child.stderr.on('data', (chunk) => {
   for (const byte of chunk) if (byte === 10) logLines++;
@@ -44,9 +47,17 @@ const { origin } = new URL(ready.base_url);
 const token = ready.webhooks[0].ingest_token;
 
 function signedRequest() {
-  const body = Buffer.from(JSON.stringify({
-    event: { id: randomUUID(), title: 'bench', created_at: new Date().toISOString(), investigate: false, payload: '{"source":"bench","severity":"info"}' },
-  }));
+  const body = Buffer.from(
+    JSON.stringify({
+      event: {
+        id: randomUUID(),
+        title: 'bench',
+        created_at: new Date().toISOString(),
+        investigate: false,
+        payload: '{"source":"bench","severity":"info"}',
+      },
+    }),
+  );
   return {
     body,
     headers: {

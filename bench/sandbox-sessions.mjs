@@ -14,7 +14,10 @@ const i = process.argv.indexOf('--count');
 const COUNT = i === -1 ? 10_000 : Number(process.argv[i + 1]);
 const USER = { email: 'loop@example.com', password: 'loop-pw' };
 
-const child = spawn(process.execPath, [bin, 'dev', '--quiet', '--user', `${USER.email}:${USER.password}`], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NO_COLOR: '1' } });
+const child = spawn(process.execPath, [bin, 'dev', '--quiet', '--user', `${USER.email}:${USER.password}`], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+  env: { ...process.env, NO_COLOR: '1' },
+});
 const ready = await new Promise((resolve, reject) => {
   let text = '';
   child.stdout.on('data', (chunk) => {
@@ -25,8 +28,18 @@ const ready = await new Promise((resolve, reject) => {
 });
 const mcp = new URL(ready.mcp_url);
 const pool = new Pool(mcp.origin, { connections: 4 });
-const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
-const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-service-email': USER.email, 'x-service-password': USER.password };
+const body = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+});
+const headers = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'x-service-email': USER.email,
+  'x-service-password': USER.password,
+};
 
 const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) / 1024;
 async function open(n) {
@@ -38,7 +51,9 @@ async function open(n) {
 }
 const samples = [];
 let opened = 0;
-for (const target of [1000, ...[0.25, 0.5, 0.75, 1].map((part) => Math.round(COUNT * part))].filter((n, k, all) => k === 0 || n > all[k - 1])) {
+for (const target of [1000, ...[0.25, 0.5, 0.75, 1].map((part) => Math.round(COUNT * part))].filter(
+  (n, k, all) => k === 0 || n > all[k - 1],
+)) {
   await open(target - opened);
   opened = target;
   await new Promise((resolve) => setTimeout(resolve, 500));
@@ -48,4 +63,12 @@ await pool.close();
 child.kill('SIGTERM');
 const growth = (from) => Number((samples.at(-1).rss_mb - from.rss_mb).toFixed(1));
 const half = samples.find((sample) => sample.sessions >= COUNT / 2);
-console.log(JSON.stringify({ bench: 'sandbox-sessions', machine: await machineNote(), samples, growth_mb_from_1000: growth(samples[0]), growth_mb_second_half: growth(half) }));
+console.log(
+  JSON.stringify({
+    bench: 'sandbox-sessions',
+    machine: await machineNote(),
+    samples,
+    growth_mb_from_1000: growth(samples[0]),
+    growth_mb_second_half: growth(half),
+  }),
+);

@@ -28,6 +28,13 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     // no cache this time
   }
   const program =
-    homeDir === undefined ? require(main) : require('../dist/compile-cache.cjs').loadWithCompileCache(main, { env: process.env, homeDir, distDir, require });
+    homeDir === undefined
+      ? require(main)
+      : require('../dist/compile-cache.cjs').loadWithCompileCache(main, {
+          env: process.env,
+          homeDir,
+          distDir,
+          require,
+        });
   program.run();
 }

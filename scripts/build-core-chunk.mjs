@@ -33,14 +33,16 @@ async function analyse(root) {
   const visit = (file) => {
     if (seen.has(file) || !metafile.inputs[file]) return;
     seen.add(file);
-    for (const item of metafile.inputs[file].imports) if (item.kind === 'import-statement' && !item.external) visit(item.path);
+    for (const item of metafile.inputs[file].imports)
+      if (item.kind === 'import-statement' && !item.external) visit(item.path);
   };
   CORE_ROOTS.forEach(visit);
   // The roots themselves are lazily imported entry points: they import the core like every other one.
   const ours = [...seen].filter((file) => file.startsWith('src/') && !CORE_ROOTS.includes(file));
   const lazy = new Set();
   for (const input of Object.values(metafile.inputs)) {
-    for (const item of input.imports) if (item.kind === 'dynamic-import' && item.path.startsWith('src/')) lazy.add(resolve(root, item.path));
+    for (const item of input.imports)
+      if (item.kind === 'dynamic-import' && item.path.startsWith('src/')) lazy.add(resolve(root, item.path));
   }
   return { core: new Set(ours.map((file) => resolve(root, file))), lazy };
 }

@@ -87,7 +87,10 @@ await build({
 });
 // The package has no runtime dependencies: their code is in dist/, so their licences are too.
 if (process.env.SVCCTL_BUILD_META) writeFileSync(process.env.SVCCTL_BUILD_META, JSON.stringify(result.metafile));
-writeFileSync(join(root, staging, 'THIRD_PARTY_NOTICES.md'), thirdPartyNotices(root, Object.keys(result.metafile.inputs)));
+writeFileSync(
+  join(root, staging, 'THIRD_PARTY_NOTICES.md'),
+  thirdPartyNotices(root, Object.keys(result.metafile.inputs)),
+);
 const retired = join(root, `dist.old-${process.pid}`);
 try {
   renameSync(join(root, 'dist'), retired);

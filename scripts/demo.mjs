@@ -24,7 +24,8 @@ const keep = process.argv.includes('--keep');
 
 /** Values never printed: every one is replaced by *** in what the demo shows. */
 const secrets = new Set();
-const redact = (text) => [...secrets].reduce((shown, secret) => (secret ? shown.split(secret).join('***') : shown), text);
+const redact = (text) =>
+  [...secrets].reduce((shown, secret) => (secret ? shown.split(secret).join('***') : shown), text);
 
 const useColor = process.stdout.isTTY && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
 const paint = (code, text) => (useColor ? `\x1b[${code}m${text}\x1b[0m` : text);
@@ -55,7 +56,15 @@ const eventsFile = join(work, 'events.ndjson');
 function childEnv(extra = {}) {
   const env = {};
   for (const [name, value] of Object.entries(process.env)) if (!/^(SERVICE|SVC)_/.test(name)) env[name] = value;
-  return { ...env, HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: join(home, '.config'), APPDATA: join(home, 'AppData', 'Roaming'), NO_COLOR: '1', ...extra };
+  return {
+    ...env,
+    HOME: home,
+    USERPROFILE: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    APPDATA: join(home, 'AppData', 'Roaming'),
+    NO_COLOR: '1',
+    ...extra,
+  };
 }
 
 let sandbox; // { child, exited }
@@ -105,7 +114,11 @@ class StepFailed extends Error {
 function svcctl(args, { env = {}, showEnv = env, input, stdinNote, quietStdout = false } = {}) {
   say(paint('2', `$ ${shown(args, showEnv, stdinNote)}`));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: work, env: childEnv(env), stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: work,
+      env: childEnv(env),
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
     current = child;
     const out = [];
     const err = [];
@@ -121,7 +134,13 @@ function svcctl(args, { env = {}, showEnv = env, input, stdinNote, quietStdout =
       const shownText = `${quietStdout ? '' : stdout}${Buffer.concat(err).toString('utf8')}`;
       for (const line of shownText.split('\n')) if (line !== '') say(`  ${line}`);
       if (code === 0) resolve(stdout);
-      else reject(new StepFailed(`svcctl ${args[0]}${args[1] && !args[1].startsWith('-') ? ` ${args[1]}` : ''} failed (${signal ?? `exit ${code}`})`, code || 1));
+      else
+        reject(
+          new StepFailed(
+            `svcctl ${args[0]}${args[1] && !args[1].startsWith('-') ? ` ${args[1]}` : ''} failed (${signal ?? `exit ${code}`})`,
+            code || 1,
+          ),
+        );
     });
   });
 }
@@ -129,7 +148,11 @@ function svcctl(args, { env = {}, showEnv = env, input, stdinNote, quietStdout =
 /** Starts `svcctl dev` and resolves with its ready line. */
 function startSandbox(args) {
   say(paint('2', `$ ${shown(args)} &`));
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: work, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: work,
+    env: childEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exited = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
   sandbox = { child, exited };
   let out = '';
@@ -190,34 +213,63 @@ async function main() {
   const webhook = ready.webhooks[0];
   for (const value of [user.password, webhook.ingest_token, webhook.hmac_secret]) if (value) secrets.add(value);
   say(`  ready: ${ready.base_url} (API), ${ready.mcp_url} (MCP)`);
-  say(`  user ${user.email}, webhook ${webhook.name} (password, ingest token and HMAC secret read from the ready line)`);
+  say(
+    `  user ${user.email}, webhook ${webhook.name} (password, ingest token and HMAC secret read from the ready line)`,
+  );
   const base = { SERVICE_BASE_URL: ready.base_url };
 
   heading('Log in (the password goes through stdin, never argv)');
   const token = (
-    await svcctl(['login', '--email', user.email, '--password-stdin'], { env: base, input: `${user.password}\n`, stdinNote: "printf '%s\\n' '***'", quietStdout: true })
+    await svcctl(['login', '--email', user.email, '--password-stdin'], {
+      env: base,
+      input: `${user.password}\n`,
+      stdinNote: "printf '%s\\n' '***'",
+      quietStdout: true,
+    })
   ).trim();
   secrets.add(token);
   say(`  access token: *** (a JWT of ${token.length} characters, kept for step 6)`);
 
   heading('Send a signed event that asks for an investigation');
-  const ingest = { ...base, SERVICE_INGEST_TOKEN: webhook.ingest_token, ...(webhook.hmac_secret ? { SERVICE_HMAC_SECRET: webhook.hmac_secret } : {}) };
+  const ingest = {
+    ...base,
+    SERVICE_INGEST_TOKEN: webhook.ingest_token,
+    ...(webhook.hmac_secret ? { SERVICE_HMAC_SECRET: webhook.hmac_secret } : {}),
+  };
   await svcctl(
-    ['event', 'send', '--title', 'Checkout latency above 2 s', '--investigate', '--source', 'demo', '--severity', 'high', '--message', 'p95 of /checkout is 2.4 s since 09:12 UTC', '--label', 'team=payments'],
+    [
+      'event',
+      'send',
+      '--title',
+      'Checkout latency above 2 s',
+      '--investigate',
+      '--source',
+      'demo',
+      '--severity',
+      'high',
+      '--message',
+      'p95 of /checkout is 2.4 s since 09:12 UTC',
+      '--label',
+      'team=payments',
+    ],
     { env: ingest },
   );
 
   heading('Send a batch of 5 events (NDJSON, streamed)');
   const batchFile = join(work, 'batch.ndjson');
   const services = ['api', 'web', 'worker', 'db', 'cache'];
-  await writeFile(batchFile, `${services.map((name, index) => JSON.stringify({ title: `Deploy ${index + 1} of 5: ${name}`, investigate: false, payload: { source: 'demo', severity: 'info', labels: { service: name } } })).join('\n')}\n`);
+  await writeFile(
+    batchFile,
+    `${services.map((name, index) => JSON.stringify({ title: `Deploy ${index + 1} of 5: ${name}`, investigate: false, payload: { source: 'demo', severity: 'info', labels: { service: name } } })).join('\n')}\n`,
+  );
   await svcctl(['event', 'send', '--ndjson', batchFile], { env: ingest });
 
   heading('Install a remote MCP entry for Cursor (in the temporary HOME)');
   const mcp = { SERVICE_MCP_URL: ready.mcp_url };
   await svcctl(['mcp', 'install', '--client', 'cursor', '--mode', 'remote', '--auth', 'bearer'], { env: mcp });
   say(`  ${join(home, '.cursor', 'mcp.json')}:`);
-  for (const line of (await readFile(join(home, '.cursor', 'mcp.json'), 'utf8')).trimEnd().split('\n')) say(`    ${line}`);
+  for (const line of (await readFile(join(home, '.cursor', 'mcp.json'), 'utf8')).trimEnd().split('\n'))
+    say(`    ${line}`);
 
   heading('Check the entry for real with mcp doctor');
   await svcctl(['mcp', 'doctor', '--client', 'cursor'], { env: { SERVICE_ACCESS_TOKEN: token } });
@@ -229,7 +281,12 @@ async function main() {
   say(`  ${received.split('\n').filter((line) => line.trim() !== '').length} events stored`);
 
   heading('Stop the sandbox');
-  say(paint('2', `$ kill -TERM ${sandbox.child.pid}   # svcctl dev stops cleanly on SIGTERM (exit 0) and on Ctrl+C (exit 130)`));
+  say(
+    paint(
+      '2',
+      `$ kill -TERM ${sandbox.child.pid}   # svcctl dev stops cleanly on SIGTERM (exit 0) and on Ctrl+C (exit 130)`,
+    ),
+  );
   await stopSandbox();
   const { code, signal } = await sandbox.exited;
   if (code !== 0) throw new StepFailed(`svcctl dev ended with ${signal ?? `exit ${code}`}`, code || 1);
@@ -245,7 +302,9 @@ try {
   // After Ctrl+C the SIGINT handler stops everything and exits 130; a step it ended is no failure to report.
   if (interrupted) await new Promise(() => {});
   const code = error instanceof StepFailed ? error.code : 1;
-  process.stderr.write(`${paint('1;31', 'demo failed:')} ${redact(error instanceof Error ? error.message : String(error))}\n`);
+  process.stderr.write(
+    `${paint('1;31', 'demo failed:')} ${redact(error instanceof Error ? error.message : String(error))}\n`,
+  );
   const log = sandbox?.log?.() ?? '';
   if (log && !(error instanceof StepFailed && /before it was ready/.test(error.message))) {
     process.stderr.write(`last lines of the sandbox log:\n${redact(log.trim().split('\n').slice(-10).join('\n'))}\n`);

@@ -25,7 +25,8 @@ export function thirdPartyNotices(root, inputs) {
     const full = join(root, dir);
     if (!existsSync(full)) throw new Error(`notices: ${dir} not found`);
     const pkg = JSON.parse(readFileSync(join(full, 'package.json'), 'utf8'));
-    const text = licenceText(full) ?? `(no licence file in the package; its package.json says: ${pkg.license ?? 'nothing'})`;
+    const text =
+      licenceText(full) ?? `(no licence file in the package; its package.json says: ${pkg.license ?? 'nothing'})`;
     return `## ${pkg.name} ${pkg.version} (${pkg.license ?? 'unknown licence'})\n\n\`\`\`\n${text}\n\`\`\`\n`;
   });
   return `# Third-party notices\n\nThe svcctl bundle in this folder contains code of these ${dirs.length} packages, each under its own licence.\n\n${sections.join('\n')}`;

@@ -18,5 +18,7 @@ if (list) {
   console.log(files.join('\n'));
   process.exit(0);
 }
-const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=4', ...files], { stdio: 'inherit' });
+const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=4', ...files], {
+  stdio: 'inherit',
+});
 process.exit(run.status ?? 1);

@@ -9,7 +9,14 @@ import { createProgram, helpWordsAsFlag, type Io } from './cli/program.js';
 import { VERSION } from './core/version.js';
 
 function errorOutput(io: Io, argv: string[]): Output {
-  return new Output({ stdout: io.stdout, stderr: io.stderr, env: io.env, color: !argv.includes('--no-color'), colors: io.colors, redactor: io.secrets });
+  return new Output({
+    stdout: io.stdout,
+    stderr: io.stderr,
+    env: io.env,
+    color: !argv.includes('--no-color'),
+    colors: io.colors,
+    redactor: io.secrets,
+  });
 }
 
 export function reportError(error: unknown, out: Output, verbose: boolean): number {
@@ -19,13 +26,20 @@ export function reportError(error: unknown, out: Output, verbose: boolean): numb
   }
   if (error instanceof CommanderError) {
     // Commander has printed its message (usage errors) or the help/version text.
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
+    if (
+      error.code === 'commander.helpDisplayed' ||
+      error.code === 'commander.version' ||
+      error.code === 'commander.help'
+    ) {
       return ExitCode.Ok;
     }
     return error.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
   }
   const detail = error instanceof Error ? error.message : String(error);
-  out.error(`internal error: ${detail}`, 'this is a bug in svcctl; please report it with the command you ran (run with --verbose for details)');
+  out.error(
+    `internal error: ${detail}`,
+    'this is a bug in svcctl; please report it with the command you ran (run with --verbose for details)',
+  );
   if (verbose && error instanceof Error && error.stack) out.rawError(`${error.stack}\n`);
   return ExitCode.Internal;
 }
@@ -48,7 +62,8 @@ export async function main(given: string[], io?: Partial<Io>): Promise<number> {
     secrets: new KnownSecrets(),
     ...io,
   };
-  if (fullIo.colors === undefined && colorAllowed(fullIo.stderr, fullIo.env, !argv.includes('--no-color'))) fullIo.colors = await loadColors();
+  if (fullIo.colors === undefined && colorAllowed(fullIo.stderr, fullIo.env, !argv.includes('--no-color')))
+    fullIo.colors = await loadColors();
   try {
     await createProgram(fullIo, argv).parseAsync(argv, { from: 'user' });
     return ExitCode.Ok;

@@ -25,7 +25,8 @@ test('top-level help, `help`, an unknown command and an option first still see e
 test('a group given first is complete: its help, its subcommands, and suggestions within it', async () => {
   const event = await runCli(['event', '--help']);
   assert.equal(event.code, 0);
-  for (const name of ['send', 'sign', 'verify', 'run', 'flush']) assert.match(event.stdout, new RegExp(`^  ${name}\\b`, 'm'));
+  for (const name of ['send', 'sign', 'verify', 'run', 'flush'])
+    assert.match(event.stdout, new RegExp(`^  ${name}\\b`, 'm'));
   const typo = await runCli(['event', 'sedn']);
   assert.equal(typo.code, 2);
   assert.match(typo.stderr, /hint: did you mean send\?/);
@@ -37,11 +38,14 @@ test('a group given first is complete: its help, its subcommands, and suggestion
 test('completion still walks the whole tree', async () => {
   const bash = await runCli(['completion', 'bash']);
   assert.equal(bash.code, 0);
-  for (const word of ['install', 'doctor', 'send', 'flush', 'login', 'logout']) assert.ok(bash.stdout.includes(word), `completion knows ${word}`);
+  for (const word of ['install', 'doctor', 'send', 'flush', 'login', 'logout'])
+    assert.ok(bash.stdout.includes(word), `completion knows ${word}`);
 });
 
-test('--version and -V print package.json\'s version, as `svcctl event --version` (commander) does', async () => {
-  const { version } = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+test("--version and -V print package.json's version, as `svcctl event --version` (commander) does", async () => {
+  const { version } = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
   for (const args of [['--version'], ['-V'], ['event', '--version']]) {
     // The build sets the version and bin/svcctl.js answers --version itself: only the built CLI shows both.
     const result = await spawnCli(args);

@@ -13,9 +13,17 @@ import { BIN, cleanEnv } from './helpers/cli.js';
 import { startRecordingServer } from './helpers/recording-server.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
-async function runWithClosedStdout(args: string[], env: Record<string, string>, input?: string): Promise<{ code: number | null; stderr: string; home: string }> {
+async function runWithClosedStdout(
+  args: string[],
+  env: Record<string, string>,
+  input?: string,
+): Promise<{ code: number | null; stderr: string; home: string }> {
   const home = await tempDir('svcctl-pipe-');
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: home, env: cleanEnv(home, env), stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: home,
+    env: cleanEnv(home, env),
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+  });
   child.stdout!.destroy();
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
@@ -32,7 +40,9 @@ test('--version into a closed pipe: exit 0, nothing on stderr', async () => {
   }
 });
 
-test('--version | head -c 0 in a shell: svcctl exits 0 with nothing on stderr', { skip: process.platform === 'win32' ? 'needs bash' : false }, async () => {
+test('--version | head -c 0 in a shell: svcctl exits 0 with nothing on stderr', {
+  skip: process.platform === 'win32' ? 'needs bash' : false,
+}, async () => {
   const script = `"${process.execPath}" "${BIN}" --version | head -c 0; echo "svcctl=\${PIPESTATUS[0]}"`;
   const child = spawn('bash', ['-c', script], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
@@ -45,8 +55,15 @@ test('--version | head -c 0 in a shell: svcctl exits 0 with nothing on stderr', 
 });
 
 test('mcp install into a closed pipe: the file is written, exit 0, no error', async () => {
-  const env = { SERVICE_BASE_URL: 'http://127.0.0.1:9/api', SERVICE_EMAIL: 'me@example.com', SERVICE_PASSWORD: 'pw-123456' };
-  const { code, stderr, home } = await runWithClosedStdout(['mcp', 'install', '--client', 'cursor', '--mode', 'remote', '--json'], env);
+  const env = {
+    SERVICE_BASE_URL: 'http://127.0.0.1:9/api',
+    SERVICE_EMAIL: 'me@example.com',
+    SERVICE_PASSWORD: 'pw-123456',
+  };
+  const { code, stderr, home } = await runWithClosedStdout(
+    ['mcp', 'install', '--client', 'cursor', '--mode', 'remote', '--json'],
+    env,
+  );
   assert.equal(code, 0, stderr);
   assert.doesNotMatch(stderr, /internal error|EPIPE|error:/);
   const written = JSON.parse(await readFile(join(home, '.cursor', 'mcp.json'), 'utf8'));

@@ -38,12 +38,21 @@ async function cacheEntries(dir: string): Promise<Map<string, { ino: number; mod
 
 describe('compileCacheDir', () => {
   it('is $XDG_CACHE_HOME/svcctl/compile-cache/v8-<version>-<arch>, else under ~/.cache', () => {
-    assert.equal(compileCacheDir({ XDG_CACHE_HOME: '/x/cache' }, '/home/u', '11.3', 'x64'), join('/x/cache', 'svcctl', 'compile-cache', 'v8-11.3-x64'));
-    assert.equal(compileCacheDir({}, '/home/u', '11.3', 'arm64'), join('/home/u', '.cache', 'svcctl', 'compile-cache', 'v8-11.3-arm64'));
+    assert.equal(
+      compileCacheDir({ XDG_CACHE_HOME: '/x/cache' }, '/home/u', '11.3', 'x64'),
+      join('/x/cache', 'svcctl', 'compile-cache', 'v8-11.3-x64'),
+    );
+    assert.equal(
+      compileCacheDir({}, '/home/u', '11.3', 'arm64'),
+      join('/home/u', '.cache', 'svcctl', 'compile-cache', 'v8-11.3-arm64'),
+    );
   });
 
   it('ignores a relative XDG_CACHE_HOME, as the XDG spec says', () => {
-    assert.equal(compileCacheDir({ XDG_CACHE_HOME: 'cache' }, '/home/u', '11.3', 'x64'), join('/home/u', '.cache', 'svcctl', 'compile-cache', 'v8-11.3-x64'));
+    assert.equal(
+      compileCacheDir({ XDG_CACHE_HOME: 'cache' }, '/home/u', '11.3', 'x64'),
+      join('/home/u', '.cache', 'svcctl', 'compile-cache', 'v8-11.3-x64'),
+    );
   });
 
   it('is off with NODE_DISABLE_COMPILE_CACHE', () => {
@@ -62,8 +71,10 @@ describe('CachedLoader', () => {
 
   it('runs each file once, gives it its siblings by relative path and the rest from the given require', async () => {
     const { dist, cache } = await distWith({
-      'main.cjs': 'const a = require("./chunks/a.cjs"); const b = require("./chunks/b.cjs"); module.exports = { a, b, sep: require("node:path").sep };',
-      'chunks/a.cjs': 'globalThis.svcctlLoaderRuns = (globalThis.svcctlLoaderRuns ?? 0) + 1; module.exports = { name: "a", file: __filename };',
+      'main.cjs':
+        'const a = require("./chunks/a.cjs"); const b = require("./chunks/b.cjs"); module.exports = { a, b, sep: require("node:path").sep };',
+      'chunks/a.cjs':
+        'globalThis.svcctlLoaderRuns = (globalThis.svcctlLoaderRuns ?? 0) + 1; module.exports = { name: "a", file: __filename };',
       'chunks/b.cjs': 'exports.a = require("./a.cjs"); exports.self = this === exports;',
     });
     const asked: string[] = [];
@@ -80,7 +91,10 @@ describe('CachedLoader', () => {
   it('reports an error at its line in the dist/ file', async () => {
     const { dist, cache } = await distWith({ 'main.cjs': '"use strict";\n\nthrow new Error("on line 3");' });
     const loader = new CachedLoader(cache, dist, require);
-    assert.throws(() => loader.load(join(dist, 'main.cjs')), (error: Error) => error.stack!.includes(`${join(dist, 'main.cjs')}:3`));
+    assert.throws(
+      () => loader.load(join(dist, 'main.cjs')),
+      (error: Error) => error.stack!.includes(`${join(dist, 'main.cjs')}:3`),
+    );
   });
 
   it('saves a cache per file that V8 accepts in the next process, and none when every file had one', async () => {
@@ -93,12 +107,21 @@ describe('CachedLoader', () => {
     assert.match(name!, /^main\.cjs\.\d+\.\d+\.v8$/);
     assert.equal((await stat(join(cache, name!))).mode & 0o777, 0o600);
     // A fresh process: in this one V8 would find the script in its own in-memory cache.
-    const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', `
+    const child = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `
       import { CachedLoader } from ${JSON.stringify(join(ROOT, 'src', 'runtime', 'compile-cache.ts'))};
       import { createRequire } from 'node:module';
       const loader = new CachedLoader(${JSON.stringify(cache)}, ${JSON.stringify(dist)}, createRequire(import.meta.url));
       console.log(loader.load(${JSON.stringify(join(dist, 'main.cjs'))})(4), loader.unsavedCount());
-    `], { encoding: 'utf8' });
+    `,
+      ],
+      { encoding: 'utf8' },
+    );
     assert.equal(child.stderr, '');
     assert.equal(child.stdout, '8 0\n');
   });
@@ -139,7 +162,10 @@ describe('the compile cache of the CLI', () => {
     const home = await makeTempDir('svcctl-cache-');
     const file = join(home, 'not-a-folder');
     await writeFile(file, 'a file');
-    const run = await spawnCli(['event', 'sign', file], { home, env: { SERVICE_HMAC_SECRET: SECRET, XDG_CACHE_HOME: join(file, 'cache') } });
+    const run = await spawnCli(['event', 'sign', file], {
+      home,
+      env: { SERVICE_HMAC_SECRET: SECRET, XDG_CACHE_HOME: join(file, 'cache') },
+    });
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stderr, '');
     assert.equal(run.stdout, `sha256=${createHmac('sha256', SECRET).update('a file').digest('hex')}\n`);

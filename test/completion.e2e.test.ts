@@ -31,14 +31,28 @@ async function scriptOf(shell: 'bash' | 'zsh' | 'fish'): Promise<string> {
 
 /** What bash's completion function offers for the words (the last one is the word being completed). */
 function bashComplete(script: string, words: string[], cwd?: string): string[] {
-  const driver = 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; _svcctl; printf "%s\\n" "${COMPREPLY[@]}"';
-  const out = execFileSync('bash', ['--norc', '--noprofile', '-c', driver, 'driver', script, ...words], { encoding: 'utf8', cwd });
+  const driver =
+    'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; _svcctl; printf "%s\\n" "${COMPREPLY[@]}"';
+  const out = execFileSync('bash', ['--norc', '--noprofile', '-c', driver, 'driver', script, ...words], {
+    encoding: 'utf8',
+    cwd,
+  });
   return out.split('\n').filter((line) => line !== '');
 }
 
 function fakeIo(): Io {
   const sink = { write: () => true, isTTY: false } as unknown as Io['stdout'];
-  return { env: {}, cwd: '/', homeDir: '/nonexistent', platform: 'linux', stdin: process.stdin, stdout: sink, stderr: sink, version: '9.9.9', secrets: new KnownSecrets() };
+  return {
+    env: {},
+    cwd: '/',
+    homeDir: '/nonexistent',
+    platform: 'linux',
+    stdin: process.stdin,
+    stdout: sink,
+    stderr: sink,
+    version: '9.9.9',
+    secrets: new KnownSecrets(),
+  };
 }
 
 describe('svcctl completion bash', () => {
@@ -53,7 +67,11 @@ describe('svcctl completion bash', () => {
     assert.deepEqual(bashComplete(script, ['svcctl', 'mcp', 'install', '--client', '']).sort(), [...CLIENT_IDS].sort());
     assert.deepEqual(bashComplete(script, ['svcctl', 'mcp', 'install', '--name', 'x', '--client', 'cu']), ['cursor']);
     // bash splits --client=cu at '=' (COMP_WORDBREAKS).
-    assert.deepEqual(bashComplete(script, ['svcctl', 'mcp', 'install', '--client', '=', 'cl']).sort(), ['claude-code', 'claude-desktop', 'cline']);
+    assert.deepEqual(bashComplete(script, ['svcctl', 'mcp', 'install', '--client', '=', 'cl']).sort(), [
+      'claude-code',
+      'claude-desktop',
+      'cline',
+    ]);
   });
 
   it('offers the choices of --mode, --auth and --scope, and files for file arguments and options', async () => {
@@ -78,13 +96,31 @@ describe('svcctl completion bash', () => {
     const bin = await tempDir('svcctl-completion-bin-');
     await writeFile(join(bin, 'svcctl-test-job'), '#!/bin/sh\n', { mode: 0o755 });
     const driver = (words: string[]) =>
-      execFileSync('bash', ['--norc', '--noprofile', '-c', 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _svcctl; printf "%s\\n" "${COMPREPLY[@]}"', 'driver', script, ...words], {
-        encoding: 'utf8',
-        cwd: bin,
-        env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
-      }).split('\n').filter(Boolean);
+      execFileSync(
+        'bash',
+        [
+          '--norc',
+          '--noprofile',
+          '-c',
+          'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _svcctl; printf "%s\\n" "${COMPREPLY[@]}"',
+          'driver',
+          script,
+          ...words,
+        ],
+        {
+          encoding: 'utf8',
+          cwd: bin,
+          env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+        },
+      )
+        .split('\n')
+        .filter(Boolean);
     assert.deepEqual(driver(['svcctl', 'event', 'run', '--', 'svcctl-test-j']), ['svcctl-test-job']);
-    assert.deepEqual(driver(['svcctl', 'event', 'run', '--always', '--', 'svcctl-test-job', 'svcctl-t']), ['svcctl-test-job'], 'then files');
+    assert.deepEqual(
+      driver(['svcctl', 'event', 'run', '--always', '--', 'svcctl-test-job', 'svcctl-t']),
+      ['svcctl-test-job'],
+      'then files',
+    );
     assert.ok(driver(['svcctl', 'event', 'run', '--al']).includes('--always'), 'before -- the options of event run');
   });
 
@@ -92,7 +128,9 @@ describe('svcctl completion bash', () => {
     const program = createProgram(fakeIo());
     const send = program.commands.find((c) => c.name() === 'event')?.commands.find((c) => c.name() === 'send');
     assert.ok(send);
-    send.option('--brand-new-file <file>', 'a new option').addOption(new Option('--colour <c>', 'a new choice').choices(['red', 'teal']));
+    send
+      .option('--brand-new-file <file>', 'a new option')
+      .addOption(new Option('--colour <c>', 'a new choice').choices(['red', 'teal']));
     const file = join(await tempDir('svcctl-completion-new-'), 'svcctl.bash');
     await writeFile(file, completionScript('bash', completionTree(program), '9.9.9'));
     assert.deepEqual(bashComplete(file, ['svcctl', 'event', 'send', '--bra']), ['--brand-new-file']);
@@ -109,22 +147,32 @@ describe('svcctl completion bash', () => {
 });
 
 describe('svcctl completion fish and zsh', () => {
-  it('fish: `complete -C` offers client ids, commands with descriptions, and --opt=value', { skip: !has('fish') && 'fish is not installed' }, async () => {
+  it('fish: `complete -C` offers client ids, commands with descriptions, and --opt=value', {
+    skip: !has('fish') && 'fish is not installed',
+  }, async () => {
     const script = await scriptOf('fish');
     const complete = (line: string): string[] =>
-      execFileSync('fish', ['--no-config', '-c', `source ${script}; complete -C ${JSON.stringify(line)}`], { encoding: 'utf8' }).split('\n').filter(Boolean);
+      execFileSync('fish', ['--no-config', '-c', `source ${script}; complete -C ${JSON.stringify(line)}`], {
+        encoding: 'utf8',
+      })
+        .split('\n')
+        .filter(Boolean);
     assert.deepEqual(complete('svcctl mcp install --client ').sort(), [...CLIENT_IDS].sort());
     assert.deepEqual(complete('svcctl ev'), ['event\tsend signed events to the Event Ingestion API']);
     assert.deepEqual(complete('svcctl mcp install --mode=re'), ['--mode=remote']);
   });
 
-  it('zsh: the completion function offers client ids and subcommands', { skip: !has('zsh') && 'zsh is not installed' }, async () => {
+  it('zsh: the completion function offers client ids and subcommands', {
+    skip: !has('zsh') && 'zsh is not installed',
+  }, async () => {
     const script = await scriptOf('zsh');
     // compdef/compadd/_files are compsys's; here they record what the function asks for.
     const driver = `compdef() { :; }; compset() { :; }; compadd() { [[ $1 == -- ]] && shift; print -rl -- "$@"; }; _files() { print -r -- '(files)'; }
       source "$1"; shift; words=("$@"); CURRENT=$#; _svcctl`;
     const complete = (...words: string[]): string[] =>
-      execFileSync('zsh', ['-f', '-c', driver, 'driver', script, ...words], { encoding: 'utf8' }).split('\n').filter(Boolean);
+      execFileSync('zsh', ['-f', '-c', driver, 'driver', script, ...words], { encoding: 'utf8' })
+        .split('\n')
+        .filter(Boolean);
     assert.deepEqual(complete('svcctl', 'mcp', 'install', '--client', '').sort(), [...CLIENT_IDS].sort());
     assert.ok(complete('svcctl', '').includes('event'));
     assert.deepEqual(complete('svcctl', 'event', 'send', ''), ['(files)']);

@@ -13,7 +13,9 @@ import { runCli, type RunResult } from './helpers/cli.js';
 import { EMAIL, PASSWORD, startLoginServer, type LoginServer } from './helpers/login-server.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
-async function home(text?: string): Promise<{ home: string; file: string; run: (args: string[], input?: string) => Promise<RunResult> }> {
+async function home(
+  text?: string,
+): Promise<{ home: string; file: string; run: (args: string[], input?: string) => Promise<RunResult> }> {
   const home = await tempDir('svcctl-config-trust-');
   const folder = join(home, '.config', 'svcctl');
   await mkdir(folder, { recursive: true, mode: 0o700 });
@@ -22,7 +24,11 @@ async function home(text?: string): Promise<{ home: string; file: string; run: (
   return { home, file, run: (args, input) => runCli(args, { home, ...(input !== undefined ? { input } : {}) }) };
 }
 
-const exists = (path: string): Promise<boolean> => lstat(path).then(() => true, () => false);
+const exists = (path: string): Promise<boolean> =>
+  lstat(path).then(
+    () => true,
+    () => false,
+  );
 
 describe('a config.toml that is a symbolic link', () => {
   it('is neither read nor written through: exit 7 naming the link and its target, the target and its folder untouched', async () => {
@@ -32,10 +38,19 @@ describe('a config.toml that is a symbolic link', () => {
     await writeFile(target, planted);
     const { file, run } = await home();
     await symlink(target, file);
-    for (const args of [['deployment', 'list'], ['token'], ['deployment', 'add', 'acme', 'https://acme.example.com/api'], ['deployment', 'use', 'evil'], ['deployment', 'remove', 'evil']]) {
+    for (const args of [
+      ['deployment', 'list'],
+      ['token'],
+      ['deployment', 'add', 'acme', 'https://acme.example.com/api'],
+      ['deployment', 'use', 'evil'],
+      ['deployment', 'remove', 'evil'],
+    ]) {
       const result = await run(args);
       assert.equal(result.code, 7, `${args.join(' ')}: ${result.stderr}`);
-      assert.match(result.stderr, /config\.toml is a symbolic link \(to .*planted\.toml\); svcctl neither reads nor writes config\.toml through a link/);
+      assert.match(
+        result.stderr,
+        /config\.toml is a symbolic link \(to .*planted\.toml\); svcctl neither reads nor writes config\.toml through a link/,
+      );
       assert.match(result.stderr, /hint: replace the link with a copy of the file it points to/);
       assert.doesNotMatch(result.stdout, /evil\.example\.com/);
     }
@@ -48,18 +63,37 @@ describe('a config.toml that is a symbolic link', () => {
 
 describe('a config.toml with a key of the wrong type', () => {
   const cases: { text: string; says: RegExp }[] = [
-    { text: 'default = 5\n', says: /config\.toml: default must be a string \(the name of a deployment\), not a number/ },
+    {
+      text: 'default = 5\n',
+      says: /config\.toml: default must be a string \(the name of a deployment\), not a number/,
+    },
     { text: 'deployments = "x"\n', says: /config\.toml: deployments must be a table of deployments, not a string/ },
     { text: 'deployments = ["a"]\n', says: /config\.toml: deployments must be a table of deployments, not an array/ },
-    { text: '[deployments]\nacme = "https://acme.example.com/api"\n', says: /config\.toml: deployments\.acme must be a table with a base_url, not a string/ },
-    { text: '[deployments."a b"]\nurl = "https://acme.example.com/api"\n', says: /config\.toml: deployments\."a b" has no base_url/ },
-    { text: '[deployments.acme]\nbase_url = 443\n', says: /config\.toml: deployments\.acme\.base_url must be a string \(the API base URL\), not a number/ },
+    {
+      text: '[deployments]\nacme = "https://acme.example.com/api"\n',
+      says: /config\.toml: deployments\.acme must be a table with a base_url, not a string/,
+    },
+    {
+      text: '[deployments."a b"]\nurl = "https://acme.example.com/api"\n',
+      says: /config\.toml: deployments\."a b" has no base_url/,
+    },
+    {
+      text: '[deployments.acme]\nbase_url = 443\n',
+      says: /config\.toml: deployments\.acme\.base_url must be a string \(the API base URL\), not a number/,
+    },
     { text: 'default = "acme"\n[deployments.acme\n', says: /config\.toml:2:\d+: not valid TOML/ },
   ];
   for (const { text, says } of cases) {
     it(`${JSON.stringify(text)}: exit 7 for every command that reads it, and no edit`, async () => {
       const { file, run } = await home(text);
-      for (const args of [['deployment', 'list'], ['--json', 'deployment', 'list'], ['token'], ['status'], ['deployment', 'add', 'other', 'https://other.example.com/api'], ['deployment', 'use', 'acme']]) {
+      for (const args of [
+        ['deployment', 'list'],
+        ['--json', 'deployment', 'list'],
+        ['token'],
+        ['status'],
+        ['deployment', 'add', 'other', 'https://other.example.com/api'],
+        ['deployment', 'use', 'acme'],
+      ]) {
         const result = await run(args);
         assert.equal(result.code, 7, `${args.join(' ')}: ${result.stderr}`);
         assert.match(result.stderr, says, args.join(' '));
@@ -118,12 +152,29 @@ describe('edits of config.toml', () => {
 
     const remove = await run(['deployment', 'remove', 'staging']);
     assert.equal(remove.code, 0, remove.stderr);
-    const removed = ['# my deployments, kept in git', 'theme = "dark" # not svcctl\'s', '', '# staging first', '[plugins.x]', 'enabled = true', '', '[deployments.prod]', 'base_url = "https://prod.example.com/api"', ''].join('\n');
-    assert.equal(await readFile(file, 'utf8'), removed, 'the table and the default that named it are gone; the rest stays (a comment above a table is the user\'s: kept)');
+    const removed = [
+      '# my deployments, kept in git',
+      'theme = "dark" # not svcctl\'s',
+      '',
+      '# staging first',
+      '[plugins.x]',
+      'enabled = true',
+      '',
+      '[deployments.prod]',
+      'base_url = "https://prod.example.com/api"',
+      '',
+    ].join('\n');
+    assert.equal(
+      await readFile(file, 'utf8'),
+      removed,
+      "the table and the default that named it are gone; the rest stays (a comment above a table is the user's: kept)",
+    );
 
     const list = await run(['--json', 'deployment', 'list']);
     assert.equal(list.code, 0, list.stderr);
-    assert.deepEqual(JSON.parse(list.stdout), [{ name: 'prod', base_url: 'https://prod.example.com/api', default: false, logged_in: false }]);
+    assert.deepEqual(JSON.parse(list.stdout), [
+      { name: 'prod', base_url: 'https://prod.example.com/api', default: false, logged_in: false },
+    ]);
   });
 
   it('an edit that changes nothing writes nothing (no .bak)', async () => {
@@ -154,12 +205,32 @@ describe('edits of config.toml', () => {
 
     it('adds its deployment to a file with comments and keeps them', async () => {
       const { file, run } = await home(mine);
-      const login = await run(['login', '--email', EMAIL, '--password-stdin', '--save', '--remember-deployment', '--base-url', server.baseUrl], `${PASSWORD}\n`);
+      const login = await run(
+        [
+          'login',
+          '--email',
+          EMAIL,
+          '--password-stdin',
+          '--save',
+          '--remember-deployment',
+          '--base-url',
+          server.baseUrl,
+        ],
+        `${PASSWORD}\n`,
+      );
       assert.equal(login.code, 0, login.stderr);
       const name = new URL(server.baseUrl).host;
       const text = await readFile(file, 'utf8');
-      assert.ok(text.startsWith(`# my deployments, kept in git\ntheme = "dark" # not svcctl's\ndefault = "${name}"\n\n# staging first\n`), text);
-      assert.ok(text.endsWith(`[plugins.x]\nenabled = true\n\n[deployments."${name}"]\nbase_url = "${server.baseUrl}"\n`), text);
+      assert.ok(
+        text.startsWith(
+          `# my deployments, kept in git\ntheme = "dark" # not svcctl's\ndefault = "${name}"\n\n# staging first\n`,
+        ),
+        text,
+      );
+      assert.ok(
+        text.endsWith(`[plugins.x]\nenabled = true\n\n[deployments."${name}"]\nbase_url = "${server.baseUrl}"\n`),
+        text,
+      );
       assert.equal(await readFile(`${file}.bak`, 'utf8'), mine);
     });
   });
@@ -172,7 +243,10 @@ describe('many deployments', () => {
     const { run } = await home(`${lines.join('\n')}\n`);
     const unknown = await run(['--deployment', 'nope', 'token']);
     assert.equal(unknown.code, 2, unknown.stderr);
-    assert.match(unknown.stderr, /hint: saved deployments: d0, d1, d2, d3, d4, d5, d6, d7, d8, d9, d10, d11, d12, d13, d14, d15, d16, d17, d18, d19 and 10 more \(svcctl deployment list\)/);
+    assert.match(
+      unknown.stderr,
+      /hint: saved deployments: d0, d1, d2, d3, d4, d5, d6, d7, d8, d9, d10, d11, d12, d13, d14, d15, d16, d17, d18, d19 and 10 more \(svcctl deployment list\)/,
+    );
   });
 
   // One run: parsing 200,000 tables takes smol-toml about 10 s here, the rest of the command well under one.

@@ -25,7 +25,11 @@ const HEADINGS = [
 
 it('scripts/demo.mjs runs every step against svcctl dev and exits 0', async () => {
   const home = await makeTempDir('svcctl-demo-test-');
-  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'demo.mjs')], { cwd: home, env: cleanEnv(home, { SERVICE_BASE_URL: 'https://not-used.example.com/api' }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'scripts', 'demo.mjs')], {
+    cwd: home,
+    env: cleanEnv(home, { SERVICE_BASE_URL: 'https://not-used.example.com/api' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const chunks: Buffer[] = [];
   child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
   child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -44,8 +48,14 @@ it('scripts/demo.mjs runs every step against svcctl dev and exits 0', async () =
   }
   // Each step shows the command it ran, with the secrets as ***.
   assert.match(output, /^\$ svcctl dev --port 0 --events-file \S+events\.ndjson &$/m);
-  assert.match(output, /^\$ printf '%s\\n' '\*\*\*' \| SERVICE_BASE_URL=http:\/\/127\.0\.0\.1:\d+\/api svcctl login --email \S+ --password-stdin$/m);
-  assert.match(output, /^\$ SERVICE_BASE_URL=\S+ SERVICE_INGEST_TOKEN=\*\*\* SERVICE_HMAC_SECRET=\*\*\* svcctl event send --title 'Checkout latency above 2 s' --investigate /m);
+  assert.match(
+    output,
+    /^\$ printf '%s\\n' '\*\*\*' \| SERVICE_BASE_URL=http:\/\/127\.0\.0\.1:\d+\/api svcctl login --email \S+ --password-stdin$/m,
+  );
+  assert.match(
+    output,
+    /^\$ SERVICE_BASE_URL=\S+ SERVICE_INGEST_TOKEN=\*\*\* SERVICE_HMAC_SECRET=\*\*\* svcctl event send --title 'Checkout latency above 2 s' --investigate /m,
+  );
   assert.match(output, /^\$ SERVICE_ACCESS_TOKEN=\*\*\* svcctl mcp doctor --client cursor$/m);
   assert.match(output, /✓ tools\/list: 3 tools: whoami, list_events, get_event/);
   assert.match(output, /"investigate": true/);

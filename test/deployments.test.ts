@@ -26,11 +26,16 @@ after(async () => {
 
 const nameOf = (server: LoginServer): string => new URL(server.baseUrl).host;
 
-async function homeWithLogins(...servers: LoginServer[]): Promise<{ home: string; run: (args: string[], env?: Record<string, string>) => Promise<RunResult> }> {
+async function homeWithLogins(
+  ...servers: LoginServer[]
+): Promise<{ home: string; run: (args: string[], env?: Record<string, string>) => Promise<RunResult> }> {
   const home = await tempDir('svcctl-deploy-');
   const run = (args: string[], env: Record<string, string> = {}) => runCli(args, { home, env });
   for (const server of servers) {
-    const login = await runCli(['login', '--email', EMAIL, '--password-stdin', '--save', '--remember-deployment', '--base-url', server.baseUrl], { home, input: `${PASSWORD}\n` });
+    const login = await runCli(
+      ['login', '--email', EMAIL, '--password-stdin', '--save', '--remember-deployment', '--base-url', server.baseUrl],
+      { home, input: `${PASSWORD}\n` },
+    );
     assert.equal(login.code, 0, login.stderr);
   }
   return { home, run };
@@ -42,7 +47,10 @@ describe('a remembered deployment', () => {
     const token = await run(['-v', 'token']);
     assert.equal(token.code, 0, token.stderr);
     assert.equal(token.stdout.trim(), a.issued.at(-1));
-    assert.match(token.stderr, /base URL from deployment '127\.0\.0\.1:\d+' \(the default deployment of .*config\.toml\)/);
+    assert.match(
+      token.stderr,
+      /base URL from deployment '127\.0\.0\.1:\d+' \(the default deployment of .*config\.toml\)/,
+    );
     const logout = await run(['logout']);
     assert.equal(logout.code, 0, logout.stderr);
     assert.equal((await run(['token'])).code, 4, 'the token is gone, the deployment still known');
@@ -66,9 +74,21 @@ describe('a remembered deployment', () => {
     const [tokenA, tokenB] = [a.issued.at(-1), b.issued.at(-1)];
     assert.equal(await tokenOf([]), tokenA, 'the first saved is the default');
     assert.equal(await tokenOf([], { SVCCTL_DEPLOYMENT: nameOf(b) }), tokenB);
-    assert.equal(await tokenOf([], { SVCCTL_DEPLOYMENT: nameOf(b), SERVICE_BASE_URL: a.baseUrl }), tokenA, 'SERVICE_BASE_URL beats SVCCTL_DEPLOYMENT');
-    assert.equal(await tokenOf(['--deployment', nameOf(b)], { SERVICE_BASE_URL: a.baseUrl }), tokenB, '--deployment beats SERVICE_BASE_URL');
-    assert.equal(await tokenOf(['--base-url', a.baseUrl, '--deployment', nameOf(b)]), tokenA, '--base-url beats --deployment');
+    assert.equal(
+      await tokenOf([], { SVCCTL_DEPLOYMENT: nameOf(b), SERVICE_BASE_URL: a.baseUrl }),
+      tokenA,
+      'SERVICE_BASE_URL beats SVCCTL_DEPLOYMENT',
+    );
+    assert.equal(
+      await tokenOf(['--deployment', nameOf(b)], { SERVICE_BASE_URL: a.baseUrl }),
+      tokenB,
+      '--deployment beats SERVICE_BASE_URL',
+    );
+    assert.equal(
+      await tokenOf(['--base-url', a.baseUrl, '--deployment', nameOf(b)]),
+      tokenA,
+      '--base-url beats --deployment',
+    );
     assert.equal((await run(['deployment', 'use', nameOf(b)])).code, 0);
     assert.equal(await tokenOf([]), tokenB, 'the new default');
     const unknown = await run(['--deployment', 'nope', 'token']);
@@ -85,18 +105,32 @@ describe('a remembered deployment', () => {
     const result = await run(['token']);
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, /several deployments are saved \(.*\): name one/);
-    assert.match(result.stderr, /hint: pass --deployment NAME \(or set SVCCTL_DEPLOYMENT\), or make one the default: svcctl deployment use NAME/);
+    assert.match(
+      result.stderr,
+      /hint: pass --deployment NAME \(or set SVCCTL_DEPLOYMENT\), or make one the default: svcctl deployment use NAME/,
+    );
     const listed = await run(['--json', 'deployment', 'list']);
-    assert.deepEqual(JSON.parse(listed.stdout).map((row: { name: string; default: boolean; logged_in: boolean }) => [row.name, row.default, row.logged_in]), [
-      [nameOf(a), false, true],
-      [nameOf(b), false, true],
-    ]);
+    assert.deepEqual(
+      JSON.parse(listed.stdout).map((row: { name: string; default: boolean; logged_in: boolean }) => [
+        row.name,
+        row.default,
+        row.logged_in,
+      ]),
+      [
+        [nameOf(a), false, true],
+        [nameOf(b), false, true],
+      ],
+    );
   });
 
   it('deployment add and remove; the config holds no secret', async () => {
     const { home, run } = await homeWithLogins(a);
     assert.equal((await run(['deployment', 'add', 'staging', 'https://staging.acme.example/api'])).code, 0);
-    assert.equal((await run(['deployment', 'add', 'staging', 'https://other.acme.example/api'])).code, 2, 'a name is not reused for another URL');
+    assert.equal(
+      (await run(['deployment', 'add', 'staging', 'https://other.acme.example/api'])).code,
+      2,
+      'a name is not reused for another URL',
+    );
     assert.equal((await run(['deployment', 'remove', 'staging'])).code, 0);
     assert.equal((await run(['deployment', 'remove', 'staging'])).code, 2);
     const config = await readFile(join(home, '.config', 'svcctl', 'config.toml'), 'utf8');
@@ -111,7 +145,12 @@ describe('svcctl status', () => {
     const env = { SERVICE_INGEST_TOKEN: 'ingest-secret-value-1', SERVICE_PASSWORD: PASSWORD };
     const text = await run(['status'], env);
     assert.equal(text.code, 0, text.stderr);
-    assert.match(text.stdout, new RegExp(`deployment: ${nameOf(a).replace(/\./g, '\\.')} ${a.baseUrl.replace(/\./g, '\\.')} \\(from the default deployment`));
+    assert.match(
+      text.stdout,
+      new RegExp(
+        `deployment: ${nameOf(a).replace(/\./g, '\\.')} ${a.baseUrl.replace(/\./g, '\\.')} \\(from the default deployment`,
+      ),
+    );
     assert.match(text.stdout, new RegExp(`login: +${EMAIL}, expires in \\d+ minutes \\(\\d{4}-\\d\\d-\\d\\dT`));
     assert.match(text.stdout, /settings: +SERVICE_PASSWORD, SERVICE_INGEST_TOKEN/);
     const json = await run(['--json', 'status'], env);

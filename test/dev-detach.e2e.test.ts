@@ -60,7 +60,11 @@ describe('svcctl dev --detach', () => {
     assert.equal(login.status, 200, 'the background sandbox answers');
     const sent = await runCli(['event', 'send', '--title', 'from the background test'], {
       home,
-      env: { SERVICE_BASE_URL: ready.base_url, SERVICE_INGEST_TOKEN: ready.webhooks[0]!.ingest_token, SERVICE_HMAC_SECRET: ready.webhooks[0]!.hmac_secret },
+      env: {
+        SERVICE_BASE_URL: ready.base_url,
+        SERVICE_INGEST_TOKEN: ready.webhooks[0]!.ingest_token,
+        SERVICE_HMAC_SECRET: ready.webhooks[0]!.hmac_secret,
+      },
     });
     assert.equal(sent.code, 0, sent.stderr);
     process.kill(ready.pid, 'SIGTERM');
@@ -122,7 +126,12 @@ describe('svcctl dev --detach', () => {
         `"${process.execPath}" "${BIN}" event send --title unsigned >/dev/null && echo send-ok`,
         'kill "$SVCCTL_DEV_PID"',
       ].join('\n');
-      const out = execFileSync(shell, ['-c', script], { cwd: home, env: { ...env, SERVICE_ACCESS_TOKEN: 'stale', SVC_HMAC_SECRET: 'stale' }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      const out = execFileSync(shell, ['-c', script], {
+        cwd: home,
+        env: { ...env, SERVICE_ACCESS_TOKEN: 'stale', SVC_HMAC_SECRET: 'stale' },
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       const [pid, email, shown, secret, token, legacySecret, loginOk, sendOk] = out.trim().split('\n');
       started.push(Number(pid));
       assert.equal(email, 'ops@example.com', shell);

@@ -14,16 +14,29 @@ describe('svcctl dev: login and identity provider', () => {
   let dev: DevServer;
   let origin: string;
   const login = (body: unknown, contentType = 'application/json') =>
-    httpRequest(`${dev.ready.base_url}/v1/user/login`, { body: typeof body === 'string' ? body : JSON.stringify(body), headers: { 'content-type': contentType } });
+    httpRequest(`${dev.ready.base_url}/v1/user/login`, {
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+      headers: { 'content-type': contentType },
+    });
 
   before(async () => {
-    dev = await startDev(['--user', 'alice@example.com:correct horse:battery', '--user', 'bob@example.com', '--token-ttl', '120']);
+    dev = await startDev([
+      '--user',
+      'alice@example.com:correct horse:battery',
+      '--user',
+      'bob@example.com',
+      '--token-ttl',
+      '120',
+    ]);
     origin = new URL(dev.ready.base_url).origin;
   });
   after(() => dev?.stop());
 
   it('lists the users; a user given without a password gets a random one', () => {
-    assert.deepEqual(dev.ready.users.map((u) => u.email), ['alice@example.com', 'bob@example.com']);
+    assert.deepEqual(
+      dev.ready.users.map((u) => u.email),
+      ['alice@example.com', 'bob@example.com'],
+    );
     assert.equal(dev.ready.users[0]?.password, 'correct horse:battery');
     assert.ok((dev.ready.users[1]?.password.length ?? 0) >= 12);
     assert.equal(dev.ready.mcp_url, `${origin}/mcp`);
@@ -33,7 +46,10 @@ describe('svcctl dev: login and identity provider', () => {
     const answer = await login({ email: 'alice@example.com', password: 'correct horse:battery' });
     assert.equal(answer.status, 200, answer.body);
     const token = JSON.parse(answer.body).access_token as string;
-    const [header, claims] = token.split('.').map((part, i) => (i < 2 ? decode(part) : part)) as [Record<string, unknown>, Record<string, unknown>];
+    const [header, claims] = token.split('.').map((part, i) => (i < 2 ? decode(part) : part)) as [
+      Record<string, unknown>,
+      Record<string, unknown>,
+    ];
     assert.equal(header.alg, 'HS256');
     assert.equal(claims.iss, origin);
     assert.equal(claims.email, 'alice@example.com');
@@ -43,7 +59,10 @@ describe('svcctl dev: login and identity provider', () => {
   });
 
   it('answers 401 for a wrong password or an unknown user, 400 for a malformed body, 415 for another content type', async () => {
-    for (const body of [{ email: 'alice@example.com', password: 'wrong' }, { email: 'nobody@example.com', password: 'x' }]) {
+    for (const body of [
+      { email: 'alice@example.com', password: 'wrong' },
+      { email: 'nobody@example.com', password: 'x' },
+    ]) {
       const answer = await login(body);
       assert.equal(answer.status, 401);
       assert.equal(JSON.parse(answer.body).error, 'invalid email or password');
@@ -89,10 +108,15 @@ describe('svcctl dev: login and identity provider', () => {
     const document = JSON.parse(result.stdout);
     assert.equal(document.issuer, origin);
     assert.equal(document.email, 'alice@example.com');
-    const info = await httpRequest(`${origin}/userinfo`, { headers: { authorization: `Bearer ${document.access_token}` } });
+    const info = await httpRequest(`${origin}/userinfo`, {
+      headers: { authorization: `Bearer ${document.access_token}` },
+    });
     assert.equal(info.status, 200);
 
-    const wrong = await runCli(['login', '--email', 'alice@example.com', '--password-stdin'], { input: 'nope\n', env: { SERVICE_BASE_URL: dev.ready.base_url } });
+    const wrong = await runCli(['login', '--email', 'alice@example.com', '--password-stdin'], {
+      input: 'nope\n',
+      env: { SERVICE_BASE_URL: dev.ready.base_url },
+    });
     assert.equal(wrong.code, 4);
     assert.ok(!dev.stderr().includes('correct horse'), 'the password is not in the sandbox log');
   });
@@ -107,14 +131,32 @@ describe('svcctl dev: token expiry', () => {
       const user = dev.ready.users[0]!;
       const origin = new URL(dev.ready.base_url).origin;
       const otherToken = JSON.parse(
-        (await httpRequest(`${other.ready.base_url}/v1/user/login`, { body: JSON.stringify(other.ready.users[0]), headers: { 'content-type': 'application/json' } })).body,
+        (
+          await httpRequest(`${other.ready.base_url}/v1/user/login`, {
+            body: JSON.stringify(other.ready.users[0]),
+            headers: { 'content-type': 'application/json' },
+          })
+        ).body,
       ).access_token as string;
-      const answer = await httpRequest(`${dev.ready.base_url}/v1/user/login`, { body: JSON.stringify(user), headers: { 'content-type': 'application/json' } });
+      const answer = await httpRequest(`${dev.ready.base_url}/v1/user/login`, {
+        body: JSON.stringify(user),
+        headers: { 'content-type': 'application/json' },
+      });
       const token = JSON.parse(answer.body).access_token as string;
-      assert.equal((await httpRequest(`${origin}/userinfo`, { headers: { authorization: `Bearer ${token}` } })).status, 200);
-      assert.equal((await httpRequest(`${origin}/userinfo`, { headers: { authorization: `Bearer ${otherToken}` } })).status, 401);
+      assert.equal(
+        (await httpRequest(`${origin}/userinfo`, { headers: { authorization: `Bearer ${token}` } })).status,
+        200,
+      );
+      assert.equal(
+        (await httpRequest(`${origin}/userinfo`, { headers: { authorization: `Bearer ${otherToken}` } })).status,
+        401,
+      );
       now += 1400;
-      assert.equal((await httpRequest(`${origin}/userinfo`, { headers: { authorization: `Bearer ${token}` } })).status, 200, 'still in its lifetime');
+      assert.equal(
+        (await httpRequest(`${origin}/userinfo`, { headers: { authorization: `Bearer ${token}` } })).status,
+        200,
+        'still in its lifetime',
+      );
       now += 700;
       const expired = await httpRequest(`${origin}/userinfo`, { headers: { authorization: `Bearer ${token}` } });
       assert.equal(expired.status, 401);

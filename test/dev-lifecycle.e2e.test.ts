@@ -29,7 +29,10 @@ describe('svcctl dev: process lifecycle', () => {
         assert.equal(dev.ready.webhooks.length, 1);
         assert.equal(typeof dev.ready.webhooks[0]!.hmac_secret, 'string');
         // The ready line comes only after listening: the server answers at once.
-        assert.equal((await httpRequest(`${new URL(dev.ready.base_url).origin}/.well-known/openid-configuration`)).status, 200);
+        assert.equal(
+          (await httpRequest(`${new URL(dev.ready.base_url).origin}/.well-known/openid-configuration`)).status,
+          200,
+        );
       }
       assert.notEqual(a.ready.base_url, b.ready.base_url);
       assert.notEqual(a.ready.users[0]!.password, b.ready.users[0]!.password);
@@ -48,7 +51,9 @@ describe('svcctl dev: process lifecycle', () => {
     const client = new Client({ name: 'svcctl-test', version: '1.0.0' });
     const headers = { 'X-Service-Email': user.email, 'X-Service-Password': user.password };
     try {
-      await client.connect(new StreamableHTTPClientTransport(new URL(term.ready.mcp_url), { requestInit: { headers } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(term.ready.mcp_url), { requestInit: { headers } }),
+      );
       await client.listTools();
     } catch (error) {
       await Promise.all([term.stop(), int.stop()]); // a failed session must not leave both servers running
@@ -68,11 +73,20 @@ describe('svcctl dev: process lifecycle', () => {
     try {
       const first = await spawnDev(['--webhook', 'open', '--events-file', eventsFile]);
       const id = randomUUID();
-      const headers = { 'content-type': 'application/json', authorization: `Bearer ${first.ready.webhooks[0]!.ingest_token}` };
-      assert.equal((await httpRequest(`${first.ready.base_url}/v1/event`, { body: unsignedEvent(id), headers })).status, 202);
+      const headers = {
+        'content-type': 'application/json',
+        authorization: `Bearer ${first.ready.webhooks[0]!.ingest_token}`,
+      };
+      assert.equal(
+        (await httpRequest(`${first.ready.base_url}/v1/event`, { body: unsignedEvent(id), headers })).status,
+        202,
+      );
       assert.deepEqual(await first.stop('SIGTERM'), { code: 0, signal: null });
       const lines = (await readFile(eventsFile, 'utf8')).split('\n').filter(Boolean);
-      assert.deepEqual(lines.map((l) => JSON.parse(l).event.id), [id]);
+      assert.deepEqual(
+        lines.map((l) => JSON.parse(l).event.id),
+        [id],
+      );
 
       const second = await spawnDev(['--webhook', 'open', '--events-file', eventsFile]);
       try {
@@ -112,10 +126,19 @@ describe('svcctl dev: process lifecycle', () => {
       const folder = await runDevExpectingExit(['--events-file', dir]);
       assert.equal(folder.code, 2);
       assert.equal(folder.stdout, '');
-      assert.match(folder.stderr, new RegExp(`^error: --events-file: ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is a folder, not a file$`, 'm'));
+      assert.match(
+        folder.stderr,
+        new RegExp(
+          `^error: --events-file: ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is a folder, not a file$`,
+          'm',
+        ),
+      );
       const noFolder = await runDevExpectingExit(['--events-file', join(dir, 'missing', 'events.ndjson')]);
       assert.equal(noFolder.code, 2);
-      assert.match(noFolder.stderr, /cannot write --events-file '.*\/missing\/events\.ndjson': its folder does not exist$/m);
+      assert.match(
+        noFolder.stderr,
+        /cannot write --events-file '.*\/missing\/events\.ndjson': its folder does not exist$/m,
+      );
       for (const result of [folder, noFolder]) assert.ok(!/\bE[A-Z]{3,}\b/.test(result.stderr), result.stderr);
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -123,7 +146,13 @@ describe('svcctl dev: process lifecycle', () => {
   });
 
   it('bad flag values are usage errors (exit 2)', async () => {
-    for (const args of [['--user', 'not-an-email:pw'], ['--user', 'a@example.com:'], ['--webhook', 'bad name'], ['--port', '70000'], ['--user', 'a@example.com:x', '--user', 'A@example.com:y']]) {
+    for (const args of [
+      ['--user', 'not-an-email:pw'],
+      ['--user', 'a@example.com:'],
+      ['--webhook', 'bad name'],
+      ['--port', '70000'],
+      ['--user', 'a@example.com:x', '--user', 'A@example.com:y'],
+    ]) {
       const result = await runDevExpectingExit(args);
       assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
       assert.equal(result.stdout, '');

@@ -16,7 +16,10 @@ const TOOLS = ['get_event', 'list_events', 'whoami'];
 const passwordHeaders = { 'X-Service-Email': ALICE.email, 'X-Service-Password': ALICE.password };
 
 async function loginToken(baseUrl: string): Promise<string> {
-  const answer = await httpRequest(`${baseUrl}/v1/user/login`, { body: JSON.stringify(ALICE), headers: { 'content-type': 'application/json' } });
+  const answer = await httpRequest(`${baseUrl}/v1/user/login`, {
+    body: JSON.stringify(ALICE),
+    headers: { 'content-type': 'application/json' },
+  });
   assert.equal(answer.status, 200, answer.body);
   return JSON.parse(answer.body).access_token;
 }
@@ -45,9 +48,15 @@ describe('svcctl dev --protocol both (default): one URL, both eras', () => {
   });
 
   it('answers a wrong password or token 401 in the 2026 era too, as an auth failure (not a version question)', async () => {
-    const attempts: Array<Record<string, string>> = [{ ...passwordHeaders, 'X-Service-Password': 'wrong' }, { Authorization: 'Bearer not-a-token' }];
+    const attempts: Array<Record<string, string>> = [
+      { ...passwordHeaders, 'X-Service-Password': 'wrong' },
+      { Authorization: 'Bearer not-a-token' },
+    ];
     for (const headers of attempts) {
-      const error = await connectAs('pinned-2026', dev.ready.mcp_url, headers).then(() => undefined, (e: unknown) => e);
+      const error = await connectAs('pinned-2026', dev.ready.mcp_url, headers).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       assert.ok(error instanceof SdkHttpError, String(error));
       assert.equal((error as SdkHttpError).status, 401);
     }
@@ -76,7 +85,10 @@ describe('svcctl dev --protocol 2026-07-28: a stateless-only server', () => {
     const modern = await connectAs('pinned-2026', dev.ready.mcp_url, passwordHeaders);
     assert.deepEqual(await modern.listTools(), TOOLS);
     await modern.close();
-    const error = await connectAs('legacy-v1', dev.ready.mcp_url, passwordHeaders).then(() => undefined, (e: unknown) => e as Error & { code?: unknown });
+    const error = await connectAs('legacy-v1', dev.ready.mcp_url, passwordHeaders).then(
+      () => undefined,
+      (e: unknown) => e as Error & { code?: unknown },
+    );
     assert.equal(error?.code, 400);
     assert.match(String(error), /Unsupported protocol version: 2025-11-25/);
   });
@@ -97,7 +109,10 @@ describe('svcctl dev --protocol 2025-11-25: a 2025-only server', () => {
     assert.equal(auto.era, 'legacy');
     assert.deepEqual(await auto.listTools(), TOOLS);
     await auto.close();
-    const error = await connectAs('pinned-2026', dev.ready.mcp_url, passwordHeaders).then(() => undefined, (e: unknown) => e);
+    const error = await connectAs('pinned-2026', dev.ready.mcp_url, passwordHeaders).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.ok(error instanceof SdkError, String(error));
     assert.match((error as Error).message, /did not offer pinned protocol version 2026-07-28/);
   });
@@ -110,7 +125,7 @@ describe('startSandbox: per-user tracking by email in both eras', () => {
   });
   after(async () => sandbox?.close());
 
-  it('counts each user\'s requests per era, by email, with no protocol session in the 2026 era', async () => {
+  it("counts each user's requests per era, by email, with no protocol session in the 2026 era", async () => {
     const upper = { ...passwordHeaders, 'X-Service-Email': ALICE.email.toUpperCase() };
     const modern = await connectAs('pinned-2026', sandbox.mcpUrl, upper);
     await modern.listTools();

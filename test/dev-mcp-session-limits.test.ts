@@ -29,7 +29,12 @@ describe('svcctl dev: MCP session limits', () => {
 
   async function initialize(user: { email: string; password: string }): Promise<string> {
     const answer = await httpRequest(sandbox.mcpUrl, {
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }),
       headers: headersOf(user),
     });
     assert.equal(answer.status, 200, answer.body);
@@ -38,7 +43,10 @@ describe('svcctl dev: MCP session limits', () => {
     return id as string;
   }
   async function listStatus(user: { email: string; password: string }, sessionId: string): Promise<number> {
-    const answer = await httpRequest(sandbox.mcpUrl, { body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), headers: headersOf(user, sessionId) });
+    const answer = await httpRequest(sandbox.mcpUrl, {
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+      headers: headersOf(user, sessionId),
+    });
     return answer.status;
   }
 

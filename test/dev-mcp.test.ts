@@ -24,7 +24,14 @@ describe('svcctl dev: /mcp', () => {
   const open: Connected[] = [];
 
   before(async () => {
-    dev = await startDev(['--user', `${ALICE.email}:${ALICE.password}`, '--user', `${BOB.email}:${BOB.password}`, '--webhook', `hooks:${SECRET}`]);
+    dev = await startDev([
+      '--user',
+      `${ALICE.email}:${ALICE.password}`,
+      '--user',
+      `${BOB.email}:${BOB.password}`,
+      '--webhook',
+      `hooks:${SECRET}`,
+    ]);
   });
   after(async () => {
     await Promise.allSettled(open.map((c) => c.client.close()));
@@ -33,23 +40,38 @@ describe('svcctl dev: /mcp', () => {
 
   async function connect(headers: Record<string, string>, sessionId?: string): Promise<Connected> {
     const client = new Client({ name: 'svcctl-test', version: '1.0.0' });
-    const transport = new StreamableHTTPClientTransport(new URL(dev.ready.mcp_url), { requestInit: { headers }, ...(sessionId ? { sessionId } : {}) });
+    const transport = new StreamableHTTPClientTransport(new URL(dev.ready.mcp_url), {
+      requestInit: { headers },
+      ...(sessionId ? { sessionId } : {}),
+    });
     await client.connect(transport);
     open.push({ client, transport });
     return { client, transport };
   }
-  async function callJson(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ isError: boolean; value: any }> {
-    const result = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ type: string; text: string }> };
+  async function callJson(
+    client: Client,
+    name: string,
+    args: Record<string, unknown> = {},
+  ): Promise<{ isError: boolean; value: any }> {
+    const result = (await client.callTool({ name, arguments: args })) as {
+      isError?: boolean;
+      content: Array<{ type: string; text: string }>;
+    };
     return { isError: result.isError === true, value: JSON.parse(result.content[0]!.text) };
   }
   async function loginToken(user: { email: string; password: string }): Promise<string> {
-    const answer = await httpRequest(`${dev.ready.base_url}/v1/user/login`, { body: JSON.stringify(user), headers: { 'content-type': 'application/json' } });
+    const answer = await httpRequest(`${dev.ready.base_url}/v1/user/login`, {
+      body: JSON.stringify(user),
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(answer.status, 200, answer.body);
     return JSON.parse(answer.body).access_token;
   }
   async function sendEvent(title: string): Promise<string> {
     const id = randomUUID();
-    const body = JSON.stringify({ event: { id, title, created_at: new Date().toISOString(), investigate: true, payload: '{"source":"test"}' } });
+    const body = JSON.stringify({
+      event: { id, title, created_at: new Date().toISOString(), investigate: true, payload: '{"source":"test"}' },
+    });
     const answer = await httpRequest(`${dev.ready.base_url}/v1/event`, {
       body,
       headers: {
@@ -61,7 +83,11 @@ describe('svcctl dev: /mcp', () => {
     assert.equal(answer.status, 202, answer.body);
     return id;
   }
-  const count = (pattern: RegExp): number => dev.stderr().split('\n').filter((line) => pattern.test(line)).length;
+  const count = (pattern: RegExp): number =>
+    dev
+      .stderr()
+      .split('\n')
+      .filter((line) => pattern.test(line)).length;
 
   it('authenticates by X-Service-Email/X-Service-Password and serves whoami, list_events, get_event', async () => {
     const first = await sendEvent('first');
@@ -73,9 +99,15 @@ describe('svcctl dev: /mcp', () => {
 
     const listed = (await callJson(client, 'list_events', { limit: 1 })).value;
     assert.equal(listed.total, 2);
-    assert.deepEqual(listed.events.map((e: any) => e.event.id), [second]);
+    assert.deepEqual(
+      listed.events.map((e: any) => e.event.id),
+      [second],
+    );
     const all = (await callJson(client, 'list_events')).value;
-    assert.deepEqual(all.events.map((e: any) => e.event.id), [second, first]);
+    assert.deepEqual(
+      all.events.map((e: any) => e.event.id),
+      [second, first],
+    );
     assert.equal(all.events[0].webhook, 'hooks');
 
     const found = await callJson(client, 'get_event', { id: first });
@@ -91,8 +123,18 @@ describe('svcctl dev: /mcp', () => {
 
   it('answers a wrong password with 401, a JSON-RPC error body and WWW-Authenticate', async () => {
     const answer = await httpRequest(dev.ready.mcp_url, {
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'X-Service-Email': ALICE.email, 'X-Service-Password': 'wrong' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'X-Service-Email': ALICE.email,
+        'X-Service-Password': 'wrong',
+      },
     });
     assert.equal(answer.status, 401);
     assert.match(String(answer.headers['www-authenticate']), /^Bearer realm=/);
@@ -114,7 +156,10 @@ describe('svcctl dev: /mcp', () => {
     await dev.waitForStderr(/GET \/userinfo 200 .*alice@example\.com/);
     assert.ok(count(/GET \/\.well-known\/openid-configuration 200/) - discoveriesBefore <= 1);
 
-    const invalid = await httpRequest(dev.ready.mcp_url, { body: '{}', headers: { 'content-type': 'application/json', authorization: `Bearer ${token.slice(0, -2)}xx` } });
+    const invalid = await httpRequest(dev.ready.mcp_url, {
+      body: '{}',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token.slice(0, -2)}xx` },
+    });
     assert.equal(invalid.status, 401);
     assert.match(String(invalid.headers['www-authenticate']), /error="invalid_token"/);
   });
@@ -135,7 +180,13 @@ describe('svcctl dev: /mcp', () => {
     // The same session id under another user's credentials is unknown.
     const foreign = await httpRequest(dev.ready.mcp_url, {
       body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'X-Service-Email': ALICE.email, 'X-Service-Password': ALICE.password },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': sessionId,
+        'X-Service-Email': ALICE.email,
+        'X-Service-Password': ALICE.password,
+      },
     });
     assert.equal(foreign.status, 404);
   });
@@ -145,16 +196,26 @@ describe('svcctl dev: /mcp', () => {
     const bearer = await connect({ Authorization: `Bearer ${await loginToken(ALICE)}` });
     const beforeRefresh = await connect({ Authorization: `Bearer ${await loginToken(ALICE)}` });
     // The third client goes on with a refreshed token in the same session.
-    const refreshed = await connect({ Authorization: `Bearer ${await loginToken(ALICE)}` }, beforeRefresh.transport.sessionId);
+    const refreshed = await connect(
+      { Authorization: `Bearer ${await loginToken(ALICE)}` },
+      beforeRefresh.transport.sessionId,
+    );
     const sessions = new Set([password, bearer, refreshed].map((c) => c.transport.sessionId));
     assert.equal(sessions.size, 3, 'three sessions');
     // Every one works after all of them have connected.
-    for (const [client, method] of [[password.client, 'password'], [bearer.client, 'bearer'], [refreshed.client, 'bearer']] as const) {
+    for (const [client, method] of [
+      [password.client, 'password'],
+      [bearer.client, 'bearer'],
+      [refreshed.client, 'bearer'],
+    ] as const) {
       assert.equal((await client.listTools()).tools.length, 3);
       assert.deepEqual((await callJson(client, 'whoami')).value, { email: ALICE.email, auth_method: method });
     }
     // And once more in the first order, so no later initialize closed an earlier session.
-    assert.deepEqual((await callJson(password.client, 'whoami')).value, { email: ALICE.email, auth_method: 'password' });
+    assert.deepEqual((await callJson(password.client, 'whoami')).value, {
+      email: ALICE.email,
+      auth_method: 'password',
+    });
   });
 });
 
@@ -172,7 +233,9 @@ describe('svcctl dev --one-session-per-user', () => {
   it('a new initialize of the same user closes the earlier session (404), another user is not affected', async () => {
     const connect = async (): Promise<Connected> => {
       const client = new Client({ name: 'svcctl-test', version: '1.0.0' });
-      const transport = new StreamableHTTPClientTransport(new URL(dev.ready.mcp_url), { requestInit: { headers: { 'X-Service-Email': ALICE.email, 'X-Service-Password': ALICE.password } } });
+      const transport = new StreamableHTTPClientTransport(new URL(dev.ready.mcp_url), {
+        requestInit: { headers: { 'X-Service-Email': ALICE.email, 'X-Service-Password': ALICE.password } },
+      });
       await client.connect(transport);
       open.push(client);
       return { client, transport };

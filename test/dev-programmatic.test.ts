@@ -27,7 +27,10 @@ describe('startSandbox()', () => {
     });
     assert.equal(sent.status, 202);
     assert.equal(sandbox.store.get(id.toUpperCase())?.webhook, 'ci', 'ids are compared without case');
-    const wrongHost = await httpRequest(`${sandbox.baseUrl}/v1/user/login`, { body: '{}', headers: { host: 'attacker.example', 'content-type': 'application/json' } });
+    const wrongHost = await httpRequest(`${sandbox.baseUrl}/v1/user/login`, {
+      body: '{}',
+      headers: { host: 'attacker.example', 'content-type': 'application/json' },
+    });
     assert.equal(wrongHost.status, 421);
     await sandbox.close();
     assert.ok(lines.some((line) => / POST \/api\/v1\/event 202 /.test(line)));

@@ -39,13 +39,18 @@ describe('svcctl dev and slow or greedy clients', () => {
         closedAt.push(new Promise((resolve) => socket.once('close', () => resolve(Date.now() - started))));
         const head = `POST /api/v1/event HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nx-slow: ${'a'.repeat(100)}`;
         let sent = 0;
-        timers.push(setInterval(() => !socket.destroyed && sent < head.length && socket.write(head[sent++] as string), 1000));
+        timers.push(
+          setInterval(() => !socket.destroyed && sent < head.length && socket.write(head[sent++] as string), 1000),
+        );
       }
       const send = await runCli(['event', 'send', '--title', 'while others trickle', '--timeout', '5'], { env });
       assert.equal(send.code, 0, send.stderr);
       const times = await Promise.all(closedAt);
       // Node checks the open requests every ¼ of the limit: all closed well before the trickle could end (100+ s).
-      assert.ok(Math.max(...times) < limitMs + 10_000, `last trickling connection closed after ${Math.max(...times)} ms`);
+      assert.ok(
+        Math.max(...times) < limitMs + 10_000,
+        `last trickling connection closed after ${Math.max(...times)} ms`,
+      );
       assert.ok(Math.min(...times) >= limitMs - 100, 'no connection is closed before the limit');
       assert.equal(sandbox.store.size, 2, 'the normal events were stored');
     } finally {

@@ -50,7 +50,20 @@ describe('documentation blocks', () => {
 
 describe('the docs test itself', () => {
   it('reads markers, and refuses one it does not know', () => {
-    const text = ['<!-- docs-test: skip (a placeholder host) -->', '', '```sh', 'svcctl login', '```', '<!-- docs-test: sandbox -->', '```bash', 'svcctl token', '```', '```json', '{}', '```'].join('\n');
+    const text = [
+      '<!-- docs-test: skip (a placeholder host) -->',
+      '',
+      '```sh',
+      'svcctl login',
+      '```',
+      '<!-- docs-test: sandbox -->',
+      '```bash',
+      'svcctl token',
+      '```',
+      '```json',
+      '{}',
+      '```',
+    ].join('\n');
     const found = shellBlocks('x.md', text);
     assert.deepEqual(
       found.map((block) => [block.line, block.mode]),
@@ -59,7 +72,10 @@ describe('the docs test itself', () => {
         [7, { kind: 'sandbox' }],
       ],
     );
-    assert.throws(() => shellBlocks('x.md', '<!-- docs-test: skpi -->\n```sh\ntrue\n```'), /x\.md:2: unknown docs-test marker 'skpi'/);
+    assert.throws(
+      () => shellBlocks('x.md', '<!-- docs-test: skpi -->\n```sh\ntrue\n```'),
+      /x\.md:2: unknown docs-test marker 'skpi'/,
+    );
   });
 
   it('finds what breaks a pasted block: # comments, ! in double quotes (not inside single quotes)', () => {
@@ -80,7 +96,8 @@ describe('the docs test itself', () => {
     const block: DocBlock = { file: 'old-README.md', line: 1, lang: 'sh', code: old, mode: { kind: 'run' } };
     await assert.rejects(check(block), (error: Error) => {
       assert.match(error.message, /line 5 failed \(exit [1-9]\d*\): svcctl event send/);
-      if (process.platform === 'linux') assert.match(error.message, /left running: .*svcctl(\.js)? dev --events-file events\.ndjson/);
+      if (process.platform === 'linux')
+        assert.match(error.message, /left running: .*svcctl(\.js)? dev --events-file events\.ndjson/);
       return true;
     });
   });

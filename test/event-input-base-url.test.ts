@@ -14,7 +14,9 @@ describe('a base URL that does not end in /api: the suggested URL', () => {
   ];
   for (const [given, suggested] of cases) {
     it(`${given} → did you mean ${suggested}?`, async () => {
-      const result = await runCli(['event', 'send', '--title', 'x', '--dry-run', '--base-url', given], { env: { SERVICE_INGEST_TOKEN: 't' } });
+      const result = await runCli(['event', 'send', '--title', 'x', '--dry-run', '--base-url', given], {
+        env: { SERVICE_INGEST_TOKEN: 't' },
+      });
       assert.equal(result.code, 2, result.stderr);
       assert.match(result.stderr, /must end in \/api/);
       assert.ok(result.stderr.includes(`did you mean ${suggested}?`), result.stderr);

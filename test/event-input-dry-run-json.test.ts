@@ -19,11 +19,23 @@ describe('event send --json with --dry-run / --print-curl', () => {
 
   it('--json --dry-run prints one JSON document: method, url, headers (token as ***), body', async () => {
     const result = await runCli(
-      ['--json', 'event', 'send', '--title', 'caf\u00e9', '--id', '00000000-0000-4000-8000-000000000000', '--created-at', '2026-11-22T02:31:00Z', '--dry-run'],
+      [
+        '--json',
+        'event',
+        'send',
+        '--title',
+        'caf\u00e9',
+        '--id',
+        '00000000-0000-4000-8000-000000000000',
+        '--created-at',
+        '2026-11-22T02:31:00Z',
+        '--dry-run',
+      ],
       { env },
     );
     assert.equal(result.code, 0, result.stderr);
-    const body = '{"event":{"id":"00000000-0000-4000-8000-000000000000","title":"caf\u00e9","created_at":"2026-11-22T02:31:00.000Z","investigate":false,"payload":"{}"}}';
+    const body =
+      '{"event":{"id":"00000000-0000-4000-8000-000000000000","title":"caf\u00e9","created_at":"2026-11-22T02:31:00.000Z","investigate":false,"payload":"{}"}}';
     assert.deepEqual(JSON.parse(result.stdout), {
       method: 'POST',
       url: 'http://127.0.0.1:9/api/v1/event',
@@ -47,10 +59,19 @@ describe('event send --json with --dry-run / --print-curl', () => {
     await writeFile(file, `${lines[0]}\n\n${lines[1]}\n`);
     const result = await runCli(['--json', 'event', 'send', '--ndjson', file, '--raw', '--dry-run'], { env });
     assert.equal(result.code, 0, result.stderr);
-    const printed = result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    const printed = result.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     assert.equal(printed.length, 2);
-    assert.deepEqual(printed.map((request) => request.body), lines);
-    assert.deepEqual(printed.map((request) => request.headers['X-Hub-Signature-256']), lines.map(sign));
+    assert.deepEqual(
+      printed.map((request) => request.body),
+      lines,
+    );
+    assert.deepEqual(
+      printed.map((request) => request.headers['X-Hub-Signature-256']),
+      lines.map(sign),
+    );
   });
 
   it('--json --print-curl is a usage error (exit 2): a curl command is not JSON', async () => {

@@ -21,15 +21,21 @@ describe('secrets with a control character are rejected (exit 2) without showing
   it('an ingest token file with two lines', async () => {
     const file = join(fixture.dir, 'two-lines.txt');
     await writeFile(file, `${HALF}\n${OTHER}\n`);
-    const result = await runCli(['event', 'send', '--title', 'x', '--token-file', file], { env: { SERVICE_BASE_URL: fixture.server.baseUrl } });
+    const result = await runCli(['event', 'send', '--title', 'x', '--token-file', file], {
+      env: { SERVICE_BASE_URL: fixture.server.baseUrl },
+    });
     check(result, /the ingest token in .*two-lines\.txt contains a line break/);
     assert.equal(fixture.server.requests.length, 0);
   });
 
   it('an ingest token variable with a CR, and one with an escape character', async () => {
-    const cr = await runCli(['event', 'send', '--title', 'x'], { env: { SERVICE_BASE_URL: fixture.server.baseUrl, SERVICE_INGEST_TOKEN: `${HALF}\r${OTHER}` } });
+    const cr = await runCli(['event', 'send', '--title', 'x'], {
+      env: { SERVICE_BASE_URL: fixture.server.baseUrl, SERVICE_INGEST_TOKEN: `${HALF}\r${OTHER}` },
+    });
     check(cr, /SERVICE_INGEST_TOKEN \(the ingest token\) contains a line break/);
-    const esc = await runCli(['event', 'send', '--title', 'x'], { env: { SERVICE_BASE_URL: fixture.server.baseUrl, SVC_INGEST_TOKEN: `${HALF}\x1b${OTHER}` } });
+    const esc = await runCli(['event', 'send', '--title', 'x'], {
+      env: { SERVICE_BASE_URL: fixture.server.baseUrl, SVC_INGEST_TOKEN: `${HALF}\x1b${OTHER}` },
+    });
     check(esc, /SVC_INGEST_TOKEN \(the ingest token\) contains a control character \(U\+001B\)/);
     assert.equal(fixture.server.requests.length, 0);
   });
@@ -53,15 +59,22 @@ describe('secrets with a control character are rejected (exit 2) without showing
   it('a tab and one trailing newline are fine', async () => {
     const file = join(fixture.dir, 'tab.txt');
     await writeFile(file, `${HALF}\t${OTHER}\n`);
-    const result = await runCli(['event', 'send', '--title', 'x', '--token-file', file], { env: { SERVICE_BASE_URL: fixture.server.baseUrl } });
+    const result = await runCli(['event', 'send', '--title', 'x', '--token-file', file], {
+      env: { SERVICE_BASE_URL: fixture.server.baseUrl },
+    });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(fixture.server.requests.at(-1)!.headers.authorization, `Bearer ${HALF}\t${OTHER}`);
   });
 
   it('an ingest token with a character that cannot travel in a header (exit 2, not a network error)', async () => {
     const sentBefore = fixture.server.requests.length;
-    const result = await runCli(['event', 'send', '--title', 'x'], { env: { SERVICE_BASE_URL: fixture.server.baseUrl, SERVICE_INGEST_TOKEN: `${HALF}€` } });
-    check(result, /SERVICE_INGEST_TOKEN \(the ingest token\) contains a character that cannot be sent in an HTTP header/);
+    const result = await runCli(['event', 'send', '--title', 'x'], {
+      env: { SERVICE_BASE_URL: fixture.server.baseUrl, SERVICE_INGEST_TOKEN: `${HALF}€` },
+    });
+    check(
+      result,
+      /SERVICE_INGEST_TOKEN \(the ingest token\) contains a character that cannot be sent in an HTTP header/,
+    );
     assert.equal(fixture.server.requests.length, sentBefore, 'nothing was sent');
   });
 });

@@ -8,7 +8,8 @@ import { useEventFixture } from './helpers/event-fixture.js';
 describe('https to a plain-http port is explained in words', () => {
   const fixture = useEventFixture('tok-tls', (server) => `https://127.0.0.1:${new URL(server.origin).port}/api`);
 
-  const expected = (): string => `the server at 127.0.0.1:${new URL(fixture.server.origin).port} did not answer TLS (is it plain http? try http://)`;
+  const expected = (): string =>
+    `the server at 127.0.0.1:${new URL(fixture.server.origin).port} did not answer TLS (is it plain http? try http://)`;
 
   it('one event (Node http client): no OpenSSL text, not retried', async () => {
     const result = await runCli(['event', 'send', '--title', 'x'], { env: fixture.env });

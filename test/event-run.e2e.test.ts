@@ -9,7 +9,11 @@ import { useEventFixture } from './helpers/event-fixture.js';
 const TOKEN = 'tok-run-7c1f';
 const SECRET = 'sec-run-03be';
 
-function payloadOf(body: Buffer): { title: string; investigate: boolean; payload: Record<string, unknown> & { labels: Record<string, string> } } {
+function payloadOf(body: Buffer): {
+  title: string;
+  investigate: boolean;
+  payload: Record<string, unknown> & { labels: Record<string, string> };
+} {
   const event = JSON.parse(body.toString('utf8')).event;
   return { ...event, payload: JSON.parse(event.payload) };
 }
@@ -21,7 +25,9 @@ describe('event run', () => {
 
   it('a failing command: its exit code, one signed event with the tail, exit code and duration', async () => {
     const before = since();
-    const result = await spawnCli(['event', 'run', '--', 'sh', '-c', 'echo oops >&2; sleep 0.2; exit 3'], { env: env() });
+    const result = await spawnCli(['event', 'run', '--', 'sh', '-c', 'echo oops >&2; sleep 0.2; exit 3'], {
+      env: env(),
+    });
     assert.equal(result.code, 3, result.stderr);
     assert.match(result.stderr, /^oops$/m, 'stderr passes through');
     assert.equal(result.stdout, '', 'stdout belongs to the command');
@@ -43,7 +49,10 @@ describe('event run', () => {
     const quiet = await spawnCli(['event', 'run', '--', 'true'], { env: env() });
     assert.equal(quiet.code, 0, quiet.stderr);
     assert.equal(since(), before);
-    const always = await spawnCli(['event', 'run', '--always', '--show-args', '--label', 'job=x', '--', 'sh', '-c', 'exit 0'], { env: env() });
+    const always = await spawnCli(
+      ['event', 'run', '--always', '--show-args', '--label', 'job=x', '--', 'sh', '-c', 'exit 0'],
+      { env: env() },
+    );
     assert.equal(always.code, 0, always.stderr);
     assert.equal(since(), before + 1);
     const event = payloadOf(fixture.server.requests.at(-1)!.body);
@@ -74,7 +83,9 @@ describe('event run', () => {
   it('secrets of the environment are redacted in the tail; --tail keeps the last lines', async () => {
     const before = since();
     const script = 'for i in 1 2 3 4 5; do echo "line $i" >&2; done; echo "token is $MY_API_TOKEN" >&2; exit 1';
-    const result = await spawnCli(['event', 'run', '--tail', '2', '--', 'sh', '-c', script], { env: { ...env(), MY_API_TOKEN: 'hunter2-very-secret' } });
+    const result = await spawnCli(['event', 'run', '--tail', '2', '--', 'sh', '-c', script], {
+      env: { ...env(), MY_API_TOKEN: 'hunter2-very-secret' },
+    });
     assert.equal(result.code, 1);
     assert.equal(payloadOf(fixture.server.requests[before]!.body).payload.message, 'line 5\ntoken is ***');
   });
@@ -90,7 +101,10 @@ describe('event run', () => {
   it('SIGINT is forwarded to the command', async () => {
     const home = await makeTempDir();
     const script = 'trap "echo got-int >&2; exit 42" INT; echo ready >&2; while :; do sleep 0.05; done';
-    const child = spawn(process.execPath, [BIN, 'event', 'run', '--', 'sh', '-c', script], { env: cleanEnv(home, env()), stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'event', 'run', '--', 'sh', '-c', script], {
+      env: cleanEnv(home, env()),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
@@ -105,7 +119,10 @@ describe('event run', () => {
     const home = await makeTempDir();
     const script = 'yes "a line of stderr output from the job" | head -c 100000000 >&2; echo last-line >&2; exit 5';
     const before = since();
-    const child = spawn(process.execPath, [BIN, 'event', 'run', '--', 'sh', '-c', script], { env: cleanEnv(home, env()), stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'event', 'run', '--', 'sh', '-c', script], {
+      env: cleanEnv(home, env()),
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let bytes = 0;
     let peakKb = 0;
     child.stderr.on('data', (chunk: Buffer) => (bytes += chunk.length));
@@ -127,7 +144,9 @@ describe('event run', () => {
 
   it('--dry-run prints the event and sends nothing', async () => {
     const before = since();
-    const result = await spawnCli(['event', 'run', '--dry-run', '--', 'sh', '-c', 'echo oops >&2; exit 3'], { env: env() });
+    const result = await spawnCli(['event', 'run', '--dry-run', '--', 'sh', '-c', 'echo oops >&2; exit 3'], {
+      env: env(),
+    });
     assert.equal(result.code, 3, result.stderr);
     assert.equal(since(), before);
     assert.match(result.stdout, /sh failed \(exit 3\)/);

@@ -64,10 +64,14 @@ describe('event send --ndjson: nothing is lost, nothing runs away', () => {
       const all = eventLines(50);
       await writeFile(input, `${all.join('\n')}\n`);
       const failedOut = join(dir, 'interrupted.ndjson');
-      const child = spawn(process.execPath, [BIN, 'event', 'send', '--ndjson', input, '--concurrency', '4', '--failed-out', failedOut, '--json'], {
-        env: cleanEnv(dir, { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN }),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawn(
+        process.execPath,
+        [BIN, 'event', 'send', '--ndjson', input, '--concurrency', '4', '--failed-out', failedOut, '--json'],
+        {
+          env: cleanEnv(dir, { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN }),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       let stderr = '';
       let stdout = '';
       child.stderr.on('data', (chunk) => (stderr += chunk));
@@ -83,7 +87,10 @@ describe('event send --ndjson: nothing is lost, nothing runs away', () => {
       const kept = (await readFile(failedOut, 'utf8')).trimEnd().split('\n');
       assert.deepEqual(kept, all.slice(0, 4), 'the four lines in flight, in input order');
       assert.match(stderr, /interrupted: 4 lines in flight were not confirmed/);
-      const reported = stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+      const reported = stdout
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line));
       assert.deepEqual(
         reported.map((r) => [r.line, r.id, r.status]),
         all.slice(0, 4).map((line, i) => [i + 1, JSON.parse(line).event.id, null]),

@@ -29,9 +29,15 @@ describe('event send --print-curl', () => {
         });
         assert.equal(printed.code, 0, printed.stderr);
         assert.equal(server.requests.length, 0, 'print-curl sends nothing');
-        assert.ok(!printed.stdout.includes(TOKEN) && !printed.stdout.includes(vector.secret), 'no secret value in the command');
+        assert.ok(
+          !printed.stdout.includes(TOKEN) && !printed.stdout.includes(vector.secret),
+          'no secret value in the command',
+        );
         // Asynchronous: the recording server runs in this process and must keep answering.
-        await promisify(execFile)('bash', ['-c', printed.stdout], { env: cleanEnv(dir, { SERVICE_INGEST_TOKEN: TOKEN }), timeout: 15_000 });
+        await promisify(execFile)('bash', ['-c', printed.stdout], {
+          env: cleanEnv(dir, { SERVICE_INGEST_TOKEN: TOKEN }),
+          timeout: 15_000,
+        });
         assert.equal(server.requests.length, 1);
         const [request] = server.requests;
         assert.ok(request!.body.equals(vector.body), 'curl sent different bytes');
@@ -48,16 +54,26 @@ describe('event send --print-curl', () => {
     const server = await startRecordingServer();
     try {
       await writeFile(join(dir, 'token.txt'), `${TOKEN}\n`);
-      const printed = await runCli(['event', 'send', '--title', 'from a file', '--token-file', 'token.txt', '--print-curl'], {
-        cwd: dir,
-        env: { SERVICE_BASE_URL: server.baseUrl },
-      });
+      const printed = await runCli(
+        ['event', 'send', '--title', 'from a file', '--token-file', 'token.txt', '--print-curl'],
+        {
+          cwd: dir,
+          env: { SERVICE_BASE_URL: server.baseUrl },
+        },
+      );
       assert.equal(printed.code, 0, printed.stderr);
       assert.ok(!printed.stdout.includes(TOKEN), 'no token value in the command');
       assert.ok(printed.stdout.includes(`"$(cat '${join(dir, 'token.txt')}')"`), printed.stdout);
-      assert.ok(!/curl[^\n]*token\.txt/.test(printed.stdout), 'the file is read in the header process substitution, not on the curl line');
+      assert.ok(
+        !/curl[^\n]*token\.txt/.test(printed.stdout),
+        'the file is read in the header process substitution, not on the curl line',
+      );
       // Run from another folder with no token variable: the absolute path still finds the file.
-      await promisify(execFile)('bash', ['-c', printed.stdout], { env: cleanEnv(dir, { SERVICE_INGEST_TOKEN: 'wrong' }), cwd: '/', timeout: 15_000 });
+      await promisify(execFile)('bash', ['-c', printed.stdout], {
+        env: cleanEnv(dir, { SERVICE_INGEST_TOKEN: 'wrong' }),
+        cwd: '/',
+        timeout: 15_000,
+      });
       assert.equal(server.requests.length, 1);
       assert.equal(server.requests[0]!.headers.authorization, `Bearer ${TOKEN}`);
     } finally {
@@ -73,7 +89,10 @@ describe('event send --print-curl', () => {
       });
       assert.equal(printed.code, 0, printed.stderr);
       assert.match(printed.stdout, /"\$SVC_INGEST_TOKEN"/);
-      await promisify(execFile)('bash', ['-c', printed.stdout], { env: cleanEnv(dir, { SVC_INGEST_TOKEN: TOKEN }), timeout: 15_000 });
+      await promisify(execFile)('bash', ['-c', printed.stdout], {
+        env: cleanEnv(dir, { SVC_INGEST_TOKEN: TOKEN }),
+        timeout: 15_000,
+      });
       assert.equal(server.requests[0]!.headers.authorization, `Bearer ${TOKEN}`);
     } finally {
       await server.close();
@@ -81,7 +100,9 @@ describe('event send --print-curl', () => {
   });
 
   it('without any token, it prints the command for $SERVICE_INGEST_TOKEN with a warning on stderr', async () => {
-    const printed = await runCli(['event', 'send', '--title', 'none', '--print-curl'], { env: { SERVICE_BASE_URL: 'http://127.0.0.1:9/api' } });
+    const printed = await runCli(['event', 'send', '--title', 'none', '--print-curl'], {
+      env: { SERVICE_BASE_URL: 'http://127.0.0.1:9/api' },
+    });
     assert.equal(printed.code, 0, printed.stderr);
     assert.match(printed.stdout, /"\$SERVICE_INGEST_TOKEN"/);
     assert.match(printed.stderr, /warning: no ingest token is set/);

@@ -15,11 +15,25 @@ describe('event send: bad input gets a clear error and sends nothing', () => {
     const file = join(fixture.dir, 'bad.json');
     await writeFile(
       file,
-      JSON.stringify({ event: { id: 'not-a-uuid', title: '', created_at: '2026-11-22T02:31:00', investigate: 'yes', payload: '{"labels":{"a":1}}' } }),
+      JSON.stringify({
+        event: {
+          id: 'not-a-uuid',
+          title: '',
+          created_at: '2026-11-22T02:31:00',
+          investigate: 'yes',
+          payload: '{"labels":{"a":1}}',
+        },
+      }),
     );
     const result = await runCli(['event', 'send', file], { env: fixture.env });
     assert.equal(result.code, 3);
-    for (const field of ['event.id', 'event.title', 'event.created_at', 'event.investigate', 'event.payload.labels.a']) {
+    for (const field of [
+      'event.id',
+      'event.title',
+      'event.created_at',
+      'event.investigate',
+      'event.payload.labels.a',
+    ]) {
       assert.ok(result.stderr.includes(field), `${field} missing from: ${result.stderr}`);
     }
     assert.match(result.stderr, /no time zone/);
@@ -53,7 +67,10 @@ describe('event send: bad input gets a clear error and sends nothing', () => {
   });
 
   it('a missing token fails at once with exit 2, naming the variable and flag, without reading stdin', async () => {
-    const result = await runCli(['event', 'send', '-'], { stdin: new PassThrough(), env: { SERVICE_BASE_URL: fixture.server.baseUrl } });
+    const result = await runCli(['event', 'send', '-'], {
+      stdin: new PassThrough(),
+      env: { SERVICE_BASE_URL: fixture.server.baseUrl },
+    });
     assert.equal(result.timedOut, false);
     assert.equal(result.code, 2);
     assert.match(result.stderr, /SERVICE_INGEST_TOKEN/);
@@ -85,7 +102,9 @@ describe('event send: bad input gets a clear error and sends nothing', () => {
     const badLabel = await runCli(['event', 'send', '--title', 'x', '--label', 'novalue'], { env: fixture.env });
     assert.equal(badLabel.code, 2);
     assert.match(badLabel.stderr, /key=value/);
-    const mixed = await runCli(['event', 'send', '--title', 'x', '--payload', '{}', '--severity', 'low'], { env: fixture.env });
+    const mixed = await runCli(['event', 'send', '--title', 'x', '--payload', '{}', '--severity', 'low'], {
+      env: fixture.env,
+    });
     assert.equal(mixed.code, 2);
   });
 
@@ -104,7 +123,12 @@ describe('event send: bad input gets a clear error and sends nothing', () => {
     await writeFile(file, '{"title":"","investigate":"no"}');
     const result = await runCli(['event', 'send', file], { env: fixture.env });
     assert.equal(result.code, 3);
-    assert.ok(result.stderr.includes(`invalid event in ${file}:\n  event.title: must be a non-empty string\n  event.investigate:`), result.stderr);
+    assert.ok(
+      result.stderr.includes(
+        `invalid event in ${file}:\n  event.title: must be a non-empty string\n  event.investigate:`,
+      ),
+      result.stderr,
+    );
     const single = join(fixture.dir, 'one-problem.json');
     await writeFile(single, '{"title":""}');
     const one = await runCli(['event', 'send', single], { env: fixture.env });
@@ -120,11 +144,22 @@ describe('event send: bad input gets a clear error and sends nothing', () => {
   it('--dry-run prints the request with secrets as *** and sends nothing', async () => {
     const before = fixture.server.requests.length;
     const result = await runCli(
-      ['event', 'send', '--title', 'x', '--id', '00000000-0000-4000-8000-000000000000', '--created-at', '2026-11-22T02:31:00Z', '--dry-run'],
+      [
+        'event',
+        'send',
+        '--title',
+        'x',
+        '--id',
+        '00000000-0000-4000-8000-000000000000',
+        '--created-at',
+        '2026-11-22T02:31:00Z',
+        '--dry-run',
+      ],
       { env: { ...fixture.env, SERVICE_HMAC_SECRET: 'k' } },
     );
     assert.equal(result.code, 0, result.stderr);
-    const body = '{"event":{"id":"00000000-0000-4000-8000-000000000000","title":"x","created_at":"2026-11-22T02:31:00.000Z","investigate":false,"payload":"{}"}}';
+    const body =
+      '{"event":{"id":"00000000-0000-4000-8000-000000000000","title":"x","created_at":"2026-11-22T02:31:00.000Z","investigate":false,"payload":"{}"}}';
     const signature = `sha256=${(await import('node:crypto')).createHmac('sha256', 'k').update(body).digest('hex')}`;
     assert.equal(
       result.stdout,

@@ -54,7 +54,9 @@ describe('event send: delivery faults', () => {
   });
 
   it('a reset connection is retried with the same bytes', async () => {
-    const { result, requests } = await sendAgainst((request, index) => (index === 0 ? 'reset' : accepted(request, index)));
+    const { result, requests } = await sendAgainst((request, index) =>
+      index === 0 ? 'reset' : accepted(request, index),
+    );
     assert.equal(result.code, 0, result.stderr);
     assert.equal(requests.length, 2);
     assertIdentical(requests);
@@ -115,7 +117,11 @@ describe('event send: delivery faults', () => {
     const { port } = proxy.address() as import('node:net').AddressInfo;
     try {
       const result = await runCli(['event', 'send', '--allow-http', '--title', 'x', '--timeout', '10'], {
-        env: { SERVICE_BASE_URL: 'http://events.example.invalid/api', SERVICE_INGEST_TOKEN: TOKEN, HTTP_PROXY: `http://127.0.0.1:${port}` },
+        env: {
+          SERVICE_BASE_URL: 'http://events.example.invalid/api',
+          SERVICE_INGEST_TOKEN: TOKEN,
+          HTTP_PROXY: `http://127.0.0.1:${port}`,
+        },
         timeoutMs: 15_000,
       });
       assert.equal(result.timedOut, false);
@@ -132,7 +138,9 @@ describe('event send: delivery faults', () => {
     const secret = 'se"cr\\et/+ 1';
     const server = await startRecordingServer(() => ({
       status: 400,
-      body: JSON.stringify({ message: `bad signature for ${secret} (${encodeURIComponent(secret)}) \u001b]0;pwned\u0007` }),
+      body: JSON.stringify({
+        message: `bad signature for ${secret} (${encodeURIComponent(secret)}) \u001b]0;pwned\u0007`,
+      }),
     }));
     try {
       const result = await runCli(['event', 'send', '--title', 'x', '--json'], {
@@ -153,9 +161,17 @@ describe('event send: delivery faults', () => {
   it('--json never prints a secret the service echoes, however its JSON escapes it (and on success too)', async () => {
     const token = 'tok/"a<b>&c';
     // Escaped as PHP (\/) and Go (\u003c, \u003e, \u0026) encoders do: parsing turns it back into the token.
-    const escaped = JSON.stringify(token).slice(1, -1).replace(/\//g, '\\/').replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
+    const escaped = JSON.stringify(token)
+      .slice(1, -1)
+      .replace(/\//g, '\\/')
+      .replace(/</g, '\\u003c')
+      .replace(/>/g, '\\u003e')
+      .replace(/&/g, '\\u0026');
     for (const status of [400, 202]) {
-      const server = await startRecordingServer(() => ({ status, body: `{"error":"bad token ${escaped}","echo":{"${escaped}":["${escaped}"]}}` }));
+      const server = await startRecordingServer(() => ({
+        status,
+        body: `{"error":"bad token ${escaped}","echo":{"${escaped}":["${escaped}"]}}`,
+      }));
       try {
         const result = await runCli(['event', 'send', '--title', 'x', '--json', '--retries', '0'], {
           env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: token },
@@ -173,12 +189,18 @@ describe('event send: delivery faults', () => {
   it('a proxy asking for authentication (407) is exit 6 at once, in words', async () => {
     const { createServer } = await import('node:http');
     const proxy = createServer((_req, res) => res.end());
-    proxy.on('connect', (_req, socket) => socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nContent-Length: 0\r\n\r\n'));
+    proxy.on('connect', (_req, socket) =>
+      socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nContent-Length: 0\r\n\r\n'),
+    );
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     const { port } = proxy.address() as import('node:net').AddressInfo;
     try {
       const result = await runCli(['event', 'send', '--title', 'x'], {
-        env: { SERVICE_BASE_URL: 'https://events.example.invalid/api', SERVICE_INGEST_TOKEN: TOKEN, HTTPS_PROXY: `http://127.0.0.1:${port}` },
+        env: {
+          SERVICE_BASE_URL: 'https://events.example.invalid/api',
+          SERVICE_INGEST_TOKEN: TOKEN,
+          HTTPS_PROXY: `http://127.0.0.1:${port}`,
+        },
         timeoutMs: 15_000,
       });
       assert.equal(result.code, 6, result.stderr);

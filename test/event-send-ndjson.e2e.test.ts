@@ -28,17 +28,27 @@ describe('event send --ndjson', () => {
       const input = join(dir, 'batch.ndjson');
       await writeFile(input, `${lines.join('\n')}\n`);
       const failedOut = join(dir, 'failed.ndjson');
-      const result = await runCli(['event', 'send', '--ndjson', input, '--concurrency', '16', '--failed-out', failedOut, '--json'], {
-        env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN, SERVICE_HMAC_SECRET: SECRET },
-        timeoutMs: 60_000,
-      });
+      const result = await runCli(
+        ['event', 'send', '--ndjson', input, '--concurrency', '16', '--failed-out', failedOut, '--json'],
+        {
+          env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN, SERVICE_HMAC_SECRET: SECRET },
+          timeoutMs: 60_000,
+        },
+      );
       assert.equal(result.code, 9, result.stderr);
       assert.equal(server.requests.length, 999);
       assert.equal(await readFile(failedOut, 'utf8'), `${malformed}\n`);
       assert.match(result.stderr, /line 500/);
-      const results = result.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+      const results = result.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       assert.equal(results.length, 1000);
-      assert.deepEqual(results.map((r) => r.line), Array.from({ length: 1000 }, (_, i) => i + 1), 'results in input order');
+      assert.deepEqual(
+        results.map((r) => r.line),
+        Array.from({ length: 1000 }, (_, i) => i + 1),
+        'results in input order',
+      );
       assert.equal(results[499].status, null);
       assert.ok(results[499].error);
       assert.equal(results.filter((r) => r.status === 202).length, 999);
@@ -120,7 +130,9 @@ describe('event send --ndjson', () => {
       );
       child.stdin.write(`{"id":"${first}","title":"first"}\n`);
       // stdin is still open: the id must come out on its own (the 10 s guard only keeps a failure from hanging).
-      const guard = new Promise<void>((_, reject) => setTimeout(() => reject(new Error(`no id on stdout while stdin is open; got '${stdout}'`)), 10_000).unref());
+      const guard = new Promise<void>((_, reject) =>
+        setTimeout(() => reject(new Error(`no id on stdout while stdin is open; got '${stdout}'`)), 10_000).unref(),
+      );
       await Promise.race([firstSeen, guard]);
       assert.equal(stdout, `${first}\n`);
       child.stdin.end(`{"id":"${second}","title":"second"}\n`);
@@ -141,11 +153,17 @@ describe('event send --ndjson', () => {
       const input = join(dir, 'auth.ndjson');
       await writeFile(input, `${lines.join('\n')}\n`);
       const failedOut = join(dir, 'auth-failed.ndjson');
-      const result = await runCli(['event', 'send', '--ndjson', input, '--concurrency', '4', '--failed-out', failedOut], {
-        env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN },
-      });
+      const result = await runCli(
+        ['event', 'send', '--ndjson', input, '--concurrency', '4', '--failed-out', failedOut],
+        {
+          env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN },
+        },
+      );
       assert.equal(result.code, 4, result.stderr);
-      assert.ok(server.requests.length <= 8, `sent ${server.requests.length} requests after the credentials were rejected`);
+      assert.ok(
+        server.requests.length <= 8,
+        `sent ${server.requests.length} requests after the credentials were rejected`,
+      );
       const kept = (await readFile(failedOut, 'utf8')).trimEnd().split('\n');
       assert.deepEqual([...kept].sort(), [...lines].sort(), 'every line is in --failed-out');
     } finally {

@@ -56,9 +56,25 @@ describe('event send', () => {
       const title = 'Déploiement échoué — 数据库 🔥';
       const result = await runCli(
         [
-          'event', 'send', '--title', title, '--investigate', '--source', 'monitoring', '--severity', 'critical',
-          '--message', 'CPU > 95% for 5m', '--label', 'env=production', '--label', 'service=api',
-          '--id', '6f1c2a4e-8b7d-4c3e-9f0a-1b2c3d4e5f60', '--created-at', '2026-11-22T03:31:00+01:00',
+          'event',
+          'send',
+          '--title',
+          title,
+          '--investigate',
+          '--source',
+          'monitoring',
+          '--severity',
+          'critical',
+          '--message',
+          'CPU > 95% for 5m',
+          '--label',
+          'env=production',
+          '--label',
+          'service=api',
+          '--id',
+          '6f1c2a4e-8b7d-4c3e-9f0a-1b2c3d4e5f60',
+          '--created-at',
+          '2026-11-22T03:31:00+01:00',
         ],
         { env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN, SERVICE_HMAC_SECRET: SECRET } },
       );
@@ -81,7 +97,10 @@ describe('event send', () => {
     const server = await startRecordingServer();
     try {
       const file = join(dir, 'bare.json');
-      await writeFile(file, '{\n  "title": "disk full",\n  "payload": {"severity": "warning", "labels": {"host": "db-2"}}\n}\n');
+      await writeFile(
+        file,
+        '{\n  "title": "disk full",\n  "payload": {"severity": "warning", "labels": {"host": "db-2"}}\n}\n',
+      );
       const result = await runCli(['event', 'send', file, '--json'], {
         env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN },
       });
@@ -110,9 +129,12 @@ describe('event send', () => {
       await writeFile(secretFile, `${SECRET}\n`);
       const tokenFile = join(dir, 'token.txt');
       await writeFile(tokenFile, `${TOKEN}\r\n`);
-      const result = await runCli(['event', 'send', '--title', 'x', '--hmac-secret-file', secretFile, '--token-file', tokenFile], {
-        env: { SERVICE_BASE_URL: server.baseUrl },
-      });
+      const result = await runCli(
+        ['event', 'send', '--title', 'x', '--hmac-secret-file', secretFile, '--token-file', tokenFile],
+        {
+          env: { SERVICE_BASE_URL: server.baseUrl },
+        },
+      );
       assert.equal(result.code, 0, result.stderr);
       const [request] = server.requests;
       assert.equal(request!.headers['x-hub-signature-256'], expectedSignature(request!, SECRET));

@@ -16,7 +16,8 @@ async function deadBaseUrl(): Promise<string> {
   return server.baseUrl;
 }
 
-const files = async (dir: string): Promise<string[]> => (await readdir(dir).catch(() => [])).filter((n) => n.endsWith('.json')).sort();
+const files = async (dir: string): Promise<string[]> =>
+  (await readdir(dir).catch(() => [])).filter((n) => n.endsWith('.json')).sort();
 
 async function spoolMany(dir: string, count: number): Promise<string[]> {
   await mkdir(dir, { recursive: true });
@@ -24,7 +25,9 @@ async function spoolMany(dir: string, count: number): Promise<string[]> {
   for (let i = 0; i < count; i++) {
     const id = randomUUID();
     ids.push(id);
-    const body = JSON.stringify({ event: { id, title: `spooled ${i}`, created_at: '2026-01-01T00:00:00.000Z', investigate: false } });
+    const body = JSON.stringify({
+      event: { id, title: `spooled ${i}`, created_at: '2026-01-01T00:00:00.000Z', investigate: false },
+    });
     await writeFile(join(dir, `${id}.json`), body);
   }
   return ids;
@@ -37,7 +40,10 @@ describe('event send --spool and event flush', () => {
     const home = await makeTempDir();
     const spool = join(home, 'spool');
     const down = { SERVICE_BASE_URL: await deadBaseUrl(), SERVICE_INGEST_TOKEN: TOKEN };
-    const sent = await runCli(['event', 'send', '--title', 'disk full', '--retries', '0', '--spool', spool, '--json'], { env: down, home });
+    const sent = await runCli(['event', 'send', '--title', 'disk full', '--retries', '0', '--spool', spool, '--json'], {
+      env: down,
+      home,
+    });
     assert.equal(sent.code, 0, sent.stderr);
     assert.match(sent.stderr, /spooled/);
     const answer = JSON.parse(sent.stdout);
@@ -71,7 +77,9 @@ describe('event send --spool and event flush', () => {
     const home = await makeTempDir();
     const spool = join(home, 'spool');
     await spoolMany(spool, 2);
-    const server = await startRecordingServer((request, index) => (index === 0 ? accepted(request, index) : { status: 400, body: '{"error":"bad"}' }));
+    const server = await startRecordingServer((request, index) =>
+      index === 0 ? accepted(request, index) : { status: 400, body: '{"error":"bad"}' },
+    );
     try {
       const env = { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN, SERVICE_SPOOL_DIR: spool };
       const ok = await runCli(['event', 'send', '--title', 't', '--spool'], { env, home });
@@ -91,7 +99,10 @@ describe('event send --spool and event flush', () => {
     const [id] = await spoolMany(spool, 1);
     const server = await startRecordingServer(() => ({ status: 400, body: '{"error":"title too long"}' }));
     try {
-      const result = await runCli(['event', 'flush', '--spool', spool], { env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN }, home });
+      const result = await runCli(['event', 'flush', '--spool', spool], {
+        env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN },
+        home,
+      });
       assert.equal(result.code, 0, result.stderr);
       assert.deepEqual(await files(spool), []);
       assert.deepEqual(await files(join(spool, 'rejected')), [`${id}.json`]);
@@ -108,7 +119,11 @@ describe('event send --spool and event flush', () => {
     const server = await startRecordingServer();
     try {
       const env = { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN };
-      const runs = await Promise.all([0, 1].map(() => runCli(['event', 'flush', '--spool', spool, '--concurrency', '8'], { env, home, timeoutMs: 60_000 })));
+      const runs = await Promise.all(
+        [0, 1].map(() =>
+          runCli(['event', 'flush', '--spool', spool, '--concurrency', '8'], { env, home, timeoutMs: 60_000 }),
+        ),
+      );
       for (const run of runs) assert.equal(run.code, 0, run.stderr);
       const seen = server.requests.map((r) => idOf(r.body)).sort();
       assert.deepEqual(seen, [...ids].sort());
@@ -124,7 +139,10 @@ describe('event send --spool and event flush', () => {
     const ids = await spoolMany(spool, 20);
     const hanging = await startRecordingServer(() => new Promise(() => {}));
     const env = { SERVICE_BASE_URL: hanging.baseUrl, SERVICE_INGEST_TOKEN: TOKEN };
-    const child = spawn(process.execPath, [BIN, 'event', 'flush', '--spool', spool, '--concurrency', '4'], { env: cleanEnv(home, env), stdio: 'ignore' });
+    const child = spawn(process.execPath, [BIN, 'event', 'flush', '--spool', spool, '--concurrency', '4'], {
+      env: cleanEnv(home, env),
+      stdio: 'ignore',
+    });
     while (hanging.requests.length < 4) await new Promise((r) => setTimeout(r, 20));
     child.kill('SIGKILL');
     await new Promise((resolve) => child.on('close', resolve));
@@ -132,7 +150,10 @@ describe('event send --spool and event flush', () => {
     assert.equal((await readdir(join(spool, '.inflight'))).length, 4, 'four claims left by the killed flush');
     const server = await startRecordingServer();
     try {
-      const result = await runCli(['event', 'flush', '--spool', spool], { env: { ...env, SERVICE_BASE_URL: server.baseUrl }, home });
+      const result = await runCli(['event', 'flush', '--spool', spool], {
+        env: { ...env, SERVICE_BASE_URL: server.baseUrl },
+        home,
+      });
       assert.equal(result.code, 0, result.stderr);
       assert.deepEqual(server.requests.map((r) => idOf(r.body)).sort(), [...ids].sort());
       assert.deepEqual(await files(spool), []);
@@ -155,10 +176,25 @@ describe('event send --spool and event flush', () => {
     try {
       const lines = `${['ok 1', 'down 2', 'bad 3', 'down 4', 'ok 5'].map((title) => JSON.stringify({ title })).join('\n')}\n`;
       const env = { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN };
-      const args = ['event', 'send', '--ndjson', '-', '--retries', '0', '--spool', spool, '--failed-out', failedOut, '--json'];
+      const args = [
+        'event',
+        'send',
+        '--ndjson',
+        '-',
+        '--retries',
+        '0',
+        '--spool',
+        spool,
+        '--failed-out',
+        failedOut,
+        '--json',
+      ];
       const result = await runCli(args, { env, home, input: lines });
       assert.equal(result.code, 9, result.stderr);
-      const statuses = result.stdout.trim().split('\n').map((l) => JSON.parse(l).status);
+      const statuses = result.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).status);
       assert.deepEqual(statuses, [202, 'spooled', 400, 'spooled', 202]);
       const kept = await Promise.all((await files(spool)).map(async (n) => titleOf(await readFile(join(spool, n)))));
       assert.deepEqual(kept.sort(), ['down 2', 'down 4']);

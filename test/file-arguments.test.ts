@@ -28,19 +28,41 @@ const ENV = {
 const ROWS: Array<{ args: string; codes: Partial<Record<Case, number>>; says?: RegExp }> = [
   { args: 'event send @', codes: { missing: 2, folder: 2, empty: 3, unreadable: 2 } },
   { args: 'event send --ndjson @', codes: { missing: 2, folder: 2, empty: 0, unreadable: 2 } },
-  { args: 'event send --title t --dry-run --payload-file @', codes: { missing: 2, folder: 2, empty: 2, unreadable: 2 } },
+  {
+    args: 'event send --title t --dry-run --payload-file @',
+    codes: { missing: 2, folder: 2, empty: 2, unreadable: 2 },
+  },
   { args: 'event send --title t --dry-run --token-file @', codes: { missing: 2, folder: 2, empty: 2, unreadable: 2 } },
-  { args: 'event send --title t --dry-run --hmac-secret-file @', codes: { missing: 2, folder: 2, empty: 2, unreadable: 2 } },
+  {
+    args: 'event send --title t --dry-run --hmac-secret-file @',
+    codes: { missing: 2, folder: 2, empty: 2, unreadable: 2 },
+  },
   { args: 'event sign @', codes: { missing: 2, folder: 2, empty: 0, unreadable: 2 } },
   { args: `event verify @ --signature ${SIG}`, codes: { missing: 2, folder: 2, empty: 8, unreadable: 2 } },
   { args: 'login --password-file @', codes: { missing: 2, folder: 2, empty: 2, unreadable: 2 } },
   { args: 'token --refresh --password-file @', codes: { missing: 2, folder: 2, empty: 2, unreadable: 2 } },
-  { args: 'mcp install --client cursor --mode remote --secrets literal --password-file @', codes: { missing: 2, folder: 2, empty: 2, unreadable: 2 } },
-  { args: 'mcp install --client cursor --mode remote --auth bearer --token static --secrets literal --token-file @', codes: { missing: 2, folder: 2, empty: 2, unreadable: 2 } },
-  { args: 'mcp install --client cursor --mode remote --auth bearer --token static --token-file @', codes: { missing: 2, folder: 2, empty: 2, unreadable: 2 }, says: /--token-file is not read with --secrets ref/ },
-  { args: 'mcp install --client cursor --mode remote --scope project --project-dir @', codes: { missing: 2, empty: 2, unreadable: 2 } },
+  {
+    args: 'mcp install --client cursor --mode remote --secrets literal --password-file @',
+    codes: { missing: 2, folder: 2, empty: 2, unreadable: 2 },
+  },
+  {
+    args: 'mcp install --client cursor --mode remote --auth bearer --token static --secrets literal --token-file @',
+    codes: { missing: 2, folder: 2, empty: 2, unreadable: 2 },
+  },
+  {
+    args: 'mcp install --client cursor --mode remote --auth bearer --token static --token-file @',
+    codes: { missing: 2, folder: 2, empty: 2, unreadable: 2 },
+    says: /--token-file is not read with --secrets ref/,
+  },
+  {
+    args: 'mcp install --client cursor --mode remote --scope project --project-dir @',
+    codes: { missing: 2, empty: 2, unreadable: 2 },
+  },
   { args: 'mcp list --project-dir @', codes: { missing: 2, empty: 2, unreadable: 2 } },
-  { args: 'mcp install --config @ --format mcpServers --mode remote', codes: { missing: 0, folder: 7, empty: 0, unreadable: 7 } },
+  {
+    args: 'mcp install --config @ --format mcpServers --mode remote',
+    codes: { missing: 0, folder: 7, empty: 0, unreadable: 7 },
+  },
   { args: 'mcp doctor --config @', codes: { folder: 7, unreadable: 7 } },
   { args: 'dev --port 0 --events-file @', codes: { folder: 2, unreadable: 2 } },
   { args: 'event send --ndjson - --failed-out @', codes: { folder: 2, unreadable: 2 } },
@@ -70,7 +92,12 @@ describe('file arguments: missing, folder, empty, unreadable', () => {
       it(`${row.args.replace('@', `<${kind}>`)} → exit ${expected}`, async () => {
         const dir = await tempDir('svcctl-fileargs-');
         const path = await pathFor(dir, kind);
-        const result = await runCli(row.args.replace('@', path).split(' '), { home: dir, env: ENV, input: '', timeoutMs: 15_000 });
+        const result = await runCli(row.args.replace('@', path).split(' '), {
+          home: dir,
+          env: ENV,
+          input: '',
+          timeoutMs: 15_000,
+        });
         assert.equal(result.code, expected, `${result.stderr}`);
         assert.doesNotMatch(result.stderr, /internal error|this is a bug|\n\s+at /);
         if (expected !== 0 && expected !== 8 && !row.says) {
@@ -83,12 +110,18 @@ describe('file arguments: missing, folder, empty, unreadable', () => {
     }
   }
 
-  it('a file without read permission (as a user other than root)', { skip: process.getuid?.() === 0 ? 'root reads every file' : false }, async () => {
+  it('a file without read permission (as a user other than root)', {
+    skip: process.getuid?.() === 0 ? 'root reads every file' : false,
+  }, async () => {
     const dir = await tempDir('svcctl-fileargs-');
     const path = join(dir, 'secret.txt');
     await writeFile(path, 'token');
     await chmod(path, 0o000);
-    for (const args of [['event', 'send', path], ['event', 'send', '--ndjson', path], ['event', 'send', '--title', 't', '--dry-run', '--token-file', path]]) {
+    for (const args of [
+      ['event', 'send', path],
+      ['event', 'send', '--ndjson', path],
+      ['event', 'send', '--title', 't', '--dry-run', '--token-file', path],
+    ]) {
       const result = await runCli(args, { home: dir, env: ENV });
       assert.equal(result.code, 2, result.stderr);
       assert.match(result.stderr, /permission/);

@@ -26,17 +26,26 @@ describe('defaults and advice', () => {
     await server.close();
   });
 
-  it('login --save on a terminal prints the ✓ line and not the token; piped, the token is on stdout', { skip: !hasScript && 'no `script` here' }, async () => {
+  it('login --save on a terminal prints the ✓ line and not the token; piped, the token is on stdout', {
+    skip: !hasScript && 'no `script` here',
+  }, async () => {
     const home = await tempDir('svcctl-defaults-');
-    const session = underTerminal(svcctl(['login', '--save', '--email', EMAIL, '--base-url', server.baseUrl]), home, { SERVICE_PASSWORD: PASSWORD });
+    const session = underTerminal(svcctl(['login', '--save', '--email', EMAIL, '--base-url', server.baseUrl]), home, {
+      SERVICE_PASSWORD: PASSWORD,
+    });
     assert.equal(await session.done, 0, session.screen());
     assert.match(session.screen(), /Logged in to http:\/\/127\.0\.0\.1:\d+\/api as ops@acme\.example/);
     assert.ok(!session.screen().includes(server.issued.at(-1)!), 'the token is not shown on the terminal');
-    const piped = await runCliInProcess(['login', '--save', '--email', EMAIL, '--base-url', server.baseUrl], { home, env: { SERVICE_PASSWORD: PASSWORD } });
+    const piped = await runCliInProcess(['login', '--save', '--email', EMAIL, '--base-url', server.baseUrl], {
+      home,
+      env: { SERVICE_PASSWORD: PASSWORD },
+    });
     assert.equal(piped.stdout, `${server.issued.at(-1)}\n`);
   });
 
-  it('svcctl dev in the foreground on a terminal: a summary and export lines, no JSON line', { skip: !hasScript && 'no `script` here' }, async () => {
+  it('svcctl dev in the foreground on a terminal: a summary and export lines, no JSON line', {
+    skip: !hasScript && 'no `script` here',
+  }, async () => {
     const home = await tempDir('svcctl-defaults-');
     const session = underTerminal(svcctl(['dev', '--port', '0']), home);
     await session.waitFor(/Local-mode MCP entries/);
@@ -49,9 +58,22 @@ describe('defaults and advice', () => {
   });
 
   it('mcp install --mode remote without --auth says the password headers were written', async () => {
-    const install = await runCliInProcess(['mcp', 'install', '--client', 'cursor', '--mode', 'remote', '--base-url', server.baseUrl, '--dry-run']);
+    const install = await runCliInProcess([
+      'mcp',
+      'install',
+      '--client',
+      'cursor',
+      '--mode',
+      'remote',
+      '--base-url',
+      server.baseUrl,
+      '--dry-run',
+    ]);
     assert.equal(install.code, 0, install.stderr);
-    assert.match(install.stderr, /Auth: password headers \(no --auth given\): the client sends the email and password with every request/);
+    assert.match(
+      install.stderr,
+      /Auth: password headers \(no --auth given\): the client sends the email and password with every request/,
+    );
   });
 
   it('mcp doctor says plainly when the local-mode package cannot be fetched (offline), apart from a server that fails', async () => {
@@ -60,21 +82,50 @@ describe('defaults and advice', () => {
     await mkdir(bin);
     // An npx that answers as npm does on a machine without network (npm 10's words for a DNS failure).
     const npx = join(bin, 'npx');
-    await writeFile(npx, '#!/bin/sh\necho "npm error code ENOTFOUND" >&2\necho "npm error network request to https://registry.npmjs.org/service-mcp-server failed" >&2\nexit 1\n');
+    await writeFile(
+      npx,
+      '#!/bin/sh\necho "npm error code ENOTFOUND" >&2\necho "npm error network request to https://registry.npmjs.org/service-mcp-server failed" >&2\nexit 1\n',
+    );
     await chmod(npx, 0o755);
     const file = join(home, 'mcp.json');
     const env = { SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: PASSWORD, SERVICE_BASE_URL: server.baseUrl };
-    await writeFile(file, JSON.stringify({ mcpServers: { service: { command: 'npx', args: ['-y', 'service-mcp-server@latest'], env } } }));
-    const doctor = await runCliInProcess(['mcp', 'doctor', '--config', file, '--timeout', '10'], { home, env: { PATH: `${bin}:${process.env.PATH ?? ''}` } });
+    await writeFile(
+      file,
+      JSON.stringify({ mcpServers: { service: { command: 'npx', args: ['-y', 'service-mcp-server@latest'], env } } }),
+    );
+    const doctor = await runCliInProcess(['mcp', 'doctor', '--config', file, '--timeout', '10'], {
+      home,
+      env: { PATH: `${bin}:${process.env.PATH ?? ''}` },
+    });
     assert.equal(doctor.code, 8, doctor.stdout + doctor.stderr);
-    assert.match(doctor.stdout, /✗ initialize: service-mcp-server@latest cannot be fetched \(offline, or the npm registry is unreachable\)/);
+    assert.match(
+      doctor.stdout,
+      /✗ initialize: service-mcp-server@latest cannot be fetched \(offline, or the npm registry is unreachable\)/,
+    );
   });
 
   it('a token-helper entry while not logged in: says so; the keychain is advised only where there is one', async () => {
-    const install = await runCliInProcess(['mcp', 'install', '--client', 'gemini', '--mode', 'proxy', '--auth', 'bearer', '--token', 'helper', '--base-url', server.baseUrl]);
+    const install = await runCliInProcess([
+      'mcp',
+      'install',
+      '--client',
+      'gemini',
+      '--mode',
+      'proxy',
+      '--auth',
+      'bearer',
+      '--token',
+      'helper',
+      '--base-url',
+      server.baseUrl,
+    ]);
     assert.equal(install.code, 0, install.stderr);
-    assert.match(install.stderr, /You are not logged in: until you run `svcctl login --save`, the entry has no token to send/);
-    if (/has no OS keychain/.test(install.stderr)) assert.ok(!install.stderr.includes('--remember-password'), install.stderr);
+    assert.match(
+      install.stderr,
+      /You are not logged in: until you run `svcctl login --save`, the entry has no token to send/,
+    );
+    if (/has no OS keychain/.test(install.stderr))
+      assert.ok(!install.stderr.includes('--remember-password'), install.stderr);
     else assert.match(install.stderr, /svcctl login --save --remember-password/);
   });
 });

@@ -17,17 +17,22 @@ import { runDocBlock } from './helpers/run-doc-block.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 const readmeSandboxBlock = () => {
-  const block = shellBlocks('README.md', readFileSync(join(ROOT, 'README.md'), 'utf8')).find((b) => b.code.includes('svcctl dev --detach') && b.code.includes('login --save'));
+  const block = shellBlocks('README.md', readFileSync(join(ROOT, 'README.md'), 'utf8')).find(
+    (b) => b.code.includes('svcctl dev --detach') && b.code.includes('login --save'),
+  );
   assert.ok(block, "the README's sandbox block");
   return block;
 };
 
 /** The saved tokens (svcctl removes credentials.json once it holds none). */
 const credentials = (home: string): Promise<{ tokens: Record<string, unknown> }> =>
-  readFile(join(home, '.config', 'svcctl', 'credentials.json'), 'utf8').then(JSON.parse, (error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return { tokens: {} };
-    throw error;
-  });
+  readFile(join(home, '.config', 'svcctl', 'credentials.json'), 'utf8').then(
+    JSON.parse,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return { tokens: {} };
+      throw error;
+    },
+  );
 
 describe("the README's sandbox block, pasted twice into one HOME", () => {
   it('leaves no deployment; status and mcp install in a fresh shell say there is none', async () => {
@@ -43,7 +48,22 @@ describe("the README's sandbox block, pasted twice into one HOME", () => {
     const status = await runCliInProcess(['status'], { home });
     assert.equal(status.code, 0, status.stderr);
     assert.match(status.stdout, /deployment: none/);
-    const install = await runCliInProcess(['mcp', 'install', '--client', 'cursor', '--scope', 'project', '--mode', 'remote', '--auth', 'bearer', '--dry-run'], { home });
+    const install = await runCliInProcess(
+      [
+        'mcp',
+        'install',
+        '--client',
+        'cursor',
+        '--scope',
+        'project',
+        '--mode',
+        'remote',
+        '--auth',
+        'bearer',
+        '--dry-run',
+      ],
+      { home },
+    );
     assert.equal(install.code, 2, 'a usage error, not an entry for a stopped sandbox');
     assert.match(install.stderr, /no base URL/);
   });
@@ -61,7 +81,22 @@ describe("the README's sandbox block, pasted twice into one HOME", () => {
     assert.match(status.stdout, /answers: +no: connection refused/);
     const json = JSON.parse((await runCliInProcess(['--json', 'status'], { home })).stdout);
     assert.equal(json.deployment.answers, false);
-    const install = await runCliInProcess(['mcp', 'install', '--client', 'cursor', '--scope', 'project', '--mode', 'remote', '--auth', 'bearer', '--dry-run'], { home });
+    const install = await runCliInProcess(
+      [
+        'mcp',
+        'install',
+        '--client',
+        'cursor',
+        '--scope',
+        'project',
+        '--mode',
+        'remote',
+        '--auth',
+        'bearer',
+        '--dry-run',
+      ],
+      { home },
+    );
     assert.equal(install.code, 0, install.stderr);
     assert.match(install.stderr, /The entry points at .*127\.0\.0\.1:\d+\/mcp \(from the only saved login\)/);
     assert.match(install.stderr, /does not answer \(connection refused/);
@@ -79,7 +114,10 @@ describe('deployments and logins', () => {
     await live.close();
   });
   const login = (home: string, server: LoginServer, ...extra: string[]) =>
-    runCliInProcess(['login', '--save', ...extra, '--email', EMAIL, '--password-stdin', '--base-url', server.baseUrl], { home, input: `${PASSWORD}\n` });
+    runCliInProcess(['login', '--save', ...extra, '--email', EMAIL, '--password-stdin', '--base-url', server.baseUrl], {
+      home,
+      input: `${PASSWORD}\n`,
+    });
 
   it('login --save remembers a loopback deployment only with --remember-deployment', async () => {
     const home = await tempDir('svcctl-first-day-');
@@ -88,7 +126,10 @@ describe('deployments and logins', () => {
     assert.ok(live.baseUrl in (await credentials(home)).tokens, 'the token is saved all the same');
     assert.equal((await login(home, live, '--remember-deployment')).code, 0);
     const rows = JSON.parse((await runCliInProcess(['--json', 'deployment', 'list'], { home })).stdout);
-    assert.deepEqual(rows.map((r: { base_url: string; default: boolean }) => [r.base_url, r.default]), [[live.baseUrl, true]]);
+    assert.deepEqual(
+      rows.map((r: { base_url: string; default: boolean }) => [r.base_url, r.default]),
+      [[live.baseUrl, true]],
+    );
     const refused = await runCliInProcess(['login', '--remember-deployment', '--base-url', live.baseUrl], { home });
     assert.equal(refused.code, 2);
     assert.match(refused.stderr, /--remember-deployment needs --save/);
@@ -98,10 +139,18 @@ describe('deployments and logins', () => {
     const home = await tempDir('svcctl-first-day-');
     assert.equal((await login(home, live)).code, 0);
     const exp = JSON.parse(Buffer.from(live.issued.at(-1)!.split('.')[1]!, 'base64url').toString()).exp as number;
-    const soon = await runCliInProcess(['status'], { home, env: { SERVICE_BASE_URL: live.baseUrl }, now: () => new Date(exp * 1000 - 30 * 60_000) });
+    const soon = await runCliInProcess(['status'], {
+      home,
+      env: { SERVICE_BASE_URL: live.baseUrl },
+      now: () => new Date(exp * 1000 - 30 * 60_000),
+    });
     assert.match(soon.stdout, /login: +ops@acme\.example, expires in 30 minutes \(/);
     assert.match(soon.stdout, /answers: +yes/);
-    const late = await runCliInProcess(['status'], { home, env: { SERVICE_BASE_URL: live.baseUrl }, now: () => new Date(exp * 1000 + 5 * 60_000) });
+    const late = await runCliInProcess(['status'], {
+      home,
+      env: { SERVICE_BASE_URL: live.baseUrl },
+      now: () => new Date(exp * 1000 + 5 * 60_000),
+    });
     assert.match(late.stdout, /login: +ops@acme\.example, expired 5 minutes ago \(/);
   });
 
@@ -127,13 +176,19 @@ describe('deployments and logins', () => {
     assert.equal((await login(home, live, '--remember-deployment')).code, 0);
     await stopped.close();
     const dry = await runCliInProcess(['deployment', 'prune', '--dry-run'], { home });
-    assert.match(dry.stdout, new RegExp(`would remove ${new URL(stopped.baseUrl).host.replace(/\./g, '\\.')} .*connection refused`));
+    assert.match(
+      dry.stdout,
+      new RegExp(`would remove ${new URL(stopped.baseUrl).host.replace(/\./g, '\\.')} .*connection refused`),
+    );
     assert.equal(JSON.parse((await runCliInProcess(['--json', 'deployment', 'list'], { home })).stdout).length, 2);
     const prune = await runCliInProcess(['--json', 'deployment', 'prune'], { home });
     assert.equal(prune.code, 0, prune.stderr);
     assert.deepEqual(JSON.parse(prune.stdout).removed, [new URL(stopped.baseUrl).host]);
     const rows = JSON.parse((await runCliInProcess(['--json', 'deployment', 'list'], { home })).stdout);
-    assert.deepEqual(rows.map((r: { base_url: string }) => r.base_url), [live.baseUrl]);
+    assert.deepEqual(
+      rows.map((r: { base_url: string }) => r.base_url),
+      [live.baseUrl],
+    );
     assert.deepEqual(Object.keys((await credentials(home)).tokens), [live.baseUrl]);
   });
 });

@@ -10,7 +10,16 @@ import { tempDir } from './helpers/temp-dirs.js';
 
 describe('small things', () => {
   it('--client Cursor is cursor', async () => {
-    const print = await runCliInProcess(['mcp', 'print', '--client', 'Cursor', '--mode', 'remote', '--base-url', 'https://acme.example.com/api']);
+    const print = await runCliInProcess([
+      'mcp',
+      'print',
+      '--client',
+      'Cursor',
+      '--mode',
+      'remote',
+      '--base-url',
+      'https://acme.example.com/api',
+    ]);
     assert.equal(print.code, 0, print.stderr);
     assert.match(print.stdout, /"url": "https:\/\/acme\.example\.com\/mcp"/);
   });
@@ -25,8 +34,25 @@ describe('small things', () => {
 
   it('mcp uninstall --all removes the entry from every client and scope that has one', async () => {
     const home = await tempDir('svcctl-small-');
-    for (const [client, scope] of [['cursor', 'user'], ['claude-code', 'project']]) {
-      const install = await runCliInProcess(['mcp', 'install', '--client', client!, '--scope', scope!, '--mode', 'remote', '--base-url', 'http://127.0.0.1:9/api'], { home });
+    for (const [client, scope] of [
+      ['cursor', 'user'],
+      ['claude-code', 'project'],
+    ]) {
+      const install = await runCliInProcess(
+        [
+          'mcp',
+          'install',
+          '--client',
+          client!,
+          '--scope',
+          scope!,
+          '--mode',
+          'remote',
+          '--base-url',
+          'http://127.0.0.1:9/api',
+        ],
+        { home },
+      );
       assert.equal(install.code, 0, install.stderr);
     }
     assert.equal(JSON.parse((await runCliInProcess(['--json', 'mcp', 'list'], { home })).stdout).length, 2);

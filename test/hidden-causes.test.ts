@@ -11,8 +11,13 @@ import { runCli } from './helpers/cli.js';
 import { startRecordingServer } from './helpers/recording-server.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
-const lines = (count: number): string => `${Array.from({ length: count }, (_, i) => JSON.stringify({ title: `t${i}` })).join('\n')}\n`;
-const answering = (status: number) => () => ({ status, headers: { 'content-type': 'application/json' }, body: '{"error":"nope"}' });
+const lines = (count: number): string =>
+  `${Array.from({ length: count }, (_, i) => JSON.stringify({ title: `t${i}` })).join('\n')}\n`;
+const answering = (status: number) => () => ({
+  status,
+  headers: { 'content-type': 'application/json' },
+  body: '{"error":"nope"}',
+});
 
 describe('causes said once, without --verbose', () => {
   it('event flush while the service is down names why the events stay', async () => {
@@ -20,8 +25,14 @@ describe('causes said once, without --verbose', () => {
     const spool = join(home, 'spool');
     await mkdir(spool, { mode: 0o700 });
     const id = '0b9e2c5e-4a8f-4f1e-9a39-6c2f3d1b7e12';
-    await writeFile(join(spool, `${id}.json`), JSON.stringify({ event: { id, title: 't', created_at: '2026-11-24T00:00:00.000Z' } }));
-    const result = await runCli(['event', 'flush', '--spool', spool, '--retries', '0'], { home, env: { SERVICE_BASE_URL: 'http://127.0.0.1:9/api', SERVICE_INGEST_TOKEN: 'ingest-token-1234' } });
+    await writeFile(
+      join(spool, `${id}.json`),
+      JSON.stringify({ event: { id, title: 't', created_at: '2026-11-24T00:00:00.000Z' } }),
+    );
+    const result = await runCli(['event', 'flush', '--spool', spool, '--retries', '0'], {
+      home,
+      env: { SERVICE_BASE_URL: 'http://127.0.0.1:9/api', SERVICE_INGEST_TOKEN: 'ingest-token-1234' },
+    });
     assert.equal(result.code, 6, result.stderr);
     assert.match(result.stderr, /1 event\(s\) could not be delivered and stay in .*spool: connection refused/);
   });
@@ -33,7 +44,10 @@ describe('causes said once, without --verbose', () => {
     it(`a batch answered ${status} stops with one line saying so and what to check`, async () => {
       const server = await startRecordingServer(answering(status));
       try {
-        const result = await runCli(['event', 'send', '--ndjson', '-', '--concurrency', '8'], { input: lines(40), env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: 'ingest-token-1234' } });
+        const result = await runCli(['event', 'send', '--ndjson', '-', '--concurrency', '8'], {
+          input: lines(40),
+          env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: 'ingest-token-1234' },
+        });
         assert.equal(result.code, code, result.stderr);
         const errors = result.stderr.split('\n').filter((line) => line.startsWith('error:'));
         assert.equal(errors.length, 1, result.stderr);
@@ -50,16 +64,23 @@ describe('causes said once, without --verbose', () => {
   it('a single event answered 404 says to check the base URL', async () => {
     const server = await startRecordingServer(answering(404));
     try {
-      const result = await runCli(['event', 'send', '--title', 't'], { env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: 'ingest-token-1234' } });
+      const result = await runCli(['event', 'send', '--title', 't'], {
+        env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: 'ingest-token-1234' },
+      });
       assert.equal(result.code, 5, result.stderr);
-      assert.match(result.stderr, /hint: check the base URL: it must be the API base of the deployment, ending in \/api/);
+      assert.match(
+        result.stderr,
+        /hint: check the base URL: it must be the API base of the deployment, ending in \/api/,
+      );
     } finally {
       await server.close();
     }
   });
 
   it('event run -- a command that does not exist: exit 127, said in words', async () => {
-    const result = await runCli(['event', 'run', '--dry-run', '--', 'no-such-command-here'], { env: { SERVICE_BASE_URL: 'http://127.0.0.1:9/api', SERVICE_INGEST_TOKEN: 'ingest-token-1234' } });
+    const result = await runCli(['event', 'run', '--dry-run', '--', 'no-such-command-here'], {
+      env: { SERVICE_BASE_URL: 'http://127.0.0.1:9/api', SERVICE_INGEST_TOKEN: 'ingest-token-1234' },
+    });
     assert.equal(result.code, 127, result.stderr);
     assert.match(result.stderr, /cannot run 'no-such-command-here': no such command \(not found on PATH/);
     assert.doesNotMatch(result.stderr, /ENOENT|spawn/);

@@ -14,7 +14,10 @@ test('deadlines of different lengths expire in their own order, each naming the 
   const short = startDeadline(40, (error) => expired.push({ name: 'short', at: performance.now() - started, error }));
   short.reached('body');
   await sleep(200);
-  assert.deepEqual(expired.map((entry) => entry.name), ['short', 'long']);
+  assert.deepEqual(
+    expired.map((entry) => entry.name),
+    ['short', 'long'],
+  );
   assert.ok(expired[0]!.at >= 39 && expired[0]!.at < 110, `short expired at ${expired[0]!.at} ms`);
   assert.ok(expired[1]!.at >= 119, `long expired at ${expired[1]!.at} ms`);
   assert.match(expired[0]!.error.message, /^the service sent the answer's headers but not its body within 0\.04 s$/);
@@ -51,7 +54,10 @@ test('a deadline ending in time leaves the others on their time (the timer set f
 
 test('deadlines cleared out of order (first, middle, last) leave the others running', async () => {
   const expired: string[] = [];
-  const started = ['a', 'b', 'c', 'd', 'e'].map((name, i) => ({ name, deadline: startDeadline(20 + i * 5, () => expired.push(name)) }));
+  const started = ['a', 'b', 'c', 'd', 'e'].map((name, i) => ({
+    name,
+    deadline: startDeadline(20 + i * 5, () => expired.push(name)),
+  }));
   for (const index of [0, 2, 4]) started[index]!.deadline.clear(); // a, c, e
   started[2]!.deadline.clear(); // twice: no effect
   const kept = startDeadline(30, () => expired.push('f'));

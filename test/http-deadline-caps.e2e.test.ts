@@ -20,7 +20,12 @@ const LINUX = process.platform === 'linux';
 
 type Path = 'single' | 'batch' | 'login';
 
-async function run(path: Path, how: Misbehaviour, extra: string[] = [], timeoutS = TIMEOUT_S): Promise<{ run: MeasuredRun; requests: number; sentBytes: number }> {
+async function run(
+  path: Path,
+  how: Misbehaviour,
+  extra: string[] = [],
+  timeoutS = TIMEOUT_S,
+): Promise<{ run: MeasuredRun; requests: number; sentBytes: number }> {
   const server = await startHostileServer(how);
   try {
     let args: string[];
@@ -47,7 +52,10 @@ async function run(path: Path, how: Misbehaviour, extra: string[] = [], timeoutS
 }
 
 function assertBounded(result: MeasuredRun, attempts = 1, timeoutS = TIMEOUT_S): void {
-  assert.ok(result.elapsedMs < attempts * (timeoutS + 1) * 1000 + SLACK_MS, `took ${result.elapsedMs} ms: ${result.stderr}`);
+  assert.ok(
+    result.elapsedMs < attempts * (timeoutS + 1) * 1000 + SLACK_MS,
+    `took ${result.elapsedMs} ms: ${result.stderr}`,
+  );
   if (LINUX) assert.ok(result.peakMiB > 0 && result.peakMiB < MAX_PEAK_MIB, `peak RSS ${result.peakMiB} MiB`);
   assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
 }

@@ -38,7 +38,8 @@ function circles(graph: Map<string, string[]>): string[][] {
     state.set(file, 'open');
     stack.push(file);
     for (const next of graph.get(file) ?? []) {
-      if (state.get(next) === 'open') found.push([...stack.slice(stack.indexOf(next)), next].map((path) => relative(SRC, path)));
+      if (state.get(next) === 'open')
+        found.push([...stack.slice(stack.indexOf(next)), next].map((path) => relative(SRC, path)));
       else if (!state.has(next)) visit(next);
     }
     stack.pop();
@@ -51,5 +52,8 @@ function circles(graph: Map<string, string[]>): string[][] {
 test('src/ has no import circle', () => {
   const graph = new Map(sourceFiles(SRC).map((file) => [file, importsOf(file)]));
   assert.ok(graph.size > 100, 'the walk found the sources');
-  assert.deepEqual(circles(graph).map((circle) => circle.join(' → ')), []);
+  assert.deepEqual(
+    circles(graph).map((circle) => circle.join(' → ')),
+    [],
+  );
 });

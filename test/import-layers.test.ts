@@ -61,7 +61,10 @@ function importsOf(file: string): string[] {
 
 test('every file of src/ is in a room of the layer list', () => {
   const rooms = new Set(sourceFiles(SRC).map(roomOf));
-  assert.deepEqual([...rooms].filter((room) => !LAYERS.includes(room)), []);
+  assert.deepEqual(
+    [...rooms].filter((room) => !LAYERS.includes(room)),
+    [],
+  );
 });
 
 test('no import runs up a layer', () => {

@@ -18,9 +18,16 @@ test('an internal error: exit 1, the message and a request to report it; the sta
   const bug = new TypeError("Cannot read properties of undefined (reading 'x')");
   const quiet = capture();
   assert.equal(reportError(bug, quiet.out, false), 1);
-  assert.match(quiet.text(), /^error: internal error: Cannot read properties of undefined \(reading 'x'\)\nhint: this is a bug in svcctl; please report it/);
+  assert.match(
+    quiet.text(),
+    /^error: internal error: Cannot read properties of undefined \(reading 'x'\)\nhint: this is a bug in svcctl; please report it/,
+  );
   assert.doesNotMatch(quiet.text(), /\n\s+at /, 'no stack without --verbose');
   const verbose = capture();
   assert.equal(reportError(bug, verbose.out, true), 1);
-  assert.match(verbose.text(), /TypeError: Cannot read properties[^\n]*\n\s+at .*internal-errors\.test\.ts/, 'the stack, pointing at where the error was made');
+  assert.match(
+    verbose.text(),
+    /TypeError: Cannot read properties[^\n]*\n\s+at .*internal-errors\.test\.ts/,
+    'the stack, pointing at where the error was made',
+  );
 });

@@ -16,7 +16,8 @@ function capture(): { stream: OutputStream; text: () => string; bytes: () => unk
   const chunks: Array<string | Uint8Array> = [];
   return {
     stream: { write: (chunk) => (chunks.push(chunk), true) },
-    text: () => chunks.map((chunk) => (typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'))).join(''),
+    text: () =>
+      chunks.map((chunk) => (typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'))).join(''),
     bytes: () => chunks,
   };
 }
@@ -54,7 +55,10 @@ describe('Output with the known secrets', () => {
     out.debug(`debug ${TOKEN}`);
     out.success(`done ${TOKEN}`);
     out.error(`error ${TOKEN}`, `hint ${encodeURIComponent(TOKEN)}`);
-    assert.equal(stderr.text(), ['info ***', 'warning: warn ***', 'debug ***', '✓ done ***', 'error: error ***', 'hint: hint ***', ''].join('\n'));
+    assert.equal(
+      stderr.text(),
+      ['info ***', 'warning: warn ***', 'debug ***', '✓ done ***', 'error: error ***', 'hint: hint ***', ''].join('\n'),
+    );
   });
 
   it('redacts results, keeps a --json document valid JSON, and writes raw bytes untouched when they hold no secret', () => {

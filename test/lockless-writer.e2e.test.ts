@@ -58,12 +58,22 @@ after(() => {
  * One run: the file starts with `servers` (and the other program's `theirs`), the writer runs while the
  * five commands do, and the file as the writer left it is checked for the other program's last change.
  */
-async function runBesideWriter(run: number, servers: Record<string, unknown>, args: (index: number) => string[]): Promise<{ results: RunResult[]; final: { mcpServers: Record<string, unknown> } }> {
+async function runBesideWriter(
+  run: number,
+  servers: Record<string, unknown>,
+  args: (index: number) => string[],
+): Promise<{ results: RunResult[]; final: { mcpServers: Record<string, unknown> } }> {
   const home = await tempDir('svcctl-lockless-');
-  const file = await placeFile(home, '.claude.json', `${JSON.stringify({ numStartups: 3, mcpServers: { theirs: { type: 'http', url: 'https://x.example/mcp' }, ...servers } })}\n`);
+  const file = await placeFile(
+    home,
+    '.claude.json',
+    `${JSON.stringify({ numStartups: 3, mcpServers: { theirs: { type: 'http', url: 'https://x.example/mcp' }, ...servers } })}\n`,
+  );
   const writer = startPlainWriter(file);
   // Separate processes: in the test's own event loop the writer could never land a write between svcctl's steps.
-  const results = await Promise.all(Array.from({ length: INSTALLS }, (_, index) => spawnCli(args(index), { home, env: ENV, timeoutMs: 60_000 })));
+  const results = await Promise.all(
+    Array.from({ length: INSTALLS }, (_, index) => spawnCli(args(index), { home, env: ENV, timeoutMs: 60_000 })),
+  );
   const writes = await writer.stop();
   const final = JSON.parse(readFileSync(file, 'utf8')) as { mcpServers: Record<string, unknown>; writerCount: number };
   assert.equal(final.writerCount, writes, `run ${run}: the other program's last change is kept`);
@@ -75,34 +85,74 @@ test(`${RUNS} runs of ${INSTALLS} installs against a writer that rewrites ~/.cla
   let putBack = 0;
   let refused = 0;
   for (let run = 0; run < RUNS; run++) {
-    const { results, final } = await runBesideWriter(run, {}, (index) => ['mcp', 'install', '--client', 'claude-code', '--mode', 'remote', '--name', `srv${index}`]);
+    const { results, final } = await runBesideWriter(run, {}, (index) => [
+      'mcp',
+      'install',
+      '--client',
+      'claude-code',
+      '--mode',
+      'remote',
+      '--name',
+      `srv${index}`,
+    ]);
     results.forEach((result, index) => {
       const name = `srv${index}`;
       putBack += (result.stderr.match(/putting it back/g) ?? []).length;
       if (result.code === 0) {
-        assert.ok(final.mcpServers[name], `run ${run}: install ${index} exited 0 but ${name} is missing\n${result.stderr}`);
+        assert.ok(
+          final.mcpServers[name],
+          `run ${run}: install ${index} exited 0 but ${name} is missing\n${result.stderr}`,
+        );
       } else {
         refused++;
-        if (refused < 3) t.diagnostic(result.stderr.split("\n").filter((line) => line.includes("error")).join(" | "));
+        if (refused < 3)
+          t.diagnostic(
+            result.stderr
+              .split('\n')
+              .filter((line) => line.includes('error'))
+              .join(' | '),
+          );
         assert.equal(result.code, 7, `run ${run} install ${index}: ${result.stderr}`);
-        assert.equal(final.mcpServers[name], undefined, `run ${run} install ${index}: exit 7 but ${name} is in the file`);
+        assert.equal(
+          final.mcpServers[name],
+          undefined,
+          `run ${run} install ${index}: exit 7 but ${name} is in the file`,
+        );
       }
     });
   }
-  t.diagnostic(`${RUNS * INSTALLS} installs: ${refused} refused (exit 7), entries put back after the other program dropped them: ${putBack}`);
+  t.diagnostic(
+    `${RUNS * INSTALLS} installs: ${refused} refused (exit 7), entries put back after the other program dropped them: ${putBack}`,
+  );
 });
 
 test(`${RUNS} runs of ${INSTALLS} uninstalls against the same writer: an uninstall that exits 0 leaves its entry gone`, async (t) => {
   let removedAgain = 0;
   let refused = 0;
   for (let run = 0; run < RUNS; run++) {
-    const ours = Object.fromEntries(Array.from({ length: INSTALLS }, (_, index) => [`srv${index}`, { type: 'http', url: 'https://acme.example.com/mcp' }]));
-    const { results, final } = await runBesideWriter(run, ours, (index) => ['mcp', 'uninstall', '--client', 'claude-code', '--name', `srv${index}`]);
+    const ours = Object.fromEntries(
+      Array.from({ length: INSTALLS }, (_, index) => [
+        `srv${index}`,
+        { type: 'http', url: 'https://acme.example.com/mcp' },
+      ]),
+    );
+    const { results, final } = await runBesideWriter(run, ours, (index) => [
+      'mcp',
+      'uninstall',
+      '--client',
+      'claude-code',
+      '--name',
+      `srv${index}`,
+    ]);
     results.forEach((result, index) => {
       const name = `srv${index}`;
       removedAgain += (result.stderr.match(/removing it again/g) ?? []).length;
       if (result.code === 0) {
-        assert.equal(final.mcpServers[name], undefined, `run ${run}: uninstall ${index} exited 0 but ${name} is back\n${result.stderr}`);
+        assert.equal(
+          final.mcpServers[name],
+          undefined,
+          `run ${run}: uninstall ${index} exited 0 but ${name} is back\n${result.stderr}`,
+        );
       } else {
         refused++;
         assert.equal(result.code, 7, `run ${run} uninstall ${index}: ${result.stderr}`);
@@ -110,5 +160,7 @@ test(`${RUNS} runs of ${INSTALLS} uninstalls against the same writer: an uninsta
       }
     });
   }
-  t.diagnostic(`${RUNS * INSTALLS} uninstalls: ${refused} refused (exit 7), entries removed again after the other program brought them back: ${removedAgain}`);
+  t.diagnostic(
+    `${RUNS * INSTALLS} uninstalls: ${refused} refused (exit 7), entries removed again after the other program brought them back: ${removedAgain}`,
+  );
 });

@@ -45,7 +45,9 @@ test('401 and 403 are exit 4 "invalid email or password"', async () => {
 test('a wrong password against the login server is exit 4', async () => {
   const server = await startLoginServer();
   closers.push(server.close);
-  const result = await runCli(['login'], { env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: 'not-the-password' } });
+  const result = await runCli(['login'], {
+    env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: 'not-the-password' },
+  });
   assert.equal(result.code, 4);
   assert.match(result.stderr, /invalid email or password/);
   assert.ok(!result.stderr.includes('not-the-password'));
@@ -59,7 +61,10 @@ test('404 is exit 5 with a hint to check the base URL', async () => {
 });
 
 test('another 4xx is exit 5 with the service message, the password redacted', async () => {
-  const { result } = await loginAgainst(() => ({ status: 422, body: JSON.stringify({ error: `password ${PASSWORD} is too short` }) }));
+  const { result } = await loginAgainst(() => ({
+    status: 422,
+    body: JSON.stringify({ error: `password ${PASSWORD} is too short` }),
+  }));
   assert.equal(result.code, 5);
   assert.match(result.stderr, /HTTP 422/);
   assert.match(result.stderr, /password \*\*\* is too short/);
@@ -67,7 +72,10 @@ test('another 4xx is exit 5 with the service message, the password redacted', as
 
 test('a 2xx without access_token is exit 6 with the body shortened; secret-looking members are hidden', async () => {
   const long = 'x'.repeat(2000);
-  const { result } = await loginAgainst(() => ({ status: 200, body: JSON.stringify({ token: 'abc.def.ghi', note: long, echo: PASSWORD }) }));
+  const { result } = await loginAgainst(() => ({
+    status: 200,
+    body: JSON.stringify({ token: 'abc.def.ghi', note: long, echo: PASSWORD }),
+  }));
   assert.equal(result.code, 6);
   assert.match(result.stderr, /has no access_token/);
   assert.match(result.stderr, /"token":"\*\*\*"/);
@@ -77,7 +85,11 @@ test('a 2xx without access_token is exit 6 with the body shortened; secret-looki
 });
 
 test('a 2xx body that is not JSON is exit 6 with the body shortened', async () => {
-  const { result } = await loginAgainst(() => ({ status: 200, headers: { 'content-type': 'text/html' }, body: `<html><body>Sign in ${'y'.repeat(1000)}</body></html>` }));
+  const { result } = await loginAgainst(() => ({
+    status: 200,
+    headers: { 'content-type': 'text/html' },
+    body: `<html><body>Sign in ${'y'.repeat(1000)}</body></html>`,
+  }));
   assert.equal(result.code, 6);
   assert.match(result.stderr, /is not JSON: <html><body>Sign in y+… \(\d+ more characters\)/);
 });
@@ -94,7 +106,10 @@ test('5xx and 429 are exit 6 with the service message', async () => {
 test('a dropped connection and a refused connection are exit 6 with the cause in words', async () => {
   const { result } = await loginAgainst(() => 'reset');
   assert.equal(result.code, 6);
-  assert.match(result.stderr, /cannot log in: (connection to 127\.0\.0\.1:\d+ was reset|request to .* failed: socket hang up)/);
+  assert.match(
+    result.stderr,
+    /cannot log in: (connection to 127\.0\.0\.1:\d+ was reset|request to .* failed: socket hang up)/,
+  );
 
   const probe = createHttpServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
@@ -109,7 +124,9 @@ test('--timeout: a service that never answers is exit 6 after the timeout', asyn
   const { result } = await loginAgainst(() => new Promise(() => undefined), ['--timeout', '0.5']);
   assert.equal(result.code, 6);
   assert.match(result.stderr, /127\.0\.0\.1:\d+: the service did not send the answer's headers within 0\.5 s/);
-  const bad = await runCli(['login', '--timeout', '0'], { env: { SERVICE_BASE_URL: 'http://127.0.0.1:9/api', ...creds } });
+  const bad = await runCli(['login', '--timeout', '0'], {
+    env: { SERVICE_BASE_URL: 'http://127.0.0.1:9/api', ...creds },
+  });
   assert.equal(bad.code, 2);
 });
 
@@ -119,10 +136,29 @@ async function startHttpsLogin(): Promise<{ baseUrl: string; certFile: string; t
   const dir = await tempDir('svcctl-tls-');
   const keyFile = join(dir, 'key.pem');
   const certFile = join(dir, 'cert.pem');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
-    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', keyFile, '-out', certFile,
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+    ],
+    { stdio: 'ignore' },
+  );
   const token = makeJwt({ email: EMAIL, exp: nowPlus(3600) });
   const server = createHttpsServer({ key: await readFile(keyFile), cert: await readFile(certFile) }, (req, res) => {
     req.resume();
@@ -141,10 +177,15 @@ test('an untrusted TLS certificate is exit 6 naming the problem; NODE_EXTRA_CA_C
   const tls = await startHttpsLogin();
   const untrusted = await runCli(['login'], { env: { SERVICE_BASE_URL: tls.baseUrl, ...creds } });
   assert.equal(untrusted.code, 6);
-  assert.match(untrusted.stderr, /TLS certificate of 127\.0\.0\.1:\d+ was not accepted \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)\)/);
+  assert.match(
+    untrusted.stderr,
+    /TLS certificate of 127\.0\.0\.1:\d+ was not accepted \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)\)/,
+  );
   assert.match(untrusted.stderr, /NODE_EXTRA_CA_CERTS/);
   // Node reads NODE_EXTRA_CA_CERTS once, when a process starts.
-  const trusted = await spawnCli(['login'], { env: { SERVICE_BASE_URL: tls.baseUrl, NODE_EXTRA_CA_CERTS: tls.certFile, ...creds } });
+  const trusted = await spawnCli(['login'], {
+    env: { SERVICE_BASE_URL: tls.baseUrl, NODE_EXTRA_CA_CERTS: tls.certFile, ...creds },
+  });
   assert.equal(trusted.code, 0, trusted.stderr);
   assert.equal(trusted.stdout, `${tls.token}\n`);
 });
@@ -210,7 +251,9 @@ test('HTTP_PROXY carries the login to a plain http deployment', async () => {
   const server = await startLoginServer();
   closers.push(server.close);
   const proxy = await startProxy();
-  const result = await runCli(['login'], { env: { SERVICE_BASE_URL: server.baseUrl, HTTP_PROXY: proxy.url, ...creds } });
+  const result = await runCli(['login'], {
+    env: { SERVICE_BASE_URL: server.baseUrl, HTTP_PROXY: proxy.url, ...creds },
+  });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout, `${server.issued.at(-1)}\n`);
   assert.equal(proxy.seen.length, 1);

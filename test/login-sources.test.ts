@@ -20,7 +20,10 @@ after(() => server.close());
 /** Runs login and checks what every successful login must show: stdout is exactly the token and a newline. */
 async function loginOk(args: string[], options: Parameters<typeof runCli>[1] = {}) {
   const before = server.issued.length;
-  const result = await runCli(['login', ...args], { ...options, env: { SERVICE_BASE_URL: server.baseUrl, ...options.env } });
+  const result = await runCli(['login', ...args], {
+    ...options,
+    env: { SERVICE_BASE_URL: server.baseUrl, ...options.env },
+  });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(server.issued.length, before + 1);
   const token = server.issued.at(-1)!;
@@ -67,11 +70,15 @@ test('--password-file and SERVICE_PASSWORD: surrounding spaces are warned about,
   const spaced = join(dir, 'spaced.txt');
   await writeFile(spaced, ` ${PASSWORD}\n`);
   // The server knows only PASSWORD, so these logins are rejected (exit 4): what matters is what was sent and said.
-  const fromFile = await runCli(['login', '--email', EMAIL, '--password-file', spaced], { env: { SERVICE_BASE_URL: server.baseUrl } });
+  const fromFile = await runCli(['login', '--email', EMAIL, '--password-file', spaced], {
+    env: { SERVICE_BASE_URL: server.baseUrl },
+  });
   assert.equal(fromFile.code, 4, fromFile.stderr);
   assert.equal(lastLogin().password, ` ${PASSWORD}`);
   assert.ok(fromFile.stderr.includes(`the password in ${spaced} starts or ends with whitespace`), fromFile.stderr);
-  const fromEnv = await runCli(['login'], { env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: `${PASSWORD} ` } });
+  const fromEnv = await runCli(['login'], {
+    env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: `${PASSWORD} ` },
+  });
   assert.equal(fromEnv.code, 4, fromEnv.stderr);
   assert.equal(lastLogin().password, `${PASSWORD} `);
   assert.match(fromEnv.stderr, /SERVICE_PASSWORD starts or ends with whitespace/);
@@ -79,10 +86,14 @@ test('--password-file and SERVICE_PASSWORD: surrounding spaces are warned about,
   const logins = server.logins().length;
   const broken = join(dir, 'broken.txt');
   await writeFile(broken, `${PASSWORD}\nsecond line\n`);
-  const file = await runCli(['login', '--email', EMAIL, '--password-file', broken], { env: { SERVICE_BASE_URL: server.baseUrl } });
+  const file = await runCli(['login', '--email', EMAIL, '--password-file', broken], {
+    env: { SERVICE_BASE_URL: server.baseUrl },
+  });
   assert.equal(file.code, 2);
   assert.match(file.stderr, /the password in .*broken\.txt contains a line break/);
-  const env = await runCli(['login'], { env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: `${PASSWORD}\rx` } });
+  const env = await runCli(['login'], {
+    env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: `${PASSWORD}\rx` },
+  });
   assert.equal(env.code, 2);
   assert.match(env.stderr, /SERVICE_PASSWORD \(the password\) contains a line break/);
   assert.deepEqual(secretsIn(env, [PASSWORD]), []);
@@ -95,7 +106,9 @@ test('SERVICE_EMAIL and SERVICE_PASSWORD', async () => {
 });
 
 test('legacy SVC_EMAIL, SVC_PASSWORD and SVC_BASE_URL are accepted', async () => {
-  const result = await runCli(['login'], { env: { SVC_BASE_URL: server.baseUrl, SVC_EMAIL: EMAIL, SVC_PASSWORD: PASSWORD } });
+  const result = await runCli(['login'], {
+    env: { SVC_BASE_URL: server.baseUrl, SVC_EMAIL: EMAIL, SVC_PASSWORD: PASSWORD },
+  });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout, `${server.issued.at(-1)}\n`);
   assert.deepEqual(lastLogin(), { email: EMAIL, password: PASSWORD });
@@ -103,7 +116,12 @@ test('legacy SVC_EMAIL, SVC_PASSWORD and SVC_BASE_URL are accepted', async () =>
 
 test('current names win over legacy ones, and --verbose names the variable, never its value', async () => {
   const result = await loginOk(['--verbose'], {
-    env: { SERVICE_EMAIL: EMAIL, SVC_EMAIL: 'legacy@acme.example', SERVICE_PASSWORD: PASSWORD, SVC_PASSWORD: 'legacy-password' },
+    env: {
+      SERVICE_EMAIL: EMAIL,
+      SVC_EMAIL: 'legacy@acme.example',
+      SERVICE_PASSWORD: PASSWORD,
+      SVC_PASSWORD: 'legacy-password',
+    },
   });
   assert.deepEqual(lastLogin(), { email: EMAIL, password: PASSWORD });
   assert.match(result.stderr, /email from SERVICE_EMAIL/);
@@ -146,7 +164,10 @@ test('there is no password flag: exit 2 with a hint to the real sources, the val
     const result = await runCli(args, { env: { SERVICE_BASE_URL: server.baseUrl } });
     assert.equal(result.code, 2, args.join(' '));
     assert.match(result.stderr, /unknown option '--password'/);
-    assert.match(result.stderr, /hint: there is no password flag \(it would show in the process list\): use --password-stdin, --password-file or SERVICE_PASSWORD/);
+    assert.match(
+      result.stderr,
+      /hint: there is no password flag \(it would show in the process list\): use --password-stdin, --password-file or SERVICE_PASSWORD/,
+    );
     assert.equal(result.stdout, '');
     assert.deepEqual(secretsIn(result, [PASSWORD]), [], 'the value is never repeated');
   }
@@ -157,17 +178,27 @@ test('there is no password flag: exit 2 with a hint to the real sources, the val
 
 test('without a TTY, missing values are exit 2 at once, naming the flags and variables; stdin left open is not waited on', async () => {
   const count = server.requests.length;
-  const both = await runCli(['login'], { stdin: new PassThrough(), env: { SERVICE_BASE_URL: server.baseUrl }, timeoutMs: 10_000 });
+  const both = await runCli(['login'], {
+    stdin: new PassThrough(),
+    env: { SERVICE_BASE_URL: server.baseUrl },
+    timeoutMs: 10_000,
+  });
   assert.equal(both.timedOut, false);
   assert.equal(both.code, 2);
   assert.match(both.stderr, /no email and no password/);
   assert.match(both.stderr, /--email or SERVICE_EMAIL/);
   assert.match(both.stderr, /--password-stdin, --password-file or SERVICE_PASSWORD/);
   assert.equal(both.stdout, '');
-  const noPassword = await runCli(['login', '--email', EMAIL], { stdin: new PassThrough(), env: { SERVICE_BASE_URL: server.baseUrl } });
+  const noPassword = await runCli(['login', '--email', EMAIL], {
+    stdin: new PassThrough(),
+    env: { SERVICE_BASE_URL: server.baseUrl },
+  });
   assert.equal(noPassword.code, 2);
   assert.match(noPassword.stderr, /no password given/);
-  const noEmail = await runCli(['login', '--password-stdin'], { input: PASSWORD, env: { SERVICE_BASE_URL: server.baseUrl } });
+  const noEmail = await runCli(['login', '--password-stdin'], {
+    input: PASSWORD,
+    env: { SERVICE_BASE_URL: server.baseUrl },
+  });
   assert.equal(noEmail.code, 2);
   assert.match(noEmail.stderr, /no email given/);
   assert.equal(server.requests.length, count, 'nothing was sent');
@@ -175,7 +206,11 @@ test('without a TTY, missing values are exit 2 at once, naming the flags and var
 
 test('--password-stdin without an email fails at once, before stdin is read (stdin left open, never written)', async () => {
   const count = server.requests.length;
-  const result = await runCli(['login', '--password-stdin'], { stdin: new PassThrough(), env: { SERVICE_BASE_URL: server.baseUrl }, timeoutMs: 10_000 });
+  const result = await runCli(['login', '--password-stdin'], {
+    stdin: new PassThrough(),
+    env: { SERVICE_BASE_URL: server.baseUrl },
+    timeoutMs: 10_000,
+  });
   assert.equal(result.timedOut, false, 'login waited for stdin');
   assert.equal(result.code, 2);
   assert.match(result.stderr, /no email given/);
@@ -185,7 +220,9 @@ test('--password-stdin without an email fails at once, before stdin is read (std
 });
 
 test('--json: the contract fields, read from the JWT claims', async () => {
-  const result = await runCli(['--json', 'login'], { env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: PASSWORD } });
+  const result = await runCli(['--json', 'login'], {
+    env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: PASSWORD },
+  });
   assert.equal(result.code, 0, result.stderr);
   const token = server.issued.at(-1)!;
   const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));

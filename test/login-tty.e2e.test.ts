@@ -19,8 +19,9 @@ before(async () => {
 });
 after(() => server.close());
 
-
-test('TOKEN=$(svcctl login) at a terminal: prompts on the terminal, password masked, stdout is exactly the token', { skip: !hasScript && 'util-linux script is not installed' }, async () => {
+test('TOKEN=$(svcctl login) at a terminal: prompts on the terminal, password masked, stdout is exactly the token', {
+  skip: !hasScript && 'util-linux script is not installed',
+}, async () => {
   const home = await tempDir();
   const captured = join(home, 'captured.txt');
   const command = `TOKEN=$(${shellQuote(process.execPath)} ${shellQuote(BIN)} login); status=$?; printf '%s' "$TOKEN" > captured.txt; exit $status`;
@@ -44,7 +45,9 @@ test('TOKEN=$(svcctl login) at a terminal: prompts on the terminal, password mas
   assert.ok(!screen.includes('\x1b[3'), 'NO_COLOR: no colours');
 });
 
-test('svcctl login --json at a terminal: only the prompt for what is missing; stdout holds one JSON document', { skip: !hasScript && 'util-linux script is not installed' }, async () => {
+test('svcctl login --json at a terminal: only the prompt for what is missing; stdout holds one JSON document', {
+  skip: !hasScript && 'util-linux script is not installed',
+}, async () => {
   const home = await tempDir();
   const command = `${shellQuote(process.execPath)} ${shellQuote(BIN)} --json login > out.json`;
   const session = underTerminal(command, home, { SERVICE_BASE_URL: server.baseUrl, SERVICE_EMAIL: EMAIL });
@@ -57,7 +60,9 @@ test('svcctl login --json at a terminal: only the prompt for what is missing; st
   assert.equal(parsed.email, EMAIL);
 });
 
-test('Ctrl+C in the password prompt ends with exit 130, nothing on stdout and no file written', { skip: !hasScript && 'util-linux script is not installed' }, async () => {
+test('Ctrl+C in the password prompt ends with exit 130, nothing on stdout and no file written', {
+  skip: !hasScript && 'util-linux script is not installed',
+}, async () => {
   const home = await tempDir();
   const count = server.requests.length;
   const command = `${shellQuote(process.execPath)} ${shellQuote(BIN)} login --save --email ${EMAIL} > out.txt`;

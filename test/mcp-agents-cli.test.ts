@@ -34,14 +34,24 @@ describe('install, list, print, doctor, uninstall per agent (remote, password by
   for (const id of AGENTS) {
     it(id, async () => {
       const home = await makeTempDir(`svcctl-${id}-`);
-      const env = { SERVICE_MCP_URL: dev.ready.mcp_url, SERVICE_BASE_URL: dev.ready.base_url, SERVICE_EMAIL: ALICE.email, SERVICE_PASSWORD: ALICE.password };
+      const env = {
+        SERVICE_MCP_URL: dev.ready.mcp_url,
+        SERVICE_BASE_URL: dev.ready.base_url,
+        SERVICE_EMAIL: ALICE.email,
+        SERVICE_PASSWORD: ALICE.password,
+      };
       const run = (args: string[]) => runCli(args, { home, env });
       const installed = await run(['mcp', 'install', '--client', id, '--mode', 'remote']);
       assert.equal(installed.code, 0, installed.stderr);
-      const file = CLIENTS[id].configPath({ homeDir: home, env: { XDG_CONFIG_HOME: `${home}/.config` }, platform: 'linux', projectDir: home }, 'user');
+      const file = CLIENTS[id].configPath(
+        { homeDir: home, env: { XDG_CONFIG_HOME: `${home}/.config` }, platform: 'linux', projectDir: home },
+        'user',
+      );
       const text = await readFile(file, 'utf8');
       assert.ok(!text.includes(ALICE.password), 'a reference, not the password, is in the file');
-      const entry = CLIENTS[id].entryPath('service', 'user', { homeDir: home, env: {}, platform: 'linux', projectDir: home }).reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], parseJsonc(text));
+      const entry = CLIENTS[id]
+        .entryPath('service', 'user', { homeDir: home, env: {}, platform: 'linux', projectDir: home })
+        .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], parseJsonc(text));
 
       const doctor = await listPrintDoctor(run, id, entry);
       assert.match(doctor.stdout, /^✓ variables: set: SERVICE_EMAIL, SERVICE_PASSWORD$/m);

@@ -13,7 +13,16 @@ import { planEntry } from '../src/mcp/doctor/entry-plan.js';
 import { referenceSyntaxOf, Resolver } from '../src/mcp/doctor/references.js';
 import { defaultSecrets, renderEntry } from '../src/mcp/clients/render-entry.js';
 import type { AuthMethod, ClientId, EntryRequest, Mode, Scope } from '../src/mcp/types.js';
-import { BASE, entryRequest, LINUX as linux, MAC as mac, MCP, onlyFiles, renderValue, WIN as win } from './helpers/mcp-request.js';
+import {
+  BASE,
+  entryRequest,
+  LINUX as linux,
+  MAC as mac,
+  MCP,
+  onlyFiles,
+  renderValue,
+  WIN as win,
+} from './helpers/mcp-request.js';
 
 const request = entryRequest;
 const render = renderValue;
@@ -26,17 +35,31 @@ const LOCAL = ['-y', 'service-mcp-server@latest'];
 const REF_ENV = { SERVICE_EMAIL: '${SERVICE_EMAIL}', SERVICE_PASSWORD: '${SERVICE_PASSWORD}', SERVICE_BASE_URL: BASE };
 const REF_HEADERS = { 'X-Service-Email': '${SERVICE_EMAIL}', 'X-Service-Password': '${SERVICE_PASSWORD}' };
 const BEARER = { Authorization: 'Bearer ${SERVICE_ACCESS_TOKEN}' };
-const PROXY = ['mcp-remote', MCP, '--header', 'X-Service-Email:${SERVICE_EMAIL}', '--header', 'X-Service-Password:${SERVICE_PASSWORD}'];
+const PROXY = [
+  'mcp-remote',
+  MCP,
+  '--header',
+  'X-Service-Email:${SERVICE_EMAIL}',
+  '--header',
+  'X-Service-Password:${SERVICE_PASSWORD}',
+];
 const PROXY_BEARER = ['mcp-remote', MCP, '--header', 'Authorization:${SERVICE_AUTH_HEADER}'];
 const ESCAPED = (name: string) => `\${SVCCTL_LITERAL_DOLLAR:-$}{${name}}`;
 
 test('every new JSON agent takes ${VAR} references by default', () => {
-  for (const id of ['copilot', 'qwen', 'auggie', 'droid', 'amp', 'crush'] as const) assert.equal(defaultSecrets({ client: id }), 'ref', id);
+  for (const id of ['copilot', 'qwen', 'auggie', 'droid', 'amp', 'crush'] as const)
+    assert.equal(defaultSecrets({ client: id }), 'ref', id);
 });
 
 describe('GitHub Copilot CLI: tools ["*"], type local | http (what `copilot mcp add` 1.0.102 writes)', () => {
   it('local, remote, proxy', () => {
-    assert.deepEqual(render('copilot', 'local'), { type: 'local', command: 'npx', args: LOCAL, env: REF_ENV, tools: ['*'] });
+    assert.deepEqual(render('copilot', 'local'), {
+      type: 'local',
+      command: 'npx',
+      args: LOCAL,
+      env: REF_ENV,
+      tools: ['*'],
+    });
     assert.deepEqual(render('copilot', 'remote'), { type: 'http', url: MCP, headers: REF_HEADERS, tools: ['*'] });
     assert.deepEqual(render('copilot', 'remote', 'bearer'), { type: 'http', url: MCP, headers: BEARER, tools: ['*'] });
     assert.deepEqual(render('copilot', 'proxy'), {
@@ -73,7 +96,14 @@ describe('Qwen Code: httpUrl for Streamable HTTP, proxy headers from SVCCTL_HEAD
     assert.deepEqual(render('qwen', 'remote', 'bearer'), { httpUrl: MCP, headers: BEARER });
     assert.deepEqual(render('qwen', 'proxy'), {
       command: 'npx',
-      args: ['mcp-remote', MCP, '--header', 'X-Service-Email:${SVCCTL_HEADER_SERVICE_EMAIL}', '--header', 'X-Service-Password:${SVCCTL_HEADER_SERVICE_PASSWORD}'],
+      args: [
+        'mcp-remote',
+        MCP,
+        '--header',
+        'X-Service-Email:${SVCCTL_HEADER_SERVICE_EMAIL}',
+        '--header',
+        'X-Service-Password:${SVCCTL_HEADER_SERVICE_PASSWORD}',
+      ],
       env: { SVCCTL_HEADER_SERVICE_EMAIL: '${SERVICE_EMAIL}', SVCCTL_HEADER_SERVICE_PASSWORD: '${SERVICE_PASSWORD}' },
     });
     assert.deepEqual(render('qwen', 'proxy', 'bearer', { secrets: 'literal' }), {
@@ -85,10 +115,19 @@ describe('Qwen Code: httpUrl for Streamable HTTP, proxy headers from SVCCTL_HEAD
   it('doctor resolves the proxy entry as Qwen Code and mcp-remote would', () => {
     const entry = render('qwen', 'proxy');
     const resolver = new Resolver({ SERVICE_EMAIL: 'ann@acme.example', SERVICE_PASSWORD: 'pw' });
-    const plan = planEntry(entry, referenceSyntaxOf(CLIENTS.qwen), resolver, { SERVICE_EMAIL: 'ann@acme.example', SERVICE_PASSWORD: 'pw' }, CLIENTS.qwen);
+    const plan = planEntry(
+      entry,
+      referenceSyntaxOf(CLIENTS.qwen),
+      resolver,
+      { SERVICE_EMAIL: 'ann@acme.example', SERVICE_PASSWORD: 'pw' },
+      CLIENTS.qwen,
+    );
     assert.ok(typeof plan !== 'string' && plan.mode === 'proxy');
     assert.deepEqual(plan.http?.headers, { 'X-Service-Email': 'ann@acme.example', 'X-Service-Password': 'pw' });
-    assert.ok(plan.command.args.includes('X-Service-Email:${SVCCTL_HEADER_SERVICE_EMAIL}'), 'Qwen Code leaves the header argument for mcp-remote');
+    assert.ok(
+      plan.command.args.includes('X-Service-Email:${SVCCTL_HEADER_SERVICE_EMAIL}'),
+      'Qwen Code leaves the header argument for mcp-remote',
+    );
     assert.deepEqual([...resolver.missing], []);
   });
   it('doctor fails a url entry (SSE for Qwen Code) and passes httpUrl', () => {
@@ -99,11 +138,17 @@ describe('Qwen Code: httpUrl for Streamable HTTP, proxy headers from SVCCTL_HEAD
     };
     const failure = check({ type: 'http', url: MCP });
     assert.match(failure?.detail ?? '', /Qwen Code reads `url` as SSE/);
-    assert.match(failure?.fix ?? '', /rename url to httpUrl, or reinstall: svcctl mcp install --client qwen --mode remote --force/);
+    assert.match(
+      failure?.fix ?? '',
+      /rename url to httpUrl, or reinstall: svcctl mcp install --client qwen --mode remote --force/,
+    );
     assert.equal(check(render('qwen', 'remote')), undefined);
   });
   it('qwen mcp add lines (positionals first)', () => {
-    assert.equal(command('qwen', 'remote', 'password', { scope: 'project' }), `qwen mcp add service ${MCP} -s project -t http -H 'X-Service-Email: \${SERVICE_EMAIL}' -H 'X-Service-Password: \${SERVICE_PASSWORD}'`);
+    assert.equal(
+      command('qwen', 'remote', 'password', { scope: 'project' }),
+      `qwen mcp add service ${MCP} -s project -t http -H 'X-Service-Email: \${SERVICE_EMAIL}' -H 'X-Service-Password: \${SERVICE_PASSWORD}'`,
+    );
     assert.equal(
       command('qwen', 'local'),
       `qwen mcp add service npx -s user -e 'SERVICE_EMAIL=\${SERVICE_EMAIL}' -e 'SERVICE_PASSWORD=\${SERVICE_PASSWORD}' -e SERVICE_BASE_URL=${BASE} -- -y service-mcp-server@latest`,
@@ -119,7 +164,14 @@ describe('auggie: type stdio | http; ${VAR} expanded in args too, so proxy heade
     assert.deepEqual(render('auggie', 'proxy'), {
       type: 'stdio',
       command: 'npx',
-      args: ['mcp-remote', MCP, '--header', `X-Service-Email:${ESCAPED('SERVICE_EMAIL')}`, '--header', `X-Service-Password:${ESCAPED('SERVICE_PASSWORD')}`],
+      args: [
+        'mcp-remote',
+        MCP,
+        '--header',
+        `X-Service-Email:${ESCAPED('SERVICE_EMAIL')}`,
+        '--header',
+        `X-Service-Password:${ESCAPED('SERVICE_PASSWORD')}`,
+      ],
       env: { SERVICE_EMAIL: '${SERVICE_EMAIL}', SERVICE_PASSWORD: '${SERVICE_PASSWORD}' },
     });
   });
@@ -135,10 +187,18 @@ describe('Factory droid: type stdio | http; args passed as written', () => {
   it('local, remote, proxy', () => {
     assert.deepEqual(render('droid', 'local'), { type: 'stdio', command: 'npx', args: LOCAL, env: REF_ENV });
     assert.deepEqual(render('droid', 'remote', 'bearer'), { type: 'http', url: MCP, headers: BEARER });
-    assert.deepEqual(render('droid', 'proxy'), { type: 'stdio', command: 'npx', args: PROXY, env: { SERVICE_EMAIL: '${SERVICE_EMAIL}', SERVICE_PASSWORD: '${SERVICE_PASSWORD}' } });
+    assert.deepEqual(render('droid', 'proxy'), {
+      type: 'stdio',
+      command: 'npx',
+      args: PROXY,
+      env: { SERVICE_EMAIL: '${SERVICE_EMAIL}', SERVICE_PASSWORD: '${SERVICE_PASSWORD}' },
+    });
   });
   it('droid mcp add lines; proxy refused (droid expands ${VAR} in args when it adds them)', () => {
-    assert.equal(command('droid', 'remote', 'bearer'), `droid mcp add service ${MCP} --type http --header 'Authorization: Bearer \${SERVICE_ACCESS_TOKEN}'`);
+    assert.equal(
+      command('droid', 'remote', 'bearer'),
+      `droid mcp add service ${MCP} --type http --header 'Authorization: Bearer \${SERVICE_ACCESS_TOKEN}'`,
+    );
     assert.throws(() => command('droid', 'proxy'), /expands \$\{VAR\} in the arguments/);
   });
 });
@@ -147,11 +207,18 @@ describe('Amp: the flat "amp.mcpServers" key, url without type', () => {
   it('local, remote, proxy', () => {
     assert.deepEqual(render('amp', 'local'), { command: 'npx', args: LOCAL, env: REF_ENV });
     assert.deepEqual(render('amp', 'remote'), { url: MCP, headers: REF_HEADERS });
-    assert.deepEqual(render('amp', 'proxy', 'bearer'), { command: 'npx', args: PROXY_BEARER, env: { SERVICE_AUTH_HEADER: 'Bearer ${SERVICE_ACCESS_TOKEN}' } });
+    assert.deepEqual(render('amp', 'proxy', 'bearer'), {
+      command: 'npx',
+      args: PROXY_BEARER,
+      env: { SERVICE_AUTH_HEADER: 'Bearer ${SERVICE_ACCESS_TOKEN}' },
+    });
     assert.deepEqual(CLIENTS.amp.entryPath('service', 'user', linux), ['amp.mcpServers', 'service']);
   });
   it('amp mcp add lines (headers as KEY=VALUE, --workspace for the project)', () => {
-    assert.equal(command('amp', 'remote', 'bearer', { scope: 'project' }), `amp mcp add service --workspace --header 'Authorization=Bearer \${SERVICE_ACCESS_TOKEN}' ${MCP}`);
+    assert.equal(
+      command('amp', 'remote', 'bearer', { scope: 'project' }),
+      `amp mcp add service --workspace --header 'Authorization=Bearer \${SERVICE_ACCESS_TOKEN}' ${MCP}`,
+    );
   });
 });
 
@@ -172,28 +239,68 @@ describe('Crush: mcp key, type stdio | http, shell expansion everywhere (proxy $
 
 const paths: Record<string, Partial<Record<Scope, [string, string, string]>>> = {
   copilot: {
-    user: ['/Users/ann/.copilot/mcp-config.json', '/home/ann/.copilot/mcp-config.json', 'C:\\Users\\ann\\.copilot\\mcp-config.json'],
-    project: ['/Users/ann/proj/.github/mcp.json', '/home/ann/proj/.github/mcp.json', 'C:\\work\\proj\\.github\\mcp.json'],
+    user: [
+      '/Users/ann/.copilot/mcp-config.json',
+      '/home/ann/.copilot/mcp-config.json',
+      'C:\\Users\\ann\\.copilot\\mcp-config.json',
+    ],
+    project: [
+      '/Users/ann/proj/.github/mcp.json',
+      '/home/ann/proj/.github/mcp.json',
+      'C:\\work\\proj\\.github\\mcp.json',
+    ],
   },
   qwen: {
     user: ['/Users/ann/.qwen/settings.json', '/home/ann/.qwen/settings.json', 'C:\\Users\\ann\\.qwen\\settings.json'],
-    project: ['/Users/ann/proj/.qwen/settings.json', '/home/ann/proj/.qwen/settings.json', 'C:\\work\\proj\\.qwen\\settings.json'],
+    project: [
+      '/Users/ann/proj/.qwen/settings.json',
+      '/home/ann/proj/.qwen/settings.json',
+      'C:\\work\\proj\\.qwen\\settings.json',
+    ],
   },
   auggie: {
-    user: ['/Users/ann/.augment/settings.json', '/home/ann/.augment/settings.json', 'C:\\Users\\ann\\.augment\\settings.json'],
-    project: ['/Users/ann/proj/.augment/settings.json', '/home/ann/proj/.augment/settings.json', 'C:\\work\\proj\\.augment\\settings.json'],
-    local: ['/Users/ann/proj/.augment/settings.local.json', '/home/ann/proj/.augment/settings.local.json', 'C:\\work\\proj\\.augment\\settings.local.json'],
+    user: [
+      '/Users/ann/.augment/settings.json',
+      '/home/ann/.augment/settings.json',
+      'C:\\Users\\ann\\.augment\\settings.json',
+    ],
+    project: [
+      '/Users/ann/proj/.augment/settings.json',
+      '/home/ann/proj/.augment/settings.json',
+      'C:\\work\\proj\\.augment\\settings.json',
+    ],
+    local: [
+      '/Users/ann/proj/.augment/settings.local.json',
+      '/home/ann/proj/.augment/settings.local.json',
+      'C:\\work\\proj\\.augment\\settings.local.json',
+    ],
   },
   droid: {
     user: ['/Users/ann/.factory/mcp.json', '/home/ann/.factory/mcp.json', 'C:\\Users\\ann\\.factory\\mcp.json'],
-    project: ['/Users/ann/proj/.factory/mcp.json', '/home/ann/proj/.factory/mcp.json', 'C:\\work\\proj\\.factory\\mcp.json'],
+    project: [
+      '/Users/ann/proj/.factory/mcp.json',
+      '/home/ann/proj/.factory/mcp.json',
+      'C:\\work\\proj\\.factory\\mcp.json',
+    ],
   },
   amp: {
-    user: ['/Users/ann/.config/amp/settings.json', '/home/ann/.config/amp/settings.json', 'C:\\Users\\ann\\.config\\amp\\settings.json'],
-    project: ['/Users/ann/proj/.amp/settings.json', '/home/ann/proj/.amp/settings.json', 'C:\\work\\proj\\.amp\\settings.json'],
+    user: [
+      '/Users/ann/.config/amp/settings.json',
+      '/home/ann/.config/amp/settings.json',
+      'C:\\Users\\ann\\.config\\amp\\settings.json',
+    ],
+    project: [
+      '/Users/ann/proj/.amp/settings.json',
+      '/home/ann/proj/.amp/settings.json',
+      'C:\\work\\proj\\.amp\\settings.json',
+    ],
   },
   crush: {
-    user: ['/Users/ann/.config/crush/crush.json', '/home/ann/.config/crush/crush.json', 'C:\\Users\\ann\\.config\\crush\\crush.json'],
+    user: [
+      '/Users/ann/.config/crush/crush.json',
+      '/home/ann/.config/crush/crush.json',
+      'C:\\Users\\ann\\.config\\crush\\crush.json',
+    ],
     project: ['/Users/ann/proj/.crush.json', '/home/ann/proj/.crush.json', 'C:\\work\\proj\\.crush.json'],
   },
 };
@@ -202,7 +309,10 @@ for (const [id, scopes] of Object.entries(paths)) {
   test(`${id}: files per scope on macOS, Linux and Windows, and its scopes`, () => {
     const client = CLIENTS[id as ClientId];
     assert.deepEqual([...client.scopes], Object.keys(scopes));
-    for (const [scope, [darwinPath, linuxPath, winPath]] of Object.entries(scopes) as [Scope, [string, string, string]][]) {
+    for (const [scope, [darwinPath, linuxPath, winPath]] of Object.entries(scopes) as [
+      Scope,
+      [string, string, string],
+    ][]) {
       assert.equal(client.configPath(mac, scope), darwinPath, `${id} ${scope} macOS`);
       assert.equal(client.configPath(linux, scope), linuxPath, `${id} ${scope} Linux`);
       assert.equal(client.configPath(win, scope), winPath, `${id} ${scope} Windows`);
@@ -214,6 +324,12 @@ test('COPILOT_HOME, QWEN_HOME, CRUSH_GLOBAL_CONFIG and XDG_CONFIG_HOME move the 
   assert.equal(CLIENTS.copilot.configPath({ ...linux, env: { COPILOT_HOME: '/ch' } }, 'user'), '/ch/mcp-config.json');
   assert.equal(CLIENTS.qwen.configPath({ ...linux, env: { QWEN_HOME: '/qh' } }, 'user'), '/qh/settings.json');
   assert.equal(CLIENTS.crush.configPath({ ...linux, env: { CRUSH_GLOBAL_CONFIG: '/cg' } }, 'user'), '/cg/crush.json');
-  assert.equal(CLIENTS.crush.configPath({ ...linux, env: { XDG_CONFIG_HOME: '/xdg' } }, 'user'), '/xdg/crush/crush.json');
-  assert.equal(CLIENTS.crush.configPath({ ...linux, fs: onlyFiles('/home/ann/proj/crush.json') }, 'project'), '/home/ann/proj/crush.json');
+  assert.equal(
+    CLIENTS.crush.configPath({ ...linux, env: { XDG_CONFIG_HOME: '/xdg' } }, 'user'),
+    '/xdg/crush/crush.json',
+  );
+  assert.equal(
+    CLIENTS.crush.configPath({ ...linux, fs: onlyFiles('/home/ann/proj/crush.json') }, 'project'),
+    '/home/ann/proj/crush.json',
+  );
 });

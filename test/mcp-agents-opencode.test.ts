@@ -26,8 +26,16 @@ for (const id of ['opencode', 'kilo'] as const) {
       assert.equal(defaultSecrets({ client: id }), 'ref');
     });
     it('local: type local, one command array, environment', () => {
-      const environment = { SERVICE_EMAIL: '{env:SERVICE_EMAIL}', SERVICE_PASSWORD: '{env:SERVICE_PASSWORD}', SERVICE_BASE_URL: BASE };
-      assert.deepEqual(render(id, 'local'), { type: 'local', command: ['npx', '-y', 'service-mcp-server@latest'], environment });
+      const environment = {
+        SERVICE_EMAIL: '{env:SERVICE_EMAIL}',
+        SERVICE_PASSWORD: '{env:SERVICE_PASSWORD}',
+        SERVICE_BASE_URL: BASE,
+      };
+      assert.deepEqual(render(id, 'local'), {
+        type: 'local',
+        command: ['npx', '-y', 'service-mcp-server@latest'],
+        environment,
+      });
       // Local mode logs in with email and password whatever --auth says.
       assert.deepEqual(render(id, 'local', 'bearer'), render(id, 'local'));
       assert.deepEqual(render(id, 'local', 'password', { platform: 'win32' }), {
@@ -47,13 +55,29 @@ for (const id of ['opencode', 'kilo'] as const) {
         url: MCP,
         headers: { 'X-Service-Email': '{env:SERVICE_EMAIL}', 'X-Service-Password': '{env:SERVICE_PASSWORD}' },
       });
-      assert.deepEqual(render(id, 'remote', 'bearer'), { type: 'remote', url: MCP, headers: { Authorization: 'Bearer {env:SERVICE_ACCESS_TOKEN}' } });
-      assert.deepEqual(render(id, 'remote', 'bearer', { secrets: 'literal' }), { type: 'remote', url: MCP, headers: { Authorization: 'Bearer tok.en' } });
+      assert.deepEqual(render(id, 'remote', 'bearer'), {
+        type: 'remote',
+        url: MCP,
+        headers: { Authorization: 'Bearer {env:SERVICE_ACCESS_TOKEN}' },
+      });
+      assert.deepEqual(render(id, 'remote', 'bearer', { secrets: 'literal' }), {
+        type: 'remote',
+        url: MCP,
+        headers: { Authorization: 'Bearer tok.en' },
+      });
     });
     it('proxy: mcp-remote in the command array, header values from environment (mcp-remote expands ${NAME})', () => {
       assert.deepEqual(render(id, 'proxy'), {
         type: 'local',
-        command: ['npx', 'mcp-remote', MCP, '--header', 'X-Service-Email:${SERVICE_EMAIL}', '--header', 'X-Service-Password:${SERVICE_PASSWORD}'],
+        command: [
+          'npx',
+          'mcp-remote',
+          MCP,
+          '--header',
+          'X-Service-Email:${SERVICE_EMAIL}',
+          '--header',
+          'X-Service-Password:${SERVICE_PASSWORD}',
+        ],
         environment: { SERVICE_EMAIL: '{env:SERVICE_EMAIL}', SERVICE_PASSWORD: '{env:SERVICE_PASSWORD}' },
       });
       assert.deepEqual(render(id, 'proxy', 'bearer'), {
@@ -74,17 +98,29 @@ test('opencode and Kilo files: ~/.config on every OS (xdg-basedir), .jsonc by de
   assert.equal(CLIENTS.opencode.configPath(mac, 'user'), '/Users/ann/.config/opencode/opencode.jsonc');
   assert.equal(CLIENTS.opencode.configPath(linux, 'user'), '/home/ann/.config/opencode/opencode.jsonc');
   assert.equal(CLIENTS.opencode.configPath(win, 'user'), 'C:\\Users\\ann\\.config\\opencode\\opencode.jsonc');
-  assert.equal(CLIENTS.opencode.configPath({ ...linux, env: { XDG_CONFIG_HOME: '/xdg' } }, 'user'), '/xdg/opencode/opencode.jsonc');
+  assert.equal(
+    CLIENTS.opencode.configPath({ ...linux, env: { XDG_CONFIG_HOME: '/xdg' } }, 'user'),
+    '/xdg/opencode/opencode.jsonc',
+  );
   assert.equal(CLIENTS.opencode.configPath(linux, 'project'), '/home/ann/proj/opencode.json');
   assert.equal(CLIENTS.opencode.configPath(win, 'project'), 'C:\\work\\proj\\opencode.json');
-  assert.equal(CLIENTS.opencode.configPath({ ...linux, fs: onlyFiles('/home/ann/.config/opencode/opencode.json') }, 'user'), '/home/ann/.config/opencode/opencode.json');
-  assert.equal(CLIENTS.opencode.configPath({ ...linux, fs: onlyFiles('/home/ann/proj/opencode.jsonc') }, 'project'), '/home/ann/proj/opencode.jsonc');
+  assert.equal(
+    CLIENTS.opencode.configPath({ ...linux, fs: onlyFiles('/home/ann/.config/opencode/opencode.json') }, 'user'),
+    '/home/ann/.config/opencode/opencode.json',
+  );
+  assert.equal(
+    CLIENTS.opencode.configPath({ ...linux, fs: onlyFiles('/home/ann/proj/opencode.jsonc') }, 'project'),
+    '/home/ann/proj/opencode.jsonc',
+  );
 
   assert.equal(CLIENTS.kilo.configPath(mac, 'user'), '/Users/ann/.config/kilo/kilo.jsonc');
   assert.equal(CLIENTS.kilo.configPath(linux, 'user'), '/home/ann/.config/kilo/kilo.jsonc');
   assert.equal(CLIENTS.kilo.configPath(win, 'user'), 'C:\\Users\\ann\\.config\\kilo\\kilo.jsonc');
   assert.equal(CLIENTS.kilo.configPath(linux, 'project'), '/home/ann/proj/kilo.json');
-  assert.equal(CLIENTS.kilo.configPath({ ...linux, fs: onlyFiles('/home/ann/proj/opencode.json') }, 'project'), '/home/ann/proj/opencode.json');
+  assert.equal(
+    CLIENTS.kilo.configPath({ ...linux, fs: onlyFiles('/home/ann/proj/opencode.json') }, 'project'),
+    '/home/ann/proj/opencode.json',
+  );
   for (const id of ['opencode', 'kilo'] as const) {
     assert.deepEqual([...CLIENTS[id].scopes], ['user', 'project']);
     assert.deepEqual(CLIENTS[id].entryPath('svc', 'user', linux), ['mcp', 'svc']);
@@ -103,7 +139,8 @@ describe('opencode through the CLI: install, list, print, command, uninstall', (
   const run = (args: string[]) => runCli(['mcp', ...args], { home, env });
 
   it('keeps comments and other servers, lists it, removes only it', async () => {
-    const original = '{\n  // my servers\n  "$schema": "https://opencode.ai/config.json",\n  "mcp": {\n    "other": { "type": "remote", "url": "https://x.example/mcp" }\n  }\n}\n';
+    const original =
+      '{\n  // my servers\n  "$schema": "https://opencode.ai/config.json",\n  "mcp": {\n    "other": { "type": "remote", "url": "https://x.example/mcp" }\n  }\n}\n';
     const file = await placeFile(home, '.config/opencode/opencode.jsonc', original);
     const installed = await run(['install', '--client', 'opencode', '--mode', 'remote', '--auth', 'bearer']);
     assert.equal(installed.code, 0, installed.stderr);
@@ -115,10 +152,20 @@ describe('opencode through the CLI: install, list, print, command, uninstall', (
     assert.equal(await readFile(file, 'utf8'), text, 'a second install changes nothing');
     const listed = await runCli(['mcp', 'list', '--json'], { home, env });
     assert.equal(listed.code, 0, listed.stderr);
-    assert.deepEqual(JSON.parse(listed.stdout).map((row: { client: string; name: string; mode: string }) => [row.client, row.name, row.mode]), [['opencode', 'service', 'remote']]);
+    assert.deepEqual(
+      JSON.parse(listed.stdout).map((row: { client: string; name: string; mode: string }) => [
+        row.client,
+        row.name,
+        row.mode,
+      ]),
+      [['opencode', 'service', 'remote']],
+    );
     const command = await run(['command', '--client', 'opencode', '--mode', 'remote', '--auth', 'bearer']);
     assert.equal(command.code, 0, command.stderr);
-    assert.equal(command.stdout.trim(), `opencode mcp add service --url ${MCP} --header 'Authorization=Bearer {env:SERVICE_ACCESS_TOKEN}'`);
+    assert.equal(
+      command.stdout.trim(),
+      `opencode mcp add service --url ${MCP} --header 'Authorization=Bearer {env:SERVICE_ACCESS_TOKEN}'`,
+    );
     const removed = await run(['uninstall', '--client', 'opencode']);
     assert.equal(removed.code, 0, removed.stderr);
     const after = await readFile(file, 'utf8');
@@ -127,7 +174,10 @@ describe('opencode through the CLI: install, list, print, command, uninstall', (
 
   it('a file that does not parse is refused and left as it was', async () => {
     const file = await placeFile(home, 'proj/opencode.json', '{ "mcp": { ');
-    const result = await runCli(['mcp', 'install', '--client', 'opencode', '--scope', 'project', '--project-dir', join(home, 'proj')], { home, env });
+    const result = await runCli(
+      ['mcp', 'install', '--client', 'opencode', '--scope', 'project', '--project-dir', join(home, 'proj')],
+      { home, env },
+    );
     assert.equal(result.code, 7, result.stderr);
     assert.equal(await readFile(file, 'utf8'), '{ "mcp": { ');
   });
@@ -141,7 +191,11 @@ test('doctor reads {env:VAR} as opencode does, and flags ${VAR} and ${env:VAR}, 
   assert.ok(typeof plan !== 'string' && plan.mode === 'remote');
   assert.deepEqual(plan.http.headers, { Authorization: 'Bearer tok' });
   assert.deepEqual(unexpandedReferences(client, entry, plan), []);
-  const wrong = { type: 'local', command: ['npx', '-y', 'service-mcp-server'], environment: { SERVICE_EMAIL: '${SERVICE_EMAIL}', SERVICE_PASSWORD: '${env:SERVICE_PASSWORD}' } };
+  const wrong = {
+    type: 'local',
+    command: ['npx', '-y', 'service-mcp-server'],
+    environment: { SERVICE_EMAIL: '${SERVICE_EMAIL}', SERVICE_PASSWORD: '${env:SERVICE_PASSWORD}' },
+  };
   const wrongPlan = planEntry(wrong, referenceSyntaxOf(client), new Resolver({}), {}, client);
   assert.ok(typeof wrongPlan !== 'string');
   const found = unexpandedReferences(client, wrong, wrongPlan);

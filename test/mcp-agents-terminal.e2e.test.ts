@@ -31,15 +31,23 @@ before(async () => {
 });
 after(() => rm(home, { recursive: true, force: true }));
 
-it('the checklist lists the agents found in HOME (and no client that is not there), and installs into the chosen one', { skip }, async () => {
+it('the checklist lists the agents found in HOME (and no client that is not there), and installs into the chosen one', {
+  skip,
+}, async () => {
   const command = `${shellQuote(process.execPath)} ${shellQuote(BIN)} mcp install --mode remote --auth bearer`;
   const session = underTerminal(command, home, { SERVICE_BASE_URL: 'https://acme.example.com/api' });
   await session.waitFor(/Which clients\?/);
   await session.waitFor(/Crush/);
-  for (const label of Object.keys(FOLDERS)) assert.ok(session.screen().includes(label), `${label} listed:\n${session.screen()}`);
-  for (const absent of ['Cursor', 'Claude Desktop', 'Gemini CLI']) assert.ok(!session.screen().includes(absent), `${absent} is not installed here`);
+  for (const label of Object.keys(FOLDERS))
+    assert.ok(session.screen().includes(label), `${label} listed:\n${session.screen()}`);
+  for (const absent of ['Cursor', 'Claude Desktop', 'Gemini CLI'])
+    assert.ok(!session.screen().includes(absent), `${absent} is not installed here`);
   session.type(' \r'); // the first one found: opencode
   assert.equal(await session.done, 0, session.screen());
   const written = parseJsonc(await readFile(join(home, '.config', 'opencode', 'opencode.jsonc'), 'utf8'));
-  assert.deepEqual(written.mcp.service, { type: 'remote', url: 'https://acme.example.com/mcp', headers: { Authorization: 'Bearer {env:SERVICE_ACCESS_TOKEN}' } });
+  assert.deepEqual(written.mcp.service, {
+    type: 'remote',
+    url: 'https://acme.example.com/mcp',
+    headers: { Authorization: 'Bearer {env:SERVICE_ACCESS_TOKEN}' },
+  });
 });

@@ -53,7 +53,11 @@ const testEditor: ClientSpec = {
         ? { message: `'${name}': Test Editor needs type "streamable-http"`, fix: reinstall(' --mode remote') }
         : undefined,
   },
-  addCommand: (request, rendered) => ({ command: `test-editor mcp add ${request.name} ${JSON.stringify(rendered.value)}`, links: [], notes: [] }),
+  addCommand: (request, rendered) => ({
+    command: `test-editor mcp add ${request.name} ${JSON.stringify(rendered.value)}`,
+    links: [],
+    notes: [],
+  }),
 };
 registerClient(testEditor);
 
@@ -84,11 +88,20 @@ function contextIn(home: string, env: NodeJS.ProcessEnv = {}): Captured {
 
 describe('the client table', () => {
   it('no module outside src/mcp/clients/ and the id list names or compares a client id', () => {
-    const issueGrep = spawnGrep(['-nE', "id === '|case '(claude|cursor|vscode|windsurf|codex|gemini|cline|zed)", 'src/mcp']);
-    assert.deepEqual(issueGrep.filter((line) => !line.startsWith('src/mcp/clients/')), []);
+    const issueGrep = spawnGrep([
+      '-nE',
+      "id === '|case '(claude|cursor|vscode|windsurf|codex|gemini|cline|zed)",
+      'src/mcp',
+    ]);
+    assert.deepEqual(
+      issueGrep.filter((line) => !line.startsWith('src/mcp/clients/')),
+      [],
+    );
     // Any quoted client id in src/, outside the table and the CLIENT_IDS list.
     const quoted = spawnGrep(['-nE', `'(${CLIENT_IDS.join('|')})'`, 'src']);
-    const outside = quoted.filter((line) => !line.startsWith('src/mcp/clients/') && !line.startsWith('src/mcp/types.ts:'));
+    const outside = quoted.filter(
+      (line) => !line.startsWith('src/mcp/clients/') && !line.startsWith('src/mcp/types.ts:'),
+    );
     assert.deepEqual(outside, []);
     // The check itself sees the table's own ids (so an empty result above is not a broken grep).
     assert.ok(quoted.some((line) => line.startsWith('src/mcp/clients/cursor.ts:') && line.includes("'cursor'")));
@@ -97,7 +110,12 @@ describe('the client table', () => {
   it('renders a test-only row from its shape and notes, and builds its own add command', async () => {
     const home = await makeTempDir();
     const { ctx } = contextIn(home);
-    const request = await buildEntryRequest(ctx, { client: ID }, { mode: 'remote', auth: 'bearer' }, { literals: 'placeholders' });
+    const request = await buildEntryRequest(
+      ctx,
+      { client: ID },
+      { mode: 'remote', auth: 'bearer' },
+      { literals: 'placeholders' },
+    );
     assert.equal(request.secrets, 'ref', 'env-colon variables: references by default');
     const rendered = renderEntry(request);
     assert.deepEqual(rendered.value, {
@@ -108,7 +126,9 @@ describe('the client table', () => {
     assert.equal(rendered.notes[0], 'Reload Test Editor.');
     assert.match(rendered.notes[1]!, /^Test Editor started from a dock/);
     assert.equal(rendered.notes[2], 'Test Editor note for remote entries.');
-    const local = renderEntry(await buildEntryRequest(ctx, { client: ID }, { mode: 'local' }, { literals: 'placeholders' }));
+    const local = renderEntry(
+      await buildEntryRequest(ctx, { client: ID }, { mode: 'local' }, { literals: 'placeholders' }),
+    );
     assert.equal(local.value.type, 'local');
     assert.equal(local.value.command, 'npx');
     const command = clientCommand(testEditor, request, rendered);
@@ -131,16 +151,34 @@ describe('the client table', () => {
     // The token variable is unset: the entry passes, the connection is not tried (nothing listens on port 9).
     const doctor = contextIn(home);
     await assert.rejects(runMcpDoctor(doctor.ctx, { client: [ID] }));
-    const report = JSON.parse(doctor.stdout().split('\n').find((line) => line.startsWith('{'))!) as { client: string; checks: { name: string; ok: boolean; detail: string }[] };
+    const report = JSON.parse(
+      doctor
+        .stdout()
+        .split('\n')
+        .find((line) => line.startsWith('{'))!,
+    ) as { client: string; checks: { name: string; ok: boolean; detail: string }[] };
     assert.equal(report.client, ID);
-    assert.deepEqual(report.checks.map((check) => [check.name, check.ok]), [['file', true], ['entry', true], ['variables', false], ['initialize', false]]);
+    assert.deepEqual(
+      report.checks.map((check) => [check.name, check.ok]),
+      [
+        ['file', true],
+        ['entry', true],
+        ['variables', false],
+        ['initialize', false],
+      ],
+    );
 
     // The row's own doctor rule: without its transport value the entry is misread.
     written.mcp.service!.type = 'http';
     await writeFile(file, JSON.stringify(written, null, 2));
     const misread = contextIn(home);
     await assert.rejects(runMcpDoctor(misread.ctx, { client: [ID] }));
-    const failed = JSON.parse(misread.stdout().split('\n').find((line) => line.startsWith('{'))!) as { checks: { name: string; ok: boolean; detail: string; fix: string | null }[] };
+    const failed = JSON.parse(
+      misread
+        .stdout()
+        .split('\n')
+        .find((line) => line.startsWith('{'))!,
+    ) as { checks: { name: string; ok: boolean; detail: string; fix: string | null }[] };
     const entry = failed.checks.find((check) => check.name === 'entry')!;
     assert.equal(entry.ok, false);
     assert.equal(entry.detail, `'service': Test Editor needs type "streamable-http"`);
@@ -150,7 +188,9 @@ describe('the client table', () => {
 
 function spawnGrep(args: string[]): string[] {
   try {
-    return execFileSync('git', ['grep', '--untracked', ...args], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
+    return execFileSync('git', ['grep', '--untracked', ...args], { cwd: ROOT, encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean);
   } catch (error) {
     if ((error as { status?: number }).status === 1) return [];
     throw error;

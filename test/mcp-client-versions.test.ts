@@ -32,7 +32,10 @@ describe('Antigravity: the file of the installed version', () => {
     await mkdir(join(home, '.gemini', 'config'), { recursive: true });
     await mkdir(join(home, '.gemini', 'antigravity'), { recursive: true });
     const other = { command: 'other-server', args: ['--flag'] };
-    await writeFile(oldFile, `${JSON.stringify({ mcpServers: { other, service: { serverUrl: ready().mcp_url, headers: { 'X-Service-Email': ALICE.email, 'X-Service-Password': ALICE.password } } } }, null, 2)}\n`);
+    await writeFile(
+      oldFile,
+      `${JSON.stringify({ mcpServers: { other, service: { serverUrl: ready().mcp_url, headers: { 'X-Service-Email': ALICE.email, 'X-Service-Password': ALICE.password } } } }, null, 2)}\n`,
+    );
 
     const listed = await run(['mcp', 'list', '--json']);
     assert.equal(listed.code, 0, listed.stderr);
@@ -51,7 +54,10 @@ describe('Antigravity: the file of the installed version', () => {
 
     const doctor = await run(['mcp', 'doctor', '--client', 'antigravity']);
     assert.equal(doctor.code, 8, doctor.stdout + doctor.stderr);
-    assert.match(doctor.stdout + doctor.stderr, /only Antigravity 1 read; Antigravity 2 and agy read .*config\/mcp_config\.json/);
+    assert.match(
+      doctor.stdout + doctor.stderr,
+      /only Antigravity 1 read; Antigravity 2 and agy read .*config\/mcp_config\.json/,
+    );
 
     const moved = await run(['mcp', 'install', '--client', 'antigravity', '--mode', 'remote']);
     assert.equal(moved.code, 0, moved.stderr);
@@ -60,7 +66,10 @@ describe('Antigravity: the file of the installed version', () => {
     assert.deepEqual((await readJson(oldFile)).mcpServers, { other }, 'the old file keeps everything else');
 
     const after = await run(['mcp', 'list', '--json']);
-    assert.deepEqual(JSON.parse(after.stdout).map((row: { file: string; stale?: unknown }) => [row.file, row.stale]), [[newFile, undefined]]);
+    assert.deepEqual(
+      JSON.parse(after.stdout).map((row: { file: string; stale?: unknown }) => [row.file, row.stale]),
+      [[newFile, undefined]],
+    );
     const healthy = await run(['mcp', 'doctor', '--client', 'antigravity']);
     assert.equal(healthy.code, 0, healthy.stdout + healthy.stderr);
   });
@@ -85,16 +94,25 @@ describe('Antigravity: the file of the installed version', () => {
     const home = await tempDir('svcctl-agy-');
     const project = join(home, 'work');
     await mkdir(project);
-    const installed = await runCli(['mcp', 'install', '--client', 'antigravity', '--scope', 'project', '--project-dir', project, '--mode', 'remote'], { home, env: credentials() });
+    const installed = await runCli(
+      ['mcp', 'install', '--client', 'antigravity', '--scope', 'project', '--project-dir', project, '--mode', 'remote'],
+      { home, env: credentials() },
+    );
     assert.equal(installed.code, 0, installed.stderr);
-    assert.equal((await readJson(join(project, '.agents', 'mcp_config.json'))).mcpServers.service.serverUrl, ready().mcp_url);
+    assert.equal(
+      (await readJson(join(project, '.agents', 'mcp_config.json'))).mcpServers.service.serverUrl,
+      ready().mcp_url,
+    );
   });
 });
 
 describe('shut down and replaced clients', () => {
   it('Roo Code: installing says it was shut down and names where its users went; the entry is still written', async () => {
     const home = await tempDir('svcctl-roo-');
-    const installed = await runCli(['mcp', 'install', '--client', 'roo-code', '--mode', 'remote', '--scope', 'project', '--project-dir', home], { home, env: credentials() });
+    const installed = await runCli(
+      ['mcp', 'install', '--client', 'roo-code', '--mode', 'remote', '--scope', 'project', '--project-dir', home],
+      { home, env: credentials() },
+    );
     assert.equal(installed.code, 0, installed.stderr);
     assert.match(installed.stderr, /warning: Roo Code was shut down on 2026-05-15/);
     assert.match(installed.stderr, /Cline \(svcctl mcp install --client cline\).*Zoo Code/);
@@ -103,11 +121,27 @@ describe('shut down and replaced clients', () => {
 
   it('Zoo Code (the continuation of Roo Code): its own global storage file, the entry shape of Roo Code, no notice', async () => {
     const home = await tempDir('svcctl-zoo-');
-    const installed = await runCli(['mcp', 'install', '--client', 'zoo-code', '--mode', 'remote'], { home, env: credentials() });
+    const installed = await runCli(['mcp', 'install', '--client', 'zoo-code', '--mode', 'remote'], {
+      home,
+      env: credentials(),
+    });
     assert.equal(installed.code, 0, installed.stderr);
     assert.doesNotMatch(installed.stderr, /shut down/);
-    const file = join(home, '.config', 'Code', 'User', 'globalStorage', 'zoocodeorganization.zoo-code', 'settings', 'mcp_settings.json');
-    assert.deepEqual((await readJson(file)).mcpServers.service, { type: 'streamable-http', url: ready().mcp_url, headers: { 'X-Service-Email': '${env:SERVICE_EMAIL}', 'X-Service-Password': '${env:SERVICE_PASSWORD}' } });
+    const file = join(
+      home,
+      '.config',
+      'Code',
+      'User',
+      'globalStorage',
+      'zoocodeorganization.zoo-code',
+      'settings',
+      'mcp_settings.json',
+    );
+    assert.deepEqual((await readJson(file)).mcpServers.service, {
+      type: 'streamable-http',
+      url: ready().mcp_url,
+      headers: { 'X-Service-Email': '${env:SERVICE_EMAIL}', 'X-Service-Password': '${env:SERVICE_PASSWORD}' },
+    });
     const doctor = await runCli(['mcp', 'doctor', '--client', 'zoo-code'], { home, env: credentials() });
     assert.equal(doctor.code, 0, doctor.stdout + doctor.stderr);
   });
@@ -120,7 +154,10 @@ describe('shut down and replaced clients', () => {
     assert.doesNotMatch(before.stderr, /agy/, 'no agy yet: nothing to say');
     await mkdir(join(home, '.gemini', 'antigravity-cli'), { recursive: true });
     const listed = await run(['mcp', 'list']);
-    assert.match(listed.stderr, /Antigravity's CLI \(agy\), which replaces Gemini CLI, is on this machine and does not read Gemini CLI's file: add the server for it with: svcctl mcp install --client antigravity/);
+    assert.match(
+      listed.stderr,
+      /Antigravity's CLI \(agy\), which replaces Gemini CLI, is on this machine and does not read Gemini CLI's file: add the server for it with: svcctl mcp install --client antigravity/,
+    );
     const doctor = await run(['mcp', 'doctor', '--client', 'gemini']);
     assert.match(doctor.stderr, /agy.*svcctl mcp install --client antigravity/);
     assert.equal((await run(['mcp', 'install', '--client', 'antigravity', '--mode', 'remote'])).code, 0);

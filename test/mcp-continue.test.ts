@@ -26,7 +26,10 @@ describe('Continue entries (render), per mode × auth, Windows', () => {
     assert.equal(client.configPath(linux, 'user'), '/home/ann/.continue/config.yaml');
     assert.equal(client.configPath(mac, 'user'), '/Users/ann/.continue/config.yaml');
     assert.equal(client.configPath(win, 'user'), 'C:\\Users\\ann\\.continue\\config.yaml');
-    assert.equal(client.configPath({ ...linux, env: { CONTINUE_GLOBAL_DIR: '/srv/continue' } }, 'user'), '/srv/continue/config.yaml');
+    assert.equal(
+      client.configPath({ ...linux, env: { CONTINUE_GLOBAL_DIR: '/srv/continue' } }, 'user'),
+      '/srv/continue/config.yaml',
+    );
     assert.deepEqual(client.entryPath('svc', 'user', linux), ['mcpServers', 'svc']);
   });
   it('expands no variables: literal by default, --secrets ref refused', () => {
@@ -34,7 +37,13 @@ describe('Continue entries (render), per mode × auth, Windows', () => {
     assert.throws(() => checkSecrets({ client: 'continue' }, 'ref'), /does not expand variables in its config file/);
   });
   it('local: name first, type stdio, literal env; cmd /c npx on Windows', () => {
-    assert.deepEqual(render('continue', 'local'), { name: 'service', type: 'stdio', command: 'npx', args: LOCAL, env: { ...LITERAL_ENV, SERVICE_BASE_URL: BASE } });
+    assert.deepEqual(render('continue', 'local'), {
+      name: 'service',
+      type: 'stdio',
+      command: 'npx',
+      args: LOCAL,
+      env: { ...LITERAL_ENV, SERVICE_BASE_URL: BASE },
+    });
     assert.deepEqual(render('continue', 'local', 'password', { platform: 'win32' }).args, ['/c', 'npx', ...LOCAL]);
   });
   it('remote: type streamable-http, url, headers under requestOptions.headers (both auth methods)', () => {
@@ -42,9 +51,16 @@ describe('Continue entries (render), per mode × auth, Windows', () => {
       name: 'service',
       type: 'streamable-http',
       url: MCP,
-      requestOptions: { headers: { 'X-Service-Email': LITERAL_ENV.SERVICE_EMAIL, 'X-Service-Password': LITERAL_ENV.SERVICE_PASSWORD } },
+      requestOptions: {
+        headers: { 'X-Service-Email': LITERAL_ENV.SERVICE_EMAIL, 'X-Service-Password': LITERAL_ENV.SERVICE_PASSWORD },
+      },
     });
-    assert.deepEqual(render('continue', 'remote', 'bearer'), { name: 'service', type: 'streamable-http', url: MCP, requestOptions: { headers: { Authorization: 'Bearer tok.en' } } });
+    assert.deepEqual(render('continue', 'remote', 'bearer'), {
+      name: 'service',
+      type: 'streamable-http',
+      url: MCP,
+      requestOptions: { headers: { Authorization: 'Bearer tok.en' } },
+    });
   });
   it('proxy: mcp-remote with the header values in env', () => {
     assert.deepEqual(render('continue', 'proxy', 'bearer'), {
@@ -75,7 +91,14 @@ test('a new config.yaml starts with name, version and schema, then the item; lis
   });
   assert.equal((await stat(file)).mode & 0o777, 0o600);
   const listed = await run(['mcp', 'list', '--json']);
-  assert.deepEqual(JSON.parse(listed.stdout).map((row: { client: string; mode: string; file: string }) => [row.client, row.mode, row.file]), [['continue', 'remote', file]]);
+  assert.deepEqual(
+    JSON.parse(listed.stdout).map((row: { client: string; mode: string; file: string }) => [
+      row.client,
+      row.mode,
+      row.file,
+    ]),
+    [['continue', 'remote', file]],
+  );
   const doctor = await run(['mcp', 'doctor', '--client', 'continue']);
   assert.equal(doctor.code, 0, doctor.stdout + doctor.stderr);
   assert.match(doctor.stdout, /^✓ tools\/list: /m);
@@ -85,7 +108,7 @@ test('a new config.yaml starts with name, version and schema, then the item; lis
   assert.deepEqual(parse(await readFile(file, 'utf8')).mcpServers, []);
 });
 
-test("an existing config.yaml keeps its comments, models and other servers; a second install changes nothing; uninstall restores it byte for byte", async () => {
+test('an existing config.yaml keeps its comments, models and other servers; a second install changes nothing; uninstall restores it byte for byte', async () => {
   const home = await tempDir('svcctl-continue-keep-');
   const dir = join(home, 'continue-home');
   await mkdir(dir, { recursive: true });
@@ -136,7 +159,10 @@ test('a config.yaml that does not parse is refused with exit 7 and left as it wa
   await mkdir(join(home, '.continue'));
   const broken = 'name: x\nversion: 1\nmcpServers:\n  - name: a\n   command: b\n';
   await writeFile(file, broken);
-  const result = await runCli(['mcp', 'install', '--client', 'continue', '--mode', 'local'], { home, env: credentials() });
+  const result = await runCli(['mcp', 'install', '--client', 'continue', '--mode', 'local'], {
+    home,
+    env: credentials(),
+  });
   assert.equal(result.code, 7, result.stderr);
   assert.match(result.stderr, /config\.yaml/);
   assert.equal(await readFile(file, 'utf8'), broken);

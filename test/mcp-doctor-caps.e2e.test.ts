@@ -16,7 +16,12 @@ async function doctorAgainst(how: Misbehaviour) {
   try {
     const folder = await tempDir();
     const config = join(folder, 'mcp.json');
-    await writeFile(config, JSON.stringify({ mcpServers: { service: { url: `${server.baseUrl}/mcp`, headers: { Authorization: 'Bearer a.b.c' } } } }));
+    await writeFile(
+      config,
+      JSON.stringify({
+        mcpServers: { service: { url: `${server.baseUrl}/mcp`, headers: { Authorization: 'Bearer a.b.c' } } },
+      }),
+    );
     return await runCliMeasured(['mcp', 'doctor', '--client', 'cursor', '--config', config, '--timeout', '2'], {});
   } finally {
     await server.close();

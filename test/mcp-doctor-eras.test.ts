@@ -22,13 +22,19 @@ before(async () => {
 });
 after(async () => rm(home, { recursive: true, force: true }));
 
-const lineOf = (result: RunResult, name: string): string => result.stdout.split('\n').find((line) => line.slice(2).startsWith(`${name}:`)) ?? '';
+const lineOf = (result: RunResult, name: string): string =>
+  result.stdout.split('\n').find((line) => line.slice(2).startsWith(`${name}:`)) ?? '';
 
 async function doctor(url: string, password: string, json = false): Promise<RunResult> {
   const dir = join(home, String(Math.random()).slice(2));
   await mkdir(dir, { recursive: true });
   const file = join(dir, 'mcp.json');
-  await writeFile(file, JSON.stringify({ mcpServers: { svc: { url, headers: { 'X-Service-Email': 'a@example.com', 'X-Service-Password': password } } } }));
+  await writeFile(
+    file,
+    JSON.stringify({
+      mcpServers: { svc: { url, headers: { 'X-Service-Email': 'a@example.com', 'X-Service-Password': password } } },
+    }),
+  );
   return runCli(['mcp', 'doctor', '--config', file, ...(json ? ['--json'] : [])], { home, env: {} });
 }
 
@@ -44,7 +50,10 @@ describe('mcp doctor and the MCP protocol eras', () => {
   it('a server that speaks only 2026-07-28: exit 0, the revision named, and no initialize sent', async () => {
     const result = await doctor(modern.url, PASSWORD);
     assert.equal(result.code, 0, result.stdout + result.stderr);
-    assert.match(lineOf(result, 'initialize'), /^✓ initialize: \S+ answered \(era-2026-server 9\.9\.9\) in MCP 2026-07-28 \(server\/discover\)$/);
+    assert.match(
+      lineOf(result, 'initialize'),
+      /^✓ initialize: \S+ answered \(era-2026-server 9\.9\.9\) in MCP 2026-07-28 \(server\/discover\)$/,
+    );
     assert.match(lineOf(result, 'tools/list'), /^✓ tools\/list: 1 tool: echo$/);
     assert.deepEqual(modern.seen, ['POST server/discover', 'POST tools/list']);
     const report = JSON.parse((await doctor(modern.url, PASSWORD, true)).stdout);
@@ -54,7 +63,10 @@ describe('mcp doctor and the MCP protocol eras', () => {
   it('a server that speaks only 2025: discover first, then initialize; exit 0 naming 2025-11-25', async () => {
     const result = await doctor(legacy.url, PASSWORD);
     assert.equal(result.code, 0, result.stdout + result.stderr);
-    assert.match(lineOf(result, 'initialize'), /^✓ initialize: \S+ answered \(era-2025-server 9\.9\.9\) in MCP 2025-11-25 \(initialize; no 2026-07-28 offered\)$/);
+    assert.match(
+      lineOf(result, 'initialize'),
+      /^✓ initialize: \S+ answered \(era-2025-server 9\.9\.9\) in MCP 2025-11-25 \(initialize; no 2026-07-28 offered\)$/,
+    );
     assert.deepEqual(legacy.seen.slice(0, 2), ['POST server/discover', 'POST initialize']);
   });
 
@@ -75,7 +87,9 @@ describe('mcp doctor and a server of a later revision only', () => {
     server = createServer((req, res) => {
       req.resume().on('end', () => {
         const error = { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2027-03-01'] } };
-        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error }));
+        res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: null, error }));
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -87,7 +101,10 @@ describe('mcp doctor and a server of a later revision only', () => {
     const result = await doctor(url, PASSWORD);
     assert.equal(result.code, 8, result.stdout + result.stderr);
     const line = lineOf(result, 'initialize');
-    assert.match(line, /speaks none of the MCP revisions svcctl speaks \(2026-07-28, 2025-11-25\): it serves 2027-03-01/);
+    assert.match(
+      line,
+      /speaks none of the MCP revisions svcctl speaks \(2026-07-28, 2025-11-25\): it serves 2027-03-01/,
+    );
     assert.doesNotMatch(result.stdout + result.stderr, /check the URL|headers of the entry/);
     assert.match(result.stdout + result.stderr, /the entry is not at fault: update svcctl/);
   });

@@ -23,8 +23,10 @@ after(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-const run = (args: string[], env: Record<string, string | undefined> = USER): Promise<RunResult> => runCli(args, { home, env });
-const lineOf = (result: RunResult, name: string): string => result.stdout.split('\n').find((line) => line.slice(2).startsWith(`${name}:`)) ?? '';
+const run = (args: string[], env: Record<string, string | undefined> = USER): Promise<RunResult> =>
+  runCli(args, { home, env });
+const lineOf = (result: RunResult, name: string): string =>
+  result.stdout.split('\n').find((line) => line.slice(2).startsWith(`${name}:`)) ?? '';
 
 /** A hand-written entry in a generic mcpServers file. */
 async function handWritten(name: string, entry: Record<string, unknown>): Promise<string> {
@@ -36,21 +38,33 @@ async function handWritten(name: string, entry: Record<string, unknown>): Promis
 
 describe('mcp doctor: local mode', () => {
   it('installed with --package (run through npx): node, npx, and the server answering initialize', async () => {
-    const installed = await run(['mcp', 'install', '--client', 'claude-code', '--scope', 'project', '--package', SERVER_DIR], { SERVICE_BASE_URL: BASE_URL });
+    const installed = await run(
+      ['mcp', 'install', '--client', 'claude-code', '--scope', 'project', '--package', SERVER_DIR],
+      { SERVICE_BASE_URL: BASE_URL },
+    );
     assert.equal(installed.code, 0, installed.stderr);
     // The project entry runs without asking: it is what svcctl writes for that package and base URL.
-    const result = await run(['mcp', 'doctor', '--client', 'claude-code', '--package', SERVER_DIR], { ...USER, SERVICE_BASE_URL: BASE_URL });
+    const result = await run(['mcp', 'doctor', '--client', 'claude-code', '--package', SERVER_DIR], {
+      ...USER,
+      SERVICE_BASE_URL: BASE_URL,
+    });
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(lineOf(result, 'entry'), /^✓ entry: 'service' found: local mode \(command, args, env\)$/);
     assert.match(lineOf(result, 'node'), /^✓ node: node v\d+\.\d+\.\d+ at \//);
     assert.match(lineOf(result, 'runner'), /^✓ runner: npx found at \//);
     // The server's own name proves that it ran (svcctl cannot know it otherwise).
-    assert.match(lineOf(result, 'initialize'), new RegExp(`^✓ initialize: \`npx -y ${SERVER_DIR}\` started and answered \\(fake-mcp-server 1\\.0\\.0\\)$`));
+    assert.match(
+      lineOf(result, 'initialize'),
+      new RegExp(`^✓ initialize: \`npx -y ${SERVER_DIR}\` started and answered \\(fake-mcp-server 1\\.0\\.0\\)$`),
+    );
     assert.deepEqual(secretsIn(result, [USER.SERVICE_PASSWORD]), []);
   });
 
   it('a variable the entry references is not set: exit 8 naming it, and the server is not started', async () => {
-    const result = await run(['mcp', 'doctor', '--client', 'claude-code', '--package', SERVER_DIR], { SERVICE_EMAIL: USER.SERVICE_EMAIL, SERVICE_BASE_URL: BASE_URL });
+    const result = await run(['mcp', 'doctor', '--client', 'claude-code', '--package', SERVER_DIR], {
+      SERVICE_EMAIL: USER.SERVICE_EMAIL,
+      SERVICE_BASE_URL: BASE_URL,
+    });
     assert.equal(result.code, 8);
     assert.match(lineOf(result, 'variables'), /^✗ variables: not set: SERVICE_PASSWORD/);
     assert.match(lineOf(result, 'initialize'), /^✗ initialize: not tried: SERVICE_PASSWORD is not set$/);
@@ -58,10 +72,17 @@ describe('mcp doctor: local mode', () => {
 
   it('an entry that does not pass a variable to the server: the server exits, and its stderr is shown', async () => {
     // SERVICE_PASSWORD is in doctor's environment, but the entry does not hand it on: a client would not either.
-    const file = await handWritten('forgetful', { command: process.execPath, args: [SERVER], env: { SERVICE_EMAIL: '${SERVICE_EMAIL}', SERVICE_BASE_URL: BASE_URL } });
+    const file = await handWritten('forgetful', {
+      command: process.execPath,
+      args: [SERVER],
+      env: { SERVICE_EMAIL: '${SERVICE_EMAIL}', SERVICE_BASE_URL: BASE_URL },
+    });
     const result = await run(['mcp', 'doctor', '--config', file]);
     assert.equal(result.code, 8);
-    assert.match(lineOf(result, 'initialize'), /^✗ initialize: .* exited before answering initialize; its stderr: fake-mcp-server: SERVICE_PASSWORD not set$/);
+    assert.match(
+      lineOf(result, 'initialize'),
+      /^✗ initialize: .* exited before answering initialize; its stderr: fake-mcp-server: SERVICE_PASSWORD not set$/,
+    );
     assert.match(result.stdout, /^ {2}fix: check that the command runs in a terminal/m);
   });
 
@@ -79,7 +100,11 @@ describe('mcp doctor: local mode', () => {
   });
 
   it('a server that never answers fails within --timeout', async () => {
-    const file = await handWritten('silent', { command: process.execPath, args: [SERVER], env: { ...USER, SERVICE_BASE_URL: BASE_URL, FAKE_MCP_HANG: '1' } });
+    const file = await handWritten('silent', {
+      command: process.execPath,
+      args: [SERVER],
+      env: { ...USER, SERVICE_BASE_URL: BASE_URL, FAKE_MCP_HANG: '1' },
+    });
     const result = await run(['mcp', 'doctor', '--config', file, '--timeout', '1']);
     assert.equal(result.code, 8);
     assert.match(lineOf(result, 'initialize'), /did not answer initialize within 1 s$/);

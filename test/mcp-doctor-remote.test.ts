@@ -29,8 +29,10 @@ after(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-const run = (args: string[], env: Record<string, string | undefined>, input?: string): Promise<RunResult> => runCli(args, { home, env, input });
-const lineOf = (result: RunResult, name: string): string => result.stdout.split('\n').find((line) => line.slice(2).startsWith(`${name}:`)) ?? '';
+const run = (args: string[], env: Record<string, string | undefined>, input?: string): Promise<RunResult> =>
+  runCli(args, { home, env, input });
+const lineOf = (result: RunResult, name: string): string =>
+  result.stdout.split('\n').find((line) => line.slice(2).startsWith(`${name}:`)) ?? '';
 
 async function install(args: string[], env: Record<string, string | undefined> = credentials): Promise<void> {
   const result = await run(['mcp', 'install', '--mode', 'remote', ...args], env);
@@ -43,35 +45,61 @@ describe('mcp doctor: remote mode', () => {
     const result = await run(['mcp', 'doctor', '--client', 'cursor'], credentials);
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(result.stdout, TOOLS_LINE);
-    assert.match(lineOf(result, 'initialize'), new RegExp(`^✓ initialize: ${dev.ready.mcp_url} answered \\(svcctl-dev `));
+    assert.match(
+      lineOf(result, 'initialize'),
+      new RegExp(`^✓ initialize: ${dev.ready.mcp_url} answered \\(svcctl-dev `),
+    );
     assert.match(lineOf(result, 'variables'), /^✓ variables: set: SERVICE_EMAIL, SERVICE_PASSWORD$/);
-    assert.equal(result.stdout.trim().split('\n').filter((line) => /^[✓✗] /.test(line)).length, 5);
+    assert.equal(
+      result.stdout
+        .trim()
+        .split('\n')
+        .filter((line) => /^[✓✗] /.test(line)).length,
+      5,
+    );
     assert.match(result.stderr, /all 5 checks passed$/m);
     await dev.waitForStderr(/POST \/mcp 200 .*alice@example\.com \(password\) 2026-07-28 server\/discover/);
     assert.deepEqual(secretsIn(result, [ALICE.password]), []);
   });
 
   it('--auth bearer with a token from `svcctl login` (VS Code): passes; the token never shows', async () => {
-    const login = await run(['login', '--password-stdin'], { SERVICE_BASE_URL: dev.ready.base_url, SERVICE_EMAIL: ALICE.email }, `${ALICE.password}\n`);
+    const login = await run(
+      ['login', '--password-stdin'],
+      { SERVICE_BASE_URL: dev.ready.base_url, SERVICE_EMAIL: ALICE.email },
+      `${ALICE.password}\n`,
+    );
     assert.equal(login.code, 0, login.stderr);
     const token = login.stdout.trim();
     await install(['--client', 'vscode', '--auth', 'bearer'], { SERVICE_MCP_URL: dev.ready.mcp_url });
     const result = await run(['mcp', 'doctor', '--client', 'vscode'], { SERVICE_ACCESS_TOKEN: token });
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(result.stdout, TOOLS_LINE);
-    await dev.waitForStderr(/POST \/mcp 200 .*alice@example\.com \(bearer token sha256:[0-9a-f]+\) 2026-07-28 server\/discover/);
+    await dev.waitForStderr(
+      /POST \/mcp 200 .*alice@example\.com \(bearer token sha256:[0-9a-f]+\) 2026-07-28 server\/discover/,
+    );
     assert.deepEqual(secretsIn(result, [token]), []);
 
-    const stale = await run(['mcp', 'doctor', '--client', 'vscode'], { SERVICE_ACCESS_TOKEN: `${token.slice(0, -4)}AAAA` });
+    const stale = await run(['mcp', 'doctor', '--client', 'vscode'], {
+      SERVICE_ACCESS_TOKEN: `${token.slice(0, -4)}AAAA`,
+    });
     assert.equal(stale.code, 8);
-    assert.match(lineOf(stale, 'initialize'), /^✗ initialize: .*rejected the entry's credentials \(401\): invalid or expired token/);
+    assert.match(
+      lineOf(stale, 'initialize'),
+      /^✗ initialize: .*rejected the entry's credentials \(401\): invalid or expired token/,
+    );
     assert.match(stale.stdout, /fix: the access token is wrong or expired: run `svcctl login --save`/);
   });
 
   it('a wrong password: exit 8 with a line that says the server rejected it, and a fix', async () => {
-    const result = await run(['mcp', 'doctor', '--client', 'cursor'], { ...credentials, SERVICE_PASSWORD: 'not-the-password' });
+    const result = await run(['mcp', 'doctor', '--client', 'cursor'], {
+      ...credentials,
+      SERVICE_PASSWORD: 'not-the-password',
+    });
     assert.equal(result.code, 8);
-    assert.match(lineOf(result, 'initialize'), /^✗ initialize: .*rejected the entry's credentials \(401\): invalid email or password$/);
+    assert.match(
+      lineOf(result, 'initialize'),
+      /^✗ initialize: .*rejected the entry's credentials \(401\): invalid email or password$/,
+    );
     assert.match(result.stdout, /^ {2}fix: check the email and password the entry sends/m);
     // Counted over the checks run (file, entry, variables, initialize); tools/list was not run after initialize failed.
     assert.match(result.stderr, /error: 1 of 4 checks failed, 1 not run \(tools\/list\)$/m);
@@ -79,12 +107,18 @@ describe('mcp doctor: remote mode', () => {
   });
 
   it('a missing variable: exit 8 naming it, never printing a value, and no connection tried', async () => {
-    const result = await run(['mcp', 'doctor', '--client', 'cursor'], { SERVICE_EMAIL: ALICE.email, SERVICE_PASSWORD: undefined });
+    const result = await run(['mcp', 'doctor', '--client', 'cursor'], {
+      SERVICE_EMAIL: ALICE.email,
+      SERVICE_PASSWORD: undefined,
+    });
     assert.equal(result.code, 8);
     assert.match(lineOf(result, 'variables'), /^✗ variables: not set: SERVICE_PASSWORD \(set: SERVICE_EMAIL\)$/);
     assert.match(result.stdout, /fix: export SERVICE_PASSWORD in the environment the client starts from/);
     assert.match(lineOf(result, 'initialize'), /^✗ initialize: not tried: SERVICE_PASSWORD is not set$/);
-    assert.ok(!result.stdout.includes(ALICE.email) && !result.stderr.includes(ALICE.email), 'a variable value was printed');
+    assert.ok(
+      !result.stdout.includes(ALICE.email) && !result.stderr.includes(ALICE.email),
+      'a variable value was printed',
+    );
   });
 
   it('legacy X-Svc-Email/X-Svc-Password headers written by hand pass (generic --config file)', async () => {
@@ -112,7 +146,10 @@ describe('mcp doctor: remote mode', () => {
     const result = await run(['mcp', 'doctor', '--client', 'codex', '--name', 'ops'], env);
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(lineOf(result, 'variables'), /^✓ variables: set: OPS_EMAIL, OPS_PASSWORD$/);
-    const missing = await run(['mcp', 'doctor', '--client', 'codex', '--name', 'ops'], { ...env, OPS_PASSWORD: undefined });
+    const missing = await run(['mcp', 'doctor', '--client', 'codex', '--name', 'ops'], {
+      ...env,
+      OPS_PASSWORD: undefined,
+    });
     assert.equal(missing.code, 8);
     assert.match(lineOf(missing, 'variables'), /not set: OPS_PASSWORD/);
   });
@@ -133,13 +170,22 @@ describe('mcp doctor: proxy mode', () => {
 
 describe('mcp doctor: --json, lookup and exit codes', () => {
   it('--json: one document with client, scope, file, name, mode, ok and checks of {name, ok, detail, fix}', async () => {
-    const result = await run(['mcp', 'doctor', '--client', 'cursor', '--json'], { ...credentials, SERVICE_PASSWORD: 'wrong-again' });
+    const result = await run(['mcp', 'doctor', '--client', 'cursor', '--json'], {
+      ...credentials,
+      SERVICE_PASSWORD: 'wrong-again',
+    });
     assert.equal(result.code, 8);
     const report = JSON.parse(result.stdout);
     assert.deepEqual(Object.keys(report), ['client', 'scope', 'file', 'name', 'mode', 'ok', 'checks', 'not_run']);
     assert.deepEqual(report.not_run, ['tools']);
-    assert.deepEqual([report.client, report.scope, report.file, report.name, report.mode, report.ok], ['cursor', 'user', join(home, '.cursor', 'mcp.json'), 'service', 'remote', false]);
-    assert.deepEqual(report.checks.map((check: { name: string; ok: boolean }) => `${check.name}:${check.ok}`), ['file:true', 'entry:true', 'variables:true', 'initialize:false']);
+    assert.deepEqual(
+      [report.client, report.scope, report.file, report.name, report.mode, report.ok],
+      ['cursor', 'user', join(home, '.cursor', 'mcp.json'), 'service', 'remote', false],
+    );
+    assert.deepEqual(
+      report.checks.map((check: { name: string; ok: boolean }) => `${check.name}:${check.ok}`),
+      ['file:true', 'entry:true', 'variables:true', 'initialize:false'],
+    );
     for (const check of report.checks) {
       assert.deepEqual(Object.keys(check), ['name', 'ok', 'detail', 'fix']);
       assert.equal(check.fix === null, check.ok);
@@ -149,7 +195,12 @@ describe('mcp doctor: --json, lookup and exit codes', () => {
   it('no entry: exit 2 naming the files looked at; a file that does not parse: a failing file check with the position, exit 8', async () => {
     const missing = await run(['mcp', 'doctor', '--client', 'windsurf'], {});
     assert.equal(missing.code, 2);
-    assert.match(missing.stderr, new RegExp(`no MCP entry 'service'.*looked at:\\n {2}${join(home, '.codeium', 'windsurf', 'mcp_config.json')} \\(no such file\\)`));
+    assert.match(
+      missing.stderr,
+      new RegExp(
+        `no MCP entry 'service'.*looked at:\\n {2}${join(home, '.codeium', 'windsurf', 'mcp_config.json')} \\(no such file\\)`,
+      ),
+    );
     const broken = join(home, 'broken.json');
     await writeFile(broken, '{\n  "mcpServers": {\n    "service": { "url": }\n  }\n}\n');
     const result = await run(['mcp', 'doctor', '--config', broken], {});
@@ -164,16 +215,32 @@ describe('mcp doctor: --json, lookup and exit codes', () => {
     const json = await run(['mcp', 'doctor', '--config', broken, '--json'], {});
     assert.equal(json.code, 8);
     const report = JSON.parse(json.stdout);
-    assert.deepEqual([report.file, report.mode, report.ok, report.not_run], [broken, null, false, ['entry', 'variables']]);
-    assert.deepEqual(report.checks.map((check: { name: string; ok: boolean }) => `${check.name}:${check.ok}`), ['file:false']);
+    assert.deepEqual(
+      [report.file, report.mode, report.ok, report.not_run],
+      [broken, null, false, ['entry', 'variables']],
+    );
+    assert.deepEqual(
+      report.checks.map((check: { name: string; ok: boolean }) => `${check.name}:${check.ok}`),
+      ['file:false'],
+    );
     assert.match(report.checks[0].detail, /:3:25: the file does not parse/);
     assert.match(report.checks[0].fix, /line and column/);
   });
 
   it('a JSON file starting with a UTF-8 byte order mark parses, and the entry in it is checked', async () => {
     const file = join(home, 'bom-mcp.json');
-    const entry = { mcpServers: { service: { url: dev.ready.mcp_url, headers: { 'X-Service-Email': '${env:SERVICE_EMAIL}', 'X-Service-Password': '${env:SERVICE_PASSWORD}' } } } };
-    await writeFile(file, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(entry, null, 2))]));
+    const entry = {
+      mcpServers: {
+        service: {
+          url: dev.ready.mcp_url,
+          headers: { 'X-Service-Email': '${env:SERVICE_EMAIL}', 'X-Service-Password': '${env:SERVICE_PASSWORD}' },
+        },
+      },
+    };
+    await writeFile(
+      file,
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(entry, null, 2))]),
+    );
     const result = await run(['mcp', 'doctor', '--config', file], credentials);
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(lineOf(result, 'config file'), /^✓ config file: .*bom-mcp\.json parses$/);

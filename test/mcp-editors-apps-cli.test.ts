@@ -26,8 +26,22 @@ const { ready, credentials } = sandboxWithUser(ALICE);
 
 describe('LM Studio and Antigravity: literal values, install → list → print → doctor → uninstall', () => {
   const cases = [
-    { id: 'lm-studio', file: ['.lmstudio', 'mcp.json'], entry: (url: string) => ({ url, headers: { 'X-Service-Email': ALICE.email, 'X-Service-Password': ALICE.password } }) },
-    { id: 'antigravity', file: ['.gemini', 'config', 'mcp_config.json'], entry: (url: string) => ({ serverUrl: url, headers: { 'X-Service-Email': ALICE.email, 'X-Service-Password': ALICE.password } }) },
+    {
+      id: 'lm-studio',
+      file: ['.lmstudio', 'mcp.json'],
+      entry: (url: string) => ({
+        url,
+        headers: { 'X-Service-Email': ALICE.email, 'X-Service-Password': ALICE.password },
+      }),
+    },
+    {
+      id: 'antigravity',
+      file: ['.gemini', 'config', 'mcp_config.json'],
+      entry: (url: string) => ({
+        serverUrl: url,
+        headers: { 'X-Service-Email': ALICE.email, 'X-Service-Password': ALICE.password },
+      }),
+    },
   ];
   for (const { id, file: parts, entry } of cases) {
     it(id, async () => {
@@ -39,10 +53,22 @@ describe('LM Studio and Antigravity: literal values, install → list → print 
       const file = join(home, ...parts);
       const written = JSON.parse(await readFile(file, 'utf8'));
       assert.deepEqual(written, { mcpServers: { service: entry(ready().mcp_url) } });
-      assert.equal((await stat(file)).mode & 0o777, 0o600, 'a file with a literal password is readable only by its owner');
+      assert.equal(
+        (await stat(file)).mode & 0o777,
+        0o600,
+        'a file with a literal password is readable only by its owner',
+      );
 
       const listed = await run(['mcp', 'list', '--json']);
-      assert.deepEqual(JSON.parse(listed.stdout).map((row: { client: string; scope: string; file: string; mode: string }) => [row.client, row.scope, row.file, row.mode]), [[id, 'user', file, 'remote']]);
+      assert.deepEqual(
+        JSON.parse(listed.stdout).map((row: { client: string; scope: string; file: string; mode: string }) => [
+          row.client,
+          row.scope,
+          row.file,
+          row.mode,
+        ]),
+        [[id, 'user', file, 'remote']],
+      );
       const printed = await run(['--json', 'mcp', 'print', '--client', id, '--mode', 'remote', '--show-secrets']);
       assert.equal(printed.code, 0, printed.stderr);
       assert.deepEqual(JSON.parse(printed.stdout).entry, written.mcpServers.service);
@@ -63,7 +89,9 @@ describe('LM Studio and Antigravity: literal values, install → list → print 
     await writeFile(join(home, '.lmstudio-home-pointer'), `${lmsHome}\n`);
     const installed = await runCli(['mcp', 'install', '--client', 'lm-studio'], { home, env: credentials() });
     assert.equal(installed.code, 0, installed.stderr);
-    assert.deepEqual(Object.keys(JSON.parse(await readFile(join(lmsHome, 'mcp.json'), 'utf8')).mcpServers), ['service']);
+    assert.deepEqual(Object.keys(JSON.parse(await readFile(join(lmsHome, 'mcp.json'), 'utf8')).mcpServers), [
+      'service',
+    ]);
   });
 });
 
@@ -86,7 +114,20 @@ describe('Visual Studio and Claude Code share <solution>/.mcp.json', () => {
     const run = (args: string[]) => runCli(args, { home, env, cwd: proj });
     const claude = await run(['mcp', 'install', '--client', 'claude-code', '--scope', 'project', '--mode', 'remote']);
     assert.equal(claude.code, 0, claude.stderr);
-    const vs = await run(['mcp', 'install', '--client', 'visual-studio', '--scope', 'project', '--mode', 'proxy', '--auth', 'bearer', '--token', 'helper']);
+    const vs = await run([
+      'mcp',
+      'install',
+      '--client',
+      'visual-studio',
+      '--scope',
+      'project',
+      '--mode',
+      'proxy',
+      '--auth',
+      'bearer',
+      '--token',
+      'helper',
+    ]);
     assert.equal(vs.code, 0, vs.stderr);
     const file = join(proj, '.mcp.json');
     const both = JSON.parse(await readFile(file, 'utf8'));
@@ -96,11 +137,23 @@ describe('Visual Studio and Claude Code share <solution>/.mcp.json', () => {
       headers: { 'X-Service-Email': '${SERVICE_EMAIL}', 'X-Service-Password': '${SERVICE_PASSWORD}' },
     });
     // This svcctl by its path: node and the clone's script (docs/mcp.md, "--token helper").
-    assert.deepEqual(both.servers.service, { type: 'stdio', command: process.execPath, args: [realpathSync(BIN), '--base-url', ready().base_url, 'mcp', 'proxy'] });
+    assert.deepEqual(both.servers.service, {
+      type: 'stdio',
+      command: process.execPath,
+      args: [realpathSync(BIN), '--base-url', ready().base_url, 'mcp', 'proxy'],
+    });
 
     const listed = await run(['mcp', 'list', '--json']);
-    const rows = JSON.parse(listed.stdout).map((row: { client: string; scope: string; file: string; mode: string }) => [row.client, row.scope, row.file, row.mode]);
-    assert.deepEqual(rows, [['claude-code', 'project', file, 'remote'], ['visual-studio', 'project', file, 'proxy']]);
+    const rows = JSON.parse(listed.stdout).map((row: { client: string; scope: string; file: string; mode: string }) => [
+      row.client,
+      row.scope,
+      row.file,
+      row.mode,
+    ]);
+    assert.deepEqual(rows, [
+      ['claude-code', 'project', file, 'remote'],
+      ['visual-studio', 'project', file, 'proxy'],
+    ]);
 
     const ambiguous = await run(['mcp', 'doctor']);
     assert.equal(ambiguous.code, 2, ambiguous.stdout + ambiguous.stderr);
@@ -124,17 +177,29 @@ describe('Visual Studio and Claude Code share <solution>/.mcp.json', () => {
   it('--mode remote is refused (no documented headers field); .vs/mcp.json is the local scope', async () => {
     const home = await tempDir('svcctl-vs-remote-');
     // Refused before any credential is asked for (no password is given here).
-    const remote = await runCli(['mcp', 'install', '--client', 'visual-studio', '--mode', 'remote'], { home, env: { SERVICE_BASE_URL: ready().base_url } });
+    const remote = await runCli(['mcp', 'install', '--client', 'visual-studio', '--mode', 'remote'], {
+      home,
+      env: { SERVICE_BASE_URL: ready().base_url },
+    });
     assert.equal(remote.code, 2, remote.stderr);
     assert.match(remote.stderr, /names no field for a remote server's headers/);
     assert.match(remote.stderr, /--mode proxy/);
-    const shared = await runCli(['mcp', 'print', '--client', 'visual-studio', '--scope', 'project', '--mode', 'proxy'], { home, env: credentials(), cwd: home });
+    const shared = await runCli(
+      ['mcp', 'print', '--client', 'visual-studio', '--scope', 'project', '--mode', 'proxy'],
+      { home, env: credentials(), cwd: home },
+    );
     assert.equal(shared.code, 0, shared.stderr);
     assert.match(shared.stderr, /Claude Code reads a \.mcp\.json too/);
-    const print = await runCli(['--json', 'mcp', 'print', '--client', 'visual-studio', '--scope', 'local', '--secrets', 'prompt'], { home, env: credentials(), cwd: home });
+    const print = await runCli(
+      ['--json', 'mcp', 'print', '--client', 'visual-studio', '--scope', 'local', '--secrets', 'prompt'],
+      { home, env: credentials(), cwd: home },
+    );
     assert.equal(print.code, 0, print.stderr);
     const printed = JSON.parse(print.stdout);
     assert.equal(printed.file, join(home, '.vs', 'mcp.json'));
-    assert.deepEqual(printed.inputs.map((input: { id: string }) => input.id), ['service_email', 'service_password']);
+    assert.deepEqual(
+      printed.inputs.map((input: { id: string }) => input.id),
+      ['service_email', 'service_password'],
+    );
   });
 });

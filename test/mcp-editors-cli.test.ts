@@ -19,7 +19,8 @@ import { listPrintDoctor } from './helpers/mcp-roundtrip.js';
 
 const ALICE = { email: 'alice@example.com', password: 'alice-editors-pw' };
 const EDITORS: ClientId[] = ['roo-code', 'kiro', 'goose'];
-const GOOSE_TEXT = '# my goose\nGOOSE_PROVIDER: openai # chosen\nextensions:\n  developer:\n    enabled: true\n    type: builtin\n    name: developer\n';
+const GOOSE_TEXT =
+  '# my goose\nGOOSE_PROVIDER: openai # chosen\nextensions:\n  developer:\n    enabled: true\n    type: builtin\n    name: developer\n';
 
 let dev: DevServer;
 before(async () => {
@@ -33,20 +34,32 @@ describe('install, list, print, doctor, uninstall per editor (remote, password b
   for (const id of EDITORS) {
     it(id, async () => {
       const home = await makeTempDir(`svcctl-${id}-`);
-      const clientEnv = { homeDir: home, env: { XDG_CONFIG_HOME: `${home}/.config` }, platform: 'linux' as const, projectDir: home };
+      const clientEnv = {
+        homeDir: home,
+        env: { XDG_CONFIG_HOME: `${home}/.config` },
+        platform: 'linux' as const,
+        projectDir: home,
+      };
       const file = CLIENTS[id].configPath(clientEnv, 'user');
       if (id === 'goose') {
         await mkdir(dirname(file), { recursive: true });
         await writeFile(file, GOOSE_TEXT);
       }
-      const env = { SERVICE_MCP_URL: dev.ready.mcp_url, SERVICE_BASE_URL: dev.ready.base_url, SERVICE_EMAIL: ALICE.email, SERVICE_PASSWORD: ALICE.password };
+      const env = {
+        SERVICE_MCP_URL: dev.ready.mcp_url,
+        SERVICE_BASE_URL: dev.ready.base_url,
+        SERVICE_EMAIL: ALICE.email,
+        SERVICE_PASSWORD: ALICE.password,
+      };
       const run = (args: string[]) => runCli(args, { home, env });
       const installed = await run(['mcp', 'install', '--client', id, '--mode', 'remote']);
       assert.equal(installed.code, 0, installed.stderr);
       const text = await readFile(file, 'utf8');
       assert.ok(!text.includes(ALICE.password), 'a reference, not the password, is in the file');
       const parsed = id === 'goose' ? parseYaml(text) : parseJsonc(text);
-      const entry = CLIENTS[id].entryPath('service', 'user', clientEnv).reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], parsed);
+      const entry = CLIENTS[id]
+        .entryPath('service', 'user', clientEnv)
+        .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], parsed);
       if (id === 'goose') {
         assert.ok(text.startsWith('# my goose\nGOOSE_PROVIDER: openai # chosen\n'), text);
         assert.deepEqual(entry, {
@@ -85,9 +98,15 @@ describe('Goose: a config.yaml that does not parse is refused and left as it was
     const bad = 'GOOSE_PROVIDER: openai\nextensions:\n  developer: [\n';
     await mkdir(dirname(file), { recursive: true });
     await writeFile(file, bad);
-    const result = await runCli(['mcp', 'install', '--client', 'goose', '--mode', 'remote'], { home, env: { SERVICE_BASE_URL: dev.ready.base_url } });
+    const result = await runCli(['mcp', 'install', '--client', 'goose', '--mode', 'remote'], {
+      home,
+      env: { SERVICE_BASE_URL: dev.ready.base_url },
+    });
     assert.equal(result.code, 7, result.stderr);
-    assert.match(result.stderr, new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: the file does not parse`));
+    assert.match(
+      result.stderr,
+      new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: the file does not parse`),
+    );
     assert.equal(await readFile(file, 'utf8'), bad);
     await assert.rejects(readFile(`${file}.bak`, 'utf8'));
     await rm(home, { recursive: true, force: true });

@@ -24,7 +24,10 @@ describe('JSON with comments: install edits only our entry', () => {
 
   it('VS Code mcp.json: comments, trailing commas and the one-line neighbour stay byte-identical', async () => {
     const original = await fixture('vscode-mcp.json');
-    const installed = openJsoncDocument(original, 'mcp.json').set(['servers', 'service'], { type: 'stdio', ...LOCAL_ENTRY });
+    const installed = openJsoncDocument(original, 'mcp.json').set(['servers', 'service'], {
+      type: 'stdio',
+      ...LOCAL_ENTRY,
+    });
     // Inserted after the last server's line (which ends in a trailing comma), in the same style.
     const at = original.indexOf('\n  },\n}');
     const entry = [
@@ -62,9 +65,18 @@ describe('JSON with comments: install edits only our entry', () => {
   });
 
   it('creates the parents that are missing, and a blank file gets 2-space JSON with a final newline', () => {
-    const added = openJsoncDocument('{\n  "theme": "x" // mine\n}\n', 'f').set(['projects', '/p', 'mcpServers', 'service'], { command: 'npx' });
-    assert.equal(added, '{\n  "theme": "x", // mine\n  "projects": {\n    "/p": {\n      "mcpServers": {\n        "service": {\n          "command": "npx"\n        }\n      }\n    }\n  }\n}\n');
-    assert.equal(openJsoncDocument('  \n', 'f').set(SERVERS, { command: 'npx' }), '{\n  "mcpServers": {\n    "service": {\n      "command": "npx"\n    }\n  }\n}\n');
+    const added = openJsoncDocument('{\n  "theme": "x" // mine\n}\n', 'f').set(
+      ['projects', '/p', 'mcpServers', 'service'],
+      { command: 'npx' },
+    );
+    assert.equal(
+      added,
+      '{\n  "theme": "x", // mine\n  "projects": {\n    "/p": {\n      "mcpServers": {\n        "service": {\n          "command": "npx"\n        }\n      }\n    }\n  }\n}\n',
+    );
+    assert.equal(
+      openJsoncDocument('  \n', 'f').set(SERVERS, { command: 'npx' }),
+      '{\n  "mcpServers": {\n    "service": {\n      "command": "npx"\n    }\n  }\n}\n',
+    );
   });
 
   it('a compact (minified) file stays compact', () => {
@@ -81,17 +93,23 @@ describe('JSON with comments: install edits only our entry', () => {
 
   it('a file that does not parse is refused with exit 7 and line:column', async () => {
     const text = await fixture('broken.json');
-    assert.throws(() => openJsoncDocument(text, 'broken.json'), (error: unknown) => {
-      assert.ok(error instanceof CliError);
-      assert.equal(error.exitCode, 7);
-      assert.match(error.message, /^broken\.json:5:7: the file does not parse \(a comma is missing\)/);
-      return true;
-    });
+    assert.throws(
+      () => openJsoncDocument(text, 'broken.json'),
+      (error: unknown) => {
+        assert.ok(error instanceof CliError);
+        assert.equal(error.exitCode, 7);
+        assert.match(error.message, /^broken\.json:5:7: the file does not parse \(a comma is missing\)/);
+        return true;
+      },
+    );
   });
 
   it('refuses a file whose top level or servers key is not an object', () => {
     assert.throws(() => openJsoncDocument('[1]', 'f'), /top level is not a JSON object/);
-    assert.throws(() => openJsoncDocument('{"mcpServers": []}', 'f').set(SERVERS, {}), /"mcpServers" is not a JSON object/);
+    assert.throws(
+      () => openJsoncDocument('{"mcpServers": []}', 'f').set(SERVERS, {}),
+      /"mcpServers" is not a JSON object/,
+    );
   });
 
   it('VS Code inputs are added by id, once', () => {

@@ -69,8 +69,16 @@ describe('writeSafely', () => {
       return true;
     });
     assert.equal(await readFile(file, 'utf8'), '{"a":1,"theirs":true}\n');
-    assert.equal(await readFile(`${file}.bak`, 'utf8'), 'an older backup\n', 'the older backup is kept: nothing was written');
-    assert.deepEqual((await readdir(sub)).sort(), ['claude.json', 'claude.json.bak'], 'no temp file of the file or of its backup');
+    assert.equal(
+      await readFile(`${file}.bak`, 'utf8'),
+      'an older backup\n',
+      'the older backup is kept: nothing was written',
+    );
+    assert.deepEqual(
+      (await readdir(sub)).sort(),
+      ['claude.json', 'claude.json.bak'],
+      'no temp file of the file or of its backup',
+    );
   });
 
   it('a folder where the backup goes: exit 7 naming it, before anything is written', async () => {
@@ -110,7 +118,8 @@ describe('writeSafely', () => {
 describe('unifiedDiff', () => {
   it('shows the change and hides secret values', () => {
     const before = '{\n  "other": {"env": {"API_TOKEN": "tok-1"}},\n  "a": 1\n}\n';
-    const after = '{\n  "other": {"env": {"API_TOKEN": "tok-1"}},\n  "a": 1,\n  "SERVICE_PASSWORD": "hunter2",\n  "email": "x"\n}\n';
+    const after =
+      '{\n  "other": {"env": {"API_TOKEN": "tok-1"}},\n  "a": 1,\n  "SERVICE_PASSWORD": "hunter2",\n  "email": "x"\n}\n';
     const diff = unifiedDiff('/tmp/f.json', before, after, ['hunter2']);
     assert.match(diff, /^--- \/tmp\/f\.json\tcurrent\n\+\+\+ \/tmp\/f\.json\tafter svcctl\n@@ /);
     assert.match(diff, /\n\+ {2}"a": 1,\n/);
@@ -120,12 +129,17 @@ describe('unifiedDiff', () => {
 
   it('a TOML line such as [ "x" ] inside a multi-line array is not taken for a table header', () => {
     // Read as a header, the line would put api_token in an env_http_headers table, where values are variable names.
-    const before = '[mcp_servers.other]\nargs = [\n  [ "a" ],\n  [ "env_http_headers" ]\n]\napi_token = "literal_secret_value"\n';
+    const before =
+      '[mcp_servers.other]\nargs = [\n  [ "a" ],\n  [ "env_http_headers" ]\n]\napi_token = "literal_secret_value"\n';
     const after = `${before}\n[mcp_servers.service]\nurl = "https://x.example/mcp"\n`;
     const diff = unifiedDiff('/tmp/config.toml', before, after);
     assert.match(diff, /^ api_token = "\*\*\*"$/m);
     assert.ok(!diff.includes('literal_secret_value'));
-    const named = unifiedDiff('/tmp/config.toml', '[mcp_servers.other.env_http_headers]\nX-Token = "OTHER_TOKEN"\n', '[mcp_servers.other.env_http_headers]\nX-Token = "OTHER_TOKEN"\n[a]\n');
+    const named = unifiedDiff(
+      '/tmp/config.toml',
+      '[mcp_servers.other.env_http_headers]\nX-Token = "OTHER_TOKEN"\n',
+      '[mcp_servers.other.env_http_headers]\nX-Token = "OTHER_TOKEN"\n[a]\n',
+    );
     assert.match(named, /^ X-Token = "OTHER_TOKEN"$/m, 'a real env_http_headers table still shows its variable names');
   });
 });

@@ -57,14 +57,23 @@ describe('TOML: only [mcp_servers.<name>] and its sub-tables change', () => {
         '',
       ].join('\n'),
     );
-    assert.deepEqual(JSON.parse(JSON.stringify(parse(replaced).mcp_servers)), { service: LOCAL_ENTRY, other: { command: 'uvx' } });
+    assert.deepEqual(JSON.parse(JSON.stringify(parse(replaced).mcp_servers)), {
+      service: LOCAL_ENTRY,
+      other: { command: 'uvx' },
+    });
   });
 
   it('keeps CRLF line endings and a missing final newline of the rest', () => {
     const text = 'model = "o3"\r\n\r\n[tui]\r\nnotifications = true';
     const installed = openTomlDocument(text, 'c.toml').set(PATH, { command: 'npx' });
-    assert.equal(installed, 'model = "o3"\r\n\r\n[tui]\r\nnotifications = true\r\n\r\n[mcp_servers.service]\r\ncommand = "npx"\r\n');
-    assert.equal(openTomlDocument(installed, 'c.toml').remove(PATH), 'model = "o3"\r\n\r\n[tui]\r\nnotifications = true\r\n');
+    assert.equal(
+      installed,
+      'model = "o3"\r\n\r\n[tui]\r\nnotifications = true\r\n\r\n[mcp_servers.service]\r\ncommand = "npx"\r\n',
+    );
+    assert.equal(
+      openTomlDocument(installed, 'c.toml').remove(PATH),
+      'model = "o3"\r\n\r\n[tui]\r\nnotifications = true\r\n',
+    );
   });
 
   it('header-like lines inside multi-line strings and arrays are not headers', () => {
@@ -78,30 +87,40 @@ describe('TOML: only [mcp_servers.<name>] and its sub-tables change', () => {
   });
 
   it('quoted keys in headers are understood', () => {
-    const text = '[mcp_servers."service"]\ncommand = "x"\n\n[ mcp_servers . \'service\' . env ]\nA = "1"\n\n[other]\nk = 1\n';
+    const text =
+      '[mcp_servers."service"]\ncommand = "x"\n\n[ mcp_servers . \'service\' . env ]\nA = "1"\n\n[other]\nk = 1\n';
     assert.equal(openTomlDocument(text, 'c.toml').remove(PATH), '[other]\nk = 1\n');
   });
 
   it('an entry written as an inline table is refused, not rewritten', () => {
     const text = '[mcp_servers]\nservice = { command = "x" }\n';
-    assert.throws(() => openTomlDocument(text, 'c.toml').set(PATH, LOCAL_ENTRY), (error: unknown) => {
-      assert.ok(error instanceof CliError);
-      assert.equal(error.exitCode, 7);
-      assert.match(error.message, /inline table or dotted keys/);
-      return true;
-    });
+    assert.throws(
+      () => openTomlDocument(text, 'c.toml').set(PATH, LOCAL_ENTRY),
+      (error: unknown) => {
+        assert.ok(error instanceof CliError);
+        assert.equal(error.exitCode, 7);
+        assert.match(error.message, /inline table or dotted keys/);
+        return true;
+      },
+    );
   });
 
   it('a file that does not parse is refused with exit 7 and line:column', async () => {
-    assert.throws(() => openTomlDocument('model = "x"\n[mcp_servers.service\ncommand = "npx"\n', 'broken.toml'), (error: unknown) => {
-      assert.ok(error instanceof CliError);
-      assert.equal(error.exitCode, 7);
-      assert.match(error.message, /^broken\.toml:2:\d+: the file does not parse/);
-      return true;
-    });
+    assert.throws(
+      () => openTomlDocument('model = "x"\n[mcp_servers.service\ncommand = "npx"\n', 'broken.toml'),
+      (error: unknown) => {
+        assert.ok(error instanceof CliError);
+        assert.equal(error.exitCode, 7);
+        assert.match(error.message, /^broken\.toml:2:\d+: the file does not parse/);
+        return true;
+      },
+    );
   });
 
   it('an empty file gets just our tables', () => {
-    assert.equal(openTomlDocument('', 'c.toml').set(PATH, { command: 'npx', env: { A: 'b' } }), '[mcp_servers.service]\ncommand = "npx"\n\n[mcp_servers.service.env]\nA = "b"\n');
+    assert.equal(
+      openTomlDocument('', 'c.toml').set(PATH, { command: 'npx', env: { A: 'b' } }),
+      '[mcp_servers.service]\ncommand = "npx"\n\n[mcp_servers.service.env]\nA = "b"\n',
+    );
   });
 });

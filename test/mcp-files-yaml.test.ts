@@ -78,13 +78,19 @@ describe('YAML: keyed map (Goose extensions:)', () => {
     const bad = 'extensions:\n  a: 1\n   b: [\n';
     assert.throws(
       () => openYamlDocument(bad, '/h/config.yaml'),
-      (error: unknown) => error instanceof CliError && error.exitCode === 7 && /^\/h\/config\.yaml:\d+:\d+: the file does not parse/.test(error.message),
+      (error: unknown) =>
+        error instanceof CliError &&
+        error.exitCode === 7 &&
+        /^\/h\/config\.yaml:\d+:\d+: the file does not parse/.test(error.message),
     );
     assert.throws(() => openYamlDocument('a: 1\na: 2\n', 'c.yaml'), /c\.yaml:2:1: the file does not parse/);
   });
 
   it('refuses a top level that is not a map, and a servers key that is not a map', () => {
-    assert.throws(() => openYamlDocument('- a\n- b\n', 'c.yaml'), (error: unknown) => error instanceof CliError && error.exitCode === 7);
+    assert.throws(
+      () => openYamlDocument('- a\n- b\n', 'c.yaml'),
+      (error: unknown) => error instanceof CliError && error.exitCode === 7,
+    );
     assert.throws(() => openYamlDocument('extensions: 3\n', 'c.yaml').set(['extensions', 'service'], ENTRY), CliError);
   });
 });
@@ -108,18 +114,26 @@ describe('YAML: list of items by name (Continue mcpServers:)', () => {
     const added = openYamlDocument(CONTINUE, 'config.yaml', options).set(['mcpServers', 'service'], item);
     assert.equal(
       added,
-      CONTINUE.replace('models: []', '  - name: service\n    command: npx\n    args:\n      - -y\n      - x\nmodels: []'),
+      CONTINUE.replace(
+        'models: []',
+        '  - name: service\n    command: npx\n    args:\n      - -y\n      - x\nmodels: []',
+      ),
     );
     const document = openYamlDocument(added, 'config.yaml', options);
     assert.deepEqual(document.get(['mcpServers', 'service']), item);
     assert.deepEqual(document.get(['mcpServers', 'other']), { name: 'other', command: 'uvx' });
     const replaced = document.set(['mcpServers', 'service'], { name: 'service', url: 'https://h/mcp' });
-    assert.deepEqual(parse(replaced).mcpServers, [{ name: 'other', command: 'uvx' }, { name: 'service', url: 'https://h/mcp' }]);
+    assert.deepEqual(parse(replaced).mcpServers, [
+      { name: 'other', command: 'uvx' },
+      { name: 'service', url: 'https://h/mcp' },
+    ]);
     assert.equal(openYamlDocument(added, 'config.yaml', options).remove(['mcpServers', 'service']), CONTINUE);
   });
 
   it('creates the list when the file has none, and refuses a non-list', () => {
-    const created = openYamlDocument('name: x\n', 'c.yaml', options).set(['mcpServers', 'service'], { name: 'service' });
+    const created = openYamlDocument('name: x\n', 'c.yaml', options).set(['mcpServers', 'service'], {
+      name: 'service',
+    });
     assert.deepEqual(parse(created), { name: 'x', mcpServers: [{ name: 'service' }] });
     assert.throws(() => openYamlDocument('mcpServers: {a: 1}\n', 'c.yaml', options), CliError);
   });

@@ -25,7 +25,8 @@ after(async () => {
 
 const place = (path: string, text: string): Promise<string> => placeFile(home, path, text);
 
-const run = (args: string[], env: Record<string, string> = CREDS, cwd = home) => runCli(['mcp', ...args], { home, env, cwd });
+const run = (args: string[], env: Record<string, string> = CREDS, cwd = home) =>
+  runCli(['mcp', ...args], { home, env, cwd });
 
 describe('mcp install / uninstall keep the rest of the file byte-identical', () => {
   it('Claude Desktop (literal secrets): other servers and top-level keys untouched, file 0600, .bak = old file', async () => {
@@ -87,7 +88,11 @@ describe('mcp install / uninstall keep the rest of the file byte-identical', () 
     const project = join(home, 'proj');
     const original = (await fixture('vscode-mcp.json')).replace(/\n/g, '\r\n');
     const file = await place('proj/.vscode/mcp.json', original);
-    const result = await run(['install', '--client', 'vscode', '--scope', 'project', '--secrets', 'prompt'], CREDS, project);
+    const result = await run(
+      ['install', '--client', 'vscode', '--scope', 'project', '--secrets', 'prompt'],
+      CREDS,
+      project,
+    );
     assert.equal(result.code, 0, result.stderr);
     const installed = await readFile(file, 'utf8');
     assert.equal(installed.match(/(?<!\r)\n/g), null, 'every line ends in CRLF');
@@ -97,7 +102,10 @@ describe('mcp install / uninstall keep the rest of the file byte-identical', () 
     assert.ok(parsed.inputs.length >= 2, 'our inputs were added next to the user’s');
     // Two insertions (the input, the server); no line of the original is changed or removed.
     const parts = diffLines(original, installed);
-    assert.deepEqual(parts.filter((part) => part.removed), []);
+    assert.deepEqual(
+      parts.filter((part) => part.removed),
+      [],
+    );
     const added = parts.filter((part) => part.added).map((part) => part.value);
     assert.equal(added.length, 2);
     assert.match(added[0] ?? '', /"id": "service-/);
@@ -126,7 +134,11 @@ describe('mcp install / uninstall keep the rest of the file byte-identical', () 
     assert.match(again.stderr, /is unchanged/);
     const listed = await runCli(['--json', 'mcp', 'list'], { home: bomHome, env: CREDS });
     assert.equal(listed.code, 0, listed.stderr);
-    assert.ok(JSON.parse(listed.stdout).some((entry: { file: string; name: string }) => entry.file === file && entry.name === 'service'));
+    assert.ok(
+      JSON.parse(listed.stdout).some(
+        (entry: { file: string; name: string }) => entry.file === file && entry.name === 'service',
+      ),
+    );
     const removedRun = await runCli(['mcp', 'uninstall', '--client', 'cursor'], { home: bomHome, env: CREDS });
     assert.equal(removedRun.code, 0, removedRun.stderr);
     assert.deepEqual(await readFile(file), original, 'uninstall gives back the original bytes, BOM included');
@@ -141,7 +153,7 @@ describe('mcp install / uninstall keep the rest of the file byte-identical', () 
     assert.equal(changedRegion(original, installed).removed, '');
   });
 
-  it("Claude Code local scope edits only projects[<dir>].mcpServers in ~/.claude.json", async () => {
+  it('Claude Code local scope edits only projects[<dir>].mcpServers in ~/.claude.json', async () => {
     const original = `${JSON.stringify({ numStartups: 42, projects: { '/other': { allowedTools: [] } }, tipsHistory: { a: 1 }, userID: 'abc' }, null, 2)}\n`;
     const file = await place('.claude.json', original);
     const project = join(home, 'work');

@@ -22,7 +22,11 @@ before(async () => {
     join(home, '.cursor', 'mcp.json'),
     JSON.stringify({
       mcpServers: {
-        svc: { command: 'npx', args: ['-y', 'service-mcp-server@latest'], env: { SERVICE_BASE_URL: 'https://acme.example.com/api' } },
+        svc: {
+          command: 'npx',
+          args: ['-y', 'service-mcp-server@latest'],
+          env: { SERVICE_BASE_URL: 'https://acme.example.com/api' },
+        },
         github: { url: 'https://api.githubcopilot.com/mcp/' },
         gcloud: { command: 'gcloud-mcp', env: { SERVICE_ACCOUNT_JSON: '/x.json' } },
       },
@@ -30,10 +34,20 @@ before(async () => {
   );
   await place(
     join(home, '.config', 'Claude', 'claude_desktop_config.json'),
-    JSON.stringify({ mcpServers: { bridge: { command: 'npx', args: ['-y', 'mcp-remote', `${MCP_URL}/`, '--header', 'Authorization:${AUTH}'] } } }),
+    JSON.stringify({
+      mcpServers: {
+        bridge: { command: 'npx', args: ['-y', 'mcp-remote', `${MCP_URL}/`, '--header', 'Authorization:${AUTH}'] },
+      },
+    }),
   );
-  await place(join(home, '.codex', 'config.toml'), '# mine\n[mcp_servers.prod]\nurl = "https://acme.example.com/mcp"\nbearer_token_env_var = "SERVICE_ACCESS_TOKEN"\n');
-  await place(join(project, '.vscode', 'mcp.json'), '{\n  // team servers\n  "servers": {\n    "ops": {"type": "http", "url": "https://other.example.com/mcp", "headers": {"X-Service-Email": "${env:SERVICE_EMAIL}"}},\n  },\n}\n');
+  await place(
+    join(home, '.codex', 'config.toml'),
+    '# mine\n[mcp_servers.prod]\nurl = "https://acme.example.com/mcp"\nbearer_token_env_var = "SERVICE_ACCESS_TOKEN"\n',
+  );
+  await place(
+    join(project, '.vscode', 'mcp.json'),
+    '{\n  // team servers\n  "servers": {\n    "ops": {"type": "http", "url": "https://other.example.com/mcp", "headers": {"X-Service-Email": "${env:SERVICE_EMAIL}"}},\n  },\n}\n',
+  );
   await place(join(home, '.gemini', 'settings.json'), '{ "mcpServers": { "x": }');
 });
 after(async () => {
@@ -42,10 +56,21 @@ after(async () => {
 
 describe('mcp list', () => {
   it('--json: every entry pointing at the service, with client, scope, file, name, mode; a broken file is a warning', async () => {
-    const result = await runCli(['mcp', 'list', '--json', '--project-dir', project], { home, env: { SERVICE_MCP_URL: MCP_URL } });
+    const result = await runCli(['mcp', 'list', '--json', '--project-dir', project], {
+      home,
+      env: { SERVICE_MCP_URL: MCP_URL },
+    });
     assert.equal(result.code, 0, result.stderr);
-    const entries = JSON.parse(result.stdout) as { client: string; scope: string; file: string; name: string; mode: string }[];
-    const sorted = entries.map((entry) => `${entry.client} ${entry.scope} ${entry.name} ${entry.mode} ${entry.file}`).sort();
+    const entries = JSON.parse(result.stdout) as {
+      client: string;
+      scope: string;
+      file: string;
+      name: string;
+      mode: string;
+    }[];
+    const sorted = entries
+      .map((entry) => `${entry.client} ${entry.scope} ${entry.name} ${entry.mode} ${entry.file}`)
+      .sort();
     assert.deepEqual(sorted, [
       `claude-desktop user bridge proxy ${join(home, '.config', 'Claude', 'claude_desktop_config.json')}`,
       `codex user prod remote ${join(home, '.codex', 'config.toml')}`,
@@ -60,7 +85,10 @@ describe('mcp list', () => {
     assert.equal(result.code, 0, result.stderr);
     const lines = result.stdout.trim().split('\n');
     assert.match(lines[0] ?? '', /^CLIENT\s+SCOPE\s+NAME\s+MODE\s+URL\s+FILE$/);
-    assert.ok(lines.some((line) => /^cursor\s+user\s+gcloud\s+local\s+/.test(line)), result.stdout);
+    assert.ok(
+      lines.some((line) => /^cursor\s+user\s+gcloud\s+local\s+/.test(line)),
+      result.stdout,
+    );
     assert.ok(!lines.some((line) => /\bgithub\b/.test(line)));
   });
 });

@@ -43,7 +43,8 @@ describe('mcp install safety', () => {
   });
 
   it('a differing entry: exit 7 with a diff and no write; --force replaces it whole (no stale keys)', async () => {
-    const text = '{\n  "mcpServers": {\n    "service": {\n      "url": "https://old.example.com/mcp",\n      "stale": true\n    }\n  }\n}\n';
+    const text =
+      '{\n  "mcpServers": {\n    "service": {\n      "url": "https://old.example.com/mcp",\n      "stale": true\n    }\n  }\n}\n';
     const file = await place('.codeium/windsurf/mcp_config.json', text);
     const refused = await run(['install', '--client', 'windsurf']);
     assert.equal(refused.code, 7);
@@ -64,10 +65,25 @@ describe('mcp install safety', () => {
 
   it('a literal bearer token: the note says what a renewal takes, and that advice works (--force, not a bare re-run)', async () => {
     const config = join(home, 'bearer-literal', 'config.toml');
-    const args = ['install', '--client', 'codex', '--config', config, '--mode', 'remote', '--auth', 'bearer', '--secrets', 'literal'];
+    const args = [
+      'install',
+      '--client',
+      'codex',
+      '--config',
+      config,
+      '--mode',
+      'remote',
+      '--auth',
+      'bearer',
+      '--secrets',
+      'literal',
+    ];
     const first = await run(args, { ...ENV, SERVICE_ACCESS_TOKEN: 'tok-old-1' });
     assert.equal(first.code, 0, first.stderr);
-    assert.match(first.stderr, /run `svcctl login --save` again, then re-run `svcctl mcp install` with the same flags plus --force/);
+    assert.match(
+      first.stderr,
+      /run `svcctl login --save` again, then re-run `svcctl mcp install` with the same flags plus --force/,
+    );
     assert.ok(!first.stderr.includes('tok-old-1'));
     const bare = await run(args, { ...ENV, SERVICE_ACCESS_TOKEN: 'tok-new-2' });
     assert.equal(bare.code, 7, 'without --force a renewed token is a conflicting entry');
@@ -84,16 +100,22 @@ describe('mcp install safety', () => {
   it('--dry-run prints the unified diff on stdout and changes nothing', async () => {
     const original = await fixture('codex-config.toml');
     const file = await place('dry/.codex/config.toml', original);
-    const result = await runCli(['mcp', 'install', '--client', 'codex', '--dry-run'], { home, env: { ...ENV, CODEX_HOME: join(home, 'dry', '.codex') } });
+    const result = await runCli(['mcp', 'install', '--client', 'codex', '--dry-run'], {
+      home,
+      env: { ...ENV, CODEX_HOME: join(home, 'dry', '.codex') },
+    });
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, new RegExp(`^--- ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\tcurrent\\n\\+\\+\\+ `));
+    assert.match(
+      result.stdout,
+      new RegExp(`^--- ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\tcurrent\\n\\+\\+\\+ `),
+    );
     assert.match(result.stdout, /^\+\[mcp_servers\.service\]$/m);
     assert.match(result.stderr, /would add 'service'/);
     assert.equal(await readFile(file, 'utf8'), original);
     assert.deepEqual(await readdir(dirname(file)), ['config.toml']);
   });
 
-  it('--dry-run shows variable names Codex reads as names; literal secrets and other servers\' credentials stay hidden', async () => {
+  it("--dry-run shows variable names Codex reads as names; literal secrets and other servers' credentials stay hidden", async () => {
     const codexHome = join(home, 'names', '.codex');
     const other = [
       '[mcp_servers.other]',
@@ -108,21 +130,38 @@ describe('mcp install safety', () => {
     ].join('\n');
     const file = await place('names/.codex/config.toml', other);
     const env = { ...ENV, CODEX_HOME: codexHome };
-    const password = await runCli(['mcp', 'install', '--client', 'codex', '--mode', 'remote', '--dry-run'], { home, env });
+    const password = await runCli(['mcp', 'install', '--client', 'codex', '--mode', 'remote', '--dry-run'], {
+      home,
+      env,
+    });
     assert.equal(password.code, 0, password.stderr);
-    assert.match(password.stdout, /^\+X-Service-Password = "SERVICE_PASSWORD"$/m, 'the file gets the name SERVICE_PASSWORD');
+    assert.match(
+      password.stdout,
+      /^\+X-Service-Password = "SERVICE_PASSWORD"$/m,
+      'the file gets the name SERVICE_PASSWORD',
+    );
     assert.match(password.stdout, /^\+X-Service-Email = "SERVICE_EMAIL"$/m);
     assert.match(password.stdout, /^ X-Api-Token = "\*\*\*"$/m, "another server's literal header stays hidden");
     assert.match(password.stdout, /^ X-Other-Password = "OTHER_PASSWORD"$/m);
     assert.ok(!password.stdout.includes('tok-of-other-server'));
-    const bearer = await runCli(['mcp', 'install', '--client', 'codex', '--mode', 'remote', '--auth', 'bearer', '--dry-run', '--force'], { home, env });
+    const bearer = await runCli(
+      ['mcp', 'install', '--client', 'codex', '--mode', 'remote', '--auth', 'bearer', '--dry-run', '--force'],
+      { home, env },
+    );
     assert.match(bearer.stdout, /^\+bearer_token_env_var = "SERVICE_ACCESS_TOKEN"$/m);
-    const literal = await runCli(['mcp', 'install', '--client', 'codex', '--mode', 'remote', '--secrets', 'literal', '--dry-run'], {
-      home,
-      env: { ...env, SERVICE_EMAIL: 'a@b.c', SERVICE_PASSWORD: 'SERVICE_LOOKALIKE' },
-    });
+    const literal = await runCli(
+      ['mcp', 'install', '--client', 'codex', '--mode', 'remote', '--secrets', 'literal', '--dry-run'],
+      {
+        home,
+        env: { ...env, SERVICE_EMAIL: 'a@b.c', SERVICE_PASSWORD: 'SERVICE_LOOKALIKE' },
+      },
+    );
     assert.equal(literal.code, 0, literal.stderr);
-    assert.match(literal.stdout, /^\+X-Service-Password = "\*\*\*"$/m, 'a literal password is hidden even when it looks like a name');
+    assert.match(
+      literal.stdout,
+      /^\+X-Service-Password = "\*\*\*"$/m,
+      'a literal password is hidden even when it looks like a name',
+    );
     assert.ok(!literal.stdout.includes('SERVICE_LOOKALIKE'));
     assert.equal(await readFile(file, 'utf8'), other);
   });
@@ -133,7 +172,10 @@ describe('mcp install safety', () => {
     const args = ['--mode', 'proxy', '--auth', 'bearer', '--secrets', 'literal', '--dry-run'];
     await mkdir(join(home, 'escaped'), { recursive: true });
     for (const client of ['cursor', 'codex']) {
-      const result = await runCli(['mcp', 'install', '--client', client, ...args], { home: join(home, 'escaped'), env });
+      const result = await runCli(['mcp', 'install', '--client', client, ...args], {
+        home: join(home, 'escaped'),
+        env,
+      });
       assert.equal(result.code, 0, result.stderr);
       // JSON and TOML both write the token as ab\\cd\"ef: the diff shows *** in its place.
       assert.match(result.stdout, /^\+.*SERVICE_AUTH_HEADER.*Bearer \*\*\*/m, `${client}: ${result.stdout}`);
@@ -147,7 +189,16 @@ describe('mcp install safety', () => {
 
   it('--no-backup keeps no .bak', async () => {
     const file = await place('.config/zed/settings.json', '{\n  "theme": "x"\n}\n');
-    assert.equal((await run(['install', '--client', 'zed', '--secrets', 'literal', '--no-backup'], { ...ENV, SERVICE_EMAIL: 'a@b.c', SERVICE_PASSWORD: 'pw' })).code, 0);
+    assert.equal(
+      (
+        await run(['install', '--client', 'zed', '--secrets', 'literal', '--no-backup'], {
+          ...ENV,
+          SERVICE_EMAIL: 'a@b.c',
+          SERVICE_PASSWORD: 'pw',
+        })
+      ).code,
+      0,
+    );
     await assert.rejects(stat(`${file}.bak`), { code: 'ENOENT' });
   });
 

@@ -14,12 +14,19 @@ import { tempDir } from './helpers/temp-dirs.js';
 
 const ENV = { SERVICE_BASE_URL: 'https://acme.example.com/api' };
 
-async function homeWith(programs: Record<string, string>): Promise<{ home: string; env: Record<string, string>; file: string }> {
+async function homeWith(
+  programs: Record<string, string>,
+): Promise<{ home: string; env: Record<string, string>; file: string }> {
   const home = await tempDir('svcctl-opencode-');
   const bin = join(home, 'bin');
   await mkdir(bin);
-  for (const [name, version] of Object.entries(programs)) await writeFile(join(bin, name), `#!/bin/sh\necho '${version}'\n`, { mode: 0o755 });
-  return { home, env: { ...ENV, PATH: `${bin}:${process.env.PATH}` }, file: join(home, '.config', 'opencode', 'opencode.jsonc') };
+  for (const [name, version] of Object.entries(programs))
+    await writeFile(join(bin, name), `#!/bin/sh\necho '${version}'\n`, { mode: 0o755 });
+  return {
+    home,
+    env: { ...ENV, PATH: `${bin}:${process.env.PATH}` },
+    file: join(home, '.config', 'opencode', 'opencode.jsonc'),
+  };
 }
 
 const readJson = async (path: string): Promise<any> => JSON.parse(await readFile(path, 'utf8'));
@@ -43,18 +50,35 @@ describe('opencode 1 and 2', () => {
       assert.equal(result.code, 0, result.stderr);
       const written = await readJson(file);
       assert.deepEqual(Object.keys(written.mcp), ['servers']);
-      assert.deepEqual(written.mcp.servers.service, { type: 'remote', url: 'https://acme.example.com/mcp', headers: { 'X-Service-Email': '{env:SERVICE_EMAIL}', 'X-Service-Password': '{env:SERVICE_PASSWORD}' } });
+      assert.deepEqual(written.mcp.servers.service, {
+        type: 'remote',
+        url: 'https://acme.example.com/mcp',
+        headers: { 'X-Service-Email': '{env:SERVICE_EMAIL}', 'X-Service-Password': '{env:SERVICE_PASSWORD}' },
+      });
       const listed = JSON.parse((await runCli(['mcp', 'list', '--json'], { home, env })).stdout);
-      assert.deepEqual(listed.map((row: { client: string; stale?: unknown }) => [row.client, row.stale]), [['opencode', undefined]]);
+      assert.deepEqual(
+        listed.map((row: { client: string; stale?: unknown }) => [row.client, row.stale]),
+        [['opencode', undefined]],
+      );
     });
   }
 
   it('after an upgrade to opencode 2: an entry of opencode 1 is flagged, then moved under mcp.servers (the rest kept)', async () => {
     const { home, env, file } = await homeWith({ opencode: '2.0.1' });
     await mkdir(join(home, '.config', 'opencode'), { recursive: true });
-    await writeFile(file, JSON.stringify({ model: 'x/y', mcp: { service: { type: 'remote', url: 'https://acme.example.com/mcp' } } }, null, 2));
+    await writeFile(
+      file,
+      JSON.stringify(
+        { model: 'x/y', mcp: { service: { type: 'remote', url: 'https://acme.example.com/mcp' } } },
+        null,
+        2,
+      ),
+    );
     const listed = await runCli(['mcp', 'list'], { home, env });
-    assert.match(listed.stderr, /'service' is under `mcp` of .*opencode\.jsonc, where only opencode 1 looked; opencode 2 reads `mcp\.servers`, so the client will not load it: move it with: svcctl mcp install --client opencode/);
+    assert.match(
+      listed.stderr,
+      /'service' is under `mcp` of .*opencode\.jsonc, where only opencode 1 looked; opencode 2 reads `mcp\.servers`, so the client will not load it: move it with: svcctl mcp install --client opencode/,
+    );
     const doctor = await runCli(['mcp', 'doctor', '--client', 'opencode'], { home, env });
     assert.equal(doctor.code, 8, doctor.stdout + doctor.stderr);
     const moved = await runCli(['mcp', 'install', '--client', 'opencode', '--mode', 'remote'], { home, env });
@@ -65,7 +89,11 @@ describe('opencode 1 and 2', () => {
     assert.ok(written.mcp.servers.service);
     const removed = await runCli(['mcp', 'uninstall', '--client', 'opencode'], { home, env });
     assert.equal(removed.code, 0, removed.stderr);
-    assert.deepEqual((await readJson(file)).mcp, {}, 'an emptied mcp.servers goes too (opencode 1 before 1.18.25 refuses a file that has one)');
+    assert.deepEqual(
+      (await readJson(file)).mcp,
+      {},
+      'an emptied mcp.servers goes too (opencode 1 before 1.18.25 refuses a file that has one)',
+    );
   });
 
   const REMOTE = { type: 'remote', url: 'https://acme.example.com/mcp' };
@@ -79,11 +107,18 @@ describe('opencode 1 and 2', () => {
     const { home, env, file } = await homeWith({ opencode: '1.18.33' });
     await seed(home, file, { servers: { service: REMOTE } });
     const listed = await runCli(['mcp', 'list', '--json'], { home, env });
-    assert.deepEqual(JSON.parse(listed.stdout).map((row: { name: string; stale?: unknown }) => [row.name, row.stale]), [['service', undefined]]);
+    assert.deepEqual(
+      JSON.parse(listed.stdout).map((row: { name: string; stale?: unknown }) => [row.name, row.stale]),
+      [['service', undefined]],
+    );
     assert.equal(listed.stderr, '', 'no warning');
     const moved = await runCli(install, { home, env });
     assert.equal(moved.code, 0, moved.stderr);
-    assert.deepEqual(Object.keys((await readJson(file)).mcp), ['service'], 'moved, and the emptied mcp.servers removed');
+    assert.deepEqual(
+      Object.keys((await readJson(file)).mcp),
+      ['service'],
+      'moved, and the emptied mcp.servers removed',
+    );
   });
 
   it('opencode 1.18.33 beside opencode2: the entry under mcp.servers, which both read; the one under mcp moves; uninstall empties both', async () => {
@@ -106,9 +141,15 @@ describe('opencode 1 and 2', () => {
     const result = await runCli(install, { home, env });
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual(Object.keys((await readJson(file)).mcp), ['service']);
-    assert.match(result.stderr, /opencode 2 reads only `mcp\.servers`, not `mcp`, and `mcp\.servers` would make opencode 1 refuse the whole file \(opencode 1\.18\.25 and later read both: upgrade it and run the install again\): that version will not load 'service'/);
+    assert.match(
+      result.stderr,
+      /opencode 2 reads only `mcp\.servers`, not `mcp`, and `mcp\.servers` would make opencode 1 refuse the whole file \(opencode 1\.18\.25 and later read both: upgrade it and run the install again\): that version will not load 'service'/,
+    );
     const listed = await runCli(['mcp', 'list'], { home, env });
-    assert.match(listed.stderr, /opencode \(user\): opencode 2 reads only `mcp\.servers`, not `mcp`.*: that version will not load the entries svcctl wrote/);
+    assert.match(
+      listed.stderr,
+      /opencode \(user\): opencode 2 reads only `mcp\.servers`, not `mcp`.*: that version will not load the entries svcctl wrote/,
+    );
   });
 
   it('opencode 1.17.0 alone: an entry under mcp.servers is stale and breaks the file; doctor says so, an install moves it and drops the key', async () => {
@@ -116,15 +157,28 @@ describe('opencode 1 and 2', () => {
     await seed(home, file, { servers: { service: REMOTE } });
     const doctor = await runCli(['mcp', 'doctor', '--client', 'opencode'], { home, env });
     assert.equal(doctor.code, 8, doctor.stdout + doctor.stderr);
-    assert.match(doctor.stdout + doctor.stderr, /'service' is under `mcp\.servers` of .*, where only opencode 2 looked \(and opencode 1 refuses the whole file while `mcp\.servers` is in it\); opencode 1 reads `mcp`/);
+    assert.match(
+      doctor.stdout + doctor.stderr,
+      /'service' is under `mcp\.servers` of .*, where only opencode 2 looked \(and opencode 1 refuses the whole file while `mcp\.servers` is in it\); opencode 1 reads `mcp`/,
+    );
     const moved = await runCli(install, { home, env });
     assert.equal(moved.code, 0, moved.stderr);
     const written = await readJson(file);
     assert.deepEqual(written, { model: 'x/y', mcp: { service: { ...REMOTE, headers: written.mcp.service.headers } } });
   });
   for (const [version, servers, field, fix] of [
-    ['1.18.33', (entry: object) => ({ mcp: { service: { ...entry, enabled: false } } }), '"enabled": false', 'remove "enabled": false from the entry (or set "enabled": true)'],
-    ['2.0.1', (entry: object) => ({ mcp: { servers: { service: { ...entry, disabled: true } } } }), '"disabled": true', 'remove "disabled": true from the entry'],
+    [
+      '1.18.33',
+      (entry: object) => ({ mcp: { service: { ...entry, enabled: false } } }),
+      '"enabled": false',
+      'remove "enabled": false from the entry (or set "enabled": true)',
+    ],
+    [
+      '2.0.1',
+      (entry: object) => ({ mcp: { servers: { service: { ...entry, disabled: true } } } }),
+      '"disabled": true',
+      'remove "disabled": true from the entry',
+    ],
   ] as const) {
     it(`opencode ${version}: a server switched off with ${field} fails doctor, and the fix names that version's field`, async () => {
       const { home, env, file } = await homeWith({ opencode: version });

@@ -39,16 +39,27 @@ const userPaths: Partial<Record<ClientId, [string, string, string]>> = {
     'C:\\Users\\ann\\.codeium\\windsurf\\mcp_config.json',
   ],
   codex: ['/Users/ann/.codex/config.toml', '/home/ann/.codex/config.toml', 'C:\\Users\\ann\\.codex\\config.toml'],
-  gemini: ['/Users/ann/.gemini/settings.json', '/home/ann/.gemini/settings.json', 'C:\\Users\\ann\\.gemini\\settings.json'],
+  gemini: [
+    '/Users/ann/.gemini/settings.json',
+    '/home/ann/.gemini/settings.json',
+    'C:\\Users\\ann\\.gemini\\settings.json',
+  ],
   cline: [
     '/Users/ann/Library/Application Support/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json',
     '/home/ann/.config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json',
     'C:\\Users\\ann\\AppData\\Roaming\\Code\\User\\globalStorage\\saoudrizwan.claude-dev\\settings\\cline_mcp_settings.json',
   ],
-  zed: ['/Users/ann/.config/zed/settings.json', '/home/ann/.config/zed/settings.json', 'C:\\Users\\ann\\AppData\\Roaming\\Zed\\settings.json'],
+  zed: [
+    '/Users/ann/.config/zed/settings.json',
+    '/home/ann/.config/zed/settings.json',
+    'C:\\Users\\ann\\AppData\\Roaming\\Zed\\settings.json',
+  ],
 };
 
-for (const [id, [darwinPath, linuxPath, winPath]] of Object.entries(userPaths) as [ClientId, [string, string, string]][]) {
+for (const [id, [darwinPath, linuxPath, winPath]] of Object.entries(userPaths) as [
+  ClientId,
+  [string, string, string],
+][]) {
   test(`user-scope file of ${id} on macOS, Linux and Windows`, () => {
     const client = CLIENTS[id];
     assert.equal(client.configPath(mac, 'user'), darwinPath);
@@ -72,7 +83,11 @@ test('project-scope files, and which clients have which scopes', () => {
     assert.equal(CLIENTS[id].configPath(win, 'project'), winPath, id);
   }
   // The first nine clients; the rows added later check their scopes in their own test files.
-  const scopes = Object.fromEntries(Object.values(CLIENTS).slice(0, 9).map((c) => [c.id, [...c.scopes]]));
+  const scopes = Object.fromEntries(
+    Object.values(CLIENTS)
+      .slice(0, 9)
+      .map((c) => [c.id, [...c.scopes]]),
+  );
   assert.deepEqual(scopes, {
     'claude-desktop': ['user'],
     'claude-code': ['user', 'project', 'local'],
@@ -107,7 +122,10 @@ test('CODEX_HOME, XDG_CONFIG_HOME, APPDATA and CLAUDE_CONFIG_DIR move the files'
   assert.equal(CLIENTS['claude-desktop'].configPath(env, 'user'), '/xdg/Claude/claude_desktop_config.json');
   assert.equal(CLIENTS['claude-code'].configPath(env, 'user'), '/cc/.claude.json');
   // Zed on macOS uses ~/.config/zed whatever XDG_CONFIG_HOME says.
-  assert.equal(CLIENTS.zed.configPath({ ...mac, env: { XDG_CONFIG_HOME: '/xdg' } }, 'user'), '/Users/ann/.config/zed/settings.json');
+  assert.equal(
+    CLIENTS.zed.configPath({ ...mac, env: { XDG_CONFIG_HOME: '/xdg' } }, 'user'),
+    '/Users/ann/.config/zed/settings.json',
+  );
   const winNoVars = { ...win, env: {} };
   assert.equal(CLIENTS.vscode.configPath(winNoVars, 'user'), 'C:\\Users\\ann\\AppData\\Roaming\\Code\\User\\mcp.json');
 });
@@ -120,7 +138,10 @@ test('Claude Desktop from the Windows Store (MSIX) uses the package folder when 
     'C:\\Users\\ann\\AppData\\Local\\Packages\\Claude_pzs8sxrjxfjjc\\LocalCache\\Roaming\\Claude\\claude_desktop_config.json',
   );
   // Another publisher suffix is found by listing Packages.
-  const other = { exists: () => false, list: (p: string) => (p.endsWith('Packages') ? ['Microsoft.X_1', 'Claude_abc123'] : []) };
+  const other = {
+    exists: () => false,
+    list: (p: string) => (p.endsWith('Packages') ? ['Microsoft.X_1', 'Claude_abc123'] : []),
+  };
   assert.equal(
     CLIENTS['claude-desktop'].configPath({ ...win, fs: other }, 'user'),
     'C:\\Users\\ann\\AppData\\Local\\Packages\\Claude_abc123\\LocalCache\\Roaming\\Claude\\claude_desktop_config.json',
@@ -130,5 +151,8 @@ test('Claude Desktop from the Windows Store (MSIX) uses the package folder when 
 test('installed clients are detected by their folders', () => {
   const present = new Set(['/home/ann/.cursor', '/home/ann/.codex', '/home/ann/.config/zed']);
   const fs = { exists: (p: string) => present.has(p), list: () => [] };
-  assert.deepEqual(detectInstalledClients({ ...linux, fs }).map((c) => c.id), ['cursor', 'codex', 'zed']);
+  assert.deepEqual(
+    detectInstalledClients({ ...linux, fs }).map((c) => c.id),
+    ['cursor', 'codex', 'zed'],
+  );
 });

@@ -21,7 +21,11 @@ test('print: Claude Code user scope, references, file named on stderr', async ()
         type: 'stdio',
         command: 'npx',
         args: ['-y', 'service-mcp-server@latest'],
-        env: { SERVICE_EMAIL: '${SERVICE_EMAIL}', SERVICE_PASSWORD: '${SERVICE_PASSWORD}', SERVICE_BASE_URL: 'https://acme.example.com/api' },
+        env: {
+          SERVICE_EMAIL: '${SERVICE_EMAIL}',
+          SERVICE_PASSWORD: '${SERVICE_PASSWORD}',
+          SERVICE_BASE_URL: 'https://acme.example.com/api',
+        },
       },
     },
   });
@@ -47,23 +51,58 @@ test('print: --show-secrets reads the password from --password-file and a bearer
   const dir = await makeTempDir();
   await writeFile(join(dir, 'pw'), 'from-file\n');
   await writeFile(join(dir, 'tok'), 'jwt.token.value\n');
-  const r = await runCli(['mcp', 'print', '--format', 'toml', '--email', 'a@b.example', '--password-file', join(dir, 'pw'), '--show-secrets', ...BASE]);
+  const r = await runCli([
+    'mcp',
+    'print',
+    '--format',
+    'toml',
+    '--email',
+    'a@b.example',
+    '--password-file',
+    join(dir, 'pw'),
+    '--show-secrets',
+    ...BASE,
+  ]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^\[mcp_servers\.service\]$/m);
   assert.match(r.stdout, /SERVICE_PASSWORD = "from-file"/);
-  const t = await runCli(['mcp', 'print', '--client', 'zed', '--mode', 'remote', '--auth', 'bearer', '--token-file', join(dir, 'tok'), '--show-secrets', ...BASE]);
+  const t = await runCli([
+    'mcp',
+    'print',
+    '--client',
+    'zed',
+    '--mode',
+    'remote',
+    '--auth',
+    'bearer',
+    '--token-file',
+    join(dir, 'tok'),
+    '--show-secrets',
+    ...BASE,
+  ]);
   assert.equal(t.code, 0, t.stderr);
-  assert.deepEqual(JSON.parse(t.stdout), { context_servers: { service: { url: 'https://acme.example.com/mcp', headers: { Authorization: 'Bearer jwt.token.value' } } } });
+  assert.deepEqual(JSON.parse(t.stdout), {
+    context_servers: {
+      service: { url: 'https://acme.example.com/mcp', headers: { Authorization: 'Bearer jwt.token.value' } },
+    },
+  });
 });
 
 test('print: Claude Code proxy keeps ${VAR} for mcp-remote (values in env, none in args) and says why', async () => {
   const home = await makeTempDir();
-  const r = await runCli(['mcp', 'print', '--client', 'claude-code', '--mode', 'proxy', '--auth', 'bearer', ...BASE], { home });
+  const r = await runCli(['mcp', 'print', '--client', 'claude-code', '--mode', 'proxy', '--auth', 'bearer', ...BASE], {
+    home,
+  });
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout).mcpServers.service, {
     type: 'stdio',
     command: 'npx',
-    args: ['mcp-remote', 'https://acme.example.com/mcp', '--header', 'Authorization:${SVCCTL_LITERAL_DOLLAR:-$}{SERVICE_AUTH_HEADER}'],
+    args: [
+      'mcp-remote',
+      'https://acme.example.com/mcp',
+      '--header',
+      'Authorization:${SVCCTL_LITERAL_DOLLAR:-$}{SERVICE_AUTH_HEADER}',
+    ],
     env: { SERVICE_AUTH_HEADER: 'Bearer ${SERVICE_ACCESS_TOKEN}' },
   });
   assert.match(r.stderr, /SVCCTL_LITERAL_DOLLAR unset/);
@@ -72,7 +111,10 @@ test('print: Claude Code proxy keeps ${VAR} for mcp-remote (values in env, none 
 
 test('print --json: VS Code prompt inputs and the file path', async () => {
   const home = await makeTempDir();
-  const r = await runCli(['--json', 'mcp', 'print', '--client', 'vscode', '--mode', 'remote', '--secrets', 'prompt', ...BASE], { home });
+  const r = await runCli(
+    ['--json', 'mcp', 'print', '--client', 'vscode', '--mode', 'remote', '--secrets', 'prompt', ...BASE],
+    { home },
+  );
   assert.equal(r.code, 0, r.stderr);
   const doc = JSON.parse(r.stdout);
   assert.equal(doc.file, join(home, '.config', 'Code', 'User', 'mcp.json'));
@@ -106,7 +148,10 @@ test('command: claude, gemini, codex command lines; Cursor and VS Code links', a
     `gemini mcp add service https://acme.example.com/mcp --scope user --transport http -H 'X-Service-Email: \${SERVICE_EMAIL}' -H 'X-Service-Password: \${SERVICE_PASSWORD}'\n`,
   );
   const codex = await runCli(['mcp', 'command', '--client', 'codex', '--mode', 'remote', '--auth', 'bearer', ...BASE]);
-  assert.equal(codex.stdout, 'codex mcp add service --url https://acme.example.com/mcp --bearer-token-env-var SERVICE_ACCESS_TOKEN\n');
+  assert.equal(
+    codex.stdout,
+    'codex mcp add service --url https://acme.example.com/mcp --bearer-token-env-var SERVICE_ACCESS_TOKEN\n',
+  );
   assert.equal((await runCli(['mcp', 'command', '--client', 'codex', '--mode', 'remote', ...BASE])).code, 2);
 
   const cursor = await runCli(['mcp', 'command', '--client', 'cursor', '--mode', 'remote', ...BASE]);
@@ -133,15 +178,31 @@ test('command: claude, gemini, codex command lines; Cursor and VS Code links', a
 
 test('a plain-http MCP URL to another host is warned about (--mcp-url and SERVICE_MCP_URL); https and loopback are not', async () => {
   const home = await makeTempDir();
-  const warning = /warning: http:\/\/mcp\.acme\.example\/mcp uses plain http: the MCP client's credentials \(password headers or bearer token\) travel unencrypted/;
-  const flag = await runCli(['mcp', 'print', '--client', 'cursor', '--mode', 'remote', '--mcp-url', 'http://mcp.acme.example/mcp/'], { home });
+  const warning =
+    /warning: http:\/\/mcp\.acme\.example\/mcp uses plain http: the MCP client's credentials \(password headers or bearer token\) travel unencrypted/;
+  const flag = await runCli(
+    ['mcp', 'print', '--client', 'cursor', '--mode', 'remote', '--mcp-url', 'http://mcp.acme.example/mcp/'],
+    { home },
+  );
   assert.equal(flag.code, 0, flag.stderr);
   assert.match(flag.stderr, warning);
-  assert.equal(JSON.parse(flag.stdout).mcpServers.service.url, 'http://mcp.acme.example/mcp', 'still written: a warning, not an error');
-  const variable = await runCli(['mcp', 'install', '--client', 'codex', '--mode', 'remote', '--dry-run'], { home, env: { SERVICE_MCP_URL: 'http://mcp.acme.example/mcp' } });
+  assert.equal(
+    JSON.parse(flag.stdout).mcpServers.service.url,
+    'http://mcp.acme.example/mcp',
+    'still written: a warning, not an error',
+  );
+  const variable = await runCli(['mcp', 'install', '--client', 'codex', '--mode', 'remote', '--dry-run'], {
+    home,
+    env: { SERVICE_MCP_URL: 'http://mcp.acme.example/mcp' },
+  });
   assert.equal(variable.code, 0, variable.stderr);
   assert.match(variable.stderr, warning);
-  for (const url of ['https://mcp.acme.example/mcp', 'http://127.0.0.1:8080/mcp', 'http://localhost:8080/mcp', 'http://[::1]:8080/mcp']) {
+  for (const url of [
+    'https://mcp.acme.example/mcp',
+    'http://127.0.0.1:8080/mcp',
+    'http://localhost:8080/mcp',
+    'http://[::1]:8080/mcp',
+  ]) {
     const quiet = await runCli(['mcp', 'print', '--client', 'cursor', '--mode', 'remote', '--mcp-url', url], { home });
     assert.equal(quiet.code, 0, quiet.stderr);
     assert.ok(!/plain http/.test(quiet.stderr), url);
@@ -151,13 +212,45 @@ test('a plain-http MCP URL to another host is warned about (--mcp-url and SERVIC
 test('mcp install for two clients warns about a plain-http URL once', async () => {
   const home = await makeTempDir();
   const count = (text: string, pattern: RegExp): number => text.split('\n').filter((line) => pattern.test(line)).length;
-  const local = await runCli(['mcp', 'install', '--client', 'cursor', '--client', 'windsurf', '--base-url', 'http://acme.example.com/api', '--dry-run'], { home });
+  const local = await runCli(
+    [
+      'mcp',
+      'install',
+      '--client',
+      'cursor',
+      '--client',
+      'windsurf',
+      '--base-url',
+      'http://acme.example.com/api',
+      '--dry-run',
+    ],
+    { home },
+  );
   assert.equal(local.code, 0, local.stderr);
   assert.equal(count(local.stderr, /^warning: http:\/\/acme\.example\.com\/api uses plain http/), 1, local.stderr);
-  const remote = await runCli(['mcp', 'install', '--client', 'cursor', '--client', 'windsurf', '--mode', 'remote', '--mcp-url', 'http://acme.example.com/mcp', '--dry-run'], { home });
+  const remote = await runCli(
+    [
+      'mcp',
+      'install',
+      '--client',
+      'cursor',
+      '--client',
+      'windsurf',
+      '--mode',
+      'remote',
+      '--mcp-url',
+      'http://acme.example.com/mcp',
+      '--dry-run',
+    ],
+    { home },
+  );
   assert.equal(remote.code, 0, remote.stderr);
   assert.equal(count(remote.stderr, /^warning: http:\/\/acme\.example\.com\/mcp uses plain http/), 1, remote.stderr);
-  assert.equal(count(remote.stdout, /"(url|serverUrl)": "http:\/\/acme\.example\.com\/mcp"/), 2, 'both entries still get the URL');
+  assert.equal(
+    count(remote.stdout, /"(url|serverUrl)": "http:\/\/acme\.example\.com\/mcp"/),
+    2,
+    'both entries still get the URL',
+  );
 });
 
 test('usage errors from the request checks: --auth bearer in local mode, a TOML file with references, a bad --name', async () => {

@@ -42,19 +42,48 @@ describe('svcctl mcp proxy between the protocol eras', () => {
   });
   after(async () => Promise.all([modern?.close(), legacy?.close()]));
 
-  const proxyArgs = (url: string): string[] => [BIN, 'mcp', 'proxy', '--auth', 'password', '--mcp-url', url, '--email', EMAIL, '--password-file', passwordFile];
-  const stdio = (url: string) => ({ command: process.execPath, args: proxyArgs(url), env: cleanEnv(home) as Record<string, string>, cwd: home, stderr: 'ignore' as const });
+  const proxyArgs = (url: string): string[] => [
+    BIN,
+    'mcp',
+    'proxy',
+    '--auth',
+    'password',
+    '--mcp-url',
+    url,
+    '--email',
+    EMAIL,
+    '--password-file',
+    passwordFile,
+  ];
+  const stdio = (url: string) => ({
+    command: process.execPath,
+    args: proxyArgs(url),
+    env: cleanEnv(home) as Record<string, string>,
+    cwd: home,
+    stderr: 'ignore' as const,
+  });
 
   async function bridge(kind: 'pinned-2026' | 'auto' | 'legacy-v1', url: string): Promise<Bridged> {
-    const text = (result: unknown): string => ((result as { content: Array<{ text: string }> }).content[0]!.text);
+    const text = (result: unknown): string => (result as { content: Array<{ text: string }> }).content[0]!.text;
     if (kind === 'legacy-v1') {
       const client = new LegacyClient({ name: 'proxy-test-2025', version: '1' });
       await client.connect(new LegacyStdio(stdio(url)));
-      return { era: 'legacy', echo: async (value) => text(await client.callTool({ name: 'echo', arguments: { text: value } })), close: () => client.close() };
+      return {
+        era: 'legacy',
+        echo: async (value) => text(await client.callTool({ name: 'echo', arguments: { text: value } })),
+        close: () => client.close(),
+      };
     }
-    const client = new ModernClient({ name: `proxy-test-${kind}`, version: '1' }, { versionNegotiation: { mode: kind === 'auto' ? 'auto' : { pin: '2026-07-28' } } });
+    const client = new ModernClient(
+      { name: `proxy-test-${kind}`, version: '1' },
+      { versionNegotiation: { mode: kind === 'auto' ? 'auto' : { pin: '2026-07-28' } } },
+    );
     await client.connect(new ModernStdio(stdio(url)));
-    return { era: client.getProtocolEra(), echo: async (value) => text(await client.callTool({ name: 'echo', arguments: { text: value } })), close: () => client.close() };
+    return {
+      era: client.getProtocolEra(),
+      echo: async (value) => text(await client.callTool({ name: 'echo', arguments: { text: value } })),
+      close: () => client.close(),
+    };
   }
 
   for (const kind of ['pinned-2026', 'auto', 'legacy-v1'] as const) {
@@ -80,23 +109,41 @@ describe('svcctl mcp proxy between the protocol eras', () => {
     });
   }
 
-  it('pinned-2026 client → 2025-only server: refused, and the proxy\'s answer says why', async () => {
-    const error = await bridge('pinned-2026', legacy.url).then(() => undefined, (e: unknown) => e);
+  it("pinned-2026 client → 2025-only server: refused, and the proxy's answer says why", async () => {
+    const error = await bridge('pinned-2026', legacy.url).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.ok(error instanceof SdkError, String(error));
 
-    const child = spawn(process.execPath, proxyArgs(legacy.url), { cwd: home, env: cleanEnv(home), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, proxyArgs(legacy.url), {
+      cwd: home,
+      env: cleanEnv(home),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
-    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'server/discover', params: { _meta: meta } })}\n`);
-    const line = await new Promise<string>((resolve) => child.stdout.on('data', () => stdout.includes('\n') && resolve(stdout.split('\n')[0]!)));
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'server/discover', params: { _meta: meta } })}\n`,
+    );
+    const line = await new Promise<string>((resolve) =>
+      child.stdout.on('data', () => stdout.includes('\n') && resolve(stdout.split('\n')[0]!)),
+    );
     child.stdin.end();
     await new Promise((resolve) => child.on('close', resolve));
     const answer = JSON.parse(line);
     assert.equal(answer.id, 7);
-    assert.match(answer.error.message, /does not speak MCP 2026-07-28 .*a client pinned to 2026-07-28 cannot use it through the proxy; a client that negotiates falls back to 2025-11-25/);
+    assert.match(
+      answer.error.message,
+      /does not speak MCP 2026-07-28 .*a client pinned to 2026-07-28 cannot use it through the proxy; a client that negotiates falls back to 2025-11-25/,
+    );
     assert.match(stderr, /a client pinned to 2026-07-28 cannot use it through the proxy/);
   });
 });

@@ -28,7 +28,10 @@ async function savedTokens(home: string): Promise<string[]> {
 /** A temp HOME where `svcctl login --save` has saved a token of this sandbox. */
 async function loggedInHome(dev: DevServer): Promise<string> {
   const home = await tempDir();
-  const login = await runCli(['login', '--save', '--email', USER.email], { home, env: { SERVICE_BASE_URL: dev.ready.base_url, SERVICE_PASSWORD: USER.password } });
+  const login = await runCli(['login', '--save', '--email', USER.email], {
+    home,
+    env: { SERVICE_BASE_URL: dev.ready.base_url, SERVICE_PASSWORD: USER.password },
+  });
   assert.equal(login.code, 0, login.stderr);
   return home;
 }
@@ -45,28 +48,43 @@ describe('svcctl mcp proxy against svcctl dev --token-ttl 2', () => {
   it('keeps working after the token expired: a new token, the same mcp-session-id, no secret in its argv', async () => {
     const home = await loggedInHome(dev);
     const logStart = dev.stderr().length;
-    const proxy = await startProxy([], { home, env: { SERVICE_BASE_URL: dev.ready.base_url, SERVICE_PASSWORD: USER.password } });
+    const proxy = await startProxy([], {
+      home,
+      env: { SERVICE_BASE_URL: dev.ready.base_url, SERVICE_PASSWORD: USER.password },
+    });
     try {
       assert.deepEqual((await proxy.client.listTools()).tools.map((tool) => tool.name).sort(), TOOLS);
       const cmdline = await proxy.cmdline();
       assert.match(cmdline, /mcp proxy$/);
-      for (const secret of [USER.password, ...(await savedTokens(home))]) assert.ok(!cmdline.includes(secret), 'a secret is in the proxy argv');
+      for (const secret of [USER.password, ...(await savedTokens(home))])
+        assert.ok(!cmdline.includes(secret), 'a secret is in the proxy argv');
 
       await sleep(2600); // past the 2 s lifetime of every token issued so far
       assert.deepEqual((await proxy.client.listTools()).tools.map((tool) => tool.name).sort(), TOOLS);
-      const whoami = (await proxy.client.callTool({ name: 'whoami', arguments: {} })) as { content: Array<{ text: string }> };
+      const whoami = (await proxy.client.callTool({ name: 'whoami', arguments: {} })) as {
+        content: Array<{ text: string }>;
+      };
       assert.deepEqual(JSON.parse(whoami.content[0]!.text), { email: USER.email, auth_method: 'bearer' });
     } finally {
       await proxy.close();
     }
     const lines = mcpLogLines(dev.stderr().slice(logStart)).filter((entry) => entry.session !== undefined);
     assert.ok(lines.length >= 4, dev.stderr().slice(logStart));
-    assert.equal(new Set(lines.map((entry) => entry.session)).size, 1, `more than one session:\n${lines.map((e) => e.line).join('\n')}`);
-    assert.ok(new Set(lines.map((entry) => entry.token)).size >= 2, `no new token:\n${lines.map((e) => e.line).join('\n')}`);
-    assert.ok(lines.every((entry) => / (200|202) /.test(entry.line)), lines.map((e) => e.line).join('\n'));
+    assert.equal(
+      new Set(lines.map((entry) => entry.session)).size,
+      1,
+      `more than one session:\n${lines.map((e) => e.line).join('\n')}`,
+    );
+    assert.ok(
+      new Set(lines.map((entry) => entry.token)).size >= 2,
+      `no new token:\n${lines.map((e) => e.line).join('\n')}`,
+    );
+    assert.ok(
+      lines.every((entry) => / (200|202) /.test(entry.line)),
+      lines.map((e) => e.line).join('\n'),
+    );
     for (const text of [proxy.stderr(), dev.stderr()]) assert.ok(!text.includes(USER.password));
   });
-
 });
 
 describe('svcctl mcp proxy against svcctl dev (tokens of an hour)', () => {
@@ -81,13 +99,32 @@ describe('svcctl mcp proxy against svcctl dev (tokens of an hour)', () => {
   it('answers a 401 with one new login and sends the request again', async () => {
     const home = await tempDir();
     // A token that looks valid for an hour but that this sandbox did not sign: the service answers 401.
-    const foreign = makeJwt({ iss: new URL(dev.ready.base_url).origin, email: USER.email, iat: nowPlus(0), exp: nowPlus(3600) });
-    await placeFile(home, '.config/svcctl/credentials.json', JSON.stringify({
-      version: 1,
-      tokens: { [dev.ready.base_url]: { access_token: foreign, email: USER.email, expires_at: null, saved_at: new Date().toISOString() } },
-    }));
+    const foreign = makeJwt({
+      iss: new URL(dev.ready.base_url).origin,
+      email: USER.email,
+      iat: nowPlus(0),
+      exp: nowPlus(3600),
+    });
+    await placeFile(
+      home,
+      '.config/svcctl/credentials.json',
+      JSON.stringify({
+        version: 1,
+        tokens: {
+          [dev.ready.base_url]: {
+            access_token: foreign,
+            email: USER.email,
+            expires_at: null,
+            saved_at: new Date().toISOString(),
+          },
+        },
+      }),
+    );
     const logStart = dev.stderr().length;
-    const proxy = await startProxy([], { home, env: { SERVICE_BASE_URL: dev.ready.base_url, SERVICE_PASSWORD: USER.password } });
+    const proxy = await startProxy([], {
+      home,
+      env: { SERVICE_BASE_URL: dev.ready.base_url, SERVICE_PASSWORD: USER.password },
+    });
     try {
       assert.deepEqual((await proxy.client.listTools()).tools.map((tool) => tool.name).sort(), TOOLS);
     } finally {
@@ -105,11 +142,20 @@ describe('svcctl mcp proxy against svcctl dev (tokens of an hour)', () => {
   it('writes only JSON-RPC lines on stdout, ends the session and exits 0 when stdin closes', async () => {
     const home = await loggedInHome(dev);
     const logStart = dev.stderr().length;
-    const child = spawn(process.execPath, [BIN, 'mcp', 'proxy'], { cwd: home, env: cleanEnv(home, { SERVICE_BASE_URL: dev.ready.base_url, SERVICE_PASSWORD: USER.password }), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'mcp', 'proxy'], {
+      cwd: home,
+      env: cleanEnv(home, { SERVICE_BASE_URL: dev.ready.base_url, SERVICE_PASSWORD: USER.password }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    };
     child.stdin.write(`${JSON.stringify(initialize)}\n`);
     for (let waited = 0; !stdout.includes('\n') && waited < 10_000; waited += 20) await sleep(20);
     child.stdin.end();
@@ -127,7 +173,12 @@ describe('svcctl mcp proxy against svcctl dev (tokens of an hour)', () => {
 
   it('fails at once (exit 4, nothing on stdout) when there is no token and nothing to log in with', async () => {
     const home = await tempDir();
-    const result = await spawnCli(['mcp', 'proxy'], { home, openStdin: true, env: { SERVICE_BASE_URL: dev.ready.base_url }, timeoutMs: 10_000 });
+    const result = await spawnCli(['mcp', 'proxy'], {
+      home,
+      openStdin: true,
+      env: { SERVICE_BASE_URL: dev.ready.base_url },
+      timeoutMs: 10_000,
+    });
     assert.equal(result.timedOut, false);
     assert.equal(result.code, 4, result.stderr);
     assert.equal(result.stdout, '');

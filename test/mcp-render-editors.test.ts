@@ -30,12 +30,23 @@ describe('Roo Code: type "streamable-http", ${env:VAR} (injectVariables), no cmd
       url: MCP,
       headers: { 'X-Service-Email': '${env:SERVICE_EMAIL}', 'X-Service-Password': '${env:SERVICE_PASSWORD}' },
     });
-    assert.deepEqual(render('roo-code', 'remote', 'bearer'), { type: 'streamable-http', url: MCP, headers: { Authorization: 'Bearer ${env:SERVICE_ACCESS_TOKEN}' } });
+    assert.deepEqual(render('roo-code', 'remote', 'bearer'), {
+      type: 'streamable-http',
+      url: MCP,
+      headers: { Authorization: 'Bearer ${env:SERVICE_ACCESS_TOKEN}' },
+    });
   });
   it('proxy: mcp-remote ${VAR} arguments are not Roo syntax, so they pass through; the env block carries ${env:…}', () => {
     assert.deepEqual(render('roo-code', 'proxy'), {
       command: 'npx',
-      args: ['mcp-remote', MCP, '--header', 'X-Service-Email:${SERVICE_EMAIL}', '--header', 'X-Service-Password:${SERVICE_PASSWORD}'],
+      args: [
+        'mcp-remote',
+        MCP,
+        '--header',
+        'X-Service-Email:${SERVICE_EMAIL}',
+        '--header',
+        'X-Service-Password:${SERVICE_PASSWORD}',
+      ],
       env,
     });
     assert.deepEqual(render('roo-code', 'proxy', 'bearer', { platform: 'win32' }), {
@@ -50,16 +61,33 @@ describe('Kiro: url + headers, ${VAR} only for approved variables (others kept a
   const env = { SERVICE_EMAIL: '${SERVICE_EMAIL}', SERVICE_PASSWORD: '${SERVICE_PASSWORD}' };
   it('local, with cmd /c on Windows', () => {
     assert.deepEqual(render('kiro', 'local'), { command: 'npx', args: LOCAL, env: { ...env, SERVICE_BASE_URL: BASE } });
-    assert.deepEqual(render('kiro', 'local', 'password', { platform: 'win32' }), { command: 'cmd', args: ['/c', 'npx', ...LOCAL], env: { ...env, SERVICE_BASE_URL: BASE } });
+    assert.deepEqual(render('kiro', 'local', 'password', { platform: 'win32' }), {
+      command: 'cmd',
+      args: ['/c', 'npx', ...LOCAL],
+      env: { ...env, SERVICE_BASE_URL: BASE },
+    });
   });
   it('remote, both auth methods', () => {
-    assert.deepEqual(render('kiro', 'remote'), { url: MCP, headers: { 'X-Service-Email': '${SERVICE_EMAIL}', 'X-Service-Password': '${SERVICE_PASSWORD}' } });
-    assert.deepEqual(render('kiro', 'remote', 'bearer'), { url: MCP, headers: { Authorization: 'Bearer ${SERVICE_ACCESS_TOKEN}' } });
+    assert.deepEqual(render('kiro', 'remote'), {
+      url: MCP,
+      headers: { 'X-Service-Email': '${SERVICE_EMAIL}', 'X-Service-Password': '${SERVICE_PASSWORD}' },
+    });
+    assert.deepEqual(render('kiro', 'remote', 'bearer'), {
+      url: MCP,
+      headers: { Authorization: 'Bearer ${SERVICE_ACCESS_TOKEN}' },
+    });
   });
   it('proxy: header variables only the entry sets (unapproved, so Kiro leaves them for mcp-remote)', () => {
     assert.deepEqual(render('kiro', 'proxy'), {
       command: 'npx',
-      args: ['mcp-remote', MCP, '--header', 'X-Service-Email:${SVCCTL_HEADER_SERVICE_EMAIL}', '--header', 'X-Service-Password:${SVCCTL_HEADER_SERVICE_PASSWORD}'],
+      args: [
+        'mcp-remote',
+        MCP,
+        '--header',
+        'X-Service-Email:${SVCCTL_HEADER_SERVICE_EMAIL}',
+        '--header',
+        'X-Service-Password:${SVCCTL_HEADER_SERVICE_PASSWORD}',
+      ],
       env: { SVCCTL_HEADER_SERVICE_EMAIL: '${SERVICE_EMAIL}', SVCCTL_HEADER_SERVICE_PASSWORD: '${SERVICE_PASSWORD}' },
     });
     assert.deepEqual(render('kiro', 'proxy', 'bearer'), {
@@ -73,14 +101,24 @@ describe('Kiro: url + headers, ${VAR} only for approved variables (others kept a
 describe('Goose: extensions.<key> in YAML; variables forwarded by name (env_keys), headers filled from them', () => {
   const head = { enabled: true, type: 'stdio', name: 'service', description: '' };
   it('local: envs for the base URL, env_keys for the credentials; literal values in envs', () => {
-    assert.deepEqual(render('goose', 'local'), { ...head, cmd: 'npx', args: LOCAL, envs: { SERVICE_BASE_URL: BASE }, env_keys: ['SERVICE_EMAIL', 'SERVICE_PASSWORD'], timeout: 300 });
-    assert.deepEqual(render('goose', 'local', 'password', { secrets: 'literal', literals: { email: 'a@b.example', password: 'pw' } }), {
+    assert.deepEqual(render('goose', 'local'), {
       ...head,
       cmd: 'npx',
       args: LOCAL,
-      envs: { SERVICE_EMAIL: 'a@b.example', SERVICE_PASSWORD: 'pw', SERVICE_BASE_URL: BASE },
+      envs: { SERVICE_BASE_URL: BASE },
+      env_keys: ['SERVICE_EMAIL', 'SERVICE_PASSWORD'],
       timeout: 300,
     });
+    assert.deepEqual(
+      render('goose', 'local', 'password', { secrets: 'literal', literals: { email: 'a@b.example', password: 'pw' } }),
+      {
+        ...head,
+        cmd: 'npx',
+        args: LOCAL,
+        envs: { SERVICE_EMAIL: 'a@b.example', SERVICE_PASSWORD: 'pw', SERVICE_BASE_URL: BASE },
+        timeout: 300,
+      },
+    );
     assert.deepEqual(render('goose', 'local', 'password', { platform: 'win32' }).args, ['/c', 'npx', ...LOCAL]);
   });
   it('remote: streamable_http, uri, headers with ${VAR} of env_keys; bearer', () => {
@@ -91,14 +129,30 @@ describe('Goose: extensions.<key> in YAML; variables forwarded by name (env_keys
       env_keys: ['SERVICE_EMAIL', 'SERVICE_PASSWORD'],
       timeout: 300,
     });
-    assert.deepEqual(render('goose', 'remote', 'bearer'), { ...remote, headers: { Authorization: 'Bearer ${SERVICE_ACCESS_TOKEN}' }, env_keys: ['SERVICE_ACCESS_TOKEN'], timeout: 300 });
-    assert.deepEqual(render('goose', 'remote', 'bearer', { secrets: 'literal', literals: { token: 'tok' } }), { ...remote, headers: { Authorization: 'Bearer tok' }, timeout: 300 });
+    assert.deepEqual(render('goose', 'remote', 'bearer'), {
+      ...remote,
+      headers: { Authorization: 'Bearer ${SERVICE_ACCESS_TOKEN}' },
+      env_keys: ['SERVICE_ACCESS_TOKEN'],
+      timeout: 300,
+    });
+    assert.deepEqual(render('goose', 'remote', 'bearer', { secrets: 'literal', literals: { token: 'tok' } }), {
+      ...remote,
+      headers: { Authorization: 'Bearer tok' },
+      timeout: 300,
+    });
   });
   it('proxy: mcp-remote expands ${VAR} from the variables Goose forwards; on Windows the bearer comes whole from SERVICE_AUTH_HEADER', () => {
     assert.deepEqual(render('goose', 'proxy'), {
       ...head,
       cmd: 'npx',
-      args: ['mcp-remote', MCP, '--header', 'X-Service-Email:${SERVICE_EMAIL}', '--header', 'X-Service-Password:${SERVICE_PASSWORD}'],
+      args: [
+        'mcp-remote',
+        MCP,
+        '--header',
+        'X-Service-Email:${SERVICE_EMAIL}',
+        '--header',
+        'X-Service-Password:${SERVICE_PASSWORD}',
+      ],
       env_keys: ['SERVICE_EMAIL', 'SERVICE_PASSWORD'],
       timeout: 300,
     });
@@ -138,8 +192,16 @@ const paths: Record<'roo-code' | 'kiro', Record<'user' | 'project', [string, str
     project: ['/Users/ann/proj/.roo/mcp.json', '/home/ann/proj/.roo/mcp.json', 'C:\\work\\proj\\.roo\\mcp.json'],
   },
   kiro: {
-    user: ['/Users/ann/.kiro/settings/mcp.json', '/home/ann/.kiro/settings/mcp.json', 'C:\\Users\\ann\\.kiro\\settings\\mcp.json'],
-    project: ['/Users/ann/proj/.kiro/settings/mcp.json', '/home/ann/proj/.kiro/settings/mcp.json', 'C:\\work\\proj\\.kiro\\settings\\mcp.json'],
+    user: [
+      '/Users/ann/.kiro/settings/mcp.json',
+      '/home/ann/.kiro/settings/mcp.json',
+      'C:\\Users\\ann\\.kiro\\settings\\mcp.json',
+    ],
+    project: [
+      '/Users/ann/proj/.kiro/settings/mcp.json',
+      '/home/ann/proj/.kiro/settings/mcp.json',
+      'C:\\work\\proj\\.kiro\\settings\\mcp.json',
+    ],
   },
 };
 

@@ -29,7 +29,11 @@ test('generic local, remote and proxy shapes', () => {
   assert.deepEqual(renderEntry(req('mcpServers', 'local')).value, {
     command: 'npx',
     args: ['-y', 'service-mcp-server@latest'],
-    env: { SERVICE_EMAIL: 'ann@acme.example', SERVICE_PASSWORD: 'pw', SERVICE_BASE_URL: 'https://acme.example.com/api' },
+    env: {
+      SERVICE_EMAIL: 'ann@acme.example',
+      SERVICE_PASSWORD: 'pw',
+      SERVICE_BASE_URL: 'https://acme.example.com/api',
+    },
   });
   assert.deepEqual(renderEntry(req('servers', 'remote')).value, {
     type: 'http',
@@ -38,7 +42,14 @@ test('generic local, remote and proxy shapes', () => {
   });
   assert.deepEqual(renderEntry(req('mcpServers', 'proxy')).value, {
     command: 'npx',
-    args: ['mcp-remote', 'https://acme.example.com/mcp', '--header', 'X-Service-Email: ann@acme.example', '--header', 'X-Service-Password: pw'],
+    args: [
+      'mcp-remote',
+      'https://acme.example.com/mcp',
+      '--header',
+      'X-Service-Email: ann@acme.example',
+      '--header',
+      'X-Service-Password: pw',
+    ],
   });
   assert.deepEqual(renderEntry(req('mcpServers', 'proxy', { auth: 'bearer' })).value, {
     command: 'npx',
@@ -60,10 +71,17 @@ test('TOML: [mcp_servers.<name>] with literal values; --secrets ref is refused',
       service: {
         command: 'npx',
         args: ['-y', 'service-mcp-server@latest'],
-        env: { SERVICE_EMAIL: 'ann@acme.example', SERVICE_PASSWORD: 'pw', SERVICE_BASE_URL: 'https://acme.example.com/api' },
+        env: {
+          SERVICE_EMAIL: 'ann@acme.example',
+          SERVICE_PASSWORD: 'pw',
+          SERVICE_BASE_URL: 'https://acme.example.com/api',
+        },
       },
     },
   });
   assert.equal(rendered.literalSecrets, true);
-  assert.throws(() => checkSecrets({ format: 'toml' }, 'ref'), (e: unknown) => e instanceof CliError && e.exitCode === 2);
+  assert.throws(
+    () => checkSecrets({ format: 'toml' }, 'ref'),
+    (e: unknown) => e instanceof CliError && e.exitCode === 2,
+  );
 });

@@ -30,14 +30,17 @@ function claudeCodeExpand(value: string, env: Env): string {
 
 // Gemini CLI 0.61.0 resolveEnvVarsInString (settings load: the whole file, args included).
 function geminiExpand(value: string, env: Env): string {
-  return value.replace(/\$(?:(\w+)|{([^}]+?)(?::-([^}]*))?})/g, (match, name1?: string, name2?: string, fallback?: string) => {
-    const name = name1 || name2 || '';
-    if (!name) return match;
-    const set = env[name];
-    if (typeof set === 'string') return set;
-    if (fallback !== undefined) return fallback;
-    return match;
-  });
+  return value.replace(
+    /\$(?:(\w+)|{([^}]+?)(?::-([^}]*))?})/g,
+    (match, name1?: string, name2?: string, fallback?: string) => {
+      const name = name1 || name2 || '';
+      if (!name) return match;
+      const set = env[name];
+      if (typeof set === 'string') return set;
+      if (fallback !== undefined) return fallback;
+      return match;
+    },
+  );
 }
 
 // mcp-remote 0.1.38: `Name:value` with optional space; ${VAR} from its own env, missing → ''.
@@ -54,7 +57,11 @@ function mcpRemoteHeaders(argv: string[], env: Env): Record<string, string> {
 const MCP = 'https://acme.example.com/mcp';
 const SECRETS = { email: 'ann@acme.example', password: 'p4ss word', token: 'tok.en' };
 // What the user exported in the shell the client starts from.
-const CLIENT_ENV: Env = { SERVICE_EMAIL: SECRETS.email, SERVICE_PASSWORD: SECRETS.password, SERVICE_ACCESS_TOKEN: SECRETS.token };
+const CLIENT_ENV: Env = {
+  SERVICE_EMAIL: SECRETS.email,
+  SERVICE_PASSWORD: SECRETS.password,
+  SERVICE_ACCESS_TOKEN: SECRETS.token,
+};
 
 function entry(client: ClientId, auth: AuthMethod, secrets: SecretsHow, platform: NodeJS.Platform = 'linux') {
   const request: EntryRequest = {
@@ -74,9 +81,16 @@ function entry(client: ClientId, auth: AuthMethod, secrets: SecretsHow, platform
 }
 
 /** argv and headers as mcp-remote sees them, for a client that expands with `expand`. */
-function run(value: ReturnType<typeof entry>, expand: (value: string, env: Env) => string, clientEnv: Env, inherit: boolean) {
+function run(
+  value: ReturnType<typeof entry>,
+  expand: (value: string, env: Env) => string,
+  clientEnv: Env,
+  inherit: boolean,
+) {
   const argv = value.args.map((arg) => expand(arg, clientEnv));
-  const blockEnv = Object.fromEntries(Object.entries(value.env ?? {}).map(([key, item]) => [key, expand(item, clientEnv)]));
+  const blockEnv = Object.fromEntries(
+    Object.entries(value.env ?? {}).map(([key, item]) => [key, expand(item, clientEnv)]),
+  );
   // Gemini drops inherited *PASSWORD*/*TOKEN* variables unless the entry lists them: inherit=false.
   const childEnv = { ...(inherit ? clientEnv : {}), ...blockEnv };
   return { argv, headers: mcpRemoteHeaders(argv, childEnv) };
@@ -86,27 +100,45 @@ const PASSWORD_HEADERS = { 'X-Service-Email': SECRETS.email, 'X-Service-Password
 const BEARER_HEADERS = { Authorization: `Bearer ${SECRETS.token}` };
 
 function assertNoSecretIn(argv: string[]): void {
-  for (const secret of [SECRETS.password, SECRETS.token]) assert.ok(!argv.some((arg) => arg.includes(secret)), `secret in argv: ${argv.join(' ')}`);
+  for (const secret of [SECRETS.password, SECRETS.token])
+    assert.ok(!argv.some((arg) => arg.includes(secret)), `secret in argv: ${argv.join(' ')}`);
 }
 
 for (const platform of ['linux', 'win32'] as const) {
   test(`Claude Code proxy (${platform}): right headers, no secret in argv, no space in a --header argument`, () => {
-    for (const [auth, expected] of [['password', PASSWORD_HEADERS], ['bearer', BEARER_HEADERS]] as const) {
+    for (const [auth, expected] of [
+      ['password', PASSWORD_HEADERS],
+      ['bearer', BEARER_HEADERS],
+    ] as const) {
       for (const secrets of ['ref', 'literal'] as const) {
         // With literal values the client's environment holds nothing.
-        const { argv, headers } = run(entry('claude-code', auth, secrets, platform), claudeCodeExpand, secrets === 'ref' ? CLIENT_ENV : {}, true);
+        const { argv, headers } = run(
+          entry('claude-code', auth, secrets, platform),
+          claudeCodeExpand,
+          secrets === 'ref' ? CLIENT_ENV : {},
+          true,
+        );
         assert.deepEqual(headers, expected, `${auth} ${secrets}`);
         assertNoSecretIn(argv);
-        for (let i = 0; i < argv.length; i++) if (argv[i] === '--header') assert.ok(!argv[i + 1]!.includes(' '), argv[i + 1]);
+        for (let i = 0; i < argv.length; i++)
+          if (argv[i] === '--header') assert.ok(!argv[i + 1]!.includes(' '), argv[i + 1]);
       }
     }
   });
 }
 
 test('Gemini CLI proxy: right headers from the env block alone, no secret in argv', () => {
-  for (const [auth, expected] of [['password', PASSWORD_HEADERS], ['bearer', BEARER_HEADERS]] as const) {
+  for (const [auth, expected] of [
+    ['password', PASSWORD_HEADERS],
+    ['bearer', BEARER_HEADERS],
+  ] as const) {
     for (const secrets of ['ref', 'literal'] as const) {
-      const { argv, headers } = run(entry('gemini', auth, secrets), geminiExpand, secrets === 'ref' ? CLIENT_ENV : {}, false);
+      const { argv, headers } = run(
+        entry('gemini', auth, secrets),
+        geminiExpand,
+        secrets === 'ref' ? CLIENT_ENV : {},
+        false,
+      );
       assert.deepEqual(headers, expected, `${auth} ${secrets}`);
       assertNoSecretIn(argv);
     }

@@ -32,7 +32,10 @@ describe('svcctlCommand: from how svcctl was started', () => {
     await writeFile(script, '');
     await mkdir(join(dir, 'prefix', 'bin'), { recursive: true });
     await symlink(script, join(dir, 'prefix', 'bin', 'svcctl'));
-    assert.deepEqual(await svcctlCommand(ctx(join(dir, 'prefix', 'bin', 'svcctl'))), { argv: ['/opt/node/bin/node', script], how: 'path' });
+    assert.deepEqual(await svcctlCommand(ctx(join(dir, 'prefix', 'bin', 'svcctl'))), {
+      argv: ['/opt/node/bin/node', script],
+      how: 'path',
+    });
   });
 
   it("npx's cache: npx -y svcctl@<this version>", async () => {
@@ -41,7 +44,10 @@ describe('svcctlCommand: from how svcctl was started', () => {
     await mkdir(join(script, '..'), { recursive: true });
     await writeFile(script, '');
     assert.deepEqual(await svcctlCommand(ctx(script)), { argv: ['npx', '-y', `svcctl@${VERSION}`], how: 'npx' });
-    assert.equal(inNpxCache('C:\\Users\\ann\\AppData\\Local\\npm-cache\\_npx\\1234\\node_modules\\svcctl\\bin\\svcctl.js'), true);
+    assert.equal(
+      inNpxCache('C:\\Users\\ann\\AppData\\Local\\npm-cache\\_npx\\1234\\node_modules\\svcctl\\bin\\svcctl.js'),
+      true,
+    );
     assert.equal(inNpxCache('/home/ann/src/my_npx_tools/svcctl/bin/svcctl.js'), false);
   });
 
@@ -50,12 +56,21 @@ describe('svcctlCommand: from how svcctl was started', () => {
     await writeFile(join(dir, 'svcctl'), '', { mode: 0o755 });
     const unknown = { env: { PATH: dir }, platform: 'linux' as const, cwd: '/' };
     assert.deepEqual(await svcctlCommand(unknown), { argv: ['svcctl'], how: 'name' });
-    assert.deepEqual(await svcctlCommand({ ...unknown, env: { PATH: '' } }), { argv: ['npx', '-y', `svcctl@${VERSION}`], how: 'npx' });
+    assert.deepEqual(await svcctlCommand({ ...unknown, env: { PATH: '' } }), {
+      argv: ['npx', '-y', `svcctl@${VERSION}`],
+      how: 'npx',
+    });
   });
 });
 
 describe('the entries written for each case', () => {
-  const byPath = { svcctl: { argv: ['C:\\Program Files\\nodejs\\node.exe', 'C:\\tools\\svcctl\\bin\\svcctl.js'], how: 'path' as const }, canRefresh: true };
+  const byPath = {
+    svcctl: {
+      argv: ['C:\\Program Files\\nodejs\\node.exe', 'C:\\tools\\svcctl\\bin\\svcctl.js'],
+      how: 'path' as const,
+    },
+    canRefresh: true,
+  };
   const byNpx = { svcctl: { argv: ['npx', '-y', 'svcctl@1.2.3'], how: 'npx' as const }, canRefresh: true };
 
   it('Windows, a client that spawns without a shell: node.exe runs directly; npx (a .cmd shim) through cmd /c', () => {
@@ -71,16 +86,26 @@ describe('the entries written for each case', () => {
 
   it('a headers command: the words quoted for a shell, read back by doctor as written', () => {
     const value = renderValue('claude-code', 'remote', 'bearer', { tokenHelper: byPath }) as { headersHelper: string };
-    assert.equal(value.headersHelper, `'C:\\Program Files\\nodejs\\node.exe' 'C:\\tools\\svcctl\\bin\\svcctl.js' --base-url ${BASE} token --refresh --json-headers`);
+    assert.equal(
+      value.headersHelper,
+      `'C:\\Program Files\\nodejs\\node.exe' 'C:\\tools\\svcctl\\bin\\svcctl.js' --base-url ${BASE} token --refresh --json-headers`,
+    );
     assert.match(value.headersHelper, SVCCTL_HELPER);
-    assert.deepEqual(posixWords(value.headersHelper).slice(0, 3), ['C:\\Program Files\\nodejs\\node.exe', 'C:\\tools\\svcctl\\bin\\svcctl.js', '--base-url']);
+    assert.deepEqual(posixWords(value.headersHelper).slice(0, 3), [
+      'C:\\Program Files\\nodejs\\node.exe',
+      'C:\\tools\\svcctl\\bin\\svcctl.js',
+      '--base-url',
+    ]);
     const npx = renderValue('claude-code', 'remote', 'bearer', { tokenHelper: byNpx }) as { headersHelper: string };
     assert.equal(npx.headersHelper, `npx -y svcctl@1.2.3 --base-url ${BASE} token --refresh --json-headers`);
     assert.match(npx.headersHelper, SVCCTL_HELPER);
   });
 
   it('mcp list and doctor recognise svcctl by path and by npx with a version', () => {
-    assert.equal(isSvcctlProxy(['/usr/bin/node', '/opt/svcctl/bin/svcctl.js', '--base-url', BASE, 'mcp', 'proxy']), true);
+    assert.equal(
+      isSvcctlProxy(['/usr/bin/node', '/opt/svcctl/bin/svcctl.js', '--base-url', BASE, 'mcp', 'proxy']),
+      true,
+    );
     assert.equal(isSvcctlProxy(['cmd', '/c', 'npx', '-y', 'svcctl@1.2.3', 'mcp', 'proxy']), true);
     assert.equal(isSvcctlProxy(['/usr/bin/node', '/opt/other/bin/tool.js', 'mcp', 'proxy']), false);
   });
@@ -99,16 +124,24 @@ describe('posixWords and goneSvcctlPaths', () => {
     await mkdir(join(dir, 'bin'));
     await writeFile(script, '');
     assert.deepEqual(await goneSvcctlPaths([process.execPath, script, 'mcp', 'proxy']), []);
-    assert.deepEqual(await goneSvcctlPaths([process.execPath, join(dir, 'gone', 'svcctl.js')]), [join(dir, 'gone', 'svcctl.js')]);
+    assert.deepEqual(await goneSvcctlPaths([process.execPath, join(dir, 'gone', 'svcctl.js')]), [
+      join(dir, 'gone', 'svcctl.js'),
+    ]);
     assert.deepEqual(await goneSvcctlPaths(['/no/such/node', script]), ['/no/such/node']);
-    assert.deepEqual(await goneSvcctlPaths(['cmd', '/c', 'C:\\nodejs\\node.exe', 'C:\\svcctl\\bin\\svcctl.js']), ['C:\\nodejs\\node.exe', 'C:\\svcctl\\bin\\svcctl.js']);
+    assert.deepEqual(await goneSvcctlPaths(['cmd', '/c', 'C:\\nodejs\\node.exe', 'C:\\svcctl\\bin\\svcctl.js']), [
+      'C:\\nodejs\\node.exe',
+      'C:\\svcctl\\bin\\svcctl.js',
+    ]);
     assert.deepEqual(await goneSvcctlPaths(['svcctl', '--base-url', BASE]), []);
     assert.deepEqual(await goneSvcctlPaths(['npx', '-y', 'svcctl@1.2.3']), []);
     assert.deepEqual(await goneSvcctlPaths(['/no/such/node', '/srv/other-tool.js']), [], 'not an svcctl line');
   });
 
   it('the fix names the client, the mode, a scope and a name other than the defaults', () => {
-    assert.equal(reinstallLine({ client: 'gemini', scope: 'user', mode: 'proxy', name: 'service' }), 'svcctl mcp install --client gemini --mode proxy --auth bearer --token helper --force');
+    assert.equal(
+      reinstallLine({ client: 'gemini', scope: 'user', mode: 'proxy', name: 'service' }),
+      'svcctl mcp install --client gemini --mode proxy --auth bearer --token helper --force',
+    );
     assert.equal(
       reinstallLine({ client: 'claude-code', scope: 'project', mode: 'remote', name: 'ops' }),
       'svcctl mcp install --client claude-code --mode remote --scope project --name ops --auth bearer --token helper --force',

@@ -10,7 +10,8 @@ import { BIN, makeTempDir, runCli } from './helpers/cli.js';
 import { hasScript, shellQuote, underTerminal } from './helpers/terminal.js';
 
 const RED_ERROR = '\x1b[31merror:';
-const command = (extra = ''): string => `${shellQuote(process.execPath)} ${shellQuote(BIN)} event send --title x --base-url http://host.example ${extra}`;
+const command = (extra = ''): string =>
+  `${shellQuote(process.execPath)} ${shellQuote(BIN)} event send --title x --base-url http://host.example ${extra}`;
 const skip = !hasScript && 'util-linux script is not installed';
 
 describe('colours', () => {

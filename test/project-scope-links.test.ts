@@ -27,7 +27,13 @@ interface ProjectFile {
 
 /** Every file of the client table that lives in the project folder (project scope, and local scope where it is there too). */
 function projectFiles(): ProjectFile[] {
-  const env: ClientEnv = { homeDir: '/home/u', env: {}, platform: 'linux', projectDir: '/work/p', fs: { exists: () => false, list: () => [], readText: () => undefined } };
+  const env: ClientEnv = {
+    homeDir: '/home/u',
+    env: {},
+    platform: 'linux',
+    projectDir: '/work/p',
+    fs: { exists: () => false, list: () => [], readText: () => undefined },
+  };
   return Object.values(CLIENTS).flatMap((client) =>
     client.scopes
       .filter((scope) => scope !== 'user')
@@ -38,11 +44,28 @@ function projectFiles(): ProjectFile[] {
 
 /** An entry every client can hold (Visual Studio takes no remote headers: it gets the proxy). */
 const installArgs = (file: ProjectFile): string[] => [
-  'mcp', 'install', '--client', file.client, '--scope', file.scope, '--mode', file.client === 'visual-studio' ? 'proxy' : 'remote', '--mcp-url', MCP_URL,
+  'mcp',
+  'install',
+  '--client',
+  file.client,
+  '--scope',
+  file.scope,
+  '--mode',
+  file.client === 'visual-studio' ? 'proxy' : 'remote',
+  '--mcp-url',
+  MCP_URL,
 ];
-const uninstallArgs = (file: ProjectFile): string[] => ['mcp', 'uninstall', '--client', file.client, '--scope', file.scope];
+const uninstallArgs = (file: ProjectFile): string[] => [
+  'mcp',
+  'uninstall',
+  '--client',
+  file.client,
+  '--scope',
+  file.scope,
+];
 
-const victimText = (path: string): string => (path.endsWith('.toml') ? '# outside the project\n' : '{ "outside": "the project" }\n');
+const victimText = (path: string): string =>
+  path.endsWith('.toml') ? '# outside the project\n' : '{ "outside": "the project" }\n';
 
 /** Every file under `root` whose name ends in .bak. */
 async function backupsUnder(root: string): Promise<string[]> {
@@ -51,13 +74,24 @@ async function backupsUnder(root: string): Promise<string[]> {
 }
 
 /** The places a link can stand: the file itself and each folder between the project folder and it. */
-const linkPoints = (path: string): string[] => path.split(sep).map((_part, index, parts) => parts.slice(0, index + 1).join(sep));
+const linkPoints = (path: string): string[] =>
+  path.split(sep).map((_part, index, parts) => parts.slice(0, index + 1).join(sep));
 
 describe('project scope: a link that leaves the project is refused', () => {
   const files = projectFiles();
   it('the client table has the project files this test expects', () => {
-    for (const path of ['.mcp.json', '.vscode/mcp.json', '.cursor/mcp.json', '.codex/config.toml', '.kiro/settings/mcp.json', '.vs/mcp.json']) {
-      assert.ok(files.some((file) => file.path === path.split('/').join(sep)), path);
+    for (const path of [
+      '.mcp.json',
+      '.vscode/mcp.json',
+      '.cursor/mcp.json',
+      '.codex/config.toml',
+      '.kiro/settings/mcp.json',
+      '.vs/mcp.json',
+    ]) {
+      assert.ok(
+        files.some((file) => file.path === path.split('/').join(sep)),
+        path,
+      );
     }
   });
   for (const file of files) {
@@ -78,7 +112,10 @@ describe('project scope: a link that leaves the project is refused', () => {
         for (const args of [[...installArgs(file), '--dry-run'], installArgs(file), uninstallArgs(file)]) {
           const result = await runCliInProcess(args, { home, cwd: project, env: ENV });
           assert.equal(result.code, 7, `${args.join(' ')}\n${result.stderr}`);
-          assert.ok(result.stderr.includes(`${linkPath} is a symbolic link to ${target}, outside the project ${project}`), result.stderr);
+          assert.ok(
+            result.stderr.includes(`${linkPath} is a symbolic link to ${target}, outside the project ${project}`),
+            result.stderr,
+          );
           assert.match(result.stderr, /hint: remove the link/);
           assert.deepEqual(await readFile(victim), before, 'the file outside the project was changed');
         }
@@ -96,9 +133,15 @@ it('project scope: a dangling link (.vscode to a folder that does not exist) is 
   await mkdir(project);
   const nowhere = join(await tempDir('svcctl-plinks-outside-'), 'not-yet');
   await symlink(nowhere, join(project, '.vscode'));
-  const result = await runCliInProcess(['mcp', 'install', '--client', 'vscode', '--scope', 'project', '--mode', 'remote', '--mcp-url', MCP_URL], { home, cwd: project, env: ENV });
+  const result = await runCliInProcess(
+    ['mcp', 'install', '--client', 'vscode', '--scope', 'project', '--mode', 'remote', '--mcp-url', MCP_URL],
+    { home, cwd: project, env: ENV },
+  );
   assert.equal(result.code, 7, result.stderr);
-  assert.ok(result.stderr.includes(`${join(project, '.vscode')} is a symbolic link to ${nowhere}, which does not exist`), result.stderr);
+  assert.ok(
+    result.stderr.includes(`${join(project, '.vscode')} is a symbolic link to ${nowhere}, which does not exist`),
+    result.stderr,
+  );
   await assert.rejects(lstat(nowhere));
 });
 
@@ -110,7 +153,10 @@ describe('project scope: links that stay inside the project', () => {
     const real = join(project, 'shared', 'mcp.json');
     await writeFile(real, '{ "mcpServers": {} }\n');
     await symlink(join('shared', 'mcp.json'), join(project, '.mcp.json'));
-    const result = await runCliInProcess(['mcp', 'install', '--client', 'claude-code', '--scope', 'project', '--mode', 'remote', '--mcp-url', MCP_URL], { home, cwd: project, env: ENV });
+    const result = await runCliInProcess(
+      ['mcp', 'install', '--client', 'claude-code', '--scope', 'project', '--mode', 'remote', '--mcp-url', MCP_URL],
+      { home, cwd: project, env: ENV },
+    );
     assert.equal(result.code, 0, result.stderr);
     assert.ok(result.stderr.includes(`${join(project, '.mcp.json')} (a link to ${real})`), result.stderr);
     assert.equal(JSON.parse(await readFile(real, 'utf8')).mcpServers.service.url, MCP_URL);
@@ -122,9 +168,15 @@ describe('project scope: links that stay inside the project', () => {
     const project = join(home, 'proj');
     await mkdir(join(project, 'config', 'cursor'), { recursive: true });
     await symlink(join(project, 'config', 'cursor'), join(project, '.cursor'));
-    const result = await runCliInProcess(['mcp', 'install', '--client', 'cursor', '--scope', 'project', '--mode', 'remote', '--mcp-url', MCP_URL], { home, cwd: project, env: ENV });
+    const result = await runCliInProcess(
+      ['mcp', 'install', '--client', 'cursor', '--scope', 'project', '--mode', 'remote', '--mcp-url', MCP_URL],
+      { home, cwd: project, env: ENV },
+    );
     assert.equal(result.code, 0, result.stderr);
-    assert.equal(JSON.parse(await readFile(join(project, 'config', 'cursor', 'mcp.json'), 'utf8')).mcpServers.service.url, MCP_URL);
+    assert.equal(
+      JSON.parse(await readFile(join(project, 'config', 'cursor', 'mcp.json'), 'utf8')).mcpServers.service.url,
+      MCP_URL,
+    );
   });
 });
 
@@ -136,7 +188,10 @@ describe('user scope: a link is followed (dotfiles managers)', () => {
     await writeFile(real, '{ "mcpServers": {} }\n');
     await mkdir(join(home, '.cursor'));
     await symlink(real, join(home, '.cursor', 'mcp.json'));
-    const result = await runCliInProcess(['mcp', 'install', '--client', 'cursor', '--mode', 'remote', '--mcp-url', MCP_URL], { home, env: ENV });
+    const result = await runCliInProcess(
+      ['mcp', 'install', '--client', 'cursor', '--mode', 'remote', '--mcp-url', MCP_URL],
+      { home, env: ENV },
+    );
     assert.equal(result.code, 0, result.stderr);
     assert.ok(result.stderr.includes(`${join(home, '.cursor', 'mcp.json')} (a link to ${real})`), result.stderr);
     assert.equal(JSON.parse(await readFile(real, 'utf8')).mcpServers.service.url, MCP_URL);
@@ -144,7 +199,8 @@ describe('user scope: a link is followed (dotfiles managers)', () => {
 });
 
 describe("svcctl's own files are never a target", () => {
-  const CREDENTIALS = '{"version":1,"tokens":{"https://acme.example.com/api":{"access_token":"eyJ.own-token-4f2a","email":"a@example.com","expires_at":null,"saved_at":"2026-11-25T00:00:00Z"}}}\n';
+  const CREDENTIALS =
+    '{"version":1,"tokens":{"https://acme.example.com/api":{"access_token":"eyJ.own-token-4f2a","email":"a@example.com","expires_at":null,"saved_at":"2026-11-25T00:00:00Z"}}}\n';
   const CONFIG = '# mine\ndefault = "acme"\n\n[deployments."acme"]\nbase_url = "https://acme.example.com/api"\n';
 
   /** A temp HOME with svcctl's credentials.json and config.toml (0600, as svcctl writes them). */
@@ -159,7 +215,13 @@ describe("svcctl's own files are never a target", () => {
     return { home, own };
   }
 
-  async function assertRefused(home: string, args: string[], cwd: string, own: Record<'credentials' | 'config', string>, says: RegExp): Promise<void> {
+  async function assertRefused(
+    home: string,
+    args: string[],
+    cwd: string,
+    own: Record<'credentials' | 'config', string>,
+    says: RegExp,
+  ): Promise<void> {
     for (const run of [[...args, '--dry-run'], args]) {
       const result = await runCliInProcess(run, { home, cwd, env: ENV });
       assert.equal(result.code, 7, `${run.join(' ')}\n${result.stderr}`);
@@ -177,24 +239,70 @@ describe("svcctl's own files are never a target", () => {
       const { home, own } = await homeWithOwnFiles();
       const link = join(home, 'proj', '.mcp.json');
       await symlink(own[which], link);
-      const args = ['mcp', 'install', '--client', 'claude-code', '--scope', 'project', '--mode', 'remote', '--mcp-url', MCP_URL];
+      const args = [
+        'mcp',
+        'install',
+        '--client',
+        'claude-code',
+        '--scope',
+        'project',
+        '--mode',
+        'remote',
+        '--mcp-url',
+        MCP_URL,
+      ];
       await assertRefused(home, args, join(home, 'proj'), own, new RegExp(`${link} leads to ${own[which]}`));
-      await assertRefused(home, ['mcp', 'uninstall', '--client', 'claude-code', '--scope', 'project'], join(home, 'proj'), own, /leads to/);
+      await assertRefused(
+        home,
+        ['mcp', 'uninstall', '--client', 'claude-code', '--scope', 'project'],
+        join(home, 'proj'),
+        own,
+        /leads to/,
+      );
     });
 
     it(`user scope: ~/.cursor/mcp.json as a link to ${which}`, async () => {
       const { home, own } = await homeWithOwnFiles();
       await mkdir(join(home, '.cursor'));
       await symlink(own[which], join(home, '.cursor', 'mcp.json'));
-      await assertRefused(home, ['mcp', 'install', '--client', 'cursor', '--mode', 'remote', '--mcp-url', MCP_URL], home, own, /leads to .*in svcctl's own folder/);
+      await assertRefused(
+        home,
+        ['mcp', 'install', '--client', 'cursor', '--mode', 'remote', '--mcp-url', MCP_URL],
+        home,
+        own,
+        /leads to .*in svcctl's own folder/,
+      );
     });
   }
 
   it('--config naming config.toml itself, and a hard link to credentials.json in the project', async () => {
     const { home, own } = await homeWithOwnFiles();
-    await assertRefused(home, ['mcp', 'install', '--format', 'toml', '--config', own.config, '--mode', 'remote', '--mcp-url', MCP_URL], home, own, /config\.toml is in svcctl's own folder/);
+    await assertRefused(
+      home,
+      ['mcp', 'install', '--format', 'toml', '--config', own.config, '--mode', 'remote', '--mcp-url', MCP_URL],
+      home,
+      own,
+      /config\.toml is in svcctl's own folder/,
+    );
     await link(own.credentials, join(home, 'proj', '.mcp.json'));
-    const args = ['mcp', 'install', '--client', 'claude-code', '--scope', 'project', '--mode', 'remote', '--mcp-url', MCP_URL];
-    await assertRefused(home, args, join(home, 'proj'), own, /\.mcp\.json is svcctl's own .*credentials\.json \(a hard link to it\)/);
+    const args = [
+      'mcp',
+      'install',
+      '--client',
+      'claude-code',
+      '--scope',
+      'project',
+      '--mode',
+      'remote',
+      '--mcp-url',
+      MCP_URL,
+    ];
+    await assertRefused(
+      home,
+      args,
+      join(home, 'proj'),
+      own,
+      /\.mcp\.json is svcctl's own .*credentials\.json \(a hard link to it\)/,
+    );
   });
 });

@@ -18,9 +18,14 @@ const PASSWORD = 'alice-project-pw-9';
 const ENV = { SERVICE_EMAIL: 'alice@example.com', SERVICE_PASSWORD: PASSWORD };
 const OTHER_KEY = 'sk-live-0f3c9a7e5d1b';
 const WITH_SECRET = `{\n  "mcpServers": {\n    "other": { "command": "other-server", "env": { "API_KEY": "${OTHER_KEY}" } }\n  }\n}\n`;
-const WITHOUT_SECRET = '{\n  "mcpServers": {\n    "other": { "command": "other-server", "env": { "API_KEY": "${OTHER_API_KEY}" } }\n  }\n}\n';
+const WITHOUT_SECRET =
+  '{\n  "mcpServers": {\n    "other": { "command": "other-server", "env": { "API_KEY": "${OTHER_API_KEY}" } }\n  }\n}\n';
 
-const exists = (path: string): Promise<boolean> => access(path).then(() => true, () => false);
+const exists = (path: string): Promise<boolean> =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 
 async function project(text?: string): Promise<{ home: string; proj: string; file: string }> {
   const home = await tempDir('svcctl-psecrets-home-');
@@ -31,7 +36,19 @@ async function project(text?: string): Promise<{ home: string; proj: string; fil
   return { home, proj, file };
 }
 
-const install = (extra: string[] = []): string[] => ['mcp', 'install', '--client', 'claude-code', '--scope', 'project', '--mode', 'remote', '--mcp-url', MCP_URL, ...extra];
+const install = (extra: string[] = []): string[] => [
+  'mcp',
+  'install',
+  '--client',
+  'claude-code',
+  '--scope',
+  'project',
+  '--mode',
+  'remote',
+  '--mcp-url',
+  MCP_URL,
+  ...extra,
+];
 
 describe('project scope: no .bak of a file holding secrets', () => {
   it('another server with a literal key under a secret name: written, no .bak, and the message says why', async () => {
@@ -55,9 +72,17 @@ describe('project scope: no .bak of a file holding secrets', () => {
     const first = await runCliInProcess(install(['--secrets', 'literal']), { home, cwd: proj, env: ENV });
     assert.equal(first.code, 0, first.stderr);
     assert.match(await readFile(file, 'utf8'), new RegExp(PASSWORD));
-    const again = await runCliInProcess(install(['--secrets', 'literal', '--name', 'second']), { home, cwd: proj, env: ENV });
+    const again = await runCliInProcess(install(['--secrets', 'literal', '--name', 'second']), {
+      home,
+      cwd: proj,
+      env: ENV,
+    });
     assert.equal(again.code, 0, again.stderr);
-    const removed = await runCliInProcess(['mcp', 'uninstall', '--client', 'claude-code', '--scope', 'project'], { home, cwd: proj, env: ENV });
+    const removed = await runCliInProcess(['mcp', 'uninstall', '--client', 'claude-code', '--scope', 'project'], {
+      home,
+      cwd: proj,
+      env: ENV,
+    });
     assert.equal(removed.code, 0, removed.stderr);
     assert.equal(await exists(`${file}.bak`), false);
   });
@@ -67,14 +92,21 @@ describe('project scope: no .bak of a file holding secrets', () => {
     const file = join(home, '.cursor', 'mcp.json');
     await mkdir(join(home, '.cursor'));
     await writeFile(file, WITH_SECRET, { mode: 0o600 });
-    const result = await runCliInProcess(['mcp', 'install', '--client', 'cursor', '--mode', 'remote', '--mcp-url', MCP_URL], { home, env: ENV });
+    const result = await runCliInProcess(
+      ['mcp', 'install', '--client', 'cursor', '--mode', 'remote', '--mcp-url', MCP_URL],
+      { home, env: ENV },
+    );
     assert.equal(result.code, 0, result.stderr);
     assert.equal(await readFile(`${file}.bak`, 'utf8'), WITH_SECRET);
   });
 });
 
 function git(cwd: string, home: string, ...args: string[]): void {
-  execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd, env: { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: '1' }, stdio: 'ignore' });
+  execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], {
+    cwd,
+    env: { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: '1' },
+    stdio: 'ignore',
+  });
 }
 
 const hasGit = ((): boolean => {
@@ -119,7 +151,11 @@ describe('project scope: literal secrets in a git work tree', { skip: hasGit ? f
     const byReference = await runCliInProcess(install(), { home, cwd: proj, env: ENV });
     assert.equal(byReference.code, 0, byReference.stderr);
     await writeFile(join(proj, '.gitignore'), '.mcp.json\n.mcp.json.bak\n');
-    const literal = await runCliInProcess(install(['--secrets', 'literal', '--name', 'literal']), { home, cwd: proj, env: ENV });
+    const literal = await runCliInProcess(install(['--secrets', 'literal', '--name', 'literal']), {
+      home,
+      cwd: proj,
+      env: ENV,
+    });
     assert.equal(literal.code, 0, literal.stderr);
     assert.match(await readFile(file, 'utf8'), new RegExp(PASSWORD));
   });
@@ -128,7 +164,10 @@ describe('project scope: literal secrets in a git work tree', { skip: hasGit ? f
     const { home, proj, file } = await repository(WITH_SECRET);
     const result = await runCliInProcess(install(['--secrets', 'literal', '--force']), { home, cwd: proj, env: ENV });
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stderr, /warning: .*\.mcp\.json is in a git work tree and git does not ignore it: .*do not commit it/);
+    assert.match(
+      result.stderr,
+      /warning: .*\.mcp\.json is in a git work tree and git does not ignore it: .*do not commit it/,
+    );
     assert.match(await readFile(file, 'utf8'), new RegExp(PASSWORD));
     assert.equal(await exists(`${file}.bak`), false);
   });

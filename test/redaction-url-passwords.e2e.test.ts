@@ -27,7 +27,10 @@ const UNKNOWN = [DB_PASSWORD, BOB_PASSWORD, QUERY_TOKEN, FRAGMENT_TOKEN];
 const PRINTED = `DATABASE_URL=postgres://app:${DB_PASSWORD}@db.internal:5432/x\nretrying https://bob:${BOB_PASSWORD}@h.example/a`;
 const PRINTED_HIDDEN = 'DATABASE_URL=postgres://app:***@db.internal:5432/x\nretrying https://bob:***@h.example/a';
 /** An answer naming the URLs, in JSON (its slashes escaped once, as some servers write them). */
-const ANSWER = JSON.stringify({ error: `cannot reach postgres://app:${DB_PASSWORD}@db.internal:5432/x` }).replace(/\//g, '\\/');
+const ANSWER = JSON.stringify({ error: `cannot reach postgres://app:${DB_PASSWORD}@db.internal:5432/x` }).replace(
+  /\//g,
+  '\\/',
+);
 
 const HMAC = 'hmacSEC/7+7 =xyz';
 
@@ -41,7 +44,11 @@ before(async () => {
   eventsFile = join(work, 'events.ndjson');
   [dev, service] = await Promise.all([
     startDev(['--webhook', `hooks:${HMAC}`, '--events-file', eventsFile]),
-    startRecordingServer((request) => ({ status: Number(request.url.split('/')[1]), headers: { 'content-type': 'application/json' }, body: ANSWER })),
+    startRecordingServer((request) => ({
+      status: Number(request.url.split('/')[1]),
+      headers: { 'content-type': 'application/json' },
+      body: ANSWER,
+    })),
   ]);
 });
 after(async () => {
@@ -53,7 +60,12 @@ function assertNoPassword(text: string, where: string): void {
 }
 
 const home = (): Promise<string> => makeTempDir('svcctl-url-passwords-home-');
-const printing = ['--', process.execPath, '-e', `process.stderr.write(${JSON.stringify(`${PRINTED}\n`)}); process.exit(2)`];
+const printing = [
+  '--',
+  process.execPath,
+  '-e',
+  `process.stderr.write(${JSON.stringify(`${PRINTED}\n`)}); process.exit(2)`,
+];
 const messageOf = (event: { payload: string }): string => (JSON.parse(event.payload) as { message: string }).message;
 
 async function storedEvent(title: string): Promise<{ payload: string }> {
@@ -71,7 +83,11 @@ async function storedEvent(title: string): Promise<{ payload: string }> {
 
 describe('a URL password svcctl never read is hidden', { concurrency: 4 }, () => {
   it("event run: the event svcctl dev stored, --dry-run's request, and with --json", async () => {
-    const env = { SERVICE_BASE_URL: dev.ready.base_url, SERVICE_INGEST_TOKEN: dev.ready.webhooks[0]!.ingest_token, SERVICE_HMAC_SECRET: HMAC };
+    const env = {
+      SERVICE_BASE_URL: dev.ready.base_url,
+      SERVICE_INGEST_TOKEN: dev.ready.webhooks[0]!.ingest_token,
+      SERVICE_HMAC_SECRET: HMAC,
+    };
     const sent = await runCli(['event', 'run', '--title', 'url passwords', ...printing], { home: await home(), env });
     assert.equal(sent.code, 2, sent.stderr);
     assert.equal(messageOf(await storedEvent('url passwords')), PRINTED_HIDDEN);
@@ -88,12 +104,19 @@ describe('a URL password svcctl never read is hidden', { concurrency: 4 }, () =>
   });
 
   it('event send: the error on stderr and in --json ("error" and "response")', async () => {
-    const env = { SERVICE_BASE_URL: `${service.origin}/401/api`, SERVICE_INGEST_TOKEN: 'ingTOK/Zq9+x Y=abc', SERVICE_HMAC_SECRET: HMAC };
+    const env = {
+      SERVICE_BASE_URL: `${service.origin}/401/api`,
+      SERVICE_INGEST_TOKEN: 'ingTOK/Zq9+x Y=abc',
+      SERVICE_HMAC_SECRET: HMAC,
+    };
     const plain = await runCli(['event', 'send', '--title', 'x', '--retries', '0'], { home: await home(), env });
     assert.equal(plain.code, 4, plain.stderr);
     assertNoPassword(plain.stderr, 'event send');
     assert.match(plain.stderr, /postgres:\/\/app:\*\*\*@db\.internal:5432\/x/);
-    const json = await runCli(['--json', 'event', 'send', '--title', 'x', '--retries', '0'], { home: await home(), env });
+    const json = await runCli(['--json', 'event', 'send', '--title', 'x', '--retries', '0'], {
+      home: await home(),
+      env,
+    });
     assertNoPassword(json.stdout + json.stderr, 'event send --json');
     const result = JSON.parse(json.stdout) as { error: string; response: { error: string } };
     assert.equal(result.response.error, 'cannot reach postgres://app:***@db.internal:5432/x');
@@ -101,22 +124,44 @@ describe('a URL password svcctl never read is hidden', { concurrency: 4 }, () =>
   });
 
   it("login: the service's answer in the error", async () => {
-    const result = await runCli(['login'], { home: await home(), env: { SERVICE_BASE_URL: `${service.origin}/400/api`, SERVICE_EMAIL: 'ops@example.com', SERVICE_PASSWORD: 'pwSEKRET/5+5 =q' } });
+    const result = await runCli(['login'], {
+      home: await home(),
+      env: {
+        SERVICE_BASE_URL: `${service.origin}/400/api`,
+        SERVICE_EMAIL: 'ops@example.com',
+        SERVICE_PASSWORD: 'pwSEKRET/5+5 =q',
+      },
+    });
     assert.equal(result.code, 5, result.stderr);
     assertNoPassword(result.stderr, 'login');
     assert.match(result.stderr, /postgres:\/\/app:\*\*\*@db/);
   });
 
-  it("mcp proxy: the JSON-RPC error answer (it reaches the model) and the log", async () => {
+  it('mcp proxy: the JSON-RPC error answer (it reaches the model) and the log', async () => {
     const folder = await home();
-    const env = { SERVICE_MCP_URL: `${service.origin}/401/mcp`, SERVICE_EMAIL: 'ops@example.com', SERVICE_PASSWORD: 'pwSEKRET/5+5 =q' };
-    const child = spawn(process.execPath, [BIN, 'mcp', 'proxy', '--auth', 'password'], { cwd: folder, env: cleanEnv(folder, env), stdio: ['pipe', 'pipe', 'pipe'] });
+    const env = {
+      SERVICE_MCP_URL: `${service.origin}/401/mcp`,
+      SERVICE_EMAIL: 'ops@example.com',
+      SERVICE_PASSWORD: 'pwSEKRET/5+5 =q',
+    };
+    const child = spawn(process.execPath, [BIN, 'mcp', 'proxy', '--auth', 'password'], {
+      cwd: folder,
+      env: cleanEnv(folder, env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const answered = new Promise<void>((resolve) => child.stdout.on('data', (chunk: Buffer) => ((stdout += chunk.toString('utf8')), stdout.includes('\n') && resolve())));
+    const answered = new Promise<void>((resolve) =>
+      child.stdout.on(
+        'data',
+        (chunk: Buffer) => ((stdout += chunk.toString('utf8')), stdout.includes('\n') && resolve()),
+      ),
+    );
     const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
-    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`,
+    );
     const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
     await Promise.race([answered, closed]);
     child.stdin.end();
@@ -133,22 +178,41 @@ describe('config.toml: deployments show no password or token of a hand-edited UR
 
   it('deployment list, as text and with --json', async () => {
     const folder = await home();
-    await placeFile(folder, '.config/svcctl/config.toml', `default = "acme"\n[deployments.acme]\nbase_url = "${URL_IN_FILE}"\n`);
+    await placeFile(
+      folder,
+      '.config/svcctl/config.toml',
+      `default = "acme"\n[deployments.acme]\nbase_url = "${URL_IN_FILE}"\n`,
+    );
     const text = await runCli(['deployment', 'list'], { home: folder });
     assert.equal(text.code, 0, text.stderr);
     assertNoPassword(text.stdout + text.stderr, 'deployment list');
     assert.match(text.stdout, /^\* acme {2}https:\/\/bob:\*\*\*@acme\.example\/api\?token=\*\*\*&x=\*\*\*#\*\*\*$/m);
     const json = await runCli(['--json', 'deployment', 'list'], { home: folder });
     assertNoPassword(json.stdout + json.stderr, 'deployment list --json');
-    assert.deepEqual(JSON.parse(json.stdout), [{ name: 'acme', base_url: 'https://bob:***@acme.example/api?token=***&x=***#***', default: true, logged_in: false }]);
+    assert.deepEqual(JSON.parse(json.stdout), [
+      {
+        name: 'acme',
+        base_url: 'https://bob:***@acme.example/api?token=***&x=***#***',
+        default: true,
+        logged_in: false,
+      },
+    ]);
   });
 
   it('deployment add: the refusal of a query or fragment does not echo the token', async () => {
-    const result = await runCli(['deployment', 'add', 'acme', `https://acme.example/api?token=${QUERY_TOKEN}#${FRAGMENT_TOKEN}`], { home: await home() });
+    const result = await runCli(
+      ['deployment', 'add', 'acme', `https://acme.example/api?token=${QUERY_TOKEN}#${FRAGMENT_TOKEN}`],
+      { home: await home() },
+    );
     assert.equal(result.code, 2, result.stderr);
     assertNoPassword(result.stderr, 'deployment add');
-    assert.match(result.stderr, /must not have a query or fragment: 'https:\/\/acme\.example\/api\?token=\*\*\*#\*\*\*'/);
-    const userinfo = await runCli(['deployment', 'add', 'acme', `https://bob:${BOB_PASSWORD}@acme.example/v2`], { home: await home() });
+    assert.match(
+      result.stderr,
+      /must not have a query or fragment: 'https:\/\/acme\.example\/api\?token=\*\*\*#\*\*\*'/,
+    );
+    const userinfo = await runCli(['deployment', 'add', 'acme', `https://bob:${BOB_PASSWORD}@acme.example/v2`], {
+      home: await home(),
+    });
     assert.equal(userinfo.code, 2, userinfo.stderr);
     assertNoPassword(userinfo.stderr, 'deployment add');
   });

@@ -29,11 +29,16 @@ describe('createRedactor', () => {
   it('hides base64 at each of the three offsets in a longer base64 text, in both alphabets, escaped twice too', () => {
     for (const prefix of ['', 'a', 'ab', 'abc']) {
       const standard = Buffer.from(`${prefix}${SECRET}tail`).toString('base64');
-      for (const text of [standard, Buffer.from(`${prefix}${SECRET}tail`).toString('base64url'), JSON.stringify(JSON.stringify(standard))]) {
+      for (const text of [
+        standard,
+        Buffer.from(`${prefix}${SECRET}tail`).toString('base64url'),
+        JSON.stringify(JSON.stringify(standard)),
+      ]) {
         assert.ok(!reveals(redactor.redact(text), SECRET), `${prefix}: ${text}`);
       }
     }
-    for (const name of ['base64 padded', 'base64 unpadded', 'base64url', 'base64url padded']) assert.equal(redactor.redact(ENCODINGS[name]!(SECRET)), '***', `${name} alone is hidden whole`);
+    for (const name of ['base64 padded', 'base64 unpadded', 'base64url', 'base64url padded'])
+      assert.equal(redactor.redact(ENCODINGS[name]!(SECRET)), '***', `${name} alone is hidden whole`);
     assert.equal(redactor.redact('"tok\\\\/Zq9\\\\u002bxY=abc~\\u00e9"'), '"***"');
   });
 
@@ -47,7 +52,11 @@ describe('createRedactor', () => {
     const short = createRedactor(['ab1']);
     assert.equal(short.redact('ab1, cab1 ab12 "ab1" ab1'), '***, cab1 ab12 "***" ***');
     assert.equal(short.redact(Buffer.from('ab1').toString('base64')), 'YWIx');
-    assert.equal(short.redact('ab1\\u0020 %41 ab1'), '***\\u0020 %41 ***', 'an escape elsewhere in the text changes nothing');
+    assert.equal(
+      short.redact('ab1\\u0020 %41 ab1'),
+      '***\\u0020 %41 ***',
+      'an escape elsewhere in the text changes nothing',
+    );
     const tiny = createRedactor(['a', '42']);
     assert.equal(tiny.redact('a value of 42, a 42'), 'a value of 42, a 42');
   });
@@ -72,7 +81,10 @@ describe('createRedactor', () => {
     const redactor = createRedactor(secrets);
     const forms = (secret: string): string[] => {
       const prefixes = ['', 'a', 'ab'];
-      const base64 = prefixes.flatMap((prefix) => [Buffer.from(`${prefix}${secret}!`).toString('base64'), Buffer.from(`${prefix}${secret}`).toString('base64url')]);
+      const base64 = prefixes.flatMap((prefix) => [
+        Buffer.from(`${prefix}${secret}!`).toString('base64'),
+        Buffer.from(`${prefix}${secret}`).toString('base64url'),
+      ]);
       return [secret, secret.replace(/ /g, '+'), ...base64];
     };
     const noise = 'tokZq9+xY=abcwithspace/ ~é-_.';
@@ -82,7 +94,10 @@ describe('createRedactor', () => {
       const around = (): string => Array.from({ length: random(12) }, () => noise[random(noise.length)]).join('');
       const text = `${around()}${form}${around()}`;
       assert.ok(!/[\\%]/.test(text));
-      assert.ok(!reveals(redactor.redact(text), secret), `${JSON.stringify(text)} → ${JSON.stringify(redactor.redact(text))}`);
+      assert.ok(
+        !reveals(redactor.redact(text), secret),
+        `${JSON.stringify(text)} → ${JSON.stringify(redactor.redact(text))}`,
+      );
     }
   });
 });
@@ -106,7 +121,11 @@ function dumpRevealed(dump: string): boolean {
     column += match[2] ?? '';
   }
   const plainTail = SECRET.slice(0, 10);
-  return Buffer.from(bytes, 'hex').includes(SECRET_BYTES.subarray(0, 8)) || column.includes(plainTail) || column.includes('Zq9+xY=abc~');
+  return (
+    Buffer.from(bytes, 'hex').includes(SECRET_BYTES.subarray(0, 8)) ||
+    column.includes(plainTail) ||
+    column.includes('Zq9+xY=abc~')
+  );
 }
 
 describe('createRedactor: hex, lines and URLs', () => {
@@ -131,7 +150,14 @@ describe('createRedactor: hex, lines and URLs', () => {
   it('hides hex in any case, with colons, spaces or dashes, and leaves ordinary hex and times alone', () => {
     const hex = SECRET_BYTES.toString('hex');
     const pairs = hex.match(/../g)!;
-    for (const form of [hex, hex.toUpperCase(), pairs.join(':'), pairs.join(':').toUpperCase(), pairs.join(' '), pairs.join('-')]) {
+    for (const form of [
+      hex,
+      hex.toUpperCase(),
+      pairs.join(':'),
+      pairs.join(':').toUpperCase(),
+      pairs.join(' '),
+      pairs.join('-'),
+    ]) {
       assert.ok(reveals(form, SECRET), `the detector reads ${form} back`);
       assert.equal(redactor.redact(`sum: ${form} end`), 'sum: *** end', form);
     }
@@ -145,7 +171,7 @@ describe('createRedactor: hex, lines and URLs', () => {
     assert.equal(createRedactor(['abcdef']).redact('616263646566 61:62:63:64:65:66'), '*** ***');
   });
 
-  it('hides base64 wrapped at 76 (MIME, CRLF) and 64 (PEM), whatever the secret\'s place in the text', () => {
+  it("hides base64 wrapped at 76 (MIME, CRLF) and 64 (PEM), whatever the secret's place in the text", () => {
     for (let before = 0; before < 80; before += 7) {
       const encoded = Buffer.from(`${'p'.repeat(before)}${SECRET}${'q'.repeat(30)}`).toString('base64');
       for (const text of [wrap(encoded, 76, '\r\n'), wrap(encoded, 64), JSON.stringify(wrap(encoded, 76, '\r\n'))]) {
@@ -169,7 +195,9 @@ describe('createRedactor: hex, lines and URLs', () => {
     const none = createRedactor([]);
     for (const redact of [none, redactor]) {
       assert.equal(
-        redact.redact('DATABASE_URL=postgres://u:pw@db/x REDIS="redis://:s3cr%40t@cache:6379/0" https://bob:p@ss@example.com/a?x=1'),
+        redact.redact(
+          'DATABASE_URL=postgres://u:pw@db/x REDIS="redis://:s3cr%40t@cache:6379/0" https://bob:p@ss@example.com/a?x=1',
+        ),
         'DATABASE_URL=postgres://u:***@db/x REDIS="redis://:***@cache:6379/0" https://bob:***@example.com/a?x=1',
       );
       assert.equal(redact.redact('{"url":"https:\\/\\/bob:hunter22@h\\/x"}'), '{"url":"https:\\/\\/bob:***@h\\/x"}');

@@ -23,7 +23,8 @@ const notRoot = asRoot ? false : 'needs root, to give a file to another user (ch
 const ID = '6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f';
 const DEAD_PID = 2 ** 22 + 7; // above Linux's pid_max: never a running process
 
-const eventBytes = (id: string, title: string): string => JSON.stringify({ event: { id, title, created_at: '2026-11-25T00:00:00.000Z', investigate: false } });
+const eventBytes = (id: string, title: string): string =>
+  JSON.stringify({ event: { id, title, created_at: '2026-11-25T00:00:00.000Z', investigate: false } });
 
 /** Every entry under `roots`, links not followed: kind, owner, mode, link target or bytes. */
 async function snapshot(...roots: string[]): Promise<Record<string, string>> {
@@ -69,7 +70,11 @@ async function assertRefused(l: Layout, reason: RegExp, status = 400): Promise<s
     const before = await snapshot(...roots);
     const result = await runCli(['event', 'flush', '--spool', l.spool], {
       home: l.home,
-      env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: 'ingest-token-trust-1', SERVICE_HMAC_SECRET: 'hmac-trust-1' },
+      env: {
+        SERVICE_BASE_URL: server.baseUrl,
+        SERVICE_INGEST_TOKEN: 'ingest-token-trust-1',
+        SERVICE_HMAC_SECRET: 'hmac-trust-1',
+      },
     });
     assert.equal(result.code, 7, result.stderr);
     assert.match(result.stderr, reason);
@@ -115,7 +120,10 @@ describe('event flush refuses a spool that is not yours alone (exit 7, nothing s
     const l = await layout();
     await ownSpool(l.spool);
     await writeFile(join(l.spool, `${ID}.json`), eventBytes(ID, 'waiting'));
-    await writeFile(join(l.outside, `outside.json.${DEAD_PID}`), eventBytes('7a7a7a7a-0000-4000-8000-000000000001', 'outside'));
+    await writeFile(
+      join(l.outside, `outside.json.${DEAD_PID}`),
+      eventBytes('7a7a7a7a-0000-4000-8000-000000000001', 'outside'),
+    );
     await symlink(l.outside, join(l.spool, '.inflight'));
     await assertRefused(l, /spool folder .*spool\/\.inflight is a symbolic link/);
   });
@@ -124,7 +132,10 @@ describe('event flush refuses a spool that is not yours alone (exit 7, nothing s
     const l = await layout();
     await ownSpool(l.spool);
     await writeFile(join(l.spool, `${ID}.json`), eventBytes(ID, 'mine'));
-    await writeFile(join(l.outside, 'secret.json'), eventBytes('7a7a7a7a-0000-4000-8000-000000000002', 'not yours to send'));
+    await writeFile(
+      join(l.outside, 'secret.json'),
+      eventBytes('7a7a7a7a-0000-4000-8000-000000000002', 'not yours to send'),
+    );
     await symlink(join(l.outside, 'secret.json'), join(l.spool, 'aaaa-linked.json'));
     await assertRefused(l, /aaaa-linked\.json is a symbolic link \(to /);
   });
@@ -153,11 +164,16 @@ describe('event flush refuses a spool that is not yours alone (exit 7, nothing s
     await writeFile(join(l.spool, `${ID}.json`), eventBytes(ID, "nobody's event"));
     await chown(join(l.spool, `${ID}.json`), NOBODY, NOBODY);
     await chown(l.spool, NOBODY, NOBODY);
-    const stderr = await assertRefused(l, new RegExp(`spool folder .*spool belongs to another user \\(uid ${NOBODY}; you are uid 0\\)`));
+    const stderr = await assertRefused(
+      l,
+      new RegExp(`spool folder .*spool belongs to another user \\(uid ${NOBODY}; you are uid 0\\)`),
+    );
     assert.match(stderr, /chown 0 '.*spool'/);
   });
 
-  it('a spooled file belongs to another user: none is sent, not even the files of yours', { skip: notRoot }, async () => {
+  it('a spooled file belongs to another user: none is sent, not even the files of yours', {
+    skip: notRoot,
+  }, async () => {
     const l = await layout();
     await ownSpool(l.spool);
     await writeFile(join(l.spool, `${ID}.json`), eventBytes(ID, 'mine'));
@@ -213,9 +229,15 @@ describe('a spool that is yours alone still works', () => {
     const server = await startRecordingServer(() => ({ status: 400, body: '{"error":"no"}' }));
     try {
       const env = { SERVICE_BASE_URL: 'http://127.0.0.1:9/api', SERVICE_INGEST_TOKEN: 'ingest-token-trust-1' };
-      const sent = await runCli(['event', 'send', '--title', 't', '--id', ID, '--retries', '0', '--spool', l.spool], { home: l.home, env });
+      const sent = await runCli(['event', 'send', '--title', 't', '--id', ID, '--retries', '0', '--spool', l.spool], {
+        home: l.home,
+        env,
+      });
       assert.equal(sent.code, 0, sent.stderr);
-      const flushed = await runCli(['event', 'flush', '--spool', l.spool], { home: l.home, env: { ...env, SERVICE_BASE_URL: server.baseUrl } });
+      const flushed = await runCli(['event', 'flush', '--spool', l.spool], {
+        home: l.home,
+        env: { ...env, SERVICE_BASE_URL: server.baseUrl },
+      });
       assert.equal(flushed.code, 0, flushed.stderr);
       assert.equal(server.requests.length, 1);
       for (const folder of [l.spool, join(l.spool, 'rejected'), join(l.spool, '.inflight')]) {
@@ -224,7 +246,10 @@ describe('a spool that is yours alone still works', () => {
         assert.equal(info.uid, process.getuid?.());
       }
       assert.deepEqual((await readdir(join(l.spool, 'rejected'))).sort(), [`${ID}.answer.txt`, `${ID}.json`]);
-      const again = await runCli(['event', 'flush', '--spool', l.spool], { home: l.home, env: { ...env, SERVICE_BASE_URL: server.baseUrl } });
+      const again = await runCli(['event', 'flush', '--spool', l.spool], {
+        home: l.home,
+        env: { ...env, SERVICE_BASE_URL: server.baseUrl },
+      });
       assert.equal(again.code, 0, again.stderr);
       assert.equal(server.requests.length, 1);
     } finally {
@@ -253,7 +278,8 @@ describe('a spool that is yours alone still works', () => {
 });
 
 describe('SpoolFolder: what changes between a check and its use is caught', () => {
-  const refused = (pattern: RegExp) => (error: unknown) => error instanceof CliError && error.exitCode === 7 && pattern.test(error.message);
+  const refused = (pattern: RegExp) => (error: unknown) =>
+    error instanceof CliError && error.exitCode === 7 && pattern.test(error.message);
 
   it('a spool folder swapped for another after its first check is refused at the next', async () => {
     const l = await layout();
@@ -292,6 +318,9 @@ describe('SpoolFolder: what changes between a check and its use is caught', () =
     const l = await layout();
     await ownSpool(l.spool);
     const other = (process.getuid?.() ?? 0) + 4242;
-    await assert.rejects(new SpoolFolder(l.spool, other).check(), refused(new RegExp(`belongs to another user \\(uid ${process.getuid?.() ?? 0}; you are uid ${other}\\)`)));
+    await assert.rejects(
+      new SpoolFolder(l.spool, other).check(),
+      refused(new RegExp(`belongs to another user \\(uid ${process.getuid?.() ?? 0}; you are uid ${other}\\)`)),
+    );
   });
 });

@@ -51,10 +51,24 @@ test('mcp install: a link at <file>.bak is replaced by the backup, not written t
     await mkdir(join(home, 'repo', '.cursor'), { recursive: true });
     await writeFile(join(home, 'repo', '.cursor', 'mcp.json'), old);
   });
-  const result = await runCli(['mcp', 'install', '--client', 'cursor', '--scope', 'project', '--project-dir', join(planted.home, 'repo'), '--mode', 'remote'], {
-    home: planted.home,
-    env: { SERVICE_BASE_URL: 'http://127.0.0.1:9/api' },
-  });
+  const result = await runCli(
+    [
+      'mcp',
+      'install',
+      '--client',
+      'cursor',
+      '--scope',
+      'project',
+      '--project-dir',
+      join(planted.home, 'repo'),
+      '--mode',
+      'remote',
+    ],
+    {
+      home: planted.home,
+      env: { SERVICE_BASE_URL: 'http://127.0.0.1:9/api' },
+    },
+  );
   assert.equal(result.code, 0, result.stderr);
   await assertUntouched(planted);
   const backup = join(planted.home, 'repo', '.cursor', 'mcp.json.bak');
@@ -62,7 +76,11 @@ test('mcp install: a link at <file>.bak is replaced by the backup, not written t
   assert.equal(await readFile(backup, 'utf8'), old);
 });
 
-const appendTargets: Array<{ name: string; run: (planted: Planted, link: string) => Promise<{ code: number | null; stderr: string }>; flag: string }> = [
+const appendTargets: Array<{
+  name: string;
+  run: (planted: Planted, link: string) => Promise<{ code: number | null; stderr: string }>;
+  flag: string;
+}> = [
   {
     name: '--failed-out',
     flag: '--failed-out',
@@ -79,8 +97,16 @@ const appendTargets: Array<{ name: string; run: (planted: Planted, link: string)
       }
     },
   },
-  { name: 'svcctl dev --events-file', flag: '--events-file', run: (_planted, link) => runDevExpectingExit(['--port', '0', '--events-file', link]) },
-  { name: 'svcctl dev --log-file', flag: '--log-file', run: (_planted, link) => runDevExpectingExit(['--port', '0', '--log-file', link]) },
+  {
+    name: 'svcctl dev --events-file',
+    flag: '--events-file',
+    run: (_planted, link) => runDevExpectingExit(['--port', '0', '--events-file', link]),
+  },
+  {
+    name: 'svcctl dev --log-file',
+    flag: '--log-file',
+    run: (_planted, link) => runDevExpectingExit(['--port', '0', '--log-file', link]),
+  },
 ];
 
 for (const target of appendTargets) {
@@ -105,7 +131,9 @@ for (const target of appendTargets) {
     assert.equal((await stat(planted.victim)).nlink, 2);
   });
 
-  test(`${target.name}: a file of another user there is refused (exit 7), even for root, and unchanged`, { skip: process.getuid?.() === 0 ? false : 'needs root, to give the file to another user' }, async () => {
+  test(`${target.name}: a file of another user there is refused (exit 7), even for root, and unchanged`, {
+    skip: process.getuid?.() === 0 ? false : 'needs root, to give the file to another user',
+  }, async () => {
     const planted = await plant('unused-link');
     const out = join(planted.home, 'out.ndjson');
     await writeFile(out, VICTIM_TEXT);
@@ -151,13 +179,22 @@ test('event send --spool: a link at the spool file is replaced, not written thro
 });
 
 test('event flush: a rejected answer file replaces a link at its name', async () => {
-  const server = await startRecordingServer(() => ({ status: 400, headers: { 'content-type': 'application/json' }, body: '{"error":"bad event"}' }));
+  const server = await startRecordingServer(() => ({
+    status: 400,
+    headers: { 'content-type': 'application/json' },
+    body: '{"error":"bad event"}',
+  }));
   try {
     const planted = await plant(`spool/rejected/${EVENT_ID}.answer.txt`, async (home) => {
       await mkdir(join(home, 'spool', 'rejected'), { recursive: true, mode: 0o700 });
       await chmod(join(home, 'spool'), 0o700);
       await chmod(join(home, 'spool', 'rejected'), 0o700);
-      await writeFile(join(home, 'spool', `${EVENT_ID}.json`), JSON.stringify({ event: { id: EVENT_ID, title: 't', created_at: '2026-11-24T00:00:00.000Z', investigate: false } }));
+      await writeFile(
+        join(home, 'spool', `${EVENT_ID}.json`),
+        JSON.stringify({
+          event: { id: EVENT_ID, title: 't', created_at: '2026-11-24T00:00:00.000Z', investigate: false },
+        }),
+      );
     });
     const result = await runCli(['event', 'flush', '--spool', join(planted.home, 'spool')], {
       home: planted.home,

@@ -28,13 +28,21 @@ function fakeContext(home: string, env: NodeJS.ProcessEnv = {}): { ctx: Context;
   return { ctx, stderr: () => err };
 }
 
-const entry = (token: string) => ({ access_token: token, email: 'a@example.com', expires_at: null, saved_at: '2026-01-01T00:00:00.000Z' });
+const entry = (token: string) => ({
+  access_token: token,
+  email: 'a@example.com',
+  expires_at: null,
+  saved_at: '2026-01-01T00:00:00.000Z',
+});
 
 test('default path is ~/.config/svcctl/credentials.json; XDG_CONFIG_HOME moves it; a relative XDG_CONFIG_HOME is ignored', async () => {
   const home = await tempDir();
   assert.equal(credentialsPath(fakeContext(home).ctx), join(home, '.config', 'svcctl', 'credentials.json'));
   assert.equal(credentialsPath(fakeContext(home, { XDG_CONFIG_HOME: '/x/cfg' }).ctx), '/x/cfg/svcctl/credentials.json');
-  assert.equal(credentialsPath(fakeContext(home, { XDG_CONFIG_HOME: 'rel' }).ctx), join(home, '.config', 'svcctl', 'credentials.json'));
+  assert.equal(
+    credentialsPath(fakeContext(home, { XDG_CONFIG_HOME: 'rel' }).ctx),
+    join(home, '.config', 'svcctl', 'credentials.json'),
+  );
 });
 
 test('save creates the file with mode 0600, keyed by base URL, and tokens round-trip', async () => {
@@ -58,7 +66,9 @@ test('an existing file with looser rights ends up 0600 after a save (and a warni
   const { ctx, stderr } = fakeContext(home);
   const path = credentialsPath(ctx);
   await mkdir(join(home, '.config', 'svcctl'), { recursive: true });
-  await writeFile(path, JSON.stringify({ version: 1, tokens: { 'https://a.example.com/api': entry('old') } }), { mode: 0o644 });
+  await writeFile(path, JSON.stringify({ version: 1, tokens: { 'https://a.example.com/api': entry('old') } }), {
+    mode: 0o644,
+  });
   await chmod(path, 0o644);
   assert.equal((await readSavedToken(ctx, 'https://a.example.com/api'))?.access_token, 'old');
   assert.match(stderr(), /can be read by other users \(mode 644\)/);
@@ -75,11 +85,14 @@ test('a corrupt file is exit 7 with its path and is never overwritten', async ()
   const path = credentialsPath(ctx);
   await mkdir(join(home, '.config', 'svcctl'), { recursive: true });
   await writeFile(path, '{"version":1,"tokens":{', { mode: 0o600 });
-  await assert.rejects(saveToken(ctx, 'https://a.example.com/api', entry('x')), (error: { exitCode: number; message: string }) => {
-    assert.equal(error.exitCode, 7);
-    assert.ok(error.message.includes(path));
-    return true;
-  });
+  await assert.rejects(
+    saveToken(ctx, 'https://a.example.com/api', entry('x')),
+    (error: { exitCode: number; message: string }) => {
+      assert.equal(error.exitCode, 7);
+      assert.ok(error.message.includes(path));
+      return true;
+    },
+  );
   await assert.rejects(readSavedToken(ctx, 'https://a.example.com/api'), { exitCode: 7 });
   assert.equal(await readFile(path, 'utf8'), '{"version":1,"tokens":{');
   await writeFile(path, '[1,2]');

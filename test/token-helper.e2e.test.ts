@@ -27,7 +27,12 @@ before(async () => {
 });
 after(() => server?.close());
 
-async function saveToken(home: string, baseUrl: string, token: string, extra: Record<string, unknown> = {}): Promise<void> {
+async function saveToken(
+  home: string,
+  baseUrl: string,
+  token: string,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
   const entry = { access_token: token, email: EMAIL, expires_at: null, saved_at: new Date().toISOString(), ...extra };
   await mkdir(join(home, '.config', 'svcctl'), { recursive: true, mode: 0o700 });
   await writeFile(credentialsFile(home), JSON.stringify({ version: 1, tokens: { [baseUrl]: entry } }), { mode: 0o600 });
@@ -35,13 +40,17 @@ async function saveToken(home: string, baseUrl: string, token: string, extra: Re
 
 async function filesUnder(dir: string, tries = 40): Promise<string[]> {
   // gnome-keyring-daemon may still be replacing its own temp files under HOME as it shuts down: read again then.
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(async (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ENOENT' || tries <= 1) throw error;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-    return null;
-  });
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(
+    async (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT' || tries <= 1) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      return null;
+    },
+  );
   if (entries === null) return filesUnder(dir, tries - 1);
-  return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name));
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name));
 }
 
 test('--header and --json-headers print the saved token in the two header formats; --json with either is exit 2', async () => {
@@ -66,15 +75,26 @@ test('a fresh saved token: no request, and neither node:http nor undici nor the 
   const token = makeJwt({ email: EMAIL, iat: nowPlus(0), exp: nowPlus(3600) });
   await saveToken(home, server.baseUrl, token);
   const before = server.requests.length;
-  const env = { SERVICE_BASE_URL: server.baseUrl, SERVICE_PASSWORD: PASSWORD, NODE_OPTIONS: `--import=${RECORD_LOADS}`, SVCCTL_LOAD_LOG: loads };
+  const env = {
+    SERVICE_BASE_URL: server.baseUrl,
+    SERVICE_PASSWORD: PASSWORD,
+    NODE_OPTIONS: `--import=${RECORD_LOADS}`,
+    SVCCTL_LOAD_LOG: loads,
+  };
   // What a start-up loads is seen only in a fresh process.
   const fast = await spawnCli(['token', '--refresh', '--json-headers'], { home, env });
   assert.equal(fast.code, 0, fast.stderr);
   assert.deepEqual(JSON.parse(fast.stdout), { Authorization: `Bearer ${token}` });
   assert.equal(server.requests.length, before);
   const loaded = (await readFile(loads, 'utf8')).split('\n');
-  assert.ok(loaded.some((url) => /\/chunks\/token-/.test(url)), 'the recorder saw nothing');
-  assert.deepEqual(loaded.filter((url) => /^node:https?$|undici|\/chunks\/login-/.test(url)), []);
+  assert.ok(
+    loaded.some((url) => /\/chunks\/token-/.test(url)),
+    'the recorder saw nothing',
+  );
+  assert.deepEqual(
+    loaded.filter((url) => /^node:https?$|undici|\/chunks\/login-/.test(url)),
+    [],
+  );
 
   // The same recorder does see them when a login is needed (the check above is not vacuous).
   await saveToken(home, server.baseUrl, makeJwt({ email: EMAIL, iat: nowPlus(-7200), exp: nowPlus(-3600) }));
@@ -90,7 +110,12 @@ test('concurrent refreshes of an expired token share one login and print the sam
   await saveToken(home, server.baseUrl, makeJwt({ email: EMAIL, iat: nowPlus(-7200), exp: nowPlus(-3600) }));
   const before = server.logins().length;
   const runs = await Promise.all(
-    Array.from({ length: 5 }, () => runCli(['token', '--refresh', '--header'], { home, env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_PASSWORD: PASSWORD } })),
+    Array.from({ length: 5 }, () =>
+      runCli(['token', '--refresh', '--header'], {
+        home,
+        env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_PASSWORD: PASSWORD },
+      }),
+    ),
   );
   for (const run of runs) assert.equal(run.code, 0, run.stderr);
   assert.equal(server.logins().length - before, 1);
@@ -99,14 +124,20 @@ test('concurrent refreshes of an expired token share one login and print the sam
   await assert.rejects(stat(`${credentialsFile(home)}.refresh.svcctl.lock`), 'the lock file was left behind');
 });
 
-test('a helper that is logging in shows no secret in its argv (/proc/<pid>/cmdline)', { skip: process.platform !== 'linux' && 'reads /proc, which only Linux has' }, async () => {
+test('a helper that is logging in shows no secret in its argv (/proc/<pid>/cmdline)', {
+  skip: process.platform !== 'linux' && 'reads /proc, which only Linux has',
+}, async () => {
   // A login endpoint that answers after a moment, so the helper is still running when its argv is read.
   const slow = await startLoginServer();
   let release: () => void = () => undefined;
   const held = new Promise<void>((resolve) => (release = resolve));
   const gate = await startRecordingServer(async (request) => {
     await held;
-    const answer = await fetch(`${slow.origin}${request.url}`, { method: 'POST', body: request.body, headers: { 'content-type': 'application/json' } });
+    const answer = await fetch(`${slow.origin}${request.url}`, {
+      method: 'POST',
+      body: request.body,
+      headers: { 'content-type': 'application/json' },
+    });
     return { status: answer.status, headers: { 'content-type': 'application/json' }, body: await answer.text() };
   });
   try {
@@ -120,7 +151,8 @@ test('a helper that is logging in shows no secret in its argv (/proc/<pid>/cmdli
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    for (let waited = 0; gate.requests.length === 0 && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let waited = 0; gate.requests.length === 0 && waited < 10_000; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     assert.equal(gate.requests.length, 1, 'the helper never logged in');
     const cmdline = (await readFile(`/proc/${child.pid}/cmdline`, 'utf8')).split('\0').join(' ').trim();
     release();
@@ -148,15 +180,23 @@ test('login --save --remember-password without an OS keychain is refused before 
   assert.match(result.stderr, /never writes a password to a plain file/);
   assert.equal(server.requests.length, before);
   await assert.rejects(stat(credentialsFile(home)));
-  for (const file of await filesUnder(home)) assert.ok(!(await readFile(file, 'utf8')).includes(PASSWORD), `the password is in ${file}`);
+  for (const file of await filesUnder(home))
+    assert.ok(!(await readFile(file, 'utf8')).includes(PASSWORD), `the password is in ${file}`);
 });
 
 const KEYCHAIN_PROBE = `const { AsyncEntry } = require(${JSON.stringify(fileURLToPath(new URL('../node_modules/@napi-rs/keyring/index.js', import.meta.url)))}); new AsyncEntry(process.argv[1], process.argv[2], { linux: { store: 'secret-service' } }).getPassword().then((v) => console.log('keychain=' + v));`;
 
-const keyringTools = ['dbus-run-session', 'gnome-keyring-daemon'].filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0);
-const keyringSkip = keyringTools.length > 0 ? `no Secret Service to test with (${keyringTools.join(', ')} not installed; apt-get install gnome-keyring dbus)` : false;
+const keyringTools = ['dbus-run-session', 'gnome-keyring-daemon'].filter(
+  (tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0,
+);
+const keyringSkip =
+  keyringTools.length > 0
+    ? `no Secret Service to test with (${keyringTools.join(', ')} not installed; apt-get install gnome-keyring dbus)`
+    : false;
 
-test('the keychain path: login --remember-password, a refresh with no password given, logout forgets it', { skip: keyringSkip }, async () => {
+test('the keychain path: login --remember-password, a refresh with no password given, logout forgets it', {
+  skip: keyringSkip,
+}, async () => {
   const short = await startLoginServer({ ttlSeconds: 2 });
   try {
     const home = await tempDir();
@@ -171,7 +211,10 @@ test('the keychain path: login --remember-password, a refresh with no password g
       // What the keychain holds now, read with the library itself (null: nothing).
       `${JSON.stringify(process.execPath)} -e ${JSON.stringify(KEYCHAIN_PROBE)} ${JSON.stringify(`svcctl:${short.baseUrl}`)} ${EMAIL}`,
     ].join('\n');
-    const child = spawn('dbus-run-session', ['--', 'bash', '-c', script], { cwd: home, env: cleanEnv(home, { SERVICE_BASE_URL: short.baseUrl }) });
+    const child = spawn('dbus-run-session', ['--', 'bash', '-c', script], {
+      cwd: home,
+      env: cleanEnv(home, { SERVICE_BASE_URL: short.baseUrl }),
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
@@ -182,13 +225,17 @@ test('the keychain path: login --remember-password, a refresh with no password g
     assert.match(out, /^logout=0$/m, err);
     assert.match(out, /^keychain=null$/m, err);
     // Two logins: the first with SERVICE_PASSWORD, the second with the password from the keychain.
-    assert.deepEqual(short.logins().map((body) => body.password), [PASSWORD, PASSWORD]);
+    assert.deepEqual(
+      short.logins().map((body) => body.password),
+      [PASSWORD, PASSWORD],
+    );
     assert.ok(out.includes(`Authorization: Bearer ${short.issued[1]}`));
     assert.match(err, /The password of .* was removed from the OS keychain/);
     const cmdline = await readFile(join(home, 'cmdline.txt'), 'utf8');
     assert.match(cmdline, /token --refresh --header/);
     assert.ok(!cmdline.includes(PASSWORD) && !cmdline.includes(short.issued[1]!));
-    for (const file of await filesUnder(home)) assert.ok(!(await readFile(file)).includes(PASSWORD), `the password is in plain text in ${file}`);
+    for (const file of await filesUnder(home))
+      assert.ok(!(await readFile(file)).includes(PASSWORD), `the password is in plain text in ${file}`);
   } finally {
     await short.close();
   }

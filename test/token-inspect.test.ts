@@ -16,7 +16,10 @@ test('durationInWords and relativeTime: at most two units, singular and plural',
   const now = new Date('2026-11-22T02:31:00Z');
   assert.equal(relativeTime(new Date('2026-11-22T03:30:00Z'), now), 'in 59 minutes');
   assert.equal(relativeTime(new Date('2026-11-22T02:28:00Z'), now), '3 minutes ago');
-  assert.equal(describeExpiry({ exp: Date.parse('2026-11-22T02:28:00Z') / 1000 }, now), 'expired 3 minutes ago (2026-11-22T02:28:00.000Z)');
+  assert.equal(
+    describeExpiry({ exp: Date.parse('2026-11-22T02:28:00Z') / 1000 }, now),
+    'expired 3 minutes ago (2026-11-22T02:28:00.000Z)',
+  );
   assert.equal(describeExpiry({}, now), 'has no expiry (no exp claim)');
 });
 
@@ -24,23 +27,44 @@ test('emailOf: the email claim, else sub when it looks like an email, else null'
   assert.equal(emailOf({ email: 'a@b.example', sub: 'c@d.example' }), 'a@b.example');
   assert.equal(emailOf({ sub: 'c@d.example' }), 'c@d.example');
   assert.equal(emailOf({ sub: 'user-123' }), null);
-  assert.deepEqual(summarizeToken('not-a-jwt'), { access_token: 'not-a-jwt', token_type: 'Bearer', email: null, issuer: null, expires_at: null });
+  assert.deepEqual(summarizeToken('not-a-jwt'), {
+    access_token: 'not-a-jwt',
+    token_type: 'Bearer',
+    email: null,
+    issuer: null,
+    expires_at: null,
+  });
 });
 
 test('decodeJwt rejects what is not a JWT with exit 3 and a message that does not repeat the input', () => {
-  for (const text of ['hunter2-password', 'a.b', 'a.b.c.d', '!!.e30.x', `${Buffer.from('[1]').toString('base64url')}.e30.x`, 'e30.bm90IGpzb24.x']) {
-    assert.throws(() => decodeJwt(text), (error: { exitCode: number; message: string }) => {
-      assert.equal(error.exitCode, 3);
-      assert.match(error.message, /^not a JWT: /);
-      assert.ok(!error.message.includes(text));
-      return true;
-    });
+  for (const text of [
+    'hunter2-password',
+    'a.b',
+    'a.b.c.d',
+    '!!.e30.x',
+    `${Buffer.from('[1]').toString('base64url')}.e30.x`,
+    'e30.bm90IGpzb24.x',
+  ]) {
+    assert.throws(
+      () => decodeJwt(text),
+      (error: { exitCode: number; message: string }) => {
+        assert.equal(error.exitCode, 3);
+        assert.match(error.message, /^not a JWT: /);
+        assert.ok(!error.message.includes(text));
+        return true;
+      },
+    );
   }
   assert.throws(() => decodeJwt('a.b.c.d.e'), /encrypted token \(JWE/);
 });
 
 test('inspect a token given as an argument: header, claims, expiry in words, on stdout', async () => {
-  const token = makeJwt({ iss: 'https://acme.example.com', email: 'ops@acme.example', iat: nowPlus(-30), exp: nowPlus(3570) });
+  const token = makeJwt({
+    iss: 'https://acme.example.com',
+    email: 'ops@acme.example',
+    iat: nowPlus(-30),
+    exp: nowPlus(3570),
+  });
   const result = await runCliInProcess(['token', 'inspect', token]);
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /"alg": "HS256"/);
@@ -53,7 +77,10 @@ test('inspect a token given as an argument: header, claims, expiry in words, on 
 
 test('inspect reads stdin with - and without an argument; a newline and a "Bearer " prefix are ignored', async () => {
   const token = makeJwt({ sub: 'ops@acme.example', exp: nowPlus(600) });
-  for (const args of [['token', 'inspect', '-'], ['token', 'inspect']]) {
+  for (const args of [
+    ['token', 'inspect', '-'],
+    ['token', 'inspect'],
+  ]) {
     const result = await runCliInProcess(['--json', ...args], { input: `Bearer ${token}\n` });
     assert.equal(result.code, 0, result.stderr);
     const parsed = JSON.parse(result.stdout);
@@ -83,7 +110,10 @@ test('--check: exit 8 when expired, 0 when valid or without exp', async () => {
 test('an exp (or iat, nbf) that is not a number is exit 3, also with --check, and never reads as "no expiry"', async () => {
   for (const claims of [{ exp: 'x' }, { exp: String(nowPlus(600)) }, { exp: null }, { sub: 'x', iat: 'yesterday' }]) {
     const token = makeJwt(claims);
-    for (const args of [['token', 'inspect', '--check', '-'], ['--json', 'token', 'inspect', '-']]) {
+    for (const args of [
+      ['token', 'inspect', '--check', '-'],
+      ['--json', 'token', 'inspect', '-'],
+    ]) {
       const result = await runCliInProcess(args, { input: token });
       assert.equal(result.code, 3, `${JSON.stringify(claims)} ${args.join(' ')}: ${result.stderr}`);
       const name = 'exp' in claims ? 'exp' : 'iat';

@@ -74,7 +74,12 @@ test('an existing file with mode 0644 is left 0600 after --save, and the other e
   const home = await tempDir();
   const file = credentialsFile(home);
   await mkdir(join(home, '.config', 'svcctl'), { recursive: true });
-  const keep = { access_token: 'kept.token.value', email: 'x@acme.example', expires_at: null, saved_at: '2026-01-01T00:00:00.000Z' };
+  const keep = {
+    access_token: 'kept.token.value',
+    email: 'x@acme.example',
+    expires_at: null,
+    saved_at: '2026-01-01T00:00:00.000Z',
+  };
   await writeFile(file, JSON.stringify({ version: 1, tokens: { 'https://keep.example.com/api': keep } }));
   await chmod(file, 0o644);
   const result = await login(home, server);
@@ -129,7 +134,11 @@ test('an expired saved token is exit 4 with a hint; --refresh without a password
   assert.match(result.stderr, /expired 10 minutes ago/);
   assert.match(result.stderr, /hint: run 'svcctl login --save'/);
   const count = server.requests.length;
-  const refresh = await runCli(['token', '--refresh'], { home, stdin: new PassThrough(), env: { SERVICE_BASE_URL: server.baseUrl } });
+  const refresh = await runCli(['token', '--refresh'], {
+    home,
+    stdin: new PassThrough(),
+    env: { SERVICE_BASE_URL: server.baseUrl },
+  });
   assert.equal(refresh.code, 4);
   assert.match(refresh.stderr, /has no password to log in again/);
   assert.equal(server.requests.length, count);
@@ -139,7 +148,10 @@ test('an expired saved token is exit 4 with a hint; --refresh without a password
 test('token --refresh logs in again with SERVICE_PASSWORD (email from the saved entry), saves and prints the new token', async () => {
   const home = await tempDir();
   const expired = await saveExpired(home, server.baseUrl);
-  const result = await runCli(['token', '--refresh'], { home, env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_PASSWORD: PASSWORD } });
+  const result = await runCli(['token', '--refresh'], {
+    home,
+    env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_PASSWORD: PASSWORD },
+  });
   assert.equal(result.code, 0, result.stderr);
   const fresh = server.issued.at(-1)!;
   assert.equal(result.stdout, `${fresh}\n`);
@@ -150,7 +162,10 @@ test('token --refresh logs in again with SERVICE_PASSWORD (email from the saved 
   assert.equal((await stat(credentialsFile(home))).mode & 0o777, 0o600);
   // A valid token is printed as is: --refresh does not log in again.
   const count = server.requests.length;
-  const again = await runCli(['token', '--refresh'], { home, env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_PASSWORD: PASSWORD } });
+  const again = await runCli(['token', '--refresh'], {
+    home,
+    env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_PASSWORD: PASSWORD },
+  });
   assert.equal(again.stdout, `${fresh}\n`);
   assert.equal(server.requests.length, count);
 });
@@ -159,7 +174,10 @@ test('token --refresh warns once about a credentials file other users can read, 
   const home = await tempDir();
   await saveExpired(home, server.baseUrl);
   await chmod(credentialsFile(home), 0o644);
-  const result = await runCli(['token', '--refresh'], { home, env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_PASSWORD: PASSWORD } });
+  const result = await runCli(['token', '--refresh'], {
+    home,
+    env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_PASSWORD: PASSWORD },
+  });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stderr.match(/can be read by other users/g)?.length, 1, result.stderr);
   assert.match(result.stderr, /can be read by other users \(mode 644\)/);
@@ -178,12 +196,19 @@ test('token --refresh with --password-stdin and no saved token logs in and saves
   });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout, `${server.issued.at(-1)}\n`);
-  assert.equal(JSON.parse(await readFile(credentialsFile(home), 'utf8')).tokens[server.baseUrl].access_token, server.issued.at(-1));
+  assert.equal(
+    JSON.parse(await readFile(credentialsFile(home), 'utf8')).tokens[server.baseUrl].access_token,
+    server.issued.at(-1),
+  );
 });
 
 test('token --refresh --password-stdin with no email anywhere fails at once, before stdin is read', async () => {
   const count = server.requests.length;
-  const result = await runCli(['token', '--refresh', '--password-stdin'], { stdin: new PassThrough(), env: { SERVICE_BASE_URL: server.baseUrl }, timeoutMs: 10_000 });
+  const result = await runCli(['token', '--refresh', '--password-stdin'], {
+    stdin: new PassThrough(),
+    env: { SERVICE_BASE_URL: server.baseUrl },
+    timeoutMs: 10_000,
+  });
   assert.equal(result.timedOut, false, 'token --refresh waited for stdin');
   assert.equal(result.code, 4);
   assert.match(result.stderr, /has no email to log in again/);
@@ -193,7 +218,10 @@ test('token --refresh --password-stdin with no email anywhere fails at once, bef
 test('--help: exit 4 covers a missing or expired saved token; the token examples keep the token out of argv', async () => {
   const help = await runCli(['--help']);
   assert.equal(help.code, 0);
-  assert.match(help.stdout, /^ {2}4 {4}authentication rejected by the service \(401\/403\), or no usable saved token$/m);
+  assert.match(
+    help.stdout,
+    /^ {2}4 {4}authentication rejected by the service \(401\/403\), or no usable saved token$/m,
+  );
   const tokenHelp = await runCli(['token', '--help']);
   assert.match(tokenHelp.stdout, /printf '%s' "\$TOKEN" \| svcctl token inspect --check -/);
   assert.ok(!/token inspect[^\n|]*"\$TOKEN"/.test(tokenHelp.stdout), 'no example passes the token as an argument');
@@ -204,7 +232,10 @@ test('a credentials file path that is a folder: exit 7 saying so in words (no EI
   await mkdir(credentialsFile(home), { recursive: true });
   const count = server.requests.length;
   for (const args of [['token'], ['login', '--save']]) {
-    const result = await runCli(args, { home, env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: PASSWORD } });
+    const result = await runCli(args, {
+      home,
+      env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: PASSWORD },
+    });
     assert.equal(result.code, 7, args.join(' '));
     assert.match(result.stderr, new RegExp(`the credentials file ${credentialsFile(home)} is a folder, not a file`));
     assert.ok(!/EISDIR/.test(result.stderr));

@@ -45,7 +45,10 @@ describe('did you mean', () => {
   it('closestChoices: one edit, a swap, a prefix; nothing for an unrelated word', () => {
     assert.deepEqual(closestChoices('curser', ['cursor', 'codex', 'cline']), ['cursor']);
     assert.deepEqual(closestChoices('cdoex', ['cursor', 'codex', 'cline']), ['codex']);
-    assert.deepEqual(closestChoices('claude', ['claude-desktop', 'claude-code', 'cline']), ['claude-desktop', 'claude-code']);
+    assert.deepEqual(closestChoices('claude', ['claude-desktop', 'claude-code', 'cline']), [
+      'claude-desktop',
+      'claude-code',
+    ]);
     assert.deepEqual(closestChoices('kubernetes', ['cursor', 'codex', 'cline']), []);
   });
 });

@@ -18,7 +18,8 @@ const ENV = { SERVICE_BASE_URL: 'https://acme.example.com/api' };
 const install = (home: string, name: string): Promise<RunResult> =>
   runCli(['mcp', 'install', '--client', 'cursor', '--name', name, '--mode', 'remote'], { home, env: ENV });
 
-const serversIn = (text: string): string[] => Object.keys((JSON.parse(text) as { mcpServers: object }).mcpServers).sort();
+const serversIn = (text: string): string[] =>
+  Object.keys((JSON.parse(text) as { mcpServers: object }).mcpServers).sort();
 
 /** Runs `count` jobs, `width` at a time (each job is one concurrent pair on its own file). */
 async function inBatches(count: number, width: number, job: (index: number) => Promise<void>): Promise<void> {
@@ -36,7 +37,11 @@ test('20 pairs of concurrent installs with different names on one file: both ent
     assert.equal(a.code, 0, `pair ${pair} a: ${a.stderr}`);
     assert.equal(b.code, 0, `pair ${pair} b: ${b.stderr}`);
     assert.deepEqual(serversIn(await readFile(file, 'utf8')), ['a', 'b'], `pair ${pair}`);
-    assert.deepEqual((await readdir(join(home, '.cursor'))).sort(), ['mcp.json', 'mcp.json.bak'], `pair ${pair}: no temp or lock file left`);
+    assert.deepEqual(
+      (await readdir(join(home, '.cursor'))).sort(),
+      ['mcp.json', 'mcp.json.bak'],
+      `pair ${pair}: no temp or lock file left`,
+    );
   });
 });
 
@@ -115,21 +120,31 @@ after(async () => {
 
 test('10 pairs of concurrent login --save for two base URLs keep both tokens and both deployments', async () => {
   const login = (home: string, target: LoginServer) =>
-    runCli(['login', '--save', '--remember-deployment'], { home, env: { SERVICE_BASE_URL: target.baseUrl, SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: PASSWORD } });
+    runCli(['login', '--save', '--remember-deployment'], {
+      home,
+      env: { SERVICE_BASE_URL: target.baseUrl, SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: PASSWORD },
+    });
   await inBatches(10, 5, async (pair) => {
     const home = await tempDir();
     const [a, b] = await Promise.all([login(home, server), login(home, other)]);
     assert.equal(a.code, 0, `pair ${pair}: ${a.stderr}`);
     assert.equal(b.code, 0, `pair ${pair}: ${b.stderr}`);
     const folder = join(home, '.config', 'svcctl');
-    const saved = JSON.parse(await readFile(join(folder, 'credentials.json'), 'utf8')) as { tokens: Record<string, { access_token: string }> };
+    const saved = JSON.parse(await readFile(join(folder, 'credentials.json'), 'utf8')) as {
+      tokens: Record<string, { access_token: string }>;
+    };
     assert.deepEqual(Object.keys(saved.tokens).sort(), [server.baseUrl, other.baseUrl].sort(), `pair ${pair}`);
     // Each saved token is one the server issued (checked against the servers, not svcctl's output).
     assert.ok(server.issued.includes(saved.tokens[server.baseUrl]!.access_token));
     assert.ok(other.issued.includes(saved.tokens[other.baseUrl]!.access_token));
-    assert.deepEqual((await readdir(folder)).sort(), ['config.toml', 'config.toml.bak', 'credentials.json'], `pair ${pair}: no temp or lock file left (the second login's edit keeps the first's as .bak)`);
+    assert.deepEqual(
+      (await readdir(folder)).sort(),
+      ['config.toml', 'config.toml.bak', 'credentials.json'],
+      `pair ${pair}: no temp or lock file left (the second login's edit keeps the first's as .bak)`,
+    );
     // Both deployments are remembered too (config.toml is written under its own lock).
     const config = await readFile(join(folder, 'config.toml'), 'utf8');
-    for (const target of [server, other]) assert.ok(config.includes(`base_url = "${target.baseUrl}"`), `pair ${pair}: ${config}`);
+    for (const target of [server, other])
+      assert.ok(config.includes(`base_url = "${target.baseUrl}"`), `pair ${pair}: ${config}`);
   });
 });

@@ -16,7 +16,8 @@ import { EMAIL, PASSWORD, startLoginServer, type LoginServer } from './helpers/l
 import { tempDir } from './helpers/temp-dirs.js';
 
 const ENV = { SERVICE_BASE_URL: 'https://acme.example.com/api' };
-const OLD = '{\n  // kept by hand\n  "mcpServers": {\n    "other": { "command": "other-server", "args": ["--flag"] }\n  }\n}\n';
+const OLD =
+  '{\n  // kept by hand\n  "mcpServers": {\n    "other": { "command": "other-server", "args": ["--flag"] }\n  }\n}\n';
 const installArgs = ['mcp', 'install', '--client', 'cursor', '--name', 'svc', '--mode', 'remote'];
 const uninstallArgs = ['mcp', 'uninstall', '--client', 'cursor', '--name', 'svc'];
 
@@ -44,7 +45,12 @@ async function uninterrupted(args: string[], start: string): Promise<string> {
 const leftovers = async (folder: string): Promise<string[]> =>
   (await readdir(folder)).filter((name) => name.endsWith('.tmp') || name.endsWith('.lock'));
 
-async function killRounds(label: string, args: string[], start: string, rounds: number): Promise<{ old: number; new: number }> {
+async function killRounds(
+  label: string,
+  args: string[],
+  start: string,
+  rounds: number,
+): Promise<{ old: number; new: number }> {
   const expectedNew = await uninterrupted(args, start);
   assert.notEqual(expectedNew, start, 'the command changes the file');
   const seen = { old: 0, new: 0 };
@@ -54,7 +60,10 @@ async function killRounds(label: string, args: string[], start: string, rounds: 
     // 0–400 ms covers start-up, reading, the lock, the temp file and the rename on this machine.
     await runAndKill(args, home, ENV, Math.floor(Math.random() * 400));
     const text = await readFile(file, 'utf8');
-    assert.ok(text === start || text === expectedNew, `${label} round ${round}: the file is neither old nor new:\n${text}`);
+    assert.ok(
+      text === start || text === expectedNew,
+      `${label} round ${round}: the file is neither old nor new:\n${text}`,
+    );
     seen[text === start ? 'old' : 'new'] += 1;
     // The next run is not stopped by what the killed one left, and cleans it up.
     const next = await runCli(args, { home, env: ENV });
@@ -69,10 +78,12 @@ test('kill -9 at random moments of mcp install (30 times) and uninstall (20 time
   const installs = await killRounds('install', installArgs, OLD, 30);
   const withEntry = await uninterrupted(installArgs, OLD);
   const uninstalls = await killRounds('uninstall', uninstallArgs, withEntry, 20);
-  t.diagnostic(`install: old ${installs.old}, new ${installs.new}; uninstall: old ${uninstalls.old}, new ${uninstalls.new}`);
+  t.diagnostic(
+    `install: old ${installs.old}, new ${installs.new}; uninstall: old ${uninstalls.old}, new ${uninstalls.new}`,
+  );
 });
 
-test('temp files of a killed run, of the file and of its .bak, are removed by the next run; a live process\'s are kept', async () => {
+test("temp files of a killed run, of the file and of its .bak, are removed by the next run; a live process's are kept", async () => {
   const home = await tempDir();
   await placeFile(home, '.cursor/mcp.json', OLD);
   const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
@@ -97,7 +108,10 @@ test('kill -9 at random moments of login --save (10 times): credentials.json is 
   for (let round = 0; round < 10; round += 1) {
     const home = await tempDir();
     const file = join(home, '.config', 'svcctl', 'credentials.json');
-    const old = JSON.stringify({ version: 1, tokens: { 'https://other.example.com/api': { access_token: 'x.y.z', email: EMAIL } } });
+    const old = JSON.stringify({
+      version: 1,
+      tokens: { 'https://other.example.com/api': { access_token: 'x.y.z', email: EMAIL } },
+    });
     await mkdir(join(home, '.config', 'svcctl'), { recursive: true, mode: 0o700 });
     await writeFile(file, old, { mode: 0o600 });
     const env = { SERVICE_BASE_URL: server.baseUrl, SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: PASSWORD };
@@ -105,7 +119,11 @@ test('kill -9 at random moments of login --save (10 times): credentials.json is 
     const text = await readFile(file, 'utf8');
     if (text !== old) {
       const saved = JSON.parse(text) as { tokens: Record<string, unknown> };
-      assert.deepEqual(Object.keys(saved.tokens).sort(), ['https://other.example.com/api', server.baseUrl].sort(), `round ${round}`);
+      assert.deepEqual(
+        Object.keys(saved.tokens).sort(),
+        ['https://other.example.com/api', server.baseUrl].sort(),
+        `round ${round}`,
+      );
     }
     const next = await runCli(['login', '--save'], { home, env });
     assert.equal(next.code, 0, `round ${round}: ${next.stderr}`);

@@ -33,7 +33,10 @@ export function emailWithoutPrompt(ctx: Context, flags: CredentialFlags): Resolv
 }
 
 /** Reading stdin consumes it: call this once per run. */
-export async function passwordWithoutPrompt(ctx: Context, flags: CredentialFlags): Promise<ResolvedCredential | undefined> {
+export async function passwordWithoutPrompt(
+  ctx: Context,
+  flags: CredentialFlags,
+): Promise<ResolvedCredential | undefined> {
   checkPasswordFlags(flags);
   if (flags.passwordStdin) {
     const value = await readSecretStdin(ctx, 'password', '--password-stdin');
@@ -52,7 +55,9 @@ export async function passwordWithoutPrompt(ctx: Context, flags: CredentialFlags
 
 // Checked without reading: stdin is read last, so a missing email fails at once, not after stdin ends.
 export function passwordGiven(ctx: Context, flags: CredentialFlags): boolean {
-  return flags.passwordStdin === true || flags.passwordFile !== undefined || readSetting(ctx.env, 'PASSWORD') !== undefined;
+  return (
+    flags.passwordStdin === true || flags.passwordFile !== undefined || readSetting(ctx.env, 'PASSWORD') !== undefined
+  );
 }
 
 function missingError(missing: string[]): Error {

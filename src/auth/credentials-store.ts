@@ -8,7 +8,14 @@ import type { Context } from '../core/context.js';
 import { CliError, ExitCode } from '../core/errors.js';
 import { fileWriteReason } from '../fs/reasons.js';
 import { fileReadReason } from '../fs/read-input.js';
-import { isChangedOnDisk, lockForWriting, readSnapshot, unchangedSince, writeSafely, type FileSnapshot } from '../fs/safe-write.js';
+import {
+  isChangedOnDisk,
+  lockForWriting,
+  readSnapshot,
+  unchangedSince,
+  writeSafely,
+  type FileSnapshot,
+} from '../fs/safe-write.js';
 
 export interface SavedToken {
   access_token: string;
@@ -50,7 +57,14 @@ function parseCredentials(text: string, path: string): CredentialsFile {
     throw unsafeFile(path, `is not valid JSON (${(error as Error).message.replace(/\s+/g, ' ').slice(0, 120)})`);
   }
   const file = parsed as CredentialsFile;
-  if (!file || typeof file !== 'object' || Array.isArray(file) || !file.tokens || typeof file.tokens !== 'object' || Array.isArray(file.tokens)) {
+  if (
+    !file ||
+    typeof file !== 'object' ||
+    Array.isArray(file) ||
+    !file.tokens ||
+    typeof file.tokens !== 'object' ||
+    Array.isArray(file.tokens)
+  ) {
     throw unsafeFile(path, 'does not have the expected shape ({"version":1,"tokens":{…}})');
   }
   for (const [baseUrl, entry] of Object.entries(file.tokens)) {
@@ -81,14 +95,19 @@ async function readCredentials(path: string): Promise<Credentials> {
 }
 
 async function isFolder(path: string): Promise<boolean> {
-  return stat(path).then((info) => info.isDirectory(), () => false);
+  return stat(path).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
 }
 
 function warnIfReadableByOthers(ctx: Context, snapshot: FileSnapshot): void {
   if (ctx.platform === 'win32' || snapshot.mode === undefined) return;
   const mode = snapshot.mode & 0o777;
   if (mode & 0o077) {
-    ctx.out.warn(`${snapshot.path} can be read by other users (mode ${mode.toString(8)}); it is set to 600 the next time svcctl saves it`);
+    ctx.out.warn(
+      `${snapshot.path} can be read by other users (mode ${mode.toString(8)}); it is set to 600 the next time svcctl saves it`,
+    );
   }
 }
 
@@ -113,32 +132,51 @@ async function updateLocked(path: string, change: (file: CredentialsFile) => boo
     if (Object.keys(file.tokens).length === 0) {
       if (!(await unchangedSince(snapshot))) continue;
       await rm(path, { force: true }).catch((error: unknown) => {
-        throw new CliError(ExitCode.UnsafeConfig, `cannot remove the credentials file ${path}: ${fileWriteReason(error)}`);
+        throw new CliError(
+          ExitCode.UnsafeConfig,
+          `cannot remove the credentials file ${path}: ${fileWriteReason(error)}`,
+        );
       });
       return true;
     }
     try {
       // mode 0o600 is forced even on an existing file that once had looser rights; a new folder is 0700.
-      await writeSafely(snapshot, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600, backup: false, privateFolder: true });
+      await writeSafely(snapshot, `${JSON.stringify(file, null, 2)}\n`, {
+        mode: 0o600,
+        backup: false,
+        privateFolder: true,
+      });
     } catch (error) {
       if (isChangedOnDisk(error)) continue;
       throw error;
     }
     return true;
   }
-  throw new CliError(ExitCode.UnsafeConfig, `the credentials file ${path} kept changing while svcctl was writing it; nothing was written`, {
-    hint: 'another program is writing it at the same time; try again',
-  });
+  throw new CliError(
+    ExitCode.UnsafeConfig,
+    `the credentials file ${path} kept changing while svcctl was writing it; nothing was written`,
+    {
+      hint: 'another program is writing it at the same time; try again',
+    },
+  );
 }
 
 function linkedCredentials(path: string, target: string): CliError {
-  return new CliError(ExitCode.UnsafeConfig, `the credentials file ${path} is a symbolic link (to ${target}); svcctl keeps tokens only in a regular file of its own, and neither reads nor writes it through a link`, {
-    hint: `remove the link (rm '${path}') and log in again with --save`,
-  });
+  return new CliError(
+    ExitCode.UnsafeConfig,
+    `the credentials file ${path} is a symbolic link (to ${target}); svcctl keeps tokens only in a regular file of its own, and neither reads nor writes it through a link`,
+    {
+      hint: `remove the link (rm '${path}') and log in again with --save`,
+    },
+  );
 }
 
 /** Loose rights are warned about here (a save fixes them silently); a second read passes warn: false. */
-export async function readSavedToken(ctx: Context, baseUrl: string, options: { warn?: boolean } = {}): Promise<SavedToken | undefined> {
+export async function readSavedToken(
+  ctx: Context,
+  baseUrl: string,
+  options: { warn?: boolean } = {},
+): Promise<SavedToken | undefined> {
   const { file, snapshot } = await readCredentials(credentialsPath(ctx));
   const saved = file.tokens[baseUrl];
   ctx.secrets.add(saved?.access_token);

@@ -10,7 +10,8 @@ export async function forgetLogin(ctx: Context, baseUrl: string): Promise<boolea
     const { forgetPassword } = await import('./keychain.js');
     await forgetPassword({ baseUrl, email: saved.email, platform: ctx.platform }).then(
       () => ctx.out.info(`The password of ${saved.email} was removed from the OS keychain.`),
-      (error: Error) => ctx.out.warn(`the password of ${saved.email} may still be in the OS keychain: ${error.message}`),
+      (error: Error) =>
+        ctx.out.warn(`the password of ${saved.email} may still be in the OS keychain: ${error.message}`),
     );
   }
   return removed;

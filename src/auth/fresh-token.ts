@@ -41,7 +41,11 @@ function marginFor(saved: TokenFacts, marginSeconds: number): number {
 }
 
 /** A token without an expiry counts as valid. */
-export function isUsable<T extends TokenFacts>(saved: T | undefined, now: Date, marginSeconds = REFRESH_MARGIN_SECONDS): saved is T {
+export function isUsable<T extends TokenFacts>(
+  saved: T | undefined,
+  now: Date,
+  marginSeconds = REFRESH_MARGIN_SECONDS,
+): saved is T {
   if (!saved) return false;
   const expiry = savedExpiry(saved);
   return expiry === null || expiry.getTime() > now.getTime() + marginFor(saved, marginSeconds) * 1000;
@@ -54,12 +58,21 @@ export function staleReason(saved: SavedToken | undefined, baseUrl: string, now:
   return `the saved token for ${baseUrl} ${expiry.getTime() <= now.getTime() ? 'expired' : 'expires'} ${relativeTime(expiry, now)}`;
 }
 
-async function usableSaved(ctx: Context, baseUrl: string, refused: string | undefined, warn = true): Promise<{ saved?: SavedToken; usable: boolean }> {
+async function usableSaved(
+  ctx: Context,
+  baseUrl: string,
+  refused: string | undefined,
+  warn = true,
+): Promise<{ saved?: SavedToken; usable: boolean }> {
   const saved = await readSavedToken(ctx, baseUrl, { warn });
   return { saved, usable: isUsable(saved, ctx.now()) && saved?.access_token !== refused };
 }
 
-async function passwordFor(ctx: Context, sources: RefreshSources, saved: SavedToken | undefined): Promise<string | undefined> {
+async function passwordFor(
+  ctx: Context,
+  sources: RefreshSources,
+  saved: SavedToken | undefined,
+): Promise<string | undefined> {
   if (sources.hasPassword) return sources.password();
   if (!saved?.password_in_keychain || !saved.email) return undefined;
   const { rememberedPassword } = await import('./keychain.js');
@@ -77,9 +90,13 @@ export async function freshToken(ctx: Context, sources: RefreshSources, refused?
   if (!canLogIn) {
     const lacking = email === undefined ? 'email' : 'password';
     const from = email === undefined ? '--email or SERVICE_EMAIL' : sources.passwordSources;
-    throw new CliError(ExitCode.AuthRejected, `${why}, and svcctl has no ${lacking} to log in again (it never prompts here)`, {
-      hint: `give the ${lacking} with ${from}, or run 'svcctl login --save --remember-password' once`,
-    });
+    throw new CliError(
+      ExitCode.AuthRejected,
+      `${why}, and svcctl has no ${lacking} to log in again (it never prompts here)`,
+      {
+        hint: `give the ${lacking} with ${from}, or run 'svcctl login --save --remember-password' once`,
+      },
+    );
   }
 
   return withRefreshLock(ctx, credentialsPath(ctx), (sources.timeoutSeconds + 5) * 1000, async () => {

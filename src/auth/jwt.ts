@@ -26,7 +26,10 @@ function decodeSegment(segment: string, name: string): Record<string, unknown> {
 
 export function decodeJwt(token: string): DecodedJwt {
   const parts = token.trim().split('.');
-  if (parts.length === 5) throw invalidData('not a JWT: this looks like an encrypted token (JWE, five parts), which cannot be read without its key');
+  if (parts.length === 5)
+    throw invalidData(
+      'not a JWT: this looks like an encrypted token (JWE, five parts), which cannot be read without its key',
+    );
   if (parts.length !== 3) {
     throw invalidData(`not a JWT: expected three base64url parts separated by '.', found ${parts.length}`);
   }
@@ -52,7 +55,8 @@ export function timeClaimProblem(claims: Record<string, unknown>): string | unde
   for (const name of ['exp', 'nbf', 'iat'] as const) {
     const value = claims[name];
     if (value === undefined) continue;
-    if (typeof value !== 'number') return `the ${name} claim is not a number (it is ${value === null ? 'null' : `a ${Array.isArray(value) ? 'list' : typeof value}`})`;
+    if (typeof value !== 'number')
+      return `the ${name} claim is not a number (it is ${value === null ? 'null' : `a ${Array.isArray(value) ? 'list' : typeof value}`})`;
     if (numericDate(value) === null) return `the ${name} claim is not a date (out of range)`;
   }
   return undefined;
@@ -110,7 +114,8 @@ export function durationInWords(ms: number): string {
   const minutes = Math.floor(seconds / 60);
   if (minutes < 60) return plural(minutes, 'minute');
   const hours = Math.floor(minutes / 60);
-  if (hours < 24) return minutes % 60 === 0 ? plural(hours, 'hour') : `${plural(hours, 'hour')} ${plural(minutes % 60, 'minute')}`;
+  if (hours < 24)
+    return minutes % 60 === 0 ? plural(hours, 'hour') : `${plural(hours, 'hour')} ${plural(minutes % 60, 'minute')}`;
   const days = Math.floor(hours / 24);
   return hours % 24 === 0 ? plural(days, 'day') : `${plural(days, 'day')} ${plural(hours % 24, 'hour')}`;
 }

@@ -34,7 +34,11 @@ export function keychainUnavailable(reason: string): CliError {
 async function entryFor(key: KeychainKey): Promise<AsyncEntry> {
   try {
     const { AsyncEntry } = await import('@napi-rs/keyring');
-    return new AsyncEntry(`${KEYCHAIN_SERVICE_PREFIX}${key.baseUrl}`, key.email, key.platform === 'linux' ? { linux: { store: 'secret-service' } } : undefined);
+    return new AsyncEntry(
+      `${KEYCHAIN_SERVICE_PREFIX}${key.baseUrl}`,
+      key.email,
+      key.platform === 'linux' ? { linux: { store: 'secret-service' } } : undefined,
+    );
   } catch (error) {
     throw keychainUnavailable(whyUnavailable(error, key.platform));
   }

@@ -13,14 +13,23 @@ export interface LoggedIn {
 /** With `save`, the caller has read the credentials file, so one that cannot be saved to fails before a login. */
 export async function logIn(
   ctx: Context,
-  request: { baseUrl: string; email: string; password: string; timeoutSeconds: number; save: boolean; passwordInKeychain?: boolean; rememberDeployment?: boolean },
+  request: {
+    baseUrl: string;
+    email: string;
+    password: string;
+    timeoutSeconds: number;
+    save: boolean;
+    passwordInKeychain?: boolean;
+    rememberDeployment?: boolean;
+  },
 ): Promise<LoggedIn> {
   const token = await requestAccessToken(ctx, request);
   const decoded = tryDecodeJwt(token);
   const summary = summarizeToken(token, decoded);
   const now = ctx.now();
   if (!decoded) ctx.out.warn('the access_token is not a JWT: who it belongs to and when it expires are unknown');
-  else if (isExpired(decoded.claims, now)) ctx.out.warn(`the new token ${describeExpiry(decoded.claims, now)}: is this computer's clock right?`);
+  else if (isExpired(decoded.claims, now))
+    ctx.out.warn(`the new token ${describeExpiry(decoded.claims, now)}: is this computer's clock right?`);
   const result: LoggedIn = { summary };
   if (request.save) {
     result.savedTo = await saveToken(ctx, request.baseUrl, {
@@ -38,15 +47,21 @@ export async function logIn(
       result.deployment = await rememberDeployment(ctx, request.baseUrl);
       ctx.out.debug(`deployment '${result.deployment}' remembered in the svcctl config (svcctl deployment list)`);
     } else {
-      ctx.out.debug(`${request.baseUrl} is on this computer (a sandbox): not saved as a deployment (--remember-deployment saves it)`);
+      ctx.out.debug(
+        `${request.baseUrl} is on this computer (a sandbox): not saved as a deployment (--remember-deployment saves it)`,
+      );
     }
   }
   if (ctx.out.interactiveStderr) {
     const who = summary.email ?? request.email;
     ctx.out.success(`Logged in to ${request.baseUrl} as ${who}`);
     if (decoded) ctx.out.info(`The token ${describeExpiry(decoded.claims, now)}.`);
-    if (result.savedTo) ctx.out.info(`Saved to ${result.savedTo} ('svcctl token' prints it, 'svcctl logout' forgets it).`);
-    if (result.savedTo && result.deployment === undefined) ctx.out.info(`${request.baseUrl} is on this computer, so it was not saved as a deployment (--remember-deployment saves it).`);
+    if (result.savedTo)
+      ctx.out.info(`Saved to ${result.savedTo} ('svcctl token' prints it, 'svcctl logout' forgets it).`);
+    if (result.savedTo && result.deployment === undefined)
+      ctx.out.info(
+        `${request.baseUrl} is on this computer, so it was not saved as a deployment (--remember-deployment saves it).`,
+      );
   } else if (result.savedTo) {
     ctx.out.debug(`token saved to ${result.savedTo}`);
   }

@@ -51,12 +51,19 @@ function statusError(response: HttpResponse, url: string, request: LoginRequest,
   }
   if (status >= 300 && status < 400) {
     const location = response.headers.location;
-    return new CliError(ExitCode.Unavailable, `the service answered HTTP ${status} (a redirect${location ? ` to ${location}` : ''}); svcctl does not follow redirects with a password`, {
-      hint: 'if the deployment moved, use its new address as the base URL',
-    });
+    return new CliError(
+      ExitCode.Unavailable,
+      `the service answered HTTP ${status} (a redirect${location ? ` to ${location}` : ''}); svcctl does not follow redirects with a password`,
+      {
+        hint: 'if the deployment moved, use its new address as the base URL',
+      },
+    );
   }
   return new CliError(ExitCode.Unavailable, `the service failed to log in (HTTP ${status}): ${said}`, {
-    hint: status === 429 ? 'too many requests: wait a moment and try again' : 'try again later; if it persists, the deployment is failing',
+    hint:
+      status === 429
+        ? 'too many requests: wait a moment and try again'
+        : 'try again later; if it persists, the deployment is failing',
   });
 }
 
@@ -65,13 +72,20 @@ function tokenFrom(response: HttpResponse, redactor: Redactor): string {
   try {
     parsed = JSON.parse(response.body);
   } catch {
-    throw new CliError(ExitCode.Unavailable, `the login answer (HTTP ${response.status}) is not JSON: ${shownBody(response.body, redactor)}`, {
-      hint: 'is the base URL the API base of the deployment (ending in /api)?',
-    });
+    throw new CliError(
+      ExitCode.Unavailable,
+      `the login answer (HTTP ${response.status}) is not JSON: ${shownBody(response.body, redactor)}`,
+      {
+        hint: 'is the base URL the API base of the deployment (ending in /api)?',
+      },
+    );
   }
   const token = (parsed as { access_token?: unknown } | null)?.access_token;
   if (typeof token !== 'string' || token.trim() === '') {
-    throw new CliError(ExitCode.Unavailable, `the login answer (HTTP ${response.status}) has no access_token: ${shownBody(response.body, redactor)}`);
+    throw new CliError(
+      ExitCode.Unavailable,
+      `the login answer (HTTP ${response.status}) has no access_token: ${shownBody(response.body, redactor)}`,
+    );
   }
   return token.trim();
 }
@@ -81,7 +95,11 @@ export async function requestAccessToken(ctx: Context, request: LoginRequest): P
   refusePlainHttp(ctx, request.baseUrl, 'the password');
   ctx.secrets.add(request.password);
   const redactor = ctx.secrets;
-  const transport = await createTransport({ env: ctx.env, origin: new URL(url).origin, timeoutMs: request.timeoutSeconds * 1000 });
+  const transport = await createTransport({
+    env: ctx.env,
+    origin: new URL(url).origin,
+    timeoutMs: request.timeoutSeconds * 1000,
+  });
   const body = Buffer.from(JSON.stringify({ email: request.email, password: request.password }), 'utf8');
   ctx.out.debug(`POST ${url} (email ${request.email}, password ***)`);
   let response: HttpResponse;
@@ -94,7 +112,9 @@ export async function requestAccessToken(ctx: Context, request: LoginRequest): P
     });
   } catch (error) {
     const problem = describeNetworkError(error, url, request.timeoutSeconds);
-    throw new CliError(ExitCode.Unavailable, redactor.redact(`cannot log in: ${problem.message}`), { hint: problem.hint });
+    throw new CliError(ExitCode.Unavailable, redactor.redact(`cannot log in: ${problem.message}`), {
+      hint: problem.hint,
+    });
   } finally {
     await transport.close();
   }

@@ -7,7 +7,12 @@ import { LockBusyError, withFileLock } from '../fs/file-lock.js';
 import { fileWriteReason } from '../fs/reasons.js';
 import { ensureFolder } from '../fs/private-dir.js';
 
-export async function withRefreshLock<T>(ctx: Context, credentialsFile: string, waitMs: number, work: () => Promise<T>): Promise<T> {
+export async function withRefreshLock<T>(
+  ctx: Context,
+  credentialsFile: string,
+  waitMs: number,
+  work: () => Promise<T>,
+): Promise<T> {
   const name = `${credentialsFile}.refresh`;
   await ensureFolder(dirname(credentialsFile), { private: true }).catch((error: unknown) => {
     throw new CliError(ExitCode.UnsafeConfig, `cannot write to ${dirname(credentialsFile)}: ${fileWriteReason(error)}`);
@@ -17,8 +22,12 @@ export async function withRefreshLock<T>(ctx: Context, credentialsFile: string, 
     return await withFileLock(name, { waitMs, onWait }, work);
   } catch (error) {
     if (!(error instanceof LockBusyError)) throw error;
-    throw new CliError(ExitCode.UnsafeConfig, `another svcctl has been logging in for over ${Math.round(waitMs / 1000)} s (${error.message})`, {
-      hint: `if no svcctl is running, delete ${error.lockPath}`,
-    });
+    throw new CliError(
+      ExitCode.UnsafeConfig,
+      `another svcctl has been logging in for over ${Math.round(waitMs / 1000)} s (${error.message})`,
+      {
+        hint: `if no svcctl is running, delete ${error.lockPath}`,
+      },
+    );
   }
 }

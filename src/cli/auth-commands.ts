@@ -26,7 +26,9 @@ Examples:
   printf '%s' "$TOKEN" | svcctl token inspect --check - || echo expired`;
 
 const timeoutOption = () =>
-  new Option('--timeout <seconds>', 'deadline of the whole request, in seconds (at most 3600)').argParser(positiveSeconds).default(DEFAULT_TIMEOUT_SECONDS);
+  new Option('--timeout <seconds>', 'deadline of the whole request, in seconds (at most 3600)')
+    .argParser(positiveSeconds)
+    .default(DEFAULT_TIMEOUT_SECONDS);
 
 export function registerAuthCommands(program: Command, contextFor: ContextFactory): void {
   const login = program
@@ -36,8 +38,14 @@ export function registerAuthCommands(program: Command, contextFor: ContextFactor
     .option('--password-stdin', 'read the password from stdin (one trailing newline removed)')
     .option('--password-file <file>', 'read the password from a file (one trailing newline removed)')
     .option('--save', 'save the token for this base URL (see svcctl token)')
-    .option('--remember-deployment', 'with --save: also remember a sandbox on this computer (127.0.0.1, localhost) as a deployment; others always are')
-    .option('--remember-password', "with --save: keep the password in the OS keychain, so 'token --refresh' and 'mcp proxy' can log in again")
+    .option(
+      '--remember-deployment',
+      'with --save: also remember a sandbox on this computer (127.0.0.1, localhost) as a deployment; others always are',
+    )
+    .option(
+      '--remember-password',
+      "with --save: keep the password in the OS keychain, so 'token --refresh' and 'mcp proxy' can log in again",
+    )
     .addOption(timeoutOption())
     .addHelpText('after', LOGIN_EXAMPLES)
     .action(async (options, command) => {
@@ -49,7 +57,10 @@ export function registerAuthCommands(program: Command, contextFor: ContextFactor
   const token = program
     .command('token')
     .description("print the token saved by 'svcctl login --save' for the base URL")
-    .option('--refresh', 'log in again when the saved token is expired (or expires within a minute), with a password that needs no prompt')
+    .option(
+      '--refresh',
+      'log in again when the saved token is expired (or expires within a minute), with a password that needs no prompt',
+    )
     .option('--header', "print 'Authorization: Bearer <token>'")
     .option('--json-headers', 'print {"Authorization":"Bearer <token>"} (for a client\'s headers helper)')
     .option('--email <e>', 'with --refresh: email (else SERVICE_EMAIL, else the saved one)')

@@ -9,12 +9,15 @@ import type { Styles } from '../core/output.js';
 
 /** Edits (insert, delete, replace, swap two neighbours) between two words. */
 function distance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
     }
   }
   return d[a.length]![b.length]!;
@@ -25,7 +28,9 @@ export function closestChoices(value: string, choices: readonly string[]): strin
   const lower = value.toLowerCase();
   const prefixed = choices.filter((choice) => lower.length >= 2 && choice.startsWith(lower));
   if (prefixed.length > 0 && prefixed.length <= 3) return prefixed;
-  const scored = choices.map((choice) => ({ choice, edits: distance(lower, choice.toLowerCase()) })).filter(({ choice, edits }) => edits <= Math.max(1, Math.floor(Math.max(lower.length, choice.length) / 3)));
+  const scored = choices
+    .map((choice) => ({ choice, edits: distance(lower, choice.toLowerCase()) }))
+    .filter(({ choice, edits }) => edits <= Math.max(1, Math.floor(Math.max(lower.length, choice.length) / 3)));
   const best = Math.min(...scored.map(({ edits }) => edits));
   return scored.filter(({ edits }) => edits === best).map(({ choice }) => choice);
 }
@@ -39,7 +44,10 @@ function checked(choices: readonly string[], original: Parser): (value: string, 
     if (!choices.includes(value)) {
       const near = closestChoices(value, choices);
       // A long list (25 client ids) buries the suggestion: it is named only when short, else where to find it.
-      const allowed = choices.length <= 8 ? `Allowed choices are ${choices.join(', ')}.` : `It is not one of the ${choices.length} allowed values (--help lists them).`;
+      const allowed =
+        choices.length <= 8
+          ? `Allowed choices are ${choices.join(', ')}.`
+          : `It is not one of the ${choices.length} allowed values (--help lists them).`;
       throw new InvalidArgumentError(`${allowed}${near.length > 0 ? `\n(Did you mean ${near.join(' or ')}?)` : ''}`);
     }
     return original ? original(value, previous) : value;
@@ -53,7 +61,10 @@ export function suggestChoices(command: CommandUnknownOpts): void {
     // Ours checks with a suggestion first, then runs the parser it had (commander's own check, or collect for --client).
     if (option.argChoices) option.parseArg = checked(option.argChoices, option.parseArg);
   }
-  for (const argument of command.registeredArguments as unknown as Array<{ parseArg?: Parser; argChoices?: string[] }>) {
+  for (const argument of command.registeredArguments as unknown as Array<{
+    parseArg?: Parser;
+    argChoices?: string[];
+  }>) {
     if (argument.argChoices) argument.parseArg = checked(argument.argChoices, undefined);
   }
   for (const sub of command.commands) suggestChoices(sub);

@@ -15,7 +15,8 @@ type Dialect = 'sh' | 'fish';
 const quote = (dialect: Dialect, text: string): string =>
   dialect === 'sh' ? `'${text.replaceAll("'", `'\\''`)}'` : `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
-const valueWords = (value: ValueKind): string[] => (value.kind === 'choices' ? ['choices', ...value.choices] : [value.kind]);
+const valueWords = (value: ValueKind): string[] =>
+  value.kind === 'choices' ? ['choices', ...value.choices] : [value.kind];
 
 /** A function `name KEY` printing the lines of KEY, one per line. */
 function table(dialect: Dialect, name: string, rows: Array<[string, string[]]>): string {
@@ -31,18 +32,33 @@ function table(dialect: Dialect, name: string, rows: Array<[string, string[]]>):
 
 function dataFunctions(dialect: Dialect, nodes: CompletionNode[]): string {
   const key = (node: CompletionNode): string => [CLI_NAME, ...node.path].join(' ');
-  const described = (name: string, description: string): string => (dialect === 'fish' ? `${name}\t${oneLine(description)}` : name);
+  const described = (name: string, description: string): string =>
+    dialect === 'fish' ? `${name}\t${oneLine(description)}` : name;
   const values: Array<[string, string[]]> = nodes.flatMap((node) =>
     node.options.flatMap((option) => {
       const value = option.value;
-      return value ? option.names.map((name): [string, string[]] => [`${key(node)}|${name}`, [valueWords(value).join(' ')]]) : [];
+      return value
+        ? option.names.map((name): [string, string[]] => [`${key(node)}|${name}`, [valueWords(value).join(' ')]])
+        : [];
     }),
   );
   return [
-    table(dialect, '__svcctl_commands', nodes.map((node) => [key(node), node.commands.map((c) => described(c.name, c.description))])),
-    table(dialect, '__svcctl_options', nodes.map((node) => [key(node), node.options.flatMap((o) => o.names.map((n) => described(n, o.description)))])),
+    table(
+      dialect,
+      '__svcctl_commands',
+      nodes.map((node) => [key(node), node.commands.map((c) => described(c.name, c.description))]),
+    ),
+    table(
+      dialect,
+      '__svcctl_options',
+      nodes.map((node) => [key(node), node.options.flatMap((o) => o.names.map((n) => described(n, o.description)))]),
+    ),
     table(dialect, '__svcctl_value', values),
-    table(dialect, '__svcctl_argument', nodes.map((node) => [key(node), node.argument ? [valueWords(node.argument).join(' ')] : []])),
+    table(
+      dialect,
+      '__svcctl_argument',
+      nodes.map((node) => [key(node), node.argument ? [valueWords(node.argument).join(' ')] : []]),
+    ),
   ].join('\n\n');
 }
 

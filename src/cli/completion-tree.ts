@@ -8,7 +8,12 @@
 import type { Argument, CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
 
 /** What completes a value: fixed choices, a file, a folder, a command to run (`event run -- …`), or nothing (free text). */
-export type ValueKind = { kind: 'choices'; choices: readonly string[] } | { kind: 'file' } | { kind: 'dir' } | { kind: 'command' } | { kind: 'text' };
+export type ValueKind =
+  | { kind: 'choices'; choices: readonly string[] }
+  | { kind: 'file' }
+  | { kind: 'dir' }
+  | { kind: 'command' }
+  | { kind: 'text' };
 
 export interface CompletionOption {
   /** Every spelling: `-q` and `--quiet`. */
@@ -42,7 +47,9 @@ function optionOf(option: Option): CompletionOption {
   return {
     names,
     description: option.description,
-    ...(option.required && placeholder !== undefined ? { value: kindOfPlaceholder(placeholder, option.argChoices) } : {}),
+    ...(option.required && placeholder !== undefined
+      ? { value: kindOfPlaceholder(placeholder, option.argChoices) }
+      : {}),
   };
 }
 
@@ -57,7 +64,10 @@ export function completionTree(root: Command): CompletionNode[] {
   const visit = (command: Command, path: string[], inherited: CompletionOption[]): void => {
     const help = command.createHelp();
     const own = help.visibleOptions(command).map(optionOf);
-    const options = [...own, ...inherited.filter((option) => !option.names.some((name) => own.some((o) => o.names.includes(name))))];
+    const options = [
+      ...own,
+      ...inherited.filter((option) => !option.names.some((name) => own.some((o) => o.names.includes(name)))),
+    ];
     const children = help.visibleCommands(command);
     nodes.push({
       path,

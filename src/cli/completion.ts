@@ -16,7 +16,10 @@ export function registerCompletionCommand(program: Command, contextFor: ContextF
     .addArgument(new Argument('<shell>', 'the shell').choices(SHELLS))
     .addHelpText('after', COMPLETION_EXAMPLES)
     .action(async (shell: Shell, _options, command) => {
-      const [{ completionTree }, { completionScript }] = await Promise.all([import('./completion-tree.js'), import('./completion-scripts.js')]);
+      const [{ completionTree }, { completionScript }] = await Promise.all([
+        import('./completion-tree.js'),
+        import('./completion-scripts.js'),
+      ]);
       const root = command.parent ?? command;
       contextFor(command).out.stdout.write(completionScript(shell, completionTree(root), root.version() ?? ''));
     });

@@ -15,7 +15,10 @@ Examples:
   svcctl --deployment prod token`;
 
 export function registerDeploymentCommands(program: Command, contextFor: ContextFactory): void {
-  const group = program.command('deployment').description('the deployments svcctl remembers (list, use, add, remove, prune)').addHelpText('after', DEPLOYMENT_EXAMPLES);
+  const group = program
+    .command('deployment')
+    .description('the deployments svcctl remembers (list, use, add, remove, prune)')
+    .addHelpText('after', DEPLOYMENT_EXAMPLES);
   group
     .command('list')
     .description('list the saved deployments (* marks the default)')

@@ -1,6 +1,11 @@
 /** Wiring of `svcctl dev`, the local sandbox deployment. */
 import { type Command, Option } from '@commander-js/extra-typings';
-import { DEV_DEFAULT_MAX_BODY_BYTES, DEV_DEFAULT_TOKEN_TTL_SECONDS, DEV_DETACHED_CHILD_FLAG, MCP_PROTOCOL_CHOICES } from '../core/constants.js';
+import {
+  DEV_DEFAULT_MAX_BODY_BYTES,
+  DEV_DEFAULT_TOKEN_TTL_SECONDS,
+  DEV_DETACHED_CHILD_FLAG,
+  MCP_PROTOCOL_CHOICES,
+} from '../core/constants.js';
 import type { ContextFactory } from '../core/context.js';
 import { READY_FORMATS } from '../dev/ready-output.js';
 import { collect, integerIn } from './parsers.js';
@@ -24,18 +29,49 @@ export function registerDevCommands(program: Command, contextFor: ContextFactory
   program
     .command('dev')
     .description('run a local sandbox of a deployment on 127.0.0.1 (login, events, identity provider, remote MCP)')
-    .addOption(new Option('--port <n>', 'port to listen on (0 to 65535); 0 picks a free one').argParser(integerIn(0, 65535)).default(0))
+    .addOption(
+      new Option('--port <n>', 'port to listen on (0 to 65535); 0 picks a free one')
+        .argParser(integerIn(0, 65535))
+        .default(0),
+    )
     .option('--user <email:password>', 'a user (repeatable); "--user <email>" gets a random password', collect)
-    .option('--webhook <name[:hmac-secret]>', 'a webhook connection (repeatable); without a secret no signature is checked', collect)
-    .addOption(new Option('--token-ttl <seconds>', 'lifetime of login tokens, in seconds (1 to 31536000)').argParser(integerIn(1, 31_536_000)).default(DEV_DEFAULT_TOKEN_TTL_SECONDS))
+    .option(
+      '--webhook <name[:hmac-secret]>',
+      'a webhook connection (repeatable); without a secret no signature is checked',
+      collect,
+    )
+    .addOption(
+      new Option('--token-ttl <seconds>', 'lifetime of login tokens, in seconds (1 to 31536000)')
+        .argParser(integerIn(1, 31_536_000))
+        .default(DEV_DEFAULT_TOKEN_TTL_SECONDS),
+    )
     .option('--events-file <file>', 'append accepted events here as NDJSON (read back on start)')
     .option('--log-file <file>', 'append the request log here instead of stderr')
-    .addOption(new Option('--protocol <revision>', 'MCP protocol revisions /mcp serves: 2025-11-25 (initialize, sessions), 2026-07-28 (stateless) or both').choices(MCP_PROTOCOL_CHOICES).default('both'))
-    .option('--one-session-per-user', 'a new MCP session closes the same user\'s earlier ones (default: up to 32 per user, 256 in all)')
+    .addOption(
+      new Option(
+        '--protocol <revision>',
+        'MCP protocol revisions /mcp serves: 2025-11-25 (initialize, sessions), 2026-07-28 (stateless) or both',
+      )
+        .choices(MCP_PROTOCOL_CHOICES)
+        .default('both'),
+    )
+    .option(
+      '--one-session-per-user',
+      "a new MCP session closes the same user's earlier ones (default: up to 32 per user, 256 in all)",
+    )
     .option('--detach', 'run in the background: return once ready, with the ready line and the process id')
-    .addOption(new Option('--format <f>', 'json: the ready line (default); sh, fish, powershell: commands that set the variables').choices(READY_FORMATS))
+    .addOption(
+      new Option(
+        '--format <f>',
+        'json: the ready line (default); sh, fish, powershell: commands that set the variables',
+      ).choices(READY_FORMATS),
+    )
     .addOption(new Option(DEV_DETACHED_CHILD_FLAG).hideHelp())
-    .addOption(new Option('--max-body <bytes>', 'largest event body accepted, in bytes (413 above; at most 1 GiB)').argParser(integerIn(1, 1024 * 1024 * 1024)).default(DEV_DEFAULT_MAX_BODY_BYTES))
+    .addOption(
+      new Option('--max-body <bytes>', 'largest event body accepted, in bytes (413 above; at most 1 GiB)')
+        .argParser(integerIn(1, 1024 * 1024 * 1024))
+        .default(DEV_DEFAULT_MAX_BODY_BYTES),
+    )
     .addHelpText('after', DEV_EXAMPLES)
     .action(async (options, command) => {
       const { runDev } = await import('../commands/dev.js');

@@ -32,12 +32,27 @@ export function registerEventCommands(program: Command, contextFor: ContextFacto
     .option('--created-at <time>', 'ISO 8601 time with a zone (default: now); sent in UTC')
     .option('--raw', 'send FILE/stdin bytes exactly as read (still validated)')
     .option('--ndjson', 'FILE/stdin holds one event per line, streamed')
-    .addOption(new Option('--concurrency <n>', 'requests in flight with --ndjson (1 to 256)').argParser(integerIn(1, 256)).default(DEFAULT_CONCURRENCY))
+    .addOption(
+      new Option('--concurrency <n>', 'requests in flight with --ndjson (1 to 256)')
+        .argParser(integerIn(1, 256))
+        .default(DEFAULT_CONCURRENCY),
+    )
     .option('--failed-out <file>', 'with --ndjson: append each line not delivered here, byte for byte')
     .option('--token-file <file>', 'file holding the ingest token (else SERVICE_INGEST_TOKEN)')
     .option('--hmac-secret-file <file>', 'file holding the HMAC secret (else SERVICE_HMAC_SECRET)')
-    .addOption(new Option('--retries <n>', 'retries after the first attempt (0 to 20)').argParser(integerIn(0, 20)).default(DEFAULT_RETRIES))
-    .addOption(new Option('--timeout <seconds>', 'deadline of each whole attempt (connect, send, answer), in seconds (at most 3600)').argParser(positiveSeconds).default(DEFAULT_TIMEOUT_SECONDS))
+    .addOption(
+      new Option('--retries <n>', 'retries after the first attempt (0 to 20)')
+        .argParser(integerIn(0, 20))
+        .default(DEFAULT_RETRIES),
+    )
+    .addOption(
+      new Option(
+        '--timeout <seconds>',
+        'deadline of each whole attempt (connect, send, answer), in seconds (at most 3600)',
+      )
+        .argParser(positiveSeconds)
+        .default(DEFAULT_TIMEOUT_SECONDS),
+    )
     .option('--dry-run', 'print the request (secrets as ***) and send nothing')
     .option('--print-curl', 'print an equivalent curl command and send nothing')
     .option('--spool [DIR]', 'keep an event the service cannot take now (unreachable, 5xx) in DIR for `event flush`')
@@ -45,7 +60,12 @@ export function registerEventCommands(program: Command, contextFor: ContextFacto
     .action(async (file: string | undefined, options, command) => {
       const { runEventSend } = await import('../commands/event-send.js');
       const concurrencyGiven = command.getOptionValueSource('concurrency') === 'cli';
-      const flags = { raw: !!options.raw, ndjson: !!options.ndjson, dryRun: !!options.dryRun, printCurl: !!options.printCurl };
+      const flags = {
+        raw: !!options.raw,
+        ndjson: !!options.ndjson,
+        dryRun: !!options.dryRun,
+        printCurl: !!options.printCurl,
+      };
       await runEventSend(contextFor(command), { ...options, ...flags, file, concurrencyGiven });
     });
 

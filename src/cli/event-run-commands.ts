@@ -23,9 +23,15 @@ const httpOptions = <Args extends unknown[], Opts extends OptionValues>(command:
   command
     .option('--token-file <file>', 'file holding the ingest token (else SERVICE_INGEST_TOKEN)')
     .option('--hmac-secret-file <file>', 'file holding the HMAC secret (else SERVICE_HMAC_SECRET)')
-    .addOption(new Option('--retries <n>', 'retries after the first attempt (0 to 20)').argParser(integerIn(0, 20)).default(DEFAULT_RETRIES))
     .addOption(
-      new Option('--http-timeout <seconds>', 'deadline of each whole HTTP attempt, in seconds (at most 3600)').argParser(positiveSeconds).default(DEFAULT_TIMEOUT_SECONDS),
+      new Option('--retries <n>', 'retries after the first attempt (0 to 20)')
+        .argParser(integerIn(0, 20))
+        .default(DEFAULT_RETRIES),
+    )
+    .addOption(
+      new Option('--http-timeout <seconds>', 'deadline of each whole HTTP attempt, in seconds (at most 3600)')
+        .argParser(positiveSeconds)
+        .default(DEFAULT_TIMEOUT_SECONDS),
     );
 
 export function registerRunAndFlush(event: Command, contextFor: ContextFactory): void {
@@ -35,13 +41,25 @@ export function registerRunAndFlush(event: Command, contextFor: ContextFactory):
     .argument('<COMMAND...>', "the command and its arguments, after '--'")
     .option('--always', 'send an event on success too')
     .option('--investigate', 'ask the platform to investigate the failure event')
-    .option('--title <text>', 'event title (default: "<command> " + what happened: "failed (exit N)", "succeeded", "timed out after Ns", "failed (killed by SIGNAL)", "could not start (command not found)")')
+    .option(
+      '--title <text>',
+      'event title (default: "<command> " + what happened: "failed (exit N)", "succeeded", "timed out after Ns", "failed (killed by SIGNAL)", "could not start (command not found)")',
+    )
     .option('--source <s>', 'payload source (default: the host name)')
     .option('--severity <s>', 'payload severity (default: error on failure, info on success)')
     .option('--label <key=value>', 'extra payload label (repeatable)', collect)
-    .addOption(new Option('--tail <n>', 'lines of stderr in the message (0 to 1000; at most 4 KiB)').argParser(integerIn(0, 1000)).default(20))
+    .addOption(
+      new Option('--tail <n>', 'lines of stderr in the message (0 to 1000; at most 4 KiB)')
+        .argParser(integerIn(0, 1000))
+        .default(20),
+    )
     .option('--show-args', "put the command's arguments in the labels (they may hold secrets)")
-    .addOption(new Option('--timeout <seconds>', "the command's time limit, in seconds (at most 604800, a week): then SIGTERM, SIGKILL 5 s later").argParser(commandSeconds))
+    .addOption(
+      new Option(
+        '--timeout <seconds>',
+        "the command's time limit, in seconds (at most 604800, a week): then SIGTERM, SIGKILL 5 s later",
+      ).argParser(commandSeconds),
+    )
     .option('--spool [DIR]', 'keep the event if the service cannot take it now, for `event flush`')
     .option('--dry-run', 'run the command, print the event that would be sent, send nothing');
   httpOptions(run)
@@ -55,7 +73,11 @@ export function registerRunAndFlush(event: Command, contextFor: ContextFactory):
     .command('flush')
     .description('send every spooled event; delete each file only after the service accepted it')
     .option('--spool <DIR>', 'the spool folder (else SERVICE_SPOOL_DIR, else $XDG_STATE_HOME/svcctl/spool)')
-    .addOption(new Option('--concurrency <n>', 'requests in flight (1 to 256)').argParser(integerIn(1, 256)).default(DEFAULT_CONCURRENCY));
+    .addOption(
+      new Option('--concurrency <n>', 'requests in flight (1 to 256)')
+        .argParser(integerIn(1, 256))
+        .default(DEFAULT_CONCURRENCY),
+    );
   httpOptions(flush).action(async (options, cmd) => {
     const { runEventFlush } = await import('../commands/event-flush.js');
     await runEventFlush(contextFor(cmd), options);

@@ -36,7 +36,9 @@ Example (a client's stdio entry):
   { "command": "svcctl", "args": ["mcp", "proxy"], "env": { "SERVICE_BASE_URL": "https://acme.example.com/api" } }`;
 
 export function registerMcpCommands(program: Command, contextFor: ContextFactory): Command {
-  const mcp = program.command('mcp').description('configure MCP clients to use the service (local, remote or proxy mode)');
+  const mcp = program
+    .command('mcp')
+    .description('configure MCP clients to use the service (local, remote or proxy mode)');
 
   addEntryOptions(mcp.command('print'))
     .description("print the entry as the client's file would hold it (nothing is written)")
@@ -58,10 +60,21 @@ export function registerMcpCommands(program: Command, contextFor: ContextFactory
 
   rejectPasswordFlag(mcp.command('proxy'))
     .description('a stdio MCP server that forwards to the remote MCP server, adding fresh credentials to every request')
-    .addOption(new Option('--auth <a>', 'bearer (default): a token svcctl renews | password: the email/password headers').choices(AUTH_METHODS).default('bearer'))
+    .addOption(
+      new Option('--auth <a>', 'bearer (default): a token svcctl renews | password: the email/password headers')
+        .choices(AUTH_METHODS)
+        .default('bearer'),
+    )
     .option('--email <e>', 'email to log in with (else SERVICE_EMAIL, else the saved one)')
-    .option('--password-file <file>', 'password to log in with (else SERVICE_PASSWORD, else the OS keychain of login --remember-password)')
-    .addOption(new Option('--timeout <seconds>', 'deadline of a login, in seconds (at most 3600)').argParser(positiveSeconds).default(DEFAULT_TIMEOUT_SECONDS))
+    .option(
+      '--password-file <file>',
+      'password to log in with (else SERVICE_PASSWORD, else the OS keychain of login --remember-password)',
+    )
+    .addOption(
+      new Option('--timeout <seconds>', 'deadline of a login, in seconds (at most 3600)')
+        .argParser(positiveSeconds)
+        .default(DEFAULT_TIMEOUT_SECONDS),
+    )
     .addHelpText('after', PROXY_HELP)
     .action(async (options, command) => {
       const { runMcpProxy } = await import('../commands/mcp-proxy.js');

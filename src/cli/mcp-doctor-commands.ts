@@ -25,8 +25,14 @@ Examples:
 export function registerMcpDoctorCommand(mcp: Command, contextFor: ContextFactory): void {
   addTargetOptions(mcp.command('get'))
     .description('print the entry that is installed, with its file (secrets masked)')
-    .option('--package <spec>', `without --name: the local-mode package that marks our entries (default: ${MCP_SERVER_PACKAGE})`)
-    .addHelpText('after', '\nExamples:\n  svcctl mcp get --client cursor\n  svcctl --json mcp get --client codex --scope project')
+    .option(
+      '--package <spec>',
+      `without --name: the local-mode package that marks our entries (default: ${MCP_SERVER_PACKAGE})`,
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  svcctl mcp get --client cursor\n  svcctl --json mcp get --client codex --scope project',
+    )
     .action(async (options, command) => {
       const { runMcpGet } = await import('../commands/mcp-get.js');
       await runMcpGet(contextFor(command), options);
@@ -34,9 +40,22 @@ export function registerMcpDoctorCommand(mcp: Command, contextFor: ContextFactor
 
   addTargetOptions(mcp.command('doctor'))
     .description('check an installed entry for real: file, variables, runtime, and the server answering')
-    .option('--package <spec>', `without --name: the local-mode package that marks our entries (default: ${MCP_SERVER_PACKAGE})`)
-    .addOption(new Option('--timeout <seconds>', 'time limit of each connection, in seconds (at most 3600; the first npx start downloads the package)').argParser(positiveSeconds).default(DEFAULT_TIMEOUT_SECONDS))
-    .option('--trust-project', "start a project's entry (or its headersHelper) that svcctl did not write without asking")
+    .option(
+      '--package <spec>',
+      `without --name: the local-mode package that marks our entries (default: ${MCP_SERVER_PACKAGE})`,
+    )
+    .addOption(
+      new Option(
+        '--timeout <seconds>',
+        'time limit of each connection, in seconds (at most 3600; the first npx start downloads the package)',
+      )
+        .argParser(positiveSeconds)
+        .default(DEFAULT_TIMEOUT_SECONDS),
+    )
+    .option(
+      '--trust-project',
+      "start a project's entry (or its headersHelper) that svcctl did not write without asking",
+    )
     .addHelpText('after', DOCTOR_EXAMPLES)
     .action(async (options, command) => {
       const { runMcpDoctor } = await import('../commands/mcp-doctor.js');

@@ -51,7 +51,9 @@ export function registerMcpInstallCommands(mcp: Command, contextFor: ContextFact
 
   mcp
     .command('list')
-    .description('list the entries pointing at this service in every known client config (client, scope, file, name, mode)')
+    .description(
+      'list the entries pointing at this service in every known client config (client, scope, file, name, mode)',
+    )
     .option('--project-dir <dir>', 'the project whose project-scope files are read (default: the current directory)')
     .option('--package <spec>', 'the local-mode package to recognise (default: service-mcp-server)')
     .addHelpText('after', LIST_EXAMPLES)

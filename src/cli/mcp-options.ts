@@ -5,7 +5,16 @@
  */
 import { type Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import { DEFAULT_SERVER_NAME, MCP_SERVER_PACKAGE } from '../core/constants.js';
-import { AUTH_METHODS, CLIENT_IDS, GENERIC_FORMATS, MODES, NAME_PATTERN, SCOPES, SECRETS_HOW, TOKEN_HOW } from '../mcp/types.js';
+import {
+  AUTH_METHODS,
+  CLIENT_IDS,
+  GENERIC_FORMATS,
+  MODES,
+  NAME_PATTERN,
+  SCOPES,
+  SECRETS_HOW,
+  TOKEN_HOW,
+} from '../mcp/types.js';
 import { collect, rejectPasswordFlag } from './parsers.js';
 
 export function serverName(value: string): string {
@@ -23,7 +32,9 @@ export function addTargetOptions(cmd: Command): Command {
     .addOption(new Option('--scope <s>', 'user (default) | project | local, where the client has them').choices(SCOPES))
     .option('--project-dir <dir>', 'the project for project/local scope (default: the current directory)')
     .option('--config <path>', "use this file instead of the client's own")
-    .addOption(new Option('--format <f>', 'with --config and no --client: mcpServers | servers | toml').choices(GENERIC_FORMATS));
+    .addOption(
+      new Option('--format <f>', 'with --config and no --client: mcpServers | servers | toml').choices(GENERIC_FORMATS),
+    );
 }
 
 /** Everything that decides the entry's content, plus the sources of literal values. */
@@ -33,14 +44,22 @@ export function addEntryOptions(cmd: Command): Command {
     .addOption(new Option('--auth <a>', 'password (default) | bearer (remote and proxy)').choices(AUTH_METHODS))
     .option('--package <spec>', `local mode package (default: ${MCP_SERVER_PACKAGE})`)
     .addOption(
-      new Option('--secrets <how>', 'ref (default where the client expands variables) | literal | prompt (VS Code and Visual Studio inputs)').choices(SECRETS_HOW),
+      new Option(
+        '--secrets <how>',
+        'ref (default where the client expands variables) | literal | prompt (VS Code and Visual Studio inputs)',
+      ).choices(SECRETS_HOW),
     )
     .option('--email <e>', 'email for literal values (else SERVICE_EMAIL, else a prompt)')
     .option('--password-stdin', 'read the password for literal values from stdin')
     .option('--password-file <file>', 'read the password for literal values from a file')
     .addOption(
-      new Option('--token <how>', 'with --auth bearer: helper (svcctl hands out a fresh token; the default after svcctl login --save --remember-password) | static').choices(TOKEN_HOW),
+      new Option(
+        '--token <how>',
+        'with --auth bearer: helper (svcctl hands out a fresh token; the default after svcctl login --save --remember-password) | static',
+      ).choices(TOKEN_HOW),
     )
-    .option('--token-file <file>', 'access token for --auth bearer --token static (else SERVICE_ACCESS_TOKEN, else the token of svcctl login --save)');
+    .option(
+      '--token-file <file>',
+      'access token for --auth bearer --token static (else SERVICE_ACCESS_TOKEN, else the token of svcctl login --save)',
+    );
 }
-

@@ -71,7 +71,12 @@ function groupsFor(argv: readonly string[] | undefined): readonly { register: Re
 }
 
 /** The deployment a command uses when no flag or variable gives the base URL; undefined when one does (nothing is read). */
-async function savedDeploymentFor(env: NodeJS.ProcessEnv, homeDir: string, globals: Partial<GlobalOptions>, command: string): Promise<Picked | undefined> {
+async function savedDeploymentFor(
+  env: NodeJS.ProcessEnv,
+  homeDir: string,
+  globals: Partial<GlobalOptions>,
+  command: string,
+): Promise<Picked | undefined> {
   if (globals.baseUrl || command === 'dev' || command === 'completion') return undefined;
   const named = globals.deployment ? { name: globals.deployment, source: '--deployment' } : undefined;
   if (!named && readSetting(env, 'BASE_URL')) return undefined;
@@ -108,8 +113,16 @@ export function createProgram(io: Io, argv?: readonly string[]): Command {
     .option('--no-input', 'never prompt; fail at once when a value is missing')
     .addOption(new Option('--base-url <url>', 'API base of the deployment (else SERVICE_BASE_URL)'))
     .addOption(new Option('--mcp-url <url>', 'remote MCP address (else SERVICE_MCP_URL, or derived from the base URL)'))
-    .option('--allow-http', 'send credentials over plain http to a host other than loopback (else refused; also SVCCTL_ALLOW_HTTP=1)')
-    .addOption(new Option('--deployment <name>', 'a deployment saved by login --save (else SVCCTL_DEPLOYMENT; svcctl deployment list)'))
+    .option(
+      '--allow-http',
+      'send credentials over plain http to a host other than loopback (else refused; also SVCCTL_ALLOW_HTTP=1)',
+    )
+    .addOption(
+      new Option(
+        '--deployment <name>',
+        'a deployment saved by login --save (else SVCCTL_DEPLOYMENT; svcctl deployment list)',
+      ),
+    )
     .addHelpText('after', EXIT_CODES_HELP)
     .showSuggestionAfterError(true)
     .exitOverride()
@@ -118,7 +131,8 @@ export function createProgram(io: Io, argv?: readonly string[]): Command {
       writeErr: (text) => io.stderr.write(text),
       // Commander's own usage errors in svcctl's form (error: in red, the suggestion as hint:).
       outputError: (text, write) => {
-        const colored = io.colors !== undefined && colorAllowed(io.stderr, io.env, !(argv ?? []).includes('--no-color'));
+        const colored =
+          io.colors !== undefined && colorAllowed(io.stderr, io.env, !(argv ?? []).includes('--no-color'));
         write(formatCommanderError(text, colored ? io.colors! : PLAIN_STYLES));
       },
     });
@@ -126,7 +140,12 @@ export function createProgram(io: Io, argv?: readonly string[]): Command {
   // Without --base-url or SERVICE_BASE_URL, the saved deployment is read before the command runs (the rest is synchronous).
   let deployment: Picked | undefined;
   program.hook('preAction', async (_program, action) => {
-    deployment = await savedDeploymentFor(io.env, io.homeDir, action.optsWithGlobals() as Partial<GlobalOptions>, action.name());
+    deployment = await savedDeploymentFor(
+      io.env,
+      io.homeDir,
+      action.optsWithGlobals() as Partial<GlobalOptions>,
+      action.name(),
+    );
   });
 
   const contextFor: ContextFactory = (command) => {

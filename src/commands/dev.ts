@@ -72,16 +72,33 @@ export async function runDev(ctx: Context, options: DevOptions): Promise<void> {
   // The ready line holds the sandbox's throwaway secrets on purpose: it is how scripts get them.
   const readyLine = sandbox.readyLine() as unknown as ReadyLine;
   // A person at a terminal gets lines to paste; the JSON line stays for pipes, --json and --format json.
-  const greetPerson = !options.detachedChild && options.format === undefined && !ctx.globals.json && ctx.out.stdout.isTTY === true;
-  ctx.out.raw(greetPerson ? terminalGreeting(readyLine) : formatReady(readyLine, options.detachedChild ? 'json' : (options.format ?? 'json')), { secret: true });
+  const greetPerson =
+    !options.detachedChild && options.format === undefined && !ctx.globals.json && ctx.out.stdout.isTTY === true;
+  ctx.out.raw(
+    greetPerson
+      ? terminalGreeting(readyLine)
+      : formatReady(readyLine, options.detachedChild ? 'json' : (options.format ?? 'json')),
+    { secret: true },
+  );
   ready = true;
-  say(`svcctl dev: serving ${sandbox.baseUrl} and ${sandbox.mcpUrl} (${options.detachedChild ? 'in the background' : 'Ctrl+C to stop'})`);
-  say(`  MCP protocol: ${options.protocol === '2025-11-25' || options.protocol === '2026-07-28' ? `${options.protocol} only` : '2025-11-25 and 2026-07-28'}`);
+  say(
+    `svcctl dev: serving ${sandbox.baseUrl} and ${sandbox.mcpUrl} (${options.detachedChild ? 'in the background' : 'Ctrl+C to stop'})`,
+  );
+  say(
+    `  MCP protocol: ${options.protocol === '2025-11-25' || options.protocol === '2026-07-28' ? `${options.protocol} only` : '2025-11-25 and 2026-07-28'}`,
+  );
   say(`  users: ${sandbox.users.map((u) => u.email).join(', ')}`);
-  say(`  webhooks: ${sandbox.webhooks.map((w) => `${w.name} (${w.hmac_secret === null ? 'unsigned' : 'HMAC-signed'})`).join(', ')}`);
-  if (eventsFile) say(`  events file: ${eventsFile}${sandbox.store.size > 0 ? ` (${sandbox.store.size} earlier event${sandbox.store.size === 1 ? '' : 's'} read back)` : ''}`);
-  if (logFile && !options.detachedChild) ctx.out.info(`svcctl dev: serving ${sandbox.baseUrl}; the request log goes to ${logFile} (Ctrl+C to stop)`);
-  if (!options.detachedChild && !greetPerson) ctx.out.info('  passwords, ingest tokens and HMAC secrets are in the ready line on stdout');
+  say(
+    `  webhooks: ${sandbox.webhooks.map((w) => `${w.name} (${w.hmac_secret === null ? 'unsigned' : 'HMAC-signed'})`).join(', ')}`,
+  );
+  if (eventsFile)
+    say(
+      `  events file: ${eventsFile}${sandbox.store.size > 0 ? ` (${sandbox.store.size} earlier event${sandbox.store.size === 1 ? '' : 's'} read back)` : ''}`,
+    );
+  if (logFile && !options.detachedChild)
+    ctx.out.info(`svcctl dev: serving ${sandbox.baseUrl}; the request log goes to ${logFile} (Ctrl+C to stop)`);
+  if (!options.detachedChild && !greetPerson)
+    ctx.out.info('  passwords, ingest tokens and HMAC secrets are in the ready line on stdout');
 
   const signal = await stopped;
   stopInterrupt();
@@ -95,7 +112,14 @@ export async function runDev(ctx: Context, options: DevOptions): Promise<void> {
 
 /** The arguments that start the same sandbox again (paths already absolute). */
 function childArgs(options: DevOptions, files: { eventsFile?: string; logFile?: string }): string[] {
-  const args = ['--port', String(options.port), '--token-ttl', String(options.tokenTtl), '--max-body', String(options.maxBody)];
+  const args = [
+    '--port',
+    String(options.port),
+    '--token-ttl',
+    String(options.tokenTtl),
+    '--max-body',
+    String(options.maxBody),
+  ];
   for (const user of options.user ?? []) args.push('--user', user);
   for (const webhook of options.webhook ?? []) args.push('--webhook', webhook);
   if (files.eventsFile !== undefined) args.push('--events-file', files.eventsFile);
@@ -105,12 +129,24 @@ function childArgs(options: DevOptions, files: { eventsFile?: string; logFile?: 
   return args;
 }
 
-async function runDetached(ctx: Context, options: DevOptions, files: { eventsFile?: string; logFile?: string }): Promise<void> {
+async function runDetached(
+  ctx: Context,
+  options: DevOptions,
+  files: { eventsFile?: string; logFile?: string },
+): Promise<void> {
   const { startDetached } = await import('../dev/detach.js');
   const program = ctx.program ?? { execPath: 'node', script: undefined };
-  const { ready, pid } = await startDetached({ program, args: childArgs(options, files), env: ctx.env, cwd: ctx.cwd, stderr: ctx.out.stderr });
+  const { ready, pid } = await startDetached({
+    program,
+    args: childArgs(options, files),
+    env: ctx.env,
+    cwd: ctx.cwd,
+    stderr: ctx.out.stderr,
+  });
   ctx.out.raw(formatReady(ready, options.format ?? 'json', pid), { secret: true });
   const stop = ctx.platform === 'win32' ? `Stop-Process -Id ${pid}` : `kill ${pid}`;
   ctx.out.info(`svcctl dev: serving ${ready.base_url} in the background (pid ${pid}); stop it with: ${stop}`);
-  ctx.out.info(files.logFile === undefined ? '  request log: off (--log-file FILE keeps it)' : `  request log: ${files.logFile}`);
+  ctx.out.info(
+    files.logFile === undefined ? '  request log: off (--log-file FILE keeps it)' : `  request log: ${files.logFile}`,
+  );
 }

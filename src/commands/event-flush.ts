@@ -35,7 +35,14 @@ interface Tally {
   lastFailure?: string;
 }
 
-async function flushOne(ctx: Context, spool: SpoolFolder, name: string, listed: Map<string, Stats>, target: DeliveryTarget, tally: Tally): Promise<void> {
+async function flushOne(
+  ctx: Context,
+  spool: SpoolFolder,
+  name: string,
+  listed: Map<string, Stats>,
+  target: DeliveryTarget,
+  tally: Tally,
+): Promise<void> {
   const claimed = await claim(spool, name, listed);
   if (!claimed) return; // another flusher has it
   let outcome;
@@ -67,16 +74,38 @@ async function flushOne(ctx: Context, spool: SpoolFolder, name: string, listed: 
 export async function runEventFlush(ctx: Context, options: EventFlushOptions): Promise<void> {
   const spool = openSpool(spoolTarget(ctx, options.spool ?? true) as string, ctx.uid);
   const dir = spool.dir;
-  const resolved = await resolveSecretWithSource(ctx, { name: 'INGEST_TOKEN', what: 'ingest token', file: { path: options.tokenFile, flag: '--token-file' } });
+  const resolved = await resolveSecretWithSource(ctx, {
+    name: 'INGEST_TOKEN',
+    what: 'ingest token',
+    file: { path: options.tokenFile, flag: '--token-file' },
+  });
   if (resolved === undefined) throw usageError('no ingest token: set SERVICE_INGEST_TOKEN or pass --token-file <file>');
   checkHeaderSafe(resolved, 'ingest token');
   const token = resolved.value;
-  const secret = await resolveSecret(ctx, { name: 'HMAC_SECRET', what: 'HMAC secret', file: { path: options.hmacSecretFile, flag: '--hmac-secret-file' } });
+  const secret = await resolveSecret(ctx, {
+    name: 'HMAC_SECRET',
+    what: 'HMAC secret',
+    file: { path: options.hmacSecretFile, flag: '--hmac-secret-file' },
+  });
   const { waiting: names, listed, recovered } = await openForFlush(spool);
   if (recovered > 0) ctx.out.info(`${recovered} event(s) claimed by a flush that stopped were put back`);
   const url = apiUrl(resolveBaseUrl(ctx, "the ingest token and the events' signatures"), EVENT_PATH);
-  const transport = await createTransport({ env: ctx.env, origin: new URL(url).origin, timeoutMs: options.httpTimeout * 1000, connections: options.concurrency });
-  const target: DeliveryTarget = { url, token, secret, transport, retries: options.retries, timeoutSeconds: options.httpTimeout, keepResponse: false, redactor: ctx.secrets };
+  const transport = await createTransport({
+    env: ctx.env,
+    origin: new URL(url).origin,
+    timeoutMs: options.httpTimeout * 1000,
+    connections: options.concurrency,
+  });
+  const target: DeliveryTarget = {
+    url,
+    token,
+    secret,
+    transport,
+    retries: options.retries,
+    timeoutSeconds: options.httpTimeout,
+    keepResponse: false,
+    redactor: ctx.secrets,
+  };
   const tally: Tally = { flushed: 0, kept: 0, rejected: 0 };
   let next = 0;
   let stop: CliError | undefined;
@@ -103,6 +132,8 @@ export async function runEventFlush(ctx: Context, options: EventFlushOptions): P
   if (stop) throw stop;
   if (kept > 0) {
     const why = tally.lastFailure === undefined ? '' : `: ${tally.lastFailure}`;
-    throw new CliError(ExitCode.Unavailable, `${kept} event(s) could not be delivered and stay in ${dir}${why}`, { hint: 'run svcctl event flush again later (from cron, say); --verbose shows each event' });
+    throw new CliError(ExitCode.Unavailable, `${kept} event(s) could not be delivered and stay in ${dir}${why}`, {
+      hint: 'run svcctl event flush again later (from cron, say); --verbose shows each event',
+    });
   }
 }

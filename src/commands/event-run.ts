@@ -57,7 +57,16 @@ function labelsOf(pairs: string[]): Record<string, string> {
 
 /** Messages of a real send go to stderr: stdout belongs to the wrapped command. */
 function stderrContext(ctx: Context): Context {
-  const out = new Output({ stdout: ctx.out.stderr, stderr: ctx.out.stderr, env: ctx.env, quiet: ctx.out.quiet, verbose: ctx.out.verbose, color: ctx.globals.color, colors: ctx.out.colors, redactor: ctx.secrets });
+  const out = new Output({
+    stdout: ctx.out.stderr,
+    stderr: ctx.out.stderr,
+    env: ctx.env,
+    quiet: ctx.out.quiet,
+    verbose: ctx.out.verbose,
+    color: ctx.globals.color,
+    colors: ctx.out.colors,
+    redactor: ctx.secrets,
+  });
   // Among the job's own output, a bare event id on stderr says nothing: it is named.
   const result = out.result.bind(out);
   out.result = (text, options) => result(`svcctl: event sent, id ${text}`, options);
@@ -66,7 +75,8 @@ function stderrContext(ctx: Context): Context {
 
 export async function runEventRun(ctx: Context, options: EventRunOptions): Promise<void> {
   const [command, ...args] = options.command;
-  if (command === undefined) throw usageError('no command to run', "give it after '--': svcctl event run -- /usr/local/bin/backup.sh");
+  if (command === undefined)
+    throw usageError('no command to run', "give it after '--': svcctl event run -- /usr/local/bin/backup.sh");
   const labels = labelsOf(options.label ?? []);
   const outcome = await runCommand({
     command,
@@ -80,7 +90,13 @@ export async function runEventRun(ctx: Context, options: EventRunOptions): Promi
   const exitCode = exitCodeOf(outcome, (signal) => constants.signals[signal] ?? 0);
   if (outcome.spawnError) ctx.out.error(`cannot run '${command}': ${spawnReason(outcome.spawnError)}`);
   if (failed(outcome) || options.always || options.dryRun) {
-    await sendRunEvent(options.dryRun ? ctx : stderrContext(ctx), options, { outcome, exitCode, command, args, labels });
+    await sendRunEvent(options.dryRun ? ctx : stderrContext(ctx), options, {
+      outcome,
+      exitCode,
+      command,
+      args,
+      labels,
+    });
   }
   if (exitCode !== 0) throw new CliError(exitCode as ExitCodeValue, `exit ${exitCode}`, { silent: true });
 }
@@ -130,12 +146,21 @@ async function sendRunEvent(ctx: Context, options: EventRunOptions, run: Run): P
       !!options.investigate,
       options.timeout,
     );
-    const payload = { ...sendOptions, title: event.title, investigate: event.investigate, payload: JSON.stringify(event.payload) };
+    const payload = {
+      ...sendOptions,
+      title: event.title,
+      investigate: event.investigate,
+      payload: JSON.stringify(event.payload),
+    };
     await runEventSend(ctx, payload, credentials);
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
     // The command's exit code stands: the event's failure is only reported.
-    if (!error.silent) ctx.out.error(`the event was not sent: ${error.message}`, error.hint ?? (options.spool ? undefined : 'give --spool to keep events the service cannot take now'));
+    if (!error.silent)
+      ctx.out.error(
+        `the event was not sent: ${error.message}`,
+        error.hint ?? (options.spool ? undefined : 'give --spool to keep events the service cannot take now'),
+      );
   }
 }
 

@@ -14,7 +14,11 @@ import type { EventSendOptions, Resolved } from './event-send-options.js';
 import { deliveryTarget } from './event-send-target.js';
 import { batchSpool } from './event-spool.js';
 
-export async function sendBatch(ctx: Context, options: EventSendOptions, { url, token, secret, failedOut: given }: Resolved): Promise<void> {
+export async function sendBatch(
+  ctx: Context,
+  options: EventSendOptions,
+  { url, token, secret, failedOut: given }: Resolved,
+): Promise<void> {
   const failedOut = given as FailedOut;
   useLowMemoryEngine();
   const target = await deliveryTarget(ctx, options, url, token!.value, secret, options.concurrency);
@@ -34,20 +38,37 @@ export async function sendBatch(ctx: Context, options: EventSendOptions, { url, 
     const rate = Math.round(summary.sent / Math.max(seconds, 0.001));
     ctx.out.info(`sent ${summary.sent}, failed ${summary.failed} in ${seconds.toFixed(1)}s (${rate} events/s)`);
     if (summary.sent + summary.failed + summary.spooled === 0 && !summary.stoppedBy) {
-      ctx.out.warn(`no event was read from ${options.file === '-' ? 'stdin' : options.file}: the input is empty (or holds only blank lines), so nothing was sent`);
+      ctx.out.warn(
+        `no event was read from ${options.file === '-' ? 'stdin' : options.file}: the input is empty (or holds only blank lines), so nothing was sent`,
+      );
     }
-    if (summary.spooled > 0) ctx.out.warn(`${summary.spooled} ${summary.spooled === 1 ? 'event' : 'events'} the service could not take were spooled; send them later with 'svcctl event flush'`);
+    if (summary.spooled > 0)
+      ctx.out.warn(
+        `${summary.spooled} ${summary.spooled === 1 ? 'event' : 'events'} the service could not take were spooled; send them later with 'svcctl event flush'`,
+      );
     if (summary.failed > 0) {
-      if (failedOut.path) ctx.out.info(`the ${summary.failed} ${summary.failed === 1 ? 'line' : 'lines'} not delivered were appended to ${failedOut.path}`);
+      if (failedOut.path)
+        ctx.out.info(
+          `the ${summary.failed} ${summary.failed === 1 ? 'line' : 'lines'} not delivered were appended to ${failedOut.path}`,
+        );
       else ctx.out.warn('lines that were not delivered are lost unless --failed-out <file> is given');
     }
     if (summary.stoppedBy?.exitCode === ExitCode.Interrupted) {
       await target.transport.abort();
-      throw new CliError(ExitCode.Interrupted, `interrupted: ${summary.interruptedLines ?? 0} ${summary.interruptedLines === 1 ? 'line' : 'lines'} in flight ${summary.interruptedLines === 1 ? 'was' : 'were'} not confirmed`, {
-        hint: failedOut.path ? `they were appended to ${failedOut.path}; no input was read after them` : 'give --failed-out <file> to keep them',
-      });
+      throw new CliError(
+        ExitCode.Interrupted,
+        `interrupted: ${summary.interruptedLines ?? 0} ${summary.interruptedLines === 1 ? 'line' : 'lines'} in flight ${summary.interruptedLines === 1 ? 'was' : 'were'} not confirmed`,
+        {
+          hint: failedOut.path
+            ? `they were appended to ${failedOut.path}; no input was read after them`
+            : 'give --failed-out <file> to keep them',
+        },
+      );
     }
-    if (summary.stoppedBy) throw new CliError(summary.stoppedBy.exitCode, `the batch stopped at ${summary.stoppedBy.message}`, { hint: summary.stoppedBy.hint });
+    if (summary.stoppedBy)
+      throw new CliError(summary.stoppedBy.exitCode, `the batch stopped at ${summary.stoppedBy.message}`, {
+        hint: summary.stoppedBy.hint,
+      });
     if (summary.failed > 0) throw exitWith(ExitCode.PartialFailure);
   } finally {
     await target.transport.close();

@@ -21,7 +21,14 @@ export async function previewRequests(
   };
   // Text requests are separated by a blank line; JSON ones are NDJSON lines.
   const separator = ctx.globals.json ? '' : '\n';
-  if (!built) return printDryRunBatch(ctx, inputLines(ctx.stdin, options.file as string, ctx.cwd), options.raw, render, separator);
+  if (!built)
+    return printDryRunBatch(
+      ctx,
+      inputLines(ctx.stdin, options.file as string, ctx.cwd),
+      options.raw,
+      render,
+      separator,
+    );
   for (const warning of built.warnings) ctx.out.warn(warning);
   ctx.out.raw(render(built.body));
 }

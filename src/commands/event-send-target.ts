@@ -27,6 +27,8 @@ export async function deliveryTarget(
     timeoutSeconds: options.timeout,
     redactor: ctx.secrets,
     onRetry: ({ attempt, delayMs, reason }) =>
-      ctx.out.info(`${reason}; retrying in ${delayMs < 1000 ? `${Math.round(delayMs)} ms` : `${(delayMs / 1000).toFixed(1)}s`} (attempt ${attempt + 1} of ${options.retries + 1})`),
+      ctx.out.info(
+        `${reason}; retrying in ${delayMs < 1000 ? `${Math.round(delayMs)} ms` : `${(delayMs / 1000).toFixed(1)}s`} (attempt ${attempt + 1} of ${options.retries + 1})`,
+      ),
   };
 }

@@ -5,7 +5,12 @@ import type { Context } from '../core/context.js';
 import { resolveBaseUrl } from '../config/base-url.js';
 import { ExitCode, usageError } from '../core/errors.js';
 import { describeInput, readInputBytes } from '../fs/read-input.js';
-import { checkHeaderSafe, resolveSecret, resolveSecretWithSource, type ResolvedSecret } from '../config/secret-sources.js';
+import {
+  checkHeaderSafe,
+  resolveSecret,
+  resolveSecretWithSource,
+  type ResolvedSecret,
+} from '../config/secret-sources.js';
 import { apiUrl, envName } from '../config/settings.js';
 import { buildFromBytes, buildFromEvent, type BuiltEvent } from '../events/event-body.js';
 import { eventFromFlags, usedFlagModeOptions } from '../events/event-flags.js';
@@ -16,7 +21,6 @@ import { deliveryTarget } from './event-send-target.js';
 import type { EventCredentials, EventSendOptions, Resolved } from './event-send-options.js';
 
 export type { EventCredentials, EventSendOptions } from './event-send-options.js';
-
 
 function checkCombinations(options: EventSendOptions, json: boolean): void {
   const flagMode = usedFlagModeOptions(options);
@@ -33,10 +37,15 @@ function checkCombinations(options: EventSendOptions, json: boolean): void {
     throw usageError('--failed-out and --concurrency go with --ndjson');
   }
   if (options.dryRun && options.printCurl) throw usageError('--dry-run and --print-curl cannot be combined');
-  if (json && options.printCurl) throw usageError('--json and --print-curl cannot be combined: a curl command is not JSON', 'use --json --dry-run');
+  if (json && options.printCurl)
+    throw usageError('--json and --print-curl cannot be combined: a curl command is not JSON', 'use --json --dry-run');
 }
 
-async function ingestToken(ctx: Context, options: EventSendOptions, sending: boolean): Promise<ResolvedSecret | undefined> {
+async function ingestToken(
+  ctx: Context,
+  options: EventSendOptions,
+  sending: boolean,
+): Promise<ResolvedSecret | undefined> {
   const token = await resolveSecretWithSource(ctx, {
     name: 'INGEST_TOKEN',
     what: 'ingest token',
@@ -49,9 +58,12 @@ async function ingestToken(ctx: Context, options: EventSendOptions, sending: boo
     );
   }
   if (token) checkHeaderSafe(token, 'ingest token');
-  if (token === undefined && options.dryRun) ctx.out.warn('no ingest token is set: a real send would fail (SERVICE_INGEST_TOKEN or --token-file)');
+  if (token === undefined && options.dryRun)
+    ctx.out.warn('no ingest token is set: a real send would fail (SERVICE_INGEST_TOKEN or --token-file)');
   if (token === undefined && options.printCurl) {
-    ctx.out.warn(`no ingest token is set: the command reads $${envName('INGEST_TOKEN')}, set it before running the command`);
+    ctx.out.warn(
+      `no ingest token is set: the command reads $${envName('INGEST_TOKEN')}, set it before running the command`,
+    );
   }
   return token;
 }
@@ -63,11 +75,11 @@ function tokenReference(ctx: Context, token: ResolvedSecret | undefined): TokenR
 }
 
 export async function buildSingle(ctx: Context, options: EventSendOptions): Promise<BuiltEvent> {
-  if (options.file === undefined) return buildFromEvent(await eventFromFlags(options, (message) => ctx.out.warn(message), ctx.cwd));
+  if (options.file === undefined)
+    return buildFromEvent(await eventFromFlags(options, (message) => ctx.out.warn(message), ctx.cwd));
   const bytes = await readInputBytes(options.file, ctx.stdin, ctx.cwd);
   return buildFromBytes(bytes, { raw: options.raw, label: describeInput(options.file) });
 }
-
 
 /** Reads the ingest token (exit 2 without one when sending) and the HMAC secret from their files or variables. */
 export async function eventCredentials(ctx: Context, options: EventSendOptions): Promise<EventCredentials> {
@@ -81,12 +93,18 @@ export async function eventCredentials(ctx: Context, options: EventSendOptions):
   return { token, secret };
 }
 
-
 /** `credentials`: read already by the caller (`event run` reads them before it builds the event, to redact it). */
-export async function runEventSend(ctx: Context, options: EventSendOptions, credentials?: EventCredentials): Promise<void> {
+export async function runEventSend(
+  ctx: Context,
+  options: EventSendOptions,
+  credentials?: EventCredentials,
+): Promise<void> {
   checkCombinations(options, ctx.globals.json);
   const sending = !options.dryRun && !options.printCurl;
-  const url = apiUrl(resolveBaseUrl(ctx, sending ? "the ingest token and the event's signature" : undefined), EVENT_PATH);
+  const url = apiUrl(
+    resolveBaseUrl(ctx, sending ? "the ingest token and the event's signature" : undefined),
+    EVENT_PATH,
+  );
   const { token, secret } = credentials ?? (await eventCredentials(ctx, options));
   const resolved: Resolved = { url, token, secret };
   // The batch and preview paths are chunks of their own: one event loads neither (start-up, BENCHMARKS.md).
@@ -97,7 +115,13 @@ export async function runEventSend(ctx: Context, options: EventSendOptions, cred
   }
   if (!sending) {
     const built = options.ndjson ? undefined : await buildSingle(ctx, options);
-    return (await import('./event-send-preview.js')).previewRequests(ctx, options, resolved, tokenReference(ctx, token), built);
+    return (await import('./event-send-preview.js')).previewRequests(
+      ctx,
+      options,
+      resolved,
+      tokenReference(ctx, token),
+      built,
+    );
   }
   if (options.ndjson) return (await import('./event-send-batch.js')).sendBatch(ctx, options, resolved);
   return sendOne(ctx, options, resolved);

@@ -16,7 +16,8 @@ async function requireSecret(ctx: Context, options: SignatureOptions): Promise<s
     what: 'HMAC secret',
     file: { path: options.hmacSecretFile, flag: '--hmac-secret-file' },
   });
-  if (secret === undefined) throw usageError('no HMAC secret: set SERVICE_HMAC_SECRET or pass --hmac-secret-file <file>');
+  if (secret === undefined)
+    throw usageError('no HMAC secret: set SERVICE_HMAC_SECRET or pass --hmac-secret-file <file>');
   return secret;
 }
 

@@ -12,7 +12,13 @@ export function spoolTarget(ctx: Context, flag: string | true | undefined): stri
 }
 
 /** Keeps an event the service could not take; the command then succeeds (the event was accepted for later). */
-export async function spoolFailed(ctx: Context, dir: string, result: DeliveryResult, failure: CliError, body: Buffer): Promise<void> {
+export async function spoolFailed(
+  ctx: Context,
+  dir: string,
+  result: DeliveryResult,
+  failure: CliError,
+  body: Buffer,
+): Promise<void> {
   const path = await spoolEvent(openSpool(dir, ctx.uid), result.id, body);
   ctx.out.warn(`${failure.message}`);
   ctx.out.warn(`event ${result.id} was spooled to ${path}; send it later with 'svcctl event flush'`);
@@ -27,7 +33,10 @@ export async function reportWaiting(ctx: Context, dir: string): Promise<void> {
 }
 
 /** For --ndjson --spool: keeps each event the service could not take. */
-export function batchSpool(ctx: Context, flag: string | true | undefined): ((id: string, body: Buffer) => Promise<void>) | undefined {
+export function batchSpool(
+  ctx: Context,
+  flag: string | true | undefined,
+): ((id: string, body: Buffer) => Promise<void>) | undefined {
   const dir = spoolTarget(ctx, flag);
   if (dir === undefined) return undefined;
   const spool = openSpool(dir, ctx.uid);

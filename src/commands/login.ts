@@ -26,8 +26,10 @@ export function printToken(ctx: Context, summary: TokenSummary): void {
 export async function runLogin(ctx: Context, options: LoginOptions): Promise<void> {
   // Refused before the password is asked for (plain http to another host, src/config/plain-http.ts).
   const baseUrl = resolveBaseUrl(ctx, 'the password');
-  if (options.rememberPassword && !options.save) throw usageError('--remember-password needs --save', 'svcctl login --save --remember-password');
-  if (options.rememberDeployment && !options.save) throw usageError('--remember-deployment needs --save', 'svcctl login --save --remember-deployment');
+  if (options.rememberPassword && !options.save)
+    throw usageError('--remember-password needs --save', 'svcctl login --save --remember-password');
+  if (options.rememberDeployment && !options.save)
+    throw usageError('--remember-deployment needs --save', 'svcctl login --save --remember-deployment');
   const { email, password } = await resolveLoginCredentials(ctx, options);
   // A credentials file or keychain that cannot be saved to fails before a token is minted.
   if (options.save) await readSavedToken(ctx, baseUrl);
@@ -46,7 +48,9 @@ export async function runLogin(ctx: Context, options: LoginOptions): Promise<voi
   if (keychain) {
     // Keyed like the saved entry (the token's email), which is what a refresh reads.
     await keychain.rememberPassword({ ...keychainKey, email: summary.email ?? email.value }, password.value);
-    ctx.out.info(`The password of ${email.value} is in the OS keychain: 'svcctl token --refresh' and 'svcctl mcp proxy' log in again with it ('svcctl logout' forgets it).`);
+    ctx.out.info(
+      `The password of ${email.value} is in the OS keychain: 'svcctl token --refresh' and 'svcctl mcp proxy' log in again with it ('svcctl logout' forgets it).`,
+    );
   }
   // Saved on a terminal: the ✓ line says so, and `svcctl token` prints it when wanted; a pipe still gets it.
   if (options.save && !ctx.globals.json && ctx.out.stdout.isTTY === true) return;

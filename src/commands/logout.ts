@@ -17,5 +17,6 @@ export async function runLogout(ctx: Context): Promise<void> {
     ctx.out.info(`Not logged in to ${baseUrl}: no saved token, nothing to do`);
   }
   // Logging out of a deployment does not forget it (as with gh auth and kubectl contexts); say how to.
-  if (name !== null) ctx.out.info(`The deployment '${name}' is still saved: 'svcctl deployment remove ${name}' forgets it too.`);
+  if (name !== null)
+    ctx.out.info(`The deployment '${name}' is still saved: 'svcctl deployment remove ${name}' forgets it too.`);
 }

@@ -8,7 +8,13 @@ import { DEFAULT_TIMEOUT_SECONDS } from '../core/constants.js';
 import type { Context } from '../core/context.js';
 import { exitWith, ExitCode } from '../core/errors.js';
 import type { McpEntryOptions } from '../mcp/install/entry-request.js';
-import { isUnreadable, locateEntries, locateEntry, type LocatedEntry, type UnreadableConfig } from '../mcp/doctor/locate-entry.js';
+import {
+  isUnreadable,
+  locateEntries,
+  locateEntry,
+  type LocatedEntry,
+  type UnreadableConfig,
+} from '../mcp/doctor/locate-entry.js';
 import { CLIENTS } from '../mcp/clients/table.js';
 import { replacedNote } from './mcp-list.js';
 import { clientEnvOf, projectDirOf } from '../mcp/install/entry-request.js';
@@ -39,7 +45,9 @@ function printReport(ctx: Context, report: DoctorReport): void {
   // The lines go to stdout: colour them only when stdout, too, is a terminal.
   const paint = ctx.out.stdout.isTTY === true;
   const where = report.client === null ? report.file : `${report.client} (${report.scope} scope)`;
-  ctx.out.info(`Checking '${report.name}' of ${where}: ${report.mode === null ? 'mode unknown' : `${report.mode} mode`}`);
+  ctx.out.info(
+    `Checking '${report.name}' of ${where}: ${report.mode === null ? 'mode unknown' : `${report.mode} mode`}`,
+  );
   for (const check of report.checks) {
     const mark = check.ok ? (paint ? style.green('✓') : '✓') : paint ? style.red('✗') : '✗';
     ctx.out.result(`${mark} ${LABELS[check.name] ?? check.name}: ${check.detail}`);
@@ -54,9 +62,15 @@ function notRunText(report: DoctorReport): string {
   return `, ${report.not_run.length} not run (${report.not_run.map((name) => LABELS[name] ?? name).join(', ')})`;
 }
 
-async function checkOne(ctx: Context, located: LocatedEntry | UnreadableConfig, options: McpDoctorOptions): Promise<DoctorReport> {
+async function checkOne(
+  ctx: Context,
+  located: LocatedEntry | UnreadableConfig,
+  options: McpDoctorOptions,
+): Promise<DoctorReport> {
   const trust = await trustOptionsFor(ctx, projectDirOf(ctx, options), options.trustProject, options.package);
-  return isUnreadable(located) ? unreadableReport(located) : await runChecks(ctx, located, (options.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000, trust);
+  return isUnreadable(located)
+    ? unreadableReport(located)
+    : await runChecks(ctx, located, (options.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000, trust);
 }
 
 /** Without --client, --name or --config, every matching entry is checked, one block each (as `status --check`). */

@@ -25,19 +25,25 @@ function maskString(key: string | undefined, value: string): string {
 export function maskEntry(value: unknown, key?: string): unknown {
   if (typeof value === 'string') return maskString(key, value);
   if (Array.isArray(value)) return value.map((item) => maskEntry(item));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskEntry(v, k)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskEntry(v, k)]));
   return value;
 }
 
 export async function runMcpGet(ctx: Context, options: McpEntryOptions): Promise<void> {
   const located = await locateEntry(ctx, options);
-  if (isUnreadable(located)) throw new CliError(ExitCode.UnsafeConfig, located.problem, { hint: `fix ${located.file}, or reinstall: svcctl mcp install --force` });
+  if (isUnreadable(located))
+    throw new CliError(ExitCode.UnsafeConfig, located.problem, {
+      hint: `fix ${located.file}, or reinstall: svcctl mcp install --force`,
+    });
   const entry = maskEntry(located.value);
   if (ctx.globals.json) {
     ctx.out.jsonResult({ client: located.client, scope: located.scope, file: located.file, name: located.name, entry });
     return;
   }
   const where = located.client === null ? located.file : `${located.client} (${located.scope} scope)`;
-  ctx.out.info(`'${located.name}' of ${where}, in ${located.file}${located.stale ? ' (a place the installed client does not read)' : ''}:`);
+  ctx.out.info(
+    `'${located.name}' of ${where}, in ${located.file}${located.stale ? ' (a place the installed client does not read)' : ''}:`,
+  );
   ctx.out.result(JSON.stringify(entry, null, 2));
 }

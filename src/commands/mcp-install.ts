@@ -10,7 +10,13 @@ import { exitWith, ExitCode, usageError } from '../core/errors.js';
 import { applyChanges, diffOf, planAll, showDryRun, type PlannedChange } from '../mcp/install/apply-plans.js';
 import { CLIENTS } from '../mcp/clients/table.js';
 import { unreadBy } from '../mcp/clients/versions.js';
-import { buildEntryRequest, clientEnvOf, explicitTargets, type EntryUrls, type McpEntryOptions } from '../mcp/install/entry-request.js';
+import {
+  buildEntryRequest,
+  clientEnvOf,
+  explicitTargets,
+  type EntryUrls,
+  type McpEntryOptions,
+} from '../mcp/install/entry-request.js';
 import { fileTargetOf, planInstall } from '../mcp/install/install-plan.js';
 import { movedNote, removalsElsewhere } from '../mcp/install/stale-entries.js';
 import { chooseClients, chooseModeAndAuth } from '../mcp/install/interactive-choice.js';
@@ -31,10 +37,14 @@ interface Prepared {
   rendered: RenderedEntry;
 }
 
-async function chooseTargets(ctx: Context, options: McpInstallOptions): Promise<{ targets: Target[]; options: McpInstallOptions }> {
+async function chooseTargets(
+  ctx: Context,
+  options: McpInstallOptions,
+): Promise<{ targets: Target[]; options: McpInstallOptions }> {
   const targets = explicitTargets(options);
   if (targets.length > 0) return { targets, options };
-  if (options.config !== undefined) throw usageError('--config needs --client <id> or --format mcpServers|servers|toml');
+  if (options.config !== undefined)
+    throw usageError('--config needs --client <id> or --format mcpServers|servers|toml');
   const clients = await chooseClients(ctx, clientEnvOf(ctx, options), 'install the server');
   const chosen = { ...(await chooseModeAndAuth(ctx, options, clients)), client: clients };
   return { targets: clients.map((client) => ({ client })), options: chosen };
@@ -62,7 +72,9 @@ async function prepareAll(ctx: Context, targets: Target[], options: McpInstallOp
 }
 
 function secretValues(request: EntryRequest): string[] {
-  return [request.literals.password, request.literals.token].filter((value): value is string => typeof value === 'string' && value !== '');
+  return [request.literals.password, request.literals.token].filter(
+    (value): value is string => typeof value === 'string' && value !== '',
+  );
 }
 
 /** Differing entries: replaced after a "yes" on a terminal; otherwise exit 7 with the diff. */
@@ -71,7 +83,9 @@ async function settleConflicts(ctx: Context, changes: PlannedChange[], options: 
   if (conflicts.length === 0 || options.dryRun) return;
   const ask = canPrompt(ctx);
   for (const change of conflicts) {
-    ctx.out.warn(`${change.plan.target.label}: ${change.plan.target.file} already has a different '${change.name}' entry`);
+    ctx.out.warn(
+      `${change.plan.target.label}: ${change.plan.target.file} already has a different '${change.name}' entry`,
+    );
     ctx.out.rawError(`${diffOf(change)}\n`);
     if (ask) {
       const { promptConfirm } = await import('../ui/prompts.js');
@@ -82,7 +96,9 @@ async function settleConflicts(ctx: Context, changes: PlannedChange[], options: 
         continue;
       }
       // A "no" is the user's choice, not an error: said plainly, with the same exit code as a refusal.
-      ctx.out.info(`cancelled: nothing was written (the '${change.name}' entry in ${change.plan.target.file} is kept as it is)`);
+      ctx.out.info(
+        `cancelled: nothing was written (the '${change.name}' entry in ${change.plan.target.file} is kept as it is)`,
+      );
       throw exitWith(ExitCode.UnsafeConfig);
     }
     ctx.out.error(
@@ -97,12 +113,17 @@ function adviseAfterChange(ctx: Context, prepared: Prepared[], changed: Set<numb
   const exports = new Set<string>();
   prepared.forEach(({ request, rendered }, index) => {
     if (!changed.has(index)) return;
-    if (rendered.literalSecrets) ctx.out.info(`${labelOf(request)}: the file holds your credentials as literal values; it is readable only by you (mode 0600)`);
+    if (rendered.literalSecrets)
+      ctx.out.info(
+        `${labelOf(request)}: the file holds your credentials as literal values; it is readable only by you (mode 0600)`,
+      );
     for (const name of rendered.variablesToExport) exports.add(name);
     for (const note of rendered.notes) ctx.out.info(`${labelOf(request)}: ${note}`);
   });
   if (exports.size > 0) {
-    ctx.out.info(`The entry reads ${[...exports].join(', ')} from the environment: export ${exports.size > 1 ? 'them' : 'it'} in the environment the client starts from.`);
+    ctx.out.info(
+      `The entry reads ${[...exports].join(', ')} from the environment: export ${exports.size > 1 ? 'them' : 'it'} in the environment the client starts from.`,
+    );
   }
 }
 
@@ -120,7 +141,8 @@ function warnUnread(ctx: Context, prepared: Prepared[], clientEnv: ClientEnv, co
   for (const { request } of prepared) {
     if (!('client' in request.target)) continue;
     const client = CLIENTS[request.target.client];
-    for (const reason of unreadBy(client, clientEnv, request.scope)) ctx.out.warn(`${client.label}: ${reason}: that version will not load '${request.name}'`);
+    for (const reason of unreadBy(client, clientEnv, request.scope))
+      ctx.out.warn(`${client.label}: ${reason}: that version will not load '${request.name}'`);
   }
 }
 
@@ -131,19 +153,33 @@ function warnUnread(ctx: Context, prepared: Prepared[], clientEnv: ClientEnv, co
 async function sayDeployment(ctx: Context, prepared: Prepared[]): Promise<void> {
   const first = prepared[0]?.request;
   if (!first) return;
-  const [{ baseUrlOrigin, optionalBaseUrl }, { readSetting }] = await Promise.all([import('../config/base-url.js'), import('../config/settings.js')]);
+  const [{ baseUrlOrigin, optionalBaseUrl }, { readSetting }] = await Promise.all([
+    import('../config/base-url.js'),
+    import('../config/settings.js'),
+  ]);
   const target = first.mode === 'remote' ? first.mcpUrl : first.baseUrl;
-  const givenMcpUrl = first.mode === 'remote' ? readSetting(ctx.env, 'MCP_URL', { value: ctx.globals.mcpUrl, name: '--mcp-url' }) : undefined;
+  const givenMcpUrl =
+    first.mode === 'remote'
+      ? readSetting(ctx.env, 'MCP_URL', { value: ctx.globals.mcpUrl, name: '--mcp-url' })
+      : undefined;
   const baseUrl = first.baseUrl || optionalBaseUrl(ctx);
-  if (givenMcpUrl || baseUrl === undefined) return ctx.out.info(`The entry points at ${target}${givenMcpUrl ? ` (from ${givenMcpUrl.source})` : ''}.`);
+  if (givenMcpUrl || baseUrl === undefined)
+    return ctx.out.info(`The entry points at ${target}${givenMcpUrl ? ` (from ${givenMcpUrl.source})` : ''}.`);
   const origin = baseUrlOrigin(ctx, baseUrl);
-  ctx.out.info(`The entry points at ${origin.name ? `deployment '${origin.name}' ` : ''}${target} (from ${origin.source}).`);
+  ctx.out.info(
+    `The entry points at ${origin.name ? `deployment '${origin.name}' ` : ''}${target} (from ${origin.source}).`,
+  );
   if (!origin.saved) return;
   const { probeDeployment } = await import('../http/reachable.js');
   const reach = await probeDeployment(ctx.env, baseUrl);
   if (!reach.answers) {
-    const forget = ctx.deployment?.kind === 'picked' && ctx.deployment.source !== 'the only saved login' ? `svcctl deployment remove ${origin.name}` : 'svcctl logout';
-    ctx.out.warn(`${baseUrl} does not answer (${reach.reason}): is it a sandbox that was stopped? Pass --base-url, or forget it: ${forget}`);
+    const forget =
+      ctx.deployment?.kind === 'picked' && ctx.deployment.source !== 'the only saved login'
+        ? `svcctl deployment remove ${origin.name}`
+        : 'svcctl logout';
+    ctx.out.warn(
+      `${baseUrl} does not answer (${reach.reason}): is it a sandbox that was stopped? Pass --base-url, or forget it: ${forget}`,
+    );
   }
 }
 
@@ -152,13 +188,16 @@ function sayAuth(ctx: Context, prepared: Prepared[], given: McpInstallOptions): 
   const first = prepared[0]?.request;
   if (!first || first.mode === 'local' || given.auth !== undefined) return;
   if (first.auth === 'password') {
-    ctx.out.info('Auth: password headers (no --auth given): the client sends the email and password with every request; --auth bearer --token helper sends a short-lived token instead.');
+    ctx.out.info(
+      'Auth: password headers (no --auth given): the client sends the email and password with every request; --auth bearer --token helper sends a short-lived token instead.',
+    );
   } else {
     ctx.out.info(`Auth: ${first.auth}${first.tokenHelper ? ' with the svcctl token helper' : ''} (no --auth given).`);
   }
 }
 
-const labelOf = (request: EntryRequest): string => ('client' in request.target ? CLIENTS[request.target.client].label : `${request.target.format} file`);
+const labelOf = (request: EntryRequest): string =>
+  'client' in request.target ? CLIENTS[request.target.client].label : `${request.target.format} file`;
 
 export async function runMcpInstall(ctx: Context, given: McpInstallOptions): Promise<void> {
   const { targets, options } = await chooseTargets(ctx, given);
@@ -166,23 +205,39 @@ export async function runMcpInstall(ctx: Context, given: McpInstallOptions): Pro
   await sayDeployment(ctx, prepared);
   sayAuth(ctx, prepared, given);
   const clientEnv = clientEnvOf(ctx, options);
-  const fileTargets = prepared.map(({ request }) => fileTargetOf(request.target, request.name, request.scope, clientEnv, options.config, ctx));
-  const changes = await planAll(ctx, prepared.map((item, index) => ({ ...item, fileTarget: fileTargets[index]! })), async (item) => ({
-    plan: await planInstall(item.fileTarget, item.rendered, { force: options.force === true }),
-    name: item.request.name,
-    mode: item.request.mode,
-    secrets: secretValues(item.request),
-    fileMode: item.rendered.literalSecrets ? 0o600 : undefined,
-    reapply: (snapshot) => planInstall(item.fileTarget, item.rendered, { force: options.force === true }, snapshot),
-    confirm: true,
-  }));
+  const fileTargets = prepared.map(({ request }) =>
+    fileTargetOf(request.target, request.name, request.scope, clientEnv, options.config, ctx),
+  );
+  const changes = await planAll(
+    ctx,
+    prepared.map((item, index) => ({ ...item, fileTarget: fileTargets[index]! })),
+    async (item) => ({
+      plan: await planInstall(item.fileTarget, item.rendered, { force: options.force === true }),
+      name: item.request.name,
+      mode: item.request.mode,
+      secrets: secretValues(item.request),
+      fileMode: item.rendered.literalSecrets ? 0o600 : undefined,
+      reapply: (snapshot) => planInstall(item.fileTarget, item.rendered, { force: options.force === true }, snapshot),
+      confirm: true,
+    }),
+  );
   const files = new Set(changes.map((change) => change.plan.target.file));
   if (files.size < changes.length) throw usageError('two targets name the same file: install them one at a time');
-  await checkLiteralsInRepository(ctx, changes.map((change, index) => ({ plan: change.plan, literal: prepared[index]!.rendered.literalSecrets })), options.force === true);
+  await checkLiteralsInRepository(
+    ctx,
+    changes.map((change, index) => ({ plan: change.plan, literal: prepared[index]!.rendered.literalSecrets })),
+    options.force === true,
+  );
   await settleConflicts(ctx, changes, options);
   warnDiscontinued(ctx, prepared);
   warnUnread(ctx, prepared, clientEnv, options.config);
-  const moves = await removalsElsewhere(ctx, prepared.map(({ request }) => ({ target: request.target, name: request.name, scope: request.scope })), clientEnv, options.config, 'movable');
+  const moves = await removalsElsewhere(
+    ctx,
+    prepared.map(({ request }) => ({ target: request.target, name: request.name, scope: request.scope })),
+    clientEnv,
+    options.config,
+    'movable',
+  );
   for (const move of moves) ctx.out.info(`${move.plan.target.label}: ${movedNote(move.stale, move.name)}`);
   if (options.dryRun) {
     showDryRun(ctx, [...changes, ...moves]);

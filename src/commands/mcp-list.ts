@@ -16,7 +16,14 @@ import { shownUrl } from '../config/settings.js';
 import { clientEnvOf } from '../mcp/install/entry-request.js';
 import { readSnapshot } from '../fs/safe-write.js';
 import { openDocument } from '../mcp/install/install-plan.js';
-import { entryUrl, forAnotherDeployment, modeOf, packageName, pointsAtService, type ServiceMatcher } from '../mcp/service-entries.js';
+import {
+  entryUrl,
+  forAnotherDeployment,
+  modeOf,
+  packageName,
+  pointsAtService,
+  type ServiceMatcher,
+} from '../mcp/service-entries.js';
 import { savedBaseUrls } from '../auth/credentials-store.js';
 import { readDeployments } from '../config/deployments-file.js';
 import { deriveMcpUrl } from '../config/settings.js';
@@ -44,7 +51,10 @@ export interface ListedEntry {
 
 /** The MCP URLs of every deployment svcctl knows of: an entry for one of them is listed whatever the current one is. */
 async function knownMcpUrls(ctx: Context): Promise<string[]> {
-  const saved = await readDeployments(ctx).then((file) => file.deployments.map((d) => d.baseUrl), () => []);
+  const saved = await readDeployments(ctx).then(
+    (file) => file.deployments.map((d) => d.baseUrl),
+    () => [],
+  );
   const logins = await savedBaseUrls(ctx).catch(() => [] as string[]);
   return [...new Set([...saved, ...logins])].flatMap((baseUrl) => {
     try {
@@ -55,10 +65,17 @@ async function knownMcpUrls(ctx: Context): Promise<string[]> {
   });
 }
 
-export async function findServiceEntries(ctx: Context, options: McpListOptions): Promise<{ entries: ListedEntry[]; warnings: string[] }> {
+export async function findServiceEntries(
+  ctx: Context,
+  options: McpListOptions,
+): Promise<{ entries: ListedEntry[]; warnings: string[] }> {
   const clientEnv = clientEnvOf(ctx, options);
   const inUse = { mcpUrl: optionalMcpUrl(ctx), baseUrl: optionalBaseUrl(ctx) };
-  const matcher: ServiceMatcher = { package: packageName(options.package ?? MCP_SERVER_PACKAGE), mcpUrl: inUse.mcpUrl, otherMcpUrls: await knownMcpUrls(ctx) };
+  const matcher: ServiceMatcher = {
+    package: packageName(options.package ?? MCP_SERVER_PACKAGE),
+    mcpUrl: inUse.mcpUrl,
+    otherMcpUrls: await knownMcpUrls(ctx),
+  };
   const documents = new Map<string, ConfigDocument | null>();
   const entries: ListedEntry[] = [];
   const warnings: string[] = [];
@@ -66,8 +83,16 @@ export async function findServiceEntries(ctx: Context, options: McpListOptions):
   const visited = new Set<string>();
   for (const client of allClients()) {
     for (const scope of client.scopes) {
-      const current = { file: client.configPath(clientEnv, scope), serversPath: client.serversPath(scope, clientEnv), stale: undefined };
-      const others = otherPlaces(client, clientEnv, scope).map((other) => ({ file: other.file, serversPath: other.serversPath, stale: other.stale ? other : undefined }));
+      const current = {
+        file: client.configPath(clientEnv, scope),
+        serversPath: client.serversPath(scope, clientEnv),
+        stale: undefined,
+      };
+      const others = otherPlaces(client, clientEnv, scope).map((other) => ({
+        file: other.file,
+        serversPath: other.serversPath,
+        stale: other.stale ? other : undefined,
+      }));
       for (const place of [current, ...others]) {
         const { file } = place;
         if (!documents.has(file)) {
@@ -88,9 +113,25 @@ export async function findServiceEntries(ctx: Context, options: McpListOptions):
         if (servers === null || typeof servers !== 'object' || Array.isArray(servers)) continue;
         for (const [name, value] of Object.entries(servers)) {
           if (!pointsAtService(value, matcher)) continue;
-          const stale = place.stale ? { read_by: place.stale.readBy, current: place.stale.current, current_reader: place.stale.currentReader, why: describeStale(place.stale, name) } : undefined;
+          const stale = place.stale
+            ? {
+                read_by: place.stale.readBy,
+                current: place.stale.current,
+                current_reader: place.stale.currentReader,
+                why: describeStale(place.stale, name),
+              }
+            : undefined;
           const url = entryUrl(value);
-          entries.push({ client: client.id, scope, file, name, mode: modeOf(value), url: url ?? null, other_deployment: forAnotherDeployment(url, inUse), ...(stale ? { stale } : {}) });
+          entries.push({
+            client: client.id,
+            scope,
+            file,
+            name,
+            mode: modeOf(value),
+            url: url ?? null,
+            other_deployment: forAnotherDeployment(url, inUse),
+            ...(stale ? { stale } : {}),
+          });
         }
       }
     }
@@ -107,10 +148,15 @@ export function entryWarnings(entries: ListedEntry[], clientEnv: ClientEnv): str
   const warnings: string[] = [];
   for (const entry of entries) {
     if (!entry.stale) continue;
-    const moved = entries.some((other) => other.client === entry.client && other.scope === entry.scope && other.name === entry.name && !other.stale);
+    const moved = entries.some(
+      (other) =>
+        other.client === entry.client && other.scope === entry.scope && other.name === entry.name && !other.stale,
+    );
     warnings.push(
       `${entry.client} (${entry.scope}) ${entry.stale.why}, so the client will not load it: ` +
-        (moved ? `remove the old one with: svcctl mcp uninstall --client ${entry.client} --name ${entry.name}, then install again` : `move it with: svcctl mcp install --client ${entry.client}${entry.scope === 'user' ? '' : ` --scope ${entry.scope}`}`),
+        (moved
+          ? `remove the old one with: svcctl mcp uninstall --client ${entry.client} --name ${entry.name}, then install again`
+          : `move it with: svcctl mcp install --client ${entry.client}${entry.scope === 'user' ? '' : ` --scope ${entry.scope}`}`),
     );
   }
   const warned = new Set<string>();
@@ -124,7 +170,12 @@ export function entryWarnings(entries: ListedEntry[], clientEnv: ClientEnv): str
   }
   for (const entry of entries) {
     const note = replacedNote(CLIENTS[entry.client], clientEnv);
-    if (note === undefined || warned.has(note) || entries.some((other) => other.client === CLIENTS[entry.client].replacedBy?.client && !other.stale)) continue;
+    if (
+      note === undefined ||
+      warned.has(note) ||
+      entries.some((other) => other.client === CLIENTS[entry.client].replacedBy?.client && !other.stale)
+    )
+      continue;
     warned.add(note);
     warnings.push(note);
   }
@@ -138,14 +189,17 @@ export function replacedNote(client: ClientSpec, clientEnv: ClientEnv): string |
   return `${next.label}, which replaces ${client.label}, is on this machine and does not read ${client.label}'s file: add the server for it with: svcctl mcp install --client ${next.client}`;
 }
 
-export const urlCell = (entry: ListedEntry): string => `${entry.url === null ? '-' : shownUrl(entry.url)}${entry.other_deployment ? ' (other deployment)' : ''}`;
+export const urlCell = (entry: ListedEntry): string =>
+  `${entry.url === null ? '-' : shownUrl(entry.url)}${entry.other_deployment ? ' (other deployment)' : ''}`;
 
 /** Entries for another deployment are listed, marked, and said to be: commands that act on "the" entry use the current one. */
 export function sayOtherDeployments(ctx: Context, entries: ListedEntry[]): void {
   const others = entries.filter((entry) => entry.other_deployment).length;
   if (others === 0) return;
   const current = optionalBaseUrl(ctx);
-  ctx.out.info(`${others} of ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'} ${others === 1 ? 'points' : 'point'} at another deployment than ${current ?? 'the current one'} (marked "other deployment").`);
+  ctx.out.info(
+    `${others} of ${entries.length} ${entries.length === 1 ? 'entry' : 'entries'} ${others === 1 ? 'points' : 'point'} at another deployment than ${current ?? 'the current one'} (marked "other deployment").`,
+  );
 }
 
 export async function runMcpList(ctx: Context, options: McpListOptions): Promise<void> {
@@ -159,9 +213,22 @@ export async function runMcpList(ctx: Context, options: McpListOptions): Promise
     ctx.out.info('no MCP client config on this machine has an entry for the service (svcctl mcp install adds one)');
     return;
   }
-  const rows = [['CLIENT', 'SCOPE', 'NAME', 'MODE', 'URL', 'FILE'], ...entries.map((entry) => [entry.client, entry.scope, entry.name, entry.stale ? `${entry.mode} (stale)` : entry.mode, urlCell(entry), entry.file])];
+  const rows = [
+    ['CLIENT', 'SCOPE', 'NAME', 'MODE', 'URL', 'FILE'],
+    ...entries.map((entry) => [
+      entry.client,
+      entry.scope,
+      entry.name,
+      entry.stale ? `${entry.mode} (stale)` : entry.mode,
+      urlCell(entry),
+      entry.file,
+    ]),
+  ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  for (const row of rows) ctx.out.result(row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  '));
+  for (const row of rows)
+    ctx.out.result(
+      row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  '),
+    );
   sayOtherDeployments(ctx, entries);
   for (const warning of entryWarnings(entries, clientEnvOf(ctx, options))) ctx.out.warn(warning);
 }

@@ -26,16 +26,25 @@ function singleTarget(options: McpEntryOptions, command: string): Target {
   return target;
 }
 
-async function prepare(ctx: Context, options: McpEntryOptions, command: string): Promise<{ request: EntryRequest; rendered: RenderedEntry }> {
+async function prepare(
+  ctx: Context,
+  options: McpEntryOptions,
+  command: string,
+): Promise<{ request: EntryRequest; rendered: RenderedEntry }> {
   const target = singleTarget(options, command);
-  const request = await buildEntryRequest(ctx, target, options, { literals: options.showSecrets ? 'values' : 'placeholders' });
+  const request = await buildEntryRequest(ctx, target, options, {
+    literals: options.showSecrets ? 'values' : 'placeholders',
+  });
   return { request, rendered: renderEntry(request) };
 }
 
 function reportAdvice(ctx: Context, request: EntryRequest, rendered: RenderedEntry, showSecrets: boolean): void {
-  if (rendered.literalSecrets && !showSecrets) ctx.out.info('literal secrets are shown as placeholders; --show-secrets prints the values');
-  if (rendered.variablesToExport.length > 0) ctx.out.info(`export before starting the client: ${rendered.variablesToExport.join(', ')}`);
-  if (request.mode === 'local' || request.mode === 'proxy') ctx.out.debug('local and proxy mode need Node.js 20 or later and npx on the client PATH');
+  if (rendered.literalSecrets && !showSecrets)
+    ctx.out.info('literal secrets are shown as placeholders; --show-secrets prints the values');
+  if (rendered.variablesToExport.length > 0)
+    ctx.out.info(`export before starting the client: ${rendered.variablesToExport.join(', ')}`);
+  if (request.mode === 'local' || request.mode === 'proxy')
+    ctx.out.debug('local and proxy mode need Node.js 20 or later and npx on the client PATH');
   for (const note of rendered.notes) ctx.out.info(note);
 }
 
@@ -58,47 +67,55 @@ export async function runMcpPrint(ctx: Context, options: McpEntryOptions): Promi
   const text = await entryDocumentText(entryPath, rendered, format);
   const shown = { secret: options.showSecrets === true };
   if (ctx.globals.json) {
-    ctx.out.jsonResult({
-      client: 'client' in target ? target.client : null,
-      format: 'format' in target ? target.format : format,
-      file,
-      scope: request.scope,
-      name: request.name,
-      mode: request.mode,
-      auth: request.auth,
-      secrets: request.secrets,
-      entry_path: entryPath,
-      entry: rendered.value,
-      inputs: rendered.extraTopLevel?.inputs ?? null,
-      document: format === 'toml' ? text : entryDocumentValue(entryPath, rendered),
-      literal_secrets: rendered.literalSecrets,
-      variables_to_export: rendered.variablesToExport,
-      notes: rendered.notes,
-    }, shown);
+    ctx.out.jsonResult(
+      {
+        client: 'client' in target ? target.client : null,
+        format: 'format' in target ? target.format : format,
+        file,
+        scope: request.scope,
+        name: request.name,
+        mode: request.mode,
+        auth: request.auth,
+        secrets: request.secrets,
+        entry_path: entryPath,
+        entry: rendered.value,
+        inputs: rendered.extraTopLevel?.inputs ?? null,
+        document: format === 'toml' ? text : entryDocumentValue(entryPath, rendered),
+        literal_secrets: rendered.literalSecrets,
+        variables_to_export: rendered.variablesToExport,
+        notes: rendered.notes,
+      },
+      shown,
+    );
     return;
   }
-  if (file !== null) ctx.out.info(`${'client' in target ? `${getClient(target.client).label}, ${request.scope} scope: ` : ''}${file}`);
+  if (file !== null)
+    ctx.out.info(`${'client' in target ? `${getClient(target.client).label}, ${request.scope} scope: ` : ''}${file}`);
   ctx.out.raw(text, shown);
   reportAdvice(ctx, request, rendered, options.showSecrets === true);
 }
 
 export async function runMcpCommand(ctx: Context, options: McpEntryOptions): Promise<void> {
   const { request, rendered } = await prepare(ctx, options, 'command');
-  if (!('client' in request.target)) throw usageError('svcctl mcp command needs --client <id> (a generic --format has no command)');
+  if (!('client' in request.target))
+    throw usageError('svcctl mcp command needs --client <id> (a generic --format has no command)');
   const result = clientCommand(getClient(request.target.client), request, rendered);
   const shown = { secret: options.showSecrets === true };
   if (ctx.globals.json) {
-    ctx.out.jsonResult({
-      client: request.target.client,
-      name: request.name,
-      scope: request.scope,
-      mode: request.mode,
-      command: result.command,
-      links: result.links,
-      literal_secrets: rendered.literalSecrets,
-      variables_to_export: rendered.variablesToExport,
-      notes: [...result.notes, ...rendered.notes],
-    }, shown);
+    ctx.out.jsonResult(
+      {
+        client: request.target.client,
+        name: request.name,
+        scope: request.scope,
+        mode: request.mode,
+        command: result.command,
+        links: result.links,
+        literal_secrets: rendered.literalSecrets,
+        variables_to_export: rendered.variablesToExport,
+        notes: [...result.notes, ...rendered.notes],
+      },
+      shown,
+    );
     return;
   }
   if (result.command !== null) ctx.out.result(result.command, shown);

@@ -8,7 +8,12 @@
  * that starts a proxy with nothing to log in with sees why at once (exit 4).
  */
 import type { Readable, Writable } from 'node:stream';
-import { emailWithoutPrompt, passwordGiven, passwordWithoutPrompt, type CredentialFlags } from '../auth/credentials-input.js';
+import {
+  emailWithoutPrompt,
+  passwordGiven,
+  passwordWithoutPrompt,
+  type CredentialFlags,
+} from '../auth/credentials-input.js';
 import type { Context } from '../core/context.js';
 import { optionalBaseUrl, resolveBaseUrl, resolveMcpUrl } from '../config/base-url.js';
 import { usageError } from '../core/errors.js';
@@ -32,14 +37,31 @@ function credentialsFor(ctx: Context, options: McpProxyOptions): CredentialSourc
   const hasPassword = passwordGiven(ctx, flags);
   const password = async (): Promise<string | undefined> => (await passwordWithoutPrompt(ctx, flags))?.value;
   if (options.auth === 'password') {
-    return passwordSource(ctx, { baseUrl: optionalBaseUrl(ctx), email, hasPassword, password, passwordSources: PROXY_PASSWORD_SOURCES });
+    return passwordSource(ctx, {
+      baseUrl: optionalBaseUrl(ctx),
+      email,
+      hasPassword,
+      password,
+      passwordSources: PROXY_PASSWORD_SOURCES,
+    });
   }
-  return bearerSource(ctx, { baseUrl: resolveBaseUrl(ctx), timeoutSeconds: options.timeout, email, hasPassword, password, passwordSources: PROXY_PASSWORD_SOURCES });
+  return bearerSource(ctx, {
+    baseUrl: resolveBaseUrl(ctx),
+    timeoutSeconds: options.timeout,
+    email,
+    hasPassword,
+    password,
+    passwordSources: PROXY_PASSWORD_SOURCES,
+  });
 }
 
 export async function runMcpProxy(ctx: Context, options: McpProxyOptions): Promise<void> {
   if (ctx.globals.json) throw usageError('mcp proxy speaks MCP on stdout: --json does not apply');
-  const url = resolveMcpUrl(ctx, options.auth === 'bearer' ? resolveBaseUrl(ctx, 'the password (to refresh the token)') : undefined, options.auth === 'bearer' ? 'the bearer token' : 'the password headers');
+  const url = resolveMcpUrl(
+    ctx,
+    options.auth === 'bearer' ? resolveBaseUrl(ctx, 'the password (to refresh the token)') : undefined,
+    options.auth === 'bearer' ? 'the bearer token' : 'the password headers',
+  );
   const credentials = credentialsFor(ctx, options);
   // Every credential the proxy sends joined the run's known secrets when it was read: the log (ctx.out) and the error replies are redacted with them.
   const redact = (text: string): string => ctx.secrets.redact(text);

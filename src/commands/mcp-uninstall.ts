@@ -31,13 +31,20 @@ interface Removal {
 
 /** --all: the entries `mcp list` finds (in places the clients read; stale places are cleaned with them). */
 async function everyEntry(ctx: Context, options: McpUninstallOptions): Promise<Removal[]> {
-  if (options.client !== undefined || options.config !== undefined) throw usageError('--all removes the entry from every client: give it without --client or --config');
+  if (options.client !== undefined || options.config !== undefined)
+    throw usageError('--all removes the entry from every client: give it without --client or --config');
   const { findServiceEntries } = await import('./mcp-list.js');
   const { entries } = await findServiceEntries(ctx, options);
   const seen = new Set<string>();
   return entries.flatMap((entry) => {
     const key = [entry.client, entry.scope, entry.name].join('\0');
-    if (entry.stale || seen.has(key) || (options.scope !== undefined && entry.scope !== options.scope) || (options.name !== undefined && entry.name !== options.name)) return [];
+    if (
+      entry.stale ||
+      seen.has(key) ||
+      (options.scope !== undefined && entry.scope !== options.scope) ||
+      (options.name !== undefined && entry.name !== options.name)
+    )
+      return [];
     seen.add(key);
     return [{ target: { client: entry.client }, name: entry.name, scope: entry.scope }];
   });
@@ -46,14 +53,17 @@ async function everyEntry(ctx: Context, options: McpUninstallOptions): Promise<R
 async function chooseTargets(ctx: Context, options: McpUninstallOptions): Promise<Target[]> {
   const targets = explicitTargets(options);
   if (targets.length > 0) return targets;
-  if (options.config !== undefined) throw usageError('--config needs --client <id> or --format mcpServers|servers|toml');
+  if (options.config !== undefined)
+    throw usageError('--config needs --client <id> or --format mcpServers|servers|toml');
   const clients = await chooseClients(ctx, clientEnvOf(ctx, options), 'remove the server from');
   return clients.map((client) => ({ client }));
 }
 
 export async function runMcpUninstall(ctx: Context, options: McpUninstallOptions): Promise<void> {
   const name = options.name ?? DEFAULT_SERVER_NAME;
-  const removals = options.all ? await everyEntry(ctx, options) : (await chooseTargets(ctx, options)).map((target) => ({ target, name, scope: scopeFor(target, options) }));
+  const removals = options.all
+    ? await everyEntry(ctx, options)
+    : (await chooseTargets(ctx, options)).map((target) => ({ target, name, scope: scopeFor(target, options) }));
   if (removals.length === 0) {
     ctx.out.info('no MCP client has an entry for the service: nothing to remove');
     return;
@@ -62,7 +72,14 @@ export async function runMcpUninstall(ctx: Context, options: McpUninstallOptions
   const changes = await planAll(ctx, removals, async ({ target, name, scope }) => {
     const fileTarget = fileTargetOf(target, name, scope, clientEnv, options.config, ctx);
     // confirm: read back after the write, so an entry that a lock-less client writes back is removed again.
-    return { plan: await planUninstall(fileTarget), name, mode: null, secrets: [], reapply: (snapshot: FileSnapshot) => planUninstall(fileTarget, snapshot), confirm: true };
+    return {
+      plan: await planUninstall(fileTarget),
+      name,
+      mode: null,
+      secrets: [],
+      reapply: (snapshot: FileSnapshot) => planUninstall(fileTarget, snapshot),
+      confirm: true,
+    };
   });
   // The places other versions of the client read: our entry goes from every place svcctl knows.
   const elsewhere = await removalsElsewhere(ctx, removals, clientEnv, options.config, 'all');

@@ -23,7 +23,13 @@ export interface StatusOptions {
 
 interface Status {
   deployment: { name: string | null; base_url: string; source: string; answers: boolean; problem?: string } | null;
-  login: { email: string | null; expires_at: string | null; expires_in_words: string | null; expired: boolean | null; password_in_keychain: boolean } | null;
+  login: {
+    email: string | null;
+    expires_at: string | null;
+    expires_in_words: string | null;
+    expired: boolean | null;
+    password_in_keychain: boolean;
+  } | null;
   settings: string[];
   clients: Array<ListedEntry & { check?: { ok: boolean; failed: string[] } }>;
 }
@@ -33,9 +39,14 @@ function originOf(ctx: Context, baseUrl: string): { name: string | null; base_ur
   return { name, base_url, source };
 }
 
-const reachOf = (reach: Reachability): { answers: boolean; problem?: string } => (reach.answers ? { answers: true } : { answers: false, problem: reach.reason });
+const reachOf = (reach: Reachability): { answers: boolean; problem?: string } =>
+  reach.answers ? { answers: true } : { answers: false, problem: reach.reason };
 
-async function checkEntry(ctx: Context, entry: ListedEntry, trustProject: boolean | undefined): Promise<{ ok: boolean; failed: string[] }> {
+async function checkEntry(
+  ctx: Context,
+  entry: ListedEntry,
+  trustProject: boolean | undefined,
+): Promise<{ ok: boolean; failed: string[] }> {
   const [{ locateEntry, isUnreadable }, { runChecks, unreadableReport }, { trustOptionsFor }] = await Promise.all([
     import('../mcp/doctor/locate-entry.js'),
     import('../mcp/doctor/run-checks.js'),
@@ -43,8 +54,13 @@ async function checkEntry(ctx: Context, entry: ListedEntry, trustProject: boolea
   ]);
   try {
     const located = await locateEntry(ctx, { client: [entry.client], scope: entry.scope, name: entry.name });
-    const report = isUnreadable(located) ? unreadableReport(located) : await runChecks(ctx, located, 30_000, await trustOptionsFor(ctx, ctx.cwd, trustProject));
-    return { ok: report.ok, failed: report.checks.filter((check) => !check.ok).map((check) => `${check.name}: ${check.detail}`) };
+    const report = isUnreadable(located)
+      ? unreadableReport(located)
+      : await runChecks(ctx, located, 30_000, await trustOptionsFor(ctx, ctx.cwd, trustProject));
+    return {
+      ok: report.ok,
+      failed: report.checks.filter((check) => !check.ok).map((check) => `${check.name}: ${check.detail}`),
+    };
   } catch (error) {
     if (!isCliError(error)) throw error;
     return { ok: false, failed: [error.message] };
@@ -72,7 +88,8 @@ export async function runStatus(ctx: Context, options: StatusOptions): Promise<v
     settings: SETTING_NAMES.flatMap((name) => readSetting(ctx.env, name)?.source ?? []),
     clients: entries,
   };
-  if (options.check) for (const entry of status.clients) entry.check = await checkEntry(ctx, entry, options.trustProject);
+  if (options.check)
+    for (const entry of status.clients) entry.check = await checkEntry(ctx, entry, options.trustProject);
   for (const warning of warnings) ctx.out.warn(warning);
   if (ctx.globals.json) ctx.out.jsonResult(status);
   else printStatus(ctx, status);
@@ -82,15 +99,34 @@ export async function runStatus(ctx: Context, options: StatusOptions): Promise<v
 function printStatus(ctx: Context, status: Status): void {
   const { deployment, login } = status;
   const line = (label: string, text: string): void => ctx.out.result(`${`${label}:`.padEnd(12)}${text}`);
-  line('deployment', deployment ? `${deployment.name ? `${deployment.name} ` : ''}${deployment.base_url} (from ${deployment.source})` : 'none: set SERVICE_BASE_URL, pass --base-url, or svcctl login --save');
-  if (deployment) line('answers', deployment.answers ? 'yes' : `no: ${deployment.problem ?? 'no answer'} within ${PROBE_MS / 1000}s${deployment.name ? ` (svcctl deployment remove ${deployment.name}; svcctl deployment prune forgets every one that does not answer)` : ''}`);
-  line('login', login ? `${login.email ?? 'unknown user'}, ${login.expires_at === null ? 'no expiry known' : `${login.expired ? 'expired' : 'expires'} ${login.expires_in_words} (${login.expires_at})`}${login.password_in_keychain ? '; password in the keychain' : ''}` : 'not logged in (svcctl login --save)');
+  line(
+    'deployment',
+    deployment
+      ? `${deployment.name ? `${deployment.name} ` : ''}${deployment.base_url} (from ${deployment.source})`
+      : 'none: set SERVICE_BASE_URL, pass --base-url, or svcctl login --save',
+  );
+  if (deployment)
+    line(
+      'answers',
+      deployment.answers
+        ? 'yes'
+        : `no: ${deployment.problem ?? 'no answer'} within ${PROBE_MS / 1000}s${deployment.name ? ` (svcctl deployment remove ${deployment.name}; svcctl deployment prune forgets every one that does not answer)` : ''}`,
+    );
+  line(
+    'login',
+    login
+      ? `${login.email ?? 'unknown user'}, ${login.expires_at === null ? 'no expiry known' : `${login.expired ? 'expired' : 'expires'} ${login.expires_in_words} (${login.expires_at})`}${login.password_in_keychain ? '; password in the keychain' : ''}`
+      : 'not logged in (svcctl login --save)',
+  );
   line('settings', status.settings.length > 0 ? status.settings.join(', ') : 'none set');
-  if (status.clients.length === 0) return line('clients', 'no MCP client has an entry for the service (svcctl mcp install)');
+  if (status.clients.length === 0)
+    return line('clients', 'no MCP client has an entry for the service (svcctl mcp install)');
   line('clients', `${status.clients.length} entr${status.clients.length === 1 ? 'y' : 'ies'}`);
   for (const entry of status.clients) {
     const check = entry.check ? (entry.check.ok ? ' ✓' : ` ✗ ${entry.check.failed[0] ?? ''}`) : '';
-    ctx.out.result(`  ${entry.client} (${entry.scope}) '${entry.name}' ${entry.mode}${entry.stale ? ' (stale)' : ''} ${urlCell(entry)}: ${entry.file}${check}`);
+    ctx.out.result(
+      `  ${entry.client} (${entry.scope}) '${entry.name}' ${entry.mode}${entry.stale ? ' (stale)' : ''} ${urlCell(entry)}: ${entry.file}${check}`,
+    );
   }
   sayOtherDeployments(ctx, status.clients);
 }

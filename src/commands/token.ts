@@ -10,10 +10,25 @@ import { resolveBaseUrl } from '../config/base-url.js';
 import { CliError, ExitCode, invalidData, usageError } from '../core/errors.js';
 import { readAll } from '../fs/read-input.js';
 import { HEADER_AUTHORIZATION } from '../core/constants.js';
-import { emailWithoutPrompt, passwordGiven, passwordWithoutPrompt, PASSWORD_SOURCES, type CredentialFlags } from '../auth/credentials-input.js';
+import {
+  emailWithoutPrompt,
+  passwordGiven,
+  passwordWithoutPrompt,
+  PASSWORD_SOURCES,
+  type CredentialFlags,
+} from '../auth/credentials-input.js';
 import { readSavedToken } from '../auth/credentials-store.js';
 import { freshToken, isUsable, savedExpiry, staleReason } from '../auth/fresh-token.js';
-import { decodeJwt, describeExpiry, expiryOf, isExpired, issuedAtOf, relativeTime, summarizeToken, timeClaimProblem } from '../auth/jwt.js';
+import {
+  decodeJwt,
+  describeExpiry,
+  expiryOf,
+  isExpired,
+  issuedAtOf,
+  relativeTime,
+  summarizeToken,
+  timeClaimProblem,
+} from '../auth/jwt.js';
 
 /** A saved token expiring sooner than this gets a warning. */
 const EXPIRY_WARNING_SECONDS = 5 * 60;
@@ -28,7 +43,8 @@ export interface TokenOptions extends CredentialFlags {
   timeout: number;
 }
 
-const LOGIN_HINT = "run 'svcctl login --save' (or 'svcctl token --refresh' with the password in SERVICE_PASSWORD, --password-file or --password-stdin)";
+const LOGIN_HINT =
+  "run 'svcctl login --save' (or 'svcctl token --refresh' with the password in SERVICE_PASSWORD, --password-file or --password-stdin)";
 
 /** The token on stdout: printing it is the command's purpose, so it is not redacted. */
 function printAs(ctx: Context, options: TokenOptions, token: string): void {
@@ -40,7 +56,11 @@ function printAs(ctx: Context, options: TokenOptions, token: string): void {
 }
 
 function checkFormats(ctx: Context, options: TokenOptions): void {
-  const chosen = [options.header && '--header', options.jsonHeaders && '--json-headers', ctx.globals.json && '--json'].filter(Boolean);
+  const chosen = [
+    options.header && '--header',
+    options.jsonHeaders && '--json-headers',
+    ctx.globals.json && '--json',
+  ].filter(Boolean);
   if (chosen.length > 1) throw usageError(`${chosen.join(' and ')} cannot be combined: choose one output format`);
 }
 
@@ -63,7 +83,8 @@ export async function runToken(ctx: Context, options: TokenOptions): Promise<voi
   }
   const saved = await readSavedToken(ctx, baseUrl);
   const now = ctx.now();
-  if (!isUsable(saved, now, 0)) throw new CliError(ExitCode.AuthRejected, staleReason(saved, baseUrl, now), { hint: LOGIN_HINT });
+  if (!isUsable(saved, now, 0))
+    throw new CliError(ExitCode.AuthRejected, staleReason(saved, baseUrl, now), { hint: LOGIN_HINT });
   const expiry = savedExpiry(saved);
   if (expiry && expiry.getTime() - now.getTime() < EXPIRY_WARNING_SECONDS * 1000) {
     ctx.out.warn(`the saved token for ${baseUrl} expires ${relativeTime(expiry, now)}`);
@@ -82,12 +103,19 @@ async function tokenText(ctx: Context, argument: string | undefined): Promise<st
   if (argument !== undefined && argument !== '-') {
     text = argument;
   } else {
-    if (ctx.stdin.isTTY) throw usageError('no token: give it as an argument, or pipe it in with -', "e.g. svcctl token | svcctl token inspect -");
+    if (ctx.stdin.isTTY)
+      throw usageError(
+        'no token: give it as an argument, or pipe it in with -',
+        'e.g. svcctl token | svcctl token inspect -',
+      );
     text = (await readAll(ctx.stdin)).toString('utf8');
   }
   // Tokens hold no whitespace; copies often carry a newline or a "Bearer " prefix.
   const token = text.trim().replace(/^Bearer\s+/i, '');
-  if (token === '') throw usageError(argument === undefined || argument === '-' ? 'stdin was empty: no token to inspect' : 'the token is empty');
+  if (token === '')
+    throw usageError(
+      argument === undefined || argument === '-' ? 'stdin was empty: no token to inspect' : 'the token is empty',
+    );
   return token;
 }
 
@@ -98,7 +126,8 @@ function when(date: Date | null, now: Date): string {
 export async function runTokenInspect(ctx: Context, options: InspectOptions): Promise<void> {
   const { header, claims } = decodeJwt(await tokenText(ctx, options.token));
   const problem = timeClaimProblem(claims);
-  if (problem) throw invalidData(`not a valid JWT: ${problem}`, 'exp, nbf and iat are numbers of seconds since 1970 (RFC 7519)');
+  if (problem)
+    throw invalidData(`not a valid JWT: ${problem}`, 'exp, nbf and iat are numbers of seconds since 1970 (RFC 7519)');
   const now = ctx.now();
   const expiresAt = expiryOf(claims);
   const expired = isExpired(claims, now);

@@ -21,7 +21,13 @@ export function optionalBaseUrl(ctx: Context, sends?: string): string | undefine
   const setting =
     flag ??
     (picked && ctx.globals.deployment !== undefined ? undefined : readSetting(ctx.env, 'BASE_URL')) ??
-    (picked ? { value: picked.deployment.baseUrl, source: `deployment '${picked.deployment.name}' (${picked.source})`, legacy: false } : undefined);
+    (picked
+      ? {
+          value: picked.deployment.baseUrl,
+          source: `deployment '${picked.deployment.name}' (${picked.source})`,
+          legacy: false,
+        }
+      : undefined);
   if (!setting) return undefined;
   ctx.out.debug(describeSource(setting, 'base URL'));
   const base = parseBaseUrl(setting.value, setting.source);
@@ -30,11 +36,15 @@ export function optionalBaseUrl(ctx: Context, sends?: string): string | undefine
   return base.url;
 }
 
-export function baseUrlOrigin(ctx: Context, baseUrl: string): { name: string | null; base_url: string; source: string; saved: boolean } {
+export function baseUrlOrigin(
+  ctx: Context,
+  baseUrl: string,
+): { name: string | null; base_url: string; source: string; saved: boolean } {
   if (ctx.globals.baseUrl) return { name: null, base_url: baseUrl, source: '--base-url', saved: false };
   const picked = ctx.deployment?.kind === 'picked' ? ctx.deployment : undefined;
   const fromEnv = readSetting(ctx.env, 'BASE_URL');
-  if (picked && (ctx.globals.deployment !== undefined || !fromEnv)) return { name: picked.deployment.name, base_url: baseUrl, source: picked.source, saved: true };
+  if (picked && (ctx.globals.deployment !== undefined || !fromEnv))
+    return { name: picked.deployment.name, base_url: baseUrl, source: picked.source, saved: true };
   return { name: null, base_url: baseUrl, source: fromEnv?.source ?? 'unknown', saved: false };
 }
 
@@ -71,7 +81,10 @@ function givenMcpUrl(ctx: Context, sends?: string): string | undefined {
   if (sends !== undefined) refusePlainHttp(ctx, mcpUrl, sends);
   // Like the base URL: an MCP client sends the password headers or the bearer token on every request.
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    warnOnce(ctx, `${mcpUrl} uses plain http: the MCP client's credentials (password headers or bearer token) travel unencrypted`);
+    warnOnce(
+      ctx,
+      `${mcpUrl} uses plain http: the MCP client's credentials (password headers or bearer token) travel unencrypted`,
+    );
   }
   return mcpUrl;
 }

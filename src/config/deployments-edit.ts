@@ -7,7 +7,8 @@ import { openTomlDocument } from '../mcp/files/toml-document.js';
 import { isBlankOrComment, scanTomlHeaders } from '../mcp/files/toml-scan.js';
 import type { DeploymentsFile } from './deployments-shape.js';
 
-const HINT = 'edit it by hand (each deployment as its own [deployments."NAME"] table, default = "NAME" before the first table), then run the command again';
+const HINT =
+  'edit it by hand (each deployment as its own [deployments."NAME"] table, default = "NAME" before the first table), then run the command again';
 
 function refused(path: string, reason: string): CliError {
   return new CliError(ExitCode.UnsafeConfig, `${path}: ${reason}; nothing was written`, { hint: HINT });
@@ -17,12 +18,14 @@ function tableEdit(path: string, edit: () => string): string {
   try {
     return edit();
   } catch (error) {
-    if (error instanceof CliError && error.exitCode === ExitCode.UnsafeConfig) throw refused(path, error.message.replace(`${path}: `, ''));
+    if (error instanceof CliError && error.exitCode === ExitCode.UnsafeConfig)
+      throw refused(path, error.message.replace(`${path}: `, ''));
     throw error;
   }
 }
 
-const DEFAULT_LINE = /^([ \t]*(?:default|"default"|'default')[ \t]*=[ \t]*)("(?:[^"\\\r\n]|\\.)*"|'[^'\r\n]*')([ \t]*(?:#[^\r\n]*)?)(\r?\n|$)/m;
+const DEFAULT_LINE =
+  /^([ \t]*(?:default|"default"|'default')[ \t]*=[ \t]*)("(?:[^"\\\r\n]|\\.)*"|'[^'\r\n]*')([ \t]*(?:#[^\r\n]*)?)(\r?\n|$)/m;
 
 /** Where a new top-level key goes: after the last top-level key, else after the file's opening comment block. */
 function insertionPoint(region: string): number {
@@ -78,15 +81,22 @@ function editDefault(text: string, path: string, value: string | undefined): str
   return next;
 }
 
-export function editDeploymentsText(text: string, path: string, before: DeploymentsFile, after: DeploymentsFile): string {
-  const urlOf = (file: DeploymentsFile): Map<string, string> => new Map(file.deployments.map((d) => [d.name, d.baseUrl]));
+export function editDeploymentsText(
+  text: string,
+  path: string,
+  before: DeploymentsFile,
+  after: DeploymentsFile,
+): string {
+  const urlOf = (file: DeploymentsFile): Map<string, string> =>
+    new Map(file.deployments.map((d) => [d.name, d.baseUrl]));
   const [was, now] = [urlOf(before), urlOf(after)];
   let next = text;
   for (const [name, url] of was) {
     if (now.get(name) !== url) next = tableEdit(path, () => openTomlDocument(next, path).remove(['deployments', name]));
   }
   for (const [name, url] of now) {
-    if (was.get(name) !== url) next = tableEdit(path, () => openTomlDocument(next, path).set(['deployments', name], { base_url: url }));
+    if (was.get(name) !== url)
+      next = tableEdit(path, () => openTomlDocument(next, path).set(['deployments', name], { base_url: url }));
   }
   if (after.default !== before.default) next = editDefault(next, path, after.default);
   return next;

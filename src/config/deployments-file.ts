@@ -27,13 +27,19 @@ const NEW_FILE = "# svcctl's deployments (svcctl deployment list | use | add | r
 /** At most this many names in a message: a file may hold thousands. */
 const SHOWN_NAMES = 20;
 export const someNames = (names: string[]): string =>
-  names.length <= SHOWN_NAMES ? names.join(', ') : `${names.slice(0, SHOWN_NAMES).join(', ')} and ${names.length - SHOWN_NAMES} more`;
+  names.length <= SHOWN_NAMES
+    ? names.join(', ')
+    : `${names.slice(0, SHOWN_NAMES).join(', ')} and ${names.length - SHOWN_NAMES} more`;
 
 async function linkRefusal(path: string): Promise<CliError> {
   const target = await readlink(path).catch(() => 'somewhere else');
-  return new CliError(ExitCode.UnsafeConfig, `${path} is a symbolic link (to ${target}); svcctl neither reads nor writes config.toml through a link`, {
-    hint: 'replace the link with a copy of the file it points to (a regular file of yours), or delete it',
-  });
+  return new CliError(
+    ExitCode.UnsafeConfig,
+    `${path} is a symbolic link (to ${target}); svcctl neither reads nor writes config.toml through a link`,
+    {
+      hint: 'replace the link with a copy of the file it points to (a regular file of yours), or delete it',
+    },
+  );
 }
 
 async function readConfigText(path: string): Promise<string | undefined> {
@@ -48,7 +54,10 @@ async function readConfigText(path: string): Promise<string | undefined> {
   }
   try {
     const reason = refusalFor(await handle.stat());
-    if (reason !== undefined) throw new CliError(ExitCode.UnsafeConfig, `${path} ${reason}`, { hint: 'make it a regular file of yours, or delete it and log in again with --save' });
+    if (reason !== undefined)
+      throw new CliError(ExitCode.UnsafeConfig, `${path} ${reason}`, {
+        hint: 'make it a regular file of yours, or delete it and log in again with --save',
+      });
     return await handle.readFile('utf8');
   } finally {
     await handle.close();
@@ -59,11 +68,15 @@ async function readConfigText(path: string): Promise<string | undefined> {
 let lastParse: { path: string; text: string; parsed: ParsedDeployments } | undefined;
 
 function parsed(text: string, path: string): ParsedDeployments {
-  if (lastParse?.path !== path || lastParse.text !== text) lastParse = { path, text, parsed: parseDeployments(text, path) };
+  if (lastParse?.path !== path || lastParse.text !== text)
+    lastParse = { path, text, parsed: parseDeployments(text, path) };
   return lastParse.parsed;
 }
 
-const copyOf = (file: DeploymentsFile): DeploymentsFile => ({ ...file, deployments: file.deployments.map((d) => ({ ...d })) });
+const copyOf = (file: DeploymentsFile): DeploymentsFile => ({
+  ...file,
+  deployments: file.deployments.map((d) => ({ ...d })),
+});
 
 export async function readDeployments(ctx: PathContext): Promise<DeploymentsFile> {
   const path = deploymentsPath(ctx);
@@ -117,13 +130,25 @@ export async function pickDeployment(
     if (!found) {
       throw usageError(
         `${wanted.source}: no deployment named '${wanted.name}'`,
-        file.deployments.length > 0 ? `saved deployments: ${someNames(file.deployments.map((d) => d.name))} (svcctl deployment list)` : 'save one with svcctl login --save (with --base-url), or svcctl deployment add NAME URL',
+        file.deployments.length > 0
+          ? `saved deployments: ${someNames(file.deployments.map((d) => d.name))} (svcctl deployment list)`
+          : 'save one with svcctl login --save (with --base-url), or svcctl deployment add NAME URL',
       );
     }
     return { kind: 'picked', deployment: found, source: wanted.source };
   }
-  if (file.default !== undefined && byName(file.default)) return { kind: 'picked', deployment: byName(file.default)!, source: `the default deployment of ${deploymentsPath(ctx)}` };
-  if (file.deployments.length === 1) return { kind: 'picked', deployment: file.deployments[0]!, source: `the only deployment of ${deploymentsPath(ctx)}` };
+  if (file.default !== undefined && byName(file.default))
+    return {
+      kind: 'picked',
+      deployment: byName(file.default)!,
+      source: `the default deployment of ${deploymentsPath(ctx)}`,
+    };
+  if (file.deployments.length === 1)
+    return {
+      kind: 'picked',
+      deployment: file.deployments[0]!,
+      source: `the only deployment of ${deploymentsPath(ctx)}`,
+    };
   if (file.deployments.length > 1) return { kind: 'ambiguous', names: file.deployments.map((d) => d.name) };
   const logins = await savedLogins().catch(() => []);
   if (logins.length === 1) {

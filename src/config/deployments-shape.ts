@@ -40,7 +40,9 @@ function parseText(text: string, path: string): Record<string, unknown> {
   } catch (error) {
     const where = error instanceof TomlError ? `:${error.line}:${error.column}` : '';
     const reason = (error as Error).message.split('\n')[0]?.replace(/^Invalid TOML document:\s*/, '') ?? 'invalid TOML';
-    throw new CliError(ExitCode.UnsafeConfig, `${path}${where}: not valid TOML (${reason})`, { hint: 'fix it by hand, or delete it and log in again with --save' });
+    throw new CliError(ExitCode.UnsafeConfig, `${path}${where}: not valid TOML (${reason})`, {
+      hint: 'fix it by hand, or delete it and log in again with --save',
+    });
   }
 }
 
@@ -48,11 +50,25 @@ export function parseDeployments(text: string, path: string): ParsedDeployments 
   const data = parseText(text, path);
   const file: DeploymentsFile = { deployments: [] };
   if (data.default !== undefined) {
-    if (typeof data.default !== 'string') throw wrongType(path, 'default', 'a string (the name of a deployment)', data.default, 'default = "acme.example.com"');
+    if (typeof data.default !== 'string')
+      throw wrongType(
+        path,
+        'default',
+        'a string (the name of a deployment)',
+        data.default,
+        'default = "acme.example.com"',
+      );
     file.default = data.default;
   }
   const table = data.deployments ?? {};
-  if (!isTable(table)) throw wrongType(path, 'deployments', 'a table of deployments', table, '[deployments."acme.example.com"] with base_url = "https://acme.example.com/api"');
+  if (!isTable(table))
+    throw wrongType(
+      path,
+      'deployments',
+      'a table of deployments',
+      table,
+      '[deployments."acme.example.com"] with base_url = "https://acme.example.com/api"',
+    );
   for (const [name, value] of Object.entries(table)) {
     const key = `deployments.${quoted(name)}`;
     const example = `[${key}] with base_url = "https://acme.example.com/api"`;
@@ -62,7 +78,14 @@ export function parseDeployments(text: string, path: string): ParsedDeployments 
         hint: `add one (e.g. ${example}) or remove the deployment; svcctl neither uses nor rewrites a file it cannot understand`,
       });
     }
-    if (typeof value.base_url !== 'string') throw wrongType(path, `${key}.base_url`, 'a string (the API base URL)', value.base_url, 'base_url = "https://acme.example.com/api"');
+    if (typeof value.base_url !== 'string')
+      throw wrongType(
+        path,
+        `${key}.base_url`,
+        'a string (the API base URL)',
+        value.base_url,
+        'base_url = "https://acme.example.com/api"',
+      );
     file.deployments.push({ name, baseUrl: value.base_url });
   }
   return { data, file };

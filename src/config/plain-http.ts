@@ -20,7 +20,11 @@ export function plainRemoteHost(url: string): string | undefined {
   return parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname) ? parsed.host : undefined;
 }
 
-export function plainHttpRefusal(ctx: Pick<Context, 'env' | 'globals'>, url: string, what: string): { message: string; hint: string } | undefined {
+export function plainHttpRefusal(
+  ctx: Pick<Context, 'env' | 'globals'>,
+  url: string,
+  what: string,
+): { message: string; hint: string } | undefined {
   const host = plainRemoteHost(url);
   if (host === undefined || plainHttpAllowed(ctx)) return undefined;
   return {

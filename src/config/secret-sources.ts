@@ -90,7 +90,10 @@ export interface ResolvedSecret {
   source: SecretSource;
 }
 
-export async function resolveSecretWithSource(ctx: Context, request: SecretRequest): Promise<ResolvedSecret | undefined> {
+export async function resolveSecretWithSource(
+  ctx: Context,
+  request: SecretRequest,
+): Promise<ResolvedSecret | undefined> {
   const { file } = request;
   if (file?.path !== undefined) {
     const value = ctx.secrets.add(await readSecretFile(file.path, request.what, file.flag, ctx.cwd));

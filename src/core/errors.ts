@@ -35,8 +35,7 @@ export class CliError extends Error {
   }
 }
 
-export const usageError = (message: string, hint?: string): CliError =>
-  new CliError(ExitCode.Usage, message, { hint });
+export const usageError = (message: string, hint?: string): CliError => new CliError(ExitCode.Usage, message, { hint });
 
 export const invalidData = (message: string, hint?: string): CliError =>
   new CliError(ExitCode.InvalidData, message, { hint });

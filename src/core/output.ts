@@ -61,7 +61,10 @@ export class Output {
     this.verbose = options.verbose ?? false;
     this.colors = options.colors;
     this.redactor = options.redactor ?? NO_SECRETS;
-    this.style = options.colors && colorAllowed(options.stderr, options.env, options.color ?? true) ? options.colors : PLAIN_STYLES;
+    this.style =
+      options.colors && colorAllowed(options.stderr, options.env, options.color ?? true)
+        ? options.colors
+        : PLAIN_STYLES;
   }
 
   get interactiveStderr(): boolean {
@@ -84,7 +87,10 @@ export class Output {
   raw(bytes: string | Uint8Array, options?: ResultOptions): void {
     this.clearProgressBeforeResult();
     if (options?.secret || options?.redacted) return void this.stdout.write(bytes);
-    const text = typeof bytes === 'string' ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+    const text =
+      typeof bytes === 'string'
+        ? bytes
+        : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
     const shown = this.redactor.redact(text);
     this.stdout.write(shown === text ? bytes : shown);
   }

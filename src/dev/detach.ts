@@ -27,7 +27,11 @@ export interface DetachOptions {
 export function startDetached(options: DetachOptions): Promise<DetachedSandbox> {
   const { program } = options;
   if (program.script === undefined) {
-    return Promise.reject(new CliError(ExitCode.Usage, 'svcctl cannot start itself in the background here', { hint: 'run `svcctl dev` in the background with your shell instead' }));
+    return Promise.reject(
+      new CliError(ExitCode.Usage, 'svcctl cannot start itself in the background here', {
+        hint: 'run `svcctl dev` in the background with your shell instead',
+      }),
+    );
   }
   const child = spawn(program.execPath, [program.script, 'dev', DEV_DETACHED_CHILD_FLAG, ...options.args], {
     cwd: options.cwd,
@@ -53,13 +57,25 @@ export function startDetached(options: DetachOptions): Promise<DetachedSandbox> 
     };
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      finish(() => reject(new CliError(ExitCode.Unavailable, `the sandbox was not ready within ${READY_WITHIN_MS / 1000} s`, { hint: err.trim() || undefined })));
+      finish(() =>
+        reject(
+          new CliError(ExitCode.Unavailable, `the sandbox was not ready within ${READY_WITHIN_MS / 1000} s`, {
+            hint: err.trim() || undefined,
+          }),
+        ),
+      );
     }, READY_WITHIN_MS);
-    child.on('error', (error) => finish(() => reject(new CliError(ExitCode.Unavailable, `cannot start the sandbox in the background: ${error.message}`))));
+    child.on('error', (error) =>
+      finish(() =>
+        reject(new CliError(ExitCode.Unavailable, `cannot start the sandbox in the background: ${error.message}`)),
+      ),
+    );
     child.on('exit', (code, signal) => {
       finish(() => {
         options.stderr.write(err);
-        const exitCode = (signal !== null ? ExitCode.Interrupted : code === 0 || code === null ? ExitCode.Internal : code) as ExitCodeValue;
+        const exitCode = (
+          signal !== null ? ExitCode.Interrupted : code === 0 || code === null ? ExitCode.Internal : code
+        ) as ExitCodeValue;
         reject(new CliError(exitCode, 'the sandbox stopped before it was ready', { silent: err.trim() !== '' }));
       });
     });

@@ -6,7 +6,16 @@ import { isPlainObject, validateEvent, type JsonObject } from '../events/event-v
 import { isWellFormedSignature, verifySignature } from '../events/hmac.js';
 import type { Credentials } from './credentials.js';
 import type { EventStore } from './event-store.js';
-import { BodyTooLarge, bearerToken, hasJsonContentType, readBody, sendError, sendJson, sendTooLarge, type LoggedResponse } from './http-io.js';
+import {
+  BodyTooLarge,
+  bearerToken,
+  hasJsonContentType,
+  readBody,
+  sendError,
+  sendJson,
+  sendTooLarge,
+  type LoggedResponse,
+} from './http-io.js';
 
 export interface EventEndpoint {
   credentials: Credentials;
@@ -22,7 +31,8 @@ function wireProblems(event: JsonObject): string[] {
   const problems: string[] = [];
   if (!('id' in event)) problems.push('event.id: missing');
   if (!('created_at' in event)) problems.push('event.created_at: missing');
-  if (isPlainObject(event.payload)) problems.push('event.payload: must be a string holding a JSON object (serialized), not an object');
+  if (isPlainObject(event.payload))
+    problems.push('event.payload: must be a string holding a JSON object (serialized), not an object');
   return [...problems, ...validateEvent(event, false).problems];
 }
 
@@ -59,9 +69,15 @@ export async function handleEvent(req: IncomingMessage, res: LoggedResponse, end
   const webhook = token === undefined ? undefined : endpoint.credentials.webhookFor(token);
   if (!webhook) {
     res.note = token === undefined ? 'no ingest token' : 'unknown ingest token';
-    return sendError(res, 401, token === undefined ? 'missing ingest token (Authorization: Bearer <ingest token>)' : 'invalid ingest token', {}, {
-      'www-authenticate': 'Bearer realm="svcctl dev"',
-    });
+    return sendError(
+      res,
+      401,
+      token === undefined ? 'missing ingest token (Authorization: Bearer <ingest token>)' : 'invalid ingest token',
+      {},
+      {
+        'www-authenticate': 'Bearer realm="svcctl dev"',
+      },
+    );
   }
   if (!hasJsonContentType(req)) return sendError(res, 415, 'Content-Type must be application/json');
 
@@ -75,16 +91,26 @@ export async function handleEvent(req: IncomingMessage, res: LoggedResponse, end
 
   if (webhook.hmacSecret !== undefined) {
     const signature = req.headers[SIGNATURE];
-    if (typeof signature !== 'string') return sendError(res, 401, `missing ${SIGNATURE_HEADER}: the connection '${webhook.name}' has an HMAC secret`);
-    if (!isWellFormedSignature(signature)) return sendError(res, 401, `malformed ${SIGNATURE_HEADER}: expected sha256=<64 hex digits>`);
+    if (typeof signature !== 'string')
+      return sendError(res, 401, `missing ${SIGNATURE_HEADER}: the connection '${webhook.name}' has an HMAC secret`);
+    if (!isWellFormedSignature(signature))
+      return sendError(res, 401, `malformed ${SIGNATURE_HEADER}: expected sha256=<64 hex digits>`);
     if (!verifySignature(body, webhook.hmacSecret, signature)) {
-      return sendError(res, 401, `${SIGNATURE_HEADER} does not match the body (it must be the HMAC-SHA256 of the exact bytes sent)`);
+      return sendError(
+        res,
+        401,
+        `${SIGNATURE_HEADER} does not match the body (it must be the HMAC-SHA256 of the exact bytes sent)`,
+      );
     }
   }
 
   const { event, problems } = parseEvent(body);
   if (!event) return badRequest(res, problems);
-  const stored = await endpoint.store.add({ received_at: (endpoint.now?.() ?? new Date()).toISOString(), webhook: webhook.name, event });
+  const stored = await endpoint.store.add({
+    received_at: (endpoint.now?.() ?? new Date()).toISOString(),
+    webhook: webhook.name,
+    event,
+  });
   res.note = `${stored ? 'accepted' : 'duplicate'} ${event.id} via ${webhook.name}`;
   sendJson(res, stored ? 202 : 200, { id: event.id });
 }

@@ -44,7 +44,10 @@ export class EventStore {
         skipped++;
       }
     }
-    if (skipped > 0) warn(`${file}: ${skipped} ${skipped === 1 ? 'line that is not a stored event was' : 'lines that are not stored events were'} skipped`);
+    if (skipped > 0)
+      warn(
+        `${file}: ${skipped} ${skipped === 1 ? 'line that is not a stored event was' : 'lines that are not stored events were'} skipped`,
+      );
   }
 
   get size(): number {
@@ -66,7 +69,9 @@ export class EventStore {
     this.remember(record);
     const stream = this.stream;
     if (stream) {
-      await new Promise<void>((resolve, reject) => stream.write(`${JSON.stringify(record)}\n`, (error) => (error ? reject(error) : resolve())));
+      await new Promise<void>((resolve, reject) =>
+        stream.write(`${JSON.stringify(record)}\n`, (error) => (error ? reject(error) : resolve())),
+      );
     }
     return true;
   }

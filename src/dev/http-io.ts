@@ -33,13 +33,24 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-export function sendJson(res: LoggedResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: LoggedResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }
 
-export function sendError(res: LoggedResponse, status: number, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): void {
+export function sendError(
+  res: LoggedResponse,
+  status: number,
+  message: string,
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): void {
   res.note ??= message;
   sendJson(res, status, { error: message, ...extra }, headers);
 }

@@ -1,7 +1,16 @@
 // The identity provider the MCP endpoint discovers from a token's `iss`, as the real service does.
 import type { IncomingMessage } from 'node:http';
 import type { Credentials } from './credentials.js';
-import { BodyTooLarge, bearerToken, hasJsonContentType, readBody, sendError, sendJson, sendTooLarge, type LoggedResponse } from './http-io.js';
+import {
+  BodyTooLarge,
+  bearerToken,
+  hasJsonContentType,
+  readBody,
+  sendError,
+  sendJson,
+  sendTooLarge,
+  type LoggedResponse,
+} from './http-io.js';
 import type { JwtIssuer } from './jwt-issuer.js';
 
 const LOGIN_BODY_LIMIT = 64 * 1024;
@@ -30,16 +39,33 @@ export function openIdConfiguration(issuer: string): Record<string, unknown> {
 /** The HS256 secret is never published. */
 export const JWKS_DOCUMENT = { keys: [] };
 
-export function handleNoBrowserSignIn(res: LoggedResponse, error: 'unsupported_response_type' | 'unsupported_grant_type'): void {
+export function handleNoBrowserSignIn(
+  res: LoggedResponse,
+  error: 'unsupported_response_type' | 'unsupported_grant_type',
+): void {
   res.note = 'no browser sign-in in the sandbox';
-  sendJson(res, 400, { error, error_description: 'svcctl dev has no browser sign-in: get a token with POST /api/v1/user/login (svcctl login)' }, { 'cache-control': 'no-store' });
+  sendJson(
+    res,
+    400,
+    {
+      error,
+      error_description: 'svcctl dev has no browser sign-in: get a token with POST /api/v1/user/login (svcctl login)',
+    },
+    { 'cache-control': 'no-store' },
+  );
 }
 
 function invalidToken(res: LoggedResponse, description: string): void {
   res.note = `token rejected: ${description}`;
-  sendError(res, 401, 'invalid or expired token', {}, {
-    'www-authenticate': `Bearer realm="svcctl dev", error="invalid_token", error_description="${description}"`,
-  });
+  sendError(
+    res,
+    401,
+    'invalid or expired token',
+    {},
+    {
+      'www-authenticate': `Bearer realm="svcctl dev", error="invalid_token", error_description="${description}"`,
+    },
+  );
 }
 
 export function handleUserinfo(req: IncomingMessage, res: LoggedResponse, jwt: JwtIssuer): void {
@@ -55,7 +81,10 @@ export function handleUserinfo(req: IncomingMessage, res: LoggedResponse, jwt: J
   sendJson(res, 200, { sub: result.claims.sub, email: result.claims.email });
 }
 
-async function readLoginBody(req: IncomingMessage, res: LoggedResponse): Promise<{ email: string; password: string } | undefined> {
+async function readLoginBody(
+  req: IncomingMessage,
+  res: LoggedResponse,
+): Promise<{ email: string; password: string } | undefined> {
   if (!hasJsonContentType(req)) {
     sendError(res, 415, 'Content-Type must be application/json');
     return undefined;
@@ -78,7 +107,12 @@ async function readLoginBody(req: IncomingMessage, res: LoggedResponse): Promise
   return { email: record.email as string, password: record.password as string };
 }
 
-export async function handleLogin(req: IncomingMessage, res: LoggedResponse, credentials: Credentials, jwt: JwtIssuer): Promise<void> {
+export async function handleLogin(
+  req: IncomingMessage,
+  res: LoggedResponse,
+  credentials: Credentials,
+  jwt: JwtIssuer,
+): Promise<void> {
   const body = await readLoginBody(req, res);
   if (!body) return;
   const user = credentials.checkPassword(body.email, body.password);
@@ -89,5 +123,10 @@ export async function handleLogin(req: IncomingMessage, res: LoggedResponse, cre
   }
   const { token, claims } = jwt.issue(user.email);
   res.note = `user ${user.email}`;
-  sendJson(res, 200, { access_token: token, token_type: 'Bearer', expires_in: claims.exp - claims.iat }, { 'cache-control': 'no-store' });
+  sendJson(
+    res,
+    200,
+    { access_token: token, token_type: 'Bearer', expires_in: claims.exp - claims.iat },
+    { 'cache-control': 'no-store' },
+  );
 }

@@ -32,7 +32,14 @@ export class JwtIssuer {
   issue(email: string): { token: string; claims: TokenClaims } {
     const iat = Math.floor(this.now() / 1000);
     // jti makes two logins within one second give two different tokens.
-    const claims: TokenClaims = { iss: this.issuer, sub: subjectFor(email), email, iat, exp: iat + this.ttlSeconds, jti: randomUUID() };
+    const claims: TokenClaims = {
+      iss: this.issuer,
+      sub: subjectFor(email),
+      email,
+      iat,
+      exp: iat + this.ttlSeconds,
+      jti: randomUUID(),
+    };
     const signingInput = `${HEADER}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
     return { token: `${signingInput}.${this.sign(signingInput).toString('base64url')}`, claims };
   }
@@ -49,8 +56,10 @@ export class JwtIssuer {
       return { ok: false, reason: 'bad signature (not issued by this sandbox run)' };
     }
     const claims = tryDecodeJwt(token)?.claims as TokenClaims | undefined;
-    if (!claims || claims.iss !== this.issuer || typeof claims.email !== 'string') return { ok: false, reason: 'unexpected claims' };
-    if (typeof claims.exp !== 'number' || claims.exp <= Math.floor(this.now() / 1000)) return { ok: false, reason: 'expired' };
+    if (!claims || claims.iss !== this.issuer || typeof claims.email !== 'string')
+      return { ok: false, reason: 'unexpected claims' };
+    if (typeof claims.exp !== 'number' || claims.exp <= Math.floor(this.now() / 1000))
+      return { ok: false, reason: 'expired' };
     return { ok: true, claims };
   }
 

@@ -10,7 +10,12 @@ import type { OidcValidator } from './oidc-discovery.js';
 export type AuthMethod = 'password' | 'legacy-password' | 'bearer';
 
 export type McpAuth =
-  | { ok: true; email: string; method: AuthMethod; /** Bearer: the first 12 hex digits of the token's sha256 (for the log; not the token). */ tokenId?: string }
+  | {
+      ok: true;
+      email: string;
+      method: AuthMethod /** Bearer: the first 12 hex digits of the token's sha256 (for the log; not the token). */;
+      tokenId?: string;
+    }
   | { ok: false; status: 401 | 503; message: string };
 
 const MAX_REMEMBERED_TOKENS = 1000;
@@ -36,11 +41,17 @@ export class McpAuthenticator {
       return { ok: false, status: 401, message: 'the Authorization header must be "Bearer <access token>"' };
     }
     const current = header(req, HEADER_EMAIL) !== undefined || header(req, HEADER_PASSWORD) !== undefined;
-    const [emailName, passwordName] = current ? [HEADER_EMAIL, HEADER_PASSWORD] : [LEGACY_HEADER_EMAIL, LEGACY_HEADER_PASSWORD];
+    const [emailName, passwordName] = current
+      ? [HEADER_EMAIL, HEADER_PASSWORD]
+      : [LEGACY_HEADER_EMAIL, LEGACY_HEADER_PASSWORD];
     const email = header(req, emailName);
     const password = header(req, passwordName);
     if (email === undefined && password === undefined) {
-      return { ok: false, status: 401, message: `authentication required: send ${HEADER_EMAIL} and ${HEADER_PASSWORD}, or Authorization: Bearer <access token>` };
+      return {
+        ok: false,
+        status: 401,
+        message: `authentication required: send ${HEADER_EMAIL} and ${HEADER_PASSWORD}, or Authorization: Bearer <access token>`,
+      };
     }
     if (email === undefined || password === undefined) {
       return { ok: false, status: 401, message: `${email === undefined ? emailName : passwordName} is missing` };
@@ -62,7 +73,8 @@ export class McpAuthenticator {
         ? { ok: false, status: 503, message: `cannot validate the token: ${check.reason}` }
         : { ok: false, status: 401, message: `invalid or expired token: ${check.reason}` };
     }
-    if (this.validated.size >= MAX_REMEMBERED_TOKENS) this.validated.delete(this.validated.keys().next().value as string);
+    if (this.validated.size >= MAX_REMEMBERED_TOKENS)
+      this.validated.delete(this.validated.keys().next().value as string);
     // Without an exp claim the answer is trusted for one minute only.
     this.validated.set(key, { email: check.email, expiresAt: check.expiresAt ?? this.now() + 60_000 });
     return { ok: true, email: check.email, method: 'bearer', tokenId };

@@ -3,8 +3,17 @@
 // so the server imports it only on the first /mcp request.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { NodeStreamableHTTPServerTransport, toNodeHandler, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, isInitializeRequest, PROTOCOL_VERSION_META_KEY, type McpHttpHandler } from '@modelcontextprotocol/server';
+import {
+  NodeStreamableHTTPServerTransport,
+  toNodeHandler,
+  type NodeMcpRequestHandler,
+} from '@modelcontextprotocol/node';
+import {
+  createMcpHandler,
+  isInitializeRequest,
+  PROTOCOL_VERSION_META_KEY,
+  type McpHttpHandler,
+} from '@modelcontextprotocol/server';
 import type { EventStore } from './event-store.js';
 import { BodyTooLarge, readBody, sendJson, type LoggedResponse } from './http-io.js';
 import type { McpAuthenticator } from './mcp-auth.js';
@@ -15,8 +24,13 @@ import type { McpProtocolChoice } from '../core/constants.js';
 
 const MCP_BODY_LIMIT = 4 * 1024 * 1024;
 
-
-function rpcError(res: LoggedResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+function rpcError(
+  res: LoggedResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   res.note ??= message;
   sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
 }
@@ -57,7 +71,9 @@ export class McpEndpoint {
     const auth = await this.auth.authenticate(req);
     if (!auth.ok) {
       const challenge: Record<string, string> = {};
-      if (auth.status === 401) challenge['www-authenticate'] = `Bearer realm="svcctl dev"${req.headers.authorization ? ', error="invalid_token"' : ''}`;
+      if (auth.status === 401)
+        challenge['www-authenticate'] =
+          `Bearer realm="svcctl dev"${req.headers.authorization ? ', error="invalid_token"' : ''}`;
       return rpcError(res, auth.status, -32001, auth.message, challenge);
     }
     const key = auth.email.toLowerCase();
@@ -91,7 +107,11 @@ export class McpEndpoint {
     }
     if (req.method === 'POST' && isInitializeRequest(body)) {
       res.note = `${who} new session`;
-      const transport = this.openSession(key, (id, closed) => (res.note = `${who} new session ${id}${closed.length > 0 ? ` (closed ${closed.join(', ')})` : ''}`));
+      const transport = this.openSession(
+        key,
+        (id, closed) =>
+          (res.note = `${who} new session ${id}${closed.length > 0 ? ` (closed ${closed.join(', ')})` : ''}`),
+      );
       await createToolServer(this.store).connect(transport);
       return transport.handleRequest(authed, res, body);
     }
@@ -100,7 +120,10 @@ export class McpEndpoint {
 
   // The sessions that would break the limits are closed synchronously when it initializes, so the count never
   // exceeds them even with initializes racing.
-  private openSession(email: string, opened: (id: string, closed: string[]) => void): NodeStreamableHTTPServerTransport {
+  private openSession(
+    email: string,
+    opened: (id: string, closed: string[]) => void,
+  ): NodeStreamableHTTPServerTransport {
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (id) => {
@@ -110,7 +133,10 @@ export class McpEndpoint {
           void old.transport.close().catch(() => undefined);
         }
         this.sessions.add({ id, email, transport, lastUsed: Date.now() });
-        opened(id, evicted.map((old) => old.id));
+        opened(
+          id,
+          evicted.map((old) => old.id),
+        );
       },
     });
     transport.onclose = () => {

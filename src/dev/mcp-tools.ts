@@ -16,7 +16,10 @@ export function createToolServer(store: EventStore): McpServer {
 
   server.registerTool(
     'whoami',
-    { description: 'The signed-in user of this MCP session and how the request authenticated.', annotations: { readOnlyHint: true } },
+    {
+      description: 'The signed-in user of this MCP session and how the request authenticated.',
+      annotations: { readOnlyHint: true },
+    },
     (ctx) => {
       const who = (ctx.http?.authInfo?.extra ?? {}) as { email?: string; method?: string };
       return text({ email: who.email, auth_method: who.method });
@@ -28,7 +31,13 @@ export function createToolServer(store: EventStore): McpServer {
     {
       description: 'Events the sandbox received, newest first.',
       inputSchema: z.object({
-        limit: z.number().int().min(1).max(MAX_LIST_LIMIT).optional().describe(`how many (default ${DEFAULT_LIST_LIMIT}, at most ${MAX_LIST_LIMIT})`),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_LIST_LIMIT)
+          .optional()
+          .describe(`how many (default ${DEFAULT_LIST_LIMIT}, at most ${MAX_LIST_LIMIT})`),
       }),
       annotations: { readOnlyHint: true },
     },

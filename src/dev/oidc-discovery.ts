@@ -22,7 +22,10 @@ export class OidcValidator {
   private readonly discoveries = new Map<string, Promise<Discovery>>();
   private readonly transports = new Map<string, Promise<Transport>>();
 
-  constructor(trustedIssuers: string[], private readonly now: () => number = Date.now) {
+  constructor(
+    trustedIssuers: string[],
+    private readonly now: () => number = Date.now,
+  ) {
     this.trusted = new Set(trustedIssuers.map((issuer) => issuer.replace(/\/+$/, '')));
   }
 
@@ -36,7 +39,11 @@ export class OidcValidator {
     try {
       discovery = await this.discover(issuer);
     } catch (error) {
-      return { ok: false, unavailable: true, reason: `cannot discover the identity provider of ${issuer}: ${(error as Error).message}` };
+      return {
+        ok: false,
+        unavailable: true,
+        reason: `cannot discover the identity provider of ${issuer}: ${(error as Error).message}`,
+      };
     }
     let answer: { status: number; json: unknown };
     try {
@@ -54,7 +61,10 @@ export class OidcValidator {
     const cached = this.discoveries.get(issuer);
     const fresh = (d: Discovery): boolean => this.now() - d.fetchedAt < DISCOVERY_TTL_MS;
     if (cached) {
-      return cached.then((d) => (fresh(d) ? d : this.refresh(issuer)), () => this.refresh(issuer));
+      return cached.then(
+        (d) => (fresh(d) ? d : this.refresh(issuer)),
+        () => this.refresh(issuer),
+      );
     }
     return this.refresh(issuer);
   }
@@ -66,8 +76,10 @@ export class OidcValidator {
       if (answer.status !== 200 || !document) throw new Error(`discovery answered ${answer.status}`);
       // OpenID Connect Discovery 1.0, section 4.3: the document must name the issuer it was fetched for.
       if (document.issuer !== issuer) throw new Error('the discovery document names another issuer');
-      if (typeof document.userinfo_endpoint !== 'string') throw new Error('the discovery document has no userinfo_endpoint');
-      if (new URL(document.userinfo_endpoint).origin !== new URL(issuer).origin) throw new Error('userinfo_endpoint is on another origin');
+      if (typeof document.userinfo_endpoint !== 'string')
+        throw new Error('the discovery document has no userinfo_endpoint');
+      if (new URL(document.userinfo_endpoint).origin !== new URL(issuer).origin)
+        throw new Error('userinfo_endpoint is on another origin');
       return { userinfoEndpoint: document.userinfo_endpoint, fetchedAt: this.now() };
     })();
     this.discoveries.set(issuer, pending);
@@ -83,7 +95,11 @@ export class OidcValidator {
       transport = createTransport({ env: {}, origin, timeoutMs: TIMEOUT_MS });
       this.transports.set(origin, transport);
     }
-    const response = await (await transport).send({ url, method: 'GET', headers: { accept: 'application/json', ...headers } });
+    const response = await (await transport).send({
+      url,
+      method: 'GET',
+      headers: { accept: 'application/json', ...headers },
+    });
     let json: unknown;
     try {
       json = JSON.parse(response.body);

@@ -28,8 +28,14 @@ export function readyVariables(ready: ReadyLine, pid?: number): Array<[string, s
     ['HMAC_SECRET', webhook?.hmac_secret ?? ''],
     ['ACCESS_TOKEN', ''],
   ];
-  const variables = settings.flatMap(([name, value]): Array<[string, string]> =>
-    value === '' ? [[envName(name), ''], [legacyEnvName(name), '']] : [[envName(name), value]],
+  const variables = settings.flatMap(
+    ([name, value]): Array<[string, string]> =>
+      value === ''
+        ? [
+            [envName(name), ''],
+            [legacyEnvName(name), ''],
+          ]
+        : [[envName(name), value]],
   );
   if (pid !== undefined) variables.push([PID_VARIABLE, String(pid)]);
   return variables;

@@ -4,7 +4,11 @@ import type { IncomingMessage } from 'node:http';
 import { neutralizeControls } from '../http/redact.js';
 import type { LoggedResponse } from './http-io.js';
 
-export function logWhenDone(req: IncomingMessage, res: LoggedResponse, log: ((line: string) => void) | undefined): void {
+export function logWhenDone(
+  req: IncomingMessage,
+  res: LoggedResponse,
+  log: ((line: string) => void) | undefined,
+): void {
   if (!log) return;
   const started = performance.now();
   const path = (req.url ?? '').split('?')[0];
@@ -19,5 +23,7 @@ export function logWhenDone(req: IncomingMessage, res: LoggedResponse, log: ((li
   };
   res.once('finish', () => write(res.statusCode));
   // A client that goes away before the answer (or an SSE stream that is closed).
-  res.once('close', () => write(res.writableFinished ? res.statusCode : `${res.headersSent ? res.statusCode : '-'} (closed)`));
+  res.once('close', () =>
+    write(res.writableFinished ? res.statusCode : `${res.headersSent ? res.statusCode : '-'} (closed)`),
+  );
 }

@@ -1,6 +1,10 @@
 // Secrets are random on every start: nothing fixed to leak or reuse.
 import { randomBytes } from 'node:crypto';
-import { DEV_DEFAULT_MAX_BODY_BYTES, DEV_DEFAULT_TOKEN_TTL_SECONDS, type McpProtocolChoice } from '../core/constants.js';
+import {
+  DEV_DEFAULT_MAX_BODY_BYTES,
+  DEV_DEFAULT_TOKEN_TTL_SECONDS,
+  type McpProtocolChoice,
+} from '../core/constants.js';
 import { usageError } from '../core/errors.js';
 
 export interface SandboxUser {
@@ -36,7 +40,6 @@ export interface SandboxOptions {
   now?: () => Date;
 }
 
-
 export const DEFAULT_TOKEN_TTL_SECONDS = DEV_DEFAULT_TOKEN_TTL_SECONDS;
 export const DEFAULT_MAX_BODY_BYTES = DEV_DEFAULT_MAX_BODY_BYTES;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
@@ -56,8 +59,13 @@ export function parseUserFlag(value: string): SandboxUser {
   const colon = value.indexOf(':');
   const email = colon === -1 ? value : value.slice(0, colon);
   const password = colon === -1 ? randomSecret('pw_', 12) : value.slice(colon + 1);
-  if (!EMAIL_PATTERN.test(email)) throw usageError(`--user: '${email}' is not an email address`, 'use --user <email>:<password>, or --user <email> for a random password');
-  if (password === '') throw usageError(`--user ${email}: the password after ':' is empty`, 'leave out the colon for a random password');
+  if (!EMAIL_PATTERN.test(email))
+    throw usageError(
+      `--user: '${email}' is not an email address`,
+      'use --user <email>:<password>, or --user <email> for a random password',
+    );
+  if (password === '')
+    throw usageError(`--user ${email}: the password after ':' is empty`, 'leave out the colon for a random password');
   return { email, password };
 }
 
@@ -65,12 +73,19 @@ export function parseWebhookFlag(value: string): SandboxWebhook {
   const colon = value.indexOf(':');
   const name = colon === -1 ? value : value.slice(0, colon);
   if (!WEBHOOK_NAME_PATTERN.test(name)) {
-    throw usageError(`--webhook: '${name}' is not a valid name`, 'letters, digits, ".", "_" and "-" (up to 64), e.g. --webhook alerts:my-secret');
+    throw usageError(
+      `--webhook: '${name}' is not a valid name`,
+      'letters, digits, ".", "_" and "-" (up to 64), e.g. --webhook alerts:my-secret',
+    );
   }
   const webhook: SandboxWebhook = { name, ingestToken: randomSecret('ing_') };
   if (colon !== -1) {
     const secret = value.slice(colon + 1);
-    if (secret === '') throw usageError(`--webhook ${name}: the HMAC secret after ':' is empty`, 'leave out the colon for a connection without a secret');
+    if (secret === '')
+      throw usageError(
+        `--webhook ${name}: the HMAC secret after ':' is empty`,
+        'leave out the colon for a connection without a secret',
+      );
     webhook.hmacSecret = secret;
   }
   return webhook;
@@ -85,9 +100,18 @@ function rejectDuplicates(values: string[], what: string): void {
   }
 }
 
-export function withDemoDefaults(users: SandboxUser[], webhooks: SandboxWebhook[]): { users: SandboxUser[]; webhooks: SandboxWebhook[] } {
-  rejectDuplicates(users.map((u) => u.email), '--user');
-  rejectDuplicates(webhooks.map((w) => w.name), '--webhook');
+export function withDemoDefaults(
+  users: SandboxUser[],
+  webhooks: SandboxWebhook[],
+): { users: SandboxUser[]; webhooks: SandboxWebhook[] } {
+  rejectDuplicates(
+    users.map((u) => u.email),
+    '--user',
+  );
+  rejectDuplicates(
+    webhooks.map((w) => w.name),
+    '--webhook',
+  );
   return {
     users: users.length > 0 ? users : [{ email: DEMO_EMAIL, password: randomSecret('pw_', 12) }],
     webhooks:

@@ -8,14 +8,33 @@ import { Credentials } from './credentials.js';
 import { handleEvent } from './event-endpoint.js';
 import { EventStore } from './event-store.js';
 import { sendError, type LoggedResponse } from './http-io.js';
-import { AUTHORIZE_PATH, DISCOVERY_PATH, handleLogin, handleNoBrowserSignIn, handleUserinfo, JWKS_DOCUMENT, JWKS_PATH, openIdConfiguration, TOKEN_PATH, USERINFO_PATH } from './identity-endpoints.js';
+import {
+  AUTHORIZE_PATH,
+  DISCOVERY_PATH,
+  handleLogin,
+  handleNoBrowserSignIn,
+  handleUserinfo,
+  JWKS_DOCUMENT,
+  JWKS_PATH,
+  openIdConfiguration,
+  TOKEN_PATH,
+  USERINFO_PATH,
+} from './identity-endpoints.js';
 import { JwtIssuer } from './jwt-issuer.js';
 import { McpAuthenticator } from './mcp-auth.js';
 import type { McpEndpoint } from './mcp-endpoint.js';
 import type { McpUserActivity } from './mcp-users.js';
 import { OidcValidator } from './oidc-discovery.js';
 import { logWhenDone } from './request-log.js';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_CONNECTIONS, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_TOKEN_TTL_SECONDS, withDemoDefaults, type SandboxOptions, type SandboxUser } from './sandbox-options.js';
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_TOKEN_TTL_SECONDS,
+  withDemoDefaults,
+  type SandboxOptions,
+  type SandboxUser,
+} from './sandbox-options.js';
 
 export const HOST = '127.0.0.1';
 const API_PREFIX = '/api';
@@ -43,9 +62,16 @@ function listen(server: Server, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE') {
-        reject(usageError(`port ${port} on ${HOST} is already in use`, 'choose another --port, or --port 0 for a free one'));
+        reject(
+          usageError(`port ${port} on ${HOST} is already in use`, 'choose another --port, or --port 0 for a free one'),
+        );
       } else if (error.code === 'EACCES') {
-        reject(usageError(`not allowed to listen on port ${port}`, 'ports below 1024 need privileges; choose a higher --port'));
+        reject(
+          usageError(
+            `not allowed to listen on port ${port}`,
+            'ports below 1024 need privileges; choose a higher --port',
+          ),
+        );
       } else {
         reject(new CliError(ExitCode.Unavailable, `cannot listen on ${HOST}:${port}: ${error.code ?? error.message}`));
       }
@@ -72,17 +98,23 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const mcpEndpoint = (): Promise<McpEndpoint> =>
     (mcp ??= Promise.all([import('./mcp-endpoint.js'), import('./mcp-sessions.js')]).then(
       ([{ McpEndpoint }, limits]) =>
-        new McpEndpoint(new McpAuthenticator(credentials, oidc as OidcValidator, nowMs), store, {
-          perUser: options.mcpSessionsPerUser ?? limits.DEFAULT_SESSIONS_PER_USER,
-          total: options.mcpSessionsTotal ?? limits.DEFAULT_SESSIONS_TOTAL,
-          oneSessionPerUser: options.oneSessionPerUser === true,
-        }, options.protocol),
+        new McpEndpoint(
+          new McpAuthenticator(credentials, oidc as OidcValidator, nowMs),
+          store,
+          {
+            perUser: options.mcpSessionsPerUser ?? limits.DEFAULT_SESSIONS_PER_USER,
+            total: options.mcpSessionsTotal ?? limits.DEFAULT_SESSIONS_TOTAL,
+            oneSessionPerUser: options.oneSessionPerUser === true,
+          },
+          options.protocol,
+        ),
     ));
 
   async function route(req: IncomingMessage, res: LoggedResponse): Promise<void> {
     // A page in a browser may reach 127.0.0.1 through a DNS name it controls (DNS rebinding): only our Host is served.
     if (stopping) return sendError(res, 503, 'the sandbox is stopping', {}, { connection: 'close' });
-    if (!allowedHosts.has(req.headers.host ?? '')) return sendError(res, 421, 'unexpected Host header: use the address printed by svcctl dev');
+    if (!allowedHosts.has(req.headers.host ?? ''))
+      return sendError(res, 421, 'unexpected Host header: use the address printed by svcctl dev');
     const path = (req.url ?? '/').split('?')[0] as string;
     const issuer = jwt as JwtIssuer;
     const only = (method: string): boolean => {
@@ -90,12 +122,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       sendError(res, 405, `${path} accepts ${method} only`, {}, { allow: method });
       return false;
     };
-    if (path === `${API_PREFIX}${EVENT_PATH}`) return only('POST') ? handleEvent(req, res, { credentials, store, maxBodyBytes, now: clock }) : undefined;
-    if (path === `${API_PREFIX}${LOGIN_PATH}`) return only('POST') ? handleLogin(req, res, credentials, issuer) : undefined;
+    if (path === `${API_PREFIX}${EVENT_PATH}`)
+      return only('POST') ? handleEvent(req, res, { credentials, store, maxBodyBytes, now: clock }) : undefined;
+    if (path === `${API_PREFIX}${LOGIN_PATH}`)
+      return only('POST') ? handleLogin(req, res, credentials, issuer) : undefined;
     if (path === DISCOVERY_PATH) return only('GET') ? sendJsonDocument(res, openIdConfiguration(origin)) : undefined;
     if (path === USERINFO_PATH) return only('GET') ? handleUserinfo(req, res, issuer) : undefined;
     if (path === JWKS_PATH) return only('GET') ? sendJsonDocument(res, JWKS_DOCUMENT) : undefined;
-    if (path === AUTHORIZE_PATH) return only('GET') ? handleNoBrowserSignIn(res, 'unsupported_response_type') : undefined;
+    if (path === AUTHORIZE_PATH)
+      return only('GET') ? handleNoBrowserSignIn(res, 'unsupported_response_type') : undefined;
     if (path === TOKEN_PATH) return only('POST') ? handleNoBrowserSignIn(res, 'unsupported_grant_type') : undefined;
     if (path === '/mcp' || path === '/mcp/') return (await mcpEndpoint()).handle(req, res);
     sendError(res, 404, `no such endpoint: ${req.method} ${path}`);
@@ -104,7 +139,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // A client that trickles its headers or body is cut off (408) once the request time passes;
   // Node checks the open requests every connectionsCheckingInterval.
   const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  const limits = { requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(1000, requestTimeout / 4) };
+  const limits = {
+    requestTimeout,
+    headersTimeout: requestTimeout,
+    connectionsCheckingInterval: Math.min(1000, requestTimeout / 4),
+  };
   const server = createServer(limits, (req, res: LoggedResponse) => {
     logWhenDone(req, res, options.log);
     route(req, res).catch((error: unknown) => {
@@ -126,7 +165,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   oidc = new OidcValidator(options.trustedIssuers ?? [origin], nowMs);
 
   const baseUrl = `${origin}${API_PREFIX}`;
-  const readyWebhooks = webhooks.map((w) => ({ name: w.name, ingest_token: w.ingestToken, hmac_secret: w.hmacSecret ?? null }));
+  const readyWebhooks = webhooks.map((w) => ({
+    name: w.name,
+    ingest_token: w.ingestToken,
+    hmac_secret: w.hmacSecret ?? null,
+  }));
   let closing: Promise<void> | undefined;
   return {
     origin,

@@ -63,7 +63,9 @@ export async function runBatch(chunks: AsyncIterable<Buffer>, options: BatchOpti
     else if (warnings === MAX_WARNINGS + 1) out.warn('more warnings are not shown');
   };
 
-  const writeSoon = out.stdout.isTTY ? setImmediate : (write: () => void) => void setTimeout(write, RESULT_BLOCK_MS).unref();
+  const writeSoon = out.stdout.isTTY
+    ? setImmediate
+    : (write: () => void) => void setTimeout(write, RESULT_BLOCK_MS).unref();
   let pendingText = '';
   let writeScheduled = false;
   const writeOut = (): void => {
@@ -104,7 +106,13 @@ export async function runBatch(chunks: AsyncIterable<Buffer>, options: BatchOpti
     } else if (kept) spooled++;
     else sent++;
     if (options.json) {
-      const fields = result ?? { id: null, status: null, attempts: 0, response: null, error: error && options.target.redactor.redact(error.message) };
+      const fields = result ?? {
+        id: null,
+        status: null,
+        attempts: 0,
+        response: null,
+        error: error && options.target.redactor.redact(error.message),
+      };
       slot.text = `${JSON.stringify(kept ? { line: slot.line.number, ...fields, status: 'spooled' } : { line: slot.line.number, ...fields })}\n`;
     } else if (!error && result) slot.text = `${result.id}\n`;
     slot.done = true;
@@ -135,9 +143,15 @@ export async function runBatch(chunks: AsyncIterable<Buffer>, options: BatchOpti
     if (delivery.failure) {
       // Said once with the batch's end, not again for each line that was already in flight.
       const failure = delivery.failure;
-      const systemic = failure.exitCode === ExitCode.AuthRejected || failure.exitCode === ExitCode.Unavailable || delivery.result.status === 404;
+      const systemic =
+        failure.exitCode === ExitCode.AuthRejected ||
+        failure.exitCode === ExitCode.Unavailable ||
+        delivery.result.status === 404;
       if (!systemic) out.error(`line ${slot.line.number} (event ${built.id}): ${failure.message}`);
-      else if (!stoppedBy) stoppedBy = new CliError(failure.exitCode, `line ${slot.line.number} (event ${built.id}): ${failure.message}`, { hint: failure.hint });
+      else if (!stoppedBy)
+        stoppedBy = new CliError(failure.exitCode, `line ${slot.line.number} (event ${built.id}): ${failure.message}`, {
+          hint: failure.hint,
+        });
     }
     finish(slot, delivery.result, delivery.failure);
     return undefined;
@@ -177,9 +191,13 @@ export async function runBatch(chunks: AsyncIterable<Buffer>, options: BatchOpti
       interruptedLines++;
       const error = new CliError(ExitCode.Interrupted, 'not confirmed: interrupted');
       if (slot.id && slot.idGenerated) {
-        out.warn(`line ${slot.line.number} was in flight as event ${slot.id}; it has no id of its own, so sending it again may create a second event`);
+        out.warn(
+          `line ${slot.line.number} was in flight as event ${slot.id}; it has no id of its own, so sending it again may create a second event`,
+        );
       }
-      const inFlight = slot.id ? { id: slot.id, status: null, attempts: 1, response: null, error: error.message } : undefined;
+      const inFlight = slot.id
+        ? { id: slot.id, status: null, attempts: 1, response: null, error: error.message }
+        : undefined;
       finish(slot, inFlight, error);
     }
     wakeInterrupted();

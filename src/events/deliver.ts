@@ -51,10 +51,17 @@ export interface Delivery {
   failure?: CliError;
 }
 
-function classify(outcome: PostOutcome, redactor: Redactor): { exitCode: ExitCodeValue; message: string; hint?: string } | undefined {
+function classify(
+  outcome: PostOutcome,
+  redactor: Redactor,
+): { exitCode: ExitCodeValue; message: string; hint?: string } | undefined {
   if (outcome.kind === 'network') {
     const tries = outcome.attempts > 1 ? ` (after ${outcome.attempts} attempts)` : '';
-    return { exitCode: ExitCode.Unavailable, message: redactor.redact(`${outcome.problem.message}${tries}`), hint: outcome.problem.hint };
+    return {
+      exitCode: ExitCode.Unavailable,
+      message: redactor.redact(`${outcome.problem.message}${tries}`),
+      hint: outcome.problem.hint,
+    };
   }
   const { status, body } = outcome.response;
   if (status >= 200 && status < 300) return undefined;
@@ -99,7 +106,9 @@ export function deliverEvent(target: DeliveryTarget, id: string, body: Buffer): 
     timeoutSeconds: target.timeoutSeconds,
     keepSuccessBody: target.keepResponse,
   };
-  return postWithRetries(request, { retries: target.retries, onRetry: target.onRetry }).then((outcome) => deliveryOf(target, id, outcome));
+  return postWithRetries(request, { retries: target.retries, onRetry: target.onRetry }).then((outcome) =>
+    deliveryOf(target, id, outcome),
+  );
 }
 
 function deliveryOf(target: DeliveryTarget, id: string, outcome: PostOutcome): Delivery {

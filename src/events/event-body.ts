@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { invalidData } from '../core/errors.js';
-import { isCanonicalUtc, isPlainObject, KNOWN_EVENT_MEMBERS, parseTimeWithZone, validateEvent, type JsonObject } from './event-validate.js';
+import {
+  isCanonicalUtc,
+  isPlainObject,
+  KNOWN_EVENT_MEMBERS,
+  parseTimeWithZone,
+  validateEvent,
+  type JsonObject,
+} from './event-validate.js';
 
 export interface BuiltEvent {
   body: Buffer;
@@ -28,7 +35,8 @@ function fail(label: InputLabel, problems: string[]): never {
   throw invalidData(`invalid event in ${label}:${detail}`);
 }
 
-const RAW_NEEDS_WRAPPER = 'with --raw the body must be {"event": {...}} (without --raw a bare event is wrapped for you)';
+const RAW_NEEDS_WRAPPER =
+  'with --raw the body must be {"event": {...}} (without --raw a bare event is wrapped for you)';
 
 /** Fatal: bytes that are not UTF-8 would otherwise be sent as U+FFFD. Made once: it runs per NDJSON line. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -54,7 +62,8 @@ function unwrap(document: unknown, source: BytesSource, raw: boolean): { event: 
   let extra = NO_EXTRA;
   for (const key in document) {
     // A prototype-less object: a member named __proto__ stays a member.
-    if (key !== 'event') (extra === NO_EXTRA ? (extra = Object.create(null) as JsonObject) : extra)[key] = document[key];
+    if (key !== 'event')
+      (extra === NO_EXTRA ? (extra = Object.create(null) as JsonObject) : extra)[key] = document[key];
   }
   return { event, extra };
 }
@@ -83,7 +92,11 @@ function moreMembers(members: JsonObject, skip?: (key: string) => boolean): stri
 const isKnownMember = (key: string): boolean => (KNOWN_EVENT_MEMBERS as readonly string[]).includes(key);
 
 /** Built member by member: the same text as JSON.stringify of the ordered object, without making that object. */
-export function canonicalBody(event: JsonObject, extra: JsonObject, defaults: BuildDefaults): { json: string; id: string } {
+export function canonicalBody(
+  event: JsonObject,
+  extra: JsonObject,
+  defaults: BuildDefaults,
+): { json: string; id: string } {
   const id = typeof event.id === 'string' ? event.id : defaults.newId();
   const createdAt = typeof event.created_at === 'string' ? toUtc(event.created_at) : defaults.now().toISOString();
   let json = `{"event":{"id":${JSON.stringify(id)},"title":${JSON.stringify(event.title)},"created_at":${JSON.stringify(createdAt)}`;
@@ -98,12 +111,16 @@ export function canonicalBody(event: JsonObject, extra: JsonObject, defaults: Bu
   return { json: `${json}}`, id };
 }
 
-export function buildFromBytes(bytes: Buffer, options: BytesSource & { raw: boolean; defaults?: BuildDefaults }): BuiltEvent {
+export function buildFromBytes(
+  bytes: Buffer,
+  options: BytesSource & { raw: boolean; defaults?: BuildDefaults },
+): BuiltEvent {
   const text = decode(bytes, options);
   const { event, extra } = unwrap(parseJson(text, options), options, options.raw);
   const report = validateEvent(event, options.raw);
   if (report.problems.length > 0) fail(labelOf(options), report.problems);
-  const warnings = report.warnings.length === 0 ? report.warnings : report.warnings.map((w) => `${labelOf(options)}: ${w}`);
+  const warnings =
+    report.warnings.length === 0 ? report.warnings : report.warnings.map((w) => `${labelOf(options)}: ${w}`);
   for (const key in extra) warnings.push(`${labelOf(options)}: ${key}: unknown top-level member, passed through as is`);
   if (options.raw) return { body: bytes, id: event.id as string, idGenerated: false, warnings };
   const { json, id } = canonicalBody(event, extra, options.defaults ?? systemDefaults);

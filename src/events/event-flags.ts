@@ -3,7 +3,14 @@ import { promises as fs } from 'node:fs';
 import { resolve } from 'node:path';
 import { usageError } from '../core/errors.js';
 import { fileReadError } from '../fs/read-input.js';
-import { describeTimeProblem, isPlainObject, isUuid, parseTimeWithZone, payloadProblems, type JsonObject } from './event-validate.js';
+import {
+  describeTimeProblem,
+  isPlainObject,
+  isUuid,
+  parseTimeWithZone,
+  payloadProblems,
+  type JsonObject,
+} from './event-validate.js';
 
 export type Warn = (message: string) => void;
 
@@ -76,7 +83,9 @@ async function payloadFromFlags(flags: EventFlags, warn: Warn, cwd: string): Pro
   if (whole !== undefined) {
     const flag = flags.payload !== undefined ? '--payload' : '--payload-file';
     if (usesMembers) {
-      throw usageError(`${flag} gives the whole payload; it cannot be combined with --source, --severity, --message or --label`);
+      throw usageError(
+        `${flag} gives the whole payload; it cannot be combined with --source, --severity, --message or --label`,
+      );
     }
     if (flags.payload !== undefined) return parsePayloadText(flags.payload, flag);
     let text: string;
@@ -95,12 +104,16 @@ async function payloadFromFlags(flags: EventFlags, warn: Warn, cwd: string): Pro
 
 export async function eventFromFlags(flags: EventFlags, warn: Warn, cwd: string): Promise<JsonObject> {
   if (flags.title === undefined) {
-    throw usageError('no event: give --title (and other flags), or a FILE, or - to read stdin', "see 'svcctl event send --help'");
+    throw usageError(
+      'no event: give --title (and other flags), or a FILE, or - to read stdin',
+      "see 'svcctl event send --help'",
+    );
   }
   if (flags.title.trim() === '') throw usageError('--title must not be empty');
   const event: JsonObject = {};
   if (flags.id !== undefined) {
-    if (!isUuid(flags.id)) throw usageError(`--id must be a UUID like 6f1c2a4e-8b7d-4c3e-9f0a-1b2c3d4e5f60, got '${flags.id}'`);
+    if (!isUuid(flags.id))
+      throw usageError(`--id must be a UUID like 6f1c2a4e-8b7d-4c3e-9f0a-1b2c3d4e5f60, got '${flags.id}'`);
     event.id = flags.id;
   }
   event.title = flags.title;

@@ -5,7 +5,8 @@ export function isUuid(text: string): boolean {
     const code = text.charCodeAt(i);
     if (i === 8 || i === 13 || i === 18 || i === 23) {
       if (code !== 0x2d) return false;
-    } else if (!((code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66))) return false;
+    } else if (!((code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66)))
+      return false;
   }
   return true;
 }
@@ -52,7 +53,16 @@ function digitsAt(text: string, from: number, count: number): number {
 
 /** The common case of a batch, checked without a regular expression or a Date (same verdict as parseTimeWithZone). */
 export function isCanonicalUtc(text: string): boolean {
-  if (text.length !== 24 || text[4] !== '-' || text[7] !== '-' || text[10] !== 'T' || text[13] !== ':' || text[16] !== ':' || text[19] !== '.' || text[23] !== 'Z') {
+  if (
+    text.length !== 24 ||
+    text[4] !== '-' ||
+    text[7] !== '-' ||
+    text[10] !== 'T' ||
+    text[13] !== ':' ||
+    text[16] !== ':' ||
+    text[19] !== '.' ||
+    text[23] !== 'Z'
+  ) {
     return false;
   }
   const year = digitsAt(text, 0, 4);
@@ -61,7 +71,19 @@ export function isCanonicalUtc(text: string): boolean {
   const hour = digitsAt(text, 11, 2);
   const minute = digitsAt(text, 14, 2);
   const second = digitsAt(text, 17, 2);
-  if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return false;
+  if (
+    year < 0 ||
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    hour < 0 ||
+    hour > 23 ||
+    minute < 0 ||
+    minute > 59 ||
+    second < 0 ||
+    second > 59
+  )
+    return false;
   return digitsAt(text, 20, 3) >= 0 && day <= daysInMonth(year, month);
 }
 
@@ -116,7 +138,9 @@ export function validateEvent(event: JsonObject, raw: boolean): ValidationReport
   if (!('id' in event)) {
     if (raw) problems.push('event.id: missing (with --raw nothing is filled in)');
   } else if (typeof event.id !== 'string' || !isUuid(event.id)) {
-    problems.push(`event.id: must be a UUID like 6f1c2a4e-8b7d-4c3e-9f0a-1b2c3d4e5f60, got ${JSON.stringify(event.id)}`);
+    problems.push(
+      `event.id: must be a UUID like 6f1c2a4e-8b7d-4c3e-9f0a-1b2c3d4e5f60, got ${JSON.stringify(event.id)}`,
+    );
   }
 
   if (!('title' in event)) problems.push('event.title: missing');
@@ -148,7 +172,10 @@ export function validateEvent(event: JsonObject, raw: boolean): ValidationReport
       }
       if (inner !== undefined) problems.push(...payloadProblems(inner));
     } else if (isPlainObject(payload)) {
-      if (raw) problems.push('event.payload: must be a string (with --raw the body is sent as is, so it cannot be serialized)');
+      if (raw)
+        problems.push(
+          'event.payload: must be a string (with --raw the body is sent as is, so it cannot be serialized)',
+        );
       else problems.push(...payloadProblems(payload));
     } else {
       problems.push('event.payload: must be a JSON object or a string holding one');

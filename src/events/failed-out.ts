@@ -30,9 +30,13 @@ export class FailedOut {
       const what = existing ? 'is not writable' : 'is in a folder that does not exist or is not writable';
       throw usageError(`--failed-out '${this.path}' ${what}`);
     }
-    const source = input === '-' ? fstatOrUndefined(0) : input === undefined ? undefined : statOrUndefined(resolve(this.cwd, input));
+    const source =
+      input === '-' ? fstatOrUndefined(0) : input === undefined ? undefined : statOrUndefined(resolve(this.cwd, input));
     if (existing && source && existing.dev === source.dev && existing.ino === source.ino) {
-      throw usageError(`--failed-out '${this.path}' is the input itself`, 'write the failed lines to another file, e.g. failed-again.ndjson');
+      throw usageError(
+        `--failed-out '${this.path}' is the input itself`,
+        'write the failed lines to another file, e.g. failed-again.ndjson',
+      );
     }
   }
 

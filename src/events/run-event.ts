@@ -39,16 +39,26 @@ export function stderrTail(bytes: Buffer, lines: number, redactor: Redactor): st
   return message;
 }
 
-export const failed = (outcome: RunOutcome): boolean => outcome.spawnError !== undefined || outcome.timedOut || outcome.code !== 0;
+export const failed = (outcome: RunOutcome): boolean =>
+  outcome.spawnError !== undefined || outcome.timedOut || outcome.code !== 0;
 
 function what(outcome: RunOutcome, limitSeconds: number | undefined): string {
-  if (outcome.spawnError) return outcome.spawnError.code === 'ENOENT' ? 'could not start (command not found)' : `could not start (${outcome.spawnError.code})`;
+  if (outcome.spawnError)
+    return outcome.spawnError.code === 'ENOENT'
+      ? 'could not start (command not found)'
+      : `could not start (${outcome.spawnError.code})`;
   if (outcome.timedOut) return `timed out after ${limitSeconds}s`;
   if (outcome.signal) return `failed (killed by ${outcome.signal})`;
   return outcome.code === 0 ? 'succeeded' : `failed (exit ${outcome.code})`;
 }
 
-export function runEvent(outcome: RunOutcome, exitCode: number, options: RunEventOptions, investigate: boolean, limitSeconds?: number) {
+export function runEvent(
+  outcome: RunOutcome,
+  exitCode: number,
+  options: RunEventOptions,
+  investigate: boolean,
+  limitSeconds?: number,
+) {
   const failure = failed(outcome);
   const name = options.command;
   const labels: Record<string, string> = {

@@ -69,7 +69,14 @@ export function runCommand(spec: RunSpec): Promise<RunOutcome> {
       clearTimeout(limit);
       clearTimeout(killTimer);
       removeForwarder();
-      resolve({ code, signal, timedOut, spawnError, durationMs: performance.now() - started, stderrTail: tail.bytes() });
+      resolve({
+        code,
+        signal,
+        timedOut,
+        spawnError,
+        durationMs: performance.now() - started,
+        stderrTail: tail.bytes(),
+      });
     };
     child.once('error', (error: NodeJS.ErrnoException) => {
       if (child.pid === undefined) finish(error.code === 'ENOENT' ? 127 : 126, null, error);

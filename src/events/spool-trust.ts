@@ -11,14 +11,30 @@ const NONBLOCK = constants.O_NONBLOCK ?? 0;
 
 const modeText = (mode: number): string => (mode & 0o7777).toString(8).padStart(4, '0');
 
-function folderProblem(info: Stats, path: string, uid: number | undefined): { problem: string; hint: string } | undefined {
-  if (info.isSymbolicLink()) return { problem: 'is a symbolic link', hint: `remove the link (rm '${path}'); svcctl creates the folder, mode 0700, when it next spools an event` };
-  if (!info.isDirectory()) return { problem: 'is not a folder', hint: `move it away (svcctl creates the folder), or use another: --spool DIR or SERVICE_SPOOL_DIR` };
+function folderProblem(
+  info: Stats,
+  path: string,
+  uid: number | undefined,
+): { problem: string; hint: string } | undefined {
+  if (info.isSymbolicLink())
+    return {
+      problem: 'is a symbolic link',
+      hint: `remove the link (rm '${path}'); svcctl creates the folder, mode 0700, when it next spools an event`,
+    };
+  if (!info.isDirectory())
+    return {
+      problem: 'is not a folder',
+      hint: `move it away (svcctl creates the folder), or use another: --spool DIR or SERVICE_SPOOL_DIR`,
+    };
   if (uid === undefined) return undefined;
   if (info.uid !== uid) {
-    return { problem: `belongs to another user (uid ${info.uid}; you are uid ${uid})`, hint: `if it is yours to use, chown ${uid} '${path}'; else use a folder of your own: --spool DIR or SERVICE_SPOOL_DIR` };
+    return {
+      problem: `belongs to another user (uid ${info.uid}; you are uid ${uid})`,
+      hint: `if it is yours to use, chown ${uid} '${path}'; else use a folder of your own: --spool DIR or SERVICE_SPOOL_DIR`,
+    };
   }
-  if ((info.mode & 0o022) !== 0) return { problem: `can be written by other users (mode ${modeText(info.mode)})`, hint: `chmod 700 '${path}'` };
+  if ((info.mode & 0o022) !== 0)
+    return { problem: `can be written by other users (mode ${modeText(info.mode)})`, hint: `chmod 700 '${path}'` };
   return undefined;
 }
 
@@ -30,7 +46,11 @@ export function fileProblem(info: Stats, uid: number | undefined): string | unde
 }
 
 export function spoolRefused(what: string, hint: string): CliError {
-  return new CliError(ExitCode.UnsafeConfig, `${what}; svcctl uses only a spool that is yours alone, so it stopped and left the spool as it was`, { hint });
+  return new CliError(
+    ExitCode.UnsafeConfig,
+    `${what}; svcctl uses only a spool that is yours alone, so it stopped and left the spool as it was`,
+    { hint },
+  );
 }
 
 const errno = (error: unknown): string | undefined => (error as NodeJS.ErrnoException).code;
@@ -54,14 +74,19 @@ export class SpoolFolder {
       info = await fs.lstat(path);
     } catch (error) {
       if (errno(error) !== 'ENOENT') throw error;
-      if (this.seen.has(path)) throw spoolRefused(`the spool folder ${path} disappeared while svcctl was using it`, 'run the command again');
+      if (this.seen.has(path))
+        throw spoolRefused(`the spool folder ${path} disappeared while svcctl was using it`, 'run the command again');
       return false;
     }
     const found = folderProblem(info, path, this.uid);
-    if (found) throw spoolRefused(`the spool folder ${path} ${found.problem}${await linkTarget(path, info)}`, found.hint);
+    if (found)
+      throw spoolRefused(`the spool folder ${path} ${found.problem}${await linkTarget(path, info)}`, found.hint);
     const before = this.seen.get(path);
     if (before && (before.dev !== info.dev || before.ino !== info.ino)) {
-      throw spoolRefused(`the spool folder ${path} was replaced while svcctl was using it`, 'find out who changed it; run the command again');
+      throw spoolRefused(
+        `the spool folder ${path} was replaced while svcctl was using it`,
+        'find out who changed it; run the command again',
+      );
     }
     this.seen.set(path, { dev: info.dev, ino: info.ino });
     return true;
@@ -85,7 +110,9 @@ export class SpoolFolder {
     const infos = new Map<string, Stats>();
     const problems: string[] = [];
     for (const path of paths) {
-      const info = await fs.lstat(path).catch((error: unknown) => (errno(error) === 'ENOENT' ? undefined : Promise.reject(error)));
+      const info = await fs
+        .lstat(path)
+        .catch((error: unknown) => (errno(error) === 'ENOENT' ? undefined : Promise.reject(error)));
       if (info === undefined) continue; // taken by another flusher
       const problem = fileProblem(info, this.uid);
       if (problem === undefined) infos.set(path, info);
@@ -104,12 +131,17 @@ export class SpoolFolder {
       handle = await fs.open(path, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
     } catch (error) {
       const code = errno(error);
-      if (code === 'ELOOP' || code === 'EMLINK' || code === 'EFTYPE') throw spoolRefused(`in the spool, ${shownAs} is a symbolic link`, fileHint(this.uid));
+      if (code === 'ELOOP' || code === 'EMLINK' || code === 'EFTYPE')
+        throw spoolRefused(`in the spool, ${shownAs} is a symbolic link`, fileHint(this.uid));
       throw error;
     }
     try {
       const info = await handle.stat();
-      const problem = fileProblem(info, this.uid) ?? (listed && (listed.dev !== info.dev || listed.ino !== info.ino) ? 'was replaced after svcctl listed it' : undefined);
+      const problem =
+        fileProblem(info, this.uid) ??
+        (listed && (listed.dev !== info.dev || listed.ino !== info.ino)
+          ? 'was replaced after svcctl listed it'
+          : undefined);
       if (problem !== undefined) throw spoolRefused(`in the spool, ${shownAs} ${problem}`, fileHint(this.uid));
       return await handle.readFile();
     } finally {

@@ -8,7 +8,13 @@ const INFLIGHT = '.inflight';
 const REJECTED = 'rejected';
 const SUFFIX = '.json';
 
-export function spoolDirectory(flag: string | true, env: NodeJS.ProcessEnv, homeDir: string, envDir: string | undefined, cwd: string): string {
+export function spoolDirectory(
+  flag: string | true,
+  env: NodeJS.ProcessEnv,
+  homeDir: string,
+  envDir: string | undefined,
+  cwd: string,
+): string {
   if (typeof flag === 'string' && flag !== '') return resolve(cwd, flag);
   if (envDir) return resolve(cwd, envDir);
   const state = env.XDG_STATE_HOME || join(homeDir, '.local', 'state');
@@ -77,7 +83,10 @@ export async function openForFlush(spool: SpoolFolder): Promise<SpoolContents & 
   await spool.check(REJECTED);
   const stale = hasInflight ? (await names(spool.path(INFLIGHT))).filter((n) => staleClaim(n) !== undefined) : [];
   const waiting = await listSpooled(dir);
-  const listed = await spool.checkFiles([...stale.map((n) => join(dir, INFLIGHT, n)), ...waiting.map((n) => join(dir, n))]);
+  const listed = await spool.checkFiles([
+    ...stale.map((n) => join(dir, INFLIGHT, n)),
+    ...waiting.map((n) => join(dir, n)),
+  ]);
   let recovered = 0;
   for (const name of stale) {
     const from = join(dir, INFLIGHT, name);

@@ -128,10 +128,13 @@ export async function acquireFileLock(file: string, options: LockOptions = {}): 
   }
   held.add(path);
   removeHeldOnExit();
-  const refresh = setInterval(() => {
-    const now = new Date();
-    utimes(path, now, now).catch(() => undefined);
-  }, Math.max(1_000, staleMs / 3));
+  const refresh = setInterval(
+    () => {
+      const now = new Date();
+      utimes(path, now, now).catch(() => undefined);
+    },
+    Math.max(1_000, staleMs / 3),
+  );
   refresh.unref();
   return {
     path,

@@ -24,7 +24,10 @@ export async function removeLeftoverTemps(target: string): Promise<void> {
     if (!match) continue;
     const pid = Number(match[1]);
     const path = join(folder, name);
-    const old = await stat(path).then((info) => Date.now() - info.mtimeMs > LEFTOVER_AGE_MS, () => false);
+    const old = await stat(path).then(
+      (info) => Date.now() - info.mtimeMs > LEFTOVER_AGE_MS,
+      () => false,
+    );
     if (pid !== process.pid && (old || !isProcessAlive(pid))) await unlink(path).catch(() => undefined);
   }
 }

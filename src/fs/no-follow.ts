@@ -29,7 +29,8 @@ export function refusalFor(info: Stats): Refusal | undefined {
 export function trustRefusalFor(info: Stats, uid: number | undefined = process.getuid?.()): Refusal | undefined {
   if (!info.isFile()) return undefined;
   if (uid !== undefined && info.uid !== uid) return `belongs to another user (uid ${info.uid}; you are uid ${uid})`;
-  if (info.nlink > 1) return `has ${info.nlink} hard links: its other names may belong to someone else, so svcctl does not append to it`;
+  if (info.nlink > 1)
+    return `has ${info.nlink} hard links: its other names may belong to someone else, so svcctl does not append to it`;
   return undefined;
 }
 
@@ -52,7 +53,8 @@ export function openForAppend(path: string, mode = 0o600): number {
   } catch (error) {
     // O_NOFOLLOW on a link: ELOOP (Linux, macOS), EMLINK (FreeBSD), EFTYPE (NetBSD).
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP' || code === 'EMLINK' || code === 'EFTYPE') throw new RefusedPath(path, refusalFor(lstatSync(path)) ?? 'is a symbolic link');
+    if (code === 'ELOOP' || code === 'EMLINK' || code === 'EFTYPE')
+      throw new RefusedPath(path, refusalFor(lstatSync(path)) ?? 'is a symbolic link');
     throw error;
   }
   const info = fstatSync(fd);
@@ -76,7 +78,9 @@ export function openAppendTarget(file: string, flag: string, shown = file): numb
 
 export const refusedTarget = (file: string, flag: string, reason: Refusal, untrusted = false): CliError =>
   untrusted
-    ? new CliError(ExitCode.UnsafeConfig, `${flag} '${file}' ${reason}; nothing was written to it`, { hint: 'name a new file (svcctl creates it 0600), or a file of yours with no other hard link' })
+    ? new CliError(ExitCode.UnsafeConfig, `${flag} '${file}' ${reason}; nothing was written to it`, {
+        hint: 'name a new file (svcctl creates it 0600), or a file of yours with no other hard link',
+      })
     : usageError(`${flag} '${file}' ${reason}`, 'name a new file, or a regular file of yours');
 
 function refuseLinkByLstat(path: string): void {
@@ -99,9 +103,14 @@ export interface Replacement {
 }
 
 /** replaceFile in two steps: the content is written and flushed now, and put in place by commit(). */
-export async function prepareReplacement(path: string, content: string | Uint8Array, mode = 0o600): Promise<Replacement> {
+export async function prepareReplacement(
+  path: string,
+  content: string | Uint8Array,
+  mode = 0o600,
+): Promise<Replacement> {
   // A folder there would make only the final rename fail: say so before anything is written.
-  if ((await fs.lstat(path).catch(() => undefined))?.isDirectory()) throw Object.assign(new Error(`${path} is a folder`), { code: 'EISDIR' });
+  if ((await fs.lstat(path).catch(() => undefined))?.isDirectory())
+    throw Object.assign(new Error(`${path} is a folder`), { code: 'EISDIR' });
   const temp = tempPathFor(path);
   const discard = (): Promise<void> => fs.unlink(temp).catch(() => undefined);
   const handle = await fs.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);

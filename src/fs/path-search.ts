@@ -13,9 +13,15 @@ async function isExecutable(file: string, platform: NodeJS.Platform): Promise<bo
   }
 }
 
-export async function findProgram(program: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform, cwd: string): Promise<string | undefined> {
+export async function findProgram(
+  program: string,
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform,
+  cwd: string,
+): Promise<string | undefined> {
   const api = platform === 'win32' ? path.win32 : path.posix;
-  const extensions = platform === 'win32' ? ['', ...(env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean)] : [''];
+  const extensions =
+    platform === 'win32' ? ['', ...(env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean)] : [''];
   const candidates = (base: string): string[] => extensions.map((ext) => `${base}${ext}`);
   if (program.includes('/') || (platform === 'win32' && program.includes('\\'))) {
     for (const file of candidates(api.resolve(cwd, program))) if (await isExecutable(file, platform)) return file;

@@ -69,7 +69,20 @@ export async function readSnapshot(path: string): Promise<FileSnapshot> {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
       throw error instanceof CliError ? error : cannotAccess(path, error);
     }
-    return { path, realPath, exists: false, bytes: Buffer.alloc(0), text: '', mtimeMs: 0, ctimeMs: 0, ino: 0, size: 0, mode: undefined, uid: undefined, gid: undefined };
+    return {
+      path,
+      realPath,
+      exists: false,
+      bytes: Buffer.alloc(0),
+      text: '',
+      mtimeMs: 0,
+      ctimeMs: 0,
+      ino: 0,
+      size: 0,
+      mode: undefined,
+      uid: undefined,
+      gid: undefined,
+    };
   }
 }
 
@@ -77,7 +90,12 @@ export async function readSnapshot(path: string): Promise<FileSnapshot> {
 export async function unchangedSince(snapshot: FileSnapshot): Promise<boolean> {
   if (snapshot.path !== snapshot.realPath) {
     const now = await readSnapshot(snapshot.path);
-    return now.exists === snapshot.exists && now.realPath === snapshot.realPath && sameFile(now, snapshot) && now.bytes.equals(snapshot.bytes);
+    return (
+      now.exists === snapshot.exists &&
+      now.realPath === snapshot.realPath &&
+      sameFile(now, snapshot) &&
+      now.bytes.equals(snapshot.bytes)
+    );
   }
   try {
     const now = await stat(snapshot.realPath);
@@ -91,12 +109,18 @@ export async function unchangedSince(snapshot: FileSnapshot): Promise<boolean> {
 const sameFile = (now: Pick<FileSnapshot, 'ino' | 'size' | 'mtimeMs' | 'ctimeMs'>, then: FileSnapshot): boolean =>
   now.ino === then.ino && now.size === then.size && now.mtimeMs === then.mtimeMs && now.ctimeMs === then.ctimeMs;
 
-export async function writeSafely(snapshot: FileSnapshot, content: string, options: SafeWriteOptions = {}): Promise<SafeWriteResult> {
+export async function writeSafely(
+  snapshot: FileSnapshot,
+  content: string,
+  options: SafeWriteOptions = {},
+): Promise<SafeWriteResult> {
   const target = snapshot.realPath;
   const folder = dirname(target);
-  await ensureFolder(folder, { private: options.privateFolder === true || isPrivateMode(options.mode) }).catch((error: unknown) => {
-    throw cannotWrite(snapshot.path, error);
-  });
+  await ensureFolder(folder, { private: options.privateFolder === true || isPrivateMode(options.mode) }).catch(
+    (error: unknown) => {
+      throw cannotWrite(snapshot.path, error);
+    },
+  );
   // A new file gets the usual mode (0666 less the umask) unless a stricter one is asked for.
   const explicitMode = options.mode ?? snapshot.mode;
   let mode = explicitMode ?? 0o644;
@@ -123,9 +147,11 @@ export async function writeSafely(snapshot: FileSnapshot, content: string, optio
     if (backupPath !== undefined) {
       backup =
         options.keptBackup?.replacement ??
-        (await prepareReplacement(backupPath, snapshot.bytes, (snapshot.mode ?? 0o600) & mode & 0o777).catch((error: unknown) => {
-          throw cannotBackUp(backupPath, error);
-        }));
+        (await prepareReplacement(backupPath, snapshot.bytes, (snapshot.mode ?? 0o600) & mode & 0o777).catch(
+          (error: unknown) => {
+            throw cannotBackUp(backupPath, error);
+          },
+        ));
       if (options.keptBackup) options.keptBackup.replacement = backup;
     }
     await options.beforeRename?.();
@@ -136,7 +162,11 @@ export async function writeSafely(snapshot: FileSnapshot, content: string, optio
     backup = undefined;
     if (options.keptBackup) options.keptBackup.replacement = undefined;
     await written?.commit().catch((error: unknown) => {
-      throw new CliError(ExitCode.UnsafeConfig, `${snapshot.path} was written, but its backup ${backupPath} could not be: ${fileWriteReason(error)}`, { cause: error });
+      throw new CliError(
+        ExitCode.UnsafeConfig,
+        `${snapshot.path} was written, but its backup ${backupPath} could not be: ${fileWriteReason(error)}`,
+        { cause: error },
+      );
     });
     await syncFolder(folder);
     return { backupPath };
@@ -180,14 +210,19 @@ async function syncFolder(folder: string): Promise<void> {
 const changedErrors = new WeakSet<object>();
 
 export function changedOnDisk(path: string): CliError {
-  const error = new CliError(ExitCode.UnsafeConfig, `${path} changed on disk while svcctl was working; nothing was written`, {
-    hint: 'another program (perhaps the client itself) is writing this file: close it or wait, then run the command again',
-  });
+  const error = new CliError(
+    ExitCode.UnsafeConfig,
+    `${path} changed on disk while svcctl was working; nothing was written`,
+    {
+      hint: 'another program (perhaps the client itself) is writing this file: close it or wait, then run the command again',
+    },
+  );
   changedErrors.add(error);
   return error;
 }
 
-export const isChangedOnDisk = (error: unknown): boolean => typeof error === 'object' && error !== null && changedErrors.has(error);
+export const isChangedOnDisk = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && changedErrors.has(error);
 
 export type Edit = (snapshot: FileSnapshot, attempt: number) => string | undefined | Promise<string | undefined>;
 
@@ -234,8 +269,14 @@ async function editUntilWritten(path: string, edit: Edit, options: UpdateOptions
   });
 }
 
-export async function lockForWriting(path: string, realPath: string, options: Pick<UpdateOptions, 'privateFolder' | 'mode' | 'lock'>): Promise<FileLock> {
-  await ensureFolder(dirname(realPath), { private: options.privateFolder === true || isPrivateMode(options.mode) }).catch((error: unknown) => {
+export async function lockForWriting(
+  path: string,
+  realPath: string,
+  options: Pick<UpdateOptions, 'privateFolder' | 'mode' | 'lock'>,
+): Promise<FileLock> {
+  await ensureFolder(dirname(realPath), {
+    private: options.privateFolder === true || isPrivateMode(options.mode),
+  }).catch((error: unknown) => {
     throw cannotWrite(path, error);
   });
   const lock = await acquireFileLock(realPath, options.lock).catch((error: unknown) => {
@@ -253,14 +294,20 @@ function lockBusy(path: string, error: LockBusyError): CliError {
 }
 
 function cannotWrite(path: string, error: unknown): CliError {
-  return new CliError(ExitCode.UnsafeConfig, `cannot write ${path}: ${fileWriteReason(error)}; it was not changed`, { cause: error });
+  return new CliError(ExitCode.UnsafeConfig, `cannot write ${path}: ${fileWriteReason(error)}; it was not changed`, {
+    cause: error,
+  });
 }
 
 function cannotBackUp(backupPath: string, error: unknown): CliError {
-  return new CliError(ExitCode.UnsafeConfig, `cannot write the backup ${backupPath}: ${fileWriteReason(error)}; nothing was written`, {
-    hint: 'move that path out of the way, or run the command again with --no-backup',
-    cause: error,
-  });
+  return new CliError(
+    ExitCode.UnsafeConfig,
+    `cannot write the backup ${backupPath}: ${fileWriteReason(error)}; nothing was written`,
+    {
+      hint: 'move that path out of the way, or run the command again with --no-backup',
+      cause: error,
+    },
+  );
 }
 
 function cannotAccess(path: string, error: unknown): CliError {

@@ -122,7 +122,11 @@ function forget(deadline: Deadline): void {
 }
 
 /** `onExpire` must abort the attempt. */
-export function startDeadline(timeoutMs: number, onExpire: (error: DeadlineExceeded) => void, phase: AttemptPhase = 'connect'): AttemptDeadline {
+export function startDeadline(
+  timeoutMs: number,
+  onExpire: (error: DeadlineExceeded) => void,
+  phase: AttemptPhase = 'connect',
+): AttemptDeadline {
   const deadline = new Deadline(now() + timeoutMs, timeoutMs, onExpire, phase);
   link(deadline);
   if (deadline.expiresAt < timerAt) schedule(deadline.expiresAt);

@@ -43,8 +43,16 @@ const PROXY_HINT = 'check HTTPS_PROXY / HTTP_PROXY and NO_PROXY';
 function proxyRefusal(error: unknown, host: string): NetworkProblem | undefined {
   const status = /Proxy response \((\d{3})\)/.exec(String((error as Error)?.message ?? ''))?.[1];
   if (!status) return undefined;
-  const meaning = status === '407' ? 'proxy authentication required: put the credentials in the proxy URL' : 'the proxy refused the tunnel';
-  return { code: errorCode(error), retryable: false, message: `${host}: the proxy answered ${status} (${meaning})`, hint: PROXY_HINT };
+  const meaning =
+    status === '407'
+      ? 'proxy authentication required: put the credentials in the proxy URL'
+      : 'the proxy refused the tunnel';
+  return {
+    code: errorCode(error),
+    retryable: false,
+    message: `${host}: the proxy answered ${status} (${meaning})`,
+    hint: PROXY_HINT,
+  };
 }
 
 export function describeNetworkError(error: unknown, url: string, timeoutSeconds: number): NetworkProblem {
@@ -54,9 +62,19 @@ export function describeNetworkError(error: unknown, url: string, timeoutSeconds
   if (refusal) return refusal;
   switch (code) {
     case 'ECONNREFUSED':
-      return { code, retryable: true, message: `connection refused by ${host}`, hint: 'is the service running, and is the base URL right?' };
+      return {
+        code,
+        retryable: true,
+        message: `connection refused by ${host}`,
+        hint: 'is the service running, and is the base URL right?',
+      };
     case 'ENOTFOUND':
-      return { code, retryable: false, message: `cannot resolve host ${new URL(url).hostname}`, hint: 'check the base URL' };
+      return {
+        code,
+        retryable: false,
+        message: `cannot resolve host ${new URL(url).hostname}`,
+        hint: 'check the base URL',
+      };
     case 'EAI_AGAIN':
       return { code, retryable: true, message: `temporary failure resolving ${new URL(url).hostname}` };
     case 'ECONNRESET':
@@ -71,7 +89,9 @@ export function describeNetworkError(error: unknown, url: string, timeoutSeconds
     case 'ETIMEDOUT': {
       const viaProxy = String((error as Error)?.message ?? '').includes('through the proxy');
       const ownWords = viaProxy || error instanceof DeadlineExceeded;
-      const message = ownWords ? `${host}: ${(error as Error).message}` : `no answer from ${host} within ${timeoutSeconds}s`;
+      const message = ownWords
+        ? `${host}: ${(error as Error).message}`
+        : `no answer from ${host} within ${timeoutSeconds}s`;
       return { code, retryable: true, message, hint: viaProxy ? PROXY_HINT : undefined };
     }
     case 'EPROXYREFUSED':
@@ -80,14 +100,26 @@ export function describeNetworkError(error: unknown, url: string, timeoutSeconds
       break;
   }
   const text = String((error as Error)?.message ?? '');
-  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || (code === 'EPROTO' && /wrong version number|packet length too long|http request/i.test(text))) {
+  if (
+    code === 'ERR_SSL_WRONG_VERSION_NUMBER' ||
+    (code === 'EPROTO' && /wrong version number|packet length too long|http request/i.test(text))
+  ) {
     // An https URL pointed at a plain-http port: OpenSSL reads an HTTP answer as a TLS record.
     const { hostname, port, protocol } = new URL(url);
     const where = `${hostname}:${port || (protocol === 'https:' ? '443' : '80')}`;
-    return { code, retryable: false, message: `the server at ${where} did not answer TLS (is it plain http? try http://)` };
+    return {
+      code,
+      retryable: false,
+      message: `the server at ${where} did not answer TLS (is it plain http? try http://)`,
+    };
   }
   if (code === 'EPROTO') {
-    return { code, retryable: false, message: `the TLS handshake with ${host} failed`, hint: 'check that the base URL uses the right scheme (https or http) and port' };
+    return {
+      code,
+      retryable: false,
+      message: `the TLS handshake with ${host} failed`,
+      hint: 'check that the base URL uses the right scheme (https or http) and port',
+    };
   }
   if (code && TLS_CODE.test(code)) {
     return {
@@ -98,5 +130,9 @@ export function describeNetworkError(error: unknown, url: string, timeoutSeconds
     };
   }
   const message = (error as Error)?.message ?? String(error);
-  return { code, retryable: code !== undefined && RETRYABLE_CODES.has(code), message: `request to ${host} failed: ${message}` };
+  return {
+    code,
+    retryable: code !== undefined && RETRYABLE_CODES.has(code),
+    message: `request to ${host} failed: ${message}`,
+  };
 }

@@ -31,7 +31,12 @@ export async function createNodeHttpTransport(options: TransportOptions): Promis
           const status = response.statusCode ?? 0;
           const success = status >= 200 && status < 300;
           const body = new CappedBody(bodyLimit(status), !success || request.keepSuccessBody !== false);
-          const answer = (): HttpResponse => ({ status, headers: response.headers, body: body.text(), truncated: body.truncated });
+          const answer = (): HttpResponse => ({
+            status,
+            headers: response.headers,
+            body: body.text(),
+            truncated: body.truncated,
+          });
           response.on('data', (chunk: Buffer) => {
             if (body.add(chunk)) return;
             finish(undefined, answer());
@@ -39,7 +44,12 @@ export async function createNodeHttpTransport(options: TransportOptions): Promis
           });
           response.on('error', (error) => finish(error));
           response.on('end', () => finish(undefined, answer()));
-          response.on('close', () => finish(response.complete ? undefined : new CutShort(`the connection closed in the middle of the answer`), answer()));
+          response.on('close', () =>
+            finish(
+              response.complete ? undefined : new CutShort(`the connection closed in the middle of the answer`),
+              answer(),
+            ),
+          );
         };
         const outgoing: ClientRequest = send(request.url, { method: request.method, headers, agent }, receive);
         const deadline = startDeadline(options.timeoutMs, (error) => {

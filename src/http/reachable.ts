@@ -11,7 +11,11 @@ export const PROBE_MS = 2000;
 
 export type Reachability = { answers: true; status: number } | { answers: false; reason: string };
 
-export async function probeDeployment(env: NodeJS.ProcessEnv, baseUrl: string, timeoutMs = PROBE_MS): Promise<Reachability> {
+export async function probeDeployment(
+  env: NodeJS.ProcessEnv,
+  baseUrl: string,
+  timeoutMs = PROBE_MS,
+): Promise<Reachability> {
   let transport;
   try {
     transport = await createTransport({ env, origin: new URL(baseUrl).origin, timeoutMs });

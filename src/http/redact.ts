@@ -4,7 +4,10 @@ import type { Redactor } from '../secrets/redaction.js';
 /** Terminal escape sequences among them: shown as \u001b etc., never sent to a terminal. */
 export function neutralizeControls(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 export function shorten(text: string, max = MAX_SHOWN_BODY_CHARS): string {
@@ -22,8 +25,7 @@ export function serviceMessage(body: string, redactor: Redactor): string {
       if (typeof found === 'string') text = found;
       else if (record.error && typeof record.error === 'object') text = JSON.stringify(record.error);
     }
-  } catch {
-  }
+  } catch {}
   const shown = shorten(redactor.redact(text));
   return shown === '' ? '(empty body)' : shown;
 }

@@ -15,7 +15,11 @@ class ProxyTimeout extends Error {
 class ConnectionLoop extends Error {
   readonly code = 'EPROXYREFUSED';
   constructor(proxy: string | undefined, cause: Error) {
-    super(proxy ? `the proxy ${proxy} refused the connection (${cause.message})` : `the connection keeps failing (${cause.message})`);
+    super(
+      proxy
+        ? `the proxy ${proxy} refused the connection (${cause.message})`
+        : `the connection keeps failing (${cause.message})`,
+    );
   }
 }
 
@@ -85,7 +89,13 @@ class Exchange {
     this.settled = true;
     this.deadline.clear();
     if (error) this.reject(this.errorOf(error));
-    else this.resolve({ status: this.status, headers: this.headers, body: this.body?.text() ?? '', truncated: this.body?.truncated });
+    else
+      this.resolve({
+        status: this.status,
+        headers: this.headers,
+        body: this.body?.text() ?? '',
+        truncated: this.body?.truncated,
+      });
   }
 }
 
@@ -130,7 +140,9 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
   };
   const factory = (origin: string | URL, opts: object): Dispatcher => watch(new undici.Pool(origin, opts));
   const create = (): Dispatcher =>
-    proxy ? new undici.EnvHttpProxyAgent({ ...common, ...proxy, factory }) : watch(new undici.Pool(options.origin, common));
+    proxy
+      ? new undici.EnvHttpProxyAgent({ ...common, ...proxy, factory })
+      : watch(new undici.Pool(options.origin, common));
   let dispatcher = create();
 
   /** undici 7 ignores an abort signal while reconnecting to a refusing proxy: only destroying the agent ends it. */
@@ -173,7 +185,13 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
         lastUrl = request.url;
       }
       const { origin, path } = target;
-      const dispatchOptions = { origin, path, method: request.method, headers: request.headers, body: request.body ?? null };
+      const dispatchOptions = {
+        origin,
+        path,
+        method: request.method,
+        headers: request.headers,
+        body: request.body ?? null,
+      };
       const keep = request.keepSuccessBody !== false;
       if (loopError) return Promise.reject(loopError);
       // No async frame or closure per request without a proxy.

@@ -1,4 +1,3 @@
-
 export const CLIENT_IDS = [
   'claude-desktop',
   'claude-code',
@@ -152,7 +151,12 @@ export interface DoctorRules {
   disabledHint?: string | ((field: 'disabled' | 'enabled') => string);
   ignoredKey?: { ignoredKey: string; readKey: string };
   headersField?: string;
-  entryRule?(name: string, entry: Record<string, unknown>, mode: Mode, reinstall: (extra?: string) => string): DoctorFailure | undefined;
+  entryRule?(
+    name: string,
+    entry: Record<string, unknown>,
+    mode: Mode,
+    reinstall: (extra?: string) => string,
+  ): DoctorFailure | undefined;
   unexpandedFix?(names: string[], reinstall: string): string;
 }
 

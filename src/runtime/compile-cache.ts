@@ -1,6 +1,16 @@
 // V8's code cache for dist/, kept between runs: ~20 ms of start-up (BENCHMARKS.md, also why not enableCompileCache()).
 // Its own entry point (dist/compile-cache.cjs), importing nothing of svcctl; a cache that fails costs only speed.
-import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, isAbsolute, join, sep } from 'node:path';
 import { Script } from 'node:vm';
 
@@ -11,7 +21,12 @@ export interface CompileCacheSettings {
   require: (id: string) => unknown;
 }
 
-export function compileCacheDir(env: NodeJS.ProcessEnv, homeDir: string, v8Version: string, arch: string): string | undefined {
+export function compileCacheDir(
+  env: NodeJS.ProcessEnv,
+  homeDir: string,
+  v8Version: string,
+  arch: string,
+): string | undefined {
   if (env.NODE_DISABLE_COMPILE_CACHE) return undefined;
   const xdg = env.XDG_CACHE_HOME;
   // As for XDG_CONFIG_HOME: a relative XDG_CACHE_HOME is invalid and ignored.
@@ -59,7 +74,8 @@ export class CachedLoader {
     if (cachedData === undefined || script.cachedDataRejected) this.unsaved.push({ name, script });
     const folder = dirname(filename);
     // esbuild's output names its sibling chunks by relative paths; everything else is Node's to find.
-    const require = (id: string): unknown => (id.startsWith('./') || id.startsWith('../') ? this.load(join(folder, id)) : this.outside(id));
+    const require = (id: string): unknown =>
+      id.startsWith('./') || id.startsWith('../') ? this.load(join(folder, id)) : this.outside(id);
     const wrapper = script.runInThisContext() as (...args: unknown[]) => unknown;
     wrapper.call(module.exports, module.exports, require, module, filename, folder);
     return module.exports;
@@ -111,8 +127,7 @@ function removeStale(dir: string, prefix: string): void {
     if (!entry.endsWith('.v8') || entry === currentName(prefix, entry.slice(0, entry.indexOf('.cjs.') + 4))) continue;
     try {
       unlinkSync(join(dir, entry));
-    } catch {
-    }
+    } catch {}
   }
 }
 
@@ -121,8 +136,7 @@ function currentName(prefix: string, source: string): string | undefined {
     try {
       const { size, mtimeMs } = statSync(file);
       return cacheFileName(file, size, mtimeMs);
-    } catch {
-    }
+    } catch {}
   }
   return undefined;
 }

@@ -17,10 +17,13 @@ export function useLowMemoryEngine(): void {
 }
 
 function capYoungGeneration(): void {
-  const youngSize = (): number => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
+  const youngSize = (): number =>
+    getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
   if (youngSize() >= YOUNG_CAP_BYTES) return void setFlagsFromString('--semi-space-growth-factor=1');
   const observer = new PerformanceObserver((list) => {
-    const young = list.getEntries().some((entry) => (entry as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR);
+    const young = list
+      .getEntries()
+      .some((entry) => (entry as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR);
     if (!young || youngSize() < YOUNG_CAP_BYTES) return;
     setFlagsFromString('--semi-space-growth-factor=1');
     observer.disconnect();

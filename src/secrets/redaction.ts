@@ -18,15 +18,28 @@ const MASK = '***';
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 function hexPattern(hex: string): string {
-  return [...hex].map((digit) => (/[a-f]/i.test(digit) ? `[${digit.toLowerCase()}${digit.toUpperCase()}]` : digit)).join('');
+  return [...hex]
+    .map((digit) => (/[a-f]/i.test(digit) ? `[${digit.toLowerCase()}${digit.toUpperCase()}]` : digit))
+    .join('');
 }
 
-const JSON_SHORT_ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't' };
+const JSON_SHORT_ESCAPES: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  '\b': 'b',
+  '\f': 'f',
+  '\n': 'n',
+  '\r': 'r',
+  '\t': 't',
+};
 
 function characterPattern(char: string): string {
   const forms = [escapeRegExp(char)];
   // \uXXXX per UTF-16 unit (a surrogate pair is two escapes); one or more backslashes (escaped again).
-  const units = [...Array(char.length).keys()].map((index) => `\\\\+u${hexPattern(char.charCodeAt(index).toString(16).padStart(4, '0'))}`);
+  const units = [...Array(char.length).keys()].map(
+    (index) => `\\\\+u${hexPattern(char.charCodeAt(index).toString(16).padStart(4, '0'))}`,
+  );
   forms.push(units.join(''));
   const short = JSON_SHORT_ESCAPES[char];
   if (short !== undefined) forms.push(`\\\\+${escapeRegExp(short)}`);
@@ -66,7 +79,9 @@ const HEX_SEPARATOR = '(?:[ :-]{1,2}|(?: {2}\\|[ -~]{0,16}\\|| {2}[ -~]{1,16})?[
 function hexForm(secret: string, count?: number): string[] {
   const bytes = Buffer.from(secret, 'utf8');
   if (bytes.length < MIN_HEX_BYTES) return [];
-  return [[...bytes.subarray(0, count)].map((byte) => hexPattern(byte.toString(16).padStart(2, '0'))).join(HEX_SEPARATOR)];
+  return [
+    [...bytes.subarray(0, count)].map((byte) => hexPattern(byte.toString(16).padStart(2, '0'))).join(HEX_SEPARATOR),
+  ];
 }
 
 function secretPatterns(secret: string): string[] {
@@ -92,7 +107,9 @@ interface Look {
 
 function mayHoldTest(secrets: string[]): (text: string) => Look {
   const written = [...new Set(secrets.flatMap(writtenForms))];
-  const spaced = secrets.filter((secret) => [...secret].length >= MIN_SECRET_LENGTH && secret.includes(' ')).map(plusAsSpace);
+  const spaced = secrets
+    .filter((secret) => [...secret].length >= MIN_SECRET_LENGTH && secret.includes(' '))
+    .map(plusAsSpace);
   const hexStarts = secrets.flatMap((secret) => hexForm(secret, 3));
   const hexStart = hexStarts.length > 0 ? new RegExp(hexStarts.join('|')) : undefined;
   const holdsForm = (text: string): boolean => {
@@ -150,7 +167,9 @@ const URL_PASSWORD = /([A-Za-z][A-Za-z0-9+.-]*:(?:\\*\/){2}[^\s/\\?#@:"']*:)([^\
 
 export function hideUrlPasswords(text: string): string {
   if (!text.includes('@') || !text.includes(':')) return text;
-  return text.replace(URL_PASSWORD, (all, head: string, password: string) => (password === MASK ? all : `${head}${MASK}@`));
+  return text.replace(URL_PASSWORD, (all, head: string, password: string) =>
+    password === MASK ? all : `${head}${MASK}@`,
+  );
 }
 
 /** Returns the value itself when nothing changed: no copy, no new JSON text. */
@@ -164,31 +183,45 @@ function redactValueWith(redact: (text: string) => string): (value: unknown) => 
     if (value !== null && typeof value === 'object') {
       const entries = Object.entries(value);
       const shown = entries.map(([key, item]) => [redact(key), redactValue(item)] as const);
-      return shown.some(([key, item], index) => key !== entries[index]![0] || item !== entries[index]![1]) ? Object.fromEntries(shown) : value;
+      return shown.some(([key, item], index) => key !== entries[index]![0] || item !== entries[index]![1])
+        ? Object.fromEntries(shown)
+        : value;
     }
     return value;
   };
   return redactValue;
 }
 
-export const URL_PASSWORDS_ONLY: Redactor = { redact: hideUrlPasswords, redactValue: redactValueWith(hideUrlPasswords) };
+export const URL_PASSWORDS_ONLY: Redactor = {
+  redact: hideUrlPasswords,
+  redactValue: redactValueWith(hideUrlPasswords),
+};
 
 export function createRedactor(secrets: Iterable<string | null | undefined>): Redactor {
-  const hidden = (secret: string | null | undefined): secret is string => typeof secret === 'string' && [...secret].length >= MIN_HIDDEN_LENGTH;
+  const hidden = (secret: string | null | undefined): secret is string =>
+    typeof secret === 'string' && [...secret].length >= MIN_HIDDEN_LENGTH;
   const unique = [...new Set([...secrets].filter(hidden))];
   if (unique.length === 0) return URL_PASSWORDS_ONLY;
   // Longer secrets first, so that a secret containing another is hidden whole.
   unique.sort((a, b) => b.length - a.length);
   // No form of a secret is shorter than this, so shorter text needs no look.
-  const shortest = Math.min(...unique.map((secret) => ([...secret].length < MIN_SECRET_LENGTH ? secret.length : MIN_BASE64_PIECE)));
+  const shortest = Math.min(
+    ...unique.map((secret) => ([...secret].length < MIN_SECRET_LENGTH ? secret.length : MIN_BASE64_PIECE)),
+  );
   const mayHold = mayHoldTest(unique);
   // Compiled on first use (~25-70 ms); hex apart, as its separators make it slow and few texts need it.
   let pattern: RegExp | undefined;
   let hexExpression: RegExp | undefined;
   const mask = (text: string, look: Look, joined = false): string => {
     let shown = text;
-    if (look.forms) shown = maskMatches(shown, (pattern ??= new RegExp(unique.flatMap(secretPatterns).join('|'), 'gu')), joined);
-    if (look.hex) shown = maskMatches(shown, (hexExpression ??= new RegExp(unique.flatMap((secret) => hexForm(secret)).join('|'), 'g')), joined);
+    if (look.forms)
+      shown = maskMatches(shown, (pattern ??= new RegExp(unique.flatMap(secretPatterns).join('|'), 'gu')), joined);
+    if (look.hex)
+      shown = maskMatches(
+        shown,
+        (hexExpression ??= new RegExp(unique.flatMap((secret) => hexForm(secret)).join('|'), 'g')),
+        joined,
+      );
     return shown;
   };
   const hideSecrets = (text: string): string => {

@@ -7,7 +7,8 @@ export function isSecretName(name: string): boolean {
 }
 
 // ${SVCCTL_LITERAL_DOLLAR:-$}{VAR} is how proxy args escape ${VAR} (src/mcp/render/values.ts): a reference too.
-const REFERENCE = /\$\{[^}]+\}(?:\{[A-Za-z_][A-Za-z0-9_]*\})?|\{env:[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Z_][A-Z0-9_]*(?![A-Za-z0-9_])/g;
+const REFERENCE =
+  /\$\{[^}]+\}(?:\{[A-Za-z_][A-Za-z0-9_]*\})?|\{env:[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Z_][A-Z0-9_]*(?![A-Za-z0-9_])/g;
 
 /** ${VAR}, ${env:VAR}, ${input:id}, $VAR, {env:VAR} (alone or after Bearer), <PLACEHOLDER>, ***: names of secrets, not secrets. */
 export function isReference(value: string): boolean {

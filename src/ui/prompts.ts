@@ -48,13 +48,23 @@ function ensureInteractive(ctx: Context, what: string, flag?: string): void {
   throw usageError(`cannot ask for ${what}: stdin and stderr must be terminals and --no-input must not be given`);
 }
 
-const notEmpty = (label: string) => (value: string): true | string => (value.trim() === '' ? `${label} must not be empty` : true);
+const notEmpty =
+  (label: string) =>
+  (value: string): true | string =>
+    value.trim() === '' ? `${label} must not be empty` : true;
 
-export async function promptText(ctx: Context, message: string, options: { defaultValue?: string } = {}): Promise<string> {
+export async function promptText(
+  ctx: Context,
+  message: string,
+  options: { defaultValue?: string } = {},
+): Promise<string> {
   ensureInteractive(ctx, message);
   const { input } = await import('@inquirer/prompts');
   try {
-    const answer = await input({ message, default: options.defaultValue, validate: notEmpty(message), theme: theme(ctx) }, promptContext(ctx));
+    const answer = await input(
+      { message, default: options.defaultValue, validate: notEmpty(message), theme: theme(ctx) },
+      promptContext(ctx),
+    );
     return answer.trim();
   } catch (error) {
     return mapPromptError(error);
@@ -65,7 +75,9 @@ export async function promptSecret(ctx: Context, message: string): Promise<strin
   ensureInteractive(ctx, message);
   const { password } = await import('@inquirer/prompts');
   try {
-    return ctx.secrets.add(await password({ message, mask: '*', validate: notEmpty(message), theme: theme(ctx) }, promptContext(ctx)));
+    return ctx.secrets.add(
+      await password({ message, mask: '*', validate: notEmpty(message), theme: theme(ctx) }, promptContext(ctx)),
+    );
   } catch (error) {
     return mapPromptError(error);
   }
@@ -87,19 +99,32 @@ export interface Choice<T extends string> {
   checked?: boolean;
 }
 
-export async function promptChecklist<T extends string>(ctx: Context, message: string, choices: Choice<T>[], flag: string): Promise<T[]> {
+export async function promptChecklist<T extends string>(
+  ctx: Context,
+  message: string,
+  choices: Choice<T>[],
+  flag: string,
+): Promise<T[]> {
   ensureInteractive(ctx, message, flag);
   const { checkbox } = await import('@inquirer/prompts');
   try {
     const validate = (items: readonly unknown[]): true | string => (items.length > 0 ? true : 'choose at least one');
     // Every choice on one page (inquirer shows 7 by default): 20+ clients can be detected.
-    return await checkbox<T>({ message, choices, required: true, validate, pageSize: Math.max(7, choices.length), theme: theme(ctx) }, promptContext(ctx));
+    return await checkbox<T>(
+      { message, choices, required: true, validate, pageSize: Math.max(7, choices.length), theme: theme(ctx) },
+      promptContext(ctx),
+    );
   } catch (error) {
     return mapPromptError(error);
   }
 }
 
-export async function promptChoice<T extends string>(ctx: Context, message: string, choices: Choice<T>[], flag: string): Promise<T> {
+export async function promptChoice<T extends string>(
+  ctx: Context,
+  message: string,
+  choices: Choice<T>[],
+  flag: string,
+): Promise<T> {
   ensureInteractive(ctx, message, flag);
   const { select } = await import('@inquirer/prompts');
   try {

@@ -24,7 +24,8 @@ export async function runCliInProcess(args: string[], options: InProcessOptions 
   const home = options.home ?? (await makeTempDir('svcctl-home-'));
   const stdout = collector();
   const stderr = collector();
-  const stdin = options.stdin ?? (options.input === undefined ? Readable.from([]) : Readable.from([Buffer.from(options.input)]));
+  const stdin =
+    options.stdin ?? (options.input === undefined ? Readable.from([]) : Readable.from([Buffer.from(options.input)]));
   const run = main(args, {
     env: cleanEnv(home, options.env),
     cwd: options.cwd ?? home,

@@ -46,5 +46,12 @@ export async function spawnCli(args: string[], options: SpawnOptions = {}): Prom
   clearTimeout(timer);
   if (!options.home) await rm(home, { recursive: true, force: true });
   const stdoutBytes = Buffer.concat(out);
-  return { code, signal, stdout: stdoutBytes.toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), stdoutBytes, timedOut };
+  return {
+    code,
+    signal,
+    stdout: stdoutBytes.toString('utf8'),
+    stderr: Buffer.concat(err).toString('utf8'),
+    stdoutBytes,
+    timedOut,
+  };
 }

@@ -48,13 +48,23 @@ export interface DevExit {
   stderr: string;
 }
 
-function spawnDevChild(args: string[], home: string, cwd: string): { child: ChildProcess; out: Buffer[]; err: Buffer[]; exited: Promise<[number | null, NodeJS.Signals | null]> } {
-  const child = spawn(process.execPath, [BIN, 'dev', ...args], { cwd, env: cleanEnv(home), stdio: ['ignore', 'pipe', 'pipe'] });
+function spawnDevChild(
+  args: string[],
+  home: string,
+  cwd: string,
+): { child: ChildProcess; out: Buffer[]; err: Buffer[]; exited: Promise<[number | null, NodeJS.Signals | null]> } {
+  const child = spawn(process.execPath, [BIN, 'dev', ...args], {
+    cwd,
+    env: cleanEnv(home),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   child.stdout?.on('data', (chunk: Buffer) => out.push(chunk));
   child.stderr?.on('data', (chunk: Buffer) => err.push(chunk));
-  const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (c, s) => resolve([c, s])));
+  const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.on('close', (c, s) => resolve([c, s])),
+  );
   return { child, out, err, exited };
 }
 
@@ -96,7 +106,11 @@ function sandboxOptions(args: string[]): SandboxOptions {
  */
 export async function startDev(args: string[] = [], options: { now?: () => Date } = {}): Promise<DevServer> {
   const lines: string[] = [];
-  const sandbox = await startSandbox({ ...sandboxOptions(args), log: (line) => lines.push(line), ...(options.now ? { now: options.now } : {}) });
+  const sandbox = await startSandbox({
+    ...sandboxOptions(args),
+    log: (line) => lines.push(line),
+    ...(options.now ? { now: options.now } : {}),
+  });
   const log = (): string => lines.map((line) => `${line}\n`).join('');
   let stopped: Promise<void> | undefined;
   return {
@@ -108,7 +122,10 @@ export async function startDev(args: string[] = [], options: { now?: () => Date 
 }
 
 /** Starts `svcctl dev ARGS` as a process and resolves with its ready line (rejects if it exits first). */
-export async function spawnDev(args: string[] = [], options: { home?: string; cwd?: string } = {}): Promise<DevProcess> {
+export async function spawnDev(
+  args: string[] = [],
+  options: { home?: string; cwd?: string } = {},
+): Promise<DevProcess> {
   const home = options.home ?? (await makeTempDir('svcctl-dev-home-'));
   const { child, out, err, exited } = spawnDevChild(args, home, options.cwd ?? home);
   const text = (chunks: Buffer[]): string => Buffer.concat(chunks).toString('utf8');
@@ -159,7 +176,10 @@ export interface RawResponse {
 }
 
 /** One request with Node's own http client: the exact bytes given, nothing added. */
-export function httpRequest(url: string, init: { method?: string; headers?: Record<string, string>; body?: Buffer | string } = {}): Promise<RawResponse> {
+export function httpRequest(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: Buffer | string } = {},
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const body = init.body === undefined ? undefined : Buffer.from(init.body);
     const headers: Record<string, string | number> = { ...init.headers };
@@ -167,7 +187,9 @@ export function httpRequest(url: string, init: { method?: string; headers?: Reco
     const req = request(url, { method: init.method ?? (body ? 'POST' : 'GET'), headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -179,7 +201,10 @@ export function httpRequest(url: string, init: { method?: string; headers?: Reco
  * One sandbox with one user for a whole test file (started before its first test, stopped after the
  * last), and the variables that point svcctl at it as that user. Call at the top of the file.
  */
-export function sandboxWithUser(user: { email: string; password: string }): { ready(): ReadyLine; credentials(): Record<string, string> } {
+export function sandboxWithUser(user: { email: string; password: string }): {
+  ready(): ReadyLine;
+  credentials(): Record<string, string>;
+} {
   let dev: DevServer | undefined;
   before(async () => {
     dev = await startDev(['--user', `${user.email}:${user.password}`]);
@@ -193,6 +218,11 @@ export function sandboxWithUser(user: { email: string; password: string }): { re
   };
   return {
     ready,
-    credentials: () => ({ SERVICE_MCP_URL: ready().mcp_url, SERVICE_BASE_URL: ready().base_url, SERVICE_EMAIL: user.email, SERVICE_PASSWORD: user.password }),
+    credentials: () => ({
+      SERVICE_MCP_URL: ready().mcp_url,
+      SERVICE_BASE_URL: ready().base_url,
+      SERVICE_EMAIL: user.email,
+      SERVICE_PASSWORD: user.password,
+    }),
   };
 }

@@ -73,7 +73,10 @@ export function shellBlocks(file: string, text: string): DocBlock[] {
         file,
         line: i + 1,
         lang: lang!,
-        code: lines.slice(i + 1, end).map((line) => line.slice(indent!.length)).join('\n'),
+        code: lines
+          .slice(i + 1, end)
+          .map((line) => line.slice(indent!.length))
+          .join('\n'),
         mode: marker ? parseMarker(marker[1]!, where) : { kind: 'run' },
       });
     }
@@ -107,12 +110,15 @@ export function pasteProblems(code: string): string[] {
       }
       if (quote === '"') {
         if (c === '"') quote = null;
-        else if (c === '!') problems.push(`line ${index + 1}: '!' inside double quotes is history expansion in an interactive shell`);
+        else if (c === '!')
+          problems.push(`line ${index + 1}: '!' inside double quotes is history expansion in an interactive shell`);
         continue;
       }
       if (c === '"' || c === "'") quote = c;
       else if (c === '#' && (at === 0 || /\s/.test(line[at - 1]!))) {
-        problems.push(`line ${index + 1}: a '#' comment (zsh reads it as words unless interactivecomments is set): put the note in the text around the block`);
+        problems.push(
+          `line ${index + 1}: a '#' comment (zsh reads it as words unless interactivecomments is set): put the note in the text around the block`,
+        );
         break;
       }
     }

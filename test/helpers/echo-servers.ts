@@ -52,17 +52,24 @@ function route(url: string): { first: string; encoding: string } {
 }
 
 const echoOf = (encoding: string, headers: IncomingMessage['headers'], body: Buffer): string =>
-  encoding === ALL ? everyEncodingBody(receivedSecret(headers, body)) : echoBody(encoding, receivedValues(headers, body));
+  encoding === ALL
+    ? everyEncodingBody(receivedSecret(headers, body))
+    : echoBody(encoding, receivedValues(headers, body));
 
 const indexOf = (encoding: string): string => (encoding === ALL ? ALL : String(ENCODING_NAMES.indexOf(encoding)));
 
 /** The base URL of an echo service answering `status` with the received values in `encoding` ('all': the secret in every encoding). */
-export const echoBaseUrl = (server: RecordingServer, status: number, encoding: string): string => `${server.origin}/${status}/${indexOf(encoding)}/api`;
+export const echoBaseUrl = (server: RecordingServer, status: number, encoding: string): string =>
+  `${server.origin}/${status}/${indexOf(encoding)}/api`;
 
 export function startEchoService(): Promise<RecordingServer> {
   return startRecordingServer((request: RecordedRequest) => {
     const { first, encoding } = route(request.url);
-    return { status: Number(first), headers: { 'content-type': 'application/json' }, body: echoOf(encoding, request.headers, request.body) };
+    return {
+      status: Number(first),
+      headers: { 'content-type': 'application/json' },
+      body: echoOf(encoding, request.headers, request.body),
+    };
   });
 }
 
@@ -88,17 +95,29 @@ export async function startEchoMcpServer(): Promise<EchoMcpServer> {
       if (req.method !== 'POST') return void res.writeHead(405).end();
       const body = Buffer.concat(chunks);
       const echo = echoOf(encoding, req.headers, body);
-      if (first === 'reject' || first === 'forbid') return void res.writeHead(first === 'reject' ? 401 : 403, { 'content-type': 'application/json' }).end(echo);
-      const message = JSON.parse(body.toString('utf8')) as { id?: unknown; method: string; params?: { protocolVersion?: string } };
+      if (first === 'reject' || first === 'forbid')
+        return void res.writeHead(first === 'reject' ? 401 : 403, { 'content-type': 'application/json' }).end(echo);
+      const message = JSON.parse(body.toString('utf8')) as {
+        id?: unknown;
+        method: string;
+        params?: { protocolVersion?: string };
+      };
       if (message.id === undefined) return void res.writeHead(202).end();
       res.writeHead(200, { 'content-type': 'application/json' });
       if (message.method === 'initialize') {
         // The encoded values go into the name as written: JSON escapes are decoded by the client's parser.
-        const named = receivedValues(req.headers, body).map((value) => inJson(ENCODINGS[encoding]!(value))).join(' ');
+        const named = receivedValues(req.headers, body)
+          .map((value) => inJson(ENCODINGS[encoding]!(value)))
+          .join(' ');
         const raw = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{"protocolVersion":${JSON.stringify(message.params?.protocolVersion)},"capabilities":{"tools":{}},"serverInfo":{"name":"echo ${named}","version":"1.0.0"}}}`;
         return void res.end(raw);
       }
-      return void res.end(rpc(message.id, message.method === 'tools/list' ? { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] } : {}));
+      return void res.end(
+        rpc(
+          message.id,
+          message.method === 'tools/list' ? { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] } : {},
+        ),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

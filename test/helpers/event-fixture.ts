@@ -14,7 +14,10 @@ export interface EventFixture {
   env: Record<string, string>;
 }
 
-export function useEventFixture(token: string, baseUrlOf: (server: RecordingServer) => string = (server) => server.baseUrl): EventFixture {
+export function useEventFixture(
+  token: string,
+  baseUrlOf: (server: RecordingServer) => string = (server) => server.baseUrl,
+): EventFixture {
   const fixture = {} as EventFixture;
   before(async () => {
     fixture.dir = await makeTempDir();

@@ -28,7 +28,8 @@ export async function startHostileServer(how: Misbehaviour): Promise<HostileServ
   let sent = 0;
   const state = { requests: 0 };
   const answer = (socket: Socket): void => {
-    const head = (status: number, extra: string): void => void socket.write(`HTTP/1.1 ${status} X\r\ncontent-type: application/json\r\n${extra}\r\n`);
+    const head = (status: number, extra: string): void =>
+      void socket.write(`HTTP/1.1 ${status} X\r\ncontent-type: application/json\r\n${extra}\r\n`);
     if (how.kind === 'silent') return;
     if (how.kind === 'trickle') {
       head(how.status, 'content-length: 1000\r\n');
@@ -42,7 +43,9 @@ export async function startHostileServer(how: Misbehaviour): Promise<HostileServ
       return;
     }
     head(how.status, how.chunked ? 'transfer-encoding: chunked\r\n' : `content-length: ${300 * 1024 * 1024}\r\n`);
-    const block = how.chunked ? Buffer.concat([Buffer.from(`${BLOCK.length.toString(16)}\r\n`), BLOCK, Buffer.from('\r\n')]) : BLOCK;
+    const block = how.chunked
+      ? Buffer.concat([Buffer.from(`${BLOCK.length.toString(16)}\r\n`), BLOCK, Buffer.from('\r\n')])
+      : BLOCK;
     const pump = (): void => {
       while (!socket.destroyed && socket.write(block)) sent += BLOCK.length;
     };

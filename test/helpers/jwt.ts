@@ -3,7 +3,11 @@ import { createHmac } from 'node:crypto';
 
 const segment = (value: unknown): string => Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
 
-export function makeJwt(claims: Record<string, unknown>, key = 'test-signing-key', header: Record<string, unknown> = { alg: 'HS256', typ: 'JWT' }): string {
+export function makeJwt(
+  claims: Record<string, unknown>,
+  key = 'test-signing-key',
+  header: Record<string, unknown> = { alg: 'HS256', typ: 'JWT' },
+): string {
   const signingInput = `${segment(header)}.${segment(claims)}`;
   const signature = createHmac('sha256', key).update(signingInput).digest('base64url');
   return `${signingInput}.${signature}`;

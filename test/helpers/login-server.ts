@@ -12,7 +12,9 @@ export interface LoginServer extends RecordingServer {
   logins(): Array<{ email?: unknown; password?: unknown }>;
 }
 
-export async function startLoginServer(options: { email?: string; password?: string; ttlSeconds?: number } = {}): Promise<LoginServer> {
+export async function startLoginServer(
+  options: { email?: string; password?: string; ttlSeconds?: number } = {},
+): Promise<LoginServer> {
   const email = options.email ?? EMAIL;
   const password = options.password ?? PASSWORD;
   const issued: string[] = [];
@@ -28,9 +30,19 @@ export async function startLoginServer(options: { email?: string; password?: str
     if (body.email !== email || body.password !== password) {
       return { status: 401, headers: { 'content-type': 'application/json' }, body: '{"error":"invalid credentials"}' };
     }
-    const token = makeJwt({ iss: origin, email, sub: 'user-1', iat: nowPlus(0), exp: nowPlus(options.ttlSeconds ?? 3600) });
+    const token = makeJwt({
+      iss: origin,
+      email,
+      sub: 'user-1',
+      iat: nowPlus(0),
+      exp: nowPlus(options.ttlSeconds ?? 3600),
+    });
     issued.push(token);
-    return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ access_token: token }) };
+    return {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ access_token: token }),
+    };
   };
   const server = await startRecordingServer(responder);
   origin = server.origin;

@@ -23,7 +23,11 @@ export interface EraConnection {
   close(): Promise<void>;
 }
 
-export async function connectAs(kind: ClientKind, url: string, headers: Record<string, string>): Promise<EraConnection> {
+export async function connectAs(
+  kind: ClientKind,
+  url: string,
+  headers: Record<string, string>,
+): Promise<EraConnection> {
   if (kind === 'legacy-v1') {
     const client = new LegacyClient({ name: 'svcctl-test-2025', version: '1.0.0' });
     const transport = new LegacyTransport(new URL(url), { requestInit: { headers } });
@@ -32,7 +36,8 @@ export async function connectAs(kind: ClientKind, url: string, headers: Record<s
       era: 'legacy',
       version: transport.protocolVersion,
       listTools: async () => (await client.listTools()).tools.map((tool) => tool.name).sort(),
-      callText: async (name, args = {}) => ((await client.callTool({ name, arguments: args })) as { content: Array<{ text: string }> }).content[0]!.text,
+      callText: async (name, args = {}) =>
+        ((await client.callTool({ name, arguments: args })) as { content: Array<{ text: string }> }).content[0]!.text,
       close: async () => {
         await transport.terminateSession().catch(() => undefined);
         await client.close();
@@ -46,7 +51,8 @@ export async function connectAs(kind: ClientKind, url: string, headers: Record<s
     era: client.getProtocolEra(),
     version: client.getNegotiatedProtocolVersion(),
     listTools: async () => (await client.listTools()).tools.map((tool) => tool.name).sort(),
-    callText: async (name, args = {}) => ((await client.callTool({ name, arguments: args })).content[0] as { text: string }).text,
+    callText: async (name, args = {}) =>
+      ((await client.callTool({ name, arguments: args })).content[0] as { text: string }).text,
     close: () => client.close(),
   };
 }
@@ -67,7 +73,9 @@ export interface EraServer {
 export async function startEraServer(era: '2025' | '2026', password?: string): Promise<EraServer> {
   const factory = (): McpServer => {
     const server = new McpServer({ name: `era-${era}-server`, version: '9.9.9' });
-    server.registerTool('echo', { description: 'echo', inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({ content: [{ type: 'text', text }] }));
+    server.registerTool('echo', { description: 'echo', inputSchema: z.object({ text: z.string() }) }, ({ text }) => ({
+      content: [{ type: 'text', text }],
+    }));
     return server;
   };
   const handler = toNodeHandler(createMcpHandler(factory, { legacy: era === '2026' ? 'reject' : 'stateless' }));
@@ -76,14 +84,25 @@ export async function startEraServer(era: '2025' | '2026', password?: string): P
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
-    const body = text === '' ? undefined : (JSON.parse(text) as { method?: string; params?: { _meta?: Record<string, unknown> } });
+    const body =
+      text === '' ? undefined : (JSON.parse(text) as { method?: string; params?: { _meta?: Record<string, unknown> } });
     seen.push(`${req.method} ${body?.method ?? ''}`.trim());
     if (password !== undefined && req.headers['x-service-password'] !== password) {
-      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'invalid email or password' } }));
+      res
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'invalid email or password' } }),
+        );
       return;
     }
     if (era === '2025' && body?.params?._meta?.['io.modelcontextprotocol/protocolVersion'] !== undefined) {
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: Server not initialized' } }));
+      res.writeHead(400, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32000, message: 'Bad Request: Server not initialized' },
+        }),
+      );
       return;
     }
     await handler(req, res, body);
@@ -92,9 +111,10 @@ export async function startEraServer(era: '2025' | '2026', password?: string): P
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
     seen,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -20,7 +20,12 @@ export interface ProxyProcess {
 
 export async function startProxy(
   args: string[],
-  options: { home: string; env?: Record<string, string | undefined>; clientOptions?: ClientOptions; setup?: (client: Client) => void },
+  options: {
+    home: string;
+    env?: Record<string, string | undefined>;
+    clientOptions?: ClientOptions;
+    setup?: (client: Client) => void;
+  },
 ): Promise<ProxyProcess> {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -36,7 +41,9 @@ export async function startProxy(
   try {
     await client.connect(transport);
   } catch (error) {
-    throw new Error(`the proxy did not connect: ${(error as Error).message}\nstderr: ${Buffer.concat(chunks).toString('utf8')}`);
+    throw new Error(
+      `the proxy did not connect: ${(error as Error).message}\nstderr: ${Buffer.concat(chunks).toString('utf8')}`,
+    );
   }
   const pid = transport.pid!;
   return {
@@ -54,5 +61,9 @@ export function mcpLogLines(log: string): Array<{ line: string; token?: string; 
   return log
     .split('\n')
     .filter((line) => / \/mcp /.test(line))
-    .map((line) => ({ line, token: /token sha256:([0-9a-f]+)/.exec(line)?.[1], session: /session ([0-9a-f-]{36})/.exec(line)?.[1] }));
+    .map((line) => ({
+      line,
+      token: /token sha256:([0-9a-f]+)/.exec(line)?.[1],
+      session: /session ([0-9a-f-]{36})/.exec(line)?.[1],
+    }));
 }

@@ -9,7 +9,12 @@ import type { AuthMethod, ClientEnv, ClientId, EntryRequest, Mode } from '../../
 export const BASE = 'https://acme.example.com/api';
 export const MCP = 'https://acme.example.com/mcp';
 
-export function entryRequest(client: ClientId, mode: Mode, auth: AuthMethod = 'password', extra: Partial<EntryRequest> = {}): EntryRequest {
+export function entryRequest(
+  client: ClientId,
+  mode: Mode,
+  auth: AuthMethod = 'password',
+  extra: Partial<EntryRequest> = {},
+): EntryRequest {
   return {
     target: { client },
     mode,
@@ -27,13 +32,35 @@ export function entryRequest(client: ClientId, mode: Mode, auth: AuthMethod = 'p
 }
 
 /** The entry's value for a request. */
-export const renderValue = (client: ClientId, mode: Mode, auth: AuthMethod = 'password', extra: Partial<EntryRequest> = {}) =>
-  renderEntry(entryRequest(client, mode, auth, extra)).value;
+export const renderValue = (
+  client: ClientId,
+  mode: Mode,
+  auth: AuthMethod = 'password',
+  extra: Partial<EntryRequest> = {},
+) => renderEntry(entryRequest(client, mode, auth, extra)).value;
 
 const noFs = { exists: () => false, list: () => [] };
-export const MAC: ClientEnv = { homeDir: '/Users/ann', env: {}, platform: 'darwin', projectDir: '/Users/ann/proj', fs: noFs };
-export const LINUX: ClientEnv = { homeDir: '/home/ann', env: {}, platform: 'linux', projectDir: '/home/ann/proj', fs: noFs };
-export const WIN: ClientEnv = { homeDir: 'C:\\Users\\ann', env: { APPDATA: 'C:\\Users\\ann\\AppData\\Roaming' }, platform: 'win32', projectDir: 'C:\\work\\proj', fs: noFs };
+export const MAC: ClientEnv = {
+  homeDir: '/Users/ann',
+  env: {},
+  platform: 'darwin',
+  projectDir: '/Users/ann/proj',
+  fs: noFs,
+};
+export const LINUX: ClientEnv = {
+  homeDir: '/home/ann',
+  env: {},
+  platform: 'linux',
+  projectDir: '/home/ann/proj',
+  fs: noFs,
+};
+export const WIN: ClientEnv = {
+  homeDir: 'C:\\Users\\ann',
+  env: { APPDATA: 'C:\\Users\\ann\\AppData\\Roaming' },
+  platform: 'win32',
+  projectDir: 'C:\\work\\proj',
+  fs: noFs,
+};
 
 /** A file-system probe where only these paths exist. */
 export const onlyFiles = (...paths: string[]) => ({ exists: (p: string) => paths.includes(p), list: () => [] });

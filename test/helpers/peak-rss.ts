@@ -25,10 +25,18 @@ async function vmHwmKiB(pid: number): Promise<number> {
   }
 }
 
-export async function runCliMeasured(args: string[], env: Record<string, string>, killAfterMs = 30_000): Promise<MeasuredRun> {
+export async function runCliMeasured(
+  args: string[],
+  env: Record<string, string>,
+  killAfterMs = 30_000,
+): Promise<MeasuredRun> {
   const home = await makeTempDir('svcctl-home-');
   const started = Date.now();
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: home, env: cleanEnv(home, env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: home,
+    env: cleanEnv(home, env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

@@ -19,7 +19,10 @@ export interface ScriptedResponse {
 }
 
 /** A response, or 'reset' to destroy the connection without answering. */
-export type Responder = (request: RecordedRequest, index: number) => ScriptedResponse | 'reset' | Promise<ScriptedResponse | 'reset'>;
+export type Responder = (
+  request: RecordedRequest,
+  index: number,
+) => ScriptedResponse | 'reset' | Promise<ScriptedResponse | 'reset'>;
 
 export interface RecordingServer {
   origin: string;
@@ -45,7 +48,12 @@ export async function startRecordingServer(responder: Responder = accepted): Pro
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', async () => {
-      const recorded: RecordedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) };
+      const recorded: RecordedRequest = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+      };
       requests.push(recorded);
       const answer = await responder(recorded, requests.length - 1);
       if (answer === 'reset') {

@@ -36,7 +36,10 @@ function markedProcesses(id: string): Array<{ pid: number; command: string }> {
     if (!/^\d+$/.test(name)) continue;
     try {
       if (!readFileSync(`/proc/${name}/environ`, 'latin1').split('\0').includes(`${MARK}=${id}`)) continue;
-      found.push({ pid: Number(name), command: readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ').trim() });
+      found.push({
+        pid: Number(name),
+        command: readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ').trim(),
+      });
     } catch {
       // gone meanwhile, or not ours to read
     }
@@ -91,7 +94,12 @@ export async function runDocBlock(block: DocBlock, timeoutMs = 60_000, home?: st
   ].join('\n');
   const id = randomUUID();
   const env = cleanEnv(home, { PATH: `${bin}:${process.env.PATH ?? ''}`, [MARK]: id, TERM: 'dumb' });
-  const child = spawn('bash', ['--noprofile', '--norc', '-c', runner], { cwd: home, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('bash', ['--noprofile', '--norc', '-c', runner], {
+    cwd: home,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));

@@ -8,7 +8,8 @@
 // Each encoder stands alone (no helper): the tests write them into the scripts of the wrapped commands.
 // A short secret's base64 fits on one line, but wrapping at 76 or 64 may fall anywhere in it: the line break is put inside.
 /** Text wrapped every `width` characters (base64 -w 76 for MIME, openssl base64 at 64 for PEM, xxd -p at 60). */
-export const wrap = (text: string, width: number, lineBreak = '\n'): string => (text.match(new RegExp(`.{1,${width}}`, 'gs')) ?? []).join(lineBreak);
+export const wrap = (text: string, width: number, lineBreak = '\n'): string =>
+  (text.match(new RegExp(`.{1,${width}}`, 'gs')) ?? []).join(lineBreak);
 
 /**
  * How an echo writes a value inside a JSON string (the raw text between the quotes; a line break in it is
@@ -17,8 +18,10 @@ export const wrap = (text: string, width: number, lineBreak = '\n'): string => (
 export const ENCODINGS: Record<string, (value: string) => string> = {
   plain: (value) => JSON.stringify(value).slice(1, -1),
   'json \\/': (value) => JSON.stringify(value).slice(1, -1).replace(/\//g, '\\/'),
-  'json \\u lower': (value) => [...value].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
-  'json \\u upper': (value) => [...value].map((char) => `\\u${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join(''),
+  'json \\u lower': (value) =>
+    [...value].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+  'json \\u upper': (value) =>
+    [...value].map((char) => `\\u${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join(''),
   'base64 padded': (value) => Buffer.from(value).toString('base64'),
   'base64 unpadded': (value) => Buffer.from(value).toString('base64').replace(/=+$/, ''),
   base64url: (value) => Buffer.from(value).toString('base64url'),
@@ -26,11 +29,20 @@ export const ENCODINGS: Record<string, (value: string) => string> = {
   '%xx lower': (value) => encodeURIComponent(value).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
   '%XX upper': (value) => encodeURIComponent(value),
   'hex lower (xxd -p)': (value) => Buffer.from(value).toString('hex'),
-  'hex colon upper': (value) => [...Buffer.from(value)].map((byte) => byte.toString(16).padStart(2, '0')).join(':').toUpperCase(),
+  'hex colon upper': (value) =>
+    [...Buffer.from(value)]
+      .map((byte) => byte.toString(16).padStart(2, '0'))
+      .join(':')
+      .toUpperCase(),
   // The first line's leading space stands after "name:" in an echo line.
   'od -An -tx1 (16 a line)': (value) =>
-    [...Buffer.from(value)].map((byte, index) => `${index === 0 ? '' : index % 16 === 0 ? '\n ' : ' '}${byte.toString(16).padStart(2, '0')}`).join(''),
-  'base64 over lines (CRLF)': (value) => Buffer.from(value).toString('base64').replace(/^(.{8})/s, '$1\r\n'),
+    [...Buffer.from(value)]
+      .map((byte, index) => `${index === 0 ? '' : index % 16 === 0 ? '\n ' : ' '}${byte.toString(16).padStart(2, '0')}`)
+      .join(''),
+  'base64 over lines (CRLF)': (value) =>
+    Buffer.from(value)
+      .toString('base64')
+      .replace(/^(.{8})/s, '$1\r\n'),
   'split by a line break': (value) => `${value.slice(0, value.length >> 1)}\n${value.slice(value.length >> 1)}`,
 };
 
@@ -42,11 +54,16 @@ export const ENCODING_NAMES = Object.keys(ENCODINGS);
  */
 export const ALL_ENCODINGS: Record<string, (value: string) => string> = {
   ...ENCODINGS,
-  'json \\u twice': (value) => [...value].map((char) => `\\\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+  'json \\u twice': (value) =>
+    [...value].map((char) => `\\\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
   'form + for space': (value) => encodeURIComponent(value).replace(/%20/g, '+'),
   'hex upper': (value) => Buffer.from(value).toString('hex').toUpperCase(),
-  'hex spaced (od -An -tx1 -w64)': (value) => [...Buffer.from(value)].map((byte) => byte.toString(16).padStart(2, '0')).join(' '),
-  'base64 over lines (LF, PEM)': (value) => Buffer.from(value).toString('base64').replace(/(.{8})$/s, '\n$1'),
+  'hex spaced (od -An -tx1 -w64)': (value) =>
+    [...Buffer.from(value)].map((byte) => byte.toString(16).padStart(2, '0')).join(' '),
+  'base64 over lines (LF, PEM)': (value) =>
+    Buffer.from(value)
+      .toString('base64')
+      .replace(/(.{8})$/s, '\n$1'),
   'split by CRLF': (value) => `${value.slice(0, 3)}\r\n${value.slice(3)}`,
 };
 
@@ -55,7 +72,9 @@ export const inJson = (form: string): string => form.replace(/\r/g, '\\r').repla
 
 /** A JSON text holding `value` once in every encoding of ALL_ENCODINGS, in their order: {"received":["<encoded>",...]}. */
 export function everyEncodingBody(value: string): string {
-  return `{"received":[${Object.values(ALL_ENCODINGS).map((encode) => `"${inJson(encode(value))}"`).join(',')}]}`;
+  return `{"received":[${Object.values(ALL_ENCODINGS)
+    .map((encode) => `"${inJson(encode(value))}"`)
+    .join(',')}]}`;
 }
 
 /** everyEncodingBody with every value hidden, as the redactor must show it. */
@@ -68,7 +87,9 @@ export function echoBody(encoding: string, values: string[]): string {
 }
 
 const unescapeJson = (text: string): string =>
-  text.replace(/\\+u([0-9a-fA-F]{4})/g, (_all, hex: string) => String.fromCharCode(parseInt(hex, 16))).replace(/\\+([/"\\])/g, '$1');
+  text
+    .replace(/\\+u([0-9a-fA-F]{4})/g, (_all, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    .replace(/\\+([/"\\])/g, '$1');
 
 /** Runs of %XX decoded as UTF-8 bytes. */
 const percentDecode = (text: string): string =>
@@ -97,7 +118,8 @@ function hexDecoded(text: string): string[] {
 }
 
 /** Whether `text` holds the secret's bytes in hex. */
-const inHex = (text: string, secret: string): boolean => hexDecoded(text).some((bytes) => bytes.includes(Buffer.from(secret).toString('latin1')));
+const inHex = (text: string, secret: string): boolean =>
+  hexDecoded(text).some((bytes) => bytes.includes(Buffer.from(secret).toString('latin1')));
 
 /** The text with its line breaks (and their JSON escapes) taken out. */
 const joinLines = (text: string): string => text.replace(/\r|\n|\\+[rn]/g, '');
@@ -109,8 +131,16 @@ const joinLines = (text: string): string => text.replace(/\r|\n|\\+[rn]/g, '');
 export function reveals(text: string, secret: string): boolean {
   return [text, joinLines(text)].some((whole) => {
     const unescaped = unescapeJson(whole);
-    const candidates = [whole, unescaped, percentDecode(whole), percentDecode(unescaped), percentDecode(plusAsSpace(unescaped))];
-    return candidates.some((candidate) => candidate.includes(secret) || inBase64(candidate, secret) || inHex(candidate, secret));
+    const candidates = [
+      whole,
+      unescaped,
+      percentDecode(whole),
+      percentDecode(unescaped),
+      percentDecode(plusAsSpace(unescaped)),
+    ];
+    return candidates.some(
+      (candidate) => candidate.includes(secret) || inBase64(candidate, secret) || inHex(candidate, secret),
+    );
   });
 }
 

@@ -38,8 +38,12 @@ export function underTerminal(command: string, home: string, env: Record<string,
     screen: () => screen,
     async waitFor(pattern) {
       while (!pattern.test(screen)) {
-        const closed = await Promise.race([new Promise<boolean>((resolve) => waiters.push(() => resolve(false))), done.then(() => true)]);
-        if (closed && !pattern.test(screen)) throw new Error(`the terminal never showed ${pattern}; it showed:\n${screen}`);
+        const closed = await Promise.race([
+          new Promise<boolean>((resolve) => waiters.push(() => resolve(false))),
+          done.then(() => true),
+        ]);
+        if (closed && !pattern.test(screen))
+          throw new Error(`the terminal never showed ${pattern}; it showed:\n${screen}`);
       }
     },
     type(text) {

@@ -15,5 +15,10 @@ export function hmacVectors(): HmacVector[] {
   const data = JSON.parse(readFileSync(file, 'utf8')) as {
     vectors: Array<{ name: string; secret: string; body_base64: string; signature: string }>;
   };
-  return data.vectors.map((v) => ({ name: v.name, secret: v.secret, body: Buffer.from(v.body_base64, 'base64'), signature: v.signature }));
+  return data.vectors.map((v) => ({
+    name: v.name,
+    secret: v.secret,
+    body: Buffer.from(v.body_base64, 'base64'),
+    signature: v.signature,
+  }));
 }

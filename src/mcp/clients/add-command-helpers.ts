@@ -12,7 +12,9 @@ export const record = (value: unknown): Record<string, string> =>
   value !== null && typeof value === 'object' ? (value as Record<string, string>) : {};
 
 export const pairs = (value: unknown, separator: string): string[] =>
-  Object.entries(value !== null && typeof value === 'object' ? (value as Record<string, string>) : {}).map(([key, item]) => `${key}${separator}${item}`);
+  Object.entries(value !== null && typeof value === 'object' ? (value as Record<string, string>) : {}).map(
+    ([key, item]) => `${key}${separator}${item}`,
+  );
 
 export const line = (request: EntryRequest, argv: Arg[], notes: string[] = []): ClientAddCommand => ({
   command: commandLine(argv, shellFor(request.platform)),
@@ -22,6 +24,9 @@ export const line = (request: EntryRequest, argv: Arg[], notes: string[] = []): 
 
 export function onlyScopes(program: string, client: string, request: EntryRequest, scopes: readonly Scope[]): void {
   if (!scopes.includes(request.scope)) {
-    throw usageError(`\`${program} mcp add\` has no ${request.scope} scope`, `use svcctl mcp install --client ${client} --scope ${request.scope}`);
+    throw usageError(
+      `\`${program} mcp add\` has no ${request.scope} scope`,
+      `use svcctl mcp install --client ${client} --scope ${request.scope}`,
+    );
   }
 }

@@ -10,7 +10,8 @@ export const amp: ClientSpec = {
   label: 'Amp',
   format: 'jsonc',
   scopes: ['user', 'project'],
-  configPath: (env, scope) => (scope === 'project' ? projectFile(env, '.amp', 'settings.json') : join(env, ampDir(env), 'settings.json')),
+  configPath: (env, scope) =>
+    scope === 'project' ? projectFile(env, '.amp', 'settings.json') : join(env, ampDir(env), 'settings.json'),
   // A flat key with a dot in it, not nested (what `amp mcp add` writes).
   ...underKey('amp.mcpServers'),
   variables: 'dollar-brace',
@@ -32,8 +33,24 @@ export function ampAddCommand(request: EntryRequest, rendered: RenderedEntry): C
   const workspace = request.scope === 'project' ? ['--workspace'] : [];
   const notes = request.scope === 'project' ? [`Then approve it: amp mcp approve ${request.name}`] : [];
   if (typeof entry.url === 'string') {
-    return line(request, ['amp', 'mcp', 'add', request.name, ...workspace, ...pairs(entry.headers, '=').flatMap((header) => ['--header', header]), entry.url], notes);
+    return line(
+      request,
+      [
+        'amp',
+        'mcp',
+        'add',
+        request.name,
+        ...workspace,
+        ...pairs(entry.headers, '=').flatMap((header) => ['--header', header]),
+        entry.url,
+      ],
+      notes,
+    );
   }
   const env = pairs(entry.env, '=').flatMap((variable) => ['--env', variable]);
-  return line(request, ['amp', 'mcp', 'add', request.name, ...workspace, ...env, '--', String(entry.command), ...strings(entry.args)], notes);
+  return line(
+    request,
+    ['amp', 'mcp', 'add', request.name, ...workspace, ...env, '--', String(entry.command), ...strings(entry.args)],
+    notes,
+  );
 }

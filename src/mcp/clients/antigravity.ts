@@ -17,12 +17,14 @@ const unifiedInstalled = (env: ClientEnv): boolean => {
 const ANTIGRAVITY_VERSIONS: readonly ClientVersion[] = [
   {
     label: 'Antigravity 2 and agy',
-    configPath: (env, scope) => (scope === 'project' ? workspaceFile(env) : join(env, unifiedFolder(env), 'mcp_config.json')),
+    configPath: (env, scope) =>
+      scope === 'project' ? workspaceFile(env) : join(env, unifiedFolder(env), 'mcp_config.json'),
     installed: unifiedInstalled,
   },
   {
     label: 'Antigravity 1',
-    configPath: (env, scope) => (scope === 'project' ? workspaceFile(env) : join(env, legacyFolder(env), 'mcp_config.json')),
+    configPath: (env, scope) =>
+      scope === 'project' ? workspaceFile(env) : join(env, legacyFolder(env), 'mcp_config.json'),
     installed: (env) => probe(env).exists(legacyFolder(env)) && !unifiedInstalled(env),
   },
 ];
@@ -39,8 +41,10 @@ export const antigravity: ClientSpec = {
   expandsInArgs: false,
   remoteInFile: true,
   windowsCmdWrap: true,
-  detectPath: (env) => (unifiedInstalled(env) || !probe(env).exists(legacyFolder(env)) ? unifiedFolder(env) : legacyFolder(env)),
-  afterChangeNote: () => 'Quit Antigravity (and agy) completely and start it again; the server shows in the Agent panel under … → MCP Servers (agy: /mcp).',
+  detectPath: (env) =>
+    unifiedInstalled(env) || !probe(env).exists(legacyFolder(env)) ? unifiedFolder(env) : legacyFolder(env),
+  afterChangeNote: () =>
+    'Quit Antigravity (and agy) completely and start it again; the server shows in the Agent panel under … → MCP Servers (agy: /mcp).',
   shape: { remote: { urlField: 'serverUrl' } },
   guiApp: true,
   doctor: { disabledHint: ', or switch it on in Antigravity (… → MCP Servers → Manage MCP Servers)' },

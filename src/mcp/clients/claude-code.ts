@@ -46,12 +46,22 @@ export const claudeCode: ClientSpec = {
   },
   extraNotes: (request) =>
     request.secrets === 'ref' && request.scope !== 'project'
-      ? ['Claude Code documents ${VAR} expansion for .mcp.json; if a user/local-scope server gets no credentials, use --scope project or --secrets literal.']
+      ? [
+          'Claude Code documents ${VAR} expansion for .mcp.json; if a user/local-scope server gets no credentials, use --scope project or --secrets literal.',
+        ]
       : [],
   addCommand: claudeCodeAddCommand,
 };
 
 export function claudeCodeAddCommand(request: EntryRequest, rendered: RenderedEntry): ClientCommand {
-  const argv: Arg[] = ['claude', 'mcp', 'add-json', request.name, JSON.stringify(rendered.value), '--scope', request.scope];
+  const argv: Arg[] = [
+    'claude',
+    'mcp',
+    'add-json',
+    request.name,
+    JSON.stringify(rendered.value),
+    '--scope',
+    request.scope,
+  ];
   return { command: commandLine(argv, shellFor(request.platform)), links: [], notes: [] };
 }

@@ -13,7 +13,10 @@ export function claudeMsixPackageDir(env: ClientEnv): string | undefined {
   const fs = probe(env);
   const known = join(env, packages, MSIX_PACKAGE);
   if (fs.exists(known)) return known;
-  const other = fs.list(packages).filter((name) => /^Claude_[a-z0-9]+$/i.test(name)).sort()[0];
+  const other = fs
+    .list(packages)
+    .filter((name) => /^Claude_[a-z0-9]+$/i.test(name))
+    .sort()[0];
   return other === undefined ? undefined : join(env, packages, other);
 }
 
@@ -37,7 +40,10 @@ export const claudeDesktop: ClientSpec = {
   variables: 'none',
   expandsInArgs: false,
   remoteInFile: false,
-  noRemote: { why: 'it silently skips such entries', elsewhere: 'add the server in Claude Desktop under Settings → Connectors' },
+  noRemote: {
+    why: 'it silently skips such entries',
+    elsewhere: 'add the server in Claude Desktop under Settings → Connectors',
+  },
   windowsCmdWrap: true,
   detectPath: (env) => claudeMsixPackageDir(env) ?? claudeDesktopDir(env),
   afterChangeNote: () =>

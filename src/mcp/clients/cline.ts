@@ -11,7 +11,10 @@ function clineTransport(name: string, entry: Record<string, unknown>, reinstall:
       : typed === 'http'
         ? '`type: "http"` fails Cline\'s schema'
         : `\`type: "${typed}"\` is not Streamable HTTP`;
-  return { message: `'${name}': ${found}; Cline needs "type": "streamableHttp"`, fix: `set "type": "streamableHttp" in the entry, or reinstall: ${reinstall}` };
+  return {
+    message: `'${name}': ${found}; Cline needs "type": "streamableHttp"`,
+    fix: `set "type": "streamableHttp" in the entry, or reinstall: ${reinstall}`,
+  };
 }
 
 export function clineStorageDir(env: ClientEnv): string {
@@ -31,13 +34,18 @@ export const cline: ClientSpec = {
   remoteInFile: true,
   windowsCmdWrap: true,
   detectPath: clineStorageDir,
-  afterChangeNote: () => 'Cline watches its settings file and reconnects by itself; check the MCP Servers view of Cline.',
+  afterChangeNote: () =>
+    'Cline watches its settings file and reconnects by itself; check the MCP Servers view of Cline.',
   // Cline reads a `url` without type as SSE; "http" fails its schema.
   shape: { remote: { urlField: 'url', fields: { type: 'streamableHttp' } } },
   guiApp: true,
-  extraNotes: (request) => (request.secrets === 'ref' ? ['Cline expands ${env:VAR} since December 2025; with an older Cline use --secrets literal.'] : []),
+  extraNotes: (request) =>
+    request.secrets === 'ref'
+      ? ['Cline expands ${env:VAR} since December 2025; with an older Cline use --secrets literal.']
+      : [],
   doctor: {
     disabledHint: ", or switch it on in Cline's MCP Servers view",
-    entryRule: (name, entry, mode, reinstall) => (mode === 'remote' ? clineTransport(name, entry, reinstall(' --mode remote')) : undefined),
+    entryRule: (name, entry, mode, reinstall) =>
+      mode === 'remote' ? clineTransport(name, entry, reinstall(' --mode remote')) : undefined,
   },
 };

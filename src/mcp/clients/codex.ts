@@ -30,7 +30,12 @@ export const codex: ClientSpec = {
       ? 'Start a new Codex session in the project (project config is read only for trusted projects); /mcp lists the servers.'
       : 'Start a new Codex session; /mcp lists the servers.',
   shape: { remote: { urlField: 'url' } },
-  renderer: { local: codexLocal, remote: (_client, request) => codexRemote(request), proxy: codexProxy, proxyTokenVariable: codexBearerVariable },
+  renderer: {
+    local: codexLocal,
+    remote: (_client, request) => codexRemote(request),
+    proxy: codexProxy,
+    proxyTokenVariable: codexBearerVariable,
+  },
   // Whether Codex runs the helper through a shell is not documented: the line written reads the same either way.
   headersCommand: { field: 'http_headers_helper', shell: false, output: 'json-headers', timeoutMs: 10_000, env: {} },
   forwardsByName: true,
@@ -50,14 +55,21 @@ export const codex: ClientSpec = {
 };
 
 export function codexAddCommand(request: EntryRequest, rendered: RenderedEntry): ClientCommand {
-  if (request.scope !== 'user') throw usageError('`codex mcp add` writes only the user config ($CODEX_HOME/config.toml)', 'use svcctl mcp install --client codex --scope project');
+  if (request.scope !== 'user')
+    throw usageError(
+      '`codex mcp add` writes only the user config ($CODEX_HOME/config.toml)',
+      'use svcctl mcp install --client codex --scope project',
+    );
   const entry = rendered.value as Entry;
   const shell = shellFor(request.platform);
   const argv: Arg[] = ['codex', 'mcp', 'add', request.name];
   const notes: string[] = [];
   if (typeof entry.url === 'string') {
     if (entry.http_headers_helper !== undefined) {
-      throw usageError('`codex mcp add` has no option for http_headers_helper', 'use svcctl mcp install --client codex (it writes the helper), or --mode proxy');
+      throw usageError(
+        '`codex mcp add` has no option for http_headers_helper',
+        'use svcctl mcp install --client codex (it writes the helper), or --mode proxy',
+      );
     }
     if (entry.env_http_headers !== undefined || entry.http_headers !== undefined) {
       throw usageError(

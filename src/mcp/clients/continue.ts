@@ -23,7 +23,8 @@ export const continueClient: ClientSpec = {
   // How Continue starts a command on Windows is not documented: `cmd /c npx` works with or without a shell.
   windowsCmdWrap: true,
   detectPath: continueDir,
-  afterChangeNote: () => "Continue reloads config.yaml when it is saved; if the server does not show in Continue's MCP tools, reload the editor window (or start `cn` again).",
+  afterChangeNote: () =>
+    "Continue reloads config.yaml when it is saved; if the server does not show in Continue's MCP tools, reload the editor window (or start `cn` again).",
   shape: { stdioFields: { type: 'stdio' }, remote: { urlField: 'url', fields: { type: 'streamable-http' } } },
   renderer: { local: continueLocal, remote: continueRemote, proxy: continueProxy },
   guiApp: true,

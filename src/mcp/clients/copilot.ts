@@ -12,7 +12,8 @@ export const copilot: ClientSpec = {
   label: 'GitHub Copilot CLI',
   format: 'json',
   scopes: ['user', 'project'],
-  configPath: (env, scope) => (scope === 'project' ? projectFile(env, '.github', 'mcp.json') : join(env, copilotHome(env), 'mcp-config.json')),
+  configPath: (env, scope) =>
+    scope === 'project' ? projectFile(env, '.github', 'mcp.json') : join(env, copilotHome(env), 'mcp-config.json'),
   ...underKey('mcpServers'),
   variables: 'dollar-brace',
   // Args are not documented as expanded: the mcp-remote headers stay ${NAME}.
@@ -24,7 +25,11 @@ export const copilot: ClientSpec = {
     scope === 'project'
       ? 'Start a new Copilot CLI session in the project and trust the folder when asked (workspace servers load only in trusted folders); /mcp lists the servers.'
       : 'Start a new Copilot CLI session (it reads mcp-config.json at start); `copilot mcp list` shows the server.',
-  shape: { stdioFields: { type: 'local' }, trailingFields: { tools: ['*'] }, remote: { urlField: 'url', fields: { type: 'http' } } },
+  shape: {
+    stdioFields: { type: 'local' },
+    trailingFields: { tools: ['*'] },
+    remote: { urlField: 'url', fields: { type: 'http' } },
+  },
   addCommand: copilotAddCommand,
 };
 
@@ -32,8 +37,26 @@ export function copilotAddCommand(request: EntryRequest, rendered: RenderedEntry
   onlyScopes('copilot', 'copilot', request, ['user']);
   const entry = rendered.value as Entry;
   if (typeof entry.url === 'string') {
-    return line(request, ['copilot', 'mcp', 'add', '--transport', 'http', request.name, entry.url, ...pairs(entry.headers, ': ').flatMap((header) => ['--header', header])]);
+    return line(request, [
+      'copilot',
+      'mcp',
+      'add',
+      '--transport',
+      'http',
+      request.name,
+      entry.url,
+      ...pairs(entry.headers, ': ').flatMap((header) => ['--header', header]),
+    ]);
   }
   const env = pairs(entry.env, '=').flatMap((variable) => ['--env', variable]);
-  return line(request, ['copilot', 'mcp', 'add', request.name, ...env, '--', String(entry.command), ...strings(entry.args)]);
+  return line(request, [
+    'copilot',
+    'mcp',
+    'add',
+    request.name,
+    ...env,
+    '--',
+    String(entry.command),
+    ...strings(entry.args),
+  ]);
 }

@@ -14,7 +14,9 @@ export const crush: ClientSpec = {
   configPath: (env, scope) => {
     if (scope !== 'project') return join(env, crushConfigDir(env), 'crush.json');
     const plain = projectFile(env, 'crush.json');
-    return probe(env).exists(plain) && !probe(env).exists(projectFile(env, '.crush.json')) ? plain : projectFile(env, '.crush.json');
+    return probe(env).exists(plain) && !probe(env).exists(projectFile(env, '.crush.json'))
+      ? plain
+      : projectFile(env, '.crush.json');
   },
   ...underKey('mcp'),
   variables: 'dollar-brace',
@@ -26,6 +28,8 @@ export const crush: ClientSpec = {
   shape: { stdioFields: { type: 'stdio' }, remote: { urlField: 'url', fields: { type: 'http' } } },
   extraNotes: (request) =>
     request.secrets === 'literal'
-      ? ['Crush expands $ in every value like a shell ($VAR, $(command)): a literal password or token with a $ in it is changed; use --secrets ref for such values.']
+      ? [
+          'Crush expands $ in every value like a shell ($VAR, $(command)): a literal password or token with a $ in it is changed; use --secrets ref for such values.',
+        ]
       : [],
 };

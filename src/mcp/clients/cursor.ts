@@ -16,7 +16,8 @@ export const cursor: ClientSpec = {
   remoteInFile: true,
   windowsCmdWrap: true,
   detectPath: (env) => join(env, env.homeDir, '.cursor'),
-  afterChangeNote: () => 'In Cursor open Settings → MCP (Tools & Integrations), check that the server is enabled, or reload the window.',
+  afterChangeNote: () =>
+    'In Cursor open Settings → MCP (Tools & Integrations), check that the server is enabled, or reload the window.',
   shape: { remote: { urlField: 'url' } },
   guiApp: true,
   addCommand: cursorAddCommand,
@@ -31,6 +32,11 @@ export function cursorAddCommand(request: EntryRequest, rendered: RenderedEntry)
       { kind: 'cursor', url: `cursor://anysphere.cursor-deeplink/mcp/install?${query}` },
       { kind: 'web', url: `https://cursor.com/en/install-mcp?${query}` },
     ],
-    notes: request.scope === 'project' ? ['the Cursor install link adds the server globally; for the project use svcctl mcp install --client cursor --scope project.'] : [],
+    notes:
+      request.scope === 'project'
+        ? [
+            'the Cursor install link adds the server globally; for the project use svcctl mcp install --client cursor --scope project.',
+          ]
+        : [],
   };
 }

@@ -11,14 +11,16 @@ export const droid: ClientSpec = {
   label: 'Factory Droid',
   format: 'json',
   scopes: ['user', 'project'],
-  configPath: (env, scope) => (scope === 'project' ? projectFile(env, '.factory', 'mcp.json') : join(env, factoryDir(env), 'mcp.json')),
+  configPath: (env, scope) =>
+    scope === 'project' ? projectFile(env, '.factory', 'mcp.json') : join(env, factoryDir(env), 'mcp.json'),
   ...underKey('mcpServers'),
   variables: 'dollar-brace',
   expandsInArgs: false,
   remoteInFile: true,
   windowsCmdWrap: true,
   detectPath: factoryDir,
-  afterChangeNote: () => 'Start a new droid session (or open /mcp in droid); `droid mcp list` shows the server and whether it connects.',
+  afterChangeNote: () =>
+    'Start a new droid session (or open /mcp in droid); `droid mcp list` shows the server and whether it connects.',
   shape: { stdioFields: { type: 'stdio' }, remote: { urlField: 'url', fields: { type: 'http' } } },
   doctor: { disabledHint: ', or switch it on in droid with /mcp' },
   addCommand: droidAddCommand,
@@ -28,7 +30,16 @@ export function droidAddCommand(request: EntryRequest, rendered: RenderedEntry):
   onlyScopes('droid', 'droid', request, ['user']);
   const entry = rendered.value as Entry;
   if (typeof entry.url === 'string') {
-    return line(request, ['droid', 'mcp', 'add', request.name, entry.url, '--type', 'http', ...pairs(entry.headers, ': ').flatMap((header) => ['--header', header])]);
+    return line(request, [
+      'droid',
+      'mcp',
+      'add',
+      request.name,
+      entry.url,
+      '--type',
+      'http',
+      ...pairs(entry.headers, ': ').flatMap((header) => ['--header', header]),
+    ]);
   }
   const args = strings(entry.args);
   if (args.some((arg) => arg.includes('${'))) {

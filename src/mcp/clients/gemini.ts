@@ -24,11 +24,16 @@ export const gemini: ClientSpec = {
   shape: { remote: { urlField: 'url', fields: { type: 'http' } } },
   bareVariables: true,
   addCommand: geminiAddCommand,
-  replacedBy: { client: 'antigravity', label: "Antigravity's CLI (agy)", installed: (env) => probe(env).exists(join(env, env.homeDir, '.gemini', 'antigravity-cli')) },
+  replacedBy: {
+    client: 'antigravity',
+    label: "Antigravity's CLI (agy)",
+    installed: (env) => probe(env).exists(join(env, env.homeDir, '.gemini', 'antigravity-cli')),
+  },
 };
 
 export function geminiAddCommand(request: EntryRequest, rendered: RenderedEntry): ClientCommand {
-  if (request.scope === 'local') throw usageError('Gemini CLI has no local scope', 'use --scope user or --scope project');
+  if (request.scope === 'local')
+    throw usageError('Gemini CLI has no local scope', 'use --scope user or --scope project');
   const entry = rendered.value as Entry;
   // Positionals first: -e and -H take several values and would swallow them.
   const argv: Arg[] = ['gemini', 'mcp', 'add', request.name];

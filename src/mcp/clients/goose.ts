@@ -30,6 +30,10 @@ export const goose: ClientSpec = {
   forwardsByName: true,
   guiApp: true,
   extraNotes: (request) =>
-    request.secrets === 'ref' ? ['Goose reads the variables named in env_keys from its environment, then from its keyring (goose configure); a missing one stops the extension from loading.'] : [],
+    request.secrets === 'ref'
+      ? [
+          'Goose reads the variables named in env_keys from its environment, then from its keyring (goose configure); a missing one stops the extension from loading.',
+        ]
+      : [],
   doctor: { disabledHint: ', or set enabled: true (goose configure → Toggle Extensions)' },
 };

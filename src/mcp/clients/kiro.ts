@@ -9,7 +9,9 @@ export const kiro: ClientSpec = {
   format: 'json',
   scopes: ['user', 'project'],
   configPath: (env, scope) =>
-    scope === 'project' ? projectFile(env, '.kiro', 'settings', 'mcp.json') : join(env, env.homeDir, '.kiro', 'settings', 'mcp.json'),
+    scope === 'project'
+      ? projectFile(env, '.kiro', 'settings', 'mcp.json')
+      : join(env, env.homeDir, '.kiro', 'settings', 'mcp.json'),
   ...underKey('mcpServers'),
   variables: 'dollar-brace',
   expandsInArgs: true,
@@ -17,12 +19,15 @@ export const kiro: ClientSpec = {
   remoteInFile: true,
   windowsCmdWrap: true,
   detectPath: (env) => join(env, env.homeDir, '.kiro'),
-  afterChangeNote: () => 'Kiro reconnects when its mcp.json is saved; check the server in the MCP Servers tab of the Kiro panel.',
+  afterChangeNote: () =>
+    'Kiro reconnects when its mcp.json is saved; check the server in the MCP Servers tab of the Kiro panel.',
   shape: { remote: { urlField: 'url' } },
   guiApp: true,
   extraNotes: (request) =>
     request.secrets === 'ref'
-      ? ['Kiro expands ${VAR} only for approved variables: approve them in the popup Kiro shows, or add them to "Mcp Approved Env Vars" in its settings.']
+      ? [
+          'Kiro expands ${VAR} only for approved variables: approve them in the popup Kiro shows, or add them to "Mcp Approved Env Vars" in its settings.',
+        ]
       : [],
   doctor: { disabledHint: ', or switch it on in the MCP Servers tab of the Kiro panel' },
 };

@@ -1,6 +1,14 @@
 // opencode and Kilo Code's CLI (a fork that reads the same shape). Facts and sources: docs/clients-agents.md.
 import { usageError } from '../../core/errors.js';
-import type { ClientAddCommand, ClientEnv, ClientSpec, ClientVersion, EntryRequest, RenderedEntry, Scope } from '../types.js';
+import type {
+  ClientAddCommand,
+  ClientEnv,
+  ClientSpec,
+  ClientVersion,
+  EntryRequest,
+  RenderedEntry,
+  Scope,
+} from '../types.js';
 import { join, probe, resolveFor, xdgConfigHome } from './paths.js';
 import { programOnPath, programVersion } from './program-version.js';
 import { currentServersPath } from './versions.js';
@@ -25,10 +33,14 @@ interface OpencodeLike {
 function addCommand(app: OpencodeLike) {
   return (request: EntryRequest, rendered: RenderedEntry): ClientAddCommand => {
     if (request.scope !== 'user') {
-      throw usageError(`\`${app.program} mcp add\` writes the user config`, `use svcctl mcp install --client ${app.id} --scope ${request.scope}`);
+      throw usageError(
+        `\`${app.program} mcp add\` writes the user config`,
+        `use svcctl mcp install --client ${app.id} --scope ${request.scope}`,
+      );
     }
     const entry = rendered.value;
-    const pairs = (value: unknown): string[] => Object.entries((value ?? {}) as Record<string, string>).map(([key, item]) => `${key}=${item}`);
+    const pairs = (value: unknown): string[] =>
+      Object.entries((value ?? {}) as Record<string, string>).map(([key, item]) => `${key}=${item}`);
     const argv: Arg[] = [app.program, 'mcp', 'add', request.name];
     if (entry.type === 'remote') {
       argv.push('--url', String(entry.url));
@@ -47,11 +59,15 @@ export const OPENCODE_READS_BOTH = [1, 18, 25] as const;
 const numbers = (version: string): number[] => version.split(/[.-]/).slice(0, 3).map(Number);
 const atLeast = (version: string, floor: readonly number[]): boolean => {
   const parts = numbers(version);
-  for (let index = 0; index < floor.length; index += 1) if ((parts[index] ?? 0) !== floor[index]) return (parts[index] ?? 0) > floor[index]!;
+  for (let index = 0; index < floor.length; index += 1)
+    if ((parts[index] ?? 0) !== floor[index]) return (parts[index] ?? 0) > floor[index]!;
   return true;
 };
 
-function opencodeVersions(app: OpencodeLike, configPath: (env: ClientEnv, scope: Scope) => string): readonly ClientVersion[] | undefined {
+function opencodeVersions(
+  app: OpencodeLike,
+  configPath: (env: ClientEnv, scope: Scope) => string,
+): readonly ClientVersion[] | undefined {
   if (app.id !== 'opencode') return undefined;
   const first = (env: ClientEnv): string | undefined => {
     const version = programVersion(env, 'opencode');
@@ -80,7 +96,13 @@ function opencodeVersions(app: OpencodeLike, configPath: (env: ClientEnv, scope:
       installed: (env) => !readsBoth(env) && (first(env) !== undefined || !second(env)),
     },
     // After "opencode 1", so that a place both read is named by the older, wider label.
-    { label: 'opencode 1.18.25 or later', configPath, serversPath: flat, alsoReads: () => [nested()], installed: readsBoth },
+    {
+      label: 'opencode 1.18.25 or later',
+      configPath,
+      serversPath: flat,
+      alsoReads: () => [nested()],
+      installed: readsBoth,
+    },
   ];
 }
 
@@ -91,7 +113,8 @@ export function opencodeLike(app: OpencodeLike): ClientSpec {
       ? existingOr(env, resolveFor(env, env.projectDir), app.projectNames, app.projectDefault)
       : existingOr(env, dir(env), app.userNames, app.userNames[0]!);
   const versions = opencodeVersions(app, configPath);
-  const serversPath = (scope: Scope, env: ClientEnv): string[] => (versions ? currentServersPath(versions, env, scope) : ['mcp']);
+  const serversPath = (scope: Scope, env: ClientEnv): string[] =>
+    versions ? currentServersPath(versions, env, scope) : ['mcp'];
   return {
     id: app.id,
     label: app.label,
@@ -107,7 +130,8 @@ export function opencodeLike(app: OpencodeLike): ClientSpec {
     remoteInFile: true,
     windowsCmdWrap: true,
     detectPath: dir,
-    afterChangeNote: () => `Start a new ${app.label} session (it reads its config at start); \`${app.program} mcp list\` shows the server and whether it connects.`,
+    afterChangeNote: () =>
+      `Start a new ${app.label} session (it reads its config at start); \`${app.program} mcp list\` shows the server and whether it connects.`,
     shape: {
       stdioFields: { type: 'local' },
       commandArray: true,

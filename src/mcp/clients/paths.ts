@@ -83,4 +83,7 @@ export function projectFile(env: ClientEnv, ...parts: string[]): string {
   return join(env, resolveFor(env, env.projectDir), ...parts);
 }
 
-export const underKey = (key: string): Pick<ClientSpec, 'entryPath' | 'serversPath'> => ({ entryPath: (name) => [key, name], serversPath: () => [key] });
+export const underKey = (key: string): Pick<ClientSpec, 'entryPath' | 'serversPath'> => ({
+  entryPath: (name) => [key, name],
+  serversPath: () => [key],
+});

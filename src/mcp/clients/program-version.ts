@@ -9,8 +9,11 @@ const cache = new Map<string, string | undefined>();
 
 export function programOnPath(env: ClientEnv, program: string): string | undefined {
   const api = env.platform === 'win32' ? path.win32 : path.posix;
-  const extensions = env.platform === 'win32' ? ['', ...(env.env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean)] : [''];
-  const dirs = ((env.platform === 'win32' ? (env.env.PATH ?? env.env.Path) : env.env.PATH) ?? '').split(api.delimiter).filter(Boolean);
+  const extensions =
+    env.platform === 'win32' ? ['', ...(env.env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean)] : [''];
+  const dirs = ((env.platform === 'win32' ? (env.env.PATH ?? env.env.Path) : env.env.PATH) ?? '')
+    .split(api.delimiter)
+    .filter(Boolean);
   for (const dir of dirs) {
     for (const ext of extensions) {
       const file = api.join(dir, `${program}${ext}`);
@@ -18,8 +21,7 @@ export function programOnPath(env: ClientEnv, program: string): string | undefin
         if (!statSync(file).isFile()) continue;
         if (env.platform !== 'win32') accessSync(file, constants.X_OK);
         return file;
-      } catch {
-      }
+      } catch {}
     }
   }
   return undefined;
@@ -29,7 +31,13 @@ export function programVersion(env: ClientEnv, program: string): string | undefi
   const file = programOnPath(env, program);
   if (file === undefined) return undefined;
   if (cache.has(file)) return cache.get(file);
-  const answer = spawnSync(file, ['--version'], { encoding: 'utf8', timeout: ANSWER_LIMIT_MS, env: env.env, stdio: ['ignore', 'pipe', 'ignore'], shell: env.platform === 'win32' });
+  const answer = spawnSync(file, ['--version'], {
+    encoding: 'utf8',
+    timeout: ANSWER_LIMIT_MS,
+    env: env.env,
+    stdio: ['ignore', 'pipe', 'ignore'],
+    shell: env.platform === 'win32',
+  });
   const version = answer.status === 0 ? /\d+\.\d+\.\d+[^\s]*/.exec(answer.stdout)?.[0] : undefined;
   cache.set(file, version);
   return version;

@@ -12,7 +12,8 @@ export const qwen: ClientSpec = {
   label: 'Qwen Code',
   format: 'jsonc',
   scopes: ['user', 'project'],
-  configPath: (env, scope) => (scope === 'project' ? projectFile(env, '.qwen', 'settings.json') : join(env, qwenHome(env), 'settings.json')),
+  configPath: (env, scope) =>
+    scope === 'project' ? projectFile(env, '.qwen', 'settings.json') : join(env, qwenHome(env), 'settings.json'),
   ...underKey('mcpServers'),
   variables: 'dollar-brace',
   bareVariables: true,
@@ -46,8 +47,30 @@ export function qwenAddCommand(request: EntryRequest, rendered: RenderedEntry): 
   const entry = rendered.value as Entry;
   if (typeof entry.httpUrl === 'string') {
     const headers = pairs(entry.headers, ': ').flatMap((header) => ['-H', header]);
-    return line(request, ['qwen', 'mcp', 'add', request.name, entry.httpUrl, '-s', request.scope, '-t', 'http', ...headers]);
+    return line(request, [
+      'qwen',
+      'mcp',
+      'add',
+      request.name,
+      entry.httpUrl,
+      '-s',
+      request.scope,
+      '-t',
+      'http',
+      ...headers,
+    ]);
   }
   const env = pairs(entry.env, '=').flatMap((variable) => ['-e', variable]);
-  return line(request, ['qwen', 'mcp', 'add', request.name, String(entry.command), '-s', request.scope, ...env, '--', ...strings(entry.args)]);
+  return line(request, [
+    'qwen',
+    'mcp',
+    'add',
+    request.name,
+    String(entry.command),
+    '-s',
+    request.scope,
+    ...env,
+    '--',
+    ...strings(entry.args),
+  ]);
 }

@@ -4,7 +4,17 @@ import { CLIENTS } from './table.js';
 import { genericEntry } from '../render/generic.js';
 import { checkRemotePossible, localEntry, proxyEntry, remoteEntry } from '../render/json-clients.js';
 import { tokenHelperEntry, tokenHelperNotes } from '../render/token-helper.js';
-import { credentialKeys, ESCAPED_DOLLAR_BRACE, holdsLiteralSecret, LITERAL_DOLLAR_VAR, PROXY_HEADER_PREFIX, VAR_ACCESS_TOKEN, VAR_AUTH_HEADER, VARIABLE_OF, vscodeInputs } from '../render/values.js';
+import {
+  credentialKeys,
+  ESCAPED_DOLLAR_BRACE,
+  holdsLiteralSecret,
+  LITERAL_DOLLAR_VAR,
+  PROXY_HEADER_PREFIX,
+  VAR_ACCESS_TOKEN,
+  VAR_AUTH_HEADER,
+  VARIABLE_OF,
+  vscodeInputs,
+} from '../render/values.js';
 import type { ClientSpec, EntryRequest, GenericFormat, Mode, RenderedEntry, SecretsHow } from '../types.js';
 
 export type Target = EntryRequest['target'];
@@ -21,15 +31,23 @@ export function defaultSecrets(target: Target): SecretsHow {
 
 export function checkSecrets(target: Target, secrets: SecretsHow): void {
   if ('format' in target) {
-    if (secrets === 'prompt') throw usageError('--secrets prompt is for VS Code and Visual Studio (--client vscode, visual-studio): it uses their inputs');
+    if (secrets === 'prompt')
+      throw usageError(
+        '--secrets prompt is for VS Code and Visual Studio (--client vscode, visual-studio): it uses their inputs',
+      );
     if (secrets === 'ref' && target.format === 'toml') {
-      throw usageError('--format toml holds literal values (a TOML client does not expand variables)', 'use --secrets literal, or --client codex to forward variables by name');
+      throw usageError(
+        '--format toml holds literal values (a TOML client does not expand variables)',
+        'use --secrets literal, or --client codex to forward variables by name',
+      );
     }
     return;
   }
   const client = CLIENTS[target.client];
   if (secrets === 'prompt' && !client.promptInputs) {
-    throw usageError(`--secrets prompt is only for VS Code and Visual Studio (their inputs); ${client.label} takes ${canReference(client) ? 'ref or literal' : 'literal'}`);
+    throw usageError(
+      `--secrets prompt is only for VS Code and Visual Studio (their inputs); ${client.label} takes ${canReference(client) ? 'ref or literal' : 'literal'}`,
+    );
   }
   if (secrets === 'ref' && !canReference(client)) {
     throw usageError(
@@ -90,8 +108,10 @@ function clientNotes(client: ClientSpec, request: EntryRequest): string[] {
 function bearerRenewalNote(request: EntryRequest): string {
   const secrets = request.secrets;
   const start = 'Access tokens expire: when the server starts rejecting the token, run `svcctl login --save` again';
-  if (secrets === 'literal') return `${start}, then re-run \`svcctl mcp install\` with the same flags plus --force (the entry holds the old token, so it now differs).`;
-  if (secrets === 'ref' && tokenVariable(request) === VAR_AUTH_HEADER) return `${start}, then set ${VAR_AUTH_HEADER} to "Bearer $(svcctl token)" again and restart the client.`;
+  if (secrets === 'literal')
+    return `${start}, then re-run \`svcctl mcp install\` with the same flags plus --force (the entry holds the old token, so it now differs).`;
+  if (secrets === 'ref' && tokenVariable(request) === VAR_AUTH_HEADER)
+    return `${start}, then set ${VAR_AUTH_HEADER} to "Bearer $(svcctl token)" again and restart the client.`;
   if (secrets === 'ref') return `${start}, then \`export ${VAR_ACCESS_TOKEN}=$(svcctl token)\` and restart the client.`;
   return `${start} and give the client the new token (\`svcctl token\` prints it).`;
 }
@@ -111,7 +131,12 @@ function variablesToExport(request: EntryRequest): string[] {
 export function renderEntry(request: EntryRequest): RenderedEntry {
   const literalSecrets = holdsLiteralSecret(request);
   if ('format' in request.target) {
-    return { value: genericEntry(request.target.format, request), literalSecrets, variablesToExport: variablesToExport(request), notes: [] };
+    return {
+      value: genericEntry(request.target.format, request),
+      literalSecrets,
+      variablesToExport: variablesToExport(request),
+      notes: [],
+    };
   }
   const client = CLIENTS[request.target.client];
   const rendered: RenderedEntry = {
@@ -120,7 +145,8 @@ export function renderEntry(request: EntryRequest): RenderedEntry {
     variablesToExport: variablesToExport(request),
     notes: clientNotes(client, request),
   };
-  if (request.secrets === 'prompt') rendered.extraTopLevel = { inputs: vscodeInputs(request.name, credentialKeys(request), client.wordInputIds) };
+  if (request.secrets === 'prompt')
+    rendered.extraTopLevel = { inputs: vscodeInputs(request.name, credentialKeys(request), client.wordInputIds) };
   return rendered;
 }
 

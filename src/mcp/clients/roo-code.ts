@@ -13,14 +13,17 @@ export const rooCode: ClientSpec = {
   format: 'json',
   scopes: ['user', 'project'],
   configPath: (env, scope) =>
-    scope === 'project' ? projectFile(env, '.roo', 'mcp.json') : join(env, rooStorageDir(env), 'settings', 'mcp_settings.json'),
+    scope === 'project'
+      ? projectFile(env, '.roo', 'mcp.json')
+      : join(env, rooStorageDir(env), 'settings', 'mcp_settings.json'),
   ...underKey('mcpServers'),
   variables: 'env-colon',
   expandsInArgs: false,
   remoteInFile: true,
   windowsCmdWrap: false,
   detectPath: rooStorageDir,
-  afterChangeNote: () => "Roo Code watches its MCP settings files and reconnects by itself; check the server in Roo Code's MCP Servers view.",
+  afterChangeNote: () =>
+    "Roo Code watches its MCP settings files and reconnects by itself; check the server in Roo Code's MCP Servers view.",
   shape: { remote: { urlField: 'url', fields: { type: 'streamable-http' } } },
   guiApp: true,
   doctor: { disabledHint: ", or switch it on in Roo Code's MCP Servers view" },

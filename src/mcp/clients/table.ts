@@ -72,17 +72,19 @@ export function isClientId(value: string): value is ClientId {
 
 export function getClient(id: string): ClientSpec {
   if (!isClientId(id)) {
-    throw usageError(`unknown client '${id}'`, `choose one of: ${allClients().map((client) => client.id).join(', ')}`);
+    throw usageError(
+      `unknown client '${id}'`,
+      `choose one of: ${allClients()
+        .map((client) => client.id)
+        .join(', ')}`,
+    );
   }
   return CLIENTS[id];
 }
 
 export function checkScope(client: ClientSpec, scope: Scope): void {
   if (!client.scopes.includes(scope)) {
-    throw usageError(
-      `${client.label} has no '${scope}' scope`,
-      `${client.label} has: ${client.scopes.join(', ')}`,
-    );
+    throw usageError(`${client.label} has no '${scope}' scope`, `${client.label} has: ${client.scopes.join(', ')}`);
   }
 }
 

@@ -11,9 +11,17 @@ export function currentPath(versions: readonly ClientVersion[], env: ClientEnv, 
   return installedVersions(versions, env)[0]!.configPath(env, scope);
 }
 
-export const samePath = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((key, index) => key === b[index]);
-const ownPath = (version: ClientVersion, env: ClientEnv, scope: Scope, row: string[] = []): string[] => version.serversPath?.(scope, env) ?? row;
-const reads = (version: ClientVersion, env: ClientEnv, scope: Scope, path: readonly string[], row?: string[]): boolean =>
+export const samePath = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((key, index) => key === b[index]);
+const ownPath = (version: ClientVersion, env: ClientEnv, scope: Scope, row: string[] = []): string[] =>
+  version.serversPath?.(scope, env) ?? row;
+const reads = (
+  version: ClientVersion,
+  env: ClientEnv,
+  scope: Scope,
+  path: readonly string[],
+  row?: string[],
+): boolean =>
   [ownPath(version, env, scope, row), ...(version.alsoReads?.(scope, env) ?? [])].some((read) => samePath(read, path));
 const refuses = (version: ClientVersion, env: ClientEnv, scope: Scope, path: readonly string[]): boolean =>
   (version.refuses?.(scope, env) ?? []).some((refused) => samePath(refused, path));
@@ -44,7 +52,10 @@ export function unreadBy(client: ClientSpec, env: ClientEnv, scope: Scope): stri
     .map((version) => {
       const own = ownPath(version, env, scope, path);
       const refuser = installed.find((other) => refuses(other, env, scope, own));
-      const why = refuser === undefined ? '' : `, and \`${own.join('.')}\` would make ${refuser.label} refuse the whole file${refuser.upgradeNote ? ` (${refuser.upgradeNote})` : ''}`;
+      const why =
+        refuser === undefined
+          ? ''
+          : `, and \`${own.join('.')}\` would make ${refuser.label} refuse the whole file${refuser.upgradeNote ? ` (${refuser.upgradeNote})` : ''}`;
       return `${version.label} reads only \`${own.join('.')}\`, not \`${path.join('.')}\`${why}`;
     });
 }
@@ -70,9 +81,13 @@ export function otherPlaces(client: ClientSpec, env: ClientEnv, scope: Scope): K
   const current = client.configPath(env, scope);
   const currentServersPath = client.serversPath(scope, env);
   const readersOf = (file: string, path: readonly string[]): ClientVersion[] =>
-    installed.filter((version) => version.configPath(env, scope) === file && reads(version, env, scope, path, currentServersPath));
+    installed.filter(
+      (version) => version.configPath(env, scope) === file && reads(version, env, scope, path, currentServersPath),
+    );
   const currentReaders = readersOf(current, currentServersPath);
-  const currentReader = (currentReaders.length > 0 ? currentReaders : installed.slice(0, 1)).map((version) => version.label).join(' and ');
+  const currentReader = (currentReaders.length > 0 ? currentReaders : installed.slice(0, 1))
+    .map((version) => version.label)
+    .join(' and ');
   const places = new Map<string, KnownPlace>();
   for (const version of client.versions) {
     const file = version.configPath(env, scope);
@@ -98,7 +113,10 @@ export function otherPlaces(client: ClientSpec, env: ClientEnv, scope: Scope): K
 
 export function describeStale(stale: StaleFile & { stale?: boolean }, name: string): string {
   const reads = stale.currentReader.includes(' and ') ? 'read' : 'reads';
-  const refused = stale.refusedBy === undefined ? '' : ` (and ${stale.refusedBy} refuses the whole file while \`${stale.serversPath.join('.')}\` is in it)`;
+  const refused =
+    stale.refusedBy === undefined
+      ? ''
+      : ` (and ${stale.refusedBy} refuses the whole file while \`${stale.serversPath.join('.')}\` is in it)`;
   if (stale.file === stale.current) {
     const looked = stale.stale === false ? '' : `, where only ${stale.readBy} looked`;
     return `'${name}' is under \`${stale.serversPath.join('.')}\` of ${stale.file}${looked}${refused}; ${stale.currentReader} ${reads} \`${stale.currentServersPath.join('.')}\``;

@@ -12,21 +12,34 @@ export function visualStudioAddCommand(request: EntryRequest, rendered: Rendered
     );
   }
   const json = JSON.stringify({ name: request.name, ...rendered.value });
-  const notes = request.scope === 'user' ? [] : [`the install link adds the server where Visual Studio's dialog puts it; for the ${request.scope} file use svcctl mcp install --client visual-studio --scope ${request.scope}.`];
-  return { command: null, links: [{ kind: 'visual-studio', url: `vsweb+mcp:/install?${encodeURIComponent(json)}` }], notes };
+  const notes =
+    request.scope === 'user'
+      ? []
+      : [
+          `the install link adds the server where Visual Studio's dialog puts it; for the ${request.scope} file use svcctl mcp install --client visual-studio --scope ${request.scope}.`,
+        ];
+  return {
+    command: null,
+    links: [{ kind: 'visual-studio', url: `vsweb+mcp:/install?${encodeURIComponent(json)}` }],
+    notes,
+  };
 }
 
 const visualStudioDataDir = (env: ClientEnv): string => join(env, localAppData(env), 'Microsoft', 'VisualStudio');
 
 function visualStudioNotes(request: EntryRequest): string[] {
   const notes: string[] = [];
-  if (request.secrets === 'prompt') notes.push('Visual Studio asks for the inputs through the CodeLens above the server in the file.');
+  if (request.secrets === 'prompt')
+    notes.push('Visual Studio asks for the inputs through the CodeLens above the server in the file.');
   if (request.scope !== 'local') {
     notes.push(
       'Claude Code reads a .mcp.json too, under "mcpServers" (svcctl leaves that key alone): both keys can share the file; Claude Code reports a file without "mcpServers" as a schema error, and Visual Studio\'s editor may underline "mcpServers" (anthropics/claude-code#45828).',
     );
   }
-  if (request.platform !== 'win32') notes.push('Visual Studio runs only on Windows: this file is for Visual Studio on a Windows machine that uses this folder.');
+  if (request.platform !== 'win32')
+    notes.push(
+      'Visual Studio runs only on Windows: this file is for Visual Studio on a Windows machine that uses this folder.',
+    );
   return notes;
 }
 
@@ -58,7 +71,10 @@ export const visualStudio: ClientSpec = {
   doctor: {
     entryRule: (name, entry, mode, reinstall) =>
       mode === 'remote' && entry.headers !== undefined
-        ? { message: `'${name}': Visual Studio's documentation names no field for a remote server's headers, so whether it sends \`headers\` is not known`, fix: reinstall(' --mode proxy') }
+        ? {
+            message: `'${name}': Visual Studio's documentation names no field for a remote server's headers, so whether it sends \`headers\` is not known`,
+            fix: reinstall(' --mode proxy'),
+          }
         : undefined,
   },
   addCommand: visualStudioAddCommand,

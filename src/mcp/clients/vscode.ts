@@ -26,7 +26,9 @@ export const vscode: ClientSpec = {
   guiApp: true,
   extraNotes: (request) =>
     request.secrets === 'ref' && request.mode === 'remote'
-      ? ['Some VS Code versions do not substitute ${env:VAR} in headers (microsoft/vscode#336232); if the server rejects the login, use --secrets prompt.']
+      ? [
+          'Some VS Code versions do not substitute ${env:VAR} in headers (microsoft/vscode#336232); if the server rejects the login, use --secrets prompt.',
+        ]
       : [],
   doctor: { ignoredKey: { ignoredKey: 'mcpServers', readKey: 'servers' } },
   addCommand: vscodeAddCommand,
@@ -42,7 +44,12 @@ export function vscodeAddCommand(request: EntryRequest, rendered: RenderedEntry)
   const json = JSON.stringify(vscodeServerJson(request, rendered));
   const argv: Arg[] = [request.platform === 'win32' ? 'code.cmd' : 'code', '--add-mcp', json];
   const link = `vscode:mcp/install?${encodeURIComponent(json)}`;
-  const notes = request.scope === 'project' ? ['code --add-mcp and the install link add the server to the user profile; for the workspace use svcctl mcp install --client vscode --scope project.'] : [];
+  const notes =
+    request.scope === 'project'
+      ? [
+          'code --add-mcp and the install link add the server to the user profile; for the workspace use svcctl mcp install --client vscode --scope project.',
+        ]
+      : [];
   return {
     command: commandLine(argv, shellFor(request.platform)),
     links: [

@@ -18,14 +18,16 @@ export const zed: ClientSpec = {
   label: 'Zed',
   format: 'jsonc',
   scopes: ['user', 'project'],
-  configPath: (env, scope) => (scope === 'project' ? projectFile(env, '.zed', 'settings.json') : join(env, zedConfigDir(env), 'settings.json')),
+  configPath: (env, scope) =>
+    scope === 'project' ? projectFile(env, '.zed', 'settings.json') : join(env, zedConfigDir(env), 'settings.json'),
   ...underKey('context_servers'),
   variables: 'none',
   expandsInArgs: false,
   remoteInFile: true,
   windowsCmdWrap: false,
   detectPath: zedConfigDir,
-  afterChangeNote: () => 'Zed reloads settings.json by itself; check the server in the Agent panel settings (Context Servers).',
+  afterChangeNote: () =>
+    'Zed reloads settings.json by itself; check the server in the Agent panel settings (Context Servers).',
   shape: { stdioFields: { source: 'custom' }, remote: { urlField: 'url' } },
   guiApp: true,
 };

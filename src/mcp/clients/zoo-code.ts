@@ -15,7 +15,8 @@ export const zooCode: ClientSpec = {
   configPath: (env) => join(env, zooStorageDir(env), 'settings', 'mcp_settings.json'),
   ...underKey('mcpServers'),
   detectPath: zooStorageDir,
-  afterChangeNote: () => "Zoo Code watches its MCP settings file and reconnects by itself; check the server in Zoo Code's MCP Servers view.",
+  afterChangeNote: () =>
+    "Zoo Code watches its MCP settings file and reconnects by itself; check the server in Zoo Code's MCP Servers view.",
   doctor: { disabledHint: ", or switch it on in Zoo Code's MCP Servers view" },
   discontinued: undefined,
 };

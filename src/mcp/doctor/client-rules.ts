@@ -9,18 +9,32 @@ import { fail, type CheckResult } from './types.js';
 
 type Entry = Record<string, unknown>;
 
-const ENABLED_FALSE: Partial<Record<ClientSpec['format'], string>> = { toml: 'enabled = false', yaml: 'enabled: false' };
+const ENABLED_FALSE: Partial<Record<ClientSpec['format'], string>> = {
+  toml: 'enabled = false',
+  yaml: 'enabled: false',
+};
 
-const reinstall = (client: ClientSpec, extra = ''): string => `svcctl mcp install --client ${client.id}${extra} --force`;
+const reinstall = (client: ClientSpec, extra = ''): string =>
+  `svcctl mcp install --client ${client.id}${extra} --force`;
 
-export function entryRuleFailure(client: ClientSpec | null, name: string, entry: Entry, plan: EntryPlan): CheckResult | undefined {
+export function entryRuleFailure(
+  client: ClientSpec | null,
+  name: string,
+  entry: Entry,
+  plan: EntryPlan,
+): CheckResult | undefined {
   // Cline `"disabled": true`, Codex `enabled = false` (also Kiro, opencode, Goose in their files).
   if (entry.disabled === true || entry.enabled === false) {
     const off = entry.disabled === true ? 'disabled' : 'enabled';
-    const field = off === 'disabled' ? '"disabled": true' : ENABLED_FALSE[client?.format ?? 'json'] ?? '"enabled": false';
+    const field =
+      off === 'disabled' ? '"disabled": true' : (ENABLED_FALSE[client?.format ?? 'json'] ?? '"enabled": false');
     const hint = client?.doctor?.disabledHint ?? '';
     const where = typeof hint === 'string' ? hint : hint(off);
-    return fail('entry', `'${name}': the client has this server disabled (${field})`, `remove ${field} from the entry${where}`);
+    return fail(
+      'entry',
+      `'${name}': the client has this server disabled (${field})`,
+      `remove ${field} from the entry${where}`,
+    );
   }
   if (client === null) return undefined;
   const typed = typeof entry.type === 'string' ? entry.type : undefined;
@@ -37,8 +51,18 @@ export function entryRuleFailure(client: ClientSpec | null, name: string, entry:
 }
 
 // VS Code's predefined variables (Cursor has the same): ${workspaceFolder} in args is not an environment reference.
-const PREDEFINED = new Set(['workspaceFolder', 'workspaceFolderBasename', 'userHome', 'pathSeparator', 'cwd', 'file', 'fileDirname', 'execPath']);
-const REFERENCE = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}|\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
+const PREDEFINED = new Set([
+  'workspaceFolder',
+  'workspaceFolderBasename',
+  'userHome',
+  'pathSeparator',
+  'cwd',
+  'file',
+  'fileDirname',
+  'execPath',
+]);
+const REFERENCE =
+  /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}|\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /** mcp-remote's own arguments are left out: it expands ${VAR} itself. */
 function clientStrings(entry: Entry, plan: EntryPlan): string[] {
@@ -48,7 +72,8 @@ function clientStrings(entry: Entry, plan: EntryPlan): string[] {
     else if (Array.isArray(value)) value.forEach(walk);
     else if (value !== null && typeof value === 'object') Object.values(value).forEach(walk);
   };
-  for (const [key, value] of Object.entries(entry)) if (key !== 'command' && key !== 'cmd' && key !== 'args') walk(value);
+  for (const [key, value] of Object.entries(entry))
+    if (key !== 'command' && key !== 'cmd' && key !== 'args') walk(value);
   const line = commandLine(entry) ?? [];
   const proxyAt = plan.mode === 'proxy' ? line.findIndex((arg) => packageName(arg) === MCP_PROXY_PACKAGE) : -1;
   out.push(...(proxyAt < 0 ? line : line.slice(0, proxyAt + 1)));
@@ -58,12 +83,20 @@ function clientStrings(entry: Entry, plan: EntryPlan): string[] {
 export function unexpandedReferences(client: ClientSpec, entry: Entry, plan: EntryPlan): string[] {
   const found = new Set<string>();
   // Goose fills ${VAR} in headers from the variables its entry names (env_keys) or sets (envs).
-  const byName = new Set(Array.isArray(entry.env_keys) ? [...strings(entry.env_keys), ...Object.keys(entry.envs ?? {})] : []);
+  const byName = new Set(
+    Array.isArray(entry.env_keys) ? [...strings(entry.env_keys), ...Object.keys(entry.envs ?? {})] : [],
+  );
   for (const text of clientStrings(entry, plan)) {
     for (const match of text.matchAll(REFERENCE)) {
       const [whole, envColon, brace, envBrace] = match;
       if (envColon !== undefined && client.variables !== 'env-colon') found.add(whole);
-      if (brace !== undefined && !byName.has(brace) && client.variables !== 'dollar-brace' && !(client.variables === 'env-colon' && PREDEFINED.has(brace))) found.add(whole);
+      if (
+        brace !== undefined &&
+        !byName.has(brace) &&
+        client.variables !== 'dollar-brace' &&
+        !(client.variables === 'env-colon' && PREDEFINED.has(brace))
+      )
+        found.add(whole);
       if (envBrace !== undefined && client.variables !== 'env-brace') found.add(whole);
     }
   }
@@ -79,7 +112,11 @@ export function unexpandedCheck(client: ClientSpec, references: string[]): Check
   const syntax = client.variables;
   if (syntax !== 'none') {
     const write = (name: string): string => variableReference(syntax, name);
-    return fail('variables', `${client.label} expands only ${write('VAR')}: ${reaches}`, `write ${names.map(write).join(', ')} instead, or reinstall: ${reinstall(client)}`);
+    return fail(
+      'variables',
+      `${client.label} expands only ${write('VAR')}: ${reaches}`,
+      `write ${names.map(write).join(', ')} instead, or reinstall: ${reinstall(client)}`,
+    );
   }
   return fail(
     'variables',

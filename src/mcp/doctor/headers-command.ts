@@ -8,7 +8,8 @@ export interface HeadersRun {
   headers?: Record<string, string>;
 }
 
-const FIX = 'run the command in a terminal to see why; `svcctl login --save --remember-password` lets svcctl log in again by itself';
+const FIX =
+  'run the command in a terminal to see why; `svcctl login --save --remember-password` lets svcctl log in again by itself';
 
 function parseHeaders(stdout: string): Record<string, string> | string {
   let parsed: unknown;
@@ -23,26 +24,64 @@ function parseHeaders(stdout: string): Record<string, string> | string {
   return parsed as Record<string, string>;
 }
 
-export async function runHeadersCommand(http: HttpPlan, name: string, env: NodeJS.ProcessEnv, cwd: string): Promise<HeadersRun | undefined> {
+export async function runHeadersCommand(
+  http: HttpPlan,
+  name: string,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): Promise<HeadersRun | undefined> {
   const command = http.headersCommand;
   if (command === undefined) return undefined;
   const { exec } = await import('node:child_process');
   const added: Record<string, string> = {};
-  for (const [variable, what] of Object.entries(command.spec.env)) added[variable] = what === 'server-name' ? name : http.url;
+  for (const [variable, what] of Object.entries(command.spec.env))
+    added[variable] = what === 'server-name' ? name : http.url;
   const field = command.spec.field;
-  const result = await new Promise<{ code: number | null; stdout: string; stderr: string; timedOut: boolean }>((resolve) => {
-    exec(command.line, { cwd, env: { ...env, ...added }, timeout: command.spec.timeoutMs, windowsHide: true }, (error, stdout, stderr) => {
-      const timedOut = error !== null && (error as { killed?: boolean }).killed === true;
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr, timedOut });
-    });
-  });
+  const result = await new Promise<{ code: number | null; stdout: string; stderr: string; timedOut: boolean }>(
+    (resolve) => {
+      exec(
+        command.line,
+        { cwd, env: { ...env, ...added }, timeout: command.spec.timeoutMs, windowsHide: true },
+        (error, stdout, stderr) => {
+          const timedOut = error !== null && (error as { killed?: boolean }).killed === true;
+          resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr, timedOut });
+        },
+      );
+    },
+  );
   const shown = `\`${shorten(command.line, 160)}\``;
-  if (result.timedOut) return { check: fail('headers', `${field} ${shown} did not finish within ${command.spec.timeoutMs / 1000} s`, FIX) };
+  if (result.timedOut)
+    return {
+      check: fail('headers', `${field} ${shown} did not finish within ${command.spec.timeoutMs / 1000} s`, FIX),
+    };
   if (result.code !== 0) {
-    const last = result.stderr.trim().split('\n').filter((line) => /error/i.test(line)).slice(-1)[0] ?? result.stderr.trim().split('\n').slice(-1)[0] ?? '';
-    return { check: fail('headers', `${field} ${shown} exited with ${result.code}${last ? `: ${shorten(last, 200)}` : ''}`, FIX) };
+    const last =
+      result.stderr
+        .trim()
+        .split('\n')
+        .filter((line) => /error/i.test(line))
+        .slice(-1)[0] ??
+      result.stderr.trim().split('\n').slice(-1)[0] ??
+      '';
+    return {
+      check: fail(
+        'headers',
+        `${field} ${shown} exited with ${result.code}${last ? `: ${shorten(last, 200)}` : ''}`,
+        FIX,
+      ),
+    };
   }
   const headers = parseHeaders(result.stdout);
-  if (typeof headers === 'string') return { check: fail('headers', `${field} ${shown} ${headers} (the client needs a JSON object of header names to strings)`, FIX) };
-  return { check: pass('headers', `${field} ${shown} printed ${Object.keys(headers).join(', ') || 'no headers'}`), headers };
+  if (typeof headers === 'string')
+    return {
+      check: fail(
+        'headers',
+        `${field} ${shown} ${headers} (the client needs a JSON object of header names to strings)`,
+        FIX,
+      ),
+    };
+  return {
+    check: pass('headers', `${field} ${shown} printed ${Object.keys(headers).join(', ') || 'no headers'}`),
+    headers,
+  };
 }

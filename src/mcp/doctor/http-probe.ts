@@ -41,18 +41,27 @@ const SPOKEN = ['2026-07-28', '2025-11-25'];
 /** The entry is right, the versions do not meet. */
 function versionMismatch(error: unknown, refusedBody = ''): string | undefined {
   const text = `${(error as Error).message ?? ''} ${JSON.stringify((error as { data?: unknown }).data ?? '')} ${refusedBody}`;
-  const unsupported = /Unsupported protocol version|-32022|ERA_NEGOTIATION_FAILED|did not offer|no mutually supported/i.test(text);
+  const unsupported =
+    /Unsupported protocol version|-32022|ERA_NEGOTIATION_FAILED|did not offer|no mutually supported/i.test(text);
   if (!unsupported) return undefined;
   const offered = /"supported":\s*\[([^\]]*)\]/.exec(text)?.[1]?.replace(/"/g, '').replace(/,/g, ', ');
   return offered ? `it serves ${offered}` : 'it refused both';
 }
 
-function describeFailure(error: unknown, plan: HttpPlan, options: ProbeOptions, refusedBody?: string): { detail: string; fix: string } {
+function describeFailure(
+  error: unknown,
+  plan: HttpPlan,
+  options: ProbeOptions,
+  refusedBody?: string,
+): { detail: string; fix: string } {
   const seconds = options.timeoutMs / 1000;
   const status = (error as { status?: unknown }).status ?? (error as { code?: unknown }).code;
   const httpStatus = typeof status === 'number' && status > 0 ? status : undefined;
   // Auth settles first, and a failing server is no evidence of the revision either.
-  const mismatch = httpStatus === 401 || httpStatus === 403 || (httpStatus ?? 0) >= 500 ? undefined : versionMismatch(error, refusedBody);
+  const mismatch =
+    httpStatus === 401 || httpStatus === 403 || (httpStatus ?? 0) >= 500
+      ? undefined
+      : versionMismatch(error, refusedBody);
   if (mismatch !== undefined) {
     return {
       detail: `the server speaks none of the MCP revisions svcctl speaks (${SPOKEN.join(', ')}): ${options.redactor.redact(mismatch)}`,
@@ -61,17 +70,35 @@ function describeFailure(error: unknown, plan: HttpPlan, options: ProbeOptions, 
   }
   if (typeof status === 'number' && status > 0) {
     const message = bodyMessage(refusedBody ?? (error as Error).message, options.redactor);
-    if (status === 401 || status === 403) return { detail: `the server rejected the entry's credentials (${status}): ${message}`, fix: credentialFix(plan.headers) };
+    if (status === 401 || status === 403)
+      return {
+        detail: `the server rejected the entry's credentials (${status}): ${message}`,
+        fix: credentialFix(plan.headers),
+      };
     if (status === 404 || status === 405) {
-      return { detail: `no MCP endpoint at ${plan.url} (${status})`, fix: 'check the URL: the MCP address is the base URL with its final /api replaced by /mcp' };
+      return {
+        detail: `no MCP endpoint at ${plan.url} (${status})`,
+        fix: 'check the URL: the MCP address is the base URL with its final /api replaced by /mcp',
+      };
     }
-    return { detail: `the server answered ${status}: ${message}`, fix: status >= 500 ? 'the service is failing: try again later' : 'check the URL and headers of the entry' };
+    return {
+      detail: `the server answered ${status}: ${message}`,
+      fix: status >= 500 ? 'the service is failing: try again later' : 'check the URL and headers of the entry',
+    };
   }
-  if (status === 'REQUEST_TIMEOUT' || status === -32001) return { detail: `no answer within ${seconds} s`, fix: 'check that the URL is reachable from this machine, or raise --timeout' };
+  if (status === 'REQUEST_TIMEOUT' || status === -32001)
+    return {
+      detail: `no answer within ${seconds} s`,
+      fix: 'check that the URL is reachable from this machine, or raise --timeout',
+    };
   // A probe that never reached the server says so in its cause; the wrapper's words would suggest a version issue.
-  const probeCause = error instanceof Error && /^Version negotiation probe failed/.test(error.message) ? error.cause : undefined;
+  const probeCause =
+    error instanceof Error && /^Version negotiation probe failed/.test(error.message) ? error.cause : undefined;
   const problem = describeNetworkError(probeCause ?? error, plan.url, seconds);
-  return { detail: options.redactor.redact(problem.message), fix: problem.hint ?? 'check that the URL is reachable from this machine' };
+  return {
+    detail: options.redactor.redact(problem.message),
+    fix: problem.hint ?? 'check that the URL is reachable from this machine',
+  };
 }
 
 /** The most of one answer doctor reads: far above any initialize or tools/list result. */
@@ -83,7 +110,13 @@ export async function probeHttpServer(plan: HttpPlan, options: ProbeOptions): Pr
     url = new URL(plan.url);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
   } catch {
-    return [fail('initialize', `the entry's URL is not an http(s) URL: ${plan.url}`, 'fix the URL in the entry (svcctl mcp install --force rewrites it)')];
+    return [
+      fail(
+        'initialize',
+        `the entry's URL is not an http(s) URL: ${plan.url}`,
+        'fix the URL in the entry (svcctl mcp install --force rewrites it)',
+      ),
+    ];
   }
   const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
   const client = new Client(
@@ -98,11 +131,16 @@ export async function probeHttpServer(plan: HttpPlan, options: ProbeOptions): Pr
     // --timeout aborts each HTTP request; nothing past 1 MiB is read, so an endless answer cannot grow memory.
     fetch: async (input, init) => {
       const response = await capped(input, init);
-      if (!response.ok) refused.text = await response.clone().text().catch(() => undefined);
+      if (!response.ok)
+        refused.text = await response
+          .clone()
+          .text()
+          .catch(() => undefined);
       return response;
     },
   });
-  const failure = (error: unknown): { detail: string; fix: string } => describeFailure(error, plan, options, refused.text);
+  const failure = (error: unknown): { detail: string; fix: string } =>
+    describeFailure(error, plan, options, refused.text);
   const note = options.note ? `; ${options.note}` : '';
   const results: CheckResult[] = [];
   try {
@@ -116,12 +154,25 @@ export async function probeHttpServer(plan: HttpPlan, options: ProbeOptions): Pr
     const revision = client.getNegotiatedProtocolVersion();
     const how = client.getProtocolEra() === 'modern' ? 'server/discover' : 'initialize; no 2026-07-28 offered';
     const speaks = revision ? ` in MCP ${revision} (${how})` : '';
-    results.push({ ...pass('initialize', `${plan.url} answered${server ? ` (${server.name} ${server.version})` : ''}${speaks}${note}`), ...(revision ? { protocol: revision } : {}) });
+    results.push({
+      ...pass(
+        'initialize',
+        `${plan.url} answered${server ? ` (${server.name} ${server.version})` : ''}${speaks}${note}`,
+      ),
+      ...(revision ? { protocol: revision } : {}),
+    });
     refused.text = undefined;
     try {
       const { tools } = await client.listTools({}, { timeout: options.timeoutMs });
       const names = tools.map((tool) => tool.name);
-      results.push(pass('tools', names.length > 0 ? `${names.length} tool${names.length > 1 ? 's' : ''}: ${names.join(', ')}` : 'the server lists no tools'));
+      results.push(
+        pass(
+          'tools',
+          names.length > 0
+            ? `${names.length} tool${names.length > 1 ? 's' : ''}: ${names.join(', ')}`
+            : 'the server lists no tools',
+        ),
+      );
     } catch (error) {
       const { detail, fix } = failure(error);
       results.push(fail('tools', `tools/list failed: ${detail}`, fix));

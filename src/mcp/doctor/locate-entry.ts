@@ -33,7 +33,8 @@ export interface UnreadableConfig {
   position: FilePosition | undefined;
 }
 
-export const isUnreadable = (located: LocatedEntry | UnreadableConfig): located is UnreadableConfig => Object.hasOwn(located, 'problem');
+export const isUnreadable = (located: LocatedEntry | UnreadableConfig): located is UnreadableConfig =>
+  Object.hasOwn(located, 'problem');
 
 interface Candidate {
   client: ClientId | null;
@@ -46,7 +47,8 @@ interface Candidate {
   stale?: StaleFile;
 }
 
-const ignoredKeyOf = (client: ClientId | null): Candidate['ignored'] => (client === null ? undefined : CLIENTS[client].doctor?.ignoredKey);
+const ignoredKeyOf = (client: ClientId | null): Candidate['ignored'] =>
+  client === null ? undefined : CLIENTS[client].doctor?.ignoredKey;
 
 const GENERIC_SERVERS_KEYS: Record<'json' | 'toml', string[][]> = {
   json: [['mcpServers'], ['servers'], ['context_servers']],
@@ -62,12 +64,29 @@ function candidates(ctx: Context, options: McpEntryOptions, name: string): Candi
       const scope = scopeFor(target, options);
       const fileTarget = fileTargetOf(target, name, scope, clientEnv, options.config, ctx);
       const client = 'client' in target ? target.client : null;
-      return [{ client, scope, file: fileTarget.file, format: fileTarget.format, serversPaths: [fileTarget.entryPath.slice(0, -1)], ignored: ignoredKeyOf(client) }];
+      return [
+        {
+          client,
+          scope,
+          file: fileTarget.file,
+          format: fileTarget.format,
+          serversPaths: [fileTarget.entryPath.slice(0, -1)],
+          ignored: ignoredKeyOf(client),
+        },
+      ];
     }
     // A file of no known client and no --format: look under every key svcctl writes.
     const file = resolve(ctx.cwd, options.config);
     const format = extname(file).toLowerCase() === '.toml' ? 'toml' : 'jsonc';
-    return [{ client: null, scope: options.scope ?? 'user', file, format, serversPaths: GENERIC_SERVERS_KEYS[format === 'toml' ? 'toml' : 'json'] }];
+    return [
+      {
+        client: null,
+        scope: options.scope ?? 'user',
+        file,
+        format,
+        serversPaths: GENERIC_SERVERS_KEYS[format === 'toml' ? 'toml' : 'json'],
+      },
+    ];
   }
   // Without --config the targets are clients (explicitTargets refuses --format there); none named: every client.
   const named = targets.flatMap((target) => ('client' in target ? [CLIENTS[target.client]] : []));
@@ -78,25 +97,39 @@ function candidates(ctx: Context, options: McpEntryOptions, name: string): Candi
     return scopes
       .filter((scope) => client.scopes.includes(scope))
       .flatMap((scope) => {
-        const base = { client: client.id, scope, format: client.format, serversPaths: [client.serversPath(scope, clientEnv)] };
+        const base = {
+          client: client.id,
+          scope,
+          format: client.format,
+          serversPaths: [client.serversPath(scope, clientEnv)],
+        };
         // Places other installed versions read are looked at like the current one; stale ones are reported as such.
         const others = otherPlaces(client, clientEnv, scope);
         return [
           { ...base, file: client.configPath(clientEnv, scope), ignored: client.doctor?.ignoredKey },
-          ...others.map((place) => ({ ...base, file: place.file, serversPaths: [place.serversPath], ...(place.stale ? { stale: place } : {}) })),
+          ...others.map((place) => ({
+            ...base,
+            file: place.file,
+            serversPaths: [place.serversPath],
+            ...(place.stale ? { stale: place } : {}),
+          })),
         ];
       });
   });
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 function describeWhere(entry: LocatedEntry): string {
   return `${entry.client ?? 'file'} (${entry.scope}) '${entry.name}' in ${entry.file}`;
 }
 
 /** Every entry that matches (doctor without flags checks them all); one entry, or an unreadable file, as locateEntry gives it. */
-export async function locateEntries(ctx: Context, options: McpEntryOptions): Promise<Array<LocatedEntry | UnreadableConfig>> {
+export async function locateEntries(
+  ctx: Context,
+  options: McpEntryOptions,
+): Promise<Array<LocatedEntry | UnreadableConfig>> {
   try {
     return [await locateEntry(ctx, options, { several: 'return' })];
   } catch (error) {
@@ -111,7 +144,11 @@ class SeveralEntries extends Error {
   }
 }
 
-export async function locateEntry(ctx: Context, options: McpEntryOptions, how: { several: 'refuse' | 'return' } = { several: 'refuse' }): Promise<LocatedEntry | UnreadableConfig> {
+export async function locateEntry(
+  ctx: Context,
+  options: McpEntryOptions,
+  how: { several: 'refuse' | 'return' } = { several: 'refuse' },
+): Promise<LocatedEntry | UnreadableConfig> {
   const name = options.name ?? DEFAULT_SERVER_NAME;
   const looked: string[] = [];
   const named: LocatedEntry[] = [];
@@ -131,11 +168,26 @@ export async function locateEntry(ctx: Context, options: McpEntryOptions, how: {
         continue;
       }
       try {
-        documents.set(candidate.file, openDocument(candidate.format, snapshot.text, candidate.file, candidate.client === null ? undefined : CLIENTS[candidate.client]));
+        documents.set(
+          candidate.file,
+          openDocument(
+            candidate.format,
+            snapshot.text,
+            candidate.file,
+            candidate.client === null ? undefined : CLIENTS[candidate.client],
+          ),
+        );
       } catch (error) {
         if (!isCliError(error)) throw error;
         const position = error instanceof ConfigParseError ? error.position : undefined;
-        unreadable ??= { client: candidate.client, scope: candidate.scope, file: candidate.file, name, problem: error.message, position };
+        unreadable ??= {
+          client: candidate.client,
+          scope: candidate.scope,
+          file: candidate.file,
+          name,
+          problem: error.message,
+          position,
+        };
         looked.push(`${candidate.file} (does not parse)`);
         continue;
       }
@@ -152,18 +204,23 @@ export async function locateEntry(ctx: Context, options: McpEntryOptions, how: {
       if (!isRecord(servers)) continue;
       const base = { client: candidate.client, scope: candidate.scope, file: candidate.file };
       if (candidate.stale !== undefined) {
-        const matching = Object.entries(servers).filter(([other, value]) => (options.name !== undefined || Object.hasOwn(servers, name) ? other === name : pointsAtService(value, matcher)));
+        const matching = Object.entries(servers).filter(([other, value]) =>
+          options.name !== undefined || Object.hasOwn(servers, name) ? other === name : pointsAtService(value, matcher),
+        );
         stale.push(...matching.map(([other, value]) => ({ ...base, name: other, value, stale: candidate.stale })));
         continue;
       }
       if (Object.hasOwn(servers, name)) named.push({ ...base, name, value: servers[name] });
-      for (const [other, value] of Object.entries(servers)) if (pointsAtService(value, matcher)) ours.push({ ...base, name: other, value });
+      for (const [other, value] of Object.entries(servers))
+        if (pointsAtService(value, matcher)) ours.push({ ...base, name: other, value });
     }
     const ignored = candidate.ignored;
     const wrong = ignored === undefined ? undefined : document.get([ignored.ignoredKey]);
     if (ignored !== undefined && isRecord(wrong)) {
       const base = { client: candidate.client, scope: candidate.scope, file: candidate.file, ignoredKey: ignored };
-      const matching = Object.entries(wrong).filter(([other, value]) => (options.name !== undefined || Object.hasOwn(wrong, name) ? other === name : pointsAtService(value, matcher)));
+      const matching = Object.entries(wrong).filter(([other, value]) =>
+        options.name !== undefined || Object.hasOwn(wrong, name) ? other === name : pointsAtService(value, matcher),
+      );
       misplaced.push(...matching.map(([other, value]) => ({ ...base, name: other, value })));
     }
   }

@@ -30,12 +30,16 @@ function actions(located: LocatedEntry, plan: EntryPlan): string[] {
   if (plan.mode !== 'remote' && (plan.mode === 'local' || plan.svcctl)) {
     const line = (commandLine(entry) ?? []).map(shellWord).join(' ');
     const names = [...Object.keys(plan.command.env), ...plan.command.forwarded];
-    done.push(`start \`${line}\` with PATH, HOME and the other basic variables${names.length > 0 ? ` and ${[...new Set(names)].sort().join(', ')}` : ''}`);
+    done.push(
+      `start \`${line}\` with PATH, HOME and the other basic variables${names.length > 0 ? ` and ${[...new Set(names)].sort().join(', ')}` : ''}`,
+    );
   }
   if (plan.mode === 'remote' && plan.http.headersCommand !== undefined) {
     const field = plan.http.headersCommand.spec.field;
     const added = Object.keys(plan.http.headersCommand.spec.env);
-    done.push(`run its ${field} \`${String(entry[field])}\` through a shell with your whole environment${added.length > 0 ? ` and ${added.join(', ')}` : ''}`);
+    done.push(
+      `run its ${field} \`${String(entry[field])}\` through a shell with your whole environment${added.length > 0 ? ` and ${added.join(', ')}` : ''}`,
+    );
   }
   const http = plan.mode === 'local' || (plan.mode === 'proxy' && plan.svcctl) ? undefined : plan.http;
   if (http !== undefined) {
@@ -45,7 +49,14 @@ function actions(located: LocatedEntry, plan: EntryPlan): string[] {
   return done;
 }
 
-export async function projectTrust(ctx: Context, located: LocatedEntry, plan: EntryPlan, client: ClientSpec | null, redactor: Redactor, options: TrustOptions): Promise<CheckResult | undefined> {
+export async function projectTrust(
+  ctx: Context,
+  located: LocatedEntry,
+  plan: EntryPlan,
+  client: ClientSpec | null,
+  redactor: Redactor,
+  options: TrustOptions,
+): Promise<CheckResult | undefined> {
   if (located.scope === 'user' || !isInside(options.projectDir, located.file)) return undefined;
   if (isOwnEntry(located.value, client, options.own)) return undefined;
   if (options.trustProject === true) return undefined;
@@ -54,9 +65,15 @@ export async function projectTrust(ctx: Context, located: LocatedEntry, plan: En
   const list = what.join('; and ');
   if (canPrompt(ctx)) {
     const { promptConfirm } = await import('../../ui/prompts.js');
-    ctx.out.warn(`'${located.name}' in ${located.file} comes with the project and is not an entry ${CLI_NAME} wrote. To check it, doctor would ${list}.`);
+    ctx.out.warn(
+      `'${located.name}' in ${located.file} comes with the project and is not an entry ${CLI_NAME} wrote. To check it, doctor would ${list}.`,
+    );
     if (await promptConfirm(ctx, `Run it? (only if you trust this project)`)) return undefined;
-    return fail('trust', `not run: you did not allow doctor to ${list}`, `review ${located.file}, then run doctor again and answer yes, or pass --trust-project`);
+    return fail(
+      'trust',
+      `not run: you did not allow doctor to ${list}`,
+      `review ${located.file}, then run doctor again and answer yes, or pass --trust-project`,
+    );
   }
   return fail(
     'trust',
@@ -65,13 +82,23 @@ export async function projectTrust(ctx: Context, located: LocatedEntry, plan: En
   );
 }
 
-export async function trustOptionsFor(ctx: Context, projectDir: string, trustProject: boolean | undefined, serverPackage?: string): Promise<TrustOptions> {
+export async function trustOptionsFor(
+  ctx: Context,
+  projectDir: string,
+  trustProject: boolean | undefined,
+  serverPackage?: string,
+): Promise<TrustOptions> {
   const [{ optionalBaseUrl, optionalMcpUrl }, { svcctlCommand }, { packageSpec }] = await Promise.all([
     import('../../config/base-url.js'),
     import('../install/svcctl-command.js'),
     import('../render/values.js'),
   ]);
   const packages = serverPackage === undefined ? [] : [serverPackage, packageSpec(serverPackage)];
-  const own: OwnEntryContext = { baseUrl: optionalBaseUrl(ctx), mcpUrl: optionalMcpUrl(ctx), svcctlArgv: (await svcctlCommand(ctx)).argv, packages };
+  const own: OwnEntryContext = {
+    baseUrl: optionalBaseUrl(ctx),
+    mcpUrl: optionalMcpUrl(ctx),
+    svcctlArgv: (await svcctlCommand(ctx)).argv,
+    packages,
+  };
   return { trustProject, projectDir, own };
 }

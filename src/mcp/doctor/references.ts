@@ -34,7 +34,10 @@ export const MCP_REMOTE_SYNTAX: ReferenceSyntax = { braces: true, envColon: fals
 
 const NAME = '[A-Za-z_][A-Za-z0-9_]*';
 // ${env:X} is tried before {env:X} at the same text, so a {env:X} match never starts inside a ${env:X}.
-const PATTERN = new RegExp(`\\$\\{input:([^}]+)\\}|\\$\\{env:(${NAME})\\}|\\$\\{(${NAME})(?::-([^}]*))?\\}|\\$(${NAME})|\\{env:(${NAME})\\}`, 'g');
+const PATTERN = new RegExp(
+  `\\$\\{input:([^}]+)\\}|\\$\\{env:(${NAME})\\}|\\$\\{(${NAME})(?::-([^}]*))?\\}|\\$(${NAME})|\\{env:(${NAME})\\}`,
+  'g',
+);
 
 /** Referenced but unset or empty is "missing"; ${input:…} is "unresolvable" and left as written. */
 export class Resolver {
@@ -59,24 +62,35 @@ export class Resolver {
 
   /** `env` overrides the environment (mcp-remote's own env). */
   text(value: string, syntax: ReferenceSyntax, env?: NodeJS.ProcessEnv): string {
-    return value.replace(PATTERN, (whole, input?: string, envColon?: string, brace?: string, fallback?: string, bare?: string, envBrace?: string) => {
-      if (input !== undefined) {
-        this.inputs.add(input);
-        return whole;
-      }
-      if (envColon !== undefined) return syntax.envColon ? (this.lookup(envColon, env) ?? '') : whole;
-      if (brace !== undefined) {
-        if (!syntax.braces) return whole;
-        if (fallback !== undefined) {
-          const set = (env ?? this.env)[brace];
-          if (set === undefined || set === '') return fallback;
+    return value.replace(
+      PATTERN,
+      (
+        whole,
+        input?: string,
+        envColon?: string,
+        brace?: string,
+        fallback?: string,
+        bare?: string,
+        envBrace?: string,
+      ) => {
+        if (input !== undefined) {
+          this.inputs.add(input);
+          return whole;
         }
-        return this.dollar(whole, brace, syntax, env);
-      }
-      if (bare !== undefined && syntax.bare) return this.dollar(whole, bare, syntax, env);
-      if (envBrace !== undefined && syntax.envBrace) return this.lookup(envBrace, env) ?? '';
-      return whole;
-    });
+        if (envColon !== undefined) return syntax.envColon ? (this.lookup(envColon, env) ?? '') : whole;
+        if (brace !== undefined) {
+          if (!syntax.braces) return whole;
+          if (fallback !== undefined) {
+            const set = (env ?? this.env)[brace];
+            if (set === undefined || set === '') return fallback;
+          }
+          return this.dollar(whole, brace, syntax, env);
+        }
+        if (bare !== undefined && syntax.bare) return this.dollar(whole, bare, syntax, env);
+        if (envBrace !== undefined && syntax.envBrace) return this.lookup(envBrace, env) ?? '';
+        return whole;
+      },
+    );
   }
 
   private dollar(whole: string, name: string, syntax: ReferenceSyntax, env?: NodeJS.ProcessEnv): string {

@@ -19,12 +19,16 @@ import { goneCheck, goneSvcctlPaths, type EntryWhere } from './svcctl-paths.js';
 import { posixWords } from '../render/shell-quote.js';
 import { projectTrust, type TrustOptions } from './project-trust.js';
 
-const EXPORT_WHERE = 'in the environment the client starts from (a desktop app started from a dock or start menu may not see variables of a shell profile: start it from that shell, or reinstall with --secrets literal)';
+const EXPORT_WHERE =
+  'in the environment the client starts from (a desktop app started from a dock or start menu may not see variables of a shell profile: start it from that shell, or reinstall with --secrets literal)';
 
 function variablesCheck(resolver: Resolver, who: string): CheckResult {
   const names = [...resolver.referenced].sort();
   const inputs = [...resolver.inputs].map((id) => `\${input:${id}}`);
-  const inputNote = inputs.length > 0 ? `; ${inputs.join(', ')} ${inputs.length > 1 ? 'are' : 'is'} asked for by ${who} when the server starts and cannot be checked here` : '';
+  const inputNote =
+    inputs.length > 0
+      ? `; ${inputs.join(', ')} ${inputs.length > 1 ? 'are' : 'is'} asked for by ${who} when the server starts and cannot be checked here`
+      : '';
   const missing = names.filter((name) => resolver.missing.has(name));
   if (missing.length > 0) {
     const set = names.filter((name) => !resolver.missing.has(name));
@@ -40,14 +44,37 @@ function variablesCheck(resolver: Resolver, who: string): CheckResult {
 
 /** An unexpanded reference, a missing variable or a VS Code input would make a connection's result meaningless. */
 function blocker(resolver: Resolver, unexpanded: string[], who: string): CheckResult | undefined {
-  if (unexpanded.length > 0) return fail('initialize', `not tried: ${unexpanded.map((text) => `'${text}'`).join(', ')} would reach the server literally`, 'fix the references (see variables above) and run doctor again');
+  if (unexpanded.length > 0)
+    return fail(
+      'initialize',
+      `not tried: ${unexpanded.map((text) => `'${text}'`).join(', ')} would reach the server literally`,
+      'fix the references (see variables above) and run doctor again',
+    );
   const missing = [...resolver.missing].sort();
-  if (missing.length > 0) return fail('initialize', `not tried: ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} not set`, `export ${missing.join(', ')} and run doctor again`);
-  if (resolver.inputs.size > 0) return pass('initialize', `not checked: the entry takes its values from ${who}'s inputs, which only ${who} can ask for`);
+  if (missing.length > 0)
+    return fail(
+      'initialize',
+      `not tried: ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} not set`,
+      `export ${missing.join(', ')} and run doctor again`,
+    );
+  if (resolver.inputs.size > 0)
+    return pass(
+      'initialize',
+      `not checked: the entry takes its values from ${who}'s inputs, which only ${who} can ask for`,
+    );
   return undefined;
 }
 
-async function modeChecks(plan: EntryPlan, resolver: Resolver, unexpanded: string[], who: string, runtime: RuntimeEnv, timeoutMs: number, redactor: Redactor, where: EntryWhere): Promise<CheckResult[]> {
+async function modeChecks(
+  plan: EntryPlan,
+  resolver: Resolver,
+  unexpanded: string[],
+  who: string,
+  runtime: RuntimeEnv,
+  timeoutMs: number,
+  redactor: Redactor,
+  where: EntryWhere,
+): Promise<CheckResult[]> {
   if (plan.mode === 'remote') {
     const blocked = blocker(resolver, unexpanded, who);
     if (blocked) return [blocked];
@@ -57,31 +84,52 @@ async function modeChecks(plan: EntryPlan, resolver: Resolver, unexpanded: strin
   const checks = [await checkNode(runtime), await checkRunner(plan.command, runtime)];
   const blocked = blocker(resolver, unexpanded, who);
   if (plan.mode === 'local') {
-    if (!checks[1]!.ok) return [...checks, fail('initialize', 'not tried: the command is not on PATH', checks[1]!.fix!)];
+    if (!checks[1]!.ok)
+      return [...checks, fail('initialize', 'not tried: the command is not on PATH', checks[1]!.fix!)];
     if (blocked) return [...checks, blocked];
     const { probeStdioServer } = await import('./stdio-probe.js');
     return [...checks, ...(await probeStdioServer(plan.command, { env: runtime.env, timeoutMs, redactor }))];
   }
   if (plan.svcctl) {
     const gone = await goneSvcctlPaths([plan.command.command, ...plan.command.args]);
-    if (gone.length > 0) return [checks[0]!, goneCheck('runner', gone, where), fail('initialize', 'not tried: the svcctl the entry runs is gone', 'see runner above')];
-    if (!checks[1]!.ok) return [...checks, fail('initialize', 'not tried: the command is not on PATH', checks[1]!.fix!)];
+    if (gone.length > 0)
+      return [
+        checks[0]!,
+        goneCheck('runner', gone, where),
+        fail('initialize', 'not tried: the svcctl the entry runs is gone', 'see runner above'),
+      ];
+    if (!checks[1]!.ok)
+      return [...checks, fail('initialize', 'not tried: the command is not on PATH', checks[1]!.fix!)];
     if (blocked) return [...checks, blocked];
     const { probeStdioServer } = await import('./stdio-probe.js');
-    return [...checks, ...(await probeStdioServer(plan.command, { env: runtime.env, timeoutMs, redactor, listTools: true }))];
+    return [
+      ...checks,
+      ...(await probeStdioServer(plan.command, { env: runtime.env, timeoutMs, redactor, listTools: true })),
+    ];
   }
   if (plan.http === undefined) {
-    return [...checks, fail('initialize', 'the mcp-remote arguments hold no http(s) URL', 'reinstall the entry: svcctl mcp install --mode proxy --force')];
+    return [
+      ...checks,
+      fail(
+        'initialize',
+        'the mcp-remote arguments hold no http(s) URL',
+        'reinstall the entry: svcctl mcp install --mode proxy --force',
+      ),
+    ];
   }
   if (blocked) return [...checks, blocked];
   const { probeHttpServer } = await import('./http-probe.js');
-  return [...checks, ...(await probeHttpServer(plan.http, { timeoutMs, redactor, note: 'checked the URL the proxy forwards to' }))];
+  return [
+    ...checks,
+    ...(await probeHttpServer(plan.http, { timeoutMs, redactor, note: 'checked the URL the proxy forwards to' })),
+  ];
 }
 
 /** Credentials go over plain http only to loopback unless allowed (src/config/plain-http.ts). */
 function plainHttpCheck(ctx: Context, plan: EntryPlan): CheckResult | undefined {
   const http = plan.mode === 'remote' || (plan.mode === 'proxy' && !plan.svcctl) ? plan.http : undefined;
-  if (http === undefined || (Object.keys(http.headers).length === 0 && http.headersCommand === undefined)) return undefined;
+  if (http === undefined || (Object.keys(http.headers).length === 0 && http.headersCommand === undefined))
+    return undefined;
   const refusal = plainHttpRefusal(ctx, http.url, "the entry's credentials");
   return refusal && fail('initialize', `not tried: ${refusal.message}`, refusal.hint);
 }
@@ -114,7 +162,12 @@ export function unreadableReport(unreadable: UnreadableConfig): DoctorReport {
   return report({ client, scope, file, name, mode: null }, [fail('file', unreadable.problem, fix)]);
 }
 
-export async function runChecks(ctx: Context, located: LocatedEntry, timeoutMs: number, trust: TrustOptions): Promise<DoctorReport> {
+export async function runChecks(
+  ctx: Context,
+  located: LocatedEntry,
+  timeoutMs: number,
+  trust: TrustOptions,
+): Promise<DoctorReport> {
   const client = located.client === null ? null : CLIENTS[located.client];
   const resolver = new Resolver(ctx.env);
   const plan = planEntry(located.value, referenceSyntaxOf(client), resolver, ctx.env, client);
@@ -123,16 +176,34 @@ export async function runChecks(ctx: Context, located: LocatedEntry, timeoutMs: 
   const isObject = located.value !== null && typeof located.value === 'object';
   if (located.ignoredKey !== undefined) {
     const { ignoredKey, readKey } = located.ignoredKey;
-    checks.push(fail('entry', `'${located.name}': ${client?.label ?? 'the client'} reads \`${readKey}\`; this file has \`${ignoredKey}\`, which ${client?.label ?? 'the client'} ignores`, `rename \`${ignoredKey}\` to \`${readKey}\` in ${located.file}, or reinstall: svcctl mcp install --client ${located.client ?? '<id>'} --force`));
+    checks.push(
+      fail(
+        'entry',
+        `'${located.name}': ${client?.label ?? 'the client'} reads \`${readKey}\`; this file has \`${ignoredKey}\`, which ${client?.label ?? 'the client'} ignores`,
+        `rename \`${ignoredKey}\` to \`${readKey}\` in ${located.file}, or reinstall: svcctl mcp install --client ${located.client ?? '<id>'} --force`,
+      ),
+    );
     return report({ ...base, mode: isObject ? modeOf(located.value as object) : 'local' }, checks);
   }
   if (located.stale !== undefined) {
     const scopeFlag = located.scope === 'user' ? '' : ` --scope ${located.scope}`;
-    checks.push(fail('entry', `${describeStale(located.stale, located.name)}, so ${client?.label ?? 'the client'} will not load it`, `move it: svcctl mcp install --client ${located.client ?? '<id>'}${scopeFlag} (the old entry is removed, the rest of that file kept)`));
+    checks.push(
+      fail(
+        'entry',
+        `${describeStale(located.stale, located.name)}, so ${client?.label ?? 'the client'} will not load it`,
+        `move it: svcctl mcp install --client ${located.client ?? '<id>'}${scopeFlag} (the old entry is removed, the rest of that file kept)`,
+      ),
+    );
     return report({ ...base, mode: isObject ? modeOf(located.value as object) : 'local' }, checks);
   }
   if (typeof plan === 'string') {
-    checks.push(fail('entry', `'${located.name}': ${plan}`, 'reinstall it: svcctl mcp install --force (with the same --client, --mode and --name)'));
+    checks.push(
+      fail(
+        'entry',
+        `'${located.name}': ${plan}`,
+        'reinstall it: svcctl mcp install --force (with the same --client, --mode and --name)',
+      ),
+    );
     return report({ ...base, mode: isObject ? modeOf(located.value as object) : 'local' }, checks);
   }
   const entry = located.value as Record<string, unknown>;
@@ -140,7 +211,11 @@ export async function runChecks(ctx: Context, located: LocatedEntry, timeoutMs: 
   if (rule) return report({ ...base, mode: plan.mode }, [...checks, rule]);
   checks.push(pass('entry', `'${located.name}' found: ${plan.mode} mode (${plan.shape})`));
   const unexpanded = client === null ? [] : unexpandedReferences(client, entry, plan);
-  checks.push(client !== null && unexpanded.length > 0 ? unexpandedCheck(client, unexpanded) : variablesCheck(resolver, client?.label ?? 'the client'));
+  checks.push(
+    client !== null && unexpanded.length > 0
+      ? unexpandedCheck(client, unexpanded)
+      : variablesCheck(resolver, client?.label ?? 'the client'),
+  );
   const runtime: RuntimeEnv = { env: ctx.env, platform: ctx.platform, cwd: ctx.cwd };
   const where: EntryWhere = { client: located.client, scope: located.scope, mode: plan.mode, name: located.name };
   const helperLine = plan.mode === 'remote' ? plan.http.headersCommand?.line : undefined;
@@ -148,19 +223,46 @@ export async function runChecks(ctx: Context, located: LocatedEntry, timeoutMs: 
     const gone = await goneSvcctlPaths(posixWords(helperLine));
     if (gone.length > 0) return report({ ...base, mode: plan.mode }, [...checks, goneCheck('headers', gone, where)]);
   }
-  const untrusted = await projectTrust(ctx, located, plan, client, createRedactor([...resolver.values, ...planSecrets(plan)]), trust);
+  const untrusted = await projectTrust(
+    ctx,
+    located,
+    plan,
+    client,
+    createRedactor([...resolver.values, ...planSecrets(plan)]),
+    trust,
+  );
   if (untrusted) return report({ ...base, mode: plan.mode }, [...checks, untrusted]);
   const refused = plainHttpCheck(ctx, plan);
   if (refused) return report({ ...base, mode: plan.mode }, [...checks, refused]);
   // A headers command runs first: what it prints is sent, so it is redacted like the rest.
-  const helper = plan.mode === 'remote' && plan.http.headersCommand !== undefined ? await runHelper(plan.http, located.name, ctx) : undefined;
+  const helper =
+    plan.mode === 'remote' && plan.http.headersCommand !== undefined
+      ? await runHelper(plan.http, located.name, ctx)
+      : undefined;
   // The values the entry would send are never shown, in any encoding; those its names say are secrets join the run's
   // known secrets (every line svcctl writes).
   const secrets = planSecrets(plan).filter((value) => !namesVariable(value));
   for (const value of secrets) ctx.secrets.add(value);
   const redactor = createRedactor([...resolver.values, ...secrets].filter((value) => !namesVariable(value)));
   if (helper !== undefined) checks.push(helper.check);
-  checks.push(...(helper?.check.ok === false ? [] : await modeChecks(plan, resolver, unexpanded, client?.label ?? 'the client', runtime, timeoutMs, redactor, where)));
-  const shown = checks.map((check) => ({ ...check, detail: redactor.redact(check.detail), fix: check.fix === null ? null : redactor.redact(check.fix) }));
+  checks.push(
+    ...(helper?.check.ok === false
+      ? []
+      : await modeChecks(
+          plan,
+          resolver,
+          unexpanded,
+          client?.label ?? 'the client',
+          runtime,
+          timeoutMs,
+          redactor,
+          where,
+        )),
+  );
+  const shown = checks.map((check) => ({
+    ...check,
+    detail: redactor.redact(check.detail),
+    fix: check.fix === null ? null : redactor.redact(check.fix),
+  }));
   return report({ ...base, mode: plan.mode }, shown);
 }

@@ -15,7 +15,9 @@ export interface RuntimeEnv {
 async function nodeVersion(nodePath: string, env: NodeJS.ProcessEnv): Promise<string> {
   const { execFile } = await import('node:child_process');
   return new Promise((resolve, reject) => {
-    execFile(nodePath, ['--version'], { env, timeout: 10_000, windowsHide: true }, (error, stdout) => (error ? reject(error) : resolve(stdout.trim())));
+    execFile(nodePath, ['--version'], { env, timeout: 10_000, windowsHide: true }, (error, stdout) =>
+      error ? reject(error) : resolve(stdout.trim()),
+    );
   });
 }
 
@@ -30,13 +32,15 @@ export async function checkNode(runtime: RuntimeEnv): Promise<CheckResult> {
     return fail('node', `${nodePath} --version failed: ${(error as Error).message}`, fix);
   }
   const major = Number(/^v(\d+)\./.exec(version)?.[1] ?? NaN);
-  if (!(major >= MIN_NODE_MAJOR)) return fail('node', `node ${version} at ${nodePath} is older than ${MIN_NODE_MAJOR}`, fix);
+  if (!(major >= MIN_NODE_MAJOR))
+    return fail('node', `node ${version} at ${nodePath} is older than ${MIN_NODE_MAJOR}`, fix);
   return pass('node', `node ${version} at ${nodePath}`);
 }
 
 /** The program an entry runs: `cmd /c npx …` (Windows clients that spawn without a shell) runs npx. */
 export function programOf(command: CommandPlan): string {
-  if (/^cmd(\.exe)?$/i.test(command.command) && command.args[0]?.toLowerCase() === '/c' && command.args[1]) return command.args[1];
+  if (/^cmd(\.exe)?$/i.test(command.command) && command.args[0]?.toLowerCase() === '/c' && command.args[1])
+    return command.args[1];
   return command.command;
 }
 

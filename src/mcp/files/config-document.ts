@@ -32,9 +32,13 @@ export class ConfigParseError extends CliError {
   readonly position: FilePosition;
 
   constructor(position: FilePosition, reason: string) {
-    super(ExitCode.UnsafeConfig, `${position.file}:${position.line}:${position.column}: the file does not parse (${reason})`, {
-      hint: 'fix the file by hand (the position above points at the problem), then run the command again',
-    });
+    super(
+      ExitCode.UnsafeConfig,
+      `${position.file}:${position.line}:${position.column}: the file does not parse (${reason})`,
+      {
+        hint: 'fix the file by hand (the position above points at the problem), then run the command again',
+      },
+    );
     this.position = position;
   }
 }
@@ -98,7 +102,8 @@ export function checkEdit(
   path: readonly string[],
   intended: unknown,
 ): void {
-  const targetOk = intended === undefined ? valueAt(after, path) === undefined : sameValue(valueAt(after, path), intended);
+  const targetOk =
+    intended === undefined ? valueAt(after, path) === undefined : sameValue(valueAt(after, path), intended);
   const restOk = sameValue(pruneEmpty(withoutPath(after, path), path), pruneEmpty(withoutPath(before, path), path));
   if (!targetOk || !restOk) {
     throw unsafeShape(

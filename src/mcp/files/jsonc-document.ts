@@ -26,7 +26,7 @@ export function detectFormatting(text: string): FormattingOptions {
   const eol = detectEol(text);
   const indented = text.split('\n').find((line) => /^[ \t]+["}\]/]/.test(line));
   if (indented?.startsWith('\t')) return { insertSpaces: false, tabSize: 4, eol };
-  const spaces = indented ? /^ +/.exec(indented)?.[0].length ?? 2 : 2;
+  const spaces = indented ? (/^ +/.exec(indented)?.[0].length ?? 2) : 2;
   return { insertSpaces: true, tabSize: Math.min(Math.max(spaces, 1), 8), eol };
 }
 
@@ -149,7 +149,9 @@ function openJsoncBody(text: string, file: string): JsoncDocument {
       if (index >= 0 && sameValue(list[index], item)) return text;
       const arrayNode = findNodeAtLocation(root, [arrayKey]) as Node;
       const itemNode = index >= 0 ? arrayNode.children?.[index] : undefined;
-      const edit = itemNode ? replaceValue(text, itemNode, item, formatting) : appendMember(text, arrayNode, undefined, item, formatting);
+      const edit = itemNode
+        ? replaceValue(text, itemNode, item, formatting)
+        : appendMember(text, arrayNode, undefined, item, formatting);
       const next = applyTextEdit(text, edit);
       const expected = index >= 0 ? list.map((entry, at) => (at === index ? item : entry)) : [...list, item];
       checkEdit(file, parsed, reparse(next), [arrayKey], expected);

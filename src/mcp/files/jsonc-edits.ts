@@ -49,7 +49,9 @@ function restOfLineIsTrivia(text: string, offset: number): number | undefined {
 }
 
 export function renderValue(value: unknown, indent: string, fmt: FormattingOptions): string {
-  return JSON.stringify(value, null, unitOf(fmt)).split('\n').join(`${fmt.eol ?? '\n'}${indent}`);
+  return JSON.stringify(value, null, unitOf(fmt))
+    .split('\n')
+    .join(`${fmt.eol ?? '\n'}${indent}`);
 }
 
 const renderProperty = (key: string, value: unknown, indent: string, fmt: FormattingOptions): string =>
@@ -62,20 +64,31 @@ export function replaceValue(text: string, node: Node, value: unknown, fmt: Form
   return { offset: node.offset, length: node.length, content };
 }
 
-export function appendMember(text: string, container: Node, key: string | undefined, value: unknown, fmt: FormattingOptions): TextEdit {
+export function appendMember(
+  text: string,
+  container: Node,
+  key: string | undefined,
+  value: unknown,
+  fmt: FormattingOptions,
+): TextEdit {
   const eol = fmt.eol ?? '\n';
   const open = container.offset;
   const close = container.offset + container.length - 1;
   const members = container.children ?? [];
   const last = members.at(-1);
-  const member = (indent: string): string => (key === undefined ? renderValue(value, indent, fmt) : renderProperty(key, value, indent, fmt));
+  const member = (indent: string): string =>
+    key === undefined ? renderValue(value, indent, fmt) : renderProperty(key, value, indent, fmt);
   const oneLine = !text.slice(open, close + 1).includes('\n');
 
   if (!last) {
     const parentIndent = indentOfLine(text, open);
     const childIndent = parentIndent + unitOf(fmt);
     if (text.slice(open + 1, close).trim() === '') {
-      return { offset: open + 1, length: close - open - 1, content: `${eol}${childIndent}${member(childIndent)}${eol}${parentIndent}` };
+      return {
+        offset: open + 1,
+        length: close - open - 1,
+        content: `${eol}${childIndent}${member(childIndent)}${eol}${parentIndent}`,
+      };
     }
     // Only comments inside: put the member first, leave the comments after it.
     return { offset: open + 1, length: 0, content: `${eol}${childIndent}${member(childIndent)}` };

@@ -63,18 +63,32 @@ export function redactLine(line: string, redactor: Redactor, table?: string): st
   result = result.replace(HEADER_ARG, (all: string, quote: string, name: string, value: string) =>
     !isSecretName(name.replace(/\s*:\s*$/, '')) || isReference(value) ? all : `${quote}${name}***${quote}`,
   );
-  return result.replace(KEY_VALUE, (pair: string, keyQuote: string, key: string, separator: string, quote: string, value: string) => {
-    if (!isSecretName(key) || value === '' || isReference(value) || isCodexVariableName(table, key, value)) return pair;
-    const scheme = /^(?:Bearer|Basic|Token)\s+/i.exec(value)?.[0] ?? '';
-    return `${keyQuote}${key}${keyQuote}${separator}${quote}${scheme}***${quote}`;
-  });
+  return result.replace(
+    KEY_VALUE,
+    (pair: string, keyQuote: string, key: string, separator: string, quote: string, value: string) => {
+      if (!isSecretName(key) || value === '' || isReference(value) || isCodexVariableName(table, key, value))
+        return pair;
+      const scheme = /^(?:Bearer|Basic|Token)\s+/i.exec(value)?.[0] ?? '';
+      return `${keyQuote}${key}${keyQuote}${separator}${quote}${scheme}***${quote}`;
+    },
+  );
 }
 
 export function unifiedDiff(file: string, before: string, after: string, secrets: readonly string[] = []): string {
-  const patch = createTwoFilesPatch(file, file, before, after, before === '' ? '(new file)' : 'current', 'after svcctl', {
-    context: 3,
-  });
-  const lines = patch.split('\n').filter((line, index) => !(index < 2 && (line.startsWith('Index:') || /^=+$/.test(line))));
+  const patch = createTwoFilesPatch(
+    file,
+    file,
+    before,
+    after,
+    before === '' ? '(new file)' : 'current',
+    'after svcctl',
+    {
+      context: 3,
+    },
+  );
+  const lines = patch
+    .split('\n')
+    .filter((line, index) => !(index < 2 && (line.startsWith('Index:') || /^=+$/.test(line))));
   const redactor = createRedactor([...secrets, ...positionalSecrets(before), ...positionalSecrets(after)]);
   const toml = /\.toml$/i.test(file);
   const oldTables = toml ? tomlTables(before) : [];
@@ -99,7 +113,12 @@ export function unifiedDiff(file: string, before: string, after: string, secrets
     .join('\n');
 }
 
-export function holdsSecrets(file: string, text: string, known: Pick<Redactor, 'redact'>, secrets: readonly string[] = []): boolean {
+export function holdsSecrets(
+  file: string,
+  text: string,
+  known: Pick<Redactor, 'redact'>,
+  secrets: readonly string[] = [],
+): boolean {
   const redactor = createRedactor([...secrets, ...positionalSecrets(text)]);
   const tables = /\.toml$/i.test(file) ? tomlTables(text) : [];
   return text.split('\n').some((line, index) => redactLine(known.redact(line), redactor, tables[index + 1]) !== line);

@@ -1,6 +1,15 @@
 // A named list (Continue's `mcpServers:`) is matched by its items' `name:` field; a new item is appended.
 import { isMap, isSeq, parseDocument, stringify, type Document } from 'yaml';
-import { checkEdit, detectEol, parseFailure, positionAt, sameValue, unsafeShape, valueAt, type ConfigDocument } from './config-document.js';
+import {
+  checkEdit,
+  detectEol,
+  parseFailure,
+  positionAt,
+  sameValue,
+  unsafeShape,
+  valueAt,
+  type ConfigDocument,
+} from './config-document.js';
 
 export function yamlText(value: unknown): string {
   return stringify(value, { lineWidth: 0 });
@@ -10,7 +19,8 @@ export interface YamlOptions {
   namedLists?: readonly (readonly string[])[];
 }
 
-const samePath = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((key, index) => key === b[index]);
+const samePath = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((key, index) => key === b[index]);
 
 function parseYaml(text: string, file: string): Document.Parsed {
   const document = parseDocument(text, { keepSourceTokens: false, uniqueKeys: true });
@@ -51,7 +61,8 @@ function guardCollections(document: Document.Parsed, file: string, parents: (str
   for (let length = 1; length <= parents.length; length += 1) {
     const node = document.getIn(parents.slice(0, length), true);
     if (node === undefined || node === null) return;
-    if (!isMap(node) && !isSeq(node)) throw unsafeShape(file, `${parents.slice(0, length).join('.')} is not a map of entries`);
+    if (!isMap(node) && !isSeq(node))
+      throw unsafeShape(file, `${parents.slice(0, length).join('.')} is not a map of entries`);
   }
 }
 
@@ -63,14 +74,15 @@ export function openYamlDocument(text: string, file: string, options: YamlOption
   const listOf = (path: readonly string[]) => namedLists.find((list) => samePath(list, path.slice(0, -1)));
 
   /** -1: a named item not there yet. */
-  const nodePath = (document: Document.Parsed, path: readonly string[]): { list?: readonly string[]; keys: (string | number)[] } => {
+  const nodePath = (
+    document: Document.Parsed,
+    path: readonly string[],
+  ): { list?: readonly string[]; keys: (string | number)[] } => {
     const list = listOf(path);
     if (!list) return { keys: [...path] };
     const seq = document.getIn([...list], true);
     if (seq !== undefined && seq !== null && !isSeq(seq)) throw unsafeShape(file, `${list.join('.')} is not a list`);
-    const index = isSeq(seq)
-      ? seq.items.findIndex((item) => isMap(item) && item.get('name') === path.at(-1))
-      : -1;
+    const index = isSeq(seq) ? seq.items.findIndex((item) => isMap(item) && item.get('name') === path.at(-1)) : -1;
     return { list, keys: [...list, index] };
   };
 
@@ -99,7 +111,8 @@ export function openYamlDocument(text: string, file: string, options: YamlOption
       guardCollections(document, file, keys.slice(0, -1));
       const node = document.createNode(value);
       if (list && keys.at(-1) === -1) {
-        if (document.getIn([...list]) === undefined || document.getIn([...list]) === null) document.setIn([...list], document.createNode([]));
+        if (document.getIn([...list]) === undefined || document.getIn([...list]) === null)
+          document.setIn([...list], document.createNode([]));
         document.addIn([...list], node);
       } else if (document.contents === null) {
         document.contents = document.createNode({}) as unknown as typeof document.contents;

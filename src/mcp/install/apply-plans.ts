@@ -1,6 +1,12 @@
 import type { Context } from '../../core/context.js';
 import { CliError, ExitCode, exitWith, isCliError } from '../../core/errors.js';
-import { changedOnDisk, readSnapshot, updateSafely, type FileSnapshot, type UpdateResult } from '../../fs/safe-write.js';
+import {
+  changedOnDisk,
+  readSnapshot,
+  updateSafely,
+  type FileSnapshot,
+  type UpdateResult,
+} from '../../fs/safe-write.js';
 import { tidyAfterKilledRuns } from '../../fs/leftover-temps.js';
 import { holdsSecrets, unifiedDiff } from '../files/unified-diff.js';
 import { checkTarget, writesFile, type FilePlan, type PlanStatus } from './install-plan.js';
@@ -52,9 +58,11 @@ export function describeChange(change: PlannedChange, dryRun: boolean): string {
   const verb = (dryRun ? WOULD : DONE)[plan.status];
   const where = `${plan.target.label}${plan.target.clientId ? ` (${plan.target.scope} scope)` : ''}`;
   // A config reached through a link (dotfiles managers): say which file really changes.
-  const file = plan.realFile === plan.target.file ? plan.target.file : `${plan.target.file} (a link to ${plan.realFile})`;
+  const file =
+    plan.realFile === plan.target.file ? plan.target.file : `${plan.target.file} (a link to ${plan.realFile})`;
   if (plan.status === 'unchanged') return `${where}: '${name}' in ${file} is unchanged`;
-  if (plan.status === 'conflict') return `${where}: '${name}' in ${file} differs from what svcctl would write (--force replaces it whole)`;
+  if (plan.status === 'conflict')
+    return `${where}: '${name}' in ${file} differs from what svcctl would write (--force replaces it whole)`;
   if (plan.status === 'absent') return `${where}: no entry '${name}' in ${file}`;
   if (plan.status === 'created') return `${where}: ${verb} ${file} with '${name}'`;
   const preposition = plan.status === 'removed' ? 'from' : 'in';
@@ -88,14 +96,20 @@ export function showDryRun(ctx: Context, changes: PlannedChange[]): void {
     ctx.out.info(describeChange(change, true));
   }
   if (ctx.globals.json) {
-    ctx.out.jsonResult(changes.map((change) => ({ ...reportOf(change, undefined), diff: hasDiff(change) ? diffOf(change) : null })));
+    ctx.out.jsonResult(
+      changes.map((change) => ({ ...reportOf(change, undefined), diff: hasDiff(change) ? diffOf(change) : null })),
+    );
   }
   ctx.out.info('dry run: nothing was written');
   if (changes.some((change) => change.plan.status === 'conflict')) throw exitWith(ExitCode.UnsafeConfig);
 }
 
 /** A failure on one file is reported and the others still go on; the exit is then 7. */
-export async function applyChanges(ctx: Context, changes: PlannedChange[], options: { backup: boolean }): Promise<ChangeReport[]> {
+export async function applyChanges(
+  ctx: Context,
+  changes: PlannedChange[],
+  options: { backup: boolean },
+): Promise<ChangeReport[]> {
   const reports: ChangeReport[] = [];
   let failed = false;
   for (const change of changes) {
@@ -111,7 +125,10 @@ export async function applyChanges(ctx: Context, changes: PlannedChange[], optio
       if (result.written) ctx.out.success(describeChange(change, false));
       else ctx.out.info(describeChange(change, false));
       if (result.backupPath) ctx.out.info(`  backup: ${result.backupPath}`);
-      else if (result.backupWithheld) ctx.out.info(`  no backup: the old file holds secrets, and a copy (${change.plan.target.file}.bak) would stay in the project folder`);
+      else if (result.backupWithheld)
+        ctx.out.info(
+          `  no backup: the old file holds secrets, and a copy (${change.plan.target.file}.bak) would stay in the project folder`,
+        );
       reports.push(reportOf(change, result.backupPath));
     } catch (error) {
       if (!isCliError(error) || error.exitCode !== ExitCode.UnsafeConfig) throw error;
@@ -135,7 +152,12 @@ async function confirmWritten(ctx: Context, change: PlannedChange, options: { ba
 }
 
 /** No .bak of a project file holding secrets: the copy would sit one `git add -A` from a commit. */
-function backupRule(ctx: Context, change: PlannedChange, asked: boolean, withheld: { yes: boolean }): (snapshot: FileSnapshot) => boolean {
+function backupRule(
+  ctx: Context,
+  change: PlannedChange,
+  asked: boolean,
+  withheld: { yes: boolean },
+): (snapshot: FileSnapshot) => boolean {
   return (snapshot) => {
     if (!asked) return false;
     if (change.plan.target.bounds?.projectRoot === undefined) return true;
@@ -144,7 +166,11 @@ function backupRule(ctx: Context, change: PlannedChange, asked: boolean, withhel
   };
 }
 
-async function writeChange(ctx: Context, change: PlannedChange, options: { backup: boolean }): Promise<UpdateResult & { backupWithheld: boolean }> {
+async function writeChange(
+  ctx: Context,
+  change: PlannedChange,
+  options: { backup: boolean },
+): Promise<UpdateResult & { backupWithheld: boolean }> {
   const file = change.plan.target.file;
   const withheld = { yes: false };
   const result = await updateSafely(
@@ -158,9 +184,13 @@ async function writeChange(ctx: Context, change: PlannedChange, options: { backu
       if (!change.reapply) throw changedOnDisk(file);
       change.plan = await change.reapply(snapshot);
       if (change.plan.status === 'conflict') {
-        throw new CliError(ExitCode.UnsafeConfig, `${file} changed meanwhile and now has a different '${change.name}' entry; nothing was written`, {
-          hint: 'look at the file, then run the command again (--force replaces the entry whole)',
-        });
+        throw new CliError(
+          ExitCode.UnsafeConfig,
+          `${file} changed meanwhile and now has a different '${change.name}' entry; nothing was written`,
+          {
+            hint: 'look at the file, then run the command again (--force replaces the entry whole)',
+          },
+        );
       }
       return writesFile(change.plan) ? change.plan.after : undefined;
     },
@@ -175,7 +205,11 @@ async function writeChange(ctx: Context, change: PlannedChange, options: { backu
 }
 
 /** A file that does not parse or cannot be read stops the run before any write. */
-export async function planAll<T>(ctx: Context, items: T[], plan: (item: T) => Promise<PlannedChange>): Promise<PlannedChange[]> {
+export async function planAll<T>(
+  ctx: Context,
+  items: T[],
+  plan: (item: T) => Promise<PlannedChange>,
+): Promise<PlannedChange[]> {
   const changes: PlannedChange[] = [];
   const problems: CliError[] = [];
   for (const item of items) {

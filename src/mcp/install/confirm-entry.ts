@@ -20,7 +20,13 @@ export function entryIn(plan: FilePlan, snapshot: FileSnapshot): boolean | undef
   }
 }
 
-export async function confirmEntryStays(ctx: Context, plan: () => FilePlan, name: string, redo: () => Promise<void>, want: 'present' | 'absent' = 'present'): Promise<void> {
+export async function confirmEntryStays(
+  ctx: Context,
+  plan: () => FilePlan,
+  name: string,
+  redo: () => Promise<void>,
+  want: 'present' | 'absent' = 'present',
+): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     let undone = false;
     for (const delay of READ_BACK_DELAYS_MS) {
@@ -34,9 +40,13 @@ export async function confirmEntryStays(ctx: Context, plan: () => FilePlan, name
     const file = plan().target.file;
     if (attempt >= PUT_BACK_ATTEMPTS) {
       const now = want === 'present' ? 'without' : 'with';
-      throw new CliError(ExitCode.UnsafeConfig, `another program keeps rewriting ${file} ${now} the '${name}' entry; it is ${want === 'present' ? 'not there' : 'still there'} now`, {
-        hint: 'close the client (it rewrites this file while it runs), then run the command again',
-      });
+      throw new CliError(
+        ExitCode.UnsafeConfig,
+        `another program keeps rewriting ${file} ${now} the '${name}' entry; it is ${want === 'present' ? 'not there' : 'still there'} now`,
+        {
+          hint: 'close the client (it rewrites this file while it runs), then run the command again',
+        },
+      );
     }
     ctx.out.info(
       want === 'present'

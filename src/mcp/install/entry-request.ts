@@ -9,7 +9,16 @@ import { plainHttpAllowed } from '../../config/plain-http.js';
 import { checkScope, getClient } from '../clients/table.js';
 import { placeholderLiterals, resolveLiterals, type LiteralFlags } from './literal-values.js';
 import { checkMode, checkSecrets, defaultSecrets, type Target } from '../clients/render-entry.js';
-import type { AuthMethod, ClientEnv, EntryRequest, GenericFormat, Mode, Scope, SecretsHow, TokenHow } from '../types.js';
+import type {
+  AuthMethod,
+  ClientEnv,
+  EntryRequest,
+  GenericFormat,
+  Mode,
+  Scope,
+  SecretsHow,
+  TokenHow,
+} from '../types.js';
 import { chooseTokenHelper } from './token-choice.js';
 
 export interface McpEntryOptions extends LiteralFlags {
@@ -42,7 +51,8 @@ export function explicitTargets(options: McpEntryOptions): Target[] {
     throw usageError('--format needs --config <path>: it gives the shape of a file that belongs to no known client');
   }
   const targets = targetsOf(options);
-  if (options.config !== undefined && targets.length > 1) throw usageError('--config names one file: give one --client with it');
+  if (options.config !== undefined && targets.length > 1)
+    throw usageError('--config names one file: give one --client with it');
   return targets;
 }
 
@@ -53,9 +63,16 @@ export function projectDirOf(ctx: Context, options: McpEntryOptions): string {
     try {
       if (!statSync(dir).isDirectory()) what = 'is a file, not a folder';
     } catch (error) {
-      what = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : `cannot be read (${fileReadReason(error)})`;
+      what =
+        (error as NodeJS.ErrnoException).code === 'ENOENT'
+          ? 'does not exist'
+          : `cannot be read (${fileReadReason(error)})`;
     }
-    if (what !== undefined) throw usageError(`--project-dir '${options.projectDir}' ${what}`, 'give the folder of the project (its root, where .git is)');
+    if (what !== undefined)
+      throw usageError(
+        `--project-dir '${options.projectDir}' ${what}`,
+        'give the folder of the project (its root, where .git is)',
+      );
   }
   return dir;
 }
@@ -91,13 +108,19 @@ export function entryUrls(ctx: Context, mode: Mode): EntryUrls {
 /** A credential flag the entry does not use would be silently ignored: say why and what to do. */
 function checkUnreadCredentialFlags(options: McpEntryOptions, why: string | undefined): void {
   if (why === undefined) return;
-  const given = (['tokenFile', 'passwordFile', 'passwordStdin'] as const).filter((key) => options[key] !== undefined && options[key] !== false);
+  const given = (['tokenFile', 'passwordFile', 'passwordStdin'] as const).filter(
+    (key) => options[key] !== undefined && options[key] !== false,
+  );
   if (given.length === 0) return;
-  const flag = { tokenFile: '--token-file', passwordFile: '--password-file', passwordStdin: '--password-stdin' }[given[0]!];
+  const flag = { tokenFile: '--token-file', passwordFile: '--password-file', passwordStdin: '--password-stdin' }[
+    given[0]!
+  ];
   const variable = given[0] === 'tokenFile' ? 'SERVICE_ACCESS_TOKEN' : 'SERVICE_PASSWORD';
   throw usageError(
     `${flag} is not read with ${why}: the entry holds no literal value (${why === '--token helper' ? 'svcctl logs in again by itself' : `it reads ${variable} from the client's environment`})`,
-    why === '--token helper' ? `leave out ${flag}` : `add --secrets literal to write the value into the file, or export ${variable} where the client starts and leave out ${flag}`,
+    why === '--token helper'
+      ? `leave out ${flag}`
+      : `add --secrets literal to write the value into the file, or export ${variable} where the client starts and leave out ${flag}`,
   );
 }
 
@@ -111,7 +134,9 @@ export async function buildEntryRequest(
   const mode = options.mode ?? 'local';
   const auth = options.auth ?? 'password';
   if (mode === 'local' && auth === 'bearer') {
-    throw usageError('--auth bearer is for --mode remote or --mode proxy: the local server logs in with email and password');
+    throw usageError(
+      '--auth bearer is for --mode remote or --mode proxy: the local server logs in with email and password',
+    );
   }
   // --name is checked against NAME_PATTERN when the flag is parsed (src/cli/mcp-commands.ts).
   const name = options.name ?? DEFAULT_SERVER_NAME;
@@ -120,7 +145,10 @@ export async function buildEntryRequest(
   const { baseUrl, mcpUrl } = build.urls ?? entryUrls(ctx, mode);
   const tokenHelper = await chooseTokenHelper(ctx, target, { mode, auth, token: options.token });
   checkMode(target, mode, tokenHelper !== undefined);
-  checkUnreadCredentialFlags(options, secrets !== 'literal' ? `--secrets ${secrets}` : tokenHelper !== undefined ? '--token helper' : undefined);
+  checkUnreadCredentialFlags(
+    options,
+    secrets !== 'literal' ? `--secrets ${secrets}` : tokenHelper !== undefined ? '--token helper' : undefined,
+  );
   const literals =
     secrets !== 'literal' || tokenHelper !== undefined
       ? {}

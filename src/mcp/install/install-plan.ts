@@ -47,7 +47,14 @@ export interface FilePlan {
   existing: unknown;
 }
 
-export function fileTargetOf(target: Target, name: string, scope: Scope, clientEnv: ClientEnv, config: string | undefined, ctx: Context): FileTarget {
+export function fileTargetOf(
+  target: Target,
+  name: string,
+  scope: Scope,
+  clientEnv: ClientEnv,
+  config: string | undefined,
+  ctx: Context,
+): FileTarget {
   const file = config === undefined ? undefined : resolve(ctx.cwd, config);
   if ('format' in target) {
     // --format is only allowed with --config, so the file is always given here.
@@ -77,9 +84,15 @@ export function fileTargetOf(target: Target, name: string, scope: Scope, clientE
   };
 }
 
-export const checkTarget = (target: FileTarget): Promise<string> => (target.bounds ? checkWriteTarget(target.file, target.bounds) : Promise.resolve(target.file));
+export const checkTarget = (target: FileTarget): Promise<string> =>
+  target.bounds ? checkWriteTarget(target.file, target.bounds) : Promise.resolve(target.file);
 
-export function openDocument(format: FileFormat, text: string, file: string, client?: Pick<ClientSpec, 'namedLists'>): ConfigDocument {
+export function openDocument(
+  format: FileFormat,
+  text: string,
+  file: string,
+  client?: Pick<ClientSpec, 'namedLists'>,
+): ConfigDocument {
   if (format === 'yaml') return openYamlDocument(text, file, { namedLists: client?.namedLists });
   return format === 'toml' ? openTomlDocument(text, file) : openJsoncDocument(text, file);
 }
@@ -93,17 +106,26 @@ function withInputs(text: string, target: FileTarget, rendered: RenderedEntry): 
 }
 
 /** `given`: the file as already read, to plan again after another program changed it. */
-export async function planInstall(target: FileTarget, rendered: RenderedEntry, options: { force: boolean }, given?: FileSnapshot): Promise<FilePlan> {
+export async function planInstall(
+  target: FileTarget,
+  rendered: RenderedEntry,
+  options: { force: boolean },
+  given?: FileSnapshot,
+): Promise<FilePlan> {
   const realFile = await checkTarget(target);
   const snapshot = given ?? (await readSnapshot(target.file));
   const before = snapshot.text;
   // Continue's config.yaml needs name and version at the top (newFileFields).
-  const start = !snapshot.exists && target.client?.newFileFields && target.format === 'yaml' ? yamlText(target.client.newFileFields) : before;
+  const start =
+    !snapshot.exists && target.client?.newFileFields && target.format === 'yaml'
+      ? yamlText(target.client.newFileFields)
+      : before;
   const document = openDocument(target.format, start, target.file, target.client);
   const existing = document.get(target.entryPath);
   const entrySame = existing !== undefined && sameValue(existing, rendered.value);
   const withEntry = entrySame ? start : document.set(target.entryPath, rendered.value);
-  const after = target.format === 'toml' || target.format === 'yaml' ? withEntry : withInputs(withEntry, target, rendered);
+  const after =
+    target.format === 'toml' || target.format === 'yaml' ? withEntry : withInputs(withEntry, target, rendered);
   let status: PlanStatus;
   if (!snapshot.exists) status = 'created';
   else if (existing === undefined) status = 'added';
@@ -116,11 +138,20 @@ export async function planUninstall(target: FileTarget, given?: FileSnapshot): P
   const realFile = await checkTarget(target);
   const snapshot = given ?? (await readSnapshot(target.file));
   const before = snapshot.text;
-  if (!snapshot.exists) return { target, snapshot, realFile, before, after: before, status: 'absent', existing: undefined };
+  if (!snapshot.exists)
+    return { target, snapshot, realFile, before, after: before, status: 'absent', existing: undefined };
   const document = openDocument(target.format, before, target.file, target.client);
   const existing = document.get(target.entryPath);
   if (existing === undefined) return { target, snapshot, realFile, before, after: before, status: 'absent', existing };
-  return { target, snapshot, realFile, before, after: withoutEmptyParent(target, document.remove(target.entryPath)), status: 'removed', existing };
+  return {
+    target,
+    snapshot,
+    realFile,
+    before,
+    after: withoutEmptyParent(target, document.remove(target.entryPath)),
+    status: 'removed',
+    existing,
+  };
 }
 
 function withoutEmptyParent(target: FileTarget, text: string): string {

@@ -18,11 +18,17 @@ const AUTH_CHOICES: { value: AuthMethod; name: string }[] = [
 
 export async function chooseClients(ctx: Context, clientEnv: ClientEnv, purpose: string): Promise<ClientId[]> {
   if (!canPrompt(ctx)) {
-    throw usageError(`no client given: pass --client <id> (repeatable) to ${purpose}`, `clients: ${CLIENT_IDS.join(', ')}`);
+    throw usageError(
+      `no client given: pass --client <id> (repeatable) to ${purpose}`,
+      `clients: ${CLIENT_IDS.join(', ')}`,
+    );
   }
   const detected = detectInstalledClients(clientEnv);
   if (detected.length === 0) {
-    throw usageError('no MCP client was found on this machine: pass --client <id>', `clients: ${CLIENT_IDS.join(', ')}`);
+    throw usageError(
+      'no MCP client was found on this machine: pass --client <id>',
+      `clients: ${CLIENT_IDS.join(', ')}`,
+    );
   }
   const { promptChecklist } = await import('../../ui/prompts.js');
   return promptChecklist(
@@ -33,13 +39,23 @@ export async function chooseClients(ctx: Context, clientEnv: ClientEnv, purpose:
   );
 }
 
-export async function chooseModeAndAuth(ctx: Context, options: McpEntryOptions, clients: ClientId[]): Promise<McpEntryOptions> {
+export async function chooseModeAndAuth(
+  ctx: Context,
+  options: McpEntryOptions,
+  clients: ClientId[],
+): Promise<McpEntryOptions> {
   const { promptChoice } = await import('../../ui/prompts.js');
-  const noRemoteInFile = clients.filter((id) => !CLIENTS[id].remoteInFile || CLIENTS[id].remoteHeadersUndocumented !== undefined).map((id) => CLIENTS[id].label);
+  const noRemoteInFile = clients
+    .filter((id) => !CLIENTS[id].remoteInFile || CLIENTS[id].remoteHeadersUndocumented !== undefined)
+    .map((id) => CLIENTS[id].label);
   const modes = MODE_CHOICES.map((choice) =>
-    choice.value === 'remote' && noRemoteInFile.length > 0 ? { ...choice, name: `${choice.name} (not for ${noRemoteInFile.join(', ')})` } : choice,
+    choice.value === 'remote' && noRemoteInFile.length > 0
+      ? { ...choice, name: `${choice.name} (not for ${noRemoteInFile.join(', ')})` }
+      : choice,
   );
   const mode = options.mode ?? (await promptChoice(ctx, 'Which mode?', modes, '--mode'));
-  const auth = options.auth ?? (mode === 'local' ? 'password' : await promptChoice(ctx, 'Which login method?', AUTH_CHOICES, '--auth'));
+  const auth =
+    options.auth ??
+    (mode === 'local' ? 'password' : await promptChoice(ctx, 'Which login method?', AUTH_CHOICES, '--auth'));
   return { ...options, mode, auth };
 }

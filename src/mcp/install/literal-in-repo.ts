@@ -14,14 +14,23 @@ export async function gitIgnores(ctx: Pick<Context, 'env'>, root: string, file: 
   // git refuses a path "beyond a symbolic link", and links inside the project are allowed.
   const path = relative(realRoot, await realLocation(file));
   return new Promise((resolve) => {
-    execFile('git', ['-c', 'core.fsmonitor=false', 'check-ignore', '-q', '--', path], { cwd: realRoot, env: ctx.env, timeout: 10_000, windowsHide: true }, (error) => {
-      if (error === null) resolve('ignored');
-      else resolve((error as { code?: unknown }).code === 1 ? 'not-ignored' : 'no-repository');
-    });
+    execFile(
+      'git',
+      ['-c', 'core.fsmonitor=false', 'check-ignore', '-q', '--', path],
+      { cwd: realRoot, env: ctx.env, timeout: 10_000, windowsHide: true },
+      (error) => {
+        if (error === null) resolve('ignored');
+        else resolve((error as { code?: unknown }).code === 1 ? 'not-ignored' : 'no-repository');
+      },
+    );
   });
 }
 
-export async function checkLiteralsInRepository(ctx: Context, plans: Array<{ plan: FilePlan; literal: boolean }>, force: boolean): Promise<void> {
+export async function checkLiteralsInRepository(
+  ctx: Context,
+  plans: Array<{ plan: FilePlan; literal: boolean }>,
+  force: boolean,
+): Promise<void> {
   for (const { plan, literal } of plans) {
     const root = plan.target.bounds?.projectRoot;
     if (!literal || root === undefined || plan.status === 'unchanged') continue;
@@ -31,8 +40,12 @@ export async function checkLiteralsInRepository(ctx: Context, plans: Array<{ pla
       ctx.out.warn(`${what}: it will hold your credentials as literal values; do not commit it (add it to .gitignore)`);
       continue;
     }
-    throw new CliError(ExitCode.UnsafeConfig, `${what}: svcctl will not write your credentials into it as literal values (they would be committed with it); nothing was written`, {
-      hint: 'use --secrets ref (the client reads them from the environment), or --scope user, or add the file to .gitignore; --force writes it anyway',
-    });
+    throw new CliError(
+      ExitCode.UnsafeConfig,
+      `${what}: svcctl will not write your credentials into it as literal values (they would be committed with it); nothing was written`,
+      {
+        hint: 'use --secrets ref (the client reads them from the environment), or --scope user, or add the file to .gitignore; --force writes it anyway',
+      },
+    );
   }
 }

@@ -1,4 +1,9 @@
-import { emailWithoutPrompt, resolveEmail, resolvePassword, type CredentialFlags } from '../../auth/credentials-input.js';
+import {
+  emailWithoutPrompt,
+  resolveEmail,
+  resolvePassword,
+  type CredentialFlags,
+} from '../../auth/credentials-input.js';
 import type { Context } from '../../core/context.js';
 import { optionalBaseUrl } from '../../config/base-url.js';
 import { usageError } from '../../core/errors.js';
@@ -25,7 +30,9 @@ export async function resolveToken(ctx: Context, flags: LiteralFlags): Promise<s
     if (saved) {
       ctx.out.debug(`access token saved by svcctl login for ${baseUrl}`);
       if (saved.expires_at !== null && Date.parse(saved.expires_at) <= ctx.now().getTime()) {
-        ctx.out.warn(`the access token saved for ${baseUrl} expired at ${saved.expires_at}; run svcctl login --save again`);
+        ctx.out.warn(
+          `the access token saved for ${baseUrl} expired at ${saved.expires_at}; run svcctl login --save again`,
+        );
       }
       return saved.access_token;
     }
@@ -36,7 +43,12 @@ export async function resolveToken(ctx: Context, flags: LiteralFlags): Promise<s
   );
 }
 
-export async function resolveLiterals(ctx: Context, mode: Mode, auth: AuthMethod, flags: LiteralFlags): Promise<LiteralValues> {
+export async function resolveLiterals(
+  ctx: Context,
+  mode: Mode,
+  auth: AuthMethod,
+  flags: LiteralFlags,
+): Promise<LiteralValues> {
   const keys = credentialKeys({ mode, auth });
   const values: LiteralValues = {};
   if (keys.includes('email')) values.email = (await resolveEmail(ctx, flags)).value;
@@ -49,7 +61,10 @@ export async function resolveLiterals(ctx: Context, mode: Mode, auth: AuthMethod
 export function placeholderLiterals(ctx: Context, mode: Mode, auth: AuthMethod, flags: LiteralFlags): LiteralValues {
   const values: LiteralValues = {};
   for (const key of credentialKeys({ mode, auth })) {
-    values[key] = key === 'email' ? (emailWithoutPrompt(ctx, flags)?.value ?? placeholder(VARIABLE_OF.email)) : placeholder(VARIABLE_OF[key]);
+    values[key] =
+      key === 'email'
+        ? (emailWithoutPrompt(ctx, flags)?.value ?? placeholder(VARIABLE_OF.email))
+        : placeholder(VARIABLE_OF[key]);
   }
   return values;
 }

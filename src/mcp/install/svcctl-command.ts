@@ -10,9 +10,14 @@ export function inNpxCache(file: string): boolean {
   return file.split(/[\\/]/).includes('_npx');
 }
 
-const npxCommand = (): SvcctlCommand => ({ argv: [PACKAGE_RUNNER, PACKAGE_RUNNER_YES_FLAG, `${CLI_NAME}@${VERSION}`], how: 'npx' });
+const npxCommand = (): SvcctlCommand => ({
+  argv: [PACKAGE_RUNNER, PACKAGE_RUNNER_YES_FLAG, `${CLI_NAME}@${VERSION}`],
+  how: 'npx',
+});
 
-export async function svcctlCommand(ctx: Pick<Context, 'program' | 'env' | 'platform' | 'cwd'>): Promise<SvcctlCommand> {
+export async function svcctlCommand(
+  ctx: Pick<Context, 'program' | 'env' | 'platform' | 'cwd'>,
+): Promise<SvcctlCommand> {
   const script = ctx.program?.script;
   if (ctx.program !== undefined && script !== undefined) {
     const file = await realpath(script).catch(() => script);

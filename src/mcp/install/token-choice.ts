@@ -12,16 +12,25 @@ async function canRefresh(ctx: Context, baseUrl: string | undefined): Promise<bo
 }
 
 async function withoutRefresh(ctx: Context, baseUrl: string): Promise<Pick<TokenHelper, 'saved' | 'noKeychain'>> {
-  const [{ readSavedToken }, keychain] = await Promise.all([import('../../auth/credentials-store.js'), import('../../auth/keychain.js')]);
+  const [{ readSavedToken }, keychain] = await Promise.all([
+    import('../../auth/credentials-store.js'),
+    import('../../auth/keychain.js'),
+  ]);
   const saved = await readSavedToken(ctx, baseUrl, { warn: false });
-  const noKeychain = await keychain.checkKeychain({ baseUrl, email: saved?.email ?? 'svcctl-check', platform: ctx.platform }).then(
-    () => undefined,
-    (error: Error) => /no OS keychain is available \((.*)\)$/.exec(error.message)?.[1] ?? error.message,
-  );
+  const noKeychain = await keychain
+    .checkKeychain({ baseUrl, email: saved?.email ?? 'svcctl-check', platform: ctx.platform })
+    .then(
+      () => undefined,
+      (error: Error) => /no OS keychain is available \((.*)\)$/.exec(error.message)?.[1] ?? error.message,
+    );
   return { saved: saved ? { expiresAt: saved.expires_at } : null, ...(noKeychain !== undefined ? { noKeychain } : {}) };
 }
 
-export async function chooseTokenHelper(ctx: Context, target: Target, choice: { mode: Mode; auth: AuthMethod; token?: TokenHow }): Promise<TokenHelper | undefined> {
+export async function chooseTokenHelper(
+  ctx: Context,
+  target: Target,
+  choice: { mode: Mode; auth: AuthMethod; token?: TokenHow },
+): Promise<TokenHelper | undefined> {
   const bearer = choice.auth === 'bearer' && choice.mode !== 'local';
   if (!bearer) {
     if (choice.token !== undefined) throw usageError('--token is for --auth bearer (with --mode remote or proxy)');
@@ -31,10 +40,20 @@ export async function chooseTokenHelper(ctx: Context, target: Target, choice: { 
   const baseUrl = optionalBaseUrl(ctx);
   const refreshes = await canRefresh(ctx, baseUrl);
   if (choice.token === undefined && (!refreshes || 'format' in target)) return undefined;
-  if ('format' in target) throw usageError('--token helper is for --client: a generic --format entry cannot name a client’s headers command', 'use --token static');
+  if ('format' in target)
+    throw usageError(
+      '--token helper is for --client: a generic --format entry cannot name a client’s headers command',
+      'use --token static',
+    );
   if (baseUrl === undefined) {
-    throw usageError('--token helper needs the base URL (the entry runs svcctl with it): set SERVICE_BASE_URL or pass --base-url');
+    throw usageError(
+      '--token helper needs the base URL (the entry runs svcctl with it): set SERVICE_BASE_URL or pass --base-url',
+    );
   }
   const { svcctlCommand } = await import('./svcctl-command.js');
-  return { svcctl: await svcctlCommand(ctx), canRefresh: refreshes, ...(refreshes ? {} : await withoutRefresh(ctx, baseUrl)) };
+  return {
+    svcctl: await svcctlCommand(ctx),
+    canRefresh: refreshes,
+    ...(refreshes ? {} : await withoutRefresh(ctx, baseUrl)),
+  };
 }

@@ -26,7 +26,12 @@ function xdgBase(ctx: Pick<Context, 'env' | 'homeDir'>, variable: string, fallba
   return value && isAbsolute(value) ? value : join(ctx.homeDir, ...fallback);
 }
 
-export function writeBoundsFor(ctx: Pick<Context, 'env' | 'homeDir' | 'cwd'>, clientEnv: ClientEnv, scope: Scope, file: string): WriteBounds {
+export function writeBoundsFor(
+  ctx: Pick<Context, 'env' | 'homeDir' | 'cwd'>,
+  clientEnv: ClientEnv,
+  scope: Scope,
+  file: string,
+): WriteBounds {
   const spool = spoolDirectory(true, ctx.env, ctx.homeDir, readSetting(ctx.env, 'SPOOL_DIR')?.value, ctx.cwd);
   const ownFolders = [
     configDir(ctx),
@@ -77,14 +82,22 @@ async function refuseLinksOutOf(root: string, file: string): Promise<void> {
     const real = await fs.realpath(current).catch(() => undefined);
     if (real === undefined) {
       const points = await fs.readlink(current).catch(() => '?');
-      throw new CliError(ExitCode.UnsafeConfig, `${current} is a symbolic link to ${points}, which does not exist; svcctl does not write a project's config through it`, {
-        hint: `remove the link (rm ${current}) and run the command again`,
-      });
+      throw new CliError(
+        ExitCode.UnsafeConfig,
+        `${current} is a symbolic link to ${points}, which does not exist; svcctl does not write a project's config through it`,
+        {
+          hint: `remove the link (rm ${current}) and run the command again`,
+        },
+      );
     }
     if (!isInside(real, realRoot)) {
-      throw new CliError(ExitCode.UnsafeConfig, `${current} is a symbolic link to ${real}, outside the project ${root}; svcctl does not write a project's config outside the project`, {
-        hint: `remove the link (rm ${current}), or point it inside the project; to change your own config, use --scope user`,
-      });
+      throw new CliError(
+        ExitCode.UnsafeConfig,
+        `${current} is a symbolic link to ${real}, outside the project ${root}; svcctl does not write a project's config outside the project`,
+        {
+          hint: `remove the link (rm ${current}), or point it inside the project; to change your own config, use --scope user`,
+        },
+      );
     }
   }
 }
@@ -93,8 +106,16 @@ async function refuseOwnFiles(file: string, realFile: string, ownFolders: string
   for (const folder of ownFolders) {
     const realFolder = await realLocation(folder);
     if (!isInside(realFile, realFolder) && !isInside(resolve(file), resolve(folder))) continue;
-    const how = realFile === resolve(file) ? `${file} is in svcctl's own folder ${folder}` : `${file} leads to ${realFile}, in svcctl's own folder ${folder}`;
-    throw ownFileError(how, realFile === resolve(file) ? 'name a client\'s config file (or leave out --config)' : `remove the link (rm ${file}) and run the command again`);
+    const how =
+      realFile === resolve(file)
+        ? `${file} is in svcctl's own folder ${folder}`
+        : `${file} leads to ${realFile}, in svcctl's own folder ${folder}`;
+    throw ownFileError(
+      how,
+      realFile === resolve(file)
+        ? "name a client's config file (or leave out --config)"
+        : `remove the link (rm ${file}) and run the command again`,
+    );
   }
   // A hard link has no link to follow: compare the file itself with svcctl's own files.
   const info = await fs.stat(file).catch(() => undefined);
@@ -104,11 +125,16 @@ async function refuseOwnFiles(file: string, realFile: string, ownFolders: string
     for (const name of names) {
       const own = await fs.stat(join(folder, name)).catch(() => undefined);
       if (own !== undefined && own.dev === info.dev && own.ino === info.ino) {
-        throw ownFileError(`${file} is svcctl's own ${join(folder, name)} (a hard link to it)`, `remove ${file} (rm ${file}; the other name keeps the file) and run the command again`);
+        throw ownFileError(
+          `${file} is svcctl's own ${join(folder, name)} (a hard link to it)`,
+          `remove ${file} (rm ${file}; the other name keeps the file) and run the command again`,
+        );
       }
     }
   }
 }
 
 const ownFileError = (how: string, hint: string): CliError =>
-  new CliError(ExitCode.UnsafeConfig, `${how}: mcp install and mcp uninstall never change svcctl's own files`, { hint });
+  new CliError(ExitCode.UnsafeConfig, `${how}: mcp install and mcp uninstall never change svcctl's own files`, {
+    hint,
+  });

@@ -21,7 +21,8 @@ export function bearerSource(ctx: Context, sources: RefreshSources): CredentialS
   };
   return {
     async headers() {
-      if (current !== undefined && isUsable({ access_token: current, expires_at: null }, ctx.now())) return use(current);
+      if (current !== undefined && isUsable({ access_token: current, expires_at: null }, ctx.now()))
+        return use(current);
       return use((await freshToken(ctx, sources)).token);
     },
     async refresh(refused) {
@@ -59,7 +60,10 @@ async function passwordLogin(ctx: Context, sources: PasswordSources): Promise<{ 
 
 export function passwordSource(ctx: Context, sources: PasswordSources): CredentialSource {
   let current: { email: string; password: string } | undefined;
-  const headersOf = ({ email, password }: { email: string; password: string }): Headers => ({ [HEADER_EMAIL]: email, [HEADER_PASSWORD]: password });
+  const headersOf = ({ email, password }: { email: string; password: string }): Headers => ({
+    [HEADER_EMAIL]: email,
+    [HEADER_PASSWORD]: password,
+  });
   return {
     async headers() {
       current ??= await passwordLogin(ctx, sources);

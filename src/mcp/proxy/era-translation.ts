@@ -60,7 +60,8 @@ export class LegacyToModern {
     if (rpc.result === undefined || rpc.id === undefined) return message;
     const { resultType, ...rest } = rpc.result;
     if (resultType === 'input_required') {
-      const text = 'svcctl mcp proxy: the server asks for input in the middle of this request (MCP 2026-07-28 multi-round-trip), which cannot be bridged to a 2025-era client';
+      const text =
+        'svcctl mcp proxy: the server asks for input in the middle of this request (MCP 2026-07-28 multi-round-trip), which cannot be bridged to a 2025-era client';
       return { jsonrpc: '2.0', id: rpc.id, error: { code: -32603, message: text } } as JSONRPCMessage;
     }
     return { ...rpc, result: rest } as JSONRPCMessage;

@@ -1,8 +1,24 @@
 // Codex never expands ${VAR} (it forwards variables by name), refuses `command` with `url`, ignores `type`, `headers`.
-import { HEADER_AUTHORIZATION, HEADER_EMAIL, HEADER_PASSWORD, MCP_PROXY_PACKAGE, PACKAGE_RUNNER_YES_FLAG } from '../../core/constants.js';
+import {
+  HEADER_AUTHORIZATION,
+  HEADER_EMAIL,
+  HEADER_PASSWORD,
+  MCP_PROXY_PACKAGE,
+  PACKAGE_RUNNER_YES_FLAG,
+} from '../../core/constants.js';
 import type { ClientSpec, EntryRequest } from '../types.js';
 import { allowHttpArgs, proxyEnv, proxyHeaders, remoteHeaders, runner } from './json-clients.js';
-import { credentialKeys, literalValue, packageSpec, VAR_ACCESS_TOKEN, VAR_AUTH_HEADER, VAR_BASE_URL, VAR_EMAIL, VAR_PASSWORD, VARIABLE_OF } from './values.js';
+import {
+  credentialKeys,
+  literalValue,
+  packageSpec,
+  VAR_ACCESS_TOKEN,
+  VAR_AUTH_HEADER,
+  VAR_BASE_URL,
+  VAR_EMAIL,
+  VAR_PASSWORD,
+  VARIABLE_OF,
+} from './values.js';
 
 type Entry = Record<string, unknown>;
 
@@ -13,7 +29,11 @@ export function codexLocal(client: ClientSpec, request: EntryRequest): Entry {
   }
   return {
     ...run,
-    env: { [VAR_EMAIL]: literalValue(request, 'email'), [VAR_PASSWORD]: literalValue(request, 'password'), [VAR_BASE_URL]: request.baseUrl },
+    env: {
+      [VAR_EMAIL]: literalValue(request, 'email'),
+      [VAR_PASSWORD]: literalValue(request, 'password'),
+      [VAR_BASE_URL]: request.baseUrl,
+    },
   };
 }
 
@@ -39,7 +59,10 @@ export function codexProxy(client: ClientSpec, request: EntryRequest): Entry {
     if (request.auth === 'bearer') {
       const variable = codexBearerVariable(request.platform);
       const value = variable === VAR_AUTH_HEADER ? `\${${variable}}` : `Bearer \${${variable}}`;
-      return { ...runner(client, request.platform, [...head, '--header', `${HEADER_AUTHORIZATION}:${value}`, ...tail]), env_vars: [variable] };
+      return {
+        ...runner(client, request.platform, [...head, '--header', `${HEADER_AUTHORIZATION}:${value}`, ...tail]),
+        env_vars: [variable],
+      };
     }
     return {
       ...runner(client, request.platform, [...head, ...proxyHeaders(request).args, ...tail]),

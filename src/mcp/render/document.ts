@@ -13,7 +13,11 @@ export function entryDocumentValue(entryPath: string[], rendered: RenderedEntry)
   return document;
 }
 
-export async function entryDocumentText(entryPath: string[], rendered: RenderedEntry, format: FileFormat): Promise<string> {
+export async function entryDocumentText(
+  entryPath: string[],
+  rendered: RenderedEntry,
+  format: FileFormat,
+): Promise<string> {
   const document = entryDocumentValue(entryPath, rendered);
   if (format === 'toml') {
     const { stringify } = await import('smol-toml');

@@ -39,7 +39,9 @@ export function gooseProxy(client: ClientSpec, request: EntryRequest): Entry {
 
 export function gooseRemote(_client: ClientSpec, request: EntryRequest): Entry {
   const byReference = request.secrets === 'ref';
-  const headers = remoteHeaders(request, (key) => (byReference ? `\${${VARIABLE_OF[key]}}` : literalValue(request, key)));
+  const headers = remoteHeaders(request, (key) =>
+    byReference ? `\${${VARIABLE_OF[key]}}` : literalValue(request, key),
+  );
   return {
     ...head(request, 'streamable_http'),
     uri: request.mcpUrl,

@@ -1,4 +1,11 @@
-import { HEADER_AUTHORIZATION, HEADER_EMAIL, HEADER_PASSWORD, MCP_PROXY_PACKAGE, PACKAGE_RUNNER, PACKAGE_RUNNER_YES_FLAG } from '../../core/constants.js';
+import {
+  HEADER_AUTHORIZATION,
+  HEADER_EMAIL,
+  HEADER_PASSWORD,
+  MCP_PROXY_PACKAGE,
+  PACKAGE_RUNNER,
+  PACKAGE_RUNNER_YES_FLAG,
+} from '../../core/constants.js';
 import { usageError } from '../../core/errors.js';
 import { isLoopbackHost } from '../../config/settings.js';
 import type { ClientSpec, EntryRequest } from '../types.js';
@@ -16,18 +23,29 @@ import {
 
 type Entry = Record<string, unknown>;
 
-export function runner(client: ClientSpec | undefined, platform: NodeJS.Platform, args: string[]): { command: string; args: string[] } {
+export function runner(
+  client: ClientSpec | undefined,
+  platform: NodeJS.Platform,
+  args: string[],
+): { command: string; args: string[] } {
   if (client?.windowsCmdWrap && platform === 'win32') return { command: 'cmd', args: ['/c', PACKAGE_RUNNER, ...args] };
   return { command: PACKAGE_RUNNER, args };
 }
 
-export function stdioEntry(client: ClientSpec, run: { command: string; args: string[] }, env?: Record<string, string>): Entry {
+export function stdioEntry(
+  client: ClientSpec,
+  run: { command: string; args: string[] },
+  env?: Record<string, string>,
+): Entry {
   const { stdioFields, commandArray, envField, trailingFields } = client.shape;
   const command = commandArray ? { command: [run.command, ...run.args] } : run;
   return { ...stdioFields, ...command, ...(env !== undefined ? { [envField ?? 'env']: env } : {}), ...trailingFields };
 }
 
-const valueFor = (client: ClientSpec, request: EntryRequest) => (key: CredentialKey): string => credentialValue(request, client.variables, key, client.wordInputIds);
+const valueFor =
+  (client: ClientSpec, request: EntryRequest) =>
+  (key: CredentialKey): string =>
+    credentialValue(request, client.variables, key, client.wordInputIds);
 
 export function localEntry(client: ClientSpec, request: EntryRequest): Entry {
   const value = valueFor(client, request);
@@ -38,7 +56,10 @@ export function localEntry(client: ClientSpec, request: EntryRequest): Entry {
   });
 }
 
-export function remoteHeaders(request: EntryRequest, value: (key: 'email' | 'password' | 'token') => string): Record<string, string> {
+export function remoteHeaders(
+  request: EntryRequest,
+  value: (key: 'email' | 'password' | 'token') => string,
+): Record<string, string> {
   if (request.auth === 'bearer') return { [HEADER_AUTHORIZATION]: `Bearer ${value('token')}` };
   return { [HEADER_EMAIL]: value('email'), [HEADER_PASSWORD]: value('password') };
 }
@@ -47,7 +68,10 @@ export function checkRemotePossible(client: ClientSpec): void {
   const proxyHint = `use --mode proxy (runs ${MCP_PROXY_PACKAGE} through npx)`;
   if (!client.remoteInFile) {
     const { why, elsewhere } = client.noRemote ?? { why: 'it skips such entries' };
-    throw usageError(`${client.label} cannot hold a remote server in its config file (${why})`, elsewhere === undefined ? proxyHint : `${proxyHint}, or ${elsewhere}`);
+    throw usageError(
+      `${client.label} cannot hold a remote server in its config file (${why})`,
+      elsewhere === undefined ? proxyHint : `${proxyHint}, or ${elsewhere}`,
+    );
   }
   if (client.remoteHeadersUndocumented !== undefined) {
     throw usageError(
@@ -71,10 +95,17 @@ export function allowHttpArgs(mcpUrl: string): string[] {
 }
 
 /** `Name:${VAR}` with no space (some clients split args there); mcp-remote expands it from its env, not argv. */
-export function proxyHeaders(request: EntryRequest, open = '${', prefix = ''): { args: string[]; variables: Record<string, 'email' | 'password' | 'token'> } {
+export function proxyHeaders(
+  request: EntryRequest,
+  open = '${',
+  prefix = '',
+): { args: string[]; variables: Record<string, 'email' | 'password' | 'token'> } {
   const ref = (name: string): string => `${open}${prefix}${name}}`;
   if (request.auth === 'bearer') {
-    return { args: ['--header', `${HEADER_AUTHORIZATION}:${ref(VAR_AUTH_HEADER)}`], variables: { [`${prefix}${VAR_AUTH_HEADER}`]: 'token' } };
+    return {
+      args: ['--header', `${HEADER_AUTHORIZATION}:${ref(VAR_AUTH_HEADER)}`],
+      variables: { [`${prefix}${VAR_AUTH_HEADER}`]: 'token' },
+    };
   }
   return {
     args: ['--header', `${HEADER_EMAIL}:${ref(VAR_EMAIL)}`, '--header', `${HEADER_PASSWORD}:${ref(VAR_PASSWORD)}`],
@@ -82,7 +113,11 @@ export function proxyHeaders(request: EntryRequest, open = '${', prefix = ''): {
   };
 }
 
-export function proxyEnv(request: EntryRequest, valueOf: (key: CredentialKey) => string, prefix = ''): Record<string, string> {
+export function proxyEnv(
+  request: EntryRequest,
+  valueOf: (key: CredentialKey) => string,
+  prefix = '',
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [variable, key] of Object.entries(proxyHeaders(request, '${', prefix).variables)) {
     const value = valueOf(key);
@@ -96,7 +131,11 @@ export function proxyEntry(client: ClientSpec, request: EntryRequest): Entry {
   const head = [MCP_PROXY_PACKAGE, request.mcpUrl];
   const tail = allowHttpArgs(request.mcpUrl);
   const prefix = client.keepsUnsetReferences ? PROXY_HEADER_PREFIX : '';
-  const headers = proxyHeaders(request, client.expandsInArgs && !client.keepsUnsetReferences ? ESCAPED_DOLLAR_BRACE : '${', prefix);
+  const headers = proxyHeaders(
+    request,
+    client.expandsInArgs && !client.keepsUnsetReferences ? ESCAPED_DOLLAR_BRACE : '${',
+    prefix,
+  );
   const env = proxyEnv(request, valueFor(client, request), prefix);
   return stdioEntry(client, runner(client, request.platform, [...head, ...headers.args, ...tail]), env);
 }

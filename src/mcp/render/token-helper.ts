@@ -15,7 +15,8 @@ function deploymentArgs(request: EntryRequest): string[] {
   // The proxy derives the MCP URL from the base URL; one that differs is given too.
   if (request.mcpUrl !== '' && request.mcpUrl !== deriveMcpUrl(request.baseUrl)) args.push('--mcp-url', request.mcpUrl);
   // Given at install, it is needed again where the entry runs svcctl (src/config/plain-http.ts).
-  if (request.allowHttp && [request.baseUrl, request.mcpUrl].some((url) => plainRemoteHost(url) !== undefined)) args.unshift('--allow-http');
+  if (request.allowHttp && [request.baseUrl, request.mcpUrl].some((url) => plainRemoteHost(url) !== undefined))
+    args.unshift('--allow-http');
   return args;
 }
 
@@ -32,11 +33,19 @@ export function tokenHelperEntry(client: ClientSpec, request: EntryRequest, help
   if (headers !== undefined && usesHeadersCommand(client, request)) {
     const line = svcctlLine(helper, [...deploymentArgs(request), ...HELPER_ARGS]);
     const { urlField, fields } = client.shape.remote;
-    return { ...fields, [urlField]: request.mcpUrl, [headers.field]: commandLine(line, 'posix'), ...client.shape.trailingFields };
+    return {
+      ...fields,
+      [urlField]: request.mcpUrl,
+      [headers.field]: commandLine(line, 'posix'),
+      ...client.shape.trailingFields,
+    };
   }
   const [program, ...args] = svcctlLine(helper, [...deploymentArgs(request), ...PROXY_ARGS]);
   const shim = helper.svcctl.how !== 'path';
-  const run = shim && client.windowsCmdWrap && request.platform === 'win32' ? { command: 'cmd', args: ['/c', program!, ...args] } : { command: program!, args };
+  const run =
+    shim && client.windowsCmdWrap && request.platform === 'win32'
+      ? { command: 'cmd', args: ['/c', program!, ...args] }
+      : { command: program!, args };
   return stdioEntry(client, run);
 }
 

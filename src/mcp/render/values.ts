@@ -39,7 +39,9 @@ export function variableReference(syntax: VariableSyntax, name: string): string 
 
 export const placeholder = (name: string): string => `<${name}>`;
 
-export function credentialKeys(request: Pick<EntryRequest, 'mode' | 'auth'> & Partial<Pick<EntryRequest, 'tokenHelper'>>): CredentialKey[] {
+export function credentialKeys(
+  request: Pick<EntryRequest, 'mode' | 'auth'> & Partial<Pick<EntryRequest, 'tokenHelper'>>,
+): CredentialKey[] {
   if (request.tokenHelper !== undefined) return [];
   if (request.mode !== 'local' && request.auth === 'bearer') return ['token'];
   return ['email', 'password'];
@@ -49,7 +51,11 @@ export function inputId(name: string, key: CredentialKey, wordOnly = false): str
   return wordOnly ? `${name}_${key}`.replaceAll('-', '_') : `${name}-${key}`;
 }
 
-const INPUT_LABEL: Record<CredentialKey, string> = { email: 'Email', password: 'Password', token: 'Access token (svcctl login)' };
+const INPUT_LABEL: Record<CredentialKey, string> = {
+  email: 'Email',
+  password: 'Password',
+  token: 'Access token (svcctl login)',
+};
 
 export function vscodeInputs(name: string, keys: CredentialKey[], wordOnly = false): VscodeInput[] {
   return keys.map((key) => ({
@@ -66,7 +72,12 @@ export function literalValue(request: EntryRequest, key: CredentialKey): string 
   return value;
 }
 
-export function credentialValue(request: EntryRequest, syntax: VariableSyntax, key: CredentialKey, wordInputIds = false): string {
+export function credentialValue(
+  request: EntryRequest,
+  syntax: VariableSyntax,
+  key: CredentialKey,
+  wordInputIds = false,
+): string {
   if (request.secrets === 'prompt') return `\${input:${inputId(request.name, key, wordInputIds)}}`;
   if (request.secrets === 'ref') return variableReference(syntax, VARIABLE_OF[key]);
   return literalValue(request, key);

@@ -146,7 +146,9 @@ describe('the client table', () => {
     assert.equal(written.mcp.service?.type, 'streamable-http');
 
     const listed = await findServiceEntries(contextIn(home).ctx, {});
-    assert.deepEqual(listed.entries, [{ client: ID, scope: 'user', file, name: 'service', mode: 'remote' }]);
+    assert.deepEqual(listed.entries, [
+      { client: ID, scope: 'user', file, name: 'service', mode: 'remote', url: MCP_URL, other_deployment: false },
+    ]);
 
     // The token variable is unset: the entry passes, the connection is not tried (nothing listens on port 9).
     const doctor = contextIn(home);

@@ -155,9 +155,17 @@ describe('Visual Studio and Claude Code share <solution>/.mcp.json', () => {
       ['visual-studio', 'project', file, 'proxy'],
     ]);
 
-    const ambiguous = await run(['mcp', 'doctor']);
-    assert.equal(ambiguous.code, 2, ambiguous.stdout + ambiguous.stderr);
-    assert.match(ambiguous.stderr, /2 entries match/);
+    const doctorAll = await run(['mcp', 'doctor']);
+    assert.equal(doctorAll.code, 0, doctorAll.stdout + doctorAll.stderr);
+    assert.match(
+      doctorAll.stdout + doctorAll.stderr,
+      /Checking 'service' of claude-code \(project scope\): remote mode/,
+    );
+    assert.match(
+      doctorAll.stdout + doctorAll.stderr,
+      /Checking 'service' of visual-studio \(project scope\): proxy mode/,
+    );
+    assert.match(doctorAll.stdout + doctorAll.stderr, /2 entries checked: 2 passed, 0 failed/);
     const vsDoctor = await run(['--json', 'mcp', 'doctor', '--client', 'visual-studio', '--scope', 'project']);
     assert.equal(vsDoctor.code, 0, vsDoctor.stdout + vsDoctor.stderr);
     const vsReport = JSON.parse(vsDoctor.stdout);

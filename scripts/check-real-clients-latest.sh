@@ -70,12 +70,16 @@ for row in $CLIENTS; do
   $SVC mcp install --client "$client" --name pw --mode remote >/dev/null 2>&1
   $SVC mcp install --client "$client" --name bearer --mode remote --auth bearer --token static >/dev/null 2>&1
   $SVC mcp install --client "$client" --name proxy --mode proxy >/dev/null 2>&1
+  seen=$(wc -l <"$HOME/dev.log")
   output=$(PATH="$(dirname "$bin"):$PATH" timeout 180 "$program" mcp list </dev/null 2>&1 | sed 's/\x1b\[[0-9;]*m//g')
+  # The MCP revisions it used: the sandbox logs a 2026 request with its revision and a 2025 handshake as a new session.
+  eras=$(tail -n +"$((seen + 1))" "$HOME/dev.log" | grep -oE '2026-07-28 server/discover|new session' | sed 's/new session/2025-11-25 initialize/' | sort -u | paste -sd, -)
   for entry in pw bearer proxy; do
     line=$(printf '%s\n' "$output" | grep -E "(^|[^a-z])$entry([^a-z]|$)" | grep -iE "$entry[: ]|$entry\$" | head -1 | tr -s ' ')
     # opencode prints the status on the line of the name: "✓ pw connected".
     verdict "$client" "${version:-?}" "$entry" "$line" "$kind"
   done
+  printf '%-11s %-22s %-8s %s\n' "$client" "${version:-?}" eras "${eras:-no MCP request reached the sandbox}"
 done
 echo "$passed passed, $failed failed, $missing not installable here (svcctl $($SVC --version), $(date -u +%Y-%m-%d))"
 [ "$failed" -eq 0 ]

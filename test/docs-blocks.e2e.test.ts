@@ -96,7 +96,10 @@ describe('the docs test itself', () => {
     const block: DocBlock = { file: 'old-README.md', line: 1, lang: 'sh', code: old, mode: { kind: 'run' } };
     await assert.rejects(check(block), (error: Error) => {
       // Whether jq reads ready.json before the sandbox writes it is a race: either way the block is refused.
-      assert.match(error.message, /line 5 failed \(exit [1-9]\d*\): svcctl event send|the sandbox's request log reached the output/);
+      assert.match(
+        error.message,
+        /line 5 failed \(exit [1-9]\d*\): svcctl event send|the sandbox's request log reached the output/,
+      );
       if (process.platform === 'linux')
         assert.match(error.message, /left running: .*svcctl(\.js)? dev --events-file events\.ndjson/);
       return true;

@@ -40,6 +40,8 @@ describe('svcctl dev: OpenID Connect discovery document', () => {
     ]) {
       assert.ok(Array.isArray(document[list]) && (document[list] as unknown[]).length > 0, list);
     }
+    // Section 3: "The algorithm RS256 MUST be included."
+    assert.ok((document.id_token_signing_alg_values_supported as unknown[]).includes('RS256'));
   });
 
   it('serves jwks_uri (a JWK Set) and answers authorization and token endpoints with OAuth errors', async () => {

@@ -20,8 +20,10 @@ export const JWKS_PATH = '/.well-known/jwks.json';
 export const AUTHORIZE_PATH = '/authorize';
 export const TOKEN_PATH = '/token';
 
-// Every field OpenID Connect Discovery 1.0 requires: clients validate the document against it. The key set is empty
-// (HS256), and /authorize and /token answer with OAuth errors pointing to the login endpoint (no browser sign-in).
+// Every field OpenID Connect Discovery 1.0 requires: clients validate the document against it. No ID token is ever
+// issued (no browser sign-in: /authorize and /token answer with OAuth errors pointing to the login endpoint), so the
+// ID-token algorithm is the RS256 that Discovery section 3 says must be listed, and the key set is empty: the
+// access tokens are HS256, whose secret is never published.
 export function openIdConfiguration(issuer: string): Record<string, unknown> {
   return {
     issuer,
@@ -31,7 +33,7 @@ export function openIdConfiguration(issuer: string): Record<string, unknown> {
     jwks_uri: `${issuer}${JWKS_PATH}`,
     response_types_supported: ['code'],
     subject_types_supported: ['public'],
-    id_token_signing_alg_values_supported: ['HS256'],
+    id_token_signing_alg_values_supported: ['RS256'],
     claims_supported: ['sub', 'email', 'iss', 'iat', 'exp'],
   };
 }

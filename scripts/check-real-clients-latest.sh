@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The newest published version of every MCP client on npm, against `svcctl dev`: each client's
 # own listing command, where it connects to each server (Claude Code, opencode, Gemini CLI, Qwen
-# Code and Factory droid print a status per server), run on what `svcctl mcp install` wrote. Three
+# Code and Factory droid print a status per server), run on what `svcctl mcp install` wrote (user scope,
+# secrets by reference in each client's own syntax, the variables exported by `svcctl dev --format sh`). Three
 # entries of one user at once per client (remote with the password, remote with a bearer token,
 # proxy through mcp-remote), so a client that opens several sessions at once is covered.
 # One line per client × entry, then "N passed, M failed, K not installable here". A client whose

@@ -2,13 +2,14 @@
 # Checks, offline, that real MCP clients accept the files `svcctl mcp install` writes,
 # and that the command lines of `svcctl mcp command` add the same entry.
 # Not part of `npm test` (the clients are big). Usage (the CLI agents: --agents, see check_agents; the newest
-# versions connecting to `svcctl dev`: --latest):
+# versions connecting to `svcctl dev`: --latest; only Claude Code's ${VAR} expansion per scope: --claude-vars):
 #   npm i --prefix /tmp/clients @openai/codex @anthropic-ai/claude-code @google/gemini-cli
 #   npm run build && scripts/check-real-clients.sh [/tmp/clients]
 set -u
 # --latest: the newest version of each client from npm, connecting to `svcctl dev` (check-real-clients-latest.sh).
 if [ "${1:-}" = "--latest" ]; then shift; exec "$(dirname "$0")/check-real-clients-latest.sh" "$@"; fi
 if [ "${1:-}" = "--agents" ]; then AGENTS_ONLY=1; shift; fi
+if [ "${1:-}" = "--claude-vars" ]; then CLAUDE_VARS_ONLY=1; shift; fi
 CLIENTS_DIR=${1:-/tmp/clients}
 BIN="$CLIENTS_DIR/node_modules/.bin"
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -181,4 +182,35 @@ grep ' /mcp ' "$log" | sed 's/^[^ ]* //'
 kill "$dev_pid"; wait "$dev_pid" 2>/dev/null; rm -rf "$home"
 }
 
-if [ -n "${AGENTS_ONLY:-}" ]; then check_agents "${1:-}"; else check_core; check_helper_online; fi
+# Online: the real Claude Code expands the ${VAR} references of `mcp install --mode remote` in each scope
+# (user and local in ~/.claude.json, project in .mcp.json): with the variables set every entry connects
+# (svcctl dev answers 401 without credentials); with them unset only the headersHelper entries do.
+# The project's servers are approved and its folder trusted in the temp HOME, as a person would in `claude`.
+check_claude_variables() {
+echo "=================== online: Claude Code expands \${VAR} in user, local and project scope (svcctl dev)"
+home=$(mktemp -d); mkdir -p "$home/bin" "$home/proj" "$home/.claude"; ln -s "$ROOT/bin/svcctl.js" "$home/bin/svcctl"
+printf '{"enableAllProjectMcpServers": true}\n' > "$home/.claude/settings.json"
+(
+  export HOME=$home PATH="$home/bin:$PATH"; export -n SERVICE_BASE_URL; cd "$home/proj" || exit 2
+  eval "$(svcctl dev --detach --format sh --log-file "$home/dev.log")"
+  trap 'kill "$SVCCTL_DEV_PID"; while kill -0 "$SVCCTL_DEV_PID" 2>/dev/null; do sleep 0.1; done' EXIT
+  SERVICE_ACCESS_TOKEN=$(printf '%s' "$SERVICE_PASSWORD" | svcctl login --email "$SERVICE_EMAIL" --password-stdin)
+  printf '%s' "$SERVICE_PASSWORD" | svcctl login --save --email "$SERVICE_EMAIL" --password-stdin >/dev/null
+  export SERVICE_ACCESS_TOKEN
+  for scope in user local project; do
+    s=${scope:0:1}
+    svcctl mcp install --client claude-code --scope $scope --mode remote --name $s-pw >/dev/null 2>&1
+    svcctl mcp install --client claude-code --scope $scope --mode remote --auth bearer --token static --name $s-bearer >/dev/null 2>&1
+    svcctl mcp install --client claude-code --scope $scope --mode remote --auth bearer --token helper --name $s-helper >/dev/null 2>&1
+  done
+  node -e 'const fs=require("fs"),[f,d]=process.argv.slice(1),j=JSON.parse(fs.readFileSync(f));j.projects[d].hasTrustDialogAccepted=true;fs.writeFileSync(f,JSON.stringify(j,null,2))' "$home/.claude.json" "$home/proj"
+  echo "--- variables set"; run "$BIN/claude" mcp list
+  echo "--- variables unset"; (unset SERVICE_EMAIL SERVICE_PASSWORD SERVICE_ACCESS_TOKEN; run "$BIN/claude" mcp list)
+  echo "--- svcctl dev's log of /mcp: requests per answer and credential"
+  grep ' POST /mcp ' "$home/dev.log" | sed -E 's/^[^ ]* POST \/mcp ([0-9]+)( \(closed\))? [0-9.]+ms +/\1 /; s/ 20[0-9-]+ [a-z/]+$//; s/ sha256:[0-9a-f]+//' | sort | uniq -c
+)
+rm -rf "$home"
+}
+
+if [ -n "${CLAUDE_VARS_ONLY:-}" ]; then check_claude_variables; exit; fi
+if [ -n "${AGENTS_ONLY:-}" ]; then check_agents "${1:-}"; else check_core; check_helper_online; check_claude_variables; fi

@@ -44,12 +44,6 @@ export const claudeCode: ClientSpec = {
     timeoutMs: 10_000,
     env: { CLAUDE_CODE_MCP_SERVER_NAME: 'server-name', CLAUDE_CODE_MCP_SERVER_URL: 'server-url' },
   },
-  extraNotes: (request) =>
-    request.secrets === 'ref' && request.scope !== 'project'
-      ? [
-          'Claude Code documents ${VAR} expansion for .mcp.json; if a user/local-scope server gets no credentials, use --scope project or --secrets literal.',
-        ]
-      : [],
   addCommand: claudeCodeAddCommand,
 };
 

@@ -5,7 +5,10 @@
 # `mcp install --dry-run`, and the first `npx`-style run from the tarball.
 # Prints the tarball size, the installed size and the install time.
 # Usage: bash scripts/check-package.sh        (RUNS=3 repeats the install to show the spread)
+#        bash scripts/check-package.sh --tarball FILE   (checks a tarball `npm pack` already made)
 set -euo pipefail
+given_tarball=
+if [ "${1:-}" = --tarball ]; then given_tarball=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); fi
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/svcctl-pack-XXXXXX")
 dev_pid=
@@ -24,8 +27,12 @@ cd "$repo"
 deps=$(node -p "Object.keys(require('./package.json').dependencies ?? {}).join(' ')")
 [ -z "$deps" ] || fail "package.json has dependencies ($deps): dist/ bundles them, so add them with npm install -D" \
   "(a native module that cannot be bundled goes to optionalDependencies, external in scripts/build.mjs)"
-tarball=$(npm pack --pack-destination "$work" --silent "${npm_quiet[@]}" | tail -n 1)
-tarball="$work/$tarball"
+if [ -n "$given_tarball" ]; then
+  tarball=$given_tarball
+else
+  tarball=$(npm pack --pack-destination "$work" --silent "${npm_quiet[@]}" | tail -n 1)
+  tarball="$work/$tarball"
+fi
 tarball_bytes=$(wc -c <"$tarball" | tr -d ' ')
 echo "check-package: tarball $(basename "$tarball"): $((tarball_bytes / 1024)) KiB ($tarball_bytes bytes)"
 

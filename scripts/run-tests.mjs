@@ -2,14 +2,20 @@
 // shell, a terminal, an MCP client) as a process because the process is what they test; every other test file runs
 // svcctl in-process. `all` runs both in one runner, end-to-end files first: they are the longest, and starting them
 // first keeps both cores busy to the end instead of waiting for the last slow file of each half.
+// `--package` also runs scripts/check-package.sh beside the tests (it mostly waits on npm), its output printed after
+// theirs; the tarball is packed before the tests start, since packing rebuilds the dist/ that they run.
 // Node 20's --test takes no globs, so the files are listed here.
-import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
-const list = process.argv[2] === '--list';
-const kind = process.argv[list ? 3 : 2];
+const args = process.argv.slice(2);
+const list = args.includes('--list');
+const withPackage = args.includes('--package');
+const kind = args.find((arg) => !arg.startsWith('--'));
 if (kind !== 'unit' && kind !== 'e2e' && kind !== 'all') {
-  console.error('usage: node scripts/run-tests.mjs [--list] unit|e2e|all');
+  console.error('usage: node scripts/run-tests.mjs [--list] [--package] unit|e2e|all');
   process.exit(2);
 }
 const names = readdirSync('test')
@@ -22,7 +28,35 @@ if (list) {
   console.log(files.join('\n'));
   process.exit(0);
 }
-const run = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=4', ...files], {
-  stdio: 'inherit',
-});
-process.exit(run.status ?? 1);
+
+/** Runs a command to its end; resolves with its exit code and, when captured, its output. */
+function run(command, commandArgs, capture) {
+  return new Promise((resolve) => {
+    const child = spawn(command, commandArgs, { stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    let output = '';
+    child.stdout?.on('data', (chunk) => (output += chunk));
+    child.stderr?.on('data', (chunk) => (output += chunk));
+    child.once('close', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+let packageCheck = Promise.resolve({ code: 0, output: '' });
+let packDir;
+if (withPackage) {
+  packDir = mkdtempSync(join(tmpdir(), 'svcctl-test-pack-'));
+  const pack = spawnSync('npm', ['pack', '--pack-destination', packDir, '--silent', '--no-audit', '--no-fund'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const tarball = pack.stdout.trim().split('\n').at(-1);
+  if (pack.status !== 0 || !tarball) {
+    console.error('npm pack failed: the package check cannot run');
+    process.exit(1);
+  }
+  packageCheck = run('bash', ['scripts/check-package.sh', '--tarball', join(packDir, tarball)], true);
+}
+const tests = await run(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=4', ...files], false);
+const checked = await packageCheck;
+if (packDir) rmSync(packDir, { recursive: true, force: true });
+process.stdout.write(checked.output);
+process.exit(tests.code || checked.code);

@@ -71,3 +71,55 @@ describe('mcp install --mode remote without --auth', () => {
     }
   });
 });
+
+describe('logout of a saved deployment', () => {
+  const QUESTION = /Also forget the deployment 'prod' \(https:\/\/acme\.example\.com\/api\)\?/;
+  const saved = async (): Promise<string> => {
+    const home = await tempDir('svcctl-prompts-');
+    const add = await runCliInProcess(['deployment', 'add', 'prod', BASE], { home });
+    assert.equal(add.code, 0, add.stderr);
+    return home;
+  };
+  const names = async (home: string): Promise<string[]> =>
+    JSON.parse((await runCliInProcess(['--json', 'deployment', 'list'], { home })).stdout).map(
+      (d: { name: string }) => d.name,
+    );
+
+  it('on a terminal asks, default no: Enter keeps the deployment', async () => {
+    const home = await saved();
+    const run = await runAtTerminal(['logout'], { home, answers: [[QUESTION, ENTER]] });
+    assert.equal(run.code, 0, run.screen);
+    assert.match(run.screen, /\(y\/N\)/);
+    assert.deepEqual(await names(home), ['prod']);
+    assert.match(run.screen, /'svcctl deployment remove prod' forgets it too/);
+  });
+
+  it('"y" forgets it as deployment remove does', async () => {
+    const home = await saved();
+    const run = await runAtTerminal(['logout'], { home, answers: [[QUESTION, `y${ENTER}`]] });
+    assert.equal(run.code, 0, run.screen);
+    assert.match(run.screen, /deployment 'prod' removed/);
+    assert.deepEqual(await names(home), []);
+    assert.equal(run.stdout, '');
+  });
+
+  it('off a terminal nothing is asked and it is kept; --forget-deployment forgets it without asking', async () => {
+    const home = await saved();
+    const kept = await runCliInProcess(['logout'], { home });
+    assert.equal(kept.code, 0, kept.stderr);
+    assert.doesNotMatch(kept.stderr, QUESTION);
+    assert.match(kept.stderr, /'svcctl deployment remove prod' forgets it too/);
+    assert.deepEqual(await names(home), ['prod']);
+    const forgot = await runCliInProcess(['--json', 'logout', '--forget-deployment'], { home });
+    assert.equal(forgot.code, 0, forgot.stderr);
+    assert.deepEqual(JSON.parse(forgot.stdout), { base_url: BASE, removed: false, deployment_removed: 'prod' });
+    assert.deepEqual(await names(home), []);
+  });
+
+  it('--no-input on a terminal: no question, the deployment stays', async () => {
+    const home = await saved();
+    const run = await runAtTerminal(['--no-input', 'logout'], { home });
+    assert.equal(run.code, 0, run.screen);
+    assert.deepEqual(await names(home), ['prod']);
+  });
+});

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCliInProcess } from './helpers/cli-in-process.js';
@@ -52,6 +52,34 @@ describe('mcp install --mode remote without --auth', () => {
     const run = await runAtTerminal(install, { home, env: ENV, answers: [[AUTH_QUESTION, CTRL_C]] });
     assert.equal(run.code, 130, run.screen);
     assert.ok(!existsSync(cursorFile(home)));
+  });
+
+  it('a --format file cannot run a helper: the question starts at the access token', async () => {
+    const home = await tempDir('svcctl-prompts-');
+    const args = ['mcp', 'install', '--config', 'mcp.json', '--format', 'mcpServers', '--mode', 'remote'];
+    // A --format file holds literal values: the password comes from the environment, not a second question.
+    const env = { ...ENV, SERVICE_PASSWORD: 'pw-1' };
+    const run = await runAtTerminal(args, { home, env, answers: [[AUTH_QUESTION, `${DOWN}${ENTER}`]] });
+    assert.equal(run.code, 0, run.screen);
+    assert.doesNotMatch(run.screen, /token helper/);
+    const entry = JSON.parse(await readFile(join(home, 'mcp.json'), 'utf8')).mcpServers.service;
+    assert.deepEqual(Object.keys(entry.headers).sort(), ['X-Service-Email', 'X-Service-Password']);
+  });
+
+  it('without --client, remote mode chosen at the prompt gets the same question', async () => {
+    const home = await tempDir('svcctl-prompts-');
+    await mkdir(join(home, '.cursor'));
+    const run = await runAtTerminal(['mcp', 'install'], {
+      home,
+      env: ENV,
+      answers: [
+        [/Which clients\?/, ` ${ENTER}`],
+        [/Which mode\?/, `${DOWN}${ENTER}`],
+        [AUTH_QUESTION, ENTER],
+      ],
+    });
+    assert.equal(run.code, 0, run.screen);
+    assert.deepEqual(((await entryOf(home)).args as string[]).slice(-2), ['mcp', 'proxy']);
   });
 
   it('off a terminal nothing is asked and the ✓ line says which method was written', async () => {

@@ -88,7 +88,8 @@ export async function chooseModeAndAuth(
       : choice,
   );
   const mode = options.mode ?? (await promptChoice(ctx, 'Which mode?', modes, '--mode'));
-  if (options.auth !== undefined || mode === 'local') return { ...options, mode, auth: options.auth ?? 'password' };
+  if (options.auth !== undefined || options.token !== undefined || mode === 'local')
+    return { ...options, mode, auth: options.auth ?? 'password' };
   return {
     ...options,
     mode,

@@ -114,7 +114,7 @@ test('one token per base URL; logout forgets only that one', async () => {
 
   const again = await runCli(['--json', 'logout'], { home, env: { SERVICE_BASE_URL: server.baseUrl } });
   assert.equal(again.code, 0);
-  assert.deepEqual(JSON.parse(again.stdout), { base_url: server.baseUrl, removed: false });
+  assert.deepEqual(JSON.parse(again.stdout), { base_url: server.baseUrl, removed: false, deployment_removed: null });
 });
 
 async function saveExpired(home: string, baseUrl: string): Promise<string> {

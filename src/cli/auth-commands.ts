@@ -86,9 +86,10 @@ export function registerAuthCommands(program: Command, contextFor: ContextFactor
 
   program
     .command('logout')
-    .description('forget the token saved for the base URL')
-    .action(async (_options, command) => {
+    .description('forget the token saved for the base URL (on a terminal, offers to forget its saved deployment)')
+    .option('--forget-deployment', 'also forget the saved deployment of that base URL, without asking')
+    .action(async (options, command) => {
       const { runLogout } = await import('../commands/logout.js');
-      await runLogout(contextFor(command));
+      await runLogout(contextFor(command), options);
     });
 }

@@ -19,7 +19,7 @@ import {
 } from '../mcp/install/entry-request.js';
 import { fileTargetOf, planInstall } from '../mcp/install/install-plan.js';
 import { movedNote, removalsElsewhere } from '../mcp/install/stale-entries.js';
-import { chooseClients, chooseModeAndAuth } from '../mcp/install/interactive-choice.js';
+import { chooseAuth, chooseClients, chooseModeAndAuth } from '../mcp/install/interactive-choice.js';
 import { resolveLiterals } from '../mcp/install/literal-values.js';
 import { checkLiteralsInRepository } from '../mcp/install/literal-in-repo.js';
 import { renderEntry, type Target } from '../mcp/clients/render-entry.js';
@@ -42,7 +42,12 @@ async function chooseTargets(
   options: McpInstallOptions,
 ): Promise<{ targets: Target[]; options: McpInstallOptions }> {
   const targets = explicitTargets(options);
-  if (targets.length > 0) return { targets, options };
+  if (targets.length > 0) {
+    // Without --auth a remote entry would send the password: on a terminal the user picks, off one nothing changes.
+    if (options.mode !== 'remote' || options.auth !== undefined || options.token !== undefined || !canPrompt(ctx))
+      return { targets, options };
+    return { targets, options: { ...options, ...(await chooseAuth(ctx, options.mode, targets)) } };
+  }
   if (options.config !== undefined)
     throw usageError('--config needs --client <id> or --format mcpServers|servers|toml');
   const clients = await chooseClients(ctx, clientEnvOf(ctx, options), 'install the server');
@@ -203,7 +208,7 @@ export async function runMcpInstall(ctx: Context, given: McpInstallOptions): Pro
   const { targets, options } = await chooseTargets(ctx, given);
   const prepared = await prepareAll(ctx, targets, options);
   await sayDeployment(ctx, prepared);
-  sayAuth(ctx, prepared, given);
+  sayAuth(ctx, prepared, options);
   const clientEnv = clientEnvOf(ctx, options);
   const fileTargets = prepared.map(({ request }) =>
     fileTargetOf(request.target, request.name, request.scope, clientEnv, options.config, ctx),

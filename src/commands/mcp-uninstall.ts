@@ -7,7 +7,7 @@
 import { DEFAULT_SERVER_NAME } from '../core/constants.js';
 import type { Context } from '../core/context.js';
 import { usageError } from '../core/errors.js';
-import { applyChanges, planAll, showDryRun } from '../mcp/install/apply-plans.js';
+import { applyChanges, planAll, showDryRun, type PlannedChange } from '../mcp/install/apply-plans.js';
 import type { FileSnapshot } from '../fs/safe-write.js';
 import { clientEnvOf, explicitTargets, scopeFor, type McpEntryOptions } from '../mcp/install/entry-request.js';
 import { fileTargetOf, planUninstall } from '../mcp/install/install-plan.js';
@@ -59,6 +59,16 @@ async function chooseTargets(ctx: Context, options: McpUninstallOptions): Promis
   return clients.map((client) => ({ client }));
 }
 
+/** A file svcctl created (its record says so) that would be left as an empty shell is removed instead. */
+async function markCreatedFiles(ctx: Context, changes: PlannedChange[]): Promise<void> {
+  const removing = changes.filter((change) => change.plan.status === 'removed');
+  if (removing.length === 0) return;
+  const { createdBySvcctl, isEmptyShell } = await import('../mcp/install/created-files.js');
+  for (const change of removing)
+    change.removeFile =
+      isEmptyShell(change.plan.target, change.plan.after) && (await createdBySvcctl(ctx, change.plan.target.file));
+}
+
 export async function runMcpUninstall(ctx: Context, options: McpUninstallOptions): Promise<void> {
   const name = options.name ?? DEFAULT_SERVER_NAME;
   const removals = options.all
@@ -81,6 +91,7 @@ export async function runMcpUninstall(ctx: Context, options: McpUninstallOptions
       confirm: true,
     };
   });
+  await markCreatedFiles(ctx, changes);
   // The places other versions of the client read: our entry goes from every place svcctl knows.
   const elsewhere = await removalsElsewhere(ctx, removals, clientEnv, options.config, 'all');
   const all = [...changes, ...elsewhere];

@@ -21,6 +21,8 @@ export interface PlannedChange {
   /** Unset when the user confirmed this very diff at a prompt: a file changed since is then left alone (exit 7). */
   reapply?: (snapshot: FileSnapshot) => Promise<FilePlan>;
   confirm?: boolean;
+  /** Uninstall: svcctl created the file and the removal leaves only its empty shell, so the file goes. */
+  removeFile?: boolean;
 }
 
 export interface ChangeReport {
@@ -69,6 +71,13 @@ export function describeChange(change: PlannedChange, dryRun: boolean): string {
   return `${where}: ${verb} '${name}' ${preposition} ${file}`;
 }
 
+function fileRemovalNote(change: PlannedChange, dryRun: boolean, backup?: string | null): string {
+  const file = change.plan.target.file;
+  return dryRun
+    ? `  would remove ${file}: svcctl created it and nothing else would be left in it`
+    : `  removed ${file}${backup ? ` and ${backup}` : ''}: svcctl created it and nothing else was left in it`;
+}
+
 export function diffOf(change: PlannedChange): string {
   const { plan } = change;
   return unifiedDiff(plan.target.file, plan.before, plan.after, change.secrets);
@@ -94,6 +103,7 @@ export function showDryRun(ctx: Context, changes: PlannedChange[]): void {
   for (const change of changes) {
     if (!ctx.globals.json && hasDiff(change)) ctx.out.raw(`${diffOf(change)}\n`);
     ctx.out.info(describeChange(change, true));
+    if (change.removeFile) ctx.out.info(fileRemovalNote(change, true));
   }
   if (ctx.globals.json) {
     ctx.out.jsonResult(
@@ -119,8 +129,19 @@ export async function applyChanges(
       reports.push(reportOf(change, undefined));
       continue;
     }
+    if (change.removeFile) {
+      const { removeCreatedFile } = await import('./created-files.js');
+      const removed = await removeCreatedFile(ctx, change.plan.target, change.plan.before);
+      if (removed) {
+        ctx.out.success(describeChange(change, false));
+        ctx.out.info(fileRemovalNote(change, false, removed.backup));
+        reports.push(reportOf(change, undefined));
+        continue;
+      }
+    }
     try {
       const result = await writeChange(ctx, change, options);
+      if (result.written && change.plan.status === 'created') await remember(ctx, change.plan.target.file);
       if (change.confirm && change.reapply) await confirmWritten(ctx, change, options);
       if (result.written) ctx.out.success(describeChange(change, false));
       else ctx.out.info(describeChange(change, false));
@@ -139,6 +160,12 @@ export async function applyChanges(
   if (ctx.globals.json) ctx.out.jsonResult(reports);
   if (failed) throw exitWith(ExitCode.UnsafeConfig);
   return reports;
+}
+
+/** Not recorded, the file is only never removed by uninstall: a state folder that cannot be written fails no install. */
+async function remember(ctx: Context, file: string): Promise<void> {
+  const { recordCreated } = await import('./created-files.js');
+  await recordCreated(ctx, file).catch(() => undefined);
 }
 
 async function confirmWritten(ctx: Context, change: PlannedChange, options: { backup: boolean }): Promise<void> {

@@ -116,10 +116,7 @@ export async function planInstall(
   const snapshot = given ?? (await readSnapshot(target.file));
   const before = snapshot.text;
   // Continue's config.yaml needs name and version at the top (newFileFields).
-  const start =
-    !snapshot.exists && target.client?.newFileFields && target.format === 'yaml'
-      ? yamlText(target.client.newFileFields)
-      : before;
+  const start = snapshot.exists ? before : newFileStart(target);
   const document = openDocument(target.format, start, target.file, target.client);
   const existing = document.get(target.entryPath);
   const entrySame = existing !== undefined && sameValue(existing, rendered.value);
@@ -143,15 +140,16 @@ export async function planUninstall(target: FileTarget, given?: FileSnapshot): P
   const document = openDocument(target.format, before, target.file, target.client);
   const existing = document.get(target.entryPath);
   if (existing === undefined) return { target, snapshot, realFile, before, after: before, status: 'absent', existing };
-  return {
-    target,
-    snapshot,
-    realFile,
-    before,
-    after: withoutEmptyParent(target, document.remove(target.entryPath)),
-    status: 'removed',
-    existing,
-  };
+  return { target, snapshot, realFile, before, after: textWithoutEntry(target, document), status: 'removed', existing };
+}
+
+export function textWithoutEntry(target: FileTarget, document: ConfigDocument): string {
+  return withoutEmptyParent(target, document.remove(target.entryPath));
+}
+
+/** What svcctl writes into a new file before the entry (Continue's config.yaml needs name and version first). */
+export function newFileStart(target: FileTarget): string {
+  return target.client?.newFileFields && target.format === 'yaml' ? yamlText(target.client.newFileFields) : '';
 }
 
 function withoutEmptyParent(target: FileTarget, text: string): string {

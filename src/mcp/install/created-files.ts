@@ -1,0 +1,157 @@
+/**
+ * The config files `mcp install` created (none was there before its write), kept in svcctl's state folder
+ * (0600): `mcp uninstall` removes such a file once it holds nothing but the empty shell svcctl would write.
+ * The record, never the content, says who made a file; a file the user made is never removed.
+ */
+import { lstat, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { stateDir } from '../../config/config-dir.js';
+import type { Context } from '../../core/context.js';
+import { lockForWriting, readSnapshot, unchangedSince, updateSafely } from '../../fs/safe-write.js';
+import { sameValue } from '../files/config-document.js';
+import { checkTarget, newFileStart, openDocument, textWithoutEntry, type FileTarget } from './install-plan.js';
+
+interface CreatedFiles {
+  version: 1;
+  files: string[];
+}
+
+export const createdFilesPath = (ctx: Pick<Context, 'env' | 'homeDir'>): string =>
+  join(stateDir(ctx), 'created-files.json');
+
+function parse(text: string): CreatedFiles {
+  try {
+    const value = JSON.parse(text) as Partial<CreatedFiles>;
+    if (Array.isArray(value.files)) return { version: 1, files: value.files.filter((f) => typeof f === 'string') };
+  } catch {
+    // An unreadable record names no file: nothing is removed on its word.
+  }
+  return { version: 1, files: [] };
+}
+
+async function ownRecord(path: string): Promise<boolean> {
+  try {
+    const info = await lstat(path);
+    return info.isFile() && info.nlink === 1 && (process.getuid === undefined || info.uid === process.getuid());
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
+async function readRecord(ctx: Context): Promise<CreatedFiles> {
+  const path = createdFilesPath(ctx);
+  if (!(await ownRecord(path))) return { version: 1, files: [] };
+  const snapshot = await readSnapshot(path).catch(() => undefined);
+  return parse(snapshot?.exists ? snapshot.text : '');
+}
+
+async function changeRecord(ctx: Context, change: (files: Set<string>) => boolean): Promise<void> {
+  const path = createdFilesPath(ctx);
+  // A link or someone else's file in svcctl's state folder is not written through: the file is then not recorded.
+  if (!(await ownRecord(path))) return;
+  await updateSafely(
+    path,
+    (snapshot) => {
+      const files = new Set(parse(snapshot.text).files);
+      if (!change(files)) return undefined;
+      return `${JSON.stringify({ version: 1, files: [...files].sort() }, null, 2)}\n`;
+    },
+    { mode: 0o600, privateFolder: true, backup: false },
+  );
+}
+
+export async function recordCreated(ctx: Context, file: string): Promise<void> {
+  const path = resolve(file);
+  await changeRecord(ctx, (files) => {
+    if (files.has(path)) return false;
+    files.add(path);
+    return true;
+  });
+}
+
+async function forgetCreated(ctx: Context, file: string): Promise<void> {
+  const path = resolve(file);
+  await changeRecord(ctx, (files) => files.delete(path));
+}
+
+export async function createdBySvcctl(ctx: Context, file: string): Promise<boolean> {
+  return (await readRecord(ctx)).files.includes(resolve(file));
+}
+
+// A named list (Continue's YAML) finds an entry by its name field.
+const placeholder = (target: FileTarget): Record<string, string> => ({ name: target.entryPath.at(-1) ?? '' });
+
+const squeezed = (text: string): string => text.replace(/\s+/g, '');
+
+/** The file svcctl would leave after adding and removing an entry in a new file: same keys, no comment, no other text. */
+export function isEmptyShell(target: FileTarget, text: string): boolean {
+  if (text.trim() === '') return true;
+  try {
+    const start = newFileStart(target);
+    const withEntry = openDocument(target.format, start, target.file, target.client).set(
+      target.entryPath,
+      placeholder(target),
+    );
+    const shell = textWithoutEntry(target, openDocument(target.format, withEntry, target.file, target.client));
+    if (squeezed(shell) !== squeezed(text)) return false;
+    const value = (t: string) => openDocument(target.format, t, target.file, target.client).get([]);
+    return sameValue(value(shell), value(text));
+  } catch {
+    return false;
+  }
+}
+
+/** A backup holds no user content when it is the shell, or the shell with only our entry in it. */
+function backupIsOurs(target: FileTarget, text: string): boolean {
+  if (isEmptyShell(target, text)) return true;
+  try {
+    const document = openDocument(target.format, text, target.file, target.client);
+    return document.get(target.entryPath) !== undefined && isEmptyShell(target, textWithoutEntry(target, document));
+  } catch {
+    return false;
+  }
+}
+
+/** Not a link, no second name, the user's own: svcctl's rename leaves nothing else. */
+async function plainFile(path: string, uid: number | undefined): Promise<boolean> {
+  const info = await lstat(path).catch(() => undefined);
+  return info?.isFile() === true && info.nlink === 1 && (uid === undefined || info.uid === uid);
+}
+
+export interface Removed {
+  backup: string | null;
+}
+
+/**
+ * Removes the file when it still holds exactly `expected` (under its lock, so no write of another svcctl is
+ * lost); undefined when it changed, for the caller to edit it as usual. Its .bak goes with it when it is ours.
+ */
+export async function removeCreatedFile(
+  ctx: Context,
+  target: FileTarget,
+  expected: string,
+): Promise<Removed | undefined> {
+  const file = target.file;
+  // Looked at again right before: a link may have been planted since planning.
+  await checkTarget(target);
+  if (!(await plainFile(file, ctx.uid))) return undefined;
+  const lock = await lockForWriting(file, file, {});
+  try {
+    const snapshot = await readSnapshot(file);
+    if (!snapshot.exists || snapshot.path !== snapshot.realPath || snapshot.text !== expected) return undefined;
+    if (!(await unchangedSince(snapshot))) return undefined;
+    await rm(file);
+  } finally {
+    await lock.release();
+  }
+  await forgetCreated(ctx, file);
+  const backup = `${file}.bak`;
+  if (!(await plainFile(backup, ctx.uid))) return { backup: null };
+  const text = await readSnapshot(backup).then(
+    (snapshot) => snapshot.text,
+    () => undefined,
+  );
+  if (text === undefined || !backupIsOurs(target, text)) return { backup: null };
+  await rm(backup, { force: true });
+  return { backup };
+}

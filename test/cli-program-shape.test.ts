@@ -40,3 +40,10 @@ test('completion still walks the whole tree', async () => {
   for (const word of ['install', 'doctor', 'send', 'flush', 'login', 'logout'])
     assert.ok(bash.stdout.includes(word), `completion knows ${word}`);
 });
+
+test('completion rejects an unknown shell with exit 2, naming the choices', async () => {
+  const result = await runCli(['completion', 'tcsh']);
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /bash, zsh, fish|"bash", "zsh", "fish"/);
+  assert.equal(result.stdout, '');
+});

@@ -37,8 +37,10 @@ async function loggedInHome(dev: DevServer, now?: () => Date): Promise<string> {
 
 describe('svcctl mcp proxy against svcctl dev --token-ttl 2, on a clock the test moves', () => {
   let dev: DevServer;
-  let offsetMs = 0;
-  const now = (): Date => new Date(Date.now() + offsetMs);
+  // Time stands still unless the test moves it: on a loaded machine real seconds would expire a 2 s token
+  // between the proxy's check and the sandbox's. A whole second, as JWT times are.
+  let clockMs = Math.floor(Date.now() / 1000) * 1000;
+  const now = (): Date => new Date(clockMs);
   before(async () => {
     dev = await startDev(['--token-ttl', '2', '--user', `${USER.email}:${USER.password}`], { now });
   });
@@ -57,7 +59,7 @@ describe('svcctl mcp proxy against svcctl dev --token-ttl 2, on a clock the test
     });
     try {
       assert.deepEqual((await proxy.client.listTools()).tools.map((tool) => tool.name).sort(), TOOLS);
-      offsetMs += 2600; // past the 2 s lifetime of every token issued so far
+      clockMs += 2600; // past the 2 s lifetime of every token issued so far
       assert.deepEqual((await proxy.client.listTools()).tools.map((tool) => tool.name).sort(), TOOLS);
       const whoami = (await proxy.client.callTool({ name: 'whoami', arguments: {} })) as {
         content: Array<{ text: string }>;

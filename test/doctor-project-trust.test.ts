@@ -12,6 +12,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runCli, type RunResult } from './helpers/cli.js';
+import { projectInstall } from './helpers/project-fixture.js';
 import { startEchoMcpServer, type EchoMcpServer } from './helpers/echo-servers.js';
 import {
   commandEntry,
@@ -96,23 +97,7 @@ describe('an entry exactly as svcctl writes it', () => {
       SERVICE_MCP_URL: echo.url('answer', 'plain'),
       SERVICE_ACCESS_TOKEN: token,
     };
-    const install = await run(
-      p,
-      [
-        'mcp',
-        'install',
-        '--client',
-        'claude-code',
-        '--scope',
-        'project',
-        '--mode',
-        'remote',
-        '--auth',
-        'bearer',
-        ...args,
-      ],
-      env,
-    );
+    const install = await run(p, projectInstall('--mode', 'remote', '--auth', 'bearer', ...args), env);
     assert.equal(install.code, 0, install.stderr);
     return { p, env };
   }

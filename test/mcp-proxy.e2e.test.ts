@@ -1,6 +1,6 @@
 /**
- * `svcctl mcp proxy` as the process an MCP client starts (its tokens over time are tested in-process, in
- * mcp-proxy-tokens.test.ts). Against an MCP server made in the test (the SDK's McpServer on node:http, one
+ * `svcctl mcp proxy` as the process an MCP client starts (its tokens over time and its bridge between protocol
+ * eras are tested in-process: mcp-proxy-tokens.test.ts, mcp-proxy-eras.test.ts). Against an MCP server made in the test (the SDK's McpServer on node:http, one
  * session): messages pass both ways, including notifications and requests from the server to the client; every
  * request carries the credentials; a 401 in the middle of a session is answered by reading the password again,
  * in the same session. Against the sandbox: stdout holds only JSON-RPC, the process ends when stdin closes, no

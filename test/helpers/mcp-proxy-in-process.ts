@@ -16,10 +16,21 @@ export interface InProcessProxy {
   close(): Promise<number>;
 }
 
-export async function startProxyInProcess(
+export interface ProxyStreams {
+  /** What the client writes: the proxy's stdin. */
+  stdin: PassThrough;
+  /** What the proxy answers: its stdout. */
+  stdout: PassThrough;
+  stderr(): string;
+  /** The proxy's exit code, once its stdin ended. */
+  exit: Promise<number>;
+}
+
+/** The proxy's own ends, for a client of the test's choosing (any SDK, or raw JSON-RPC lines). */
+export function startProxyStreams(
   args: string[],
   options: { home: string; env?: Record<string, string | undefined>; now?: () => Date },
-): Promise<InProcessProxy> {
+): ProxyStreams {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const stderr = new PassThrough();
@@ -35,16 +46,23 @@ export async function startProxyInProcess(
     program: { execPath: process.execPath, script: BIN },
     ...(options.now ? { now: options.now } : {}),
   });
-  const text = (): string => Buffer.concat(errChunks).toString('utf8');
+  return { stdin, stdout, stderr: () => Buffer.concat(errChunks).toString('utf8'), exit };
+}
+
+export async function startProxyInProcess(
+  args: string[],
+  options: { home: string; env?: Record<string, string | undefined>; now?: () => Date },
+): Promise<InProcessProxy> {
+  const { stdin, stdout, stderr, exit } = startProxyStreams(args, options);
   const client = new Client({ name: 'svcctl-proxy-test', version: '1.0.0' });
   // The SDK's stdio server transport reads one stream and writes another: here the proxy's stdout and stdin.
   const transport = new StdioServerTransport(stdout, stdin);
   const connected = client.connect(transport).then(() => 'connected' as const);
   const outcome = await Promise.race([connected, exit]);
-  if (outcome !== 'connected') throw new Error(`the proxy exited with ${outcome} before connecting: ${text()}`);
+  if (outcome !== 'connected') throw new Error(`the proxy exited with ${outcome} before connecting: ${stderr()}`);
   return {
     client,
-    stderr: text,
+    stderr,
     close: async () => {
       await client.close();
       stdin.end();

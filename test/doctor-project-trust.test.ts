@@ -12,7 +12,6 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runCli, type RunResult } from './helpers/cli.js';
-import { projectInstall } from './helpers/project-fixture.js';
 import { startEchoMcpServer, type EchoMcpServer } from './helpers/echo-servers.js';
 import {
   commandEntry,
@@ -21,8 +20,9 @@ import {
   neverAppears,
   type Project,
   project,
+  projectInstall,
   SECRETS,
-} from './helpers/project-trust.js';
+} from './helpers/project-fixtures.js';
 import { isOwnEntry } from '../src/mcp/doctor/own-entry.js';
 import { allClients, CLIENTS } from '../src/mcp/clients/table.js';
 import type { EntryRequest } from '../src/mcp/types.js';
@@ -38,7 +38,7 @@ const run = (p: Project, args: string[], env: Record<string, string> = {}): Prom
   runCli(args, { home: p.home, cwd: p.dir, env: { ...SECRETS, ...env } });
 const STATUS = ['status', '--check'];
 
-describe('a project entry svcctl did not write', () => {
+describe('a project entry svcctl did not write', { concurrency: true }, () => {
   for (const [label, entry] of [
     ['command', commandEntry],
     ['headersHelper', helperEntry],
@@ -86,7 +86,7 @@ describe('a project entry svcctl did not write', () => {
   });
 });
 
-describe('an entry exactly as svcctl writes it', () => {
+describe('an entry exactly as svcctl writes it', { concurrency: true }, () => {
   const token = 'project-trust-token-7788';
 
   async function installed(args: string[]): Promise<{ p: Project; env: Record<string, string> }> {

@@ -13,7 +13,7 @@ import { describe, it } from 'node:test';
 import { CLIENTS } from '../src/mcp/clients/table.js';
 import type { ClientEnv, ClientId, Scope } from '../src/mcp/types.js';
 import { runCliInProcess } from './helpers/cli-in-process.js';
-import { projectInstall } from './helpers/project-fixture.js';
+import { projectInstall } from './helpers/project-fixtures.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 const MCP_URL = 'https://acme.example.com/mcp';

@@ -11,7 +11,7 @@ import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCliInProcess } from './helpers/cli-in-process.js';
-import { type ProjectFolder, projectFolder, projectInstall } from './helpers/project-fixture.js';
+import { type ProjectFolder, projectFolder, projectInstall } from './helpers/project-fixtures.js';
 
 const MCP_URL = 'https://acme.example.com/mcp';
 const PASSWORD = 'alice-project-pw-9';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { BIN, placeFile } from './helpers/cli.js';
-import { commandEntry, DOCTOR, neverAppears, project, SECRETS } from './helpers/project-trust.js';
+import { commandEntry, DOCTOR, neverAppears, project, SECRETS } from './helpers/project-fixtures.js';
 import { tempDir } from './helpers/temp-dirs.js';
 import { hasScript, shellQuote, underTerminal } from './helpers/terminal.js';
 

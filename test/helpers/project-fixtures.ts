@@ -1,13 +1,42 @@
 /**
- * A cloned project whose `.mcp.json` holds an entry svcctl did not write: a program of the project's choosing
- * (its command, or Claude Code's headersHelper) that writes a marker file when it runs, and the user's secrets
- * it asks for by reference. The marker is the proof of a run.
+ * Project folders for the tests of project-scope files. `projectFolder`: a temp HOME with the project at
+ * HOME/proj, and `projectInstall`, the argv that installs Claude Code's project entry (its `.mcp.json`), the
+ * client every project-scope test uses. `project`: a cloned project whose `.mcp.json` holds an entry svcctl did
+ * not write, a program of the project's choosing (its command, or Claude Code's headersHelper) that writes a
+ * marker file when it runs and asks for the user's secrets by reference; the marker is the proof of a run.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tempDir } from './temp-dirs.js';
+
+export interface ProjectFolder {
+  home: string;
+  proj: string;
+  /** HOME/proj/.mcp.json (written only when text was given). */
+  file: string;
+}
+
+export async function projectFolder(options: { prefix?: string; mcpJson?: string } = {}): Promise<ProjectFolder> {
+  const home = await tempDir(options.prefix ?? 'svcctl-project-home-');
+  const proj = join(home, 'proj');
+  await mkdir(proj);
+  const file = join(proj, '.mcp.json');
+  if (options.mcpJson !== undefined) await writeFile(file, options.mcpJson);
+  return { home, proj, file };
+}
+
+/** `svcctl mcp install --client claude-code --scope project EXTRA…`. */
+export const projectInstall = (...extra: string[]): string[] => [
+  'mcp',
+  'install',
+  '--client',
+  'claude-code',
+  '--scope',
+  'project',
+  ...extra,
+];
 
 export const SECRETS = { SERVICE_PASSWORD: 'project-trust-pw-4411', SERVICE_INGEST_TOKEN: 'project-trust-ingest-9923' };
 export const DOCTOR = ['mcp', 'doctor', '--client', 'claude-code', '--timeout', '5'];

@@ -52,16 +52,11 @@ describe('--version of the built CLI', () => {
 });
 
 describe('CachedLoader across processes', () => {
-  async function distWith(files: Record<string, string>): Promise<{ dist: string; cache: string }> {
-    const root = await makeTempDir('svcctl-loader-');
-    const dist = join(root, 'dist');
-    await mkdir(join(dist, 'chunks'), { recursive: true });
-    for (const [name, source] of Object.entries(files)) await writeFile(join(dist, name), source);
-    return { dist, cache: join(root, 'cache') };
-  }
-
   it('saves a cache per file that V8 accepts in the next process, and none when every file had one', async () => {
-    const { dist, cache } = await distWith({ 'main.cjs': 'module.exports = function twice(n) { return 2 * n; };' });
+    const root = await makeTempDir('svcctl-loader-');
+    const [dist, cache] = [join(root, 'dist'), join(root, 'cache')];
+    await mkdir(dist);
+    await writeFile(join(dist, 'main.cjs'), 'module.exports = function twice(n) { return 2 * n; };');
     const first = new CachedLoader(cache, dist, require);
     assert.equal((first.load(join(dist, 'main.cjs')) as (n: number) => number)(21), 42);
     first.save();

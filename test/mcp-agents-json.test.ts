@@ -22,6 +22,8 @@ import {
   onlyFiles,
   renderValue,
   WIN as win,
+  mcpRemoteArgs,
+  MCP_REMOTE_BEARER_ARGS,
 } from './helpers/mcp-request.js';
 
 const request = entryRequest;
@@ -35,15 +37,8 @@ const LOCAL = ['-y', 'service-mcp-server@latest'];
 const REF_ENV = { SERVICE_EMAIL: '${SERVICE_EMAIL}', SERVICE_PASSWORD: '${SERVICE_PASSWORD}', SERVICE_BASE_URL: BASE };
 const REF_HEADERS = { 'X-Service-Email': '${SERVICE_EMAIL}', 'X-Service-Password': '${SERVICE_PASSWORD}' };
 const BEARER = { Authorization: 'Bearer ${SERVICE_ACCESS_TOKEN}' };
-const PROXY = [
-  'mcp-remote',
-  MCP,
-  '--header',
-  'X-Service-Email:${SERVICE_EMAIL}',
-  '--header',
-  'X-Service-Password:${SERVICE_PASSWORD}',
-];
-const PROXY_BEARER = ['mcp-remote', MCP, '--header', 'Authorization:${SERVICE_AUTH_HEADER}'];
+const PROXY = mcpRemoteArgs();
+const PROXY_BEARER = MCP_REMOTE_BEARER_ARGS;
 const ESCAPED = (name: string) => `\${SVCCTL_LITERAL_DOLLAR:-$}{${name}}`;
 
 test('every new JSON agent takes ${VAR} references by default', () => {
@@ -96,14 +91,7 @@ describe('Qwen Code: httpUrl for Streamable HTTP, proxy headers from SVCCTL_HEAD
     assert.deepEqual(render('qwen', 'remote', 'bearer'), { httpUrl: MCP, headers: BEARER });
     assert.deepEqual(render('qwen', 'proxy'), {
       command: 'npx',
-      args: [
-        'mcp-remote',
-        MCP,
-        '--header',
-        'X-Service-Email:${SVCCTL_HEADER_SERVICE_EMAIL}',
-        '--header',
-        'X-Service-Password:${SVCCTL_HEADER_SERVICE_PASSWORD}',
-      ],
+      args: mcpRemoteArgs('${SVCCTL_HEADER_SERVICE_EMAIL}', '${SVCCTL_HEADER_SERVICE_PASSWORD}'),
       env: { SVCCTL_HEADER_SERVICE_EMAIL: '${SERVICE_EMAIL}', SVCCTL_HEADER_SERVICE_PASSWORD: '${SERVICE_PASSWORD}' },
     });
     assert.deepEqual(render('qwen', 'proxy', 'bearer', { secrets: 'literal' }), {

@@ -19,20 +19,15 @@ import {
   onlyFiles,
   renderValue as render,
   WIN as win,
+  mcpRemoteArgs,
+  MCP_REMOTE_BEARER_ARGS,
 } from './helpers/mcp-request.js';
 
 const LOCAL = ['-y', 'service-mcp-server@latest'];
 const WIN_LOCAL = ['/c', 'npx', ...LOCAL];
 const LITERAL_ENV = { SERVICE_EMAIL: 'ann@acme.example', SERVICE_PASSWORD: 'p4ss word' };
-const PROXY_ARGS = [
-  'mcp-remote',
-  MCP,
-  '--header',
-  'X-Service-Email:${SERVICE_EMAIL}',
-  '--header',
-  'X-Service-Password:${SERVICE_PASSWORD}',
-];
-const PROXY_BEARER_ARGS = ['mcp-remote', MCP, '--header', 'Authorization:${SERVICE_AUTH_HEADER}'];
+const PROXY_ARGS = mcpRemoteArgs();
+const PROXY_BEARER_ARGS = MCP_REMOTE_BEARER_ARGS;
 
 test('none of the three expands variables: literal by default, --secrets ref refused; prompt only for Visual Studio', () => {
   for (const client of ['visual-studio', 'lm-studio', 'antigravity'] as const) {

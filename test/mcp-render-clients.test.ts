@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { CliError } from '../src/core/errors.js';
 import { checkSecrets, defaultSecrets, renderEntry } from '../src/mcp/clients/render-entry.js';
 import type { ClientId, EntryRequest, Mode } from '../src/mcp/types.js';
-import { BASE, entryRequest, MCP } from './helpers/mcp-request.js';
+import { BASE, entryRequest, MCP, mcpRemoteArgs, MCP_REMOTE_BEARER_ARGS } from './helpers/mcp-request.js';
 
 const req = (client: ClientId, mode: Mode, extra: Partial<EntryRequest> = {}): EntryRequest =>
   entryRequest(client, mode, extra.auth ?? 'password', extra);
@@ -22,14 +22,7 @@ const env = (email: string, password: string) => ({
   SERVICE_PASSWORD: password,
   SERVICE_BASE_URL: BASE,
 });
-const PROXY_ARGS = [
-  'mcp-remote',
-  MCP,
-  '--header',
-  'X-Service-Email:${SERVICE_EMAIL}',
-  '--header',
-  'X-Service-Password:${SERVICE_PASSWORD}',
-];
+const PROXY_ARGS = mcpRemoteArgs();
 
 test('default secrets: references where the client expands or forwards variables, literal for Claude Desktop and Zed', () => {
   const defaults = [
@@ -166,7 +159,7 @@ test('proxy mode: mcp-remote with Name:${VAR} headers and the values in env', ()
   });
   assert.deepEqual(render('cursor', 'proxy', { auth: 'bearer' }).value, {
     command: 'npx',
-    args: ['mcp-remote', MCP, '--header', 'Authorization:${SERVICE_AUTH_HEADER}'],
+    args: MCP_REMOTE_BEARER_ARGS,
     env: { SERVICE_AUTH_HEADER: 'Bearer ${env:SERVICE_ACCESS_TOKEN}' },
   });
   assert.deepEqual(render('zed', 'proxy').value, {

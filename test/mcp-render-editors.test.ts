@@ -8,7 +8,16 @@ import { describe, it, test } from 'node:test';
 import { CLIENTS } from '../src/mcp/clients/table.js';
 import { defaultSecrets } from '../src/mcp/clients/render-entry.js';
 import type { Scope } from '../src/mcp/types.js';
-import { BASE, LINUX as linux, MAC as mac, MCP, renderValue as render, WIN as win } from './helpers/mcp-request.js';
+import {
+  BASE,
+  LINUX as linux,
+  MAC as mac,
+  MCP,
+  renderValue as render,
+  WIN as win,
+  mcpRemoteArgs,
+  MCP_REMOTE_BEARER_ARGS,
+} from './helpers/mcp-request.js';
 
 const LOCAL = ['-y', 'service-mcp-server@latest'];
 
@@ -39,19 +48,12 @@ describe('Roo Code: type "streamable-http", ${env:VAR} (injectVariables), no cmd
   it('proxy: mcp-remote ${VAR} arguments are not Roo syntax, so they pass through; the env block carries ${env:…}', () => {
     assert.deepEqual(render('roo-code', 'proxy'), {
       command: 'npx',
-      args: [
-        'mcp-remote',
-        MCP,
-        '--header',
-        'X-Service-Email:${SERVICE_EMAIL}',
-        '--header',
-        'X-Service-Password:${SERVICE_PASSWORD}',
-      ],
+      args: mcpRemoteArgs(),
       env,
     });
     assert.deepEqual(render('roo-code', 'proxy', 'bearer', { platform: 'win32' }), {
       command: 'npx',
-      args: ['mcp-remote', MCP, '--header', 'Authorization:${SERVICE_AUTH_HEADER}'],
+      args: MCP_REMOTE_BEARER_ARGS,
       env: { SERVICE_AUTH_HEADER: 'Bearer ${env:SERVICE_ACCESS_TOKEN}' },
     });
   });
@@ -80,14 +82,7 @@ describe('Kiro: url + headers, ${VAR} only for approved variables (others kept a
   it('proxy: header variables only the entry sets (unapproved, so Kiro leaves them for mcp-remote)', () => {
     assert.deepEqual(render('kiro', 'proxy'), {
       command: 'npx',
-      args: [
-        'mcp-remote',
-        MCP,
-        '--header',
-        'X-Service-Email:${SVCCTL_HEADER_SERVICE_EMAIL}',
-        '--header',
-        'X-Service-Password:${SVCCTL_HEADER_SERVICE_PASSWORD}',
-      ],
+      args: mcpRemoteArgs('${SVCCTL_HEADER_SERVICE_EMAIL}', '${SVCCTL_HEADER_SERVICE_PASSWORD}'),
       env: { SVCCTL_HEADER_SERVICE_EMAIL: '${SERVICE_EMAIL}', SVCCTL_HEADER_SERVICE_PASSWORD: '${SERVICE_PASSWORD}' },
     });
     assert.deepEqual(render('kiro', 'proxy', 'bearer'), {
@@ -145,14 +140,7 @@ describe('Goose: extensions.<key> in YAML; variables forwarded by name (env_keys
     assert.deepEqual(render('goose', 'proxy'), {
       ...head,
       cmd: 'npx',
-      args: [
-        'mcp-remote',
-        MCP,
-        '--header',
-        'X-Service-Email:${SERVICE_EMAIL}',
-        '--header',
-        'X-Service-Password:${SERVICE_PASSWORD}',
-      ],
+      args: mcpRemoteArgs(),
       env_keys: ['SERVICE_EMAIL', 'SERVICE_PASSWORD'],
       timeout: 300,
     });

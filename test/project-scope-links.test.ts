@@ -13,6 +13,7 @@ import { describe, it } from 'node:test';
 import { CLIENTS } from '../src/mcp/clients/table.js';
 import type { ClientEnv, ClientId, Scope } from '../src/mcp/types.js';
 import { runCliInProcess } from './helpers/cli-in-process.js';
+import { projectInstall } from './helpers/project-fixtures.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 const MCP_URL = 'https://acme.example.com/mcp';
@@ -239,18 +240,7 @@ describe("svcctl's own files are never a target", () => {
       const { home, own } = await homeWithOwnFiles();
       const link = join(home, 'proj', '.mcp.json');
       await symlink(own[which], link);
-      const args = [
-        'mcp',
-        'install',
-        '--client',
-        'claude-code',
-        '--scope',
-        'project',
-        '--mode',
-        'remote',
-        '--mcp-url',
-        MCP_URL,
-      ];
+      const args = projectInstall('--mode', 'remote', '--mcp-url', MCP_URL);
       await assertRefused(home, args, join(home, 'proj'), own, new RegExp(`${link} leads to ${own[which]}`));
       await assertRefused(
         home,
@@ -285,18 +275,7 @@ describe("svcctl's own files are never a target", () => {
       /config\.toml is in svcctl's own folder/,
     );
     await link(own.credentials, join(home, 'proj', '.mcp.json'));
-    const args = [
-      'mcp',
-      'install',
-      '--client',
-      'claude-code',
-      '--scope',
-      'project',
-      '--mode',
-      'remote',
-      '--mcp-url',
-      MCP_URL,
-    ];
+    const args = projectInstall('--mode', 'remote', '--mcp-url', MCP_URL);
     await assertRefused(
       home,
       args,

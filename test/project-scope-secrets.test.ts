@@ -11,7 +11,7 @@ import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCliInProcess } from './helpers/cli-in-process.js';
-import { tempDir } from './helpers/temp-dirs.js';
+import { type ProjectFolder, projectFolder, projectInstall } from './helpers/project-fixtures.js';
 
 const MCP_URL = 'https://acme.example.com/mcp';
 const PASSWORD = 'alice-project-pw-9';
@@ -27,28 +27,10 @@ const exists = (path: string): Promise<boolean> =>
     () => false,
   );
 
-async function project(text?: string): Promise<{ home: string; proj: string; file: string }> {
-  const home = await tempDir('svcctl-psecrets-home-');
-  const proj = join(home, 'proj');
-  await mkdir(proj);
-  const file = join(proj, '.mcp.json');
-  if (text !== undefined) await writeFile(file, text);
-  return { home, proj, file };
-}
+const project = (text?: string): Promise<ProjectFolder> =>
+  projectFolder({ prefix: 'svcctl-psecrets-home-', ...(text === undefined ? {} : { mcpJson: text }) });
 
-const install = (extra: string[] = []): string[] => [
-  'mcp',
-  'install',
-  '--client',
-  'claude-code',
-  '--scope',
-  'project',
-  '--mode',
-  'remote',
-  '--mcp-url',
-  MCP_URL,
-  ...extra,
-];
+const install = (extra: string[] = []): string[] => projectInstall('--mode', 'remote', '--mcp-url', MCP_URL, ...extra);
 
 describe('project scope: no .bak of a file holding secrets', () => {
   it('another server with a literal key under a secret name: written, no .bak, and the message says why', async () => {

@@ -64,3 +64,14 @@ export const WIN: ClientEnv = {
 
 /** A file-system probe where only these paths exist. */
 export const onlyFiles = (...paths: string[]) => ({ exists: (p: string) => paths.includes(p), list: () => [] });
+
+/** The arguments of a proxy entry through mcp-remote: the MCP URL, then each header as `--header Name:value`. */
+export const mcpRemoteArgs = (email = '${SERVICE_EMAIL}', password = '${SERVICE_PASSWORD}'): string[] => [
+  'mcp-remote',
+  MCP,
+  '--header',
+  `X-Service-Email:${email}`,
+  '--header',
+  `X-Service-Password:${password}`,
+];
+export const MCP_REMOTE_BEARER_ARGS = ['mcp-remote', MCP, '--header', 'Authorization:${SERVICE_AUTH_HEADER}'];

@@ -17,7 +17,13 @@ export interface Session {
 }
 
 /** Runs a shell command under `script`, so its stdin and stderr are a terminal. */
-export function underTerminal(command: string, home: string, env: Record<string, string | undefined> = {}): Session {
+export function underTerminal(
+  command: string,
+  home: string,
+  env: Record<string, string | undefined> = {},
+  /** The session is killed after this long: a safety net for a hung command, never the wait itself. */
+  killAfterMs = 15_000,
+): Session {
   const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
     cwd: home,
     env: { ...cleanEnv(home, env), TERM: 'xterm', COLUMNS: '120', LINES: '40' },
@@ -32,7 +38,7 @@ export function underTerminal(command: string, home: string, env: Record<string,
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
   const done = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  const killer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
   void done.then(() => clearTimeout(killer));
   return {
     screen: () => screen,

@@ -3,18 +3,19 @@
  * remote servers of both eras (built in the test on the SDK v2): a client on
  * the SDK v2 pinned to 2026-07-28 or negotiating (`auto`), and the v1 SDK
  * client (2025 only). The one pair it cannot bridge (pinned 2026 client,
- * 2025-only server) is refused with an answer that says so.
+ * 2025-only server) is refused with an answer that says so. The proxy runs
+ * in-process on its stdio streams (what the era bridge does does not depend
+ * on a process; the proxy as a process: mcp-proxy.e2e.test.ts).
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client as ModernClient, SdkError } from '@modelcontextprotocol/client';
-import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport as LegacyStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { BIN, cleanEnv } from './helpers/cli.js';
+import { StdioServerTransport as LegacyStreams } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StdioServerTransport as ModernStreams } from '@modelcontextprotocol/server/stdio';
+import { type ProxyStreams, startProxyStreams } from './helpers/mcp-proxy-in-process.js';
 import { startEraServer, type EraServer } from './helpers/mcp-eras.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
@@ -42,47 +43,49 @@ describe('svcctl mcp proxy between the protocol eras', () => {
   });
   after(async () => Promise.all([modern?.close(), legacy?.close()]));
 
-  const proxyArgs = (url: string): string[] => [
-    BIN,
-    'mcp',
-    'proxy',
-    '--auth',
-    'password',
-    '--mcp-url',
-    url,
-    '--email',
-    EMAIL,
-    '--password-file',
-    passwordFile,
-  ];
-  const stdio = (url: string) => ({
-    command: process.execPath,
-    args: proxyArgs(url),
-    env: cleanEnv(home) as Record<string, string>,
-    cwd: home,
-    stderr: 'ignore' as const,
-  });
+  const proxy = (url: string): ProxyStreams =>
+    startProxyStreams(['--auth', 'password', '--mcp-url', url, '--email', EMAIL, '--password-file', passwordFile], {
+      home,
+    });
 
+  // The client's transport reads the proxy's stdout and writes its stdin; closing ends the proxy's stdin.
   async function bridge(kind: 'pinned-2026' | 'auto' | 'legacy-v1', url: string): Promise<Bridged> {
     const text = (result: unknown): string => (result as { content: Array<{ text: string }> }).content[0]!.text;
+    const streams = proxy(url);
+    const ended = async (): Promise<void> => {
+      streams.stdin.end();
+      assert.equal(await streams.exit, 0, streams.stderr());
+    };
     if (kind === 'legacy-v1') {
       const client = new LegacyClient({ name: 'proxy-test-2025', version: '1' });
-      await client.connect(new LegacyStdio(stdio(url)));
+      await client.connect(new LegacyStreams(streams.stdout, streams.stdin));
       return {
         era: 'legacy',
         echo: async (value) => text(await client.callTool({ name: 'echo', arguments: { text: value } })),
-        close: () => client.close(),
+        close: async () => {
+          await client.close();
+          await ended();
+        },
       };
     }
     const client = new ModernClient(
       { name: `proxy-test-${kind}`, version: '1' },
       { versionNegotiation: { mode: kind === 'auto' ? 'auto' : { pin: '2026-07-28' } } },
     );
-    await client.connect(new ModernStdio(stdio(url)));
+    try {
+      await client.connect(new ModernStreams(streams.stdout, streams.stdin));
+    } catch (error) {
+      streams.stdin.end();
+      await streams.exit;
+      throw error;
+    }
     return {
       era: client.getProtocolEra(),
       echo: async (value) => text(await client.callTool({ name: 'echo', arguments: { text: value } })),
-      close: () => client.close(),
+      close: async () => {
+        await client.close();
+        await ended();
+      },
     };
   }
 
@@ -116,28 +119,23 @@ describe('svcctl mcp proxy between the protocol eras', () => {
     );
     assert.ok(error instanceof SdkError, String(error));
 
-    const child = spawn(process.execPath, proxyArgs(legacy.url), {
-      cwd: home,
-      env: cleanEnv(home),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const raw = proxy(legacy.url);
     let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    raw.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     const meta = {
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
       'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
       'io.modelcontextprotocol/clientCapabilities': {},
     };
-    child.stdin.write(
+    raw.stdin.write(
       `${JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'server/discover', params: { _meta: meta } })}\n`,
     );
     const line = await new Promise<string>((resolve) =>
-      child.stdout.on('data', () => stdout.includes('\n') && resolve(stdout.split('\n')[0]!)),
+      raw.stdout.on('data', () => stdout.includes('\n') && resolve(stdout.split('\n')[0]!)),
     );
-    child.stdin.end();
-    await new Promise((resolve) => child.on('close', resolve));
+    raw.stdin.end();
+    await raw.exit;
+    const stderr = raw.stderr();
     const answer = JSON.parse(line);
     assert.equal(answer.id, 7);
     assert.match(

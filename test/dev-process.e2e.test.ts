@@ -1,18 +1,22 @@
 /**
- * `svcctl dev --detach`: the sandbox keeps running in the background after
- * svcctl returns, its ready line (with the pid) or shell commands on stdout,
- * its request log in --log-file or nowhere, never in the caller's output;
- * `kill PID` stops it cleanly. --format sh is evaluated by real shells.
+ * `svcctl dev` as a process: its defaults and ready line, a clean stop on SIGTERM (exit 0) and Ctrl+C (exit 130),
+ * an events file that survives a restart; and `--detach`: the sandbox keeps running in the background after svcctl
+ * returns, its ready line (with the pid) or shell commands on stdout, its request log in --log-file or nowhere,
+ * never in the caller's output; `kill PID` stops it cleanly; --format sh is evaluated by real shells. Its flags and
+ * the ready line's forms are tested in-process in dev-flags.test.ts.
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { BIN, cleanEnv, makeTempDir, runCli } from './helpers/cli.js';
-import { httpRequest } from './helpers/dev-sandbox.js';
-import { formatReady } from '../src/dev/ready-output.js';
+import { httpRequest, spawnDev } from './helpers/dev-sandbox.js';
 
 const started: number[] = [];
 const alive = (pid: number): boolean => {
@@ -36,7 +40,99 @@ after(() => {
 
 const REQUEST_LOG_LINE = /^\d{4}-\d\d-\d\dT[\d:.]+Z (GET|POST|DELETE) \//m;
 
-describe('svcctl dev --detach', () => {
+function unsignedEvent(id: string): string {
+  return JSON.stringify({ event: { id, title: 'restart', created_at: '2026-11-22T02:31:00Z', payload: '{}' } });
+}
+
+describe('svcctl dev: process lifecycle', { concurrency: true }, () => {
+  it('without flags: one demo user and one signed demo webhook, with fresh secrets on every start', async () => {
+    const [a, b] = await Promise.all([spawnDev(), spawnDev()]);
+    try {
+      for (const dev of [a, b]) {
+        assert.match(dev.ready.base_url, /^http:\/\/127\.0\.0\.1:\d+\/api$/);
+        assert.equal(dev.ready.mcp_url, dev.ready.base_url.replace(/\/api$/, '/mcp'));
+        assert.equal(dev.ready.users.length, 1);
+        assert.equal(dev.ready.webhooks.length, 1);
+        assert.equal(typeof dev.ready.webhooks[0]!.hmac_secret, 'string');
+        // The ready line comes only after listening: the server answers at once.
+        assert.equal(
+          (await httpRequest(`${new URL(dev.ready.base_url).origin}/.well-known/openid-configuration`)).status,
+          200,
+        );
+      }
+      assert.notEqual(a.ready.base_url, b.ready.base_url);
+      assert.notEqual(a.ready.users[0]!.password, b.ready.users[0]!.password);
+      assert.notEqual(a.ready.webhooks[0]!.ingest_token, b.ready.webhooks[0]!.ingest_token);
+      assert.notEqual(a.ready.webhooks[0]!.hmac_secret, b.ready.webhooks[0]!.hmac_secret);
+      assert.equal(a.stdout().split('\n').filter(Boolean).length, 1, 'stdout holds the ready line only');
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
+  it('SIGTERM stops it cleanly with exit 0, even with an MCP session open; Ctrl+C (SIGINT) with exit 130', async () => {
+    const term = await spawnDev();
+    const int = await spawnDev();
+    const user = term.ready.users[0]!;
+    const client = new Client({ name: 'svcctl-test', version: '1.0.0' });
+    const headers = { 'X-Service-Email': user.email, 'X-Service-Password': user.password };
+    try {
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(term.ready.mcp_url), { requestInit: { headers } }),
+      );
+      await client.listTools();
+    } catch (error) {
+      await Promise.all([term.stop(), int.stop()]); // a failed session must not leave both servers running
+      throw error;
+    }
+    const [byTerm, byInt] = await Promise.all([term.stop('SIGTERM'), int.stop('SIGINT')]);
+    assert.deepEqual(byTerm, { code: 0, signal: null });
+    assert.deepEqual(byInt, { code: 130, signal: null });
+    assert.match(term.stderr(), /stopping \(SIGTERM\)…\n[^]*stopped\n$/);
+    assert.ok(!/at .*\.js:\d+/.test(int.stderr()), 'no stack trace');
+    await client.close();
+  });
+
+  it('keeps the events file across a restart', async () => {
+    const dir = await makeTempDir('svcctl-dev-restart-');
+    const eventsFile = join(dir, 'events.ndjson');
+    try {
+      const first = await spawnDev(['--webhook', 'open', '--events-file', eventsFile]);
+      const id = randomUUID();
+      const headers = {
+        'content-type': 'application/json',
+        authorization: `Bearer ${first.ready.webhooks[0]!.ingest_token}`,
+      };
+      assert.equal(
+        (await httpRequest(`${first.ready.base_url}/v1/event`, { body: unsignedEvent(id), headers })).status,
+        202,
+      );
+      assert.deepEqual(await first.stop('SIGTERM'), { code: 0, signal: null });
+      const lines = (await readFile(eventsFile, 'utf8')).split('\n').filter(Boolean);
+      assert.deepEqual(
+        lines.map((l) => JSON.parse(l).event.id),
+        [id],
+      );
+
+      const second = await spawnDev(['--webhook', 'open', '--events-file', eventsFile]);
+      try {
+        const again = await httpRequest(`${second.ready.base_url}/v1/event`, {
+          body: unsignedEvent(id),
+          headers: { ...headers, authorization: `Bearer ${second.ready.webhooks[0]!.ingest_token}` },
+        });
+        assert.equal(again.status, 200, 'the id is known after the restart');
+        assert.match(second.stderr(), /1 earlier event read back/);
+      } finally {
+        await second.stop();
+      }
+      assert.equal((await readFile(eventsFile, 'utf8')).split('\n').filter(Boolean).length, 1);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('svcctl dev --detach', { concurrency: true }, () => {
   it('returns once the sandbox is ready; the sandbox keeps serving; kill PID stops it with its events file flushed', async () => {
     const home = await makeTempDir('svcctl-detach-');
     const result = await runCli(['dev', '--detach', '--events-file', 'events.ndjson'], { home });
@@ -86,16 +182,8 @@ describe('svcctl dev --detach', () => {
     const log = await readFile(join(home, 'sandbox.log'), 'utf8');
     assert.match(log, /^\d{4}-\d\d-\d\dT[\d:.]+Z GET \/api\/v1\/nothing-here 404 /m);
     assert.match(log, /stopping \(SIGTERM\)…\nstopped\n$/);
-    const { statSync } = await import('node:fs');
     assert.equal(statSync(join(home, 'sandbox.log')).mode & 0o777, 0o600);
     assert.doesNotMatch(result.stderr, REQUEST_LOG_LINE);
-  });
-
-  it('--json with --format sh is a usage error, before anything starts', async () => {
-    const result = await runCli(['--json', 'dev', '--detach', '--format', 'sh']);
-    assert.equal(result.code, 2);
-    assert.match(result.stderr, /error: --json and --format sh ask for two forms of the ready line/);
-    assert.equal(result.stdout, '');
   });
 
   it('a sandbox that cannot start: its error and exit code, nothing on stdout', async () => {
@@ -143,33 +231,5 @@ describe('svcctl dev --detach', () => {
       assert.equal(sendOk, 'send-ok', `${shell}: svcctl sends an event with the variables`);
       assert.ok(await gone(Number(pid)), 'kill "$SVCCTL_DEV_PID" stops it');
     }
-  });
-});
-
-describe('the ready line as shell commands (formatReady)', () => {
-  const ready = {
-    base_url: 'http://127.0.0.1:1234/api',
-    mcp_url: 'http://127.0.0.1:1234/mcp',
-    users: [{ email: 'a@example.com', password: `p'q\\r` }],
-    webhooks: [{ name: 'demo', ingest_token: 'ing_1', hmac_secret: null }],
-  };
-
-  it('fish: single quotes in which only \\ and \' are escapes (fish docs, "Quotes")', () => {
-    const text = formatReady(ready, 'fish', 42);
-    assert.ok(text.includes(`set -gx SERVICE_PASSWORD 'p\\'q\\\\r'\n`), text);
-    assert.ok(text.includes("set -gx SERVICE_HMAC_SECRET ''\nset -gx SVC_HMAC_SECRET ''\n"), text);
-    assert.ok(text.endsWith("set -gx SVCCTL_DEV_PID '42'\n"), text);
-  });
-
-  it('powershell: single quotes, a quote written twice (about_Quoting_Rules)', () => {
-    const text = formatReady(ready, 'powershell');
-    assert.ok(text.includes(`$env:SERVICE_PASSWORD = 'p''q\\r'\n`), text);
-    assert.ok(text.startsWith("$env:SERVICE_BASE_URL = 'http://127.0.0.1:1234/api'\n"), text);
-    assert.doesNotMatch(text, /SVCCTL_DEV_PID/, 'no pid without --detach');
-  });
-
-  it('json: the ready line itself, with the pid only when detached', () => {
-    assert.deepEqual(JSON.parse(formatReady(ready, 'json')), ready);
-    assert.deepEqual(JSON.parse(formatReady(ready, 'json', 7)), { ...ready, pid: 7 });
   });
 });

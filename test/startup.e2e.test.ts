@@ -1,14 +1,14 @@
-// The compile cache (src/runtime/compile-cache.ts): where it lives, how its loader runs dist/ files (in-process,
-// on a temp folder of small CommonJS files), that a second run of the CLI uses what the first saved (the
-// cache files stay the same files), that a damaged or stale cache costs nothing but speed, and that
-// NODE_DISABLE_COMPILE_CACHE turns it off. The CLI runs are of the built CLI with a temp HOME.
+// svcctl as a process starting up: the built CLI answers --version itself (bin/svcctl.js) as commander would, and
+// its compile cache (src/runtime/compile-cache.ts) is saved by a first run, private, used as it is by the next
+// process (the cache files stay the same files); a damaged or stale cache costs nothing but speed, and
+// NODE_DISABLE_COMPILE_CACHE turns it off. Where the cache lives and how the loader runs files: compile-cache.test.ts.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { CachedLoader, compileCacheDir } from '../src/runtime/compile-cache.js';
 import { makeTempDir, ROOT, spawnCli } from './helpers/cli.js';
@@ -36,69 +36,27 @@ async function cacheEntries(dir: string): Promise<Map<string, { ino: number; mod
   return entries;
 }
 
-describe('compileCacheDir', () => {
-  it('is $XDG_CACHE_HOME/svcctl/compile-cache/v8-<version>-<arch>, else under ~/.cache', () => {
-    assert.equal(
-      compileCacheDir({ XDG_CACHE_HOME: '/x/cache' }, '/home/u', '11.3', 'x64'),
-      join('/x/cache', 'svcctl', 'compile-cache', 'v8-11.3-x64'),
-    );
-    assert.equal(
-      compileCacheDir({}, '/home/u', '11.3', 'arm64'),
-      join('/home/u', '.cache', 'svcctl', 'compile-cache', 'v8-11.3-arm64'),
-    );
-  });
-
-  it('ignores a relative XDG_CACHE_HOME, as the XDG spec says', () => {
-    assert.equal(
-      compileCacheDir({ XDG_CACHE_HOME: 'cache' }, '/home/u', '11.3', 'x64'),
-      join('/home/u', '.cache', 'svcctl', 'compile-cache', 'v8-11.3-x64'),
-    );
-  });
-
-  it('is off with NODE_DISABLE_COMPILE_CACHE', () => {
-    assert.equal(compileCacheDir({ NODE_DISABLE_COMPILE_CACHE: '1' }, '/home/u', '11.3', 'x64'), undefined);
+describe('--version of the built CLI', () => {
+  it("--version and -V print package.json's version, as `svcctl event --version` (commander) does", async () => {
+    const { version } = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    for (const args of [['--version'], ['-V'], ['event', '--version']]) {
+      // The build sets the version and bin/svcctl.js answers --version itself: only the built CLI shows both.
+      const result = await spawnCli(args);
+      assert.equal(result.code, 0, args.join(' '));
+      assert.equal(result.stdout, `${version}\n`, args.join(' '));
+      assert.equal(result.stderr, '');
+    }
   });
 });
 
-describe('CachedLoader', () => {
-  async function distWith(files: Record<string, string>): Promise<{ dist: string; cache: string }> {
-    const root = await makeTempDir('svcctl-loader-');
-    const dist = join(root, 'dist');
-    await mkdir(join(dist, 'chunks'), { recursive: true });
-    for (const [name, source] of Object.entries(files)) await writeFile(join(dist, name), source);
-    return { dist, cache: join(root, 'cache') };
-  }
-
-  it('runs each file once, gives it its siblings by relative path and the rest from the given require', async () => {
-    const { dist, cache } = await distWith({
-      'main.cjs':
-        'const a = require("./chunks/a.cjs"); const b = require("./chunks/b.cjs"); module.exports = { a, b, sep: require("node:path").sep };',
-      'chunks/a.cjs':
-        'globalThis.svcctlLoaderRuns = (globalThis.svcctlLoaderRuns ?? 0) + 1; module.exports = { name: "a", file: __filename };',
-      'chunks/b.cjs': 'exports.a = require("./a.cjs"); exports.self = this === exports;',
-    });
-    const asked: string[] = [];
-    const loader = new CachedLoader(cache, dist, (id) => (asked.push(id), require(id)));
-    const main = loader.load(join(dist, 'main.cjs')) as { a: unknown; b: { a: unknown; self: boolean }; sep: string };
-    assert.deepEqual(main.a, { name: 'a', file: join(dist, 'chunks', 'a.cjs') });
-    assert.equal(main.b.a, main.a, 'a chunk required twice is one module');
-    assert.equal(main.b.self, true);
-    assert.equal((globalThis as { svcctlLoaderRuns?: number }).svcctlLoaderRuns, 1);
-    assert.equal(main.sep, sep);
-    assert.deepEqual(asked, ['node:path']);
-  });
-
-  it('reports an error at its line in the dist/ file', async () => {
-    const { dist, cache } = await distWith({ 'main.cjs': '"use strict";\n\nthrow new Error("on line 3");' });
-    const loader = new CachedLoader(cache, dist, require);
-    assert.throws(
-      () => loader.load(join(dist, 'main.cjs')),
-      (error: Error) => error.stack!.includes(`${join(dist, 'main.cjs')}:3`),
-    );
-  });
-
+describe('CachedLoader across processes', () => {
   it('saves a cache per file that V8 accepts in the next process, and none when every file had one', async () => {
-    const { dist, cache } = await distWith({ 'main.cjs': 'module.exports = function twice(n) { return 2 * n; };' });
+    const root = await makeTempDir('svcctl-loader-');
+    const [dist, cache] = [join(root, 'dist'), join(root, 'cache')];
+    await mkdir(dist);
+    await writeFile(join(dist, 'main.cjs'), 'module.exports = function twice(n) { return 2 * n; };');
     const first = new CachedLoader(cache, dist, require);
     assert.equal((first.load(join(dist, 'main.cjs')) as (n: number) => number)(21), 42);
     first.save();
@@ -127,7 +85,7 @@ describe('CachedLoader', () => {
   });
 });
 
-describe('the compile cache of the CLI', () => {
+describe('the compile cache of the CLI', { concurrency: true }, () => {
   it('is saved by the first run, private, and used as it is by the next', async () => {
     const home = await makeTempDir('svcctl-cache-');
     assert.equal(await signFile(home), expected);

@@ -1,14 +1,17 @@
 /**
- * `svcctl mcp proxy --auth password` against an MCP server made in the test
- * (the SDK's McpServer on node:http, Streamable HTTP, one session): messages
- * pass both ways, including notifications and requests from the server to
- * the client; every request carries the credentials; a 401 in the middle of
- * a session is answered by reading the password again, in the same session.
+ * `svcctl mcp proxy` as the process an MCP client starts (its tokens over time and its bridge between protocol
+ * eras are tested in-process: mcp-proxy-tokens.test.ts, mcp-proxy-eras.test.ts). Against an MCP server made in the test (the SDK's McpServer on node:http, one
+ * session): messages pass both ways, including notifications and requests from the server to the client; every
+ * request carries the credentials; a 401 in the middle of a session is answered by reading the password again,
+ * in the same session. Against the sandbox: stdout holds only JSON-RPC, the process ends when stdin closes, no
+ * secret is in its argv, and with nothing to log in with it fails at once.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -18,7 +21,8 @@ import {
   LoggingMessageNotificationSchema,
   RootsListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { placeFile } from './helpers/cli.js';
+import { BIN, cleanEnv, placeFile, runCli, spawnCli } from './helpers/cli.js';
+import { startDev, type DevServer } from './helpers/dev-sandbox.js';
 import { startProxy } from './helpers/mcp-proxy.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
@@ -143,5 +147,74 @@ describe('svcctl mcp proxy: messages both ways (--auth password, a test MCP serv
       'no standalone event stream was opened',
     );
     assert.ok(!proxy.stderr().includes('Pa55word'), proxy.stderr());
+  });
+});
+
+const USER = { email: 'proxy-user@example.com', password: 'pr0xy-Pa55word' };
+
+describe('svcctl mcp proxy as a process against svcctl dev', { concurrency: true }, () => {
+  let dev: DevServer;
+  before(async () => {
+    dev = await startDev(['--user', `${USER.email}:${USER.password}`]);
+  });
+  after(async () => {
+    await dev?.stop();
+  });
+
+  it('writes only JSON-RPC lines on stdout, has no secret in its argv, and exits 0 when stdin closes', async () => {
+    const home = await tempDir();
+    const login = await runCli(['login', '--save', '--email', USER.email], {
+      home,
+      env: { SERVICE_BASE_URL: dev.ready.base_url, SERVICE_PASSWORD: USER.password },
+    });
+    assert.equal(login.code, 0, login.stderr);
+    const saved = JSON.parse(await readFile(join(home, '.config', 'svcctl', 'credentials.json'), 'utf8'));
+    const tokens = Object.values(saved.tokens as Record<string, { access_token: string }>).map((t) => t.access_token);
+    const child = spawn(process.execPath, [BIN, 'mcp', 'proxy'], {
+      cwd: home,
+      env: cleanEnv(home, { SERVICE_BASE_URL: dev.ready.base_url, SERVICE_PASSWORD: USER.password }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    };
+    child.stdin.write(`${JSON.stringify(initialize)}\n`);
+    const answered = new Promise<void>((resolve) => child.stdout.on('data', () => stdout.includes('\n') && resolve()));
+    await Promise.race([answered, exited]);
+    // The argv as the OS shows it to other users.
+    const cmdline = (await readFile(`/proc/${child.pid}/cmdline`, 'utf8')).split('\0').join(' ').trim();
+    assert.match(cmdline, /mcp proxy$/);
+    for (const secret of [USER.password, ...tokens]) assert.ok(!cmdline.includes(secret), 'a secret is in the argv');
+    child.stdin.end();
+    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    assert.equal(await exited, 0);
+    clearTimeout(killer);
+    const lines = stdout.split('\n').filter((line) => line !== '');
+    assert.equal(lines.length, 1, stdout);
+    const answer = JSON.parse(lines[0]!);
+    assert.equal(answer.id, 1);
+    assert.equal(answer.result.serverInfo.name !== undefined, true);
+    assert.match(await dev.waitForStderr(/DELETE \/mcp 200/), /DELETE \/mcp 200/);
+  });
+
+  it('fails at once (exit 4, nothing on stdout) when there is no token and nothing to log in with', async () => {
+    const home = await tempDir();
+    const result = await spawnCli(['mcp', 'proxy'], {
+      home,
+      openStdin: true,
+      env: { SERVICE_BASE_URL: dev.ready.base_url },
+      timeoutMs: 10_000,
+    });
+    assert.equal(result.timedOut, false);
+    assert.equal(result.code, 4, result.stderr);
+    assert.equal(result.stdout, '');
+    assert.match(result.stderr, /not logged in to .* and svcctl has no email to log in again/);
+    assert.match(result.stderr, /svcctl login --save --remember-password/);
   });
 });

@@ -1,7 +1,6 @@
 /**
- * Defaults and advice a new user meets: `login --save` on a terminal shows the ✓ line, not the token (a
- * pipe still gets it); foreground `svcctl dev` on a terminal greets with export lines, not a JSON line;
- * `mcp install --mode remote` says which auth it wrote when none was asked for; a token-helper entry
+ * Defaults and advice a new user meets (what only a real terminal shows, `login --save` and `svcctl dev`'s
+ * greeting, is in terminal.e2e.test.ts): `mcp install --mode remote` says which auth it wrote when none was asked for; a token-helper entry
  * installed while not logged in says so, and advises the keychain only where there is one; doctor tells an
  * npx that cannot fetch the package from a server that fails.
  */
@@ -9,13 +8,9 @@ import assert from 'node:assert/strict';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BIN } from './helpers/cli.js';
 import { runCliInProcess } from './helpers/cli-in-process.js';
 import { EMAIL, PASSWORD, startLoginServer, type LoginServer } from './helpers/login-server.js';
-import { hasScript, shellQuote, underTerminal } from './helpers/terminal.js';
 import { tempDir } from './helpers/temp-dirs.js';
-
-const svcctl = (args: string[]): string => [process.execPath, BIN, ...args].map(shellQuote).join(' ');
 
 describe('defaults and advice', () => {
   let server: LoginServer;
@@ -24,37 +19,6 @@ describe('defaults and advice', () => {
   });
   after(async () => {
     await server.close();
-  });
-
-  it('login --save on a terminal prints the ✓ line and not the token; piped, the token is on stdout', {
-    skip: !hasScript && 'no `script` here',
-  }, async () => {
-    const home = await tempDir('svcctl-defaults-');
-    const session = underTerminal(svcctl(['login', '--save', '--email', EMAIL, '--base-url', server.baseUrl]), home, {
-      SERVICE_PASSWORD: PASSWORD,
-    });
-    assert.equal(await session.done, 0, session.screen());
-    assert.match(session.screen(), /Logged in to http:\/\/127\.0\.0\.1:\d+\/api as ops@acme\.example/);
-    assert.ok(!session.screen().includes(server.issued.at(-1)!), 'the token is not shown on the terminal');
-    const piped = await runCliInProcess(['login', '--save', '--email', EMAIL, '--base-url', server.baseUrl], {
-      home,
-      env: { SERVICE_PASSWORD: PASSWORD },
-    });
-    assert.equal(piped.stdout, `${server.issued.at(-1)}\n`);
-  });
-
-  it('svcctl dev in the foreground on a terminal: a summary and export lines, no JSON line', {
-    skip: !hasScript && 'no `script` here',
-  }, async () => {
-    const home = await tempDir('svcctl-defaults-');
-    const session = underTerminal(svcctl(['dev', '--port', '0']), home);
-    await session.waitFor(/Local-mode MCP entries/);
-    const screen = session.screen();
-    assert.match(screen, /Sandbox ready: http:\/\/127\.0\.0\.1:\d+\/api/);
-    assert.match(screen, /^export SERVICE_BASE_URL='http:\/\/127\.0\.0\.1:\d+\/api'\r?$/m);
-    assert.ok(!screen.includes('{"base_url"'), screen);
-    session.type('\x03');
-    assert.equal(await session.done, 130);
   });
 
   it('mcp install --mode remote without --auth says the password headers were written', async () => {

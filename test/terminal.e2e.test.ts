@@ -8,10 +8,11 @@
 import assert from 'node:assert/strict';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { BIN } from './helpers/cli.js';
 import { EMAIL, type LoginServer, PASSWORD, startLoginServer } from './helpers/login-server.js';
 import { startRecordingServer } from './helpers/recording-server.js';
+import { runCliInProcess } from './helpers/cli-in-process.js';
 import { tempDir } from './helpers/temp-dirs.js';
 import { hasScript, shellQuote, underTerminal } from './helpers/terminal.js';
 
@@ -148,6 +149,41 @@ describe('svcctl at a terminal', { skip, concurrency: true }, () => {
         assert.match(screen, /error: .*must end in \/api/);
         assert.ok(!screen.includes('\x1b['), JSON.stringify(screen));
       }
+    });
+  });
+
+  describe('a new user at a terminal', () => {
+    let server: LoginServer;
+    before(async () => {
+      server = await startLoginServer();
+    });
+    after(async () => server.close());
+
+    it('login --save on a terminal prints the ✓ line and not the token; piped, the token is on stdout', async () => {
+      const home = await tempDir('svcctl-defaults-');
+      const session = underTerminal(`${svcctl} login --save --email ${EMAIL} --base-url ${server.baseUrl}`, home, {
+        SERVICE_PASSWORD: PASSWORD,
+      });
+      assert.equal(await session.done, 0, session.screen());
+      assert.match(session.screen(), /Logged in to http:\/\/127\.0\.0\.1:\d+\/api as ops@acme\.example/);
+      assert.ok(!session.screen().includes(server.issued.at(-1)!), 'the token is not shown on the terminal');
+      const piped = await runCliInProcess(['login', '--save', '--email', EMAIL, '--base-url', server.baseUrl], {
+        home,
+        env: { SERVICE_PASSWORD: PASSWORD },
+      });
+      assert.equal(piped.stdout, `${server.issued.at(-1)}\n`);
+    });
+
+    it('svcctl dev in the foreground on a terminal: a summary and export lines, no JSON line', async () => {
+      const home = await tempDir('svcctl-defaults-');
+      const session = underTerminal(`${svcctl} dev --port 0`, home);
+      await session.waitFor(/Local-mode MCP entries/);
+      const screen = session.screen();
+      assert.match(screen, /Sandbox ready: http:\/\/127\.0\.0\.1:\d+\/api/);
+      assert.match(screen, /^export SERVICE_BASE_URL='http:\/\/127\.0\.0\.1:\d+\/api'\r?$/m);
+      assert.ok(!screen.includes('{"base_url"'), screen);
+      session.type('\x03');
+      assert.equal(await session.done, 130);
     });
   });
 });

@@ -2,7 +2,8 @@
  * `svcctl mcp install` and `mcp doctor` at a real terminal (util-linux `script`): the conflict prompt, a file
  * changed by someone else while the prompt waits (nothing written, exit 7), the checklist of the clients found on
  * this machine when --client is not given (the editors, and the CLI agents by the folders each creates on first
- * run), and doctor's question before it starts a program a cloned project brought.
+ * run), the question of which login method a remote entry uses (on stderr only), and doctor's question before it
+ * starts a program a cloned project brought.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -35,6 +36,22 @@ const AGENT_FOLDERS: Record<string, string> = {
 };
 
 describe('mcp install at a terminal', { skip, concurrency: true }, () => {
+  it('--mode remote without --auth asks on stderr (stdout gets none of it); Enter writes the token-helper entry', async () => {
+    const home = await tempDir('svcctl-prompts-tty-');
+    const session = underTerminal(
+      `${svcctl} mcp install --client cursor --mode remote > stdout.txt`,
+      home,
+      ENV,
+      KILL_AFTER_MS,
+    );
+    await session.waitFor(/Which login method should the entry use\?[\s\S]*sends your account password/);
+    session.type('\r');
+    assert.equal(await session.done, 0, session.screen());
+    assert.equal(await readFile(join(home, 'stdout.txt'), 'utf8'), '', 'nothing of the prompt on stdout');
+    const entry = JSON.parse(await readFile(join(home, '.cursor', 'mcp.json'), 'utf8')).mcpServers.service;
+    assert.deepEqual(entry.args.slice(-2), ['mcp', 'proxy'], JSON.stringify(entry));
+  });
+
   it('asks before replacing a different entry, and replaces it whole on "yes"', async () => {
     const dir = await tempDir('svcctl-mcp-tty-');
     const file = await placeFile(dir, '.cursor/mcp.json', OTHER_ENTRY);

@@ -17,7 +17,7 @@ import { hmacVectors } from './helpers/vectors.js';
 
 const TOKEN = 'tok-curl-4242';
 
-describe('event send --print-curl', () => {
+describe('event send --print-curl: the command run by bash and curl', { concurrency: true }, () => {
   let dir: string;
   before(async () => {
     dir = await makeTempDir();

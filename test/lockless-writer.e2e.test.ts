@@ -12,13 +12,15 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { after, before, test } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { placeFile, spawnCli, type RunResult } from './helpers/cli.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 const RUNS = 20;
 const INSTALLS = 5;
 const ENV = { SERVICE_BASE_URL: 'https://acme.example.com/api' };
+/** Only against a hang: with a busy process, ten commands and other tests at once, one run can take many seconds. */
+const HANG_GUARD_MS = 300_000;
 
 /** A writer with no lock: each rewrite is synchronous, so it is one short step between two of svcctl's. */
 function startPlainWriter(file: string): { stop: () => Promise<number> } {
@@ -28,9 +30,10 @@ function startPlainWriter(file: string): { stop: () => Promise<number> } {
     while (running) {
       try {
         const data = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-        data.writerCount = ++count;
+        data.writerCount = count + 1;
         writeFileSync(`${file}.writer`, `${JSON.stringify(data, null, 2)}\n`);
         renameSync(`${file}.writer`, file);
+        count++; // counted once in the file: a write that failed changed nothing
       } catch {
         // read while svcctl renamed: try again
       }
@@ -72,7 +75,7 @@ async function runBesideWriter(
   const writer = startPlainWriter(file);
   // Separate processes: in the test's own event loop the writer could never land a write between svcctl's steps.
   const results = await Promise.all(
-    Array.from({ length: INSTALLS }, (_, index) => spawnCli(args(index), { home, env: ENV, timeoutMs: 60_000 })),
+    Array.from({ length: INSTALLS }, (_, index) => spawnCli(args(index), { home, env: ENV, timeoutMs: HANG_GUARD_MS })),
   );
   const writes = await writer.stop();
   const final = JSON.parse(readFileSync(file, 'utf8')) as { mcpServers: Record<string, unknown>; writerCount: number };
@@ -81,86 +84,89 @@ async function runBesideWriter(
   return { results, final };
 }
 
-test(`${RUNS} runs of ${INSTALLS} installs against a writer that rewrites ~/.claude.json every 2 ms, on a loaded machine`, async (t) => {
-  let putBack = 0;
-  let refused = 0;
-  for (let run = 0; run < RUNS; run++) {
-    const { results, final } = await runBesideWriter(run, {}, (index) => [
-      'mcp',
-      'install',
-      '--client',
-      'claude-code',
-      '--mode',
-      'remote',
-      '--name',
-      `srv${index}`,
-    ]);
-    results.forEach((result, index) => {
-      const name = `srv${index}`;
-      putBack += (result.stderr.match(/putting it back/g) ?? []).length;
-      if (result.code === 0) {
-        assert.ok(
-          final.mcpServers[name],
-          `run ${run}: install ${index} exited 0 but ${name} is missing\n${result.stderr}`,
-        );
-      } else {
-        refused++;
-        if (refused < 3)
-          t.diagnostic(
-            result.stderr
-              .split('\n')
-              .filter((line) => line.includes('error'))
-              .join(' | '),
-          );
-        assert.equal(result.code, 7, `run ${run} install ${index}: ${result.stderr}`);
-        assert.equal(
-          final.mcpServers[name],
-          undefined,
-          `run ${run} install ${index}: exit 7 but ${name} is in the file`,
-        );
-      }
-    });
-  }
-  t.diagnostic(
-    `${RUNS * INSTALLS} installs: ${refused} refused (exit 7), entries put back after the other program dropped them: ${putBack}`,
-  );
-});
-
-test(`${RUNS} runs of ${INSTALLS} uninstalls against the same writer: an uninstall that exits 0 leaves its entry gone`, async (t) => {
-  let removedAgain = 0;
-  let refused = 0;
-  for (let run = 0; run < RUNS; run++) {
-    const ours = Object.fromEntries(
-      Array.from({ length: INSTALLS }, (_, index) => [
+// The two tests run at once: each has its own files and writer, and the machine is meant to be loaded.
+describe('svcctl beside a writer that takes no lock', { concurrency: true }, () => {
+  it(`${RUNS} runs of ${INSTALLS} installs against a writer that rewrites ~/.claude.json every 2 ms, on a loaded machine`, async (t) => {
+    let putBack = 0;
+    let refused = 0;
+    for (let run = 0; run < RUNS; run++) {
+      const { results, final } = await runBesideWriter(run, {}, (index) => [
+        'mcp',
+        'install',
+        '--client',
+        'claude-code',
+        '--mode',
+        'remote',
+        '--name',
         `srv${index}`,
-        { type: 'http', url: 'https://acme.example.com/mcp' },
-      ]),
+      ]);
+      results.forEach((result, index) => {
+        const name = `srv${index}`;
+        putBack += (result.stderr.match(/putting it back/g) ?? []).length;
+        if (result.code === 0) {
+          assert.ok(
+            final.mcpServers[name],
+            `run ${run}: install ${index} exited 0 but ${name} is missing\n${result.stderr}`,
+          );
+        } else {
+          refused++;
+          if (refused < 3)
+            t.diagnostic(
+              result.stderr
+                .split('\n')
+                .filter((line) => line.includes('error'))
+                .join(' | '),
+            );
+          assert.equal(result.code, 7, `run ${run} install ${index}: ${result.stderr}`);
+          assert.equal(
+            final.mcpServers[name],
+            undefined,
+            `run ${run} install ${index}: exit 7 but ${name} is in the file`,
+          );
+        }
+      });
+    }
+    t.diagnostic(
+      `${RUNS * INSTALLS} installs: ${refused} refused (exit 7), entries put back after the other program dropped them: ${putBack}`,
     );
-    const { results, final } = await runBesideWriter(run, ours, (index) => [
-      'mcp',
-      'uninstall',
-      '--client',
-      'claude-code',
-      '--name',
-      `srv${index}`,
-    ]);
-    results.forEach((result, index) => {
-      const name = `srv${index}`;
-      removedAgain += (result.stderr.match(/removing it again/g) ?? []).length;
-      if (result.code === 0) {
-        assert.equal(
-          final.mcpServers[name],
-          undefined,
-          `run ${run}: uninstall ${index} exited 0 but ${name} is back\n${result.stderr}`,
-        );
-      } else {
-        refused++;
-        assert.equal(result.code, 7, `run ${run} uninstall ${index}: ${result.stderr}`);
-        assert.ok(final.mcpServers[name], `run ${run} uninstall ${index}: exit 7 but ${name} is gone`);
-      }
-    });
-  }
-  t.diagnostic(
-    `${RUNS * INSTALLS} uninstalls: ${refused} refused (exit 7), entries removed again after the other program brought them back: ${removedAgain}`,
-  );
+  });
+
+  it(`${RUNS} runs of ${INSTALLS} uninstalls against the same writer: an uninstall that exits 0 leaves its entry gone`, async (t) => {
+    let removedAgain = 0;
+    let refused = 0;
+    for (let run = 0; run < RUNS; run++) {
+      const ours = Object.fromEntries(
+        Array.from({ length: INSTALLS }, (_, index) => [
+          `srv${index}`,
+          { type: 'http', url: 'https://acme.example.com/mcp' },
+        ]),
+      );
+      const { results, final } = await runBesideWriter(run, ours, (index) => [
+        'mcp',
+        'uninstall',
+        '--client',
+        'claude-code',
+        '--name',
+        `srv${index}`,
+      ]);
+      results.forEach((result, index) => {
+        const name = `srv${index}`;
+        removedAgain += (result.stderr.match(/removing it again/g) ?? []).length;
+        if (result.code === 0) {
+          assert.equal(
+            final.mcpServers[name],
+            undefined,
+            `run ${run}: uninstall ${index} exited 0 but ${name} is back\n${result.stderr}`,
+          );
+        } else {
+          refused++;
+          assert.equal(result.code, 7, `run ${run} uninstall ${index}: ${result.stderr}`);
+          assert.ok(final.mcpServers[name], `run ${run} uninstall ${index}: exit 7 but ${name} is gone`);
+        }
+      });
+    }
+    t.diagnostic(
+      `${RUNS * INSTALLS} uninstalls: ${refused} refused (exit 7), entries removed again after the other program brought them back: ${removedAgain}`,
+    );
+  });
 });

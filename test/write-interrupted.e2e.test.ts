@@ -1,16 +1,14 @@
 /**
- * Interrupted and failing writes (issue 8, section 3): `kill -9` at any moment
- * of `mcp install`, `mcp uninstall` and `login --save` leaves the old or the
- * new file, never an empty or half one, and the next run cleans up what the
- * killed one left (temp file, lock). A full disk, a read-only folder and a
- * target that is a folder are exit 7 naming the file and the cause, with the
- * old file intact and no temp or lock file left.
+ * Interrupted and failing writes: `kill -9` at any moment of `mcp install`, `mcp uninstall` and `login --save` leaves
+ * the old or the new file, never an empty or half one, and the next run cleans up what the killed one left (temp
+ * file, lock). A full disk and a read-only folder are exit 7 naming the file and the cause, with the old file intact
+ * and no temp or lock file left. What the next run removes, and a target that is a folder: write-interrupted.test.ts.
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { BIN, cleanEnv, placeFile, runCli } from './helpers/cli.js';
 import { EMAIL, PASSWORD, startLoginServer, type LoginServer } from './helpers/login-server.js';
 import { tempDir } from './helpers/temp-dirs.js';
@@ -74,62 +72,11 @@ async function killRounds(
   return seen;
 }
 
-test('kill -9 at random moments of mcp install (30 times) and uninstall (20 times): always the old or the new file', async (t) => {
-  const installs = await killRounds('install', installArgs, OLD, 30);
-  const withEntry = await uninterrupted(installArgs, OLD);
-  const uninstalls = await killRounds('uninstall', uninstallArgs, withEntry, 20);
-  t.diagnostic(
-    `install: old ${installs.old}, new ${installs.new}; uninstall: old ${uninstalls.old}, new ${uninstalls.new}`,
-  );
-});
-
-test("temp files of a killed run, of the file and of its .bak, are removed by the next run; a live process's are kept", async () => {
-  const home = await tempDir();
-  await placeFile(home, '.cursor/mcp.json', OLD);
-  const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
-  const deadPid = Number(dead.stdout);
-  const folder = join(home, '.cursor');
-  const killed = [`.mcp.json.svcctl-${deadPid}-0123abcd.tmp`, `.mcp.json.bak.svcctl-${deadPid}-4567cdef.tmp`];
-  // The test runner itself is alive: a temp file named after it belongs to a run still at work.
-  const live = `.mcp.json.bak.svcctl-${process.pid}-89abcdef.tmp`;
-  for (const name of [...killed, live]) await writeFile(join(folder, name), 'half');
-  const result = await runCli(installArgs, { home, env: ENV });
-  assert.equal(result.code, 0, result.stderr);
-  assert.deepEqual(await leftovers(folder), [live]);
-});
-
 let server: LoginServer;
 before(async () => {
   server = await startLoginServer();
 });
 after(() => server.close());
-
-test('kill -9 at random moments of login --save (10 times): credentials.json is the old or the new file', async () => {
-  for (let round = 0; round < 10; round += 1) {
-    const home = await tempDir();
-    const file = join(home, '.config', 'svcctl', 'credentials.json');
-    const old = JSON.stringify({
-      version: 1,
-      tokens: { 'https://other.example.com/api': { access_token: 'x.y.z', email: EMAIL } },
-    });
-    await mkdir(join(home, '.config', 'svcctl'), { recursive: true, mode: 0o700 });
-    await writeFile(file, old, { mode: 0o600 });
-    const env = { SERVICE_BASE_URL: server.baseUrl, SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: PASSWORD };
-    await runAndKill(['login', '--save'], home, env, Math.floor(Math.random() * 400));
-    const text = await readFile(file, 'utf8');
-    if (text !== old) {
-      const saved = JSON.parse(text) as { tokens: Record<string, unknown> };
-      assert.deepEqual(
-        Object.keys(saved.tokens).sort(),
-        ['https://other.example.com/api', server.baseUrl].sort(),
-        `round ${round}`,
-      );
-    }
-    const next = await runCli(['login', '--save'], { home, env });
-    assert.equal(next.code, 0, `round ${round}: ${next.stderr}`);
-    assert.deepEqual(await leftovers(join(home, '.config', 'svcctl')), [], `round ${round}: temp or lock files left`);
-  }
-});
 
 /** Mounts a small tmpfs at `dir`; false when this machine does not allow it (not root, no mount). */
 function mountTmpfs(dir: string, size: string): boolean {
@@ -149,37 +96,64 @@ async function assertRefused(home: string, file: string, cause: RegExp): Promise
   assert.deepEqual(await leftovers(join(home, '.cursor')), [], 'no temp or lock file left');
 }
 
-test('a full disk: exit 7 naming the file and "no space", the old file intact, nothing left behind', async (t) => {
-  const home = await tempDir();
-  if (!mountTmpfs(home, '64k')) return t.skip(CANNOT_MOUNT);
-  try {
-    const file = await placeFile(home, '.cursor/mcp.json', OLD);
-    spawnSync('dd', ['if=/dev/zero', `of=${join(home, 'filler')}`, 'bs=4k'], { stdio: 'ignore' });
-    await assertRefused(home, file, /no space left/);
-  } finally {
-    umount(home);
-  }
-});
+describe('kill -9, a full disk, a read-only folder', { concurrency: true }, () => {
+  it('kill -9 at random moments of mcp install (30 times) and uninstall (20 times): always the old or the new file', async (t) => {
+    const installs = await killRounds('install', installArgs, OLD, 30);
+    const withEntry = await uninterrupted(installArgs, OLD);
+    const uninstalls = await killRounds('uninstall', uninstallArgs, withEntry, 20);
+    t.diagnostic(
+      `install: old ${installs.old}, new ${installs.new}; uninstall: old ${uninstalls.old}, new ${uninstalls.new}`,
+    );
+  });
 
-test('a read-only folder: exit 7 naming the file and "read-only", the old file intact', async (t) => {
-  const home = await tempDir();
-  if (!mountTmpfs(home, '1m')) return t.skip(CANNOT_MOUNT);
-  try {
-    const file = await placeFile(home, '.cursor/mcp.json', OLD);
-    assert.equal(spawnSync('mount', ['-o', 'remount,ro', home]).status, 0, 'remount read-only');
-    await assertRefused(home, file, /read-only/);
-  } finally {
-    umount(home);
-  }
-});
+  it('kill -9 at random moments of login --save (10 times): credentials.json is the old or the new file', async () => {
+    for (let round = 0; round < 10; round += 1) {
+      const home = await tempDir();
+      const file = join(home, '.config', 'svcctl', 'credentials.json');
+      const old = JSON.stringify({
+        version: 1,
+        tokens: { 'https://other.example.com/api': { access_token: 'x.y.z', email: EMAIL } },
+      });
+      await mkdir(join(home, '.config', 'svcctl'), { recursive: true, mode: 0o700 });
+      await writeFile(file, old, { mode: 0o600 });
+      const env = { SERVICE_BASE_URL: server.baseUrl, SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: PASSWORD };
+      await runAndKill(['login', '--save'], home, env, Math.floor(Math.random() * 400));
+      const text = await readFile(file, 'utf8');
+      if (text !== old) {
+        const saved = JSON.parse(text) as { tokens: Record<string, unknown> };
+        assert.deepEqual(
+          Object.keys(saved.tokens).sort(),
+          ['https://other.example.com/api', server.baseUrl].sort(),
+          `round ${round}`,
+        );
+      }
+      const next = await runCli(['login', '--save'], { home, env });
+      assert.equal(next.code, 0, `round ${round}: ${next.stderr}`);
+      assert.deepEqual(await leftovers(join(home, '.config', 'svcctl')), [], `round ${round}: temp or lock files left`);
+    }
+  });
 
-test('a target that is a folder: exit 7 naming it, nothing written', async () => {
-  const home = await tempDir();
-  const target = join(home, '.cursor', 'mcp.json');
-  await mkdir(target, { recursive: true });
-  const result = await runCli(installArgs, { home, env: ENV });
-  assert.equal(result.code, 7, result.stderr);
-  assert.match(result.stderr, new RegExp(`${target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not a regular file`));
-  assert.deepEqual(await readdir(target), [], 'nothing written inside the folder');
-  assert.deepEqual(await leftovers(join(home, '.cursor')), []);
+  it('a full disk: exit 7 naming the file and "no space", the old file intact, nothing left behind', async (t) => {
+    const home = await tempDir();
+    if (!mountTmpfs(home, '64k')) return t.skip(CANNOT_MOUNT);
+    try {
+      const file = await placeFile(home, '.cursor/mcp.json', OLD);
+      spawnSync('dd', ['if=/dev/zero', `of=${join(home, 'filler')}`, 'bs=4k'], { stdio: 'ignore' });
+      await assertRefused(home, file, /no space left/);
+    } finally {
+      umount(home);
+    }
+  });
+
+  it('a read-only folder: exit 7 naming the file and "read-only", the old file intact', async (t) => {
+    const home = await tempDir();
+    if (!mountTmpfs(home, '1m')) return t.skip(CANNOT_MOUNT);
+    try {
+      const file = await placeFile(home, '.cursor/mcp.json', OLD);
+      assert.equal(spawnSync('mount', ['-o', 'remount,ro', home]).status, 0, 'remount read-only');
+      await assertRefused(home, file, /read-only/);
+    } finally {
+      umount(home);
+    }
+  });
 });

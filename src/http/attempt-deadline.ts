@@ -65,10 +65,41 @@ class Deadline implements AttemptDeadline {
 // 3 per 50,000 events; cause unknown: BENCHMARKS.md, batch profiles of 2026-11-24).
 let first: Deadline | undefined;
 let last: Deadline | undefined;
-/** Not the global `performance`: it would load perf_hooks, ~2 ms of start-up. */
-const now = (): number => Number(process.hrtime.bigint()) / 1e6;
-let timer: NodeJS.Timeout | undefined;
+
+/** Where deadlines read the time (ms) and set their one timer: the system's, or a test's that moves time. */
+export interface DeadlineClock {
+  now(): number;
+  setTimer(fire: () => void, ms: number): unknown;
+  clearTimer(timer: unknown): void;
+}
+
+const systemClock: DeadlineClock = {
+  // Not the global `performance`: it would load perf_hooks, ~2 ms of start-up.
+  now: () => Number(process.hrtime.bigint()) / 1e6,
+  setTimer: (fire, ms) => setTimeout(fire, ms),
+  clearTimer: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+let clock = systemClock;
+const now = (): number => clock.now();
+let timer: unknown;
 let timerAt = Infinity;
+
+/** Swaps the clock while no attempt runs (a deadline keeps the clock it started on); returns how to put it back. */
+export function useDeadlineClock(next: DeadlineClock): () => void {
+  const swap = (to: DeadlineClock): void => {
+    if (first) throw new Error('an attempt deadline is running: the clock cannot change under it');
+    clock = to;
+  };
+  swap(next);
+  return () => swap(systemClock);
+}
+
+/** The part each running attempt has reached, oldest first: a test moves its clock once they reached the part it tests. */
+export function runningPhases(): AttemptPhase[] {
+  const phases: AttemptPhase[] = [];
+  for (let deadline = first; deadline; deadline = deadline.next) phases.push(deadline.phase);
+  return phases;
+}
 
 function link(deadline: Deadline): void {
   deadline.previous = last;
@@ -90,9 +121,9 @@ function unlink(deadline: Deadline): boolean {
 }
 
 function schedule(at: number): void {
-  if (timer) clearTimeout(timer);
+  if (timer) clock.clearTimer(timer);
   timerAt = at;
-  timer = setTimeout(fire, Math.max(0, at - now()));
+  timer = clock.setTimer(fire, Math.max(0, at - now()));
 }
 
 function fire(): void {
@@ -116,7 +147,7 @@ function fire(): void {
 
 function forget(deadline: Deadline): void {
   if (!unlink(deadline) || first || !timer) return;
-  clearTimeout(timer);
+  clock.clearTimer(timer);
   timer = undefined;
   timerAt = Infinity;
 }

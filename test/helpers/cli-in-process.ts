@@ -11,6 +11,10 @@ import { BIN, cleanEnv, makeTempDir, type RunOptions, type RunResult } from './c
 export interface InProcessOptions extends RunOptions {
   /** A stdin the test holds (e.g. one never ended, to prove a command does not wait for it); instead of `input`. */
   stdin?: NodeJS.ReadableStream;
+  /** Sees stdout as it is written (e.g. to answer a line before stdin ends); the result still has all of it. */
+  onStdout?: (chunk: Buffer) => void;
+  /** The svcctl script main() is told it runs as (default: this clone's bin/svcctl.js), as a copy elsewhere would. */
+  script?: string;
 }
 
 function collector(): { stream: PassThrough; bytes: () => Buffer } {
@@ -23,6 +27,7 @@ function collector(): { stream: PassThrough; bytes: () => Buffer } {
 export async function runCliInProcess(args: string[], options: InProcessOptions = {}): Promise<RunResult> {
   const home = options.home ?? (await makeTempDir('svcctl-home-'));
   const stdout = collector();
+  if (options.onStdout) stdout.stream.on('data', options.onStdout);
   const stderr = collector();
   const stdin =
     options.stdin ?? (options.input === undefined ? Readable.from([]) : Readable.from([Buffer.from(options.input)]));
@@ -33,7 +38,7 @@ export async function runCliInProcess(args: string[], options: InProcessOptions 
     stdin,
     stdout: stdout.stream,
     stderr: stderr.stream,
-    program: { execPath: process.execPath, script: BIN },
+    program: { execPath: process.execPath, script: options.script ?? BIN },
     ...(options.now ? { now: options.now } : {}),
   });
   let timer: NodeJS.Timeout | undefined;

@@ -1,21 +1,17 @@
 /**
- * svcctl login error classes against real servers on 127.0.0.1: rejected
- * credentials, a wrong base URL, answers without a token, network and TLS
- * failures, the timeout, a custom CA and proxies. The password never shows.
+ * svcctl login error classes against real servers on 127.0.0.1: rejected credentials, a wrong base URL, answers
+ * without a token, network and TLS failures, and a proxy. The password never shows. The timeout is in
+ * http-deadline-caps.test.ts; a CA trusted through NODE_EXTRA_CA_CERTS (read at process start) in
+ * http-processes.e2e.test.ts.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import { connect, type AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, test } from 'node:test';
-import { runCli, secretsIn, spawnCli } from './helpers/cli.js';
-import { makeJwt, nowPlus } from './helpers/jwt.js';
+import { runCli, secretsIn } from './helpers/cli.js';
+import { startForwardProxy, startHttpsLogin } from './helpers/login-network.js';
 import { EMAIL, PASSWORD, startLoginServer } from './helpers/login-server.js';
 import { startRecordingServer, type Responder } from './helpers/recording-server.js';
-import { tempDir } from './helpers/temp-dirs.js';
 
 const closers: Array<() => Promise<void>> = [];
 after(async () => {
@@ -120,61 +116,9 @@ test('a dropped connection and a refused connection are exit 6 with the cause in
   assert.match(refused.stderr, /connection refused by 127\.0\.0\.1:\d+/);
 });
 
-test('--timeout: a service that never answers is exit 6 after the timeout', async () => {
-  const { result } = await loginAgainst(() => new Promise(() => undefined), ['--timeout', '0.5']);
-  assert.equal(result.code, 6);
-  assert.match(result.stderr, /127\.0\.0\.1:\d+: the service did not send the answer's headers within 0\.5 s/);
-  const bad = await runCli(['login', '--timeout', '0'], {
-    env: { SERVICE_BASE_URL: 'http://127.0.0.1:9/api', ...creds },
-  });
-  assert.equal(bad.code, 2);
-});
-
-// ---- TLS: certificates are always verified; NODE_EXTRA_CA_CERTS adds a private CA ----
-
-async function startHttpsLogin(): Promise<{ baseUrl: string; certFile: string; token: string }> {
-  const dir = await tempDir('svcctl-tls-');
-  const keyFile = join(dir, 'key.pem');
-  const certFile = join(dir, 'cert.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile,
-    ],
-    { stdio: 'ignore' },
-  );
-  const token = makeJwt({ email: EMAIL, exp: nowPlus(3600) });
-  const server = createHttpsServer({ key: await readFile(keyFile), cert: await readFile(certFile) }, (req, res) => {
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ access_token: token }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(() => new Promise((resolve) => server.close(() => resolve())));
-  const { port } = server.address() as AddressInfo;
-  return { baseUrl: `https://127.0.0.1:${port}/api`, certFile, token };
-}
-
-test('an untrusted TLS certificate is exit 6 naming the problem; NODE_EXTRA_CA_CERTS makes it trusted', async () => {
+test('an untrusted TLS certificate is exit 6 naming the problem and NODE_EXTRA_CA_CERTS', async () => {
   const tls = await startHttpsLogin();
+  closers.push(tls.close);
   const untrusted = await runCli(['login'], { env: { SERVICE_BASE_URL: tls.baseUrl, ...creds } });
   assert.equal(untrusted.code, 6);
   assert.match(
@@ -182,75 +126,13 @@ test('an untrusted TLS certificate is exit 6 naming the problem; NODE_EXTRA_CA_C
     /TLS certificate of 127\.0\.0\.1:\d+ was not accepted \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)\)/,
   );
   assert.match(untrusted.stderr, /NODE_EXTRA_CA_CERTS/);
-  // Node reads NODE_EXTRA_CA_CERTS once, when a process starts.
-  const trusted = await spawnCli(['login'], {
-    env: { SERVICE_BASE_URL: tls.baseUrl, NODE_EXTRA_CA_CERTS: tls.certFile, ...creds },
-  });
-  assert.equal(trusted.code, 0, trusted.stderr);
-  assert.equal(trusted.stdout, `${tls.token}\n`);
-});
-
-// ---- Proxies: HTTPS_PROXY / HTTP_PROXY are used, NO_PROXY bypasses them ----
-
-interface Proxy {
-  url: string;
-  seen: string[];
-}
-
-/** A forwarding proxy: CONNECT tunnels, and absolute-form HTTP requests. Records each target. */
-async function startProxy(): Promise<Proxy> {
-  const seen: string[] = [];
-  const server: Server = createHttpServer((req, res) => {
-    seen.push(`${req.method} ${req.url}`);
-    const target = new URL(req.url ?? '');
-    const upstream = httpRequest(target, { method: req.method, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    req.pipe(upstream);
-  });
-  server.on('connect', (req, client, head) => {
-    seen.push(`CONNECT ${req.url}`);
-    const [host, port] = (req.url ?? '').split(':');
-    const upstream = connect(Number(port), host!, () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    upstream.on('error', () => client.destroy());
-    client.on('error', () => upstream.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(
-    () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
-}
-
-test('HTTPS_PROXY carries the login to an https deployment; NO_PROXY bypasses the proxy', async () => {
-  const tls = await startHttpsLogin();
-  const proxy = await startProxy();
-  const env = { SERVICE_BASE_URL: tls.baseUrl, NODE_EXTRA_CA_CERTS: tls.certFile, HTTPS_PROXY: proxy.url, ...creds };
-  const viaProxy = await spawnCli(['login'], { env }); // NODE_EXTRA_CA_CERTS: read at process start
-  assert.equal(viaProxy.code, 0, viaProxy.stderr);
-  assert.equal(viaProxy.stdout, `${tls.token}\n`);
-  assert.equal(proxy.seen.length, 1);
-  assert.match(proxy.seen[0]!, /^CONNECT 127\.0\.0\.1:\d+$/);
-
-  const bypass = await spawnCli(['login'], { env: { ...env, NO_PROXY: '127.0.0.1' } });
-  assert.equal(bypass.code, 0, bypass.stderr);
-  assert.equal(proxy.seen.length, 1, 'NO_PROXY: the proxy saw nothing more');
 });
 
 test('HTTP_PROXY carries the login to a plain http deployment', async () => {
   const server = await startLoginServer();
   closers.push(server.close);
-  const proxy = await startProxy();
+  const proxy = await startForwardProxy();
+  closers.push(proxy.close);
   const result = await runCli(['login'], {
     env: { SERVICE_BASE_URL: server.baseUrl, HTTP_PROXY: proxy.url, ...creds },
   });

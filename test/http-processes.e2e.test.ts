@@ -1,16 +1,23 @@
+/**
+ * What another process does with svcctl's output or start-up: the command `event send --print-curl` prints, run by
+ * bash and curl, sends the same bytes; and a private CA given in NODE_EXTRA_CA_CERTS, which Node reads once when a
+ * process starts, is trusted by login, also through an HTTPS proxy.
+ */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { cleanEnv, makeTempDir, runCli } from './helpers/cli.js';
+import { cleanEnv, makeTempDir, runCli, spawnCli } from './helpers/cli.js';
+import { startForwardProxy, startHttpsLogin } from './helpers/login-network.js';
+import { EMAIL, PASSWORD } from './helpers/login-server.js';
 import { startRecordingServer } from './helpers/recording-server.js';
 import { hmacVectors } from './helpers/vectors.js';
 
 const TOKEN = 'tok-curl-4242';
 
-describe('event send --print-curl', () => {
+describe('event send --print-curl: the command run by bash and curl', { concurrency: true }, () => {
   let dir: string;
   before(async () => {
     dir = await makeTempDir();
@@ -98,13 +105,44 @@ describe('event send --print-curl', () => {
       await server.close();
     }
   });
+});
 
-  it('without any token, it prints the command for $SERVICE_INGEST_TOKEN with a warning on stderr', async () => {
-    const printed = await runCli(['event', 'send', '--title', 'none', '--print-curl'], {
-      env: { SERVICE_BASE_URL: 'http://127.0.0.1:9/api' },
-    });
-    assert.equal(printed.code, 0, printed.stderr);
-    assert.match(printed.stdout, /"\$SERVICE_INGEST_TOKEN"/);
-    assert.match(printed.stderr, /warning: no ingest token is set/);
+describe('login trusts the CA of NODE_EXTRA_CA_CERTS (read at process start)', { concurrency: true }, () => {
+  const creds = { SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: PASSWORD };
+
+  it('a self-signed deployment is trusted with its certificate in NODE_EXTRA_CA_CERTS', async () => {
+    const tls = await startHttpsLogin();
+    try {
+      const trusted = await spawnCli(['login'], {
+        env: { SERVICE_BASE_URL: tls.baseUrl, NODE_EXTRA_CA_CERTS: tls.certFile, ...creds },
+      });
+      assert.equal(trusted.code, 0, trusted.stderr);
+      assert.equal(trusted.stdout, `${tls.token}\n`);
+    } finally {
+      await tls.close();
+    }
+  });
+
+  it('HTTPS_PROXY carries the login to an https deployment; NO_PROXY bypasses the proxy', async () => {
+    const [tls, proxy] = await Promise.all([startHttpsLogin(), startForwardProxy()]);
+    try {
+      const env = {
+        SERVICE_BASE_URL: tls.baseUrl,
+        NODE_EXTRA_CA_CERTS: tls.certFile,
+        HTTPS_PROXY: proxy.url,
+        ...creds,
+      };
+      const viaProxy = await spawnCli(['login'], { env });
+      assert.equal(viaProxy.code, 0, viaProxy.stderr);
+      assert.equal(viaProxy.stdout, `${tls.token}\n`);
+      assert.equal(proxy.seen.length, 1);
+      assert.match(proxy.seen[0]!, /^CONNECT 127\.0\.0\.1:\d+$/);
+
+      const bypass = await spawnCli(['login'], { env: { ...env, NO_PROXY: '127.0.0.1' } });
+      assert.equal(bypass.code, 0, bypass.stderr);
+      assert.equal(proxy.seen.length, 1, 'NO_PROXY: the proxy saw nothing more');
+    } finally {
+      await Promise.all([tls.close(), proxy.close()]);
+    }
   });
 });

@@ -13,67 +13,39 @@
  * with the secret they received, once in every encoding: the output must show
  * that answer with *** for each. Every output of a run is also searched for
  * the secrets by decoding it (revealed()). The cells no command reaches are
- * listed with the reason, and a test checks that the table has every cell.
+ * listed with the reason (test/helpers/redaction-cells.ts), and a test checks that the table has every cell.
  *
- * The built CLI runs as a process with a temp HOME.
+ * svcctl runs in-process with a temp HOME; the cells of a password prompt (a terminal) and of the OS keychain (a
+ * D-Bus session) are in terminals-and-keychains.e2e.test.ts.
  */
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { BIN, cleanEnv, makeTempDir, placeFile, runCli, type RunResult } from './helpers/cli.js';
+import { makeTempDir, placeFile, runCli, type RunResult } from './helpers/cli.js';
 import { startDev, type DevServer } from './helpers/dev-sandbox.js';
 import { echoBaseUrl, startEchoMcpServer, startEchoService, type EchoMcpServer } from './helpers/echo-servers.js';
 import type { RecordingServer } from './helpers/recording-server.js';
-import { ALL_ENCODINGS, EVERY_ENCODING_HIDDEN, revealed } from './helpers/secret-encodings.js';
-import { hasScript, shellQuote, underTerminal } from './helpers/terminal.js';
+import {
+  assertHidden,
+  assertProxyHidden,
+  EMAIL,
+  NOT_REACHED,
+  type OutputName,
+  OUTPUTS,
+  PASSWORD,
+  PROCESS_CELLS,
+  SAVED,
+  saveEntry,
+  type Source,
+  SOURCES,
+} from './helpers/redaction-cells.js';
+import { ALL_ENCODINGS, EVERY_ENCODING_HIDDEN } from './helpers/secret-encodings.js';
+import { proxyExchange } from './helpers/proxy-exchange.js';
 
 const TOKEN = 'ingTOK/Zq9+x Y=abc';
 const HMAC = 'hmacSEC/7+7 =xyz';
-const PASSWORD = 'pwSEKRET/5+5 =q';
-const SAVED = 'savedTOK/3+3 =zz';
-const EMAIL = 'ops@example.com';
 const DEV_PASSWORD = 'devPW/8+8 =mint';
-
-const SOURCES = ['variable', 'file', 'stdin', 'keychain', 'saved token', 'login token', 'password prompt'] as const;
-const OUTPUTS = ['stdout', 'stderr', '--json', 'event sent', 'spool file', 'mcp proxy log'] as const;
-type Source = (typeof SOURCES)[number];
-type OutputName = (typeof OUTPUTS)[number];
-
-/** Cells that no command reaches, and why. */
-const NOT_REACHED: Partial<Record<`${Source} × ${OutputName}`, string>> = {
-  'stdin × stdout':
-    'a password from stdin serves login and token --refresh, whose stdout is the token, printed on purpose',
-  'password prompt × stdout': 'a prompted password serves login, whose stdout is the token, printed on purpose',
-  'stdin × --json':
-    "the --json document of login and token holds the token, its email and expiry, never a service's words (those go to stderr)",
-  'password prompt × --json':
-    "the --json document of login holds the token, its email and expiry, never a service's words (those go to stderr)",
-  'keychain × --json':
-    "the --json document of token --refresh holds the token, never a service's words (those go to stderr)",
-  'saved token × --json':
-    'the saved token is printed on purpose by `token` (also with --json); the proxy that sends it has no --json',
-  'login token × --json':
-    'a new token is printed on purpose by login and token --refresh (also with --json); the proxy has no --json',
-  'stdin × event sent': 'event commands read only the ingest token and the HMAC secret, from a variable or a file',
-  'stdin × spool file': 'event commands read only the ingest token and the HMAC secret, from a variable or a file',
-  'keychain × event sent': 'event commands read only the ingest token and the HMAC secret, from a variable or a file',
-  'keychain × spool file': 'event commands read only the ingest token and the HMAC secret, from a variable or a file',
-  'saved token × event sent':
-    'event commands read only the ingest token and the HMAC secret, from a variable or a file',
-  'saved token × spool file':
-    'event commands read only the ingest token and the HMAC secret, from a variable or a file',
-  'login token × event sent':
-    'event commands read only the ingest token and the HMAC secret, from a variable or a file',
-  'login token × spool file':
-    'event commands read only the ingest token and the HMAC secret, from a variable or a file',
-  'password prompt × event sent': 'event commands never prompt',
-  'password prompt × spool file': 'event commands never prompt',
-  'stdin × mcp proxy log': 'the proxy reads no password from stdin: stdin carries the MCP protocol',
-  'password prompt × mcp proxy log': 'the proxy never prompts (stdin carries the MCP protocol)',
-};
 
 let service: RecordingServer;
 let mcp: EchoMcpServer;
@@ -120,10 +92,6 @@ const hiddenLines = (count: number): string =>
 /** The message of an event body as sent ({"event":{"payload":"<JSON>"}}). */
 const messageOf = (event: { payload: string }): string => (JSON.parse(event.payload) as { message: string }).message;
 
-function assertHidden(text: string, secrets: string[], where: string): void {
-  assert.deepEqual(revealed(text, secrets), [], `${where} reveals a secret:\n${text}`);
-}
-
 /** How the ingest token, the HMAC secret and the password are given, by a variable or by a file. */
 interface Given {
   env: Record<string, string>;
@@ -168,55 +136,6 @@ const echoRun = (g: Given, extra: string[]): string[] => [
   echoScript,
   ...g.echoFrom,
 ];
-
-const INITIALIZE = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'svcctl-test', version: '1.0.0' } },
-});
-
-/** `svcctl mcp proxy ARGS`: sends initialize, waits for the answer on stdout, then closes stdin. */
-async function proxyExchange(
-  args: string[],
-  home: string,
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, 'mcp', 'proxy', ...args], {
-    cwd: home,
-    env: cleanEnv(home, env),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const answered = new Promise<void>((resolve) =>
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-      if (stdout.includes('\n')) resolve();
-    }),
-  );
-  const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
-  child.stdin.write(`${INITIALIZE}\n`);
-  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  await Promise.race([answered, closed]);
-  child.stdin.end();
-  const code = await closed;
-  clearTimeout(timer);
-  return { code, stdout, stderr };
-}
-
-/** The proxy's answer to initialize is an error whose message, like the log, shows the echo hidden. */
-function assertProxyHidden(result: { stdout: string; stderr: string }, secrets: string[]): void {
-  assertHidden(result.stdout, secrets, 'the proxy stdout');
-  assertHidden(result.stderr, secrets, 'the proxy log');
-  assert.ok(result.stderr.includes(EVERY_ENCODING_HIDDEN), `the log shows the echo hidden:\n${result.stderr}`);
-  const answer = JSON.parse(result.stdout.split('\n')[0]!) as { error?: { message: string } };
-  assert.ok(
-    answer.error?.message.includes(EVERY_ENCODING_HIDDEN),
-    `the error answer shows the echo hidden: ${result.stdout}`,
-  );
-}
 
 async function filesIn(folder: string): Promise<string[]> {
   return (await readdir(folder, { recursive: true, withFileTypes: true }))
@@ -377,43 +296,6 @@ function eventCells(source: 'variable' | 'file'): Cell[] {
   ];
 }
 
-const keyringMissing = ['dbus-run-session', 'gnome-keyring-daemon'].filter(
-  (tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0,
-);
-const KEYRING_MODULE = fileURLToPath(new URL('../node_modules/@napi-rs/keyring/index.js', import.meta.url));
-const keychainSkip =
-  keyringMissing.length > 0 &&
-  `no Secret Service to test with (${keyringMissing.join(', ')} not installed; apt-get install gnome-keyring dbus)`;
-
-/** A saved entry for `baseUrl` that needs a login (its token expired), with the password in the keychain. */
-function keychainScript(home: string, baseUrl: string, commands: string[]): Promise<void> {
-  const store = `const { AsyncEntry } = require(${JSON.stringify(KEYRING_MODULE)}); new AsyncEntry(process.argv[1], process.argv[2], { linux: { store: 'secret-service' } }).setPassword(process.argv[3]);`;
-  const script = [
-    'printf unlock-pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1',
-    `${shellQuote(process.execPath)} -e ${shellQuote(store)} ${shellQuote(`svcctl:${baseUrl}`)} ${EMAIL} ${shellQuote(PASSWORD)}`,
-    ...commands,
-  ].join('\n');
-  const child = spawn('dbus-run-session', ['--', 'bash', '-c', script], {
-    cwd: home,
-    env: cleanEnv(home, { SERVICE_BASE_URL: baseUrl }),
-    stdio: 'ignore',
-  });
-  return new Promise((resolve) => child.on('close', () => resolve()));
-}
-
-async function saveEntry(home: string, baseUrl: string, entry: Record<string, unknown>): Promise<void> {
-  await placeFile(
-    home,
-    '.config/svcctl/credentials.json',
-    JSON.stringify({
-      version: 1,
-      tokens: { [baseUrl]: { email: EMAIL, saved_at: '2026-01-01T00:00:00.000Z', ...entry } },
-    }),
-  );
-}
-
-const svcctl = `${shellQuote(process.execPath)} ${shellQuote(BIN)}`;
-
 const CELLS: Cell[] = [
   ...eventCells('variable'),
   ...eventCells('file'),
@@ -431,48 +313,6 @@ const CELLS: Cell[] = [
       assert.equal(result.code, 5, result.stderr);
       assertHidden(result.stdout + result.stderr, [PASSWORD], 'the output');
       assert.ok(result.stderr.includes(EVERY_ENCODING_HIDDEN), result.stderr);
-    },
-  },
-  {
-    source: 'password prompt',
-    outputs: ['stderr'],
-    what: 'login at a terminal: a 400 echo of the typed password',
-    skip: !hasScript && 'util-linux script is not installed',
-    async check(home) {
-      const session = underTerminal(`${svcctl} login`, home, {
-        SERVICE_EMAIL: EMAIL,
-        SERVICE_BASE_URL: echoBaseUrl(service, 400, 'all'),
-      });
-      await session.waitFor(/Password/);
-      session.type(`${PASSWORD}\r`);
-      assert.equal(await session.done, 5, session.screen());
-      assertHidden(session.screen(), [PASSWORD], 'the terminal');
-      assert.ok(session.screen().includes(EVERY_ENCODING_HIDDEN), session.screen());
-    },
-  },
-  {
-    source: 'keychain',
-    outputs: ['stderr', 'stdout', 'mcp proxy log'],
-    what: 'token --refresh with the password of the keychain: a 400 echo; mcp proxy --auth password with it: a 401 echo (log and error answer)',
-    skip: keychainSkip,
-    async check(home) {
-      const baseUrl = echoBaseUrl(service, 400, 'all');
-      await saveEntry(home, baseUrl, {
-        access_token: SAVED,
-        expires_at: '2000-01-01T00:00:00.000Z',
-        password_in_keychain: true,
-      });
-      await keychainScript(home, baseUrl, [
-        `${svcctl} token --refresh > refresh.out 2> refresh.err`,
-        // stdin stays open until the answer to initialize is in proxy.out (at most 15 s).
-        `{ printf '%s\\n' ${shellQuote(INITIALIZE)}; for i in $(seq 150); do [ -s proxy.out ] && break; sleep 0.1; done; } | SERVICE_MCP_URL=${shellQuote(mcp.url('reject', 'all'))} ${svcctl} mcp proxy --auth password > proxy.out 2> proxy.err`,
-      ]);
-      const [refreshOut, refreshErr, proxyOut, proxyErr] = await Promise.all(
-        ['refresh.out', 'refresh.err', 'proxy.out', 'proxy.err'].map((name) => readFile(join(home, name), 'utf8')),
-      );
-      assertHidden(refreshOut + refreshErr, [PASSWORD], 'token --refresh');
-      assert.ok(refreshErr.includes(EVERY_ENCODING_HIDDEN), refreshErr);
-      assertProxyHidden({ stdout: proxyOut!, stderr: proxyErr! }, [PASSWORD]);
     },
   },
   {
@@ -518,10 +358,12 @@ describe('each secret source × each output: every encoding of the secret shown 
     });
   }
 
-  it('the table has every cell: reached by a check above, or listed with why no command reaches it', () => {
+  it('the table has every cell: reached by a check here or in terminals-and-keychains.e2e.test.ts, or listed with why no command reaches it', () => {
     for (const source of SOURCES) {
       for (const output of OUTPUTS) {
-        const reached = CELLS.some((cell) => cell.source === source && cell.outputs.includes(output));
+        const reached = [...CELLS, ...Object.values(PROCESS_CELLS)].some(
+          (cell) => cell.source === source && (cell.outputs as readonly OutputName[]).includes(output),
+        );
         const reason = NOT_REACHED[`${source} × ${output}`];
         assert.ok(
           reached !== (reason !== undefined),

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { execFile, spawn } from 'node:child_process';
-import { promisify } from 'node:util';
-import { BIN, cleanEnv, makeTempDir, runCli, secretsIn } from './helpers/cli.js';
+import { PassThrough } from 'node:stream';
+import { makeTempDir, runCli, secretsIn } from './helpers/cli.js';
 import { eventLines } from './helpers/event-lines.js';
 import { accepted, startRecordingServer } from './helpers/recording-server.js';
 
@@ -62,28 +61,6 @@ describe('event send --ndjson', () => {
     }
   });
 
-  it('shows a progress line on a terminal (run under script(1))', async () => {
-    // Slow answers keep the batch running for over a second, long enough for progress lines.
-    const server = await startRecordingServer(async (request, index) => {
-      await new Promise((resolve) => setTimeout(resolve, 2));
-      return accepted(request, index);
-    });
-    try {
-      const input = join(dir, 'tty.ndjson');
-      await writeFile(input, `${eventLines(1000).join('\n')}\n`);
-      const command = `${process.execPath} ${BIN} event send --ndjson ${input} --concurrency 2 > /dev/null`;
-      const { stdout } = await promisify(execFile)('script', ['-qfec', command, '/dev/null'], {
-        env: cleanEnv(dir, { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN }),
-        timeout: 30_000,
-      });
-      assert.match(stdout, /\r\x1b\[2Ksent \d+ · failed 0 · \d+\/s/);
-      assert.match(stdout, /sent 1000, failed 0 in/);
-      assert.equal(server.requests.length, 1000);
-    } finally {
-      await server.close();
-    }
-  });
-
   it('reads stdin, skips blank lines, keeps CRLF lines intact in --failed-out, prints delivered ids in order', async () => {
     let calls = 0;
     const server = await startRecordingServer((request, index) => {
@@ -111,38 +88,36 @@ describe('event send --ndjson', () => {
     }
   });
 
-  it('writes each id to a pipe while the input is still open (results in blocks, not held until the end)', async () => {
+  it('writes each id to stdout while the input is still open (results in blocks, not held until the end)', async () => {
     const server = await startRecordingServer();
-    const home = await makeTempDir('svcctl-home-');
-    const child = spawn(process.execPath, [BIN, 'event', 'send', '--ndjson', '-'], {
-      cwd: home,
-      env: cleanEnv(home, { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN }),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const stdin = new PassThrough();
     try {
       const [first, second] = [randomUUID(), randomUUID()];
       let stdout = '';
-      const firstSeen = new Promise<void>((resolve) =>
-        child.stdout.on('data', (chunk: Buffer) => {
+      let firstSeen: () => void = () => undefined;
+      const seen = new Promise<void>((resolve) => (firstSeen = resolve));
+      const run = runCli(['event', 'send', '--ndjson', '-'], {
+        stdin,
+        env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN },
+        onStdout: (chunk) => {
           stdout += chunk.toString();
-          if (stdout.includes(first)) resolve();
-        }),
-      );
-      child.stdin.write(`{"id":"${first}","title":"first"}\n`);
+          if (stdout.includes(first)) firstSeen();
+        },
+      });
+      stdin.write(`{"id":"${first}","title":"first"}\n`);
       // stdin is still open: the id must come out on its own (the 10 s guard only keeps a failure from hanging).
       const guard = new Promise<void>((_, reject) =>
         setTimeout(() => reject(new Error(`no id on stdout while stdin is open; got '${stdout}'`)), 10_000).unref(),
       );
-      await Promise.race([firstSeen, guard]);
+      await Promise.race([seen, guard]);
       assert.equal(stdout, `${first}\n`);
-      child.stdin.end(`{"id":"${second}","title":"second"}\n`);
-      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-      assert.equal(code, 0);
-      assert.equal(stdout, `${first}\n${second}\n`);
+      stdin.end(`{"id":"${second}","title":"second"}\n`);
+      const result = await run;
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(result.stdout, `${first}\n${second}\n`);
     } finally {
-      child.kill();
+      stdin.destroy();
       await server.close();
-      await rm(home, { recursive: true, force: true });
     }
   });
 
@@ -166,6 +141,56 @@ describe('event send --ndjson', () => {
       );
       const kept = (await readFile(failedOut, 'utf8')).trimEnd().split('\n');
       assert.deepEqual([...kept].sort(), [...lines].sort(), 'every line is in --failed-out');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+const SAFETY_TOKEN = 'tok-safety-31';
+
+describe('event send --ndjson: nothing is lost, nothing runs away', () => {
+  let dir: string;
+  before(async () => {
+    dir = await makeTempDir();
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it('refuses a --failed-out that is the input file itself (exit 2, nothing sent)', async () => {
+    const server = await startRecordingServer();
+    try {
+      const input = join(dir, 'loop.ndjson');
+      await writeFile(input, 'not json\nnot json\n');
+      const before = (await stat(input)).size;
+      const result = await runCli(['event', 'send', '--ndjson', input, '--failed-out', input], {
+        env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: SAFETY_TOKEN },
+      });
+      assert.equal(result.code, 2);
+      assert.match(result.stderr, /is the input itself/);
+      assert.equal((await stat(input)).size, before);
+      const viaStdin = await runCli(['event', 'send', '--ndjson', '-', '--failed-out', input], {
+        input: await readFile(input),
+        env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: SAFETY_TOKEN },
+      });
+      assert.equal(viaStdin.code, 9, 'a pipe is not the file, even with the same bytes: the bad lines are appended');
+      assert.equal(await readFile(input, 'utf8'), 'not json\nnot json\nnot json\nnot json\n');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses a --failed-out that is a folder before sending anything', async () => {
+    const server = await startRecordingServer();
+    try {
+      const input = join(dir, 'ok.ndjson');
+      await writeFile(input, `${eventLines(3).join('\n')}\n`);
+      await mkdir(join(dir, 'a-folder'));
+      const result = await runCli(['event', 'send', '--ndjson', input, '--failed-out', join(dir, 'a-folder')], {
+        env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: SAFETY_TOKEN },
+      });
+      assert.equal(result.code, 2);
+      assert.match(result.stderr, /is a folder, not a file/);
+      assert.equal(server.requests.length, 0);
     } finally {
       await server.close();
     }

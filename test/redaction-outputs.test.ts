@@ -3,17 +3,16 @@
  * server or a child process said (event send's stderr and --json, login's
  * messages, mcp doctor's lines and --json details, mcp install's diffs) ×
  * every encoding an echo may use (test/helpers/secret-encodings.ts). Real
- * servers on 127.0.0.1 echo what they received; the built CLI runs with a
+ * servers on 127.0.0.1 echo what they received; svcctl runs in-process with a
  * temp HOME; stdout, stderr and every file left in HOME are searched for each
  * secret by decoding them. Also: folders made for literal secrets are 0700
  * under umask 000, and the sandbox rejects a JWT whose signature text differs.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BIN, cleanEnv, makeTempDir, placeFile, runCli, type RunResult } from './helpers/cli.js';
+import { makeTempDir, placeFile, runCli, type RunResult } from './helpers/cli.js';
 import { startDev } from './helpers/dev-sandbox.js';
 import { echoBaseUrl, startEchoMcpServer, startEchoService, type EchoMcpServer } from './helpers/echo-servers.js';
 import { eventLines } from './helpers/event-lines.js';
@@ -253,14 +252,16 @@ describe('mcp install diffs × the encodings a JSON file can hold: no secret sho
   }
 });
 
-/** Runs the CLI under `umask 000` (through sh, so that only the child has it). */
-function runUnderUmask(args: string[], home: string, env: Record<string, string>): Promise<number | null> {
-  const child = spawn('/bin/sh', ['-c', 'umask 000 && exec "$@"', 'sh', process.execPath, BIN, ...args], {
-    cwd: home,
-    env: cleanEnv(home, env),
-    stdio: 'ignore',
-  });
-  return new Promise((resolve) => child.on('close', resolve));
+/** Runs svcctl with umask 000 (this process's, put back after): no folder may rely on the umask to be private. */
+async function runUnderUmask(args: string[], home: string, env: Record<string, string>): Promise<number | null> {
+  const previous = process.umask(0o000);
+  try {
+    const result = await runCli(args, { home, env });
+    assert.equal(result.code, 0, result.stderr);
+    return result.code;
+  } finally {
+    process.umask(previous);
+  }
 }
 
 const modeOf = async (path: string): Promise<number> => (await stat(path)).mode & 0o777;

@@ -6,15 +6,15 @@
  * MCP proxy's JSON-RPC error answer and its log. Also config.toml: `deployment
  * list` (and --json) shows no userinfo password, query value or fragment of a
  * hand-edited URL, and `deployment add` does not echo the token it refuses.
- * Real servers on 127.0.0.1 answer with the URLs; the built CLI runs with a temp HOME.
+ * Real servers on 127.0.0.1 answer with the URLs; svcctl runs in-process with a temp HOME.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BIN, cleanEnv, makeTempDir, placeFile, runCli } from './helpers/cli.js';
+import { makeTempDir, placeFile, runCli } from './helpers/cli.js';
 import { startDev, type DevServer } from './helpers/dev-sandbox.js';
+import { proxyExchange } from './helpers/proxy-exchange.js';
 import { startRecordingServer, type RecordingServer } from './helpers/recording-server.js';
 
 /** Passwords svcctl never read: in URLs a job prints, a server answers, a user pasted into config.toml. */
@@ -144,29 +144,7 @@ describe('a URL password svcctl never read is hidden', { concurrency: 4 }, () =>
       SERVICE_EMAIL: 'ops@example.com',
       SERVICE_PASSWORD: 'pwSEKRET/5+5 =q',
     };
-    const child = spawn(process.execPath, [BIN, 'mcp', 'proxy', '--auth', 'password'], {
-      cwd: folder,
-      env: cleanEnv(folder, env),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const answered = new Promise<void>((resolve) =>
-      child.stdout.on(
-        'data',
-        (chunk: Buffer) => ((stdout += chunk.toString('utf8')), stdout.includes('\n') && resolve()),
-      ),
-    );
-    const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
-    child.stdin.write(
-      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`,
-    );
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    await Promise.race([answered, closed]);
-    child.stdin.end();
-    await closed;
-    clearTimeout(timer);
+    const { stdout, stderr } = await proxyExchange(['--auth', 'password'], folder, env);
     assertNoPassword(stdout + stderr, 'mcp proxy');
     const answer = JSON.parse(stdout.split('\n')[0]!) as { error?: { message: string } };
     assert.match(answer.error?.message ?? '', /postgres:\\?\/\\?\/app:\*\*\*@db/, stdout);

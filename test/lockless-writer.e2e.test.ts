@@ -1,8 +1,8 @@
 /**
- * A program that rewrites its file without a lock, every 2 ms (read, change its
- * own key, temp file, rename: Claude Code's pattern with ~/.claude.json), while
+ * A program that keeps rewriting its file without a lock (read, hold it a moment,
+ * change its own key, temp file, rename: Claude Code's pattern with ~/.claude.json), while
  * five `svcctl mcp install --client claude-code` runs add their entries (or five
- * `mcp uninstall` runs remove them), on a machine loaded by a busy process.
+ * `mcp uninstall` runs remove them).
  * svcctl reads the file back after its write and makes its change again when the
  * other program undid it (src/mcp/install/confirm-entry.ts), so every install
  * that exits 0 has its entry in the file at the end, every uninstall that exits 0
@@ -10,26 +10,30 @@
  * change is kept.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { placeFile, spawnCli, type RunResult } from './helpers/cli.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
-const RUNS = 20;
+const RUNS = 5;
 const INSTALLS = 5;
 const ENV = { SERVICE_BASE_URL: 'https://acme.example.com/api' };
-/** Only against a hang: with a busy process, ten commands and other tests at once, one run can take many seconds. */
+/** Only against a hang: with ten commands and other tests at once, one run can take many seconds. */
 const HANG_GUARD_MS = 300_000;
 
-/** A writer with no lock: each rewrite is synchronous, so it is one short step between two of svcctl's. */
+/**
+ * A writer with no lock that holds what it read for a moment before writing it back (as a client does with the
+ * config it loaded): whatever svcctl wrote in that moment is dropped, the race that svcctl's read-back answers.
+ */
 function startPlainWriter(file: string): { stop: () => Promise<number> } {
   let count = 0;
   let running = true;
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   const loop = (async () => {
     while (running) {
       try {
         const data = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+        await pause(Math.random() * 4);
         data.writerCount = count + 1;
         writeFileSync(`${file}.writer`, `${JSON.stringify(data, null, 2)}\n`);
         renameSync(`${file}.writer`, file);
@@ -37,7 +41,7 @@ function startPlainWriter(file: string): { stop: () => Promise<number> } {
       } catch {
         // read while svcctl renamed: try again
       }
-      await new Promise((resolve) => setTimeout(resolve, 2));
+      await pause(2);
     }
   })();
   return {
@@ -48,14 +52,6 @@ function startPlainWriter(file: string): { stop: () => Promise<number> } {
     },
   };
 }
-
-let burner: ChildProcess;
-before(() => {
-  burner = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
-});
-after(() => {
-  burner.kill('SIGKILL');
-});
 
 /**
  * One run: the file starts with `servers` (and the other program's `theirs`), the writer runs while the
@@ -86,7 +82,7 @@ async function runBesideWriter(
 
 // The two tests run at once: each has its own files and writer, and the machine is meant to be loaded.
 describe('svcctl beside a writer that takes no lock', { concurrency: true }, () => {
-  it(`${RUNS} runs of ${INSTALLS} installs against a writer that rewrites ~/.claude.json every 2 ms, on a loaded machine`, async (t) => {
+  it(`${RUNS} runs of ${INSTALLS} installs against a writer that keeps rewriting ~/.claude.json`, async (t) => {
     let putBack = 0;
     let refused = 0;
     for (let run = 0; run < RUNS; run++) {

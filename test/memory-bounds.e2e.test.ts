@@ -1,6 +1,7 @@
 /**
  * Memory that only a process shows. useLowMemoryEngine (src/runtime/engine-memory.ts), which a batch calls: the young
- * generation stops growing at 4 MB (two 2 MB semi-spaces), where V8 alone grows it further under the same allocations.
+ * generation stops growing at 4 MB (two 2 MB semi-spaces), where V8 alone grows it further under the same allocations,
+ * and undici's WebAssembly parser is never re-compiled by TurboFan (~1.4 s of CPU and a 23 MB peak on Node 24).
  * `event run` passes 100 MB of a command's stderr through with flat memory. Answers without end (a 300 MB body, an
  * endless chunked one) are read with a cap. Peak memory is the child's VmHWM (/proc/<pid>/status).
  */
@@ -94,6 +95,30 @@ describe('memory that only a process shows', { concurrency: true }, () => {
     // With it, 200 rounds at least, and 50 times the allocation that made V8 grow it.
     const low = await youngGeneration(['low', String(Math.max(200, 50 * without.rounds))]);
     assert.ok(low.largest <= 4 * MB, `with the cap the young generation reached ${low.largest / MB} MB`);
+  });
+
+  it("a batch keeps undici's WebAssembly HTTP parser on its first compiler: no TurboFan re-compile", async () => {
+    const server = await startRecordingServer();
+    try {
+      const home = await tempDir('svcctl-wasm-tier-');
+      const file = join(home, 'events.ndjson');
+      await writeFile(file, Array.from({ length: 200 }, (_, i) => `{"title":"wasm ${i}"}\n`).join(''));
+      // V8 prints a line per WebAssembly function it compiles, naming the compiler, on stdout beside the ids.
+      const child = spawn(
+        process.execPath,
+        ['--trace-wasm-compilation-times', BIN, 'event', 'send', '--ndjson', file, '--concurrency', '4'],
+        { env: cleanEnv(home, { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: 't' }), stdio: 'pipe' },
+      );
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      assert.equal(code, 0, stdout);
+      assert.equal(server.requests.length, 200);
+      assert.match(stdout, /using Liftoff/, 'the parser was compiled (and traced) at all');
+      assert.doesNotMatch(stdout, /using TurboFan/);
+    } finally {
+      await server.close();
+    }
   });
 
   it('event run: 100 MB on stderr, passed through whole, memory stays bounded', {

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -30,6 +30,7 @@ import {
 } from './helpers/redaction-cells.js';
 import { EVERY_ENCODING_HIDDEN } from './helpers/secret-encodings.js';
 import { hasScript, shellQuote, underTerminal } from './helpers/terminal.js';
+import { filesUnder } from './helpers/saved-token.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 describe('at a terminal', { concurrency: true }, () => {
@@ -137,21 +138,6 @@ describe('a secret from a prompt or the keychain: every encoding shown as ***', 
 });
 
 const KEYCHAIN_PROBE = `const { AsyncEntry } = require(${JSON.stringify(fileURLToPath(new URL('../node_modules/@napi-rs/keyring/index.js', import.meta.url)))}); new AsyncEntry(process.argv[1], process.argv[2], { linux: { store: 'secret-service' } }).getPassword().then((v) => console.log('keychain=' + v));`;
-
-async function filesUnder(dir: string, tries = 40): Promise<string[]> {
-  // gnome-keyring-daemon may still be replacing its own temp files under HOME as it shuts down: read again then.
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(
-    async (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT' || tries <= 1) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-      return null;
-    },
-  );
-  if (entries === null) return filesUnder(dir, tries - 1);
-  return entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name));
-}
 
 describe('the password in the OS keychain', () => {
   it('the keychain path: login --remember-password, a refresh with no password given, logout forgets it', {

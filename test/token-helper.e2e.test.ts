@@ -22,30 +22,19 @@ import { makeJwt, nowPlus } from './helpers/jwt.js';
 import { EMAIL, PASSWORD, startLoginServer, type LoginServer } from './helpers/login-server.js';
 import { mcpLogLines } from './helpers/mcp-proxy.js';
 import { startRecordingServer } from './helpers/recording-server.js';
+import { saveToken } from './helpers/saved-token.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 const RECORD_LOADS = fileURLToPath(new URL('./fixtures/record-loads.mjs', import.meta.url));
 const USER = { email: 'helper-user@example.com', password: 'he1per-Pa55word' };
 /** This clone's svcctl script, as an entry names it (links resolved). */
 const SCRIPT = realpathSync(BIN);
-const credentialsFile = (home: string): string => join(home, '.config', 'svcctl', 'credentials.json');
 
 let server: LoginServer;
 before(async () => {
   server = await startLoginServer();
 });
 after(() => server?.close());
-
-async function saveToken(
-  home: string,
-  baseUrl: string,
-  token: string,
-  extra: Record<string, unknown> = {},
-): Promise<void> {
-  const entry = { access_token: token, email: EMAIL, expires_at: null, saved_at: new Date().toISOString(), ...extra };
-  await mkdir(join(home, '.config', 'svcctl'), { recursive: true, mode: 0o700 });
-  await writeFile(credentialsFile(home), JSON.stringify({ version: 1, tokens: { [baseUrl]: entry } }), { mode: 0o600 });
-}
 
 /** The built package (bin, dist, package.json) copied to `dir`, as an install or npx's cache holds it; its script. */
 async function copyPackage(dir: string): Promise<string> {

@@ -4,47 +4,19 @@
  * loads, the helper's argv and the keychain itself: token-helper.e2e.test.ts.
  */
 import assert from 'node:assert/strict';
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import { runCli } from './helpers/cli.js';
 import { makeJwt, nowPlus } from './helpers/jwt.js';
 import { EMAIL, PASSWORD, startLoginServer, type LoginServer } from './helpers/login-server.js';
+import { credentialsFile, filesUnder, saveToken } from './helpers/saved-token.js';
 import { tempDir } from './helpers/temp-dirs.js';
-
-const credentialsFile = (home: string): string => join(home, '.config', 'svcctl', 'credentials.json');
 
 let server: LoginServer;
 before(async () => {
   server = await startLoginServer();
 });
 after(() => server?.close());
-
-async function saveToken(
-  home: string,
-  baseUrl: string,
-  token: string,
-  extra: Record<string, unknown> = {},
-): Promise<void> {
-  const entry = { access_token: token, email: EMAIL, expires_at: null, saved_at: new Date().toISOString(), ...extra };
-  await mkdir(join(home, '.config', 'svcctl'), { recursive: true, mode: 0o700 });
-  await writeFile(credentialsFile(home), JSON.stringify({ version: 1, tokens: { [baseUrl]: entry } }), { mode: 0o600 });
-}
-
-async function filesUnder(dir: string, tries = 40): Promise<string[]> {
-  // gnome-keyring-daemon may still be replacing its own temp files under HOME as it shuts down: read again then.
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(
-    async (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT' || tries <= 1) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-      return null;
-    },
-  );
-  if (entries === null) return filesUnder(dir, tries - 1);
-  return entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name));
-}
 
 test('--header and --json-headers print the saved token in the two header formats; --json with either is exit 2', async () => {
   const home = await tempDir();

@@ -83,7 +83,8 @@ function startPlainWriter(file: string): { stop: () => Promise<number> } {
 test('installs racing a writer that takes no lock: exit 0 or 7, the file always parses, re-applying lets installs succeed', async (t) => {
   let written = 0;
   let lost = 0;
-  await inBatches(10, 2, async (round) => {
+  let rounds = 0;
+  const oneRound = async (round: number): Promise<void> => {
     const home = await tempDir();
     const file = await placeFile(home, '.cursor/mcp.json', '{"mcpServers":{"theirs":{"url":"https://x.example"}}}\n');
     const writer = startPlainWriter(file);
@@ -101,8 +102,15 @@ test('installs racing a writer that takes no lock: exit 0 or 7, the file always 
       assert.match(result.stderr, /nothing was written/);
       assert.deepEqual(names, ['theirs'], `round ${round}: exit 7 means nothing was written`);
     }
-  });
-  t.diagnostic(`installs that exited 0: ${written} of 10; of those, a change lost in the last-moment window: ${lost}`);
+  };
+  // A loaded machine can make the writer undo every try of 10 rounds: more rounds then, until one succeeds.
+  while (rounds < 10 || (written === 0 && rounds < 50)) {
+    await inBatches(10, 2, (round) => oneRound(rounds + round));
+    rounds += 10;
+  }
+  t.diagnostic(
+    `installs that exited 0: ${written} of ${rounds}; of those, a change lost in the last-moment window: ${lost}`,
+  );
   // Re-applying on the new content is what makes these succeed; all refusals would mean it never worked.
   assert.ok(written > 0, `installs that succeeded: ${written}`);
 });

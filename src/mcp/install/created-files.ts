@@ -29,10 +29,10 @@ function parse(text: string): CreatedFiles {
   return { version: 1, files: [] };
 }
 
-async function ownRecord(path: string): Promise<boolean> {
+async function ownRecord(path: string, uid: number | undefined): Promise<boolean> {
   try {
     const info = await lstat(path);
-    return info.isFile() && info.nlink === 1 && (process.getuid === undefined || info.uid === process.getuid());
+    return info.isFile() && info.nlink === 1 && (uid === undefined || info.uid === uid);
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ENOENT';
   }
@@ -40,7 +40,7 @@ async function ownRecord(path: string): Promise<boolean> {
 
 async function readRecord(ctx: Context): Promise<CreatedFiles> {
   const path = createdFilesPath(ctx);
-  if (!(await ownRecord(path))) return { version: 1, files: [] };
+  if (!(await ownRecord(path, ctx.uid))) return { version: 1, files: [] };
   const snapshot = await readSnapshot(path).catch(() => undefined);
   return parse(snapshot?.exists ? snapshot.text : '');
 }
@@ -48,7 +48,7 @@ async function readRecord(ctx: Context): Promise<CreatedFiles> {
 async function changeRecord(ctx: Context, change: (files: Set<string>) => boolean): Promise<void> {
   const path = createdFilesPath(ctx);
   // A link or someone else's file in svcctl's state folder is not written through: the file is then not recorded.
-  if (!(await ownRecord(path))) return;
+  if (!(await ownRecord(path, ctx.uid))) return;
   await updateSafely(
     path,
     (snapshot) => {

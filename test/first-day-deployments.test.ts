@@ -16,6 +16,21 @@ import { EMAIL, PASSWORD, startLoginServer, type LoginServer } from './helpers/l
 import { runDocBlock } from './helpers/run-doc-block.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
+/** What a new user runs next: a project entry for the saved (or default) deployment, shown, not written. */
+const INSTALL_REMOTE_DRY_RUN = [
+  'mcp',
+  'install',
+  '--client',
+  'cursor',
+  '--scope',
+  'project',
+  '--mode',
+  'remote',
+  '--auth',
+  'bearer',
+  '--dry-run',
+];
+
 const readmeSandboxBlock = () => {
   const block = shellBlocks('README.md', readFileSync(join(ROOT, 'README.md'), 'utf8')).find(
     (b) => b.code.includes('svcctl dev --detach') && b.code.includes('login --save'),
@@ -48,22 +63,7 @@ describe("the README's sandbox block, pasted twice into one HOME", () => {
     const status = await runCliInProcess(['status'], { home });
     assert.equal(status.code, 0, status.stderr);
     assert.match(status.stdout, /deployment: none/);
-    const install = await runCliInProcess(
-      [
-        'mcp',
-        'install',
-        '--client',
-        'cursor',
-        '--scope',
-        'project',
-        '--mode',
-        'remote',
-        '--auth',
-        'bearer',
-        '--dry-run',
-      ],
-      { home },
-    );
+    const install = await runCliInProcess(INSTALL_REMOTE_DRY_RUN, { home });
     assert.equal(install.code, 2, 'a usage error, not an entry for a stopped sandbox');
     assert.match(install.stderr, /no base URL/);
   });
@@ -81,22 +81,7 @@ describe("the README's sandbox block, pasted twice into one HOME", () => {
     assert.match(status.stdout, /answers: +no: connection refused/);
     const json = JSON.parse((await runCliInProcess(['--json', 'status'], { home })).stdout);
     assert.equal(json.deployment.answers, false);
-    const install = await runCliInProcess(
-      [
-        'mcp',
-        'install',
-        '--client',
-        'cursor',
-        '--scope',
-        'project',
-        '--mode',
-        'remote',
-        '--auth',
-        'bearer',
-        '--dry-run',
-      ],
-      { home },
-    );
+    const install = await runCliInProcess(INSTALL_REMOTE_DRY_RUN, { home });
     assert.equal(install.code, 0, install.stderr);
     assert.match(install.stderr, /The entry points at .*127\.0\.0\.1:\d+\/mcp \(from the only saved login\)/);
     assert.match(install.stderr, /does not answer \(connection refused/);

@@ -4,11 +4,13 @@
 // first keeps both cores busy to the end instead of waiting for the last slow file of each half.
 // `--package` also runs scripts/check-package.sh beside the tests (it mostly waits on npm), its output printed after
 // theirs; the tarball is packed before the tests start, since packing rebuilds the dist/ that they run.
+// The files run as JavaScript compiled beforehand (scripts/compile-tests.mjs), with source maps.
 // Node 20's --test takes no globs, so the files are listed here.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { compileTests } from './compile-tests.mjs';
 
 const args = process.argv.slice(2);
 const list = args.includes('--list');
@@ -55,8 +57,15 @@ if (withPackage) {
   }
   packageCheck = run('bash', ['scripts/check-package.sh', '--tarball', join(packDir, tarball)], true);
 }
-const tests = await run(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=4', ...files], false);
+const compiled = await compileTests();
+const compiledFiles = files.map((file) => join(compiled, file.replace(/\.ts$/, '.js')));
+const tests = await run(
+  process.execPath,
+  ['--enable-source-maps', '--test', '--test-concurrency=4', ...compiledFiles],
+  false,
+);
 const checked = await packageCheck;
+rmSync(compiled, { recursive: true, force: true });
 if (packDir) rmSync(packDir, { recursive: true, force: true });
 process.stdout.write(checked.output);
 process.exit(tests.code || checked.code);

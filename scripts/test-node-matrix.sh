@@ -4,13 +4,18 @@
 #   node24: 41 passed, 0 failed
 # Exits non-zero when a version has a failure or cannot be fetched.
 #   bash scripts/test-node-matrix.sh test/a.test.ts test/b.test.ts
-# The CLI under test is dist/ as built (npm run build first); tsx runs the test files on each Node.
+# The CLI under test is dist/ as built (npm run build first); the test files run as JavaScript compiled once
+# (scripts/compile-tests.mjs), the same on each Node.
 set -u
 cd "$(dirname "$0")/.."
 if [ "$#" -eq 0 ]; then
   echo "usage: bash scripts/test-node-matrix.sh TEST_FILE..." >&2
   exit 2
 fi
+compiled=$(node scripts/compile-tests.mjs) || exit 1
+trap 'rm -rf "$compiled"' EXIT
+files=()
+for file in "$@"; do files+=("$compiled/${file%.ts}.js"); done
 status=0
 summary=()
 for version in ${NODE_VERSIONS:-22 24}; do
@@ -22,7 +27,8 @@ for version in ${NODE_VERSIONS:-22 24}; do
   fi
   log=$(mktemp)
   # The tests' own spawns of `node` must be this Node too: it goes first on PATH.
-  PATH="$(dirname "$node_bin"):$PATH" "$node_bin" --import tsx --test --test-reporter=tap --test-concurrency="${TEST_CONCURRENCY:-4}" "$@" >"$log" 2>&1
+  PATH="$(dirname "$node_bin"):$PATH" "$node_bin" --enable-source-maps --test --test-reporter=tap \
+    --test-concurrency="${TEST_CONCURRENCY:-4}" "${files[@]}" >"$log" 2>&1
   code=$?
   passed=$(grep -E '^# pass ' "$log" | awk '{print $3}')
   failed=$(grep -E '^# fail ' "$log" | awk '{print $3}')

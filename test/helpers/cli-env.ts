@@ -2,13 +2,14 @@
  * What every run of svcctl in a test shares, in a process or not: a temp HOME and a clean environment
  * (no SERVICE_* variable of the developer's shell leaks in, and no test ever touches the real home folder).
  */
-import { rmSync } from 'node:fs';
+import { realpathSync, rmSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+// Through the link that the compiled tests' folder has for package.json, to the checkout itself.
+export const ROOT = dirname(realpathSync(join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'package.json')));
 export const BIN = join(ROOT, 'bin', 'svcctl.js');
 
 export interface RunOptions {

@@ -19,7 +19,7 @@ const cursorFile = (home: string): string => join(home, '.cursor', 'mcp.json');
 const entryOf = async (home: string): Promise<Record<string, unknown>> =>
   JSON.parse(await readFile(cursorFile(home), 'utf8')).mcpServers.service;
 
-describe('mcp install --mode remote without --auth', () => {
+describe('mcp install --mode remote (or proxy) without --auth', () => {
   const install = ['mcp', 'install', '--client', 'cursor', '--mode', 'remote'];
 
   it('on a terminal asks, the token helper first and the default; Enter writes a helper entry', async () => {
@@ -88,6 +88,16 @@ describe('mcp install --mode remote without --auth', () => {
     assert.equal(run.code, 0, run.stderr);
     assert.doesNotMatch(run.stderr, AUTH_QUESTION);
     assert.match(run.stderr, /Auth: password headers \(no --auth given\)/);
+  });
+
+  it('--mode proxy gets the same question: Enter writes a helper entry, not the password in mcp-remote headers', async () => {
+    const home = await tempDir('svcctl-prompts-');
+    const proxy = ['mcp', 'install', '--client', 'cursor', '--mode', 'proxy'];
+    const run = await runAtTerminal(proxy, { home, env: ENV, answers: [[AUTH_QUESTION, ENTER]] });
+    assert.equal(run.code, 0, run.screen);
+    const entry = await entryOf(home);
+    assert.deepEqual((entry.args as string[]).slice(-2), ['mcp', 'proxy'], JSON.stringify(entry));
+    assert.doesNotMatch(JSON.stringify(entry), /mcp-remote|SERVICE_PASSWORD|X-Service-Password/);
   });
 
   it('--auth given, or --no-input: no question', async () => {

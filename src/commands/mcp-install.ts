@@ -43,10 +43,12 @@ async function chooseTargets(
 ): Promise<{ targets: Target[]; options: McpInstallOptions }> {
   const targets = explicitTargets(options);
   if (targets.length > 0) {
-    // Without --auth a remote entry would send the password: on a terminal the user picks, off one nothing changes.
-    if (options.mode !== 'remote' || options.auth !== undefined || options.token !== undefined || !canPrompt(ctx))
-      return { targets, options };
-    return { targets, options: { ...options, ...(await chooseAuth(ctx, options.mode, targets)) } };
+    // Without --auth a remote or proxy entry would send the password: on a terminal the user picks, off one nothing
+    // changes. A local entry hands the password to the service's own server on this machine, which needs it.
+    const { mode } = options;
+    if (mode === undefined || mode === 'local') return { targets, options };
+    if (options.auth !== undefined || options.token !== undefined || !canPrompt(ctx)) return { targets, options };
+    return { targets, options: { ...options, ...(await chooseAuth(ctx, mode, targets)) } };
   }
   if (options.config !== undefined)
     throw usageError('--config needs --client <id> or --format mcpServers|servers|toml');

@@ -31,14 +31,20 @@ if (list) {
   process.exit(0);
 }
 
+const children = new Set();
+
 /** Runs a command to its end; resolves with its exit code and, when captured, its output. */
 function run(command, commandArgs, capture) {
   return new Promise((resolve) => {
     const child = spawn(command, commandArgs, { stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    children.add(child);
     let output = '';
     child.stdout?.on('data', (chunk) => (output += chunk));
     child.stderr?.on('data', (chunk) => (output += chunk));
-    child.once('close', (code) => resolve({ code: code ?? 1, output }));
+    child.once('close', (code) => {
+      children.delete(child);
+      resolve({ code: code ?? 1, output });
+    });
   });
 }
 
@@ -58,6 +64,20 @@ if (withPackage) {
   packageCheck = run('bash', ['scripts/check-package.sh', '--tarball', join(packDir, tarball)], true);
 }
 const compiled = await compileTests();
+// Stopped, the runner stops its test processes, then removes the compiled folder.
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+]) {
+  process.once(signal, async () => {
+    const ended = [...children].map((child) => new Promise((resolve) => child.once('close', resolve)));
+    for (const child of children) child.kill(signal);
+    await Promise.all(ended);
+    rmSync(compiled, { recursive: true, force: true });
+    if (packDir) rmSync(packDir, { recursive: true, force: true });
+    process.exit(code);
+  });
+}
 const compiledFiles = files.map((file) => join(compiled, file.replace(/\.ts$/, '.js')));
 const tests = await run(
   process.execPath,

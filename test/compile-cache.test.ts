@@ -2,11 +2,12 @@
 // dist/ files (on a temp folder of small CommonJS files). What a real second process does with the cache is in
 // startup.e2e.test.ts.
 import assert from 'node:assert/strict';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { chmod, chown, link, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, sep } from 'node:path';
 import { describe, it } from 'node:test';
-import { CachedLoader, compileCacheDir } from '../src/runtime/compile-cache.js';
+import { Script } from 'node:vm';
+import { CachedLoader, cacheFileName, compileCacheDir } from '../src/runtime/compile-cache.js';
 import { makeTempDir } from './helpers/cli.js';
 
 const require = createRequire(import.meta.url);
@@ -70,5 +71,84 @@ describe('CachedLoader', () => {
       () => loader.load(join(dist, 'main.cjs')),
       (error: Error) => error.stack!.includes(`${join(dist, 'main.cjs')}:3`),
     );
+  });
+});
+
+describe('a cache file someone else could have written is never run', () => {
+  const UID = process.getuid?.() ?? 0;
+  const SOURCE = 'module.exports = { real: true };';
+  const wrap = (source: string): string =>
+    `(function (exports, require, module, __filename, __dirname) {\n${source}\n})`;
+
+  /** A dist/ with one file, and beside it the cache V8 would make for other code of the same length. */
+  async function planted(): Promise<{ dist: string; main: string; dir: string; file: string; data: Buffer }> {
+    const root = await makeTempDir('svcctl-poison-');
+    const dist = join(root, 'dist');
+    await mkdir(dist);
+    const main = join(dist, 'main.cjs');
+    await writeFile(main, SOURCE);
+    const evil = 'globalThis.svcctlPlanted = 1;'.padEnd(SOURCE.length, ' ');
+    assert.equal(evil.length, SOURCE.length);
+    const data = new Script(wrap(evil), { filename: main, lineOffset: -1 }).createCachedData();
+    const dir = join(root, 'cache', 'svcctl', 'compile-cache', 'v8-test');
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const { size, mtimeMs } = await stat(main);
+    const file = join(dir, cacheFileName(main, size, mtimeMs));
+    await writeFile(file, data, { mode: 0o600 });
+    return { dist, main, dir, file, data };
+  }
+
+  function runs(dist: string, main: string, dir: string): { planted: boolean; exports: unknown } {
+    delete (globalThis as { svcctlPlanted?: number }).svcctlPlanted;
+    const exports = new CachedLoader(dir, dist, require, UID).load(main);
+    return { planted: (globalThis as { svcctlPlanted?: number }).svcctlPlanted === 1, exports };
+  }
+
+  it("this user's own private cache is used as it is (what makes a planted one dangerous)", async () => {
+    const { dist, main, dir } = await planted();
+    assert.equal(runs(dist, main, dir).planted, true, 'V8 ran the cached code instead of the source');
+  });
+
+  it('a cache folder, or one above it up to svcctl/, that others may write: not read', async () => {
+    for (const up of [0, 1, 2]) {
+      const { dist, main, dir } = await planted();
+      const folder = up === 0 ? dir : up === 1 ? join(dir, '..') : join(dir, '..', '..');
+      await chmod(folder, 0o777);
+      assert.deepEqual(runs(dist, main, dir), { planted: false, exports: { real: true } }, `${up} up`);
+    }
+  });
+
+  it('a cache file others may write, a link, or a file with a second name: not read', async () => {
+    const cases: Array<(file: string, data: Buffer) => Promise<void>> = [
+      (file) => chmod(file, 0o666),
+      async (file, data) => {
+        const elsewhere = join(await makeTempDir('svcctl-poison-'), 'data.v8');
+        await writeFile(elsewhere, data, { mode: 0o600 });
+        await rm(file);
+        await symlink(elsewhere, file);
+      },
+      async (file) => link(file, `${file}.second-name`),
+    ];
+    for (const make of cases) {
+      const { dist, main, dir, file, data } = await planted();
+      await make(file, data);
+      assert.deepEqual(runs(dist, main, dir), { planted: false, exports: { real: true } });
+    }
+  });
+
+  it("another user's folder or file: not read, and nothing is saved into that folder", {
+    skip: UID !== 0 && 'needs root to chown',
+  }, async () => {
+    const { dist, main, dir, file } = await planted();
+    await chown(file, 65534, 65534);
+    assert.equal(runs(dist, main, dir).planted, false);
+    const other = await planted();
+    await chown(other.dir, 65534, 65534);
+    const loader = new CachedLoader(other.dir, other.dist, require, UID);
+    loader.load(other.main);
+    const before = await readdir(other.dir);
+    loader.save();
+    assert.deepEqual(await readdir(other.dir), before);
+    assert.deepEqual(await readFile(other.file), other.data);
   });
 });

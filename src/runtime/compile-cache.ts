@@ -2,9 +2,15 @@
 // Its own entry point (dist/compile-cache.cjs), importing nothing of svcctl; a cache that fails costs only speed.
 import {
   chmodSync,
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
+  readSync,
   renameSync,
   rmSync,
   statSync,
@@ -41,7 +47,7 @@ export function cacheFileName(file: string, size: number, mtimeMs: number): stri
 export function loadWithCompileCache(entry: string, settings: CompileCacheSettings): unknown {
   const dir = compileCacheDir(settings.env, settings.homeDir, process.versions.v8, process.arch);
   if (dir === undefined) return settings.require(entry);
-  const loader = new CachedLoader(dir, settings.distDir, settings.require);
+  const loader = new CachedLoader(dir, settings.distDir, settings.require, process.getuid?.());
   process.once('exit', () => loader.save());
   return loader.load(entry);
 }
@@ -52,13 +58,23 @@ export class CachedLoader {
   private readonly modules = new Map<string, { exports: unknown }>();
   private readonly unsaved: Array<{ name: string; script: Script }> = [];
   private readonly prefix: string;
+  private folderTrusted: boolean | undefined;
 
+  /** uid: whose cache files are trusted; undefined where there are no uids (Windows), where no check is made. */
   constructor(
     private readonly dir: string,
     distDir: string,
     private readonly outside: (id: string) => unknown,
+    private readonly uid?: number,
   ) {
     this.prefix = distDir + sep;
+  }
+
+  // V8 matches cached data to its source by length only, and runs what the cache holds: a cache file someone else
+  // could have written would run their code as this user. Such a cache is neither read nor written.
+  private trusted(): boolean {
+    this.folderTrusted ??= this.uid === undefined || ownFoldersUpTo(this.dir, 'svcctl', this.uid);
+    return this.folderTrusted;
   }
 
   load(filename: string): unknown {
@@ -69,7 +85,7 @@ export class CachedLoader {
     const source = readFileSync(filename, 'utf8');
     const { size, mtimeMs } = statSync(filename);
     const name = cacheFileName(filename, size, mtimeMs);
-    const cachedData = readCache(join(this.dir, name));
+    const cachedData = this.trusted() ? readCache(join(this.dir, name), this.uid) : undefined;
     const script = new Script(wrap(source), { filename, lineOffset: -1, cachedData });
     if (cachedData === undefined || script.cachedDataRejected) this.unsaved.push({ name, script });
     const folder = dirname(filename);
@@ -89,6 +105,8 @@ export class CachedLoader {
     if (this.unsaved.length === 0) return;
     try {
       makePrivateFolder(this.dir);
+      this.folderTrusted = undefined;
+      if (!this.trusted()) return;
       for (const { name, script } of this.unsaved) {
         // A whole file or none: another svcctl may be reading or writing the same cache.
         const partial = join(this.dir, `.${name}.${process.pid}`);
@@ -104,11 +122,33 @@ export class CachedLoader {
   }
 }
 
-function readCache(path: string): Buffer | undefined {
+/** Only a regular file of this user's, with no other name and writable by nobody else; never through a link. */
+function readCache(path: string, uid: number | undefined): Buffer | undefined {
+  let fd: number | undefined;
   try {
-    return readFileSync(path);
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || (uid !== undefined && (stat.uid !== uid || stat.nlink !== 1 || stat.mode & 0o022)))
+      return undefined;
+    const data = Buffer.allocUnsafe(stat.size);
+    return readSync(fd, data, 0, stat.size, 0) === stat.size ? data : undefined;
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** The cache folder and each above it up to the one named `top`: real folders of this user's, writable by nobody else. */
+function ownFoldersUpTo(dir: string, top: string, uid: number): boolean {
+  for (let folder = dir; ; folder = dirname(folder)) {
+    try {
+      const stat = lstatSync(folder);
+      if (!stat.isDirectory() || stat.uid !== uid || stat.mode & 0o022) return false;
+    } catch {
+      return false;
+    }
+    if (basename(folder) === top || dirname(folder) === folder) return true;
   }
 }
 

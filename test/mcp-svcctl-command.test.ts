@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { posixWords, commandLine } from '../src/mcp/render/shell-quote.js';
+import { cmdWords, commandLine, posixWords } from '../src/mcp/render/shell-quote.js';
 import { goneSvcctlPaths, reinstallLine } from '../src/mcp/doctor/svcctl-paths.js';
 import { inNpxCache, svcctlCommand } from '../src/mcp/install/svcctl-command.js';
 import { SVCCTL_HELPER, isSvcctlProxy } from '../src/mcp/service-entries.js';
@@ -101,6 +101,31 @@ describe('the entries written for each case', () => {
     assert.match(npx.headersHelper, SVCCTL_HELPER);
   });
 
+  it('on Windows the headers command is quoted for cmd.exe, which runs it (no single quotes, backslashes kept)', () => {
+    const value = renderValue('claude-code', 'remote', 'bearer', { platform: 'win32', tokenHelper: byPath }) as {
+      headersHelper: string;
+    };
+    assert.equal(
+      value.headersHelper,
+      `"C:\\Program Files\\nodejs\\node.exe" C:\\tools\\svcctl\\bin\\svcctl.js --base-url ${BASE} token --refresh --json-headers`,
+    );
+    assert.match(value.headersHelper, SVCCTL_HELPER);
+    assert.deepEqual(cmdWords(value.headersHelper).slice(0, 2), byPath.svcctl.argv);
+    // Codex splits the line into words itself (no shell), so its line keeps POSIX quotes on Windows too.
+    const codex = renderValue('codex', 'remote', 'bearer', { platform: 'win32', tokenHelper: byPath }) as {
+      http_headers_helper: string;
+    };
+    assert.ok(
+      codex.http_headers_helper.startsWith("'C:\\Program Files\\nodejs\\node.exe' "),
+      codex.http_headers_helper,
+    );
+    const percent = { ...byPath, svcctl: { ...byPath.svcctl, argv: ['C:\\100%\\node.exe', 'C:\\s\\svcctl.js'] } };
+    assert.throws(
+      () => renderValue('claude-code', 'remote', 'bearer', { platform: 'win32', tokenHelper: percent }),
+      /cannot be written into a command line that cmd\.exe runs/,
+    );
+  });
+
   it('mcp list and doctor recognise svcctl by path and by npx with a version', () => {
     assert.equal(
       isSvcctlProxy(['/usr/bin/node', '/opt/svcctl/bin/svcctl.js', '--base-url', BASE, 'mcp', 'proxy']),
@@ -111,7 +136,13 @@ describe('the entries written for each case', () => {
   });
 });
 
-describe('posixWords and goneSvcctlPaths', () => {
+describe('posixWords, cmdWords and goneSvcctlPaths', () => {
+  it('cmdWords: double quotes group words, backslashes are path separators', () => {
+    const words = ['C:\\Program Files\\node.exe', 'C:\\a\\b.js', 'a&b|c', '--x'];
+    assert.equal(commandLine(words, 'cmd'), '"C:\\Program Files\\node.exe" C:\\a\\b.js "a&b|c" --x');
+    assert.deepEqual(cmdWords(commandLine(words, 'cmd')), words);
+  });
+
   it('reads quotes and backslashes as a shell does', () => {
     const words = ['plain', "it's", 'a b', '$HOME', 'back\\slash', ''];
     assert.deepEqual(posixWords(commandLine(words, 'posix')), words);

@@ -106,11 +106,18 @@ function commandKind(line: string[], own: OwnEntryContext): ReadonlySet<string> 
   return deploymentArgs(own).some((args) => sameWords(after, [...args, ...PROXY_ARGS])) ? new Set() : undefined;
 }
 
-/** As render/token-helper.ts writes it, as the exact shell line. */
+/** As render/token-helper.ts writes it, as the exact shell line, for /bin/sh or for cmd.exe. */
 function ownHelperLines(own: OwnEntryContext): string[] {
   const starts = [own.svcctlArgv, [CLI_NAME]].filter((argv) => argv.length > 0);
-  return starts.flatMap((argv) =>
-    deploymentArgs(own).map((args) => quotedLine([...argv, ...args, ...HELPER_ARGS], 'posix')),
+  const lines = starts.flatMap((argv) => deploymentArgs(own).map((args) => [...argv, ...args, ...HELPER_ARGS]));
+  return lines.flatMap((line) =>
+    (['posix', 'cmd'] as const).flatMap((shell) => {
+      try {
+        return [quotedLine(line, shell)];
+      } catch {
+        return [];
+      }
+    }),
   );
 }
 

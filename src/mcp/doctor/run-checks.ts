@@ -16,7 +16,7 @@ import { planSecrets } from './plan-secrets.js';
 import { namesVariable } from '../../secrets/secret-names.js';
 import { fail, pass, type CheckResult, type DoctorReport } from './types.js';
 import { goneCheck, goneSvcctlPaths, type EntryWhere } from './svcctl-paths.js';
-import { posixWords } from '../render/shell-quote.js';
+import { commandShellFor, commandWords } from '../render/shell-quote.js';
 import { projectTrust, type TrustOptions } from './project-trust.js';
 
 const EXPORT_WHERE =
@@ -218,9 +218,11 @@ export async function runChecks(
   );
   const runtime: RuntimeEnv = { env: ctx.env, platform: ctx.platform, cwd: ctx.cwd };
   const where: EntryWhere = { client: located.client, scope: located.scope, mode: plan.mode, name: located.name };
-  const helperLine = plan.mode === 'remote' ? plan.http.headersCommand?.line : undefined;
-  if (helperLine !== undefined && SVCCTL_HELPER.test(helperLine)) {
-    const gone = await goneSvcctlPaths(posixWords(helperLine));
+  const headersCommand = plan.mode === 'remote' ? plan.http.headersCommand : undefined;
+  const helperLine = headersCommand?.line;
+  if (headersCommand !== undefined && helperLine !== undefined && SVCCTL_HELPER.test(helperLine)) {
+    const shell = headersCommand.spec.shell ? commandShellFor(ctx.platform) : 'posix';
+    const gone = await goneSvcctlPaths(commandWords(helperLine, shell));
     if (gone.length > 0) return report({ ...base, mode: plan.mode }, [...checks, goneCheck('headers', gone, where)]);
   }
   const untrusted = await projectTrust(

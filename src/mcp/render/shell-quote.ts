@@ -1,13 +1,34 @@
 // Single quotes in POSIX shells and PowerShell, so a `${VAR}` reaches the client's file unexpanded by the user's shell.
+import { usageError } from '../../core/errors.js';
+
 const SAFE = /^[A-Za-z0-9_@%+=:,./-]+$/;
+const SAFE_FOR_CMD = /^[A-Za-z0-9_@+=:,./\\-]+$/;
 
-export type Shell = 'posix' | 'powershell';
+export type Shell = 'posix' | 'powershell' | 'cmd';
 
+/** Where the user pastes a command: PowerShell on Windows. */
 export function shellFor(platform: NodeJS.Platform): Shell {
   return platform === 'win32' ? 'powershell' : 'posix';
 }
 
+/** Where a client's `shell: true` runs a command line: Node's and Bun's is cmd.exe on Windows (ComSpec), else /bin/sh. */
+export function commandShellFor(platform: NodeJS.Platform): 'posix' | 'cmd' {
+  return platform === 'win32' ? 'cmd' : 'posix';
+}
+
+function quoteForCmd(arg: string): string {
+  if (arg !== '' && SAFE_FOR_CMD.test(arg)) return arg;
+  // cmd.exe expands %NAME% even between double quotes, and has no way to put a quote inside them.
+  if (/["%\r\n]/.test(arg))
+    throw usageError(
+      `${JSON.stringify(arg)} cannot be written into a command line that cmd.exe runs (it holds " or %)`,
+      'move svcctl to a path without them, or use --token static',
+    );
+  return `"${arg}"`;
+}
+
 export function quote(arg: string, shell: Shell): string {
+  if (shell === 'cmd') return quoteForCmd(arg);
   if (arg !== '' && SAFE.test(arg)) return arg;
   if (shell === 'powershell') return `'${arg.replace(/'/g, "''")}'`;
   return `'${arg.replace(/'/g, `'\\''`)}'`;
@@ -54,4 +75,13 @@ export function posixWords(line: string): string[] {
   }
   if (word !== undefined) words.push(word);
   return words;
+}
+
+/** Words of a line `commandLine(…, 'cmd')` wrote: double quotes group, nothing escapes. */
+export function cmdWords(line: string): string[] {
+  return [...line.matchAll(/(?:"[^"]*"?|[^\s"]+)+/g)].map((match) => match[0].replace(/"/g, ''));
+}
+
+export function commandWords(line: string, shell: 'posix' | 'cmd'): string[] {
+  return shell === 'cmd' ? cmdWords(line) : posixWords(line);
 }

@@ -1,7 +1,7 @@
 // Only the base URL is in the arguments: no secret. npx and npm's shims are .cmd files, hence `cmd /c` on Windows.
 import { plainRemoteHost } from '../../config/plain-http.js';
 import { deriveMcpUrl } from '../../config/settings.js';
-import { commandLine } from './shell-quote.js';
+import { commandLine, commandShellFor } from './shell-quote.js';
 import { stdioEntry } from './json-clients.js';
 import type { ClientSpec, EntryRequest, SvcctlCommand, TokenHelper } from '../types.js';
 
@@ -36,7 +36,8 @@ export function tokenHelperEntry(client: ClientSpec, request: EntryRequest, help
     return {
       ...fields,
       [urlField]: request.mcpUrl,
-      [headers.field]: commandLine(line, 'posix'),
+      // A client that splits the line into words itself (shell: false) reads POSIX quotes on every system.
+      [headers.field]: commandLine(line, headers.shell ? commandShellFor(request.platform) : 'posix'),
       ...client.shape.trailingFields,
     };
   }

@@ -94,7 +94,11 @@ writeFileSync(
 );
 const doctor = [];
 for (let i = 0; i < 10; i++)
-  doctor.push(await timeCommand(process.execPath, [bin, 'mcp', 'doctor', '--config', doctorFile], { env: cliEnv }));
+  doctor.push(
+    await timeCommand(process.execPath, [bin, 'mcp', 'doctor', '--config', doctorFile, '--trust-project'], {
+      env: cliEnv,
+    }),
+  );
 
 const fmt = (ms) => `${ms.toFixed(2)} ms`;
 console.log(`tools/list round trips (${ROUNDS} rounds × ${CALLS} calls, one client each)`);

@@ -57,7 +57,7 @@ describe('defaults and advice', () => {
       file,
       JSON.stringify({ mcpServers: { service: { command: 'npx', args: ['-y', 'service-mcp-server@latest'], env } } }),
     );
-    const doctor = await runCliInProcess(['mcp', 'doctor', '--config', file, '--timeout', '10'], {
+    const doctor = await runCliInProcess(['mcp', 'doctor', '--config', file, '--trust-project', '--timeout', '10'], {
       home,
       env: { PATH: `${bin}:${process.env.PATH ?? ''}` },
     });

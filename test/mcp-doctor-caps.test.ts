@@ -21,7 +21,17 @@ async function doctorAgainst(how: Misbehaviour) {
     const mcpServers = { service: { url: `${server.baseUrl}/mcp`, headers: { Authorization: 'Bearer a.b.c' } } };
     await writeFile(config, JSON.stringify({ mcpServers }));
     const started = Date.now();
-    const run = await runCli(['mcp', 'doctor', '--client', 'cursor', '--config', config, '--timeout', '2']);
+    const run = await runCli([
+      'mcp',
+      'doctor',
+      '--client',
+      'cursor',
+      '--config',
+      config,
+      '--trust-project',
+      '--timeout',
+      '2',
+    ]);
     const elapsedMs = Date.now() - started;
     return { ...run, elapsedMs, sentBytes: server.sentBytes() };
   } finally {

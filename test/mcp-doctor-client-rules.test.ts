@@ -45,7 +45,7 @@ const refHeaders = (form: (name: string) => string): Record<string, string> => (
 async function doctor(client: string, fileName: string, text: string, extra: string[] = []): Promise<RunResult> {
   const file = join(home, 'files', fileName);
   await writeFile(file, text);
-  return runCli(['mcp', 'doctor', '--client', client, '--config', file, ...extra], { home, env });
+  return runCli(['mcp', 'doctor', '--client', client, '--config', file, '--trust-project', ...extra], { home, env });
 }
 const json = (key: string, entry: Record<string, unknown>): string =>
   JSON.stringify({ [key]: { service: entry } }, null, 2);

@@ -35,7 +35,7 @@ async function doctor(url: string, password: string, json = false): Promise<RunR
       mcpServers: { svc: { url, headers: { 'X-Service-Email': 'a@example.com', 'X-Service-Password': password } } },
     }),
   );
-  return runCli(['mcp', 'doctor', '--config', file, ...(json ? ['--json'] : [])], { home, env: {} });
+  return runCli(['mcp', 'doctor', '--config', file, '--trust-project', ...(json ? ['--json'] : [])], { home, env: {} });
 }
 
 describe('mcp doctor and the MCP protocol eras', () => {

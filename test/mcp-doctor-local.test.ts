@@ -77,7 +77,7 @@ describe('mcp doctor: local mode', () => {
       args: [SERVER],
       env: { SERVICE_EMAIL: '${SERVICE_EMAIL}', SERVICE_BASE_URL: BASE_URL },
     });
-    const result = await run(['mcp', 'doctor', '--config', file]);
+    const result = await run(['mcp', 'doctor', '--config', file, '--trust-project']);
     assert.equal(result.code, 8);
     assert.match(
       lineOf(result, 'initialize'),
@@ -88,7 +88,7 @@ describe('mcp doctor: local mode', () => {
 
   it('a command that does not exist: exit 8, the runner check says so and nothing is started', async () => {
     const file = await handWritten('ghost', { command: 'svcctl-no-such-server', args: [], env: {} });
-    const result = await run(['mcp', 'doctor', '--config', file, '--name', 'ghost', '--json']);
+    const result = await run(['mcp', 'doctor', '--config', file, '--trust-project', '--name', 'ghost', '--json']);
     assert.equal(result.code, 8);
     const report = JSON.parse(result.stdout);
     const byName = Object.fromEntries(report.checks.map((check: { name: string }) => [check.name, check]));
@@ -105,7 +105,7 @@ describe('mcp doctor: local mode', () => {
       args: [SERVER],
       env: { ...USER, SERVICE_BASE_URL: BASE_URL, FAKE_MCP_HANG: '1' },
     });
-    const result = await run(['mcp', 'doctor', '--config', file, '--timeout', '1']);
+    const result = await run(['mcp', 'doctor', '--config', file, '--trust-project', '--timeout', '1']);
     assert.equal(result.code, 8);
     assert.match(lineOf(result, 'initialize'), /did not answer initialize within 1 s$/);
     assert.deepEqual(secretsIn(result, [USER.SERVICE_PASSWORD]), []);

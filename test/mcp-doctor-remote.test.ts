@@ -126,7 +126,7 @@ describe('mcp doctor: remote mode', () => {
     await mkdir(join(home, 'legacy'), { recursive: true });
     const entry = { url: dev.ready.mcp_url, headers: { 'X-Svc-Email': ALICE.email, 'X-Svc-Password': ALICE.password } };
     await writeFile(file, JSON.stringify({ mcpServers: { legacy: entry } }, null, 2));
-    const result = await run(['mcp', 'doctor', '--config', file], {});
+    const result = await run(['mcp', 'doctor', '--config', file, '--trust-project'], {});
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(lineOf(result, 'entry'), /^✓ entry: 'legacy' found: remote mode \(url, headers\)$/);
     assert.match(lineOf(result, 'variables'), /^✓ variables: the entry references no variables$/);
@@ -241,7 +241,7 @@ describe('mcp doctor: --json, lookup and exit codes', () => {
       file,
       Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(entry, null, 2))]),
     );
-    const result = await run(['mcp', 'doctor', '--config', file], credentials);
+    const result = await run(['mcp', 'doctor', '--config', file, '--trust-project'], credentials);
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(lineOf(result, 'config file'), /^✓ config file: .*bom-mcp\.json parses$/);
     assert.match(result.stdout, TOOLS_LINE);

@@ -164,38 +164,42 @@ const ROWS: Row[] = [
   {
     path: 'mcp doctor remote: 401 echo',
     run: (enc) =>
-      runChecked(['mcp', 'doctor', '--config', 'mcp.json'], {}, (home) =>
+      runChecked(['mcp', 'doctor', '--config', 'mcp.json', '--trust-project'], {}, (home) =>
         entryFile(home, remoteEntry(mcp.url('reject', enc))),
       ),
   },
   {
     path: 'mcp doctor remote --json: 401 echo',
     run: (enc) =>
-      runChecked(['mcp', 'doctor', '--config', 'mcp.json', '--json'], {}, (home) =>
+      runChecked(['mcp', 'doctor', '--config', 'mcp.json', '--trust-project', '--json'], {}, (home) =>
         entryFile(home, remoteEntry(mcp.url('reject', enc))),
       ),
   },
   {
     path: 'mcp doctor remote: server name echo',
     run: (enc) =>
-      runChecked(['mcp', 'doctor', '--config', 'mcp.json', '--json'], {}, (home) =>
+      runChecked(['mcp', 'doctor', '--config', 'mcp.json', '--trust-project', '--json'], {}, (home) =>
         entryFile(home, remoteEntry(mcp.url('answer', enc))),
       ),
   },
   {
     path: 'mcp doctor proxy: 401 echo of --header values',
     run: (enc) =>
-      runChecked(['mcp', 'doctor', '--config', 'mcp.json'], {}, (home) =>
+      runChecked(['mcp', 'doctor', '--config', 'mcp.json', '--trust-project'], {}, (home) =>
         entryFile(home, proxyEntry(mcp.url('reject', enc))),
       ),
   },
   {
     path: 'mcp doctor local: stderr echo',
-    run: (enc) => runChecked(['mcp', 'doctor', '--config', 'mcp.json'], {}, (home) => localEntry(home, enc)),
+    run: (enc) =>
+      runChecked(['mcp', 'doctor', '--config', 'mcp.json', '--trust-project'], {}, (home) => localEntry(home, enc)),
   },
   {
     path: 'mcp doctor local --json: stderr echo',
-    run: (enc) => runChecked(['mcp', 'doctor', '--config', 'mcp.json', '--json'], {}, (home) => localEntry(home, enc)),
+    run: (enc) =>
+      runChecked(['mcp', 'doctor', '--config', 'mcp.json', '--trust-project', '--json'], {}, (home) =>
+        localEntry(home, enc),
+      ),
   },
 ];
 

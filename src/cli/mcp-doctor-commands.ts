@@ -13,7 +13,8 @@ Checks, one line each (stdout), with what to do when one fails:
   initialize and tools/list with the entry's own headers; proxy: node and npx on PATH,
   and the URL mcp-remote forwards to answers with the --header values.
 A project's entry that svcctl did not write is not started (nor its headers command run) unless you say
-yes on a terminal or pass --trust-project; without either the check fails (exit 8).
+yes on a terminal or pass --trust-project; without either the check fails (exit 8). A --config file that
+is not the client's user-scope file counts as a project's.
 Exit 8 when a check fails (a config file that does not parse too), 2 when no entry is found.
 
 Examples:

@@ -1,19 +1,22 @@
 // As Claude Code and VS Code ask before they start a project's server (docs/security.md, "Project entries are not
-// run unasked"). Only names of variables are shown, never a value; user-scope entries are the user's own.
+// run unasked"). Only names of variables are shown, never a value; entries in the user's own config file are theirs.
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { canPrompt, type Context } from '../../core/context.js';
 import { CLI_NAME } from '../../core/constants.js';
 import type { Redactor } from '../../secrets/redaction.js';
 import { commandLine } from '../service-entries.js';
-import type { ClientSpec } from '../types.js';
+import type { ClientEnv, ClientSpec } from '../types.js';
 import type { EntryPlan } from './entry-plan.js';
 import type { LocatedEntry } from './locate-entry.js';
 import { isOwnEntry, type OwnEntryContext } from './own-entry.js';
 import { fail, type CheckResult } from './types.js';
+import { isUserConfigFile } from './user-config.js';
 
 export interface TrustOptions {
   trustProject?: boolean;
   projectDir: string;
+  clientEnv: ClientEnv;
   own: OwnEntryContext;
 }
 
@@ -21,6 +24,12 @@ const isInside = (dir: string, file: string): boolean => {
   const relative = path.relative(dir, file);
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 };
+
+async function whoseFile(projectDir: string, file: string): Promise<string> {
+  const real = await realpath(file).catch(() => file);
+  if (real !== path.resolve(file)) return `is read through a link to ${real}`;
+  return isInside(projectDir, file) ? 'comes with the project' : 'is not in your user-scope config';
+}
 
 const shellWord = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
@@ -57,16 +66,17 @@ export async function projectTrust(
   redactor: Redactor,
   options: TrustOptions,
 ): Promise<CheckResult | undefined> {
-  if (located.scope === 'user' || !isInside(options.projectDir, located.file)) return undefined;
+  if (await isUserConfigFile(located.file, located.client, options.clientEnv)) return undefined;
   if (isOwnEntry(located.value, client, options.own)) return undefined;
   if (options.trustProject === true) return undefined;
   const what = actions(located, plan).map((text) => redactor.redact(text));
   if (what.length === 0) return undefined;
   const list = what.join('; and ');
+  const whose = await whoseFile(options.projectDir, located.file);
   if (canPrompt(ctx)) {
     const { promptConfirm } = await import('../../ui/prompts.js');
     ctx.out.warn(
-      `'${located.name}' in ${located.file} comes with the project and is not an entry ${CLI_NAME} wrote. To check it, doctor would ${list}.`,
+      `'${located.name}' in ${located.file} ${whose} and is not an entry ${CLI_NAME} wrote. To check it, doctor would ${list}.`,
     );
     if (await promptConfirm(ctx, `Run it? (only if you trust this project)`)) return undefined;
     return fail(
@@ -77,7 +87,7 @@ export async function projectTrust(
   }
   return fail(
     'trust',
-    `not run: '${located.name}' comes with the project (${located.file}) and ${CLI_NAME} did not write it; doctor would ${list}`,
+    `not run: '${located.name}' ${whose} (${located.file}) and ${CLI_NAME} did not write it; doctor would ${list}`,
     `review the entry; if you trust this project, run again with --trust-project, or on a terminal to be asked`,
   );
 }
@@ -100,5 +110,6 @@ export async function trustOptionsFor(
     svcctlArgv: (await svcctlCommand(ctx)).argv,
     packages,
   };
-  return { trustProject, projectDir, own };
+  const clientEnv: ClientEnv = { homeDir: ctx.homeDir, env: ctx.env, platform: ctx.platform, projectDir };
+  return { trustProject, projectDir, clientEnv, own };
 }

@@ -86,6 +86,16 @@ describe('mcp doctor --config on a file that is not the user-scope config', { co
     });
   }
 
+  it("a link at Claude Code's user-scope path into a dotfiles folder outside the project: runs as the user's", async () => {
+    const p = await project(commandEntry);
+    const dotfiles = await tempDir('svcctl-dotfiles-');
+    await copyFile(join(p.dir, '.mcp.json'), join(dotfiles, 'claude.json'));
+    await symlink(join(dotfiles, 'claude.json'), join(p.home, '.claude.json'));
+    const result = await run(p, ['--config', join(p.home, '.claude.json'), '--client', 'claude-code']);
+    assert.equal(existsSync(p.marker), true, result.stdout + result.stderr);
+    assert.doesNotMatch(result.stdout + result.stderr, /not run:/);
+  });
+
   it("a link at Claude Code's user-scope path, found without --config: exit 8", async () => {
     const p = await project(commandEntry);
     await symlink(join(p.dir, '.mcp.json'), join(p.home, '.claude.json'));

@@ -112,6 +112,20 @@ describe("a project's .mcp.json", () => {
     assertNoControls(warning, run.stdout);
   });
 
+  it("with colour on, svcctl's own yellow 'warning:' stays coloured; the entry's escapes do not pass", async () => {
+    const { home, dir } = await projectWith(entry);
+    const run = await runAtTerminal(['mcp', 'doctor', '--client', 'claude-code', '--timeout', '5'], {
+      home,
+      cwd: dir,
+      env: { NO_COLOR: undefined },
+      answers: [[/Run it\?/, 'n\r']],
+    });
+    const yellow = '\u001b[33mwarning:\u001b[39m ';
+    const warning = run.screen.split('\n').find((line) => line.startsWith(yellow)) ?? '';
+    assert.match(warning, /comes with the project/, run.screen);
+    assertNoControls(warning.slice(yellow.length));
+  });
+
   it("doctor without a terminal: the trust check's detail on stdout and stderr", async () => {
     const { home, dir } = await projectWith(entry);
     const result = await runCli(['mcp', 'doctor', '--client', 'claude-code', '--timeout', '5'], { home, cwd: dir });

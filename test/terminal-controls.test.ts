@@ -211,6 +211,28 @@ describe("a service's answer", () => {
     assertNoControls(said);
   });
 
+  it('login: an access_token with control characters is refused, not printed', async () => {
+    const server = createHttpServer((req, res) => {
+      req.resume();
+      req.on('end', () =>
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ access_token: `a.b.c${HOSTILE}` })),
+      );
+    });
+    const result = await runCli(['login'], {
+      env: {
+        SERVICE_BASE_URL: `http://127.0.0.1:${await listening(server)}/api`,
+        SERVICE_EMAIL: 'a@example.com',
+        SERVICE_PASSWORD: 'controls-test-pw',
+      },
+    });
+    assert.equal(result.code, 6, result.stderr);
+    assert.equal(result.stdout, '');
+    assert.match(result.stderr, /has no access_token/);
+    assertNoControls(result.stderr);
+  });
+
   for (const [command, args, env] of [
     ['login', ['login'], { SERVICE_EMAIL: 'a@example.com', SERVICE_PASSWORD: 'controls-test-pw' }],
     ['event send', ['event', 'send', '--title', 't'], { SERVICE_INGEST_TOKEN: 'tok', SERVICE_HMAC_SECRET: 'hmac' }],

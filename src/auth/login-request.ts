@@ -81,7 +81,8 @@ function tokenFrom(response: HttpResponse, redactor: Redactor): string {
     );
   }
   const token = (parsed as { access_token?: unknown } | null)?.access_token;
-  if (typeof token !== 'string' || token.trim() === '') {
+  // Printed as it is (svcctl login): a token never holds control characters, so one that does is refused.
+  if (typeof token !== 'string' || token.trim() === '' || /[\u0000-\u001f\u007f-\u009f]/.test(token.trim())) {
     throw new CliError(
       ExitCode.Unavailable,
       `the login answer (HTTP ${response.status}) has no access_token: ${shownBody(response.body, redactor)}`,

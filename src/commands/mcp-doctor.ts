@@ -50,7 +50,7 @@ function printReport(ctx: Context, report: DoctorReport): void {
   );
   for (const check of report.checks) {
     const mark = check.ok ? (paint ? style.green('✓') : '✓') : paint ? style.red('✗') : '✗';
-    ctx.out.result(`${mark} ${LABELS[check.name] ?? check.name}: ${check.detail}`);
+    ctx.out.result(`${LABELS[check.name] ?? check.name}: ${check.detail}`, { prefix: `${mark} ` });
     if (check.fix !== null) ctx.out.result(`  fix: ${check.fix}`);
   }
 }

@@ -8,6 +8,7 @@ import type { Context } from '../core/context.js';
 import { canPrompt } from '../core/context.js';
 import { exitWith, ExitCode, usageError } from '../core/errors.js';
 import { applyChanges, diffOf, planAll, showDryRun, type PlannedChange } from '../mcp/install/apply-plans.js';
+import { neutralizeControls } from '../core/terminal-text.js';
 import { CLIENTS } from '../mcp/clients/table.js';
 import { unreadBy } from '../mcp/clients/versions.js';
 import {
@@ -93,7 +94,7 @@ async function settleConflicts(ctx: Context, changes: PlannedChange[], options: 
     ctx.out.warn(
       `${change.plan.target.label}: ${change.plan.target.file} already has a different '${change.name}' entry`,
     );
-    ctx.out.rawError(`${diffOf(change)}\n`);
+    ctx.out.rawError(`${neutralizeControls(diffOf(change))}\n`);
     if (ask) {
       const { promptConfirm } = await import('../ui/prompts.js');
       if (await promptConfirm(ctx, `Replace the existing '${change.name}' entry (a backup is kept)?`, false)) {

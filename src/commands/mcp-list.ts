@@ -9,6 +9,7 @@
 import { MCP_SERVER_PACKAGE } from '../core/constants.js';
 import type { Context } from '../core/context.js';
 import { isCliError } from '../core/errors.js';
+import { neutralizeControls } from '../core/terminal-text.js';
 import { optionalBaseUrl, optionalMcpUrl } from '../config/base-url.js';
 import { allClients, CLIENTS } from '../mcp/clients/table.js';
 import { describeStale, otherPlaces, unreadBy } from '../mcp/clients/versions.js';
@@ -223,7 +224,7 @@ export async function runMcpList(ctx: Context, options: McpListOptions): Promise
       urlCell(entry),
       entry.file,
     ]),
-  ];
+  ].map((row) => row.map(neutralizeControls));
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   for (const row of rows)
     ctx.out.result(

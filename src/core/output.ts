@@ -1,7 +1,9 @@
 // stdout carries only results, everything else stderr. chalk alone does not honour NO_COLOR, and is loaded only when
 // colour can be shown (~7 ms of start-up). Every line is redacted; a result only unless it is a secret on purpose.
+// Control characters in a line are shown as \u001b etc. (terminal-text.ts); svcctl's own colours are added after.
 import type { ChalkInstance } from 'chalk';
 import { createRedactor, type Redactor } from '../secrets/redaction.js';
+import { neutralizeControls } from './terminal-text.js';
 
 export type Styles = Pick<ChalkInstance, 'green' | 'yellow' | 'dim' | 'red'>;
 
@@ -34,6 +36,8 @@ export interface ResultOptions {
   secret?: boolean;
   /** Redacted already by the caller (the result lines of a batch): not scanned again. */
   redacted?: boolean;
+  /** svcctl's own text before the result (a coloured mark), written as it is. */
+  prefix?: string;
 }
 
 const NO_SECRETS = createRedactor([]);
@@ -73,7 +77,7 @@ export class Output {
 
   result(text: string, options?: ResultOptions): void {
     this.clearProgressBeforeResult();
-    const shown = this.shownText(text, options);
+    const shown = `${options?.prefix ?? ''}${this.shownText(text, options)}`;
     this.stdout.write(shown.endsWith('\n') ? shown : `${shown}\n`);
   }
 
@@ -81,7 +85,8 @@ export class Output {
   jsonResult(value: unknown, options?: ResultOptions): void {
     this.clearProgressBeforeResult();
     const text = JSON.stringify(value);
-    this.stdout.write(`${options?.secret || options?.redacted ? text : this.redactedJson(text)}\n`);
+    const shown = options?.secret || options?.redacted ? text : this.redactedJson(text);
+    this.stdout.write(`${neutralizeControls(shown)}\n`);
   }
 
   raw(bytes: string | Uint8Array, options?: ResultOptions): void {
@@ -101,7 +106,13 @@ export class Output {
   }
 
   private shownText(text: string, options: ResultOptions | undefined): string {
-    return options?.secret || options?.redacted ? text : this.redactor.redact(text);
+    if (options?.secret) return text;
+    return neutralizeControls(options?.redacted ? text : this.redactor.redact(text));
+  }
+
+  /** Redacted before it is neutralized: a secret is recognised as it was given. */
+  private shownMessage(text: string): string {
+    return neutralizeControls(this.redactor.redact(text));
   }
 
   private redactedJson(text: string): string {
@@ -111,29 +122,29 @@ export class Output {
   }
 
   info(message: string): void {
-    if (!this.quiet) this.message(message);
+    if (!this.quiet) this.message(this.shownMessage(message));
   }
 
   success(message: string): void {
-    if (!this.quiet) this.message(`${this.style.green('✓')} ${message}`);
+    if (!this.quiet) this.message(`${this.style.green('✓')} ${this.shownMessage(message)}`);
   }
 
   warn(message: string): void {
-    this.message(`${this.style.yellow('warning:')} ${message}`);
+    this.message(`${this.style.yellow('warning:')} ${this.shownMessage(message)}`);
   }
 
   debug(message: string): void {
-    if (this.verbose) this.message(this.style.dim(message));
+    if (this.verbose) this.message(this.style.dim(this.shownMessage(message)));
   }
 
   error(message: string, hint?: string): void {
-    this.message(`${this.style.red('error:')} ${message}`);
-    if (hint) this.message(`${this.style.dim('hint:')} ${hint}`);
+    this.message(`${this.style.red('error:')} ${this.shownMessage(message)}`);
+    if (hint) this.message(`${this.style.dim('hint:')} ${this.shownMessage(hint)}`);
   }
 
   progress(text: string): void {
     if (!this.interactiveStderr || this.quiet) return;
-    this.stderr.write(`\r\x1b[2K${this.redactor.redact(text)}`);
+    this.stderr.write(`\r\x1b[2K${this.shownMessage(text)}`);
     this.progressShown = true;
   }
 
@@ -148,8 +159,9 @@ export class Output {
     this.progressShown = false;
   }
 
+  /** Shown already (shownMessage): only svcctl's own colours are added around it. */
   private message(text: string): void {
     this.clearProgress();
-    this.stderr.write(`${this.redactor.redact(text)}\n`);
+    this.stderr.write(`${text}\n`);
   }
 }

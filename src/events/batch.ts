@@ -2,6 +2,7 @@
 import { CliError, ExitCode } from '../core/errors.js';
 import { onInterrupt } from '../core/interrupt.js';
 import type { Output } from '../core/output.js';
+import { neutralizeControls } from '../core/terminal-text.js';
 import { buildFromBytes, type BuiltEvent } from './event-body.js';
 import { deliverEvent, type Delivery, type DeliveryResult, type DeliveryTarget } from './deliver.js';
 import { progressText } from './batch-progress.js';
@@ -113,7 +114,7 @@ export async function runBatch(chunks: AsyncIterable<Buffer>, options: BatchOpti
         response: null,
         error: error && options.target.redactor.redact(error.message),
       };
-      slot.text = `${JSON.stringify(kept ? { line: slot.line.number, ...fields, status: 'spooled' } : { line: slot.line.number, ...fields })}\n`;
+      slot.text = `${neutralizeControls(JSON.stringify(kept ? { line: slot.line.number, ...fields, status: 'spooled' } : { line: slot.line.number, ...fields }))}\n`;
     } else if (!error && result) slot.text = `${result.id}\n`;
     slot.done = true;
     flush();

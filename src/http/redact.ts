@@ -1,14 +1,6 @@
 import { MAX_SHOWN_BODY_CHARS } from '../core/constants.js';
+import { neutralizeControls } from '../core/terminal-text.js';
 import type { Redactor } from '../secrets/redaction.js';
-
-/** Terminal escape sequences among them: shown as \u001b etc., never sent to a terminal. */
-export function neutralizeControls(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(
-    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
-    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-}
 
 export function shorten(text: string, max = MAX_SHOWN_BODY_CHARS): string {
   const oneLine = neutralizeControls(text.replace(/\s+/g, ' ').trim());

@@ -1,5 +1,6 @@
 import type { Context } from '../../core/context.js';
 import { CliError, ExitCode, exitWith, isCliError } from '../../core/errors.js';
+import { neutralizeControls } from '../../core/terminal-text.js';
 import {
   changedOnDisk,
   readSnapshot,
@@ -101,7 +102,7 @@ const hasDiff = (change: PlannedChange): boolean => change.plan.after !== change
 /** A conflict (without --force) shows its diff too and ends with exit 7, as the real run would. */
 export function showDryRun(ctx: Context, changes: PlannedChange[]): void {
   for (const change of changes) {
-    if (!ctx.globals.json && hasDiff(change)) ctx.out.raw(`${diffOf(change)}\n`);
+    if (!ctx.globals.json && hasDiff(change)) ctx.out.raw(`${neutralizeControls(diffOf(change))}\n`);
     ctx.out.info(describeChange(change, true));
     if (change.removeFile) ctx.out.info(fileRemovalNote(change, true));
   }

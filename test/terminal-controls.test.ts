@@ -157,7 +157,13 @@ describe("an MCP server's answer in mcp doctor", () => {
       config,
       JSON.stringify({ mcpServers: { service: { type: 'http', url: await hostileMcpServer() } } }),
     );
-    return runCli(['mcp', 'doctor', '--config', config, '--timeout', '5', ...(json ? ['--json'] : [])], { home });
+    // A hand-written file outside the user's config: trusted by the flag, as a user would.
+    return runCli(
+      ['mcp', 'doctor', '--config', config, '--trust-project', '--timeout', '5', ...(json ? ['--json'] : [])],
+      {
+        home,
+      },
+    );
   }
 
   it('its name, version and tool names are shown as \\uXXXX', async () => {

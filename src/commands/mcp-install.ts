@@ -8,7 +8,7 @@ import type { Context } from '../core/context.js';
 import { canPrompt } from '../core/context.js';
 import { exitWith, ExitCode, usageError } from '../core/errors.js';
 import { applyChanges, diffOf, planAll, showDryRun, type PlannedChange } from '../mcp/install/apply-plans.js';
-import { neutralizeControls } from '../core/terminal-text.js';
+import { neutralizeControls } from '../core/output.js';
 import { CLIENTS } from '../mcp/clients/table.js';
 import { unreadBy } from '../mcp/clients/versions.js';
 import {

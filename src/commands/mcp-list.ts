@@ -9,7 +9,7 @@
 import { MCP_SERVER_PACKAGE } from '../core/constants.js';
 import type { Context } from '../core/context.js';
 import { isCliError } from '../core/errors.js';
-import { neutralizeControls } from '../core/terminal-text.js';
+import { neutralizeControls } from '../core/output.js';
 import { optionalBaseUrl, optionalMcpUrl } from '../config/base-url.js';
 import { allClients, CLIENTS } from '../mcp/clients/table.js';
 import { describeStale, otherPlaces, unreadBy } from '../mcp/clients/versions.js';

@@ -1,9 +1,17 @@
 // stdout carries only results, everything else stderr. chalk alone does not honour NO_COLOR, and is loaded only when
 // colour can be shown (~7 ms of start-up). Every line is redacted; a result only unless it is a secret on purpose.
-// Control characters in a line are shown as \u001b etc. (terminal-text.ts); svcctl's own colours are added after.
+// Control characters in a line are shown as \u001b etc. (neutralizeControls); svcctl's own colours are added after.
 import type { ChalkInstance } from 'chalk';
 import { createRedactor, type Redactor } from '../secrets/redaction.js';
-import { neutralizeControls } from './terminal-text.js';
+
+// Text from elsewhere (a server's answer, a project's file, an MCP server) may carry terminal escape sequences that
+// could fake svcctl's own lines. C1 controls count too: some terminals read U+009B as a CSI.
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** Shown as \u001b etc.; tab and line feed stay. In JSON text only DEL and C1 can be raw, so its value is kept. */
+export function neutralizeControls(text: string): string {
+  return text.replace(CONTROLS, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
 
 export type Styles = Pick<ChalkInstance, 'green' | 'yellow' | 'dim' | 'red'>;
 

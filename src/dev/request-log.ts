@@ -1,7 +1,7 @@
 // Never a secret: the query string is dropped, no header or body is logged, and the handlers write notes from
 // names and ids only.
 import type { IncomingMessage } from 'node:http';
-import { neutralizeControls } from '../core/terminal-text.js';
+import { neutralizeControls } from '../core/output.js';
 import type { LoggedResponse } from './http-io.js';
 
 export function logWhenDone(

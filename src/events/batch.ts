@@ -2,7 +2,7 @@
 import { CliError, ExitCode } from '../core/errors.js';
 import { onInterrupt } from '../core/interrupt.js';
 import type { Output } from '../core/output.js';
-import { neutralizeControls } from '../core/terminal-text.js';
+import { neutralizeControls } from '../core/output.js';
 import { buildFromBytes, type BuiltEvent } from './event-body.js';
 import { deliverEvent, type Delivery, type DeliveryResult, type DeliveryTarget } from './deliver.js';
 import { progressText } from './batch-progress.js';

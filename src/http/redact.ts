@@ -1,5 +1,5 @@
 import { MAX_SHOWN_BODY_CHARS } from '../core/constants.js';
-import { neutralizeControls } from '../core/terminal-text.js';
+import { neutralizeControls } from '../core/output.js';
 import type { Redactor } from '../secrets/redaction.js';
 
 export function shorten(text: string, max = MAX_SHOWN_BODY_CHARS): string {

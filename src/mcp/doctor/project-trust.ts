@@ -1,17 +1,17 @@
 // As Claude Code and VS Code ask before they start a project's server (docs/security.md, "Project entries are not
 // run unasked"). Only names of variables are shown, never a value; entries in the user's own config file are theirs.
-import { realpath } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { canPrompt, type Context } from '../../core/context.js';
 import { CLI_NAME } from '../../core/constants.js';
 import type { Redactor } from '../../secrets/redaction.js';
 import { commandLine } from '../service-entries.js';
-import type { ClientEnv, ClientSpec } from '../types.js';
+import { allClients, CLIENTS } from '../clients/table.js';
+import type { ClientEnv, ClientId, ClientSpec } from '../types.js';
 import type { EntryPlan } from './entry-plan.js';
 import type { LocatedEntry } from './locate-entry.js';
 import { isOwnEntry, type OwnEntryContext } from './own-entry.js';
 import { fail, type CheckResult } from './types.js';
-import { isUserConfigFile } from './user-config.js';
 
 export interface TrustOptions {
   trustProject?: boolean;
@@ -24,6 +24,34 @@ const isInside = (dir: string, file: string): boolean => {
   const relative = path.relative(dir, file);
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 };
+
+/** Where `mcp install --scope user` writes for this HOME and environment, with the places other versions read. */
+function userConfigPaths(client: ClientSpec, env: ClientEnv): string[] {
+  if (!client.scopes.includes('user')) return [];
+  const versions = client.versions ?? [];
+  return [client.configPath(env, 'user'), ...versions.map((version) => version.configPath(env, 'user'))];
+}
+
+const realOrNone = (file: string): Promise<string | undefined> => realpath(file).catch(() => undefined);
+
+/**
+ * Whose an entry is follows from where its file is, never from the scope it was read as: `--config` can give a
+ * cloned project's file any scope. A link at the user-scope path counts (a dotfiles folder) unless it leads into the project: the user-scope file
+ * must not be the project's own. A file of no known client (`--config` without `--client`) counts when it is any
+ * client's user-scope file.
+ */
+async function isUserConfigFile(file: string, client: ClientId | null, env: ClientEnv): Promise<boolean> {
+  const real = await realOrNone(file);
+  if (real === undefined) return false;
+  const project = (await realOrNone(env.projectDir)) ?? path.resolve(env.projectDir);
+  const clients = client === null ? allClients() : [CLIENTS[client]];
+  for (const place of new Set(clients.flatMap((spec) => userConfigPaths(spec, env)))) {
+    const info = await lstat(place).catch(() => undefined);
+    if (info === undefined || (info.isSymbolicLink() && isInside(project, real))) continue;
+    if ((await realOrNone(place)) === real) return true;
+  }
+  return false;
+}
 
 async function whoseFile(projectDir: string, file: string): Promise<string> {
   const real = await realpath(file).catch(() => file);

@@ -1,6 +1,6 @@
 import type { Context } from '../../core/context.js';
 import { CliError, ExitCode, exitWith, isCliError } from '../../core/errors.js';
-import { neutralizeControls } from '../../core/terminal-text.js';
+import { neutralizeControls } from '../../core/output.js';
 import {
   changedOnDisk,
   readSnapshot,

@@ -5,15 +5,9 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { makeTempDir, runCli } from './helpers/cli.js';
 import { accepted, startRecordingServer } from './helpers/recording-server.js';
+import { spoolFolderFor } from './helpers/spool-layout.js';
 
 const TOKEN = 'tok-spool-4a1d';
-
-/** A base URL where nothing listens: a port that was just freed. */
-async function deadBaseUrl(): Promise<string> {
-  const server = await startRecordingServer();
-  await server.close();
-  return server.baseUrl;
-}
 
 const files = async (dir: string): Promise<string[]> =>
   (await readdir(dir).catch(() => [])).filter((n) => n.endsWith('.json')).sort();
@@ -38,35 +32,45 @@ describe('event send --spool and event flush', () => {
   it('service down: exit 0, one file; flush while down keeps it; flush when up delivers the same bytes once', async () => {
     const home = await makeTempDir();
     const spool = join(home, 'spool');
-    const down = { SERVICE_BASE_URL: await deadBaseUrl(), SERVICE_INGEST_TOKEN: TOKEN };
-    const sent = await runCli(['event', 'send', '--title', 'disk full', '--retries', '0', '--spool', spool, '--json'], {
-      env: down,
-      home,
-    });
-    assert.equal(sent.code, 0, sent.stderr);
-    assert.match(sent.stderr, /spooled/);
-    const answer = JSON.parse(sent.stdout);
-    assert.equal(answer.status, 'spooled');
-    assert.deepEqual(await files(spool), [`${answer.id}.json`]);
-    assert.equal((await stat(spool)).mode & 0o777, 0o700);
-    const bytes = await readFile(join(spool, `${answer.id}.json`));
-
-    const keptRun = await runCli(['event', 'flush', '--spool', spool, '--retries', '0'], { env: down, home });
-    assert.equal(keptRun.code, 6, keptRun.stderr);
-    assert.match(keptRun.stderr, /flushed 0, kept 1/);
-    assert.equal((await files(spool)).length, 1);
-
-    const server = await startRecordingServer();
+    let up = false;
+    const server = await startRecordingServer((request, index) =>
+      up ? accepted(request, index) : { status: 503, body: 'down' },
+    );
     try {
-      const up = { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN, SERVICE_HMAC_SECRET: 'sec-spool-1' };
-      const flushed = await runCli(['event', 'flush', '--spool', spool], { env: up, home });
+      const kept = spoolFolderFor(spool, server.baseUrl);
+      const env = { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN, SERVICE_HMAC_SECRET: 'sec-spool-1' };
+      const sent = await runCli(
+        ['event', 'send', '--title', 'disk full', '--retries', '0', '--spool', spool, '--json'],
+        {
+          env,
+          home,
+        },
+      );
+      assert.equal(sent.code, 0, sent.stderr);
+      assert.match(sent.stderr, /spooled/);
+      const answer = JSON.parse(sent.stdout);
+      assert.equal(answer.status, 'spooled');
+      assert.deepEqual(await files(kept), [`${answer.id}.json`]);
+      assert.equal((await stat(spool)).mode & 0o777, 0o700);
+      assert.equal((await stat(kept)).mode & 0o777, 0o700);
+      const bytes = await readFile(join(kept, `${answer.id}.json`));
+
+      const keptRun = await runCli(['event', 'flush', '--spool', spool, '--retries', '0'], { env, home });
+      assert.equal(keptRun.code, 6, keptRun.stderr);
+      assert.match(keptRun.stderr, /flushed 0, kept 1/);
+      assert.equal((await files(kept)).length, 1);
+
+      up = true;
+      const before = server.requests.length;
+      const flushed = await runCli(['event', 'flush', '--spool', spool], { env, home });
       assert.equal(flushed.code, 0, flushed.stderr);
       assert.match(flushed.stderr, /flushed 1, kept 0/);
-      assert.equal(server.requests.length, 1);
-      assert.ok(server.requests[0]!.body.equals(bytes), 'the server saw the spooled bytes');
-      assert.equal(idOf(server.requests[0]!.body), answer.id);
-      assert.ok(server.requests[0]!.headers['x-hub-signature-256'], 'signed at flush time');
-      assert.deepEqual(await files(spool), []);
+      const delivered = server.requests.slice(before);
+      assert.equal(delivered.length, 1);
+      assert.ok(delivered[0]!.body.equals(bytes), 'the server saw the spooled bytes');
+      assert.equal(idOf(delivered[0]!.body), answer.id);
+      assert.ok(delivered[0]!.headers['x-hub-signature-256'], 'signed at flush time');
+      assert.deepEqual(await files(kept), []);
     } finally {
       await server.close();
     }
@@ -75,18 +79,18 @@ describe('event send --spool and event flush', () => {
   it('a later send that succeeds says how many events are waiting; a 4xx is never spooled', async () => {
     const home = await makeTempDir();
     const spool = join(home, 'spool');
-    await spoolMany(spool, 2);
     const server = await startRecordingServer((request, index) =>
       index === 0 ? accepted(request, index) : { status: 400, body: '{"error":"bad"}' },
     );
     try {
+      await spoolMany(spoolFolderFor(spool, server.baseUrl), 2);
       const env = { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN, SERVICE_SPOOL_DIR: spool };
       const ok = await runCli(['event', 'send', '--title', 't', '--spool'], { env, home });
       assert.equal(ok.code, 0, ok.stderr);
       assert.match(ok.stderr, /2 event\(s\) are waiting/);
       const bad = await runCli(['event', 'send', '--title', 't', '--spool'], { env, home });
       assert.equal(bad.code, 5, bad.stderr);
-      assert.equal((await files(spool)).length, 2);
+      assert.equal((await files(spoolFolderFor(spool, server.baseUrl))).length, 2);
     } finally {
       await server.close();
     }
@@ -95,17 +99,18 @@ describe('event send --spool and event flush', () => {
   it('a spooled event rejected with 400 moves to rejected/ with the answer', async () => {
     const home = await makeTempDir();
     const spool = join(home, 'spool');
-    const [id] = await spoolMany(spool, 1);
     const server = await startRecordingServer(() => ({ status: 400, body: '{"error":"title too long"}' }));
+    const kept = spoolFolderFor(spool, server.baseUrl);
+    const [id] = await spoolMany(kept, 1);
     try {
       const result = await runCli(['event', 'flush', '--spool', spool], {
         env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN },
         home,
       });
       assert.equal(result.code, 0, result.stderr);
-      assert.deepEqual(await files(spool), []);
-      assert.deepEqual(await files(join(spool, 'rejected')), [`${id}.json`]);
-      assert.match(await readFile(join(spool, 'rejected', `${id}.answer.txt`), 'utf8'), /title too long/);
+      assert.deepEqual(await files(kept), []);
+      assert.deepEqual(await files(join(kept, 'rejected')), [`${id}.json`]);
+      assert.match(await readFile(join(kept, 'rejected', `${id}.answer.txt`), 'utf8'), /title too long/);
     } finally {
       await server.close();
     }
@@ -114,8 +119,8 @@ describe('event send --spool and event flush', () => {
   it('two concurrent flushes of 1,000 events deliver each exactly once', async () => {
     const home = await makeTempDir();
     const spool = join(home, 'spool');
-    const ids = await spoolMany(spool, 1000);
     const server = await startRecordingServer();
+    const ids = await spoolMany(spoolFolderFor(spool, server.baseUrl), 1000);
     try {
       const env = { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: TOKEN };
       const runs = await Promise.all(
@@ -126,7 +131,7 @@ describe('event send --spool and event flush', () => {
       for (const run of runs) assert.equal(run.code, 0, run.stderr);
       const seen = server.requests.map((r) => idOf(r.body)).sort();
       assert.deepEqual(seen, [...ids].sort());
-      assert.deepEqual(await files(spool), []);
+      assert.deepEqual(await files(spoolFolderFor(spool, server.baseUrl)), []);
     } finally {
       await server.close();
     }
@@ -166,7 +171,8 @@ describe('event send --spool and event flush', () => {
         .split('\n')
         .map((l) => JSON.parse(l).status);
       assert.deepEqual(statuses, [202, 'spooled', 400, 'spooled', 202]);
-      const kept = await Promise.all((await files(spool)).map(async (n) => titleOf(await readFile(join(spool, n)))));
+      const folder = spoolFolderFor(spool, server.baseUrl);
+      const kept = await Promise.all((await files(folder)).map(async (n) => titleOf(await readFile(join(folder, n)))));
       assert.deepEqual(kept.sort(), ['down 2', 'down 4']);
       assert.equal(await readFile(failedOut, 'utf8'), `${JSON.stringify({ title: 'bad 3' })}\n`);
     } finally {

@@ -29,7 +29,7 @@ describe('causes said once, without --verbose', () => {
       join(spool, `${id}.json`),
       JSON.stringify({ event: { id, title: 't', created_at: '2026-11-24T00:00:00.000Z' } }),
     );
-    const result = await runCli(['event', 'flush', '--spool', spool, '--retries', '0'], {
+    const result = await runCli(['event', 'flush', '--spool', spool, '--retries', '0', '--legacy-to-current'], {
       home,
       env: { SERVICE_BASE_URL: 'http://127.0.0.1:9/api', SERVICE_INGEST_TOKEN: 'ingest-token-1234' },
     });

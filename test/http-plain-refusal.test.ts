@@ -16,6 +16,7 @@ import { isLoopbackHost } from '../src/config/settings.js';
 import { runCli, type RunResult } from './helpers/cli.js';
 import { EMAIL, PASSWORD, startLoginServer, type LoginServer } from './helpers/login-server.js';
 import { startRecordingServer, type RecordingServer } from './helpers/recording-server.js';
+import { spoolFolderFor } from './helpers/spool-layout.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 const REMOTE = 'http://example.invalid/api';
@@ -119,13 +120,14 @@ describe('plain http to a host other than loopback: refused before any connectio
       ['event', 'send', '--title', 'x', '--base-url', 'http://127.0.0.1:9/api', '--retries', '0', '--spool', spool],
       { home, env: creds },
     );
-    assert.equal((await readdir(spool)).filter((name) => name.endsWith('.json')).length, 1, queued.stderr);
+    const kept = spoolFolderFor(spool, 'http://127.0.0.1:9/api');
+    assert.equal((await readdir(kept)).filter((name) => name.endsWith('.json')).length, 1, queued.stderr);
     const flush = await runCli(['event', 'flush', '--spool', spool, '--base-url', REMOTE], {
       home,
       env: { HTTP_PROXY: recorder.url, ...creds },
     });
     assertRefused(flush, "the ingest token and the events' signatures");
-    assert.equal((await readdir(spool)).filter((name) => name.endsWith('.json')).length, 1);
+    assert.equal((await readdir(kept)).filter((name) => name.endsWith('.json')).length, 1);
     assert.deepEqual(recorder.seen, []);
   });
 

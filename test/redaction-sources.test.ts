@@ -263,7 +263,7 @@ function eventCells(source: 'variable' | 'file'): Cell[] {
           SERVICE_BASE_URL: echoBaseUrl(service, 503, 'all'),
         });
         assert.equal(result.code, 3, result.stderr);
-        const [spooled, ...others] = await filesIn(join(home, 'spool'));
+        const [spooled, ...others] = (await filesIn(join(home, 'spool'))).filter((path) => path.endsWith('.json'));
         assert.equal(others.length, 0);
         const text = await readFile(spooled!, 'utf8');
         assertHidden(text, [TOKEN, HMAC], 'the spool file');
@@ -271,10 +271,14 @@ function eventCells(source: 'variable' | 'file'): Cell[] {
 
         const id = '0f2c9d4e-5b6a-4c3d-8e7f-112233445566';
         await placeFile(home, `rejects/${id}.json`, JSON.stringify({ event: { id, title: 'x', payload: '{}' } }));
-        const flush = await run(['event', 'flush', '--spool', 'rejects', '--retries', '0', ...g.eventFlags], home, {
-          ...g.env,
-          SERVICE_BASE_URL: echoBaseUrl(service, 400, 'all'),
-        });
+        const flush = await run(
+          ['event', 'flush', '--spool', 'rejects', '--retries', '0', '--legacy-to-current', ...g.eventFlags],
+          home,
+          {
+            ...g.env,
+            SERVICE_BASE_URL: echoBaseUrl(service, 400, 'all'),
+          },
+        );
         const answer = await readFile(join(home, 'rejects', 'rejected', `${id}.answer.txt`), 'utf8');
         assertHidden(answer + flush.stdout + flush.stderr, [TOKEN, HMAC], 'the answer kept in the spool');
         assert.deepEqual(answer.split('\n').slice(1, 2), [EVERY_ENCODING_HIDDEN], answer);

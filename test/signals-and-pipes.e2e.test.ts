@@ -190,10 +190,14 @@ describe('signals', { concurrency: true }, () => {
     const idOf = (body: Buffer): string => JSON.parse(body.toString('utf8')).event.id;
     const hanging = await startRecordingServer(() => new Promise(() => {}));
     const env = { SERVICE_BASE_URL: hanging.baseUrl, SERVICE_INGEST_TOKEN: 'tok-spool-4a1d' };
-    const child = spawn(process.execPath, [BIN, 'event', 'flush', '--spool', spool, '--concurrency', '4'], {
-      env: cleanEnv(home, env),
-      stdio: 'ignore',
-    });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'event', 'flush', '--spool', spool, '--concurrency', '4', '--legacy-to-current'],
+      {
+        env: cleanEnv(home, env),
+        stdio: 'ignore',
+      },
+    );
     await until(() => hanging.requests.length >= 4 || child.exitCode !== null, 'four requests in flight');
     child.kill('SIGKILL');
     await closed(child);
@@ -201,7 +205,7 @@ describe('signals', { concurrency: true }, () => {
     assert.equal((await readdir(join(spool, '.inflight'))).length, 4, 'four claims left by the killed flush');
     const server = await startRecordingServer();
     try {
-      const result = await runCli(['event', 'flush', '--spool', spool], {
+      const result = await runCli(['event', 'flush', '--spool', spool, '--legacy-to-current'], {
         env: { ...env, SERVICE_BASE_URL: server.baseUrl },
         home,
       });

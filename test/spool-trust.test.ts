@@ -15,6 +15,7 @@ import { CliError } from '../src/core/errors.js';
 import { SpoolFolder } from '../src/events/spool-trust.js';
 import { runCli } from './helpers/cli.js';
 import { startRecordingServer } from './helpers/recording-server.js';
+import { spoolFolderFor } from './helpers/spool-layout.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 const NOBODY = 65534;
@@ -62,10 +63,14 @@ async function ownSpool(spool: string): Promise<void> {
   await chmod(spool, 0o700);
 }
 
-/** Runs `event flush` on a spool that must be refused: exit 7 naming `reason`, nothing sent, nothing changed. */
-async function assertRefused(l: Layout, reason: RegExp, status = 400): Promise<string> {
-  const server = await startRecordingServer(() => ({ status, body: '{"error":"no"}' }));
+/**
+ * Runs `event flush` on a spool that must be refused: exit 7 naming `reason`, nothing sent, nothing changed.
+ * `plant` gets the folder of the events spooled for the server's base URL, the one this flush would send.
+ */
+async function assertRefused(l: Layout, reason: RegExp, plant?: (folder: string) => Promise<void>): Promise<string> {
+  const server = await startRecordingServer(() => ({ status: 400, body: '{"error":"no"}' }));
   try {
+    await plant?.(spoolFolderFor(l.spool, server.baseUrl));
     const roots = [l.spool.replace(/\/$/, ''), l.outside];
     const before = await snapshot(...roots);
     const result = await runCli(['event', 'flush', '--spool', l.spool], {
@@ -182,6 +187,43 @@ describe('event flush refuses a spool that is not yours alone (exit 7, nothing s
     await assertRefused(l, new RegExp(`bbbb\\.json belongs to another user \\(uid ${NOBODY}`));
   });
 
+  it('the folder of the base URL flushed is a link (to a folder of planted events)', async () => {
+    const l = await layout();
+    await ownSpool(l.spool);
+    await chmod(l.outside, 0o700);
+    await writeFile(join(l.outside, `${ID}.json`), eventBytes(ID, 'planted'));
+    await assertRefused(l, /spool folder .*spool\/base-[0-9a-f]{16} is a symbolic link \(to /, (folder) =>
+      symlink(l.outside, folder),
+    );
+  });
+
+  it("another base URL's folder can be written by the group (an event of yours waits in your own)", async () => {
+    const l = await layout();
+    await ownSpool(l.spool);
+    const other = join(l.spool, 'base-0123456789abcdef');
+    await mkdir(other, { mode: 0o700 });
+    await chmod(other, 0o770);
+    await assertRefused(
+      l,
+      /spool\/base-0123456789abcdef can be written by other users \(mode 0770\)/,
+      async (folder) => {
+        await mkdir(folder, { mode: 0o700 });
+        await writeFile(join(folder, `${ID}.json`), eventBytes(ID, 'mine'));
+      },
+    );
+  });
+
+  it("a base-url file naming another folder's base URL is a link", async () => {
+    const l = await layout();
+    await ownSpool(l.spool);
+    const other = join(l.spool, 'base-0123456789abcdef');
+    await mkdir(other, { mode: 0o700 });
+    await writeFile(join(other, `${ID}.json`), eventBytes(ID, 'for elsewhere'));
+    await writeFile(join(l.outside, 'url'), 'http://127.0.0.1:9/api\n');
+    await symlink(join(l.outside, 'url'), join(other, 'base-url'));
+    await assertRefused(l, /base-0123456789abcdef\/base-url is a symbolic link/);
+  });
+
   it('a stale claim in .inflight/ belongs to another user', { skip: notRoot }, async () => {
     const l = await layout();
     await ownSpool(l.spool);
@@ -226,32 +268,29 @@ describe('event send --spool refuses a spool that is not yours alone', () => {
 describe('a spool that is yours alone still works', () => {
   it('created by svcctl: 0700 folders, a 400 moves the event into rejected/, the next flush has nothing to send', async () => {
     const l = await layout();
-    const server = await startRecordingServer(() => ({ status: 400, body: '{"error":"no"}' }));
+    const server = await startRecordingServer((_, index) =>
+      index === 0 ? { status: 503, body: 'busy' } : { status: 400, body: '{"error":"no"}' },
+    );
     try {
-      const env = { SERVICE_BASE_URL: 'http://127.0.0.1:9/api', SERVICE_INGEST_TOKEN: 'ingest-token-trust-1' };
+      const env = { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: 'ingest-token-trust-1' };
       const sent = await runCli(['event', 'send', '--title', 't', '--id', ID, '--retries', '0', '--spool', l.spool], {
         home: l.home,
         env,
       });
       assert.equal(sent.code, 0, sent.stderr);
-      const flushed = await runCli(['event', 'flush', '--spool', l.spool], {
-        home: l.home,
-        env: { ...env, SERVICE_BASE_URL: server.baseUrl },
-      });
+      const flushed = await runCli(['event', 'flush', '--spool', l.spool], { home: l.home, env });
       assert.equal(flushed.code, 0, flushed.stderr);
-      assert.equal(server.requests.length, 1);
-      for (const folder of [l.spool, join(l.spool, 'rejected'), join(l.spool, '.inflight')]) {
+      assert.equal(server.requests.length, 2, 'the 503 of the send, then the 400 of the flush');
+      const kept = spoolFolderFor(l.spool, server.baseUrl);
+      for (const folder of [l.spool, kept, join(kept, 'rejected'), join(kept, '.inflight')]) {
         const info = await lstat(folder);
         assert.ok(info.isDirectory() && (info.mode & 0o777) === 0o700, `${folder} is a 0700 folder`);
         assert.equal(info.uid, process.getuid?.());
       }
-      assert.deepEqual((await readdir(join(l.spool, 'rejected'))).sort(), [`${ID}.answer.txt`, `${ID}.json`]);
-      const again = await runCli(['event', 'flush', '--spool', l.spool], {
-        home: l.home,
-        env: { ...env, SERVICE_BASE_URL: server.baseUrl },
-      });
+      assert.deepEqual((await readdir(join(kept, 'rejected'))).sort(), [`${ID}.answer.txt`, `${ID}.json`]);
+      const again = await runCli(['event', 'flush', '--spool', l.spool], { home: l.home, env });
       assert.equal(again.code, 0, again.stderr);
-      assert.equal(server.requests.length, 1);
+      assert.equal(server.requests.length, 2);
     } finally {
       await server.close();
     }
@@ -264,10 +303,13 @@ describe('a spool that is yours alone still works', () => {
     await symlink(l.outside, join(l.home, 'state'));
     const server = await startRecordingServer();
     try {
-      const result = await runCli(['event', 'flush', '--spool', join(l.home, 'state', 'spool')], {
-        home: l.home,
-        env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: 'ingest-token-trust-1' },
-      });
+      const result = await runCli(
+        ['event', 'flush', '--spool', join(l.home, 'state', 'spool'), '--legacy-to-current'],
+        {
+          home: l.home,
+          env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: 'ingest-token-trust-1' },
+        },
+      );
       assert.equal(result.code, 0, result.stderr);
       assert.equal(server.requests.length, 1);
       assert.deepEqual(await readdir(join(l.outside, 'spool')), ['.inflight']);

@@ -11,12 +11,13 @@
  */
 import assert from 'node:assert/strict';
 import { chmod, chown, link, lstat, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { test } from 'node:test';
 import { runCli } from './helpers/cli.js';
 import { runDevExpectingExit } from './helpers/dev-sandbox.js';
 import { startLoginServer, EMAIL, PASSWORD } from './helpers/login-server.js';
 import { startRecordingServer } from './helpers/recording-server.js';
+import { spoolFolderFor } from './helpers/spool-layout.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 const VICTIM_TEXT = 'precious: the file a link points at\n';
@@ -163,17 +164,20 @@ test('login --save: a credentials file that is a link is refused (exit 7), its t
 });
 
 test('event send --spool: a link at the spool file is replaced, not written through', async () => {
-  const planted = await plant(`spool/${EVENT_ID}.json`, async (home) => {
-    await mkdir(join(home, 'spool'), { mode: 0o700 });
+  const baseUrl = 'http://127.0.0.1:9/api';
+  const folder = basename(spoolFolderFor('spool', baseUrl));
+  const planted = await plant(`spool/${folder}/${EVENT_ID}.json`, async (home) => {
+    await mkdir(join(home, 'spool', folder), { recursive: true, mode: 0o700 });
+    await chmod(join(home, 'spool'), 0o700);
   });
   const spool = join(planted.home, 'spool');
   const result = await runCli(['event', 'send', '--title', 't', '--id', EVENT_ID, '--spool', spool, '--retries', '0'], {
     home: planted.home,
-    env: { SERVICE_BASE_URL: 'http://127.0.0.1:9/api', SERVICE_INGEST_TOKEN: 'ingest-token-1234' },
+    env: { SERVICE_BASE_URL: baseUrl, SERVICE_INGEST_TOKEN: 'ingest-token-1234' },
   });
   assert.equal(result.code, 0, result.stderr);
   await assertUntouched(planted);
-  const spooled = join(spool, `${EVENT_ID}.json`);
+  const spooled = join(spool, folder, `${EVENT_ID}.json`);
   assert.equal(await isLink(spooled), false);
   assert.equal(JSON.parse(await readFile(spooled, 'utf8')).event.id, EVENT_ID);
 });
@@ -196,7 +200,7 @@ test('event flush: a rejected answer file replaces a link at its name', async ()
         }),
       );
     });
-    const result = await runCli(['event', 'flush', '--spool', join(planted.home, 'spool')], {
+    const result = await runCli(['event', 'flush', '--spool', join(planted.home, 'spool'), '--legacy-to-current'], {
       home: planted.home,
       env: { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: 'ingest-token-1234' },
     });

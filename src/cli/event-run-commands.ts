@@ -71,8 +71,14 @@ export function registerRunAndFlush(event: Command, contextFor: ContextFactory):
 
   const flush = event
     .command('flush')
-    .description('send every spooled event; delete each file only after the service accepted it')
+    .description(
+      'send every event spooled for the base URL used now; delete each file only after the service accepted it',
+    )
     .option('--spool <DIR>', 'the spool folder (else SERVICE_SPOOL_DIR, else $XDG_STATE_HOME/svcctl/spool)')
+    .option(
+      '--legacy-to-current',
+      'also send the events spooled by an earlier svcctl (which recorded no base URL) to the base URL used now',
+    )
     .addOption(
       new Option('--concurrency <n>', 'requests in flight (1 to 256)')
         .argParser(integerIn(1, 256))

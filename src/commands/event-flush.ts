@@ -1,6 +1,7 @@
 /**
- * `svcctl event flush`: sends every spooled event with its exact bytes (same
- * id, so the service recognises a duplicate), signed with the current secret.
+ * `svcctl event flush`: sends every event spooled for the base URL resolved now
+ * with its exact bytes (same id, so the service recognises a duplicate), signed
+ * with the current secret; events for other base URLs are left and named.
  * A file is deleted only after a 2xx; a rejected event (4xx other than
  * 401/403) moves to rejected/ with the answer beside it; the rest is kept.
  * Each file is claimed by an atomic rename, so flushers can run concurrently.
@@ -15,7 +16,9 @@ import { checkHeaderSafe, resolveSecret, resolveSecretWithSource } from '../conf
 import { apiUrl } from '../config/settings.js';
 import { deliverEvent, type DeliveryTarget } from '../events/deliver.js';
 import { claim, openForFlush, openSpool, reject, release, settle } from '../events/spool.js';
+import { otherTargets, targetSpool } from '../events/spool-targets.js';
 import type { SpoolFolder } from '../events/spool-trust.js';
+import { type LeftBehind, leftCount, reportLeft } from './event-flush-left.js';
 import { spoolTarget } from './event-spool.js';
 
 export interface EventFlushOptions {
@@ -25,12 +28,15 @@ export interface EventFlushOptions {
   httpTimeout: number;
   tokenFile?: string;
   hmacSecretFile?: string;
+  /** Also send the files of an earlier svcctl, which recorded no base URL, to the base URL resolved now. */
+  legacyToCurrent?: boolean;
 }
 
 interface Tally {
   flushed: number;
   kept: number;
   rejected: number;
+  rejectedIn: Set<string>;
   /** Why the last event kept could not be delivered (shown with the summary). */
   lastFailure?: string;
 }
@@ -62,6 +68,7 @@ async function flushOne(
     const path = await reject(spool, claimed, `${result.error}\n${JSON.stringify(result.response)}\n`);
     ctx.out.warn(`event ${claimed.id} was rejected and moved to ${path}: ${failure.message}`);
     tally.rejected++;
+    tally.rejectedIn.add(spool.path('rejected'));
     return;
   }
   await release(spool, claimed);
@@ -72,8 +79,8 @@ async function flushOne(
 }
 
 export async function runEventFlush(ctx: Context, options: EventFlushOptions): Promise<void> {
-  const spool = openSpool(spoolTarget(ctx, options.spool ?? true) as string, ctx.uid);
-  const dir = spool.dir;
+  const root = openSpool(spoolTarget(ctx, options.spool ?? true) as string, ctx.uid);
+  const dir = root.dir;
   const resolved = await resolveSecretWithSource(ctx, {
     name: 'INGEST_TOKEN',
     what: 'ingest token',
@@ -87,9 +94,19 @@ export async function runEventFlush(ctx: Context, options: EventFlushOptions): P
     what: 'HMAC secret',
     file: { path: options.hmacSecretFile, flag: '--hmac-secret-file' },
   });
-  const { waiting: names, listed, recovered } = await openForFlush(spool);
+  const baseUrl = resolveBaseUrl(ctx, "the ingest token and the events' signatures");
+  const url = apiUrl(baseUrl, EVENT_PATH);
+  // The whole spool is checked before anything is sent, the folders of other base URLs included.
+  const legacy = await openForFlush(root);
+  const spool = targetSpool(root, baseUrl);
+  const current = await openForFlush(spool);
+  const left: LeftBehind = { elsewhere: await otherTargets(root, baseUrl), legacy: 0 };
+  const recovered = legacy.recovered + current.recovered;
   if (recovered > 0) ctx.out.info(`${recovered} event(s) claimed by a flush that stopped were put back`);
-  const url = apiUrl(resolveBaseUrl(ctx, "the ingest token and the events' signatures"), EVENT_PATH);
+  const queue = current.waiting.map((name) => ({ spool, name, listed: current.listed }));
+  if (options.legacyToCurrent)
+    queue.push(...legacy.waiting.map((name) => ({ spool: root, name, listed: legacy.listed })));
+  else left.legacy = legacy.waiting.length;
   const transport = await createTransport({
     env: ctx.env,
     origin: new URL(url).origin,
@@ -106,12 +123,12 @@ export async function runEventFlush(ctx: Context, options: EventFlushOptions): P
     keepResponse: false,
     redactor: ctx.secrets,
   };
-  const tally: Tally = { flushed: 0, kept: 0, rejected: 0 };
+  const tally: Tally = { flushed: 0, kept: 0, rejected: 0, rejectedIn: new Set() };
   let next = 0;
   let stop: CliError | undefined;
   const worker = async (): Promise<void> => {
-    while (next < names.length && !stop) {
-      const name = names[next++];
+    while (next < queue.length && !stop) {
+      const { spool, name, listed } = queue[next++]!;
       try {
         await flushOne(ctx, spool, name, listed, target, tally);
       } catch (error) {
@@ -121,14 +138,19 @@ export async function runEventFlush(ctx: Context, options: EventFlushOptions): P
     }
   };
   try {
-    await Promise.all(Array.from({ length: Math.min(options.concurrency, Math.max(names.length, 1)) }, worker));
+    await Promise.all(Array.from({ length: Math.min(options.concurrency, Math.max(queue.length, 1)) }, worker));
   } finally {
     await transport.close();
   }
-  const kept = tally.kept + (names.length - next);
-  const rejected = tally.rejected > 0 ? `, rejected ${tally.rejected} (in ${dir}/rejected)` : '';
-  if (ctx.globals.json) ctx.out.jsonResult({ flushed: tally.flushed, kept, rejected: tally.rejected, spool: dir });
+  const kept = tally.kept + (queue.length - next);
+  const rejected = tally.rejected > 0 ? `, rejected ${tally.rejected} (in ${[...tally.rejectedIn].join(' and ')})` : '';
+  if (ctx.globals.json) {
+    const elsewhere = left.elsewhere.map((o) => ({ base_url: o.baseUrl ?? null, folder: o.folder, events: o.events }));
+    const counts = { flushed: tally.flushed, kept, rejected: tally.rejected, legacy: left.legacy };
+    ctx.out.jsonResult({ ...counts, spool: dir, base_url: baseUrl, elsewhere });
+  }
   ctx.out.info(`flushed ${tally.flushed}, kept ${kept}${rejected}`);
+  reportLeft(ctx, left, baseUrl, typeof options.spool === 'string' ? dir : undefined);
   if (stop) throw stop;
   if (kept > 0) {
     const why = tally.lastFailure === undefined ? '' : `: ${tally.lastFailure}`;
@@ -136,4 +158,10 @@ export async function runEventFlush(ctx: Context, options: EventFlushOptions): P
       hint: 'run svcctl event flush again later (from cron, say); --verbose shows each event',
     });
   }
+  // Exit 6 as for any event left behind: a cron flush does not report success while events wait.
+  const waiting = leftCount(left);
+  if (waiting > 0)
+    throw new CliError(ExitCode.Unavailable, `${waiting} event(s) stay in ${dir}, not sent to ${baseUrl}`, {
+      hint: 'they were spooled for another base URL, or by an earlier svcctl: the warnings above say how to send them',
+    });
 }

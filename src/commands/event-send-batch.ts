@@ -17,7 +17,7 @@ import { batchSpool } from './event-spool.js';
 export async function sendBatch(
   ctx: Context,
   options: EventSendOptions,
-  { url, token, secret, failedOut: given }: Resolved,
+  { baseUrl, url, token, secret, failedOut: given }: Resolved,
 ): Promise<void> {
   const failedOut = given as FailedOut;
   useLowMemoryEngine();
@@ -31,7 +31,7 @@ export async function sendBatch(
       failedOut,
       out: ctx.out,
       json: ctx.globals.json,
-      spool: batchSpool(ctx, options.spool),
+      spool: batchSpool(ctx, options.spool, baseUrl),
       totalBytes: inputSize(options.file as string),
     });
     const seconds = summary.elapsedMs / 1000;

@@ -33,6 +33,8 @@ export interface EventCredentials {
 
 /** What every path of `event send` needs, resolved once. */
 export interface Resolved extends EventCredentials {
+  /** As resolved: the spool keeps an event for this base URL only. */
+  baseUrl: string;
   url: string;
   /** Only with --ndjson (checkCombinations rejects --failed-out without it). */
   failedOut?: FailedOut;

@@ -101,12 +101,10 @@ export async function runEventSend(
 ): Promise<void> {
   checkCombinations(options, ctx.globals.json);
   const sending = !options.dryRun && !options.printCurl;
-  const url = apiUrl(
-    resolveBaseUrl(ctx, sending ? "the ingest token and the event's signature" : undefined),
-    EVENT_PATH,
-  );
+  const baseUrl = resolveBaseUrl(ctx, sending ? "the ingest token and the event's signature" : undefined);
+  const url = apiUrl(baseUrl, EVENT_PATH);
   const { token, secret } = credentials ?? (await eventCredentials(ctx, options));
-  const resolved: Resolved = { url, token, secret };
+  const resolved: Resolved = { baseUrl, url, token, secret };
   // The batch and preview paths are chunks of their own: one event loads neither (start-up, BENCHMARKS.md).
   if (options.ndjson) {
     const { FailedOut } = await import('../events/failed-out.js');
@@ -127,7 +125,11 @@ export async function runEventSend(
   return sendOne(ctx, options, resolved);
 }
 
-async function sendOne(ctx: Context, options: EventSendOptions, { url, token, secret }: Resolved): Promise<void> {
+async function sendOne(
+  ctx: Context,
+  options: EventSendOptions,
+  { baseUrl, url, token, secret }: Resolved,
+): Promise<void> {
   const built = await buildSingle(ctx, options);
   for (const warning of built.warnings) ctx.out.warn(warning);
   const target = await deliveryTarget(ctx, options, url, token!.value, secret, 1);
@@ -137,13 +139,13 @@ async function sendOne(ctx: Context, options: EventSendOptions, { url, token, se
     const { result, failure } = await deliverEvent(target, built.id, built.body);
     const spool = spoolTarget(ctx, options.spool);
     if (failure && spool && failure.exitCode === ExitCode.Unavailable) {
-      return await spoolFailed(ctx, spool, result, failure, built.body);
+      return await spoolFailed(ctx, { dir: spool, baseUrl }, result, failure, built.body);
     }
     if (ctx.globals.json) ctx.out.jsonResult(result);
     else if (!failure) ctx.out.result(result.id);
     if (failure) throw failure;
     ctx.out.debug(`delivered event ${result.id}: HTTP ${result.status} after ${result.attempts} attempt(s)`);
-    if (spool) await reportWaiting(ctx, spool);
+    if (spool) await reportWaiting(ctx, { dir: spool, baseUrl });
   } finally {
     await target.transport.close();
   }

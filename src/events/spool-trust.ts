@@ -58,9 +58,11 @@ const errno = (error: unknown): string | undefined => (error as NodeJS.ErrnoExce
 export class SpoolFolder {
   private readonly seen = new Map<string, { dev: number; ino: number }>();
 
+  /** `parent`: the folder holding this one, checked with it (a spool's folder per base URL). */
   constructor(
     readonly dir: string,
     readonly uid: number | undefined,
+    readonly parent?: SpoolFolder,
   ) {}
 
   path(sub?: string): string {
@@ -68,6 +70,7 @@ export class SpoolFolder {
   }
 
   async check(sub?: string): Promise<boolean> {
+    if (sub === undefined && this.parent && !(await this.parent.check())) return false;
     const path = this.path(sub);
     let info: Stats;
     try {
@@ -94,7 +97,8 @@ export class SpoolFolder {
 
   async ensure(sub?: string): Promise<void> {
     if (await this.check(sub)) return;
-    if (sub === undefined) await ensureFolder(this.dir, { private: true });
+    if (sub === undefined && this.parent) await this.parent.ensure();
+    if (sub === undefined && !this.parent) await ensureFolder(this.dir, { private: true });
     else {
       const made = await fs.mkdir(this.path(sub), { mode: 0o700 }).then(
         () => true,

@@ -37,7 +37,7 @@ describe('svcctl dev: what stops it before it starts', { concurrency: true }, ()
       assert.match(
         folder.stderr,
         new RegExp(
-          `^error: --events-file: ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is a folder, not a file$`,
+          `^error: cannot write --events-file '${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}': it is a folder, not a file$`,
           'm',
         ),
       );

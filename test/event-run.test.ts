@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli } from './helpers/cli.js';
 import { useEventFixture } from './helpers/event-fixture.js';
@@ -104,5 +106,57 @@ describe('event run', () => {
     assert.equal(result.code, 3, result.stderr);
     assert.equal(since(), before);
     assert.match(result.stdout, /sh failed \(exit 3\)/);
+  });
+
+  describe("svcctl's secret variables and the command's environment", () => {
+    const secrets = {
+      SERVICE_INGEST_TOKEN: 'ingest-run-5d2a',
+      SERVICE_HMAC_SECRET: 'hmac-run-9e41',
+      SERVICE_PASSWORD: 'password-run-77b0',
+      SERVICE_ACCESS_TOKEN: 'access-run-1c3f',
+      SERVICE_AUTH_HEADER: 'Bearer access-run-1c3f',
+      SVC_INGEST_TOKEN: 'legacy-ingest-run-42aa',
+      SVC_PASSWORD: 'legacy-password-run-0f0f',
+    };
+    const others = { SERVICE_EMAIL: 'me@example.com', BACKUP_TARGET: 's3://bucket/nightly' };
+
+    /** The command's environment as NAME=value lines, written to a file by the command itself. */
+    async function commandEnvironment(flags: string[], name: string): Promise<Map<string, string>> {
+      const file = join(fixture.dir, `${name}.env`);
+      const result = await runCli(['event', 'run', ...flags, '--', 'sh', '-c', 'env > "$1"', 'sh', file], {
+        env: { ...fixture.env, ...secrets, ...others },
+      });
+      assert.equal(result.code, 0, result.stderr);
+      const lines = (await readFile(file, 'utf8')).split('\n').filter((line) => line.includes('='));
+      return new Map(lines.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+    }
+
+    it('by default the command gets none of them, and every other variable', async () => {
+      const seen = await commandEnvironment([], 'default');
+      for (const name of Object.keys(secrets)) assert.equal(seen.get(name), undefined, `${name} reached the command`);
+      const text = [...seen.values()].join('\n');
+      for (const value of Object.values(secrets)) assert.ok(!text.includes(value), `${value} reached the command`);
+      assert.equal(seen.get('SERVICE_BASE_URL'), fixture.env.SERVICE_BASE_URL);
+      assert.equal(seen.get('SERVICE_EMAIL'), others.SERVICE_EMAIL);
+      assert.equal(seen.get('BACKUP_TARGET'), others.BACKUP_TARGET);
+    });
+
+    it('--pass-secrets leaves them in, for a command that sends events itself', async () => {
+      const seen = await commandEnvironment(['--pass-secrets'], 'passed');
+      for (const [name, value] of Object.entries(secrets)) assert.equal(seen.get(name), value, name);
+      assert.equal(seen.get('BACKUP_TARGET'), others.BACKUP_TARGET);
+    });
+
+    it('a failure event is still redacted with the secrets the command did not get', async () => {
+      const before = since();
+      const result = await runCli(
+        ['event', 'run', '--', 'sh', '-c', 'echo "pw $1" >&2; exit 1', 'sh', secrets.SERVICE_PASSWORD],
+        {
+          env: { ...env(), SERVICE_PASSWORD: secrets.SERVICE_PASSWORD },
+        },
+      );
+      assert.equal(result.code, 1, result.stderr);
+      assert.equal(payloadOf(fixture.server.requests[before]!.body).payload.message, 'pw ***');
+    });
   });
 });

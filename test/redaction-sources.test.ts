@@ -131,6 +131,8 @@ const echoRun = (g: Given, extra: string[]): string[] => [
   '100',
   ...extra,
   ...g.eventFlags,
+  // The echo reads the secrets where svcctl did: from a variable, only --pass-secrets leaves it in the job's env.
+  ...(g.echoFrom.some((from) => from.startsWith('env:')) ? ['--pass-secrets'] : []),
   '--',
   process.execPath,
   echoScript,

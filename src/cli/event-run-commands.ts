@@ -61,7 +61,11 @@ export function registerRunAndFlush(event: Command, contextFor: ContextFactory):
       ).argParser(commandSeconds),
     )
     .option('--spool [DIR]', 'keep the event if the service cannot take it now, for `event flush`')
-    .option('--dry-run', 'run the command, print the event that would be sent, send nothing');
+    .option('--dry-run', 'run the command, print the event that would be sent, send nothing')
+    .option(
+      '--pass-secrets',
+      "leave svcctl's secret variables (SERVICE_INGEST_TOKEN, SERVICE_HMAC_SECRET, SERVICE_PASSWORD, SERVICE_ACCESS_TOKEN) in the command's environment, for a command that runs svcctl itself",
+    );
   httpOptions(run)
     .addHelpText('after', RUN_EXAMPLES)
     .action(async (command: string[], options, cmd) => {

@@ -5,7 +5,8 @@
  * changes that code. The command's own stderr passes through untouched; the
  * copy of its tail in the event is redacted with every secret the run holds
  * (the ingest token and HMAC secret, read before the event is built, and the
- * secret-looking variables of the environment).
+ * secret-looking variables of the environment). svcctl's own secret variables
+ * are not passed to the command unless --pass-secrets says so.
  */
 import { constants, hostname, userInfo } from 'node:os';
 import type { Context } from '../core/context.js';
@@ -13,6 +14,7 @@ import { CliError, usageError, type ExitCodeValue } from '../core/errors.js';
 import { onInterrupt } from '../core/interrupt.js';
 import { Output } from '../core/output.js';
 import { environmentSecrets, failed, runEvent } from '../events/run-event.js';
+import { isServiceSecretVariable } from '../secrets/secret-names.js';
 import { exitCodeOf, runCommand, type RunOutcome } from '../events/run-process.js';
 import { eventCredentials, runEventSend, type EventSendOptions } from './event-send.js';
 
@@ -35,6 +37,8 @@ export interface EventRunOptions {
   hmacSecretFile?: string;
   spool?: string | true;
   dryRun?: boolean;
+  /** Leave svcctl's secret variables in the command's environment (a job that sends events itself). */
+  passSecrets?: boolean;
 }
 
 function currentUser(env: NodeJS.ProcessEnv): string {
@@ -43,6 +47,12 @@ function currentUser(env: NodeJS.ProcessEnv): string {
   } catch {
     return env.USER ?? env.USERNAME ?? 'unknown';
   }
+}
+
+// A wrapped job (a backup script, what it runs) has no use for svcctl's credentials, and may log its environment.
+function commandEnv(env: NodeJS.ProcessEnv, passSecrets: boolean): NodeJS.ProcessEnv {
+  if (passSecrets) return env;
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !isServiceSecretVariable(name)));
 }
 
 function labelsOf(pairs: string[]): Record<string, string> {
@@ -81,7 +91,7 @@ export async function runEventRun(ctx: Context, options: EventRunOptions): Promi
   const outcome = await runCommand({
     command,
     args,
-    env: ctx.env,
+    env: commandEnv(ctx.env, !!options.passSecrets),
     cwd: ctx.cwd,
     stderr: ctx.out.stderr as Parameters<typeof runCommand>[0]['stderr'],
     timeoutMs: options.timeout === undefined ? undefined : options.timeout * 1000,

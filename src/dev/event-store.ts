@@ -1,8 +1,8 @@
 // One NDJSON line per event, {"received_at","webhook","event":{...}}; an existing file is read back on start, so a
 // restarted sandbox still knows its ids.
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { closeSync, createWriteStream, fstatSync, readSync, type WriteStream } from 'node:fs';
+import { usageError } from '../core/errors.js';
 import { openAppendTarget } from '../fs/no-follow.js';
-import { readFile } from 'node:fs/promises';
 import { fileReadError } from '../fs/read-input.js';
 
 export interface StoredEvent {
@@ -11,28 +11,32 @@ export interface StoredEvent {
   event: Record<string, unknown> & { id: string };
 }
 
+// Far above what a sandbox collects (thousands of events fill a few MiB), and half of V8's longest string, so
+// the text still fits one; the parsed events take a few times that in memory.
+export const EVENTS_FILE_READ_LIMIT = 256 * 1024 * 1024;
+
 export class EventStore {
   private readonly byId = new Map<string, StoredEvent>();
   /** In arrival order; the MCP tools read it newest first. */
   private readonly ordered: StoredEvent[] = [];
   private stream: WriteStream | undefined;
 
+  // Opened once, without following a link, and checked (a regular file of yours, one name) before a byte is read.
   static async open(file: string | undefined, warn: (message: string) => void = () => {}): Promise<EventStore> {
     const store = new EventStore();
     if (file === undefined) return store;
-    await store.load(file, warn);
-    store.stream = createWriteStream('', { fd: openAppendTarget(file, '--events-file') });
+    const fd = openAppendTarget(file, '--events-file', file, true);
+    try {
+      store.load(file, readExisting(fd, file), warn);
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
+    store.stream = createWriteStream('', { fd });
     return store;
   }
 
-  private async load(file: string, warn: (message: string) => void): Promise<void> {
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw fileReadError(file, error, '--events-file');
-    }
+  private load(file: string, text: string, warn: (message: string) => void): void {
     let skipped = 0;
     for (const line of text.split('\n')) {
       if (line.trim() === '') continue;
@@ -87,4 +91,30 @@ export class EventStore {
     this.byId.set(record.event.id.toLowerCase(), record);
     this.ordered.push(record);
   }
+}
+
+function readExisting(fd: number, file: string): string {
+  const tooLarge = () =>
+    usageError(
+      `--events-file '${file}' is larger than ${EVENTS_FILE_READ_LIMIT / 1024 / 1024} MiB, more than svcctl dev reads back`,
+      'move it aside or name a new file: the sandbox then starts with no earlier events',
+    );
+  if (fstatSync(fd).size > EVENTS_FILE_READ_LIMIT) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(1024 * 1024);
+    let read: number;
+    try {
+      read = readSync(fd, chunk, 0, chunk.length, total);
+    } catch (error) {
+      throw fileReadError(file, error, '--events-file');
+    }
+    if (read === 0) break;
+    total += read;
+    // It may grow while it is read (another sandbox appending to it).
+    if (total > EVENTS_FILE_READ_LIMIT) throw tooLarge();
+    chunks.push(chunk.subarray(0, read));
+  }
+  return Buffer.concat(chunks, total).toString('utf8');
 }

@@ -16,6 +16,7 @@ export function tempPathFor(target: string): string {
 export type Refusal = string;
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+const NONBLOCK = constants.O_NONBLOCK ?? 0;
 
 export function refusalFor(info: Stats): Refusal | undefined {
   if (info.isSymbolicLink()) return 'is a symbolic link, which svcctl does not write through';
@@ -45,11 +46,20 @@ export class RefusedPath extends Error {
   }
 }
 
-export function openForAppend(path: string, mode = 0o600): number {
+// A file that is also read back must be a regular one: a FIFO would block the read, /dev/zero never end it.
+function readRefusalFor(info: Stats): Refusal | undefined {
+  if (info.isFIFO()) return 'is a named pipe (FIFO), not a regular file';
+  if (info.isCharacterDevice()) return 'is a device, not a regular file';
+  return info.isFile() ? undefined : (refusalFor(info) ?? 'is not a regular file');
+}
+
+/** `readable`: opened read-write without blocking, so that its lines are read from this same descriptor. */
+export function openForAppend(path: string, mode = 0o600, readable = false): number {
   if (NOFOLLOW === 0) refuseLinkByLstat(path);
+  const access = readable ? constants.O_RDWR | NONBLOCK : constants.O_WRONLY;
   let fd: number;
   try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NOFOLLOW, mode);
+    fd = openSync(path, access | constants.O_APPEND | constants.O_CREAT | NOFOLLOW, mode);
   } catch (error) {
     // O_NOFOLLOW on a link: ELOOP (Linux, macOS), EMLINK (FreeBSD), EFTYPE (NetBSD).
     const code = (error as NodeJS.ErrnoException).code;
@@ -58,7 +68,7 @@ export function openForAppend(path: string, mode = 0o600): number {
     throw error;
   }
   const info = fstatSync(fd);
-  const reason = refusalFor(info);
+  const reason = readable ? readRefusalFor(info) : refusalFor(info);
   const untrusted = reason === undefined ? trustRefusalFor(info) : undefined;
   if (reason !== undefined || untrusted !== undefined) {
     closeSync(fd);
@@ -67,9 +77,9 @@ export function openForAppend(path: string, mode = 0o600): number {
   return fd;
 }
 
-export function openAppendTarget(file: string, flag: string, shown = file): number {
+export function openAppendTarget(file: string, flag: string, shown = file, readable = false): number {
   try {
-    return openForAppend(file, 0o600);
+    return openForAppend(file, 0o600, readable);
   } catch (error) {
     if (error instanceof RefusedPath) throw refusedTarget(shown, flag, error.reason, error.untrusted);
     throw usageError(`cannot write ${flag} '${shown}': ${fileWriteReason(error)}`);

@@ -14,7 +14,7 @@ import { CliError, usageError, type ExitCodeValue } from '../core/errors.js';
 import { onInterrupt } from '../core/interrupt.js';
 import { Output } from '../core/output.js';
 import { environmentSecrets, failed, runEvent } from '../events/run-event.js';
-import { isServiceSecretVariable } from '../secrets/secret-names.js';
+import { isServiceSecretVariable } from '../config/settings.js';
 import { exitCodeOf, runCommand, type RunOutcome } from '../events/run-process.js';
 import { eventCredentials, runEventSend, type EventSendOptions } from './event-send.js';
 

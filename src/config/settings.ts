@@ -105,3 +105,10 @@ export function deriveMcpUrl(baseUrl: string): string {
 export function apiUrl(baseUrl: string, path: string): string {
   return `${baseUrl}${path}`;
 }
+
+// AUTH_HEADER is svcctl's too: the "Bearer <token>" it puts in the configs of clients that cannot build it.
+const SECRET_SETTINGS = ['PASSWORD', 'ACCESS_TOKEN', 'INGEST_TOKEN', 'HMAC_SECRET', 'AUTH_HEADER'];
+const SECRET_VARIABLES = new Set(SECRET_SETTINGS.flatMap((name) => [ENV_PREFIX + name, LEGACY_ENV_PREFIX + name]));
+
+/** Whether a variable holds one of svcctl's own secrets (upper-cased: Windows names ignore case). */
+export const isServiceSecretVariable = (name: string): boolean => SECRET_VARIABLES.has(name.toUpperCase());

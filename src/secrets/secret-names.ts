@@ -1,5 +1,3 @@
-import { ENV_PREFIX, LEGACY_ENV_PREFIX } from '../core/constants.js';
-
 const SECRET_WORD = /password|passwd|passphrase|token|secret|authorization|credential|api[_-]?key|private[_-]?key/i;
 /** Short words that make a name secret only as a whole segment (--pass, x-auth, API_KEY; not --bypass, --author). */
 const SECRET_SEGMENT = /(?:^|[-_.\s])(?:pass|pwd|pw|key|auth)(?:[-_.\s]|$)/i;
@@ -63,10 +61,3 @@ export function secretRecordValues(record: Record<string, string>): string[] {
     .filter(([name, value]) => value !== '' && isSecretName(name))
     .flatMap(([, value]) => valueForms(value));
 }
-
-// AUTH_HEADER is svcctl's too: the "Bearer <token>" it puts in the configs of clients that cannot build it.
-const SECRET_SETTINGS = ['PASSWORD', 'ACCESS_TOKEN', 'INGEST_TOKEN', 'HMAC_SECRET', 'AUTH_HEADER'];
-const SECRET_VARIABLES = new Set(SECRET_SETTINGS.flatMap((name) => [ENV_PREFIX + name, LEGACY_ENV_PREFIX + name]));
-
-/** Whether a variable holds one of svcctl's own secrets (upper-cased: Windows names ignore case). */
-export const isServiceSecretVariable = (name: string): boolean => SECRET_VARIABLES.has(name.toUpperCase());

@@ -1,6 +1,6 @@
 // One NDJSON line per event, {"received_at","webhook","event":{...}}; an existing file is read back on start, so a
 // restarted sandbox still knows its ids.
-import { closeSync, createWriteStream, fstatSync, readSync, type WriteStream } from 'node:fs';
+import { closeSync, createWriteStream, fstatSync, readFileSync, type WriteStream } from 'node:fs';
 import { usageError } from '../core/errors.js';
 import { openAppendTarget } from '../fs/no-follow.js';
 import { fileReadError } from '../fs/read-input.js';
@@ -94,27 +94,15 @@ export class EventStore {
 }
 
 function readExisting(fd: number, file: string): string {
-  const tooLarge = () =>
-    usageError(
+  // Read from the checked descriptor; for a regular file Node reads the size fstat gives, so growth is not read.
+  if (fstatSync(fd).size > EVENTS_FILE_READ_LIMIT)
+    throw usageError(
       `--events-file '${file}' is larger than ${EVENTS_FILE_READ_LIMIT / 1024 / 1024} MiB, more than svcctl dev reads back`,
       'move it aside or name a new file: the sandbox then starts with no earlier events',
     );
-  if (fstatSync(fd).size > EVENTS_FILE_READ_LIMIT) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for (;;) {
-    const chunk = Buffer.allocUnsafe(1024 * 1024);
-    let read: number;
-    try {
-      read = readSync(fd, chunk, 0, chunk.length, total);
-    } catch (error) {
-      throw fileReadError(file, error, '--events-file');
-    }
-    if (read === 0) break;
-    total += read;
-    // It may grow while it is read (another sandbox appending to it).
-    if (total > EVENTS_FILE_READ_LIMIT) throw tooLarge();
-    chunks.push(chunk.subarray(0, read));
+  try {
+    return readFileSync(fd, 'utf8');
+  } catch (error) {
+    throw fileReadError(file, error, '--events-file');
   }
-  return Buffer.concat(chunks, total).toString('utf8');
 }

@@ -73,16 +73,13 @@ function startPlainWriter(file: string): { stop: () => Promise<number> } {
 }
 
 /*
- * Against a writer that takes no lock nothing can be certain: a rewrite that
- * lands between svcctl's last check and its rename (or svcctl's rename inside
- * the writer's own read-and-write) loses one side. Under a loaded machine that
- * window stretches, so this test asserts what always holds (exit 0 or 7, a
- * file that parses, nothing written on 7, re-applying makes installs succeed)
- * and reports the rare lost changes as a diagnostic.
+ * svcctl exits 0 only after its entry has stayed in the file for 0.18 s, and the writer
+ * keeps rewriting until after svcctl has returned, so on exit 0 both changes are in the
+ * file: ours (read back) and the writer's (its last rewrite came after svcctl's last
+ * rename). A refusal (exit 7) under a loaded machine is allowed, and writes nothing.
  */
-test('installs racing a writer that takes no lock: exit 0 or 7, the file always parses, re-applying lets installs succeed', async (t) => {
+test('installs racing a writer that takes no lock: exit 0 with both changes kept, or 7 with nothing written', async () => {
   let written = 0;
-  let lost = 0;
   let rounds = 0;
   const oneRound = async (round: number): Promise<void> => {
     const home = await tempDir();
@@ -96,7 +93,8 @@ test('installs racing a writer that takes no lock: exit 0 or 7, the file always 
     assert.ok(names.includes('theirs'), `round ${round}: the other entries are kept`);
     if (result.code === 0) {
       written++;
-      if (!names.includes('ours') || final.writerCount !== writes) lost++;
+      assert.ok(names.includes('ours'), `round ${round}: exit 0 with our entry in the file`);
+      assert.equal(final.writerCount, writes, `round ${round}: exit 0 with the writer's last change kept`);
     } else {
       assert.equal(result.code, 7, `round ${round}: ${result.stderr}`);
       assert.match(result.stderr, /nothing was written/);
@@ -108,9 +106,6 @@ test('installs racing a writer that takes no lock: exit 0 or 7, the file always 
     await inBatches(10, 2, (round) => oneRound(rounds + round));
     rounds += 10;
   }
-  t.diagnostic(
-    `installs that exited 0: ${written} of ${rounds}; of those, a change lost in the last-moment window: ${lost}`,
-  );
   // Re-applying on the new content is what makes these succeed; all refusals would mean it never worked.
   assert.ok(written > 0, `installs that succeeded: ${written}`);
 });

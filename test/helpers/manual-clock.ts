@@ -2,13 +2,25 @@
 import type { DeadlineClock } from '../../src/http/attempt-deadline.js';
 
 export interface ManualClock extends DeadlineClock {
-  /** Moves time forward and runs, in order, every timer now due. */
+  /** Moves time forward, stopping at each timer due on the way to run it at its own time (timers set meanwhile too). */
   advance(ms: number): void;
+  /** Timers set and not yet run or cleared. */
+  pending(): number;
+}
+
+interface Timer {
+  at: number;
+  fire: () => void;
 }
 
 export function manualClock(): ManualClock {
   let time = 0;
-  const timers = new Set<{ at: number; fire: () => void }>();
+  const timers = new Set<Timer>();
+  const nextDue = (until: number): Timer | undefined => {
+    let due: Timer | undefined;
+    for (const timer of timers) if (timer.at <= until && (!due || timer.at < due.at)) due = timer;
+    return due;
+  };
   return {
     now: () => time,
     setTimer(fire, ms) {
@@ -17,15 +29,17 @@ export function manualClock(): ManualClock {
       return timer;
     },
     clearTimer(timer) {
-      timers.delete(timer as { at: number; fire: () => void });
+      timers.delete(timer as Timer);
     },
     advance(ms) {
-      time += ms;
-      for (const timer of [...timers].sort((a, b) => a.at - b.at)) {
-        if (timer.at > time) break;
-        timers.delete(timer);
-        timer.fire();
+      const until = time + ms;
+      for (let due = nextDue(until); due; due = nextDue(until)) {
+        timers.delete(due);
+        time = Math.max(time, due.at);
+        due.fire();
       }
+      time = until;
     },
+    pending: () => timers.size,
   };
 }

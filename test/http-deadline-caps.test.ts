@@ -15,6 +15,7 @@ import { manualClock } from './helpers/manual-clock.js';
 import { EMAIL, PASSWORD } from './helpers/login-server.js';
 import { startRecordingServer } from './helpers/recording-server.js';
 import { tempDir } from './helpers/temp-dirs.js';
+import { pollUntil } from './helpers/poll.js';
 
 type Path = 'single' | 'batch' | 'login';
 
@@ -27,13 +28,16 @@ after(() => restore());
 
 /** Polls until `count` attempts run and every one reached `phase` (a condition, not a time); fails after 15 s. */
 async function reached(phase: AttemptPhase, count: number, done: () => boolean): Promise<void> {
-  for (const deadline = Date.now() + 15_000; ; ) {
-    const phases = runningPhases();
-    if (phases.length >= count && phases.every((each) => each === phase)) return;
-    if (done()) throw new Error(`svcctl ended before its attempts reached '${phase}'`);
-    if (Date.now() > deadline) throw new Error(`the attempts never reached '${phase}': ${phases.join(', ')}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  await pollUntil(
+    () => `the attempts reaching '${phase}': ${runningPhases().join(', ')}`,
+    () => {
+      const phases = runningPhases();
+      if (phases.length >= count && phases.every((each) => each === phase)) return true;
+      if (done()) throw new Error(`svcctl ended before its attempts reached '${phase}'`);
+      return false;
+    },
+    { withinMs: 15_000, everyMs: 5 },
+  );
 }
 
 async function argsFor(path: Path, timeoutS: number, extra: string[]): Promise<[string[], Record<string, string>]> {

@@ -25,6 +25,7 @@ import { BIN, cleanEnv, placeFile, runCli, spawnCli } from './helpers/cli.js';
 import { startDev, type DevServer } from './helpers/dev-sandbox.js';
 import { startProxy } from './helpers/mcp-proxy.js';
 import { tempDir } from './helpers/temp-dirs.js';
+import { pollUntil } from './helpers/poll.js';
 
 const EMAIL = 'messages@example.com';
 const ROOT = { uri: 'file:///srv/project', name: 'project' };
@@ -116,8 +117,7 @@ describe('svcctl mcp proxy: messages both ways (--auth password, a test MCP serv
       assert.deepEqual(direct.roots, [ROOT]);
       // A notification from the client to the server.
       await proxy.client.sendRootsListChanged();
-      for (let waited = 0; rootsChanged.length === 0 && waited < 5000; waited += 20)
-        await new Promise((resolve) => setTimeout(resolve, 20));
+      await pollUntil('the roots/list_changed notification at the server', () => rootsChanged.length > 0);
       assert.equal(rootsChanged.length, 1);
 
       // The server now wants another password: the proxy reads the file again after the 401, in the same session.

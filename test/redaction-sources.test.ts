@@ -42,6 +42,7 @@ import {
 } from './helpers/redaction-cells.js';
 import { ALL_ENCODINGS, EVERY_ENCODING_HIDDEN } from './helpers/secret-encodings.js';
 import { proxyExchange } from './helpers/proxy-exchange.js';
+import { storedEvent as storedEventIn } from './helpers/poll.js';
 
 const TOKEN = 'ingTOK/Zq9+x Y=abc';
 const HMAC = 'hmacSEC/7+7 =xyz';
@@ -147,20 +148,9 @@ async function filesIn(folder: string): Promise<string[]> {
 
 /** The event the sandbox stored under `title` (its events file is written a moment after the answer). */
 async function storedEvent(title: string): Promise<{ payload: string }> {
-  for (let tries = 0; tries < 50; tries++) {
-    const text = await readFile(eventsFile, 'utf8').catch(() => '');
-    const found = text
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as { event: { title: string; payload: string } })
-      .find((stored) => stored.event.title === title);
-    if (found) {
-      assertHidden(text, [dev.ready.webhooks[0]!.ingest_token, HMAC], 'the events file');
-      return found.event;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no event '${title}' in ${eventsFile}`);
+  const event = await storedEventIn(eventsFile, title);
+  assertHidden(await readFile(eventsFile, 'utf8'), [dev.ready.webhooks[0]!.ingest_token, HMAC], 'the events file');
+  return event;
 }
 
 interface Cell {

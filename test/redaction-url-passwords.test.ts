@@ -9,13 +9,13 @@
  * Real servers on 127.0.0.1 answer with the URLs; svcctl runs in-process with a temp HOME.
  */
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { makeTempDir, placeFile, runCli } from './helpers/cli.js';
 import { startDev, type DevServer } from './helpers/dev-sandbox.js';
 import { proxyExchange } from './helpers/proxy-exchange.js';
 import { startRecordingServer, type RecordingServer } from './helpers/recording-server.js';
+import { storedEvent as storedEventIn } from './helpers/poll.js';
 
 /** Passwords svcctl never read: in URLs a job prints, a server answers, a user pasted into config.toml. */
 const DB_PASSWORD = 'dbPW-7x%2Funknown';
@@ -68,18 +68,7 @@ const printing = [
 ];
 const messageOf = (event: { payload: string }): string => (JSON.parse(event.payload) as { message: string }).message;
 
-async function storedEvent(title: string): Promise<{ payload: string }> {
-  for (let tries = 0; tries < 50; tries++) {
-    const found = (await readFile(eventsFile, 'utf8').catch(() => ''))
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => (JSON.parse(line) as { event: { title: string; payload: string } }).event)
-      .find((event) => event.title === title);
-    if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no event '${title}' in ${eventsFile}`);
-}
+const storedEvent = (title: string): Promise<{ payload: string }> => storedEventIn(eventsFile, title);
 
 describe('a URL password svcctl never read is hidden', { concurrency: 4 }, () => {
   it("event run: the event svcctl dev stored, --dry-run's request, and with --json", async () => {

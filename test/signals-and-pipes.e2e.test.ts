@@ -13,6 +13,7 @@ import { BIN, cleanEnv, runCli } from './helpers/cli.js';
 import { eventLines } from './helpers/event-lines.js';
 import { startRecordingServer } from './helpers/recording-server.js';
 import { tempDir } from './helpers/temp-dirs.js';
+import { pollUntil } from './helpers/poll.js';
 
 async function runWithClosedStdout(
   args: string[],
@@ -102,12 +103,7 @@ describe('a reader that closes stdout early', { concurrency: true }, () => {
 });
 
 /** Polls until `done()` holds (a condition, not a time); fails after 15 s. */
-async function until(done: () => boolean, what: string): Promise<void> {
-  for (const deadline = Date.now() + 15_000; !done(); ) {
-    if (Date.now() > deadline) throw new Error(`never happened: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const until = (done: () => boolean, what: string): Promise<true> => pollUntil(what, done, { withinMs: 15_000 });
 
 const closed = (child: ChildProcess): Promise<number | null> =>
   new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('close', resolve)));

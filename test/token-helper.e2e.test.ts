@@ -24,6 +24,7 @@ import { mcpLogLines } from './helpers/mcp-proxy.js';
 import { startRecordingServer } from './helpers/recording-server.js';
 import { saveToken } from './helpers/saved-token.js';
 import { tempDir } from './helpers/temp-dirs.js';
+import { pollUntil } from './helpers/poll.js';
 
 const RECORD_LOADS = fileURLToPath(new URL('./fixtures/record-loads.mjs', import.meta.url));
 const USER = { email: 'helper-user@example.com', password: 'he1per-Pa55word' };
@@ -152,9 +153,8 @@ describe('token helpers as processes', { concurrency: true }, () => {
         let stdout = '';
         child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
         const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-        for (let waited = 0; gate.requests.length === 0 && waited < 10_000; waited += 20)
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        assert.equal(gate.requests.length, 1, 'the helper never logged in');
+        await pollUntil('the helper logging in', () => gate.requests.length > 0, { withinMs: 10_000 });
+        assert.equal(gate.requests.length, 1, 'the helper logged in once');
         const cmdline = (await readFile(`/proc/${child.pid}/cmdline`, 'utf8')).split('\0').join(' ').trim();
         release();
         assert.equal(await exited, 0);

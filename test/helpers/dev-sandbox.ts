@@ -12,6 +12,7 @@ import { startSandbox } from '../../src/dev/sandbox-server.js';
 import { parseUserFlag, parseWebhookFlag, type SandboxOptions } from '../../src/dev/sandbox-options.js';
 import { BIN, cleanEnv, makeTempDir } from './cli-env.js';
 import { runCliInProcess } from './cli-in-process.js';
+import { pollUntil } from './poll.js';
 
 export interface ReadyLine {
   base_url: string;
@@ -68,13 +69,11 @@ function spawnDevChild(
   return { child, out, err, exited };
 }
 
-async function pollFor(pattern: RegExp, text: () => string): Promise<string> {
-  for (let waited = 0; ; waited += 20) {
-    const all = text();
-    if (pattern.test(all)) return all;
-    if (waited >= 5000) throw new Error(`the log never matched ${pattern}: ${all}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+function pollFor(pattern: RegExp, text: () => string): Promise<string> {
+  return pollUntil(
+    () => `the log matching ${pattern}: ${text()}`,
+    () => pattern.test(text()) && text(),
+  );
 }
 
 /** The SandboxOptions of `svcctl dev ARGS` (the flags tests use), so a test reads as the command it stands for. */

@@ -13,6 +13,7 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BIN, cleanEnv, makeTempDir } from './cli.js';
 import type { DocBlock } from './doc-blocks.js';
+import { pollUntil } from './poll.js';
 
 export interface BlockRun {
   code: number | null;
@@ -50,10 +51,7 @@ function markedProcesses(id: string): Array<{ pid: number; command: string }> {
 async function settleLeftovers(id: string): Promise<string[]> {
   // A `kill` at the end of a block is asynchronous: give what it stopped a moment to exit.
   let left = markedProcesses(id);
-  for (let waited = 0; left.length > 0 && waited < 5000; waited += 100) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    left = markedProcesses(id);
-  }
+  await pollUntil('', () => (left = markedProcesses(id)).length === 0, { everyMs: 100 }).catch(() => undefined);
   for (const { pid } of left) {
     try {
       process.kill(pid, 'SIGKILL');

@@ -59,7 +59,7 @@ export async function promptText(
   options: { defaultValue?: string } = {},
 ): Promise<string> {
   ensureInteractive(ctx, message);
-  const { input } = await import('@inquirer/prompts');
+  const { default: input } = await import('@inquirer/input');
   try {
     const answer = await input(
       { message, default: options.defaultValue, validate: notEmpty(message), theme: theme(ctx) },
@@ -73,7 +73,7 @@ export async function promptText(
 
 export async function promptSecret(ctx: Context, message: string): Promise<string> {
   ensureInteractive(ctx, message);
-  const { password } = await import('@inquirer/prompts');
+  const { default: password } = await import('@inquirer/password');
   try {
     return ctx.secrets.add(
       await password({ message, mask: '*', validate: notEmpty(message), theme: theme(ctx) }, promptContext(ctx)),
@@ -85,7 +85,7 @@ export async function promptSecret(ctx: Context, message: string): Promise<strin
 
 export async function promptConfirm(ctx: Context, message: string, defaultValue = false): Promise<boolean> {
   ensureInteractive(ctx, message);
-  const { confirm } = await import('@inquirer/prompts');
+  const { default: confirm } = await import('@inquirer/confirm');
   try {
     return await confirm({ message, default: defaultValue, theme: theme(ctx) }, promptContext(ctx));
   } catch (error) {
@@ -106,7 +106,7 @@ export async function promptChecklist<T extends string>(
   flag: string,
 ): Promise<T[]> {
   ensureInteractive(ctx, message, flag);
-  const { checkbox } = await import('@inquirer/prompts');
+  const { default: checkbox } = await import('@inquirer/checkbox');
   try {
     const validate = (items: readonly unknown[]): true | string => (items.length > 0 ? true : 'choose at least one');
     // Every choice on one page (inquirer shows 7 by default): 20+ clients can be detected.
@@ -126,7 +126,7 @@ export async function promptChoice<T extends string>(
   flag: string,
 ): Promise<T> {
   ensureInteractive(ctx, message, flag);
-  const { select } = await import('@inquirer/prompts');
+  const { default: select } = await import('@inquirer/select');
   try {
     return await select<T>({ message, choices, theme: theme(ctx) }, promptContext(ctx));
   } catch (error) {

@@ -4,7 +4,8 @@ import { LOGIN_PATH } from '../core/constants.js';
 import type { Context } from '../core/context.js';
 import { CliError, ExitCode } from '../core/errors.js';
 import { describeNetworkError } from '../http/network-errors.js';
-import { serviceMessage, shorten } from '../http/redact.js';
+import { NOT_THIS_ENDPOINT } from '../http/retry-policy.js';
+import { htmlSummary, serviceMessage, shorten } from '../http/redact.js';
 import { createTransport, type HttpResponse } from '../http/transport.js';
 import type { Redactor } from '../secrets/redaction.js';
 import { apiUrl } from '../config/settings.js';
@@ -21,6 +22,8 @@ export interface LoginRequest {
 const SECRET_MEMBER = /token|password|secret|key/i;
 
 export function shownBody(body: string, redactor: Redactor): string {
+  const page = htmlSummary(body);
+  if (page !== undefined) return redactor.redact(page);
   let text = body;
   try {
     text = JSON.stringify(JSON.parse(body), (key, value: unknown) =>
@@ -41,8 +44,8 @@ function statusError(response: HttpResponse, url: string, request: LoginRequest,
       hint: `the service answered HTTP ${status} for ${request.email}`,
     });
   }
-  if (status === 404) {
-    return new CliError(ExitCode.RequestRejected, `POST ${url} answered HTTP 404 Not Found`, {
+  if (NOT_THIS_ENDPOINT.has(status)) {
+    return new CliError(ExitCode.RequestRejected, `POST ${url} answered HTTP ${status}: ${said}`, {
       hint: `check the base URL (${request.baseUrl}): it must be the API base of the deployment, ending in /api, e.g. https://acme.example.com/api`,
     });
   }

@@ -180,7 +180,8 @@ async function sayDeployment(ctx: Context, prepared: Prepared[]): Promise<void> 
   if (!origin.saved) return;
   const { probeDeployment } = await import('../http/reachable.js');
   const reach = await probeDeployment(ctx.env, baseUrl);
-  if (!reach.answers) {
+  if (reach.answers && !reach.service) ctx.out.warn(`${baseUrl}: ${reach.reason}`);
+  else if (!reach.answers) {
     const forget =
       ctx.deployment?.kind === 'picked' && ctx.deployment.source !== 'the only saved login'
         ? `svcctl deployment remove ${origin.name}`

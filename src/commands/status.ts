@@ -39,8 +39,11 @@ function originOf(ctx: Context, baseUrl: string): { name: string | null; base_ur
   return { name, base_url, source };
 }
 
-const reachOf = (reach: Reachability): { answers: boolean; problem?: string } =>
-  reach.answers ? { answers: true } : { answers: false, problem: reach.reason };
+/** `answers` is the service's answer: a web server at the address that is not the service does not count. */
+function reachOf(reach: Reachability): { answers: boolean; problem?: string } {
+  if (!reach.answers) return { answers: false, problem: `${reach.reason} within ${PROBE_MS / 1000}s` };
+  return reach.service ? { answers: true } : { answers: false, problem: `${reach.reason}; check the base URL (…/api)` };
+}
 
 async function checkEntry(
   ctx: Context,
@@ -110,7 +113,7 @@ function printStatus(ctx: Context, status: Status): void {
       'answers',
       deployment.answers
         ? 'yes'
-        : `no: ${deployment.problem ?? 'no answer'} within ${PROBE_MS / 1000}s${deployment.name ? ` (svcctl deployment remove ${deployment.name}; svcctl deployment prune forgets every one that does not answer)` : ''}`,
+        : `no: ${deployment.problem ?? 'no answer'}${deployment.name ? ` (svcctl deployment remove ${deployment.name}; svcctl deployment prune forgets every one that does not answer)` : ''}`,
     );
   line(
     'login',

@@ -3,6 +3,7 @@ import { SIGNATURE_HEADER } from '../core/constants.js';
 import { CliError, ExitCode, type ExitCodeValue } from '../core/errors.js';
 import { postWithRetries, type PostOutcome, type RetryInfo } from '../http/post.js';
 import { parseBody, serviceMessage } from '../http/redact.js';
+import { NOT_THIS_ENDPOINT } from '../http/retry-policy.js';
 import type { Transport } from '../http/transport.js';
 import type { Redactor } from '../secrets/redaction.js';
 import { signBody } from './hmac.js';
@@ -81,10 +82,10 @@ function classify(
       hint: 'check the base URL (https, host, and the /api path)',
     };
   }
-  if (status === 404) {
+  if (NOT_THIS_ENDPOINT.has(status)) {
     return {
       exitCode: ExitCode.RequestRejected,
-      message: `the service has no event endpoint at this address (HTTP 404): ${said}`,
+      message: `nothing at this address takes events (HTTP ${status}): ${said}`,
       hint: 'check the base URL: it must be the API base of the deployment, ending in /api (e.g. https://acme.example.com/api)',
     };
   }

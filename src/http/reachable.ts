@@ -1,15 +1,23 @@
 /**
- * Whether a deployment answers at all: one GET of its base URL, ended after a short deadline. Any HTTP
- * answer counts (a 404 is a server that answers); only a connection that fails or stays silent does not.
+ * Whether a deployment answers, and whether what answers is the service: one POST of an empty login (`{}`, no
+ * credentials) to `{base}/v1/user/login`, ended after a short deadline. The service's documentation names no health
+ * endpoint, and a GET of the base URL is answered by any web server, so the login endpoint is asked: the service
+ * answers it (with a refusal of the empty body); a plain web server answers 404, 405 or 501, or with an HTML page.
  * `status`, `mcp install` and `deployment prune` use it to say when a saved deployment points at nothing.
  */
+import { LOGIN_PATH } from '../core/constants.js';
 import { describeNetworkError } from './network-errors.js';
+import { htmlSummary } from './redact.js';
+import { NOT_THIS_ENDPOINT } from './retry-policy.js';
 import { createTransport } from './transport.js';
 
 /** Long enough for a distant server's TLS handshake, short enough that `status` stays quick. */
 export const PROBE_MS = 2000;
 
-export type Reachability = { answers: true; status: number } | { answers: false; reason: string };
+export type Reachability =
+  | { answers: true; status: number; service: true }
+  | { answers: true; status: number; service: false; reason: string }
+  | { answers: false; reason: string };
 
 export async function probeDeployment(
   env: NodeJS.ProcessEnv,
@@ -17,10 +25,21 @@ export async function probeDeployment(
   timeoutMs = PROBE_MS,
 ): Promise<Reachability> {
   let transport;
+  const url = `${baseUrl}${LOGIN_PATH}`;
   try {
     transport = await createTransport({ env, origin: new URL(baseUrl).origin, timeoutMs });
-    const response = await transport.send({ url: baseUrl, method: 'GET', headers: { accept: '*/*' } });
-    return { answers: true, status: response.status };
+    const response = await transport.send({
+      url,
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': 'application/json' },
+      body: Buffer.from('{}'),
+    });
+    const { status } = response;
+    const page = htmlSummary(response.body);
+    if (!NOT_THIS_ENDPOINT.has(status) && page === undefined && !(status >= 300 && status < 400))
+      return { answers: true, status, service: true };
+    const what = `POST ${url} answered HTTP ${status}${page ? ` with ${page}` : ''}`;
+    return { answers: true, status, service: false, reason: `something answers, but not as the service: ${what}` };
   } catch (error) {
     return { answers: false, reason: describeNetworkError(error, baseUrl, timeoutMs / 1000).message };
   } finally {

@@ -7,7 +7,18 @@ export function shorten(text: string, max = MAX_SHOWN_BODY_CHARS): string {
   return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max)}… (${oneLine.length - max} more characters)`;
 }
 
+const HTML_START = /^\s*(?:<!doctype html|<html[\s>])/i;
+
+/** A web page (a proxy's or a plain web server's error page) is named by its title: its markup on one line says nothing. */
+export function htmlSummary(body: string): string | undefined {
+  if (!HTML_START.test(body)) return undefined;
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(body)?.[1]?.replace(/\s+/g, ' ').trim();
+  return title ? `an HTML page titled "${shorten(title, 80)}"` : 'an HTML page without a title';
+}
+
 export function serviceMessage(body: string, redactor: Redactor): string {
+  const page = htmlSummary(body);
+  if (page !== undefined) return redactor.redact(page);
   let text = body;
   try {
     const parsed: unknown = JSON.parse(body);

@@ -1,7 +1,10 @@
 import { MAX_RETRY_AFTER_SECONDS, RETRY_BASE_DELAY_MS, RETRY_MAX_DELAY_MS } from '../core/constants.js';
 
+/** Answers that say this address does not take the request at all: asking again cannot change them. */
+export const NOT_THIS_ENDPOINT = new Set([404, 405, 501, 505]);
+
 export function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 425 || status === 429 || status >= 500;
+  return status === 408 || status === 425 || status === 429 || (status >= 500 && !NOT_THIS_ENDPOINT.has(status));
 }
 
 export function backoffDelayMs(retryIndex: number, random: () => number = Math.random): number {

@@ -47,3 +47,33 @@ test('completion rejects an unknown shell with exit 2, naming the choices', asyn
   assert.match(result.stderr, /bash, zsh, fish|"bash", "zsh", "fish"/);
   assert.equal(result.stdout, '');
 });
+
+/** Every command path under `path`, from the "Commands:" section of each help (the help a user reads). */
+async function commandPaths(path: string[]): Promise<Array<{ path: string[]; help: string }>> {
+  const help = (await runCli([...path, '--help'])).stdout;
+  const section = help.split(/^Commands:$/m)[1]?.split(/^\S/m)[0] ?? '';
+  const names = [...section.matchAll(/^ {2}([a-z][a-z-]*)/gm)].map((match) => match[1]!).filter((n) => n !== 'help');
+  const below = await Promise.all(names.map((name) => commandPaths([...path, name])));
+  return [{ path, help }, ...below.flat()];
+}
+
+test('every help: no example line runs two commands together', async () => {
+  const all = await commandPaths([]);
+  assert.ok(all.length > 25, `walked ${all.length} commands`);
+  const examples = all.flatMap(({ path, help }) =>
+    (help.split(/^Examples:$/m)[1] ?? '')
+      .split('\n')
+      .filter((line) => line.includes('svcctl'))
+      .map((line) => ({ path: path.join(' '), line })),
+  );
+  assert.ok(examples.length > 10, `${examples.length} example lines`);
+  // Two commands run together (`… --dry-run  svcctl …`), not joined by a shell operator such as `&&` or `|`.
+  for (const { path, line } of examples)
+    assert.doesNotMatch(line, /[^\s&|;(]\s+svcctl /, `svcctl ${path} --help: ${line}`);
+});
+
+test('`svcctl version` points at --version', async () => {
+  const result = await runCli(['version']);
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /unknown command 'version'\nhint: did you mean svcctl --version\?\n/);
+});

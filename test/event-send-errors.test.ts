@@ -48,6 +48,37 @@ describe('event send: bad input gets a clear error and sends nothing', () => {
     assert.match(result.stderr, /not valid JSON/);
   });
 
+  it('names the line and column where a file stops being JSON, on one line', async () => {
+    const file = join(fixture.dir, 'unquoted.json');
+    // Line 3, column 15 is the `h` of `high` (counted by hand: 2 spaces, "severity" is 10, ": " is 2).
+    await writeFile(file, '{\n  "title": "x",\n  "severity": high\n}\n');
+    const result = await runCli(['event', 'send', file], { env: fixture.env });
+    assert.equal(result.code, 3);
+    assert.equal(
+      result.stderr,
+      `error: invalid event in ${file}: not valid JSON at line 3, column 15: this is not a JSON value (strings take double quotes)\n`,
+    );
+    const cut = join(fixture.dir, 'cut.json');
+    await writeFile(cut, '{"title": "x",\n');
+    const cutResult = await runCli(['event', 'send', cut], { env: fixture.env });
+    assert.match(
+      cutResult.stderr,
+      /not valid JSON at line 2, column 1: a member name in double quotes was expected\n$/,
+    );
+    assert.equal(fixture.server.requests.length, 0);
+  });
+
+  it('a payload member at the event level: the warning asks whether payload.X was meant', async () => {
+    const file = join(fixture.dir, 'severity.json');
+    await writeFile(file, '{"title":"x","severity":"high"}');
+    const result = await runCli(['event', 'send', file, '--dry-run'], { env: fixture.env });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(
+      result.stderr,
+      /event\.severity: unknown member, passed through as is; did you mean payload\.severity\? \(--severity puts it there\)/,
+    );
+  });
+
   it('with --raw, a missing id is a validation error (nothing is filled in)', async () => {
     const file = join(fixture.dir, 'noid.json');
     await writeFile(file, '{"event":{"title":"x","created_at":"2026-11-22T02:31:00Z"}}');

@@ -110,6 +110,14 @@ describe('seeing what is installed', () => {
     assert.ok(!JSON.stringify(json).includes('hunter2') && !JSON.stringify(json).includes('abc.def'));
   });
 
+  it('mcp get without flags, with two entries: it asks which to show (not which to check)', async () => {
+    const home = await homeWithTwoEntries();
+    const get = await runCliInProcess(['mcp', 'get'], { home });
+    assert.equal(get.code, 2);
+    assert.match(get.stderr, /^error: 2 entries match; get shows one:$/m);
+    assert.match(get.stderr, /hint: choose one with --client, --scope and --name/);
+  });
+
   it('mcp doctor without flags: every entry checked, one block each, all counted', async () => {
     const home = await homeWithTwoEntries();
     const env = { SERVICE_BASE_URL: A, SERVICE_EMAIL: 'ops@acme.example', SERVICE_PASSWORD: 'pw-secret' };

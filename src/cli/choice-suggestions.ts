@@ -72,7 +72,9 @@ export function suggestChoices(command: CommandUnknownOpts): void {
 
 /** Commander's error text ("error: …\n(Did you mean …?)\n") in svcctl's form. */
 export function formatCommanderError(text: string, style: Pick<Styles, 'red' | 'dim'>): string {
-  return text
+  // Other tools spell it as a command (`docker version`, `kubectl version`); svcctl has the option only.
+  const asOption = /^error: unknown command 'version'$/m.test(text) && !/^\(Did you mean/m.test(text);
+  return (asOption ? `${text.trimEnd()}\n(Did you mean svcctl --version?)\n` : text)
     .replace(/^error: /m, `${style.red('error:')} `)
     .replace(/^\(Did you mean (.*)\?\)$/m, (_, near: string) => `${style.dim('hint:')} did you mean ${near}?`);
 }

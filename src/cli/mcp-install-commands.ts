@@ -19,7 +19,8 @@ file is kept as <file>.bak. A differing entry of the same name is replaced only 
 const UNINSTALL_EXAMPLES = `
 Examples:
   svcctl mcp uninstall --client claude-code
-  svcctl mcp uninstall --all --dry-run  svcctl mcp uninstall --client vscode --scope project --dry-run`;
+  svcctl mcp uninstall --all --dry-run
+  svcctl mcp uninstall --client vscode --scope project --dry-run`;
 
 const LIST_EXAMPLES = `
 Examples:

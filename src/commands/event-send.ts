@@ -12,7 +12,7 @@ import {
   type ResolvedSecret,
 } from '../config/secret-sources.js';
 import { apiUrl, envName } from '../config/settings.js';
-import { buildFromBytes, buildFromEvent, type BuiltEvent } from '../events/event-body.js';
+import { buildFromBytes, buildFromEvent, type BuiltEvent, InvalidJson } from '../events/event-body.js';
 import { eventFromFlags, usedFlagModeOptions } from '../events/event-flags.js';
 import { deliverEvent } from '../events/deliver.js';
 import type { TokenReference } from '../events/request-preview.js';
@@ -78,7 +78,11 @@ export async function buildSingle(ctx: Context, options: EventSendOptions): Prom
   if (options.file === undefined)
     return buildFromEvent(await eventFromFlags(options, (message) => ctx.out.warn(message), ctx.cwd));
   const bytes = await readInputBytes(options.file, ctx.stdin, ctx.cwd);
-  return buildFromBytes(bytes, { raw: options.raw, label: describeInput(options.file) });
+  try {
+    return buildFromBytes(bytes, { raw: options.raw, label: describeInput(options.file) });
+  } catch (error) {
+    throw error instanceof InvalidJson ? await error.located() : error;
+  }
 }
 
 /** Reads the ingest token (exit 2 without one when sending) and the HMAC secret from their files or variables. */

@@ -31,7 +31,7 @@ export function maskEntry(value: unknown, key?: string): unknown {
 }
 
 export async function runMcpGet(ctx: Context, options: McpEntryOptions): Promise<void> {
-  const located = await locateEntry(ctx, options);
+  const located = await locateEntry(ctx, options, { several: 'refuse', command: 'get' });
   if (isUnreadable(located))
     throw new CliError(ExitCode.UnsafeConfig, located.problem, {
       hint: `fix ${located.file}, or reinstall: svcctl mcp install --force`,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { invalidData } from '../core/errors.js';
+import { CliError, ExitCode, invalidData } from '../core/errors.js';
 import {
   isCanonicalUtc,
   isPlainObject,
@@ -68,11 +68,28 @@ function unwrap(document: unknown, source: BytesSource, raw: boolean): { event: 
   return { event, extra };
 }
 
+/** A document that is not JSON: an async caller can name the line and column (events/json-location.ts). */
+export class InvalidJson extends CliError {
+  constructor(
+    readonly label: InputLabel,
+    readonly text: string,
+    v8Message: string,
+  ) {
+    super(ExitCode.InvalidData, `invalid event in ${label}: not valid JSON (${v8Message})`);
+  }
+
+  async located(): Promise<CliError> {
+    const { jsonErrorLocation } = await import('./json-location.js');
+    const where = jsonErrorLocation(this.text);
+    return where === undefined ? this : invalidData(`invalid event in ${this.label}: not valid JSON at ${where}`);
+  }
+}
+
 function parseJson(text: string, source: BytesSource): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    return fail(labelOf(source), [`not valid JSON (${(error as Error).message})`]);
+    throw new InvalidJson(labelOf(source), text, (error as Error).message);
   }
 }
 

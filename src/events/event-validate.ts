@@ -16,6 +16,8 @@ const ISO_WITHOUT_ZONE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?
 
 export const KNOWN_EVENT_MEMBERS = ['id', 'title', 'created_at', 'investigate', 'payload'] as const;
 const KNOWN = new Set<string>(KNOWN_EVENT_MEMBERS);
+/** The payload's members the contract names: at the event's level they are most likely misplaced. */
+const PAYLOAD_MEMBERS = new Set(['source', 'severity', 'message', 'labels']);
 
 export type JsonObject = Record<string, unknown>;
 
@@ -183,7 +185,11 @@ export function validateEvent(event: JsonObject, raw: boolean): ValidationReport
   }
 
   for (const key in event) {
-    if (!KNOWN.has(key)) report.warnings.push(`event.${key}: unknown member, passed through as is`);
+    if (KNOWN.has(key)) continue;
+    const misplaced = PAYLOAD_MEMBERS.has(key)
+      ? `; did you mean payload.${key}? (--${key === 'labels' ? 'label' : key} puts it there)`
+      : '';
+    report.warnings.push(`event.${key}: unknown member, passed through as is${misplaced}`);
   }
   return report;
 }

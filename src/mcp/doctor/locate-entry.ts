@@ -147,7 +147,7 @@ class SeveralEntries extends Error {
 export async function locateEntry(
   ctx: Context,
   options: McpEntryOptions,
-  how: { several: 'refuse' | 'return' } = { several: 'refuse' },
+  how: { several: 'refuse' | 'return'; command?: string } = { several: 'refuse' },
 ): Promise<LocatedEntry | UnreadableConfig> {
   const name = options.name ?? DEFAULT_SERVER_NAME;
   const looked: string[] = [];
@@ -237,7 +237,7 @@ export async function locateEntry(
   }
   if (found.length > 1) {
     throw usageError(
-      `${found.length} entries match; doctor checks one:\n${found.map((entry) => `  ${describeWhere(entry)}`).join('\n')}`,
+      `${found.length} entries match; ${how.command ?? 'doctor'} ${how.command === 'get' ? 'shows' : 'checks'} one:\n${found.map((entry) => `  ${describeWhere(entry)}`).join('\n')}`,
       'choose one with --client, --scope and --name (or --config)',
     );
   }

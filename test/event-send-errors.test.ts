@@ -56,14 +56,14 @@ describe('event send: bad input gets a clear error and sends nothing', () => {
     assert.equal(result.code, 3);
     assert.equal(
       result.stderr,
-      `error: invalid event in ${file}: not valid JSON at line 3, column 15: this is not a JSON value (strings take double quotes)\n`,
+      `error: invalid event in ${file}: not valid JSON at line 3, column 15: unexpected text (strings take double quotes)\n`,
     );
     const cut = join(fixture.dir, 'cut.json');
     await writeFile(cut, '{"title": "x",\n');
     const cutResult = await runCli(['event', 'send', cut], { env: fixture.env });
     assert.match(
       cutResult.stderr,
-      /not valid JSON at line 2, column 1: a member name in double quotes was expected\n$/,
+      /not valid JSON at line 2, column 1: a property name in double quotes is expected\n$/,
     );
     assert.equal(fixture.server.requests.length, 0);
   });

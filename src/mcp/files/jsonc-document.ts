@@ -30,18 +30,24 @@ export function detectFormatting(text: string): FormattingOptions {
   return { insertSpaces: true, tabSize: Math.min(Math.max(spaces, 1), 8), eol };
 }
 
-function describeError(error: ParseError): string {
+/** What a person fixes at the error's position, in words (jsonc-parser names only its codes). */
+export function describeJsonError(error: ParseError): string {
   const names: Record<string, string> = {
     CommaExpected: 'a comma is missing',
     ColonExpected: 'a colon is missing',
-    PropertyNameExpected: 'a property name is expected',
+    PropertyNameExpected: 'a property name in double quotes is expected',
     ValueExpected: 'a value is expected',
     CloseBraceExpected: "a closing '}' is missing",
     CloseBracketExpected: "a closing ']' is missing",
     EndOfFileExpected: 'text after the end of the JSON value',
-    InvalidSymbol: 'unexpected text',
+    InvalidSymbol: 'unexpected text (strings take double quotes)',
+    InvalidNumberFormat: 'a number is malformed',
     UnexpectedEndOfString: 'a string is not closed',
     UnexpectedEndOfComment: 'a comment is not closed',
+    InvalidCommentToken: 'a comment, which JSON does not allow',
+    InvalidEscapeCharacter: 'an escape in a string is malformed',
+    InvalidUnicode: 'a \\u escape is malformed',
+    InvalidCharacter: 'a control character (a line feed, a tab) inside a string',
   };
   const code = printParseErrorCode(error.error);
   return names[code] ?? code;
@@ -55,8 +61,8 @@ const BOM = '\uFEFF';
 
 /** A UTF-8 BOM (some Windows editors write one) is not JSON: the text after it is edited and the mark put back. */
 export function openJsoncDocument(text: string, file: string): JsoncDocument {
-  if (!text.startsWith(BOM)) return openJsoncBody(text, file);
-  const body = openJsoncBody(text.slice(BOM.length), file);
+  if (!text.startsWith(BOM)) return new JsoncBody(text, file);
+  const body = new JsoncBody(text.slice(BOM.length), file);
   return {
     format: 'json',
     text,
@@ -67,95 +73,101 @@ export function openJsoncDocument(text: string, file: string): JsoncDocument {
   };
 }
 
-function openJsoncBody(text: string, file: string): JsoncDocument {
-  const blank = text.trim() === '';
-  let root: Node | undefined;
-  let parsed: unknown = {};
-  if (!blank) {
-    const errors: ParseError[] = [];
-    root = parseTree(text, errors, PARSE_OPTIONS);
-    const first = errors[0];
-    if (first) throw parseFailure(file, positionAt(text, first.offset), describeError(first));
-    if (root?.type !== 'object') {
-      throw unsafeShape(file, 'the top level is not a JSON object');
-    }
-    parsed = getNodeValue(root);
-  }
-  const formatting = detectFormatting(text);
+/** The text of one JSON object document, and the edits that keep everything else in it byte for byte. */
+class JsoncBody implements JsoncDocument {
+  readonly format = 'json';
+  private readonly blank: boolean;
+  private readonly root: Node | undefined;
+  private readonly parsed: unknown = {};
+  private readonly formatting: FormattingOptions;
 
-  const get = (path: readonly string[]): unknown => {
-    if (!root) return undefined;
-    const node = findNodeAtLocation(root, [...path]);
+  constructor(
+    readonly text: string,
+    private readonly file: string,
+  ) {
+    this.blank = text.trim() === '';
+    if (!this.blank) {
+      const errors: ParseError[] = [];
+      this.root = parseTree(text, errors, PARSE_OPTIONS);
+      const first = errors[0];
+      if (first) throw parseFailure(file, positionAt(text, first.offset), describeJsonError(first));
+      if (this.root?.type !== 'object') throw unsafeShape(file, 'the top level is not a JSON object');
+      this.parsed = getNodeValue(this.root);
+    }
+    this.formatting = detectFormatting(text);
+  }
+
+  get(path: readonly string[]): unknown {
+    if (!this.root) return undefined;
+    const node = findNodeAtLocation(this.root, [...path]);
     return node ? getNodeValue(node) : undefined;
-  };
+  }
+
+  set(path: readonly string[], value: unknown): string {
+    if (this.blank) return `${JSON.stringify(nestUnder(path, value), null, 2)}\n`;
+    this.checkParents(path);
+    return this.checked(applyTextEdit(this.text, this.setEdit(path, value)), path, value);
+  }
+
+  remove(path: readonly string[]): string {
+    if (!this.root || this.get(path) === undefined) return this.text;
+    this.checkParents(path);
+    const property = findNodeAtLocation(this.root, [...path])?.parent;
+    const container = property?.parent;
+    if (property?.type !== 'property' || !container) return this.text;
+    return this.checked(applyTextEdits(this.text, removeMember(this.text, property, container)), path, undefined);
+  }
+
+  upsertById(arrayKey: string, item: { id: string }): string {
+    const list = this.get([arrayKey]);
+    if (list === undefined) return this.set([arrayKey], [item]);
+    if (!Array.isArray(list) || !this.root) throw unsafeShape(this.file, `"${arrayKey}" is not a JSON array`);
+    const index = list.findIndex((entry: unknown) => (entry as { id?: unknown } | null)?.id === item.id);
+    if (index >= 0 && sameValue(list[index], item)) return this.text;
+    const arrayNode = findNodeAtLocation(this.root, [arrayKey]) as Node;
+    const itemNode = index >= 0 ? arrayNode.children?.[index] : undefined;
+    const edit = itemNode
+      ? replaceValue(this.text, itemNode, item, this.formatting)
+      : appendMember(this.text, arrayNode, undefined, item, this.formatting);
+    const expected = index >= 0 ? list.map((entry, at) => (at === index ? item : entry)) : [...list, item];
+    return this.checked(applyTextEdit(this.text, edit), [arrayKey], expected);
+  }
 
   /** Every parent must be an object (or absent) for an in-place edit to mean what we intend. */
-  const checkParents = (path: readonly string[]): void => {
+  private checkParents(path: readonly string[]): void {
     for (let length = 1; length < path.length; length += 1) {
-      const parent = get(path.slice(0, length));
+      const parent = this.get(path.slice(0, length));
       if (parent !== undefined && (parent === null || typeof parent !== 'object' || Array.isArray(parent))) {
-        throw unsafeShape(file, `"${path.slice(0, length).join('.')}" is not a JSON object`);
+        throw unsafeShape(this.file, `"${path.slice(0, length).join('.')}" is not a JSON object`);
       }
     }
-  };
+  }
 
-  const reparse = (next: string): unknown => {
+  /** The edited text, once it parses to exactly the old value with only `path` changed. */
+  private checked(next: string, path: readonly string[], value: unknown): string {
     const errors: ParseError[] = [];
     const tree = parseTree(next, errors, PARSE_OPTIONS);
-    if (errors.length > 0 || !tree) throw unsafeShape(file, 'the edited text would not parse');
-    return getNodeValue(tree);
-  };
+    if (errors.length > 0 || !tree) throw unsafeShape(this.file, 'the edited text would not parse');
+    checkEdit(this.file, this.parsed, getNodeValue(tree), path, value);
+    return next;
+  }
 
-  const setEdit = (path: readonly string[], value: unknown) => {
-    const tree = root as Node;
+  private setEdit(path: readonly string[], value: unknown) {
+    const tree = this.root as Node;
     const existing = findNodeAtLocation(tree, [...path]);
-    if (existing) return replaceValue(text, existing, value, formatting);
+    if (existing) return replaceValue(this.text, existing, value, this.formatting);
     for (let depth = path.length - 1; depth >= 0; depth -= 1) {
       const container = depth === 0 ? tree : findNodeAtLocation(tree, path.slice(0, depth));
       if (container?.type === 'object') {
-        return appendMember(text, container, path[depth], nestUnder(path.slice(depth + 1), value), formatting);
+        return appendMember(
+          this.text,
+          container,
+          path[depth],
+          nestUnder(path.slice(depth + 1), value),
+          this.formatting,
+        );
       }
     }
-    throw unsafeShape(file, 'the top level is not a JSON object');
-  };
-
-  return {
-    format: 'json',
-    text,
-    get,
-    set(path, value) {
-      if (blank) return `${JSON.stringify(nestUnder(path, value), null, 2)}\n`;
-      checkParents(path);
-      const next = applyTextEdit(text, setEdit(path, value));
-      checkEdit(file, parsed, reparse(next), path, value);
-      return next;
-    },
-    remove(path) {
-      if (!root || get(path) === undefined) return text;
-      checkParents(path);
-      const valueNode = findNodeAtLocation(root, [...path]);
-      const property = valueNode?.parent;
-      const container = property?.parent;
-      if (property?.type !== 'property' || !container) return text;
-      const next = applyTextEdits(text, removeMember(text, property, container));
-      checkEdit(file, parsed, reparse(next), path, undefined);
-      return next;
-    },
-    upsertById(arrayKey, item) {
-      const list = get([arrayKey]);
-      if (list === undefined) return this.set([arrayKey], [item]);
-      if (!Array.isArray(list) || !root) throw unsafeShape(file, `"${arrayKey}" is not a JSON array`);
-      const index = list.findIndex((entry: unknown) => (entry as { id?: unknown } | null)?.id === item.id);
-      if (index >= 0 && sameValue(list[index], item)) return text;
-      const arrayNode = findNodeAtLocation(root, [arrayKey]) as Node;
-      const itemNode = index >= 0 ? arrayNode.children?.[index] : undefined;
-      const edit = itemNode
-        ? replaceValue(text, itemNode, item, formatting)
-        : appendMember(text, arrayNode, undefined, item, formatting);
-      const next = applyTextEdit(text, edit);
-      const expected = index >= 0 ? list.map((entry, at) => (at === index ? item : entry)) : [...list, item];
-      checkEdit(file, parsed, reparse(next), [arrayKey], expected);
-      return next;
-    },
-  };
+    throw unsafeShape(this.file, 'the top level is not a JSON object');
+  }
 }

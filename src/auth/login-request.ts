@@ -7,6 +7,7 @@ import { describeNetworkError } from '../http/network-errors.js';
 import { serviceMessage, shorten } from '../http/redact.js';
 import { createTransport, type HttpResponse } from '../http/transport.js';
 import type { Redactor } from '../secrets/redaction.js';
+import { isSecretName } from '../secrets/secret-names.js';
 import { apiUrl } from '../config/settings.js';
 import { refusePlainHttp } from '../config/plain-http.js';
 import { VERSION } from '../core/version.js';
@@ -18,13 +19,11 @@ export interface LoginRequest {
   timeoutSeconds: number;
 }
 
-const SECRET_MEMBER = /token|password|secret|key/i;
-
 export function shownBody(body: string, redactor: Redactor): string {
   let text = body;
   try {
     text = JSON.stringify(JSON.parse(body), (key, value: unknown) =>
-      key !== '' && SECRET_MEMBER.test(key) && typeof value === 'string' ? '***' : value,
+      key !== '' && isSecretName(key) && typeof value === 'string' ? '***' : value,
     );
   } catch {
     // not JSON: shown as text

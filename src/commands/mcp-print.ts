@@ -101,7 +101,9 @@ export async function runMcpCommand(ctx: Context, options: McpEntryOptions): Pro
   if (!('client' in request.target))
     throw usageError('svcctl mcp command needs --client <id> (a generic --format has no command)');
   // Built from the masked entry unless asked: a URL's token or an argument's password would be in the line.
-  const shownEntry = options.showSecrets ? rendered : { ...rendered, value: maskEntry(rendered.value, ctx.secrets) as typeof rendered.value };
+  const shownEntry = options.showSecrets
+    ? rendered
+    : { ...rendered, value: maskEntry(rendered.value, ctx.secrets) as typeof rendered.value };
   const result = clientCommand(getClient(request.target.client), request, shownEntry);
   const shown = { secret: options.showSecrets === true };
   if (ctx.globals.json) {

@@ -66,7 +66,9 @@ function actions(located: LocatedEntry, plan: EntryPlan): string[] {
   const entry = located.value as Record<string, unknown>;
   const done: string[] = [];
   if (plan.mode !== 'remote' && (plan.mode === 'local' || plan.svcctl)) {
-    const line = maskArgs(commandLine(entry) ?? []).map(shellWord).join(' ');
+    const line = maskArgs(commandLine(entry) ?? [])
+      .map(shellWord)
+      .join(' ');
     const names = [...Object.keys(plan.command.env), ...plan.command.forwarded];
     done.push(
       `start \`${line}\` with PATH, HOME and the other basic variables${names.length > 0 ? ` and ${[...new Set(names)].sort().join(', ')}` : ''}`,

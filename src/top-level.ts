@@ -5,6 +5,7 @@ import { CliError, ExitCode } from './core/errors.js';
 import { KnownSecrets } from './secrets/known-secrets.js';
 import { colorAllowed, loadColors, Output } from './core/output.js';
 import { createProgram, helpWordsAsFlag, type Io } from './cli/program.js';
+import { learnSecretsEarly } from './config/early-secrets.js';
 
 import { VERSION } from './core/version.js';
 
@@ -65,6 +66,8 @@ export async function main(given: string[], io?: Partial<Io>): Promise<number> {
   if (fullIo.colors === undefined && colorAllowed(fullIo.stderr, fullIo.env, !argv.includes('--no-color')))
     fullIo.colors = await loadColors();
   try {
+    // Before commander checks an argument: its errors, and ours, may echo a value that is a secret.
+    await learnSecretsEarly(fullIo.secrets, fullIo, argv);
     await createProgram(fullIo, argv).parseAsync(argv, { from: 'user' });
     return ExitCode.Ok;
   } catch (error) {

@@ -153,13 +153,14 @@ describe('config.toml: deployments show no password or token of a hand-edited UR
     const text = await runCli(['deployment', 'list'], { home: folder });
     assert.equal(text.code, 0, text.stderr);
     assertNoPassword(text.stdout + text.stderr, 'deployment list');
-    assert.match(text.stdout, /^\* acme {2}https:\/\/bob:\*\*\*@acme\.example\/api\?token=\*\*\*&x=\*\*\*#\*\*\*$/m);
+    assert.match(text.stdout, /^\* acme {2}https:\/\/bob:\*\*\*@acme\.example\/api\?token=\*\*\*&x=1#\*\*\*$/m);
     const json = await runCli(['--json', 'deployment', 'list'], { home: folder });
     assertNoPassword(json.stdout + json.stderr, 'deployment list --json');
     assert.deepEqual(JSON.parse(json.stdout), [
       {
         name: 'acme',
-        base_url: 'https://bob:***@acme.example/api?token=***&x=***#***',
+        // A query value is masked by its key's name (the one rule, src/secrets/mask-entry.ts): x=1 says nothing secret.
+        base_url: 'https://bob:***@acme.example/api?token=***&x=1#***',
         default: true,
         logged_in: false,
       },

@@ -8,6 +8,7 @@ import { NOT_THIS_ENDPOINT } from '../http/retry-policy.js';
 import { htmlSummary, serviceMessage, shorten } from '../http/redact.js';
 import { createTransport, type HttpResponse } from '../http/transport.js';
 import type { Redactor } from '../secrets/redaction.js';
+import { isSecretName } from '../secrets/secret-names.js';
 import { apiUrl } from '../config/settings.js';
 import { refusePlainHttp } from '../config/plain-http.js';
 import { VERSION } from '../core/version.js';
@@ -19,15 +20,13 @@ export interface LoginRequest {
   timeoutSeconds: number;
 }
 
-const SECRET_MEMBER = /token|password|secret|key/i;
-
 export function shownBody(body: string, redactor: Redactor): string {
   const page = htmlSummary(body);
   if (page !== undefined) return redactor.redact(page);
   let text = body;
   try {
     text = JSON.stringify(JSON.parse(body), (key, value: unknown) =>
-      key !== '' && SECRET_MEMBER.test(key) && typeof value === 'string' ? '***' : value,
+      key !== '' && isSecretName(key) && typeof value === 'string' ? '***' : value,
     );
   } catch {
     // not JSON: shown as text

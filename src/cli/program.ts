@@ -133,7 +133,8 @@ export function createProgram(io: Io, argv?: readonly string[]): Command {
       outputError: (text, write) => {
         const colored =
           io.colors !== undefined && colorAllowed(io.stderr, io.env, !(argv ?? []).includes('--no-color'));
-        write(formatCommanderError(text, colored ? io.colors! : PLAIN_STYLES));
+        // Redacted: a value commander echoes (an unknown option, a bad choice) may be a secret pasted in the wrong place.
+        write(formatCommanderError(io.secrets.redact(text), colored ? io.colors! : PLAIN_STYLES));
       },
     });
 

@@ -8,7 +8,8 @@ import { forgetLogin } from '../auth/forget-login.js';
 import type { Context } from '../core/context.js';
 import { usageError } from '../core/errors.js';
 import { changeDeployments, deploymentsPath, readDeployments, someNames } from '../config/deployments-file.js';
-import { parseBaseUrl, shownUrl } from '../config/settings.js';
+import { parseBaseUrl } from '../config/settings.js';
+import { maskUrl } from '../secrets/mask-entry.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/;
 
@@ -18,7 +19,7 @@ export async function runDeploymentList(ctx: Context): Promise<void> {
   // The file is the user's to edit: a password or a token pasted into a URL there is not shown.
   const rows = file.deployments.map((d) => ({
     name: d.name,
-    base_url: shownUrl(d.baseUrl),
+    base_url: maskUrl(d.baseUrl),
     default: d.name === file.default,
     logged_in: logins.has(d.baseUrl),
   }));
@@ -61,7 +62,7 @@ export async function runDeploymentAdd(ctx: Context, name: string, url: string):
     const same = file.deployments.find((d) => d.name === name);
     if (same && same.baseUrl !== baseUrl)
       throw usageError(
-        `a deployment named '${name}' is saved with another URL (${shownUrl(same.baseUrl)})`,
+        `a deployment named '${name}' is saved with another URL (${maskUrl(same.baseUrl)})`,
         `remove it first: svcctl deployment remove ${name}`,
       );
     if (same) return false;
@@ -119,10 +120,10 @@ export async function runDeploymentPrune(ctx: Context, options: { dryRun?: boole
   if (ctx.globals.json)
     return ctx.out.jsonResult({
       removed: options.dryRun ? [] : dead.map((d) => d.name),
-      not_answering: dead.map((d) => ({ name: d.name, base_url: shownUrl(d.baseUrl), reason: d.reason })),
+      not_answering: dead.map((d) => ({ name: d.name, base_url: maskUrl(d.baseUrl), reason: d.reason })),
     });
   for (const d of dead)
-    ctx.out.result(`${options.dryRun ? 'would remove' : 'removed'} ${d.name}  ${shownUrl(d.baseUrl)}: ${d.reason}`);
+    ctx.out.result(`${options.dryRun ? 'would remove' : 'removed'} ${d.name}  ${maskUrl(d.baseUrl)}: ${d.reason}`);
   const kept = file.deployments.length - dead.length;
   ctx.out.info(
     `${dead.length === 0 ? 'every saved deployment answers' : `${dead.length} ${plural(dead.length, 'deployment')} ${options.dryRun ? 'do not answer' : 'removed, with their saved tokens'}`}; ${kept} ${plural(kept, 'deployment')} kept`,

@@ -6,29 +6,7 @@ import type { Context } from '../core/context.js';
 import { CliError, ExitCode } from '../core/errors.js';
 import type { McpEntryOptions } from '../mcp/install/entry-request.js';
 import { isUnreadable, locateEntry } from '../mcp/doctor/locate-entry.js';
-import { isReference, isSecretName } from '../secrets/secret-names.js';
-import { hideUrlPasswords } from '../secrets/redaction.js';
-
-/** A header given as an argument (mcp-remote --header "Name: value"): its value is masked when the name is a secret's. */
-const HEADER_ARG = /^([\w-]+\s*:\s*)(.*)$/;
-
-function maskString(key: string | undefined, value: string): string {
-  if (key !== undefined && isSecretName(key) && value !== '' && !isReference(value)) {
-    const scheme = /^(?:Bearer|Basic|Token)\s+/i.exec(value)?.[0] ?? '';
-    return `${scheme}***`;
-  }
-  const header = HEADER_ARG.exec(value);
-  if (header && isSecretName(header[1]!.replace(/\s*:\s*$/, '')) && !isReference(header[2]!)) return `${header[1]}***`;
-  return hideUrlPasswords(value);
-}
-
-export function maskEntry(value: unknown, key?: string): unknown {
-  if (typeof value === 'string') return maskString(key, value);
-  if (Array.isArray(value)) return value.map((item) => maskEntry(item));
-  if (value !== null && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskEntry(v, k)]));
-  return value;
-}
+import { maskEntry } from '../secrets/mask-entry.js';
 
 export async function runMcpGet(ctx: Context, options: McpEntryOptions): Promise<void> {
   const located = await locateEntry(ctx, options, { several: 'refuse', command: 'get' });
@@ -36,7 +14,7 @@ export async function runMcpGet(ctx: Context, options: McpEntryOptions): Promise
     throw new CliError(ExitCode.UnsafeConfig, located.problem, {
       hint: `fix ${located.file}, or reinstall: svcctl mcp install --force`,
     });
-  const entry = maskEntry(located.value);
+  const entry = maskEntry(located.value, ctx.secrets);
   if (ctx.globals.json) {
     ctx.out.jsonResult({ client: located.client, scope: located.scope, file: located.file, name: located.name, entry });
     return;

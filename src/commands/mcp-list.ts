@@ -13,7 +13,7 @@ import { neutralizeControls } from '../core/output.js';
 import { optionalBaseUrl, optionalMcpUrl } from '../config/base-url.js';
 import { allClients, CLIENTS } from '../mcp/clients/table.js';
 import { describeStale, otherPlaces, unreadBy } from '../mcp/clients/versions.js';
-import { shownUrl } from '../config/settings.js';
+import { maskUrl } from '../secrets/mask-entry.js';
 import { clientEnvOf } from '../mcp/install/entry-request.js';
 import { readSnapshot } from '../fs/safe-write.js';
 import { openDocument } from '../mcp/install/install-plan.js';
@@ -190,8 +190,14 @@ export function replacedNote(client: ClientSpec, clientEnv: ClientEnv): string |
   return `${next.label}, which replaces ${client.label}, is on this machine and does not read ${client.label}'s file: add the server for it with: svcctl mcp install --client ${next.client}`;
 }
 
+/** An entry as listed: its URL masked (a token in its query, a password in its userinfo). */
+export const shownEntry = <T extends ListedEntry>(entry: T): T => ({
+  ...entry,
+  url: entry.url === null ? null : maskUrl(entry.url),
+});
+
 export const urlCell = (entry: ListedEntry): string =>
-  `${entry.url === null ? '-' : shownUrl(entry.url)}${entry.other_deployment ? ' (other deployment)' : ''}`;
+  `${entry.url === null ? '-' : maskUrl(entry.url)}${entry.other_deployment ? ' (other deployment)' : ''}`;
 
 /** Entries for another deployment are listed, marked, and said to be: commands that act on "the" entry use the current one. */
 export function sayOtherDeployments(ctx: Context, entries: ListedEntry[]): void {
@@ -207,7 +213,7 @@ export async function runMcpList(ctx: Context, options: McpListOptions): Promise
   const { entries, warnings } = await findServiceEntries(ctx, options);
   for (const warning of warnings) ctx.out.warn(warning);
   if (ctx.globals.json) {
-    ctx.out.jsonResult(entries);
+    ctx.out.jsonResult(entries.map(shownEntry));
     return;
   }
   if (entries.length === 0) {

@@ -14,6 +14,7 @@ import { entryDocumentText, entryDocumentValue } from '../mcp/render/document.js
 import { genericServersKey } from '../mcp/render/generic.js';
 import { genericFileFormat, renderEntry, type Target } from '../mcp/clients/render-entry.js';
 import type { EntryRequest, FileFormat, RenderedEntry } from '../mcp/types.js';
+import { maskEntry } from '../secrets/mask-entry.js';
 
 function singleTarget(options: McpEntryOptions, command: string): Target {
   const targets = targetsOf(options);
@@ -99,7 +100,11 @@ export async function runMcpCommand(ctx: Context, options: McpEntryOptions): Pro
   const { request, rendered } = await prepare(ctx, options, 'command');
   if (!('client' in request.target))
     throw usageError('svcctl mcp command needs --client <id> (a generic --format has no command)');
-  const result = clientCommand(getClient(request.target.client), request, rendered);
+  // Built from the masked entry unless asked: a URL's token or an argument's password would be in the line.
+  const shownEntry = options.showSecrets
+    ? rendered
+    : { ...rendered, value: maskEntry(rendered.value, ctx.secrets) as typeof rendered.value };
+  const result = clientCommand(getClient(request.target.client), request, shownEntry);
   const shown = { secret: options.showSecrets === true };
   if (ctx.globals.json) {
     ctx.out.jsonResult(

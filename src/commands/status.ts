@@ -13,7 +13,7 @@ import { relativeTime } from '../auth/jwt.js';
 import { probeDeployment, PROBE_MS, type Reachability } from '../http/reachable.js';
 import { exitWith, ExitCode, isCliError } from '../core/errors.js';
 import { readSetting } from '../config/settings.js';
-import { findServiceEntries, sayOtherDeployments, urlCell, type ListedEntry } from './mcp-list.js';
+import { findServiceEntries, sayOtherDeployments, shownEntry, urlCell, type ListedEntry } from './mcp-list.js';
 
 export interface StatusOptions {
   check?: boolean;
@@ -94,7 +94,7 @@ export async function runStatus(ctx: Context, options: StatusOptions): Promise<v
   if (options.check)
     for (const entry of status.clients) entry.check = await checkEntry(ctx, entry, options.trustProject);
   for (const warning of warnings) ctx.out.warn(warning);
-  if (ctx.globals.json) ctx.out.jsonResult(status);
+  if (ctx.globals.json) ctx.out.jsonResult({ ...status, clients: status.clients.map(shownEntry) });
   else printStatus(ctx, status);
   if (status.clients.some((entry) => entry.check && !entry.check.ok)) throw exitWith(ExitCode.CheckFailed);
 }

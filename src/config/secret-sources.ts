@@ -7,6 +7,7 @@ import type { SettingName } from '../core/constants.js';
 import type { Context } from '../core/context.js';
 import { usageError } from '../core/errors.js';
 import type { Output } from '../core/output.js';
+import type { KnownSecrets } from '../secrets/known-secrets.js';
 import { describeSource, readSetting } from './settings.js';
 import { fileReadError, readAll } from '../fs/read-input.js';
 
@@ -53,11 +54,17 @@ export function checkHeaderSafe(secret: ResolvedSecret, what: string): void {
   );
 }
 
-/** `path` as the user gave it (messages name it so), read relative to `cwd`. */
-export async function readSecretFile(path: string, what: string, flag: string, cwd: string): Promise<string> {
-  let text: string;
+/** `path` as the user gave it (messages name it so), read relative to `cwd`, unless read before the arguments were parsed. */
+export async function readSecretFile(
+  path: string,
+  what: string,
+  flag: string,
+  cwd: string,
+  known?: KnownSecrets,
+): Promise<string> {
+  let text = known?.fileText(resolve(cwd, path));
   try {
-    text = await fs.readFile(resolve(cwd, path), 'utf8');
+    text ??= await fs.readFile(resolve(cwd, path), 'utf8');
   } catch (error) {
     throw fileReadError(path, error, flag);
   }
@@ -96,7 +103,7 @@ export async function resolveSecretWithSource(
 ): Promise<ResolvedSecret | undefined> {
   const { file } = request;
   if (file?.path !== undefined) {
-    const value = ctx.secrets.add(await readSecretFile(file.path, request.what, file.flag, ctx.cwd));
+    const value = ctx.secrets.add(await readSecretFile(file.path, request.what, file.flag, ctx.cwd, ctx.secrets));
     ctx.out.debug(`${request.what} from ${file.flag}`);
     warnSurroundingWhitespace(value, `the ${request.what} in ${file.path}`, ctx.out);
     return { value, source: { kind: 'file', path: file.path, flag: file.flag } };

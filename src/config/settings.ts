@@ -1,7 +1,7 @@
 // Every SERVICE_* variable has a legacy SVC_* twin: the current name wins, a flag over both; empty counts as unset.
 import { ENV_PREFIX, LEGACY_ENV_PREFIX, type SettingName } from '../core/constants.js';
 import { usageError } from '../core/errors.js';
-import { hideUrlPasswords } from '../secrets/redaction.js';
+import { maskUrl } from '../secrets/mask-entry.js';
 
 export interface Setting {
   value: string;
@@ -42,11 +42,7 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 // A hand-edited config.toml or a pasted URL may carry a token in the query or the fragment.
-export function shownUrl(raw: string): string {
-  return hideUrlPasswords(raw)
-    .replace(/([?&;][^=&#;\s]*=)[^&#;\s]+/g, '$1***')
-    .replace(/#\S+/, '#***');
-}
+export const shownUrl = maskUrl;
 
 export interface BaseUrl {
   url: string;
@@ -112,3 +108,7 @@ const SECRET_VARIABLES = new Set(SECRET_SETTINGS.flatMap((name) => [ENV_PREFIX +
 
 /** Whether a variable holds one of svcctl's own secrets (upper-cased: Windows names ignore case). */
 export const isServiceSecretVariable = (name: string): boolean => SECRET_VARIABLES.has(name.toUpperCase());
+
+/** The values of svcctl's own secret variables that are set. */
+export const serviceSecretVariables = (env: NodeJS.ProcessEnv): string[] =>
+  [...SECRET_VARIABLES].flatMap((name) => (env[name] ? [env[name]] : []));

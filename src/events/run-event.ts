@@ -1,5 +1,6 @@
-// Arguments appear only with --show-args: they may hold secrets.
+// Arguments appear only with --show-args, masked by value, by flag name and by URL password: they may hold secrets.
 import { MIN_SECRET_LENGTH, type Redactor } from '../secrets/redaction.js';
+import { maskArgs } from '../secrets/mask-entry.js';
 import { isSecretName } from '../secrets/secret-names.js';
 import type { RunOutcome } from './run-process.js';
 
@@ -60,13 +61,14 @@ export function runEvent(
   limitSeconds?: number,
 ) {
   const failure = failed(outcome);
-  const name = options.command;
+  // The event is sent as built, unlike a message: what it holds of the command line is masked here.
+  const [name, ...args] = maskArgs([options.command, ...options.args]).map((word) => options.redactor.redact(word));
   const labels: Record<string, string> = {
     exit_code: String(exitCode),
     duration_ms: String(Math.round(outcome.durationMs)),
     host: options.host,
     user: options.user,
-    command: options.showArgs ? [name, ...options.args].join(' ') : name,
+    command: options.showArgs ? [name, ...args].join(' ') : name!,
   };
   if (outcome.signal) labels.signal = outcome.signal;
   if (outcome.timedOut) labels.timed_out = 'true';

@@ -1,9 +1,15 @@
-const SECRET_WORD = /password|passwd|passphrase|token|secret|authorization|credential|api[_-]?key|private[_-]?key/i;
-/** Short words that make a name secret only as a whole segment (--pass, x-auth, API_KEY; not --bypass, --author). */
+// The one rule for names (variables, flags, headers, JSON keys, query keys): docs/security.md ("Secret names").
+const SECRET_WORD =
+  /password|passwd|passphrase|token|secret|authorization|credential|cookie|api[_-]?key|private[_-]?key/i;
+/** Short words that make a name secret only as a whole segment (--pass, x-auth, API_KEY, MYSQL_PWD; not --bypass, --author). */
 const SECRET_SEGMENT = /(?:^|[-_.\s])(?:pass|pwd|pw|key|auth)(?:[-_.\s]|$)/i;
+/** The shell's working folders (POSIX sh sets both): a path, never a password. */
+const WORKING_FOLDER = /^(?:OLD)?PWD$/;
 
 export function isSecretName(name: string): boolean {
-  return SECRET_WORD.test(name) || SECRET_SEGMENT.test(name);
+  if (WORKING_FOLDER.test(name)) return false;
+  // accessKey, xAuth: a camelCase word is a segment too.
+  return SECRET_WORD.test(name) || SECRET_SEGMENT.test(name.replace(/([a-z0-9])([A-Z])/g, '$1_$2'));
 }
 
 // ${SVCCTL_LITERAL_DOLLAR:-$}{VAR} is how proxy args escape ${VAR} (src/mcp/render/values.ts): a reference too.

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { canPrompt, type Context } from '../../core/context.js';
 import { CLI_NAME } from '../../core/constants.js';
 import type { Redactor } from '../../secrets/redaction.js';
+import { maskArgs, maskText, maskUrl } from '../../secrets/mask-entry.js';
 import { commandLine } from '../service-entries.js';
 import { allClients, CLIENTS } from '../clients/table.js';
 import type { ClientEnv, ClientId, ClientSpec } from '../types.js';
@@ -65,7 +66,9 @@ function actions(located: LocatedEntry, plan: EntryPlan): string[] {
   const entry = located.value as Record<string, unknown>;
   const done: string[] = [];
   if (plan.mode !== 'remote' && (plan.mode === 'local' || plan.svcctl)) {
-    const line = (commandLine(entry) ?? []).map(shellWord).join(' ');
+    const line = maskArgs(commandLine(entry) ?? [])
+      .map(shellWord)
+      .join(' ');
     const names = [...Object.keys(plan.command.env), ...plan.command.forwarded];
     done.push(
       `start \`${line}\` with PATH, HOME and the other basic variables${names.length > 0 ? ` and ${[...new Set(names)].sort().join(', ')}` : ''}`,
@@ -75,13 +78,13 @@ function actions(located: LocatedEntry, plan: EntryPlan): string[] {
     const field = plan.http.headersCommand.spec.field;
     const added = Object.keys(plan.http.headersCommand.spec.env);
     done.push(
-      `run its ${field} \`${String(entry[field])}\` through a shell with your whole environment${added.length > 0 ? ` and ${added.join(', ')}` : ''}`,
+      `run its ${field} \`${maskText(String(entry[field]))}\` through a shell with your whole environment${added.length > 0 ? ` and ${added.join(', ')}` : ''}`,
     );
   }
   const http = plan.mode === 'local' || (plan.mode === 'proxy' && plan.svcctl) ? undefined : plan.http;
   if (http !== undefined) {
     const headers = Object.keys(http.headers);
-    done.push(`connect to ${http.url}${headers.length > 0 ? ` sending ${headers.join(', ')}` : ''}`);
+    done.push(`connect to ${maskUrl(http.url)}${headers.length > 0 ? ` sending ${headers.join(', ')}` : ''}`);
   }
   return done;
 }

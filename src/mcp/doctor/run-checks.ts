@@ -2,6 +2,7 @@
 import type { Context } from '../../core/context.js';
 import { plainHttpRefusal } from '../../config/plain-http.js';
 import { createRedactor, type Redactor } from '../../secrets/redaction.js';
+import { maskText } from '../../secrets/mask-entry.js';
 import { describeStale } from '../clients/versions.js';
 import { CLIENTS } from '../clients/table.js';
 import { modeOf, SVCCTL_HELPER } from '../service-entries.js';
@@ -263,8 +264,8 @@ export async function runChecks(
   );
   const shown = checks.map((check) => ({
     ...check,
-    detail: redactor.redact(check.detail),
-    fix: check.fix === null ? null : redactor.redact(check.fix),
+    detail: maskText(redactor.redact(check.detail)),
+    fix: check.fix === null ? null : maskText(redactor.redact(check.fix)),
   }));
   return report({ ...base, mode: plan.mode }, shown);
 }

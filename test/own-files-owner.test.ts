@@ -92,6 +92,15 @@ describe('config.toml and its folder', () => {
     const result = await loginWithDefault(h);
     assertStopped(result, /config\.toml can be written by other users \(mode 0666\)/);
     assert.match(result.stderr, new RegExp(`chmod 600 '${h.config}'`));
+    const server = await startLoginServer();
+    try {
+      const args = ['login', '--save', '--base-url', server.baseUrl, '--email', EMAIL, '--password-stdin'];
+      const save = await runCli(args, { home: h.home, input: PASSWORD });
+      assertStopped({ ...save, sent: server.requests.length }, /config\.toml can be written by other users/);
+      assert.deepEqual(await readdir(h.folder), ['config.toml'], 'no token saved');
+    } finally {
+      await server.close();
+    }
   });
 
   it('a folder others can write: nothing read, and an edit leaves no file in it', async () => {

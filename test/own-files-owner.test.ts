@@ -160,6 +160,22 @@ describe('credentials.json', () => {
     }
   });
 
+  it('planted with the only saved login, it does not choose where the password goes', { skip: notRoot }, async () => {
+    const server = await startLoginServer();
+    try {
+      const home = await tempDir('svcctl-own-owner-');
+      const folder = join(home, '.config', 'svcctl');
+      await mkdir(folder, { recursive: true, mode: 0o700 });
+      await writeFile(join(folder, 'credentials.json'), credentialsFor(server.baseUrl));
+      await chmod(join(folder, 'credentials.json'), 0o666);
+      await chown(join(folder, 'credentials.json'), NOBODY, NOBODY);
+      const result = await runCli(['login', '--email', EMAIL, '--password-stdin'], { home, input: PASSWORD });
+      assertStopped({ ...result, sent: server.requests.length }, /credentials\.json belongs to another user/);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a credentials file of yours that others can write is refused; one they can only read is a warning', async () => {
     const h = await homeWithConfig('https://acme.example.com/api');
     await writeFile(h.credentials, credentialsFor('https://acme.example.com/api'), { mode: 0o600 });

@@ -10,7 +10,7 @@ import { refusalFor } from '../fs/no-follow.js';
 import { fileReadReason } from '../fs/reasons.js';
 import { updateSafely } from '../fs/safe-write.js';
 import { editDeploymentsText } from './deployments-edit.js';
-import { checkConfigFile, checkConfigFolder, type OwnFilesContext } from './own-files-trust.js';
+import { checkConfigFile, checkConfigFolder, NotYoursAlone, type OwnFilesContext } from './own-files-trust.js';
 import { parseDeployments, type DeploymentsFile, type ParsedDeployments } from './deployments-shape.js';
 import { parseBaseUrl } from './settings.js';
 
@@ -161,7 +161,11 @@ export async function pickDeployment(
       source: `the only deployment of ${deploymentsPath(ctx)}`,
     };
   if (file.deployments.length > 1) return { kind: 'ambiguous', names: file.deployments.map((d) => d.name) };
-  const logins = await savedLogins().catch(() => []);
+  // A planted credentials file would otherwise pick the deployment its one login names.
+  const logins = await savedLogins().catch((error: unknown) => {
+    if (error instanceof NotYoursAlone) throw error;
+    return [];
+  });
   if (logins.length === 1) {
     const baseUrl = parseBaseUrl(logins[0]!, 'the saved login').url;
     return { kind: 'picked', deployment: { name: nameFor(baseUrl), baseUrl }, source: 'the only saved login' };

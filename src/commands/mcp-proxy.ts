@@ -18,7 +18,7 @@ import type { Context } from '../core/context.js';
 import { optionalBaseUrl, resolveBaseUrl, resolveMcpUrl } from '../config/base-url.js';
 import { usageError } from '../core/errors.js';
 import { envName } from '../config/settings.js';
-import { loopbackDirect } from '../http/loopback-fetch.js';
+import { loopbackDirect } from '../http/proxy-env.js';
 import { authFetch } from '../mcp/proxy/auth-fetch.js';
 import { runBridge } from '../mcp/proxy/bridge.js';
 import { bearerSource, passwordSource, type CredentialSource } from '../mcp/proxy/credentials.js';

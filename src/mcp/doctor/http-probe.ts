@@ -4,7 +4,7 @@
 import { HEADER_AUTHORIZATION } from '../../core/constants.js';
 import { cappedFetch } from '../../http/capped-fetch.js';
 import { deadlineFetch } from '../../http/deadline-fetch.js';
-import { loopbackDirect } from '../../http/loopback-fetch.js';
+import { loopbackDirect } from '../../http/proxy-env.js';
 import { describeNetworkError } from '../../http/network-errors.js';
 import { shorten } from '../../http/redact.js';
 import type { Redactor } from '../../secrets/redaction.js';

@@ -9,7 +9,7 @@ import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, test } from 'node:test';
 import { runCli, secretsIn } from './helpers/cli.js';
-import { startForwardProxy, startHttpsLogin } from './helpers/login-network.js';
+import { PROXIED_NAME, startForwardProxy, startHttpsLogin } from './helpers/login-network.js';
 import { EMAIL, PASSWORD, startLoginServer } from './helpers/login-server.js';
 import { startRecordingServer, type Responder } from './helpers/recording-server.js';
 
@@ -128,16 +128,16 @@ test('an untrusted TLS certificate is exit 6 naming the problem and NODE_EXTRA_C
   assert.match(untrusted.stderr, /NODE_EXTRA_CA_CERTS/);
 });
 
-test('HTTP_PROXY carries the login to a plain http deployment', async () => {
+test('HTTP_PROXY carries the login to a plain http deployment that is not loopback', async () => {
   const server = await startLoginServer();
   closers.push(server.close);
   const proxy = await startForwardProxy();
   closers.push(proxy.close);
-  const result = await runCli(['login'], {
-    env: { SERVICE_BASE_URL: server.baseUrl, HTTP_PROXY: proxy.url, ...creds },
+  const port = new URL(server.baseUrl).port;
+  const result = await runCli(['login', '--allow-http'], {
+    env: { SERVICE_BASE_URL: `http://${PROXIED_NAME}:${port}/api`, HTTP_PROXY: proxy.url, ...creds },
   });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stdout, `${server.issued.at(-1)}\n`);
-  assert.equal(proxy.seen.length, 1);
-  assert.match(proxy.seen[0]!, /127\.0\.0\.1:\d+/);
+  assert.deepEqual(proxy.seen, [`CONNECT ${PROXIED_NAME}:${port}`]);
 });

@@ -80,7 +80,7 @@ async function modeChecks(
     const blocked = blocker(resolver, unexpanded, who);
     if (blocked) return [blocked];
     const { probeHttpServer } = await import('./http-probe.js');
-    return probeHttpServer(plan.http, { timeoutMs, redactor });
+    return probeHttpServer(plan.http, { timeoutMs, redactor, env: runtime.env });
   }
   const checks = [await checkNode(runtime), await checkRunner(plan.command, runtime)];
   const blocked = blocker(resolver, unexpanded, who);
@@ -122,7 +122,12 @@ async function modeChecks(
   const { probeHttpServer } = await import('./http-probe.js');
   return [
     ...checks,
-    ...(await probeHttpServer(plan.http, { timeoutMs, redactor, note: 'checked the URL the proxy forwards to' })),
+    ...(await probeHttpServer(plan.http, {
+      timeoutMs,
+      redactor,
+      env: runtime.env,
+      note: 'checked the URL the proxy forwards to',
+    })),
   ];
 }
 

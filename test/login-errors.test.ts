@@ -80,14 +80,14 @@ test('a 2xx without access_token is exit 6 with the body shortened; secret-looki
   assert.ok(result.stderr.length < 1000, 'the body is shortened');
 });
 
-test('a 2xx body that is not JSON is exit 6 with the body shortened', async () => {
+test('a 2xx HTML page is exit 6, shown as its words shortened (no markup)', async () => {
   const { result } = await loginAgainst(() => ({
     status: 200,
     headers: { 'content-type': 'text/html' },
     body: `<html><body>Sign in ${'y'.repeat(1000)}</body></html>`,
   }));
   assert.equal(result.code, 6);
-  assert.match(result.stderr, /is not JSON: <html><body>Sign in y+… \(\d+ more characters\)/);
+  assert.match(result.stderr, /is not JSON: an HTML page without a title: "Sign in y{71}… \(\d+ more characters\)"\n/);
 });
 
 test('5xx and 429 are exit 6 with the service message', async () => {

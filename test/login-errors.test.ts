@@ -87,7 +87,7 @@ test('a 2xx HTML page is exit 6, shown as its words shortened (no markup)', asyn
     body: `<html><body>Sign in ${'y'.repeat(1000)}</body></html>`,
   }));
   assert.equal(result.code, 6);
-  assert.match(result.stderr, /is not JSON: an HTML page without a title: "Sign in y{71}… \(\d+ more characters\)"\n/);
+  assert.match(result.stderr, /is not JSON: an HTML page without a title: "Sign in y{72}… \(928 more characters\)"\n/);
 });
 
 test('5xx and 429 are exit 6 with the service message', async () => {

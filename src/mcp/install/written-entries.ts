@@ -69,8 +69,11 @@ function parse(text: string): WrittenRecord {
   }
 }
 
-/** Ours alone: not a link, one name, our uid, and neither it nor its folder writable by group or others. */
-async function trustworthy(path: string, uid: number | undefined): Promise<boolean | 'absent'> {
+/**
+ * A record of svcctl's state is believed only when it is ours alone: not a link, one name, our uid, and neither it
+ * nor its folder writable by group or others. 'absent' when there is none yet (it may then be created).
+ */
+export async function ownStateFile(path: string, uid: number | undefined): Promise<boolean | 'absent'> {
   const folder = await lstat(dirname(path)).catch(() => undefined);
   if (folder === undefined) return 'absent';
   if (!folder.isDirectory() || (uid !== undefined && (folder.uid !== uid || (folder.mode & 0o022) !== 0))) return false;
@@ -82,7 +85,7 @@ async function trustworthy(path: string, uid: number | undefined): Promise<boole
 
 async function readRecord(ctx: Context): Promise<WrittenRecord> {
   const path = writtenEntriesPath(ctx);
-  if ((await trustworthy(path, ctx.uid)) !== true) return { version: 1, entries: [] };
+  if ((await ownStateFile(path, ctx.uid)) !== true) return { version: 1, entries: [] };
   const snapshot = await readSnapshot(path).catch(() => undefined);
   return parse(snapshot?.exists ? snapshot.text : '');
 }
@@ -90,7 +93,7 @@ async function readRecord(ctx: Context): Promise<WrittenRecord> {
 async function changeRecord(ctx: Context, change: (entries: WrittenEntry[]) => WrittenEntry[]): Promise<void> {
   const path = writtenEntriesPath(ctx);
   // A link or someone else's file is not written through: the write is then not recorded (the entry is asked about).
-  if ((await trustworthy(path, ctx.uid)) === false) return;
+  if ((await ownStateFile(path, ctx.uid)) === false) return;
   await updateSafely(
     path,
     (snapshot) => {

@@ -144,8 +144,12 @@ export async function applyChanges(
     try {
       const result = await writeChange(ctx, change, options);
       if (result.written && change.plan.status === 'created') await remember(ctx, change.plan.target.file);
+      // Recorded while the read-back waits; again if the read-back had to write the change a second time.
+      const written = change.plan;
+      const recorded = result.written ? recordWrite(ctx, written) : undefined;
       if (change.confirm && change.reapply) await confirmWritten(ctx, change, options);
-      if (result.written) await recordWrite(ctx, change);
+      await recorded;
+      if (result.written && change.plan !== written) await recordWrite(ctx, change.plan);
       if (result.written) ctx.out.success(describeChange(change, false));
       else ctx.out.info(describeChange(change, false));
       if (result.backupPath) ctx.out.info(`  backup: ${result.backupPath}`);
@@ -172,9 +176,9 @@ async function remember(ctx: Context, file: string): Promise<void> {
 }
 
 /** Not recorded, the entry is only asked about by doctor: a state folder that cannot be written fails no write. */
-async function recordWrite(ctx: Context, change: PlannedChange): Promise<void> {
+async function recordWrite(ctx: Context, plan: FilePlan): Promise<void> {
+  const { target, before, after, status } = plan;
   const { recordEntryWrite } = await import('./written-entries.js');
-  const { target, before, after, status } = change.plan;
   try {
     const value =
       status === 'removed'

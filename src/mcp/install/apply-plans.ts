@@ -186,7 +186,7 @@ async function recordWrite(ctx: Context, plan: FilePlan): Promise<void> {
         : openDocument(target.format, after, target.file, target.client).get(target.entryPath);
     await recordEntryWrite(ctx, { file: target.file, entryPath: target.entryPath, value, before, after });
   } catch {
-    // see above
+    // The write itself succeeded; doctor asks about the entry as it would about a project's.
   }
 }
 

@@ -10,6 +10,7 @@ import type { Context } from '../../core/context.js';
 import { lockForWriting, readSnapshot, unchangedSince, updateSafely } from '../../fs/safe-write.js';
 import { sameValue } from '../files/config-document.js';
 import { checkTarget, newFileStart, openDocument, textWithoutEntry, type FileTarget } from './install-plan.js';
+import { ownStateFile } from './written-entries.js';
 
 interface CreatedFiles {
   version: 1;
@@ -29,14 +30,8 @@ function parse(text: string): CreatedFiles {
   return { version: 1, files: [] };
 }
 
-async function ownRecord(path: string, uid: number | undefined): Promise<boolean> {
-  try {
-    const info = await lstat(path);
-    return info.isFile() && info.nlink === 1 && (uid === undefined || info.uid === uid);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT';
-  }
-}
+const ownRecord = async (path: string, uid: number | undefined): Promise<boolean> =>
+  (await ownStateFile(path, uid)) !== false;
 
 async function readRecord(ctx: Context): Promise<CreatedFiles> {
   const path = createdFilesPath(ctx);

@@ -95,7 +95,10 @@ describe('mcp install --mode remote (or proxy) without --auth', () => {
     const run = await runCliInProcess(install, { home, env: ENV });
     assert.equal(run.code, 0, run.stderr);
     assert.doesNotMatch(run.stderr, AUTH_QUESTION);
-    assert.match(run.stderr, /warning: Auth: password headers \(no --auth given, and svcctl holds no unexpired login for https:\/\/acme\.example\.com\/api\)/);
+    assert.match(
+      run.stderr,
+      /warning: Auth: password headers \(no --auth given, and svcctl holds no unexpired login for https:\/\/acme\.example\.com\/api\)/,
+    );
   });
 
   it('--mode proxy gets the same question: Enter writes a helper entry, not the password in mcp-remote headers', async () => {

@@ -101,7 +101,10 @@ describe('mcp install --mode remote without --auth: one default on and off a ter
       const run = await atTerminalWithin(REMOTE, home, [[AUTH_QUESTION, ENTER]]);
       assert.equal(run.code, 0, run.screen);
       check(await entryOf(home));
-      assert.match(run.screen, new RegExp(`default: ${expected === 'password headers' ? 'password headers' : 'the token helper'}`));
+      assert.match(
+        run.screen,
+        new RegExp(`default: ${expected === 'password headers' ? 'password headers' : 'the token helper'}`),
+      );
     });
   }
 

@@ -43,7 +43,10 @@ export async function defaultAuth(ctx: Context, targets: Target[], options: McpE
     return { choice: 'password', why: 'a --format file cannot run the svcctl token helper' };
   // A project's file is shared (committed): a helper entry names this machine's svcctl and this user's login.
   if (targets.some((target) => scopeFor(target, options) === 'project'))
-    return { choice: 'password', why: "a project's file is shared, and a token-helper entry runs this machine's svcctl" };
+    return {
+      choice: 'password',
+      why: "a project's file is shared, and a token-helper entry runs this machine's svcctl",
+    };
   const baseUrl = optionalBaseUrl(ctx);
   if (baseUrl === undefined)
     return { choice: 'password', why: 'no base URL is known, so svcctl holds no login for the entry to use' };

@@ -6,7 +6,7 @@
  * at all in a token-helper entry (`svcctl --base-url <url> mcp proxy` for Cursor, which has no headers command).
  */
 import assert from 'node:assert/strict';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCliInProcess } from './helpers/cli-in-process.js';
@@ -117,6 +117,17 @@ describe('mcp install --mode remote without --auth: one default on and off a ter
     const entry = JSON.parse(await readFile(join(project, '.cursor', 'mcp.json'), 'utf8')).mcpServers.service;
     assertPasswordHeaders(entry);
     assert.match(run.stderr, /no --auth given, and a project's file is shared/);
+  });
+
+  it('a different entry at a terminal with -q: no question, nothing written, exit 7 as off a terminal', async () => {
+    const home = await homeWith('none');
+    const other = '{ "mcpServers": { "service": { "url": "https://other.example/mcp" } } }\n';
+    await mkdir(join(home, '.cursor'));
+    await writeFile(join(home, '.cursor', 'mcp.json'), other);
+    const run = await atTerminalWithin([...REMOTE, '--auth', 'password', '-q'], home);
+    assert.equal(run.code, 7, run.screen);
+    assert.doesNotMatch(run.screen, /Replace the existing/);
+    assert.equal(await readFile(join(home, '.cursor', 'mcp.json'), 'utf8'), other);
   });
 
   it('--no-input at a terminal asks nothing either', async () => {

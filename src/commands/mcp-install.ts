@@ -5,7 +5,6 @@
  * --force (or a "yes" on a terminal), stops the run before anything is written.
  */
 import type { Context } from '../core/context.js';
-import { canPrompt } from '../core/context.js';
 import type { AuthDefault } from '../mcp/install/default-auth.js';
 import { exitWith, ExitCode, usageError } from '../core/errors.js';
 import { applyChanges, diffOf, planAll, showDryRun, type PlannedChange } from '../mcp/install/apply-plans.js';
@@ -21,7 +20,7 @@ import {
 } from '../mcp/install/entry-request.js';
 import { fileTargetOf, planInstall } from '../mcp/install/install-plan.js';
 import { movedNote, removalsElsewhere } from '../mcp/install/stale-entries.js';
-import { chooseAuth, chooseClients, chooseModeAndAuth } from '../mcp/install/interactive-choice.js';
+import { chooseAuth, chooseClients, chooseModeAndAuth, mayOffer } from '../mcp/install/interactive-choice.js';
 import { resolveLiterals } from '../mcp/install/literal-values.js';
 import { checkLiteralsInRepository } from '../mcp/install/literal-in-repo.js';
 import { renderEntry, type Target } from '../mcp/clients/render-entry.js';
@@ -94,11 +93,12 @@ function secretValues(request: EntryRequest): string[] {
   );
 }
 
-/** Differing entries: replaced after a "yes" on a terminal; otherwise exit 7 with the diff. */
+/** Differing entries: replaced after a "yes" on a terminal (without -q); otherwise exit 7 with the diff. */
 async function settleConflicts(ctx: Context, changes: PlannedChange[], options: McpInstallOptions): Promise<void> {
   const conflicts = changes.filter((change) => change.plan.status === 'conflict');
   if (conflicts.length === 0 || options.dryRun) return;
-  const ask = canPrompt(ctx);
+  // Replacing is an offer to change what --force left open: not with -q, which answers as a script would.
+  const ask = mayOffer(ctx);
   for (const change of conflicts) {
     ctx.out.warn(
       `${change.plan.target.label}: ${change.plan.target.file} already has a different '${change.name}' entry`,

@@ -95,7 +95,7 @@ describe('event run', () => {
       env: { ...env(), SERVICE_BASE_URL: 'http://127.0.0.1:9/api' },
     });
     assert.equal(result.code, 4);
-    assert.match(result.stderr, /the event was not sent/);
+    assert.match(result.stderr, /event \S+ failed, not sent/);
   });
 
   it('--dry-run prints the event and sends nothing', async () => {

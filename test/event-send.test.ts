@@ -112,7 +112,8 @@ describe('event send', () => {
       assert.equal(body.event.payload, '{"severity":"warning","labels":{"host":"db-2"}}');
       assert.equal(server.requests[0]!.headers['x-hub-signature-256'], undefined, 'no signature without a secret');
       const printed = JSON.parse(result.stdout);
-      assert.deepEqual(Object.keys(printed), ['id', 'status', 'attempts', 'response']);
+      assert.deepEqual(Object.keys(printed), ['id', 'outcome', 'status', 'attempts', 'response']);
+      assert.equal(printed.outcome, 'sent');
       assert.equal(printed.id, body.event.id);
       assert.equal(printed.status, 202);
       assert.equal(printed.attempts, 1);

@@ -49,7 +49,8 @@ describe('event send --spool and event flush', () => {
       assert.equal(sent.code, 0, sent.stderr);
       assert.match(sent.stderr, /spooled/);
       const answer = JSON.parse(sent.stdout);
-      assert.equal(answer.status, 'spooled');
+      assert.equal(answer.outcome, 'spooled');
+      assert.equal(answer.status, 503);
       assert.deepEqual(await files(kept), [`${answer.id}.json`]);
       assert.equal((await stat(spool)).mode & 0o777, 0o700);
       assert.equal((await stat(kept)).mode & 0o777, 0o700);
@@ -166,11 +167,19 @@ describe('event send --spool and event flush', () => {
       ];
       const result = await runCli(args, { env, home, input: lines });
       assert.equal(result.code, 9, result.stderr);
-      const statuses = result.stdout
+      const printed = result.stdout
         .trim()
         .split('\n')
-        .map((l) => JSON.parse(l).status);
-      assert.deepEqual(statuses, [202, 'spooled', 400, 'spooled', 202]);
+        .map((l) => JSON.parse(l));
+      // `outcome` says what became of each line; `status` stays the HTTP status the service answered.
+      assert.deepEqual(
+        printed.map((l) => l.outcome),
+        ['sent', 'spooled', 'rejected', 'spooled', 'sent'],
+      );
+      assert.deepEqual(
+        printed.map((l) => l.status),
+        [202, 503, 400, 503, 202],
+      );
       const folder = spoolFolderFor(spool, server.baseUrl);
       const kept = await Promise.all((await files(folder)).map(async (n) => titleOf(await readFile(join(folder, n)))));
       assert.deepEqual(kept.sort(), ['down 2', 'down 4']);

@@ -36,7 +36,7 @@ describe('defaults and advice', () => {
     assert.equal(install.code, 0, install.stderr);
     assert.match(
       install.stderr,
-      /Auth: password headers \(no --auth given\): the client sends the email and password with every request/,
+      /Auth: password headers \(no --auth given, and svcctl holds no unexpired login for .*\): the client sends the email and password with every request/,
     );
   });
 

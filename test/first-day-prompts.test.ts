@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCliInProcess } from './helpers/cli-in-process.js';
 import { CTRL_C, DOWN, ENTER, runAtTerminal } from './helpers/fake-terminal.js';
+import { saveToken } from './helpers/saved-token.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 const BASE = 'https://acme.example.com/api';
@@ -21,13 +22,19 @@ const entryOf = async (home: string): Promise<Record<string, unknown>> =>
 
 describe('mcp install --mode remote (or proxy) without --auth', () => {
   const install = ['mcp', 'install', '--client', 'cursor', '--mode', 'remote'];
-
-  it('on a terminal asks, the token helper first and the default; Enter writes a helper entry', async () => {
+  // With a login saved the token helper is the default (mcp-install-defaults.test.ts has the others).
+  const loggedIn = async (): Promise<string> => {
     const home = await tempDir('svcctl-prompts-');
+    await saveToken(home, BASE, 'tok-prompts-1');
+    return home;
+  };
+
+  it('logged in, on a terminal asks, the token helper first and the default; Enter writes a helper entry', async () => {
+    const home = await loggedIn();
     const run = await runAtTerminal(install, { home, env: ENV, answers: [[AUTH_QUESTION, ENTER]] });
     assert.equal(run.code, 0, run.screen);
     const lines = run.screen.split('\n');
-    const first = lines.findIndex((line) => /token helper/.test(line));
+    const first = lines.findIndex((line) => /token helper —/.test(line));
     const second = lines.findIndex((line) => /access token from svcctl login/.test(line));
     const third = lines.findIndex((line) => /sends your account password with every request/.test(line));
     assert.ok(first > 0 && first < second && second < third, run.screen);
@@ -40,7 +47,7 @@ describe('mcp install --mode remote (or proxy) without --auth', () => {
   });
 
   it('the third choice writes the email and password headers', async () => {
-    const home = await tempDir('svcctl-prompts-');
+    const home = await loggedIn();
     const run = await runAtTerminal(install, { home, env: ENV, answers: [[AUTH_QUESTION, `${DOWN}${DOWN}${ENTER}`]] });
     assert.equal(run.code, 0, run.screen);
     const headers = (await entryOf(home)).headers as Record<string, string>;
@@ -54,20 +61,21 @@ describe('mcp install --mode remote (or proxy) without --auth', () => {
     assert.ok(!existsSync(cursorFile(home)));
   });
 
-  it('a --format file cannot run a helper: the question starts at the access token', async () => {
-    const home = await tempDir('svcctl-prompts-');
+  it('a --format file cannot run a helper: the question starts at the access token, password headers the default', async () => {
+    const home = await loggedIn();
     const args = ['mcp', 'install', '--config', 'mcp.json', '--format', 'mcpServers', '--mode', 'remote'];
     // A --format file holds literal values: the password comes from the environment, not a second question.
     const env = { ...ENV, SERVICE_PASSWORD: 'pw-1' };
-    const run = await runAtTerminal(args, { home, env, answers: [[AUTH_QUESTION, `${DOWN}${ENTER}`]] });
+    const run = await runAtTerminal(args, { home, env, answers: [[AUTH_QUESTION, ENTER]] });
     assert.equal(run.code, 0, run.screen);
-    assert.doesNotMatch(run.screen, /token helper/);
+    assert.doesNotMatch(run.screen, /token helper —/);
+    assert.match(run.screen, /default: password headers\)/);
     const entry = JSON.parse(await readFile(join(home, 'mcp.json'), 'utf8')).mcpServers.service;
     assert.deepEqual(Object.keys(entry.headers).sort(), ['X-Service-Email', 'X-Service-Password']);
   });
 
   it('without --client, remote mode chosen at the prompt gets the same question', async () => {
-    const home = await tempDir('svcctl-prompts-');
+    const home = await loggedIn();
     await mkdir(join(home, '.cursor'));
     const run = await runAtTerminal(['mcp', 'install'], {
       home,
@@ -82,16 +90,19 @@ describe('mcp install --mode remote (or proxy) without --auth', () => {
     assert.deepEqual(((await entryOf(home)).args as string[]).slice(-2), ['mcp', 'proxy']);
   });
 
-  it('off a terminal nothing is asked and the ✓ line says which method was written', async () => {
+  it('off a terminal nothing is asked and a warning says which method was written, and why', async () => {
     const home = await tempDir('svcctl-prompts-');
     const run = await runCliInProcess(install, { home, env: ENV });
     assert.equal(run.code, 0, run.stderr);
     assert.doesNotMatch(run.stderr, AUTH_QUESTION);
-    assert.match(run.stderr, /Auth: password headers \(no --auth given\)/);
+    assert.match(
+      run.stderr,
+      /warning: Auth: password headers \(no --auth given, and svcctl holds no unexpired login for https:\/\/acme\.example\.com\/api\)/,
+    );
   });
 
   it('--mode proxy gets the same question: Enter writes a helper entry, not the password in mcp-remote headers', async () => {
-    const home = await tempDir('svcctl-prompts-');
+    const home = await loggedIn();
     const proxy = ['mcp', 'install', '--client', 'cursor', '--mode', 'proxy'];
     const run = await runAtTerminal(proxy, { home, env: ENV, answers: [[AUTH_QUESTION, ENTER]] });
     assert.equal(run.code, 0, run.screen);

@@ -97,7 +97,8 @@ describe('opencode 1 and 2', () => {
   });
 
   const REMOTE = { type: 'remote', url: 'https://acme.example.com/mcp' };
-  const install = ['mcp', 'install', '--client', 'opencode', '--mode', 'remote'];
+  // --auth given, so that the only warnings these tests can see are about opencode's versions.
+  const install = ['mcp', 'install', '--client', 'opencode', '--mode', 'remote', '--auth', 'password'];
   const seed = async (home: string, file: string, mcp: object): Promise<void> => {
     await mkdir(join(home, '.config', 'opencode'), { recursive: true });
     await writeFile(file, JSON.stringify({ model: 'x/y', mcp }, null, 2));

@@ -13,6 +13,7 @@ import { describe, it } from 'node:test';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { BIN, placeFile } from './helpers/cli.js';
 import { commandEntry, DOCTOR, neverAppears, project, SECRETS } from './helpers/project-fixtures.js';
+import { saveToken } from './helpers/saved-token.js';
 import { tempDir } from './helpers/temp-dirs.js';
 import { hasScript, shellQuote, underTerminal } from './helpers/terminal.js';
 
@@ -36,8 +37,9 @@ const AGENT_FOLDERS: Record<string, string> = {
 };
 
 describe('mcp install at a terminal', { skip, concurrency: true }, () => {
-  it('--mode remote without --auth asks on stderr (stdout gets none of it); Enter writes the token-helper entry', async () => {
+  it('--mode remote without --auth asks on stderr (stdout gets none of it); logged in, Enter writes the token-helper entry', async () => {
     const home = await tempDir('svcctl-prompts-tty-');
+    await saveToken(home, ENV.SERVICE_BASE_URL, 'tok-terminal-mcp-1');
     const session = underTerminal(
       `${svcctl} mcp install --client cursor --mode remote > stdout.txt`,
       home,

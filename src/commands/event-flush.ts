@@ -10,11 +10,12 @@ import type { Stats } from 'node:fs';
 import { EVENT_PATH } from '../core/constants.js';
 import type { Context } from '../core/context.js';
 import { resolveBaseUrl } from '../config/base-url.js';
-import { CliError, ExitCode, usageError } from '../core/errors.js';
+import { CliError, ExitCode, exitWith, usageError } from '../core/errors.js';
 import { createTransport } from '../http/transport.js';
 import { checkHeaderSafe, resolveSecret, resolveSecretWithSource } from '../config/secret-sources.js';
 import { apiUrl } from '../config/settings.js';
 import { deliverEvent, type DeliveryTarget } from '../events/deliver.js';
+import { flushKind, type FlushOutcomeKind, renderFlushOutcome } from '../events/outcome.js';
 import { claim, openForFlush, openSpool, reject, release, settle } from '../events/spool.js';
 import { type OtherTarget, otherTargets, targetSpool } from '../events/spool-targets.js';
 import type { SpoolFolder } from '../events/spool-trust.js';
@@ -112,6 +113,37 @@ async function flushOne(
   if (failure.exitCode === ExitCode.AuthRejected) throw failure;
 }
 
+interface Left {
+  kept: number;
+  dir: string;
+  baseUrl: string;
+  lastFailure?: string;
+  waiting: number;
+}
+
+/** Exit 6 for any event left behind: a cron flush does not report success while events wait. */
+function whyLeft(kind: FlushOutcomeKind, left: Left): CliError | undefined {
+  if (kind === 'kept') {
+    const why = left.lastFailure === undefined ? '' : `: ${left.lastFailure}`;
+    return new CliError(
+      ExitCode.Unavailable,
+      `${left.kept} event(s) could not be delivered and stay in ${left.dir}${why}`,
+      {
+        hint: 'run svcctl event flush again later (from cron, say); --verbose shows each event',
+      },
+    );
+  }
+  if (kind === 'left')
+    return new CliError(
+      ExitCode.Unavailable,
+      `${left.waiting} event(s) stay in ${left.dir}, not sent to ${left.baseUrl}`,
+      {
+        hint: 'they were spooled for another base URL, or by an earlier svcctl: the warnings above say how to send them',
+      },
+    );
+  return undefined;
+}
+
 export async function runEventFlush(ctx: Context, options: EventFlushOptions): Promise<void> {
   const root = openSpool(spoolTarget(ctx, options.spool ?? true) as string, ctx.uid);
   const dir = root.dir;
@@ -177,25 +209,25 @@ export async function runEventFlush(ctx: Context, options: EventFlushOptions): P
     await transport.close();
   }
   const kept = tally.kept + (queue.length - next);
-  const rejected = tally.rejected > 0 ? `, rejected ${tally.rejected} (in ${[...tally.rejectedIn].join(' and ')})` : '';
-  if (ctx.globals.json) {
-    const elsewhere = left.elsewhere.map((o) => ({ base_url: o.baseUrl ?? null, folder: o.folder, events: o.events }));
-    const counts = { flushed: tally.flushed, kept, rejected: tally.rejected, legacy: left.legacy };
-    ctx.out.jsonResult({ ...counts, spool: dir, base_url: baseUrl, elsewhere });
-  }
-  ctx.out.info(`flushed ${tally.flushed}, kept ${kept}${rejected}`);
   reportLeft(ctx, left, baseUrl, typeof options.spool === 'string' ? dir : undefined);
-  if (stop) throw stop;
-  if (kept > 0) {
-    const why = tally.lastFailure === undefined ? '' : `: ${tally.lastFailure}`;
-    throw new CliError(ExitCode.Unavailable, `${kept} event(s) could not be delivered and stay in ${dir}${why}`, {
-      hint: 'run svcctl event flush again later (from cron, say); --verbose shows each event',
-    });
-  }
-  // Exit 6 as for any event left behind: a cron flush does not report success while events wait.
-  const waiting = leftCount(left);
-  if (waiting > 0)
-    throw new CliError(ExitCode.Unavailable, `${waiting} event(s) stay in ${dir}, not sent to ${baseUrl}`, {
-      hint: 'they were spooled for another base URL, or by an earlier svcctl: the warnings above say how to send them',
-    });
+  const kind = flushKind(kept, leftCount(left), stop);
+  const code = renderFlushOutcome(
+    ctx.out,
+    {
+      kind,
+      flushed: tally.flushed,
+      kept,
+      rejected: tally.rejected,
+      rejectedIn: [...tally.rejectedIn],
+      reason: stop ?? whyLeft(kind, { kept, dir, baseUrl, lastFailure: tally.lastFailure, waiting: leftCount(left) }),
+      where: {
+        legacy: left.legacy,
+        spool: dir,
+        base_url: baseUrl,
+        elsewhere: left.elsewhere.map((o) => ({ base_url: o.baseUrl ?? null, folder: o.folder, events: o.events })),
+      },
+    },
+    { json: ctx.globals.json },
+  );
+  if (code !== ExitCode.Ok) throw exitWith(code);
 }

@@ -55,6 +55,8 @@ function commandEnv(env: NodeJS.ProcessEnv, passSecrets: boolean): NodeJS.Proces
   return Object.fromEntries(Object.entries(env).filter(([name]) => !isServiceSecretVariable(name)));
 }
 
+const SPOOL_HINT = 'give --spool to keep events the service cannot take now';
+
 function labelsOf(pairs: string[]): Record<string, string> {
   const labels: Record<string, string> = {};
   for (const pair of pairs) {
@@ -77,9 +79,6 @@ function stderrContext(ctx: Context): Context {
     colors: ctx.out.colors,
     redactor: ctx.secrets,
   });
-  // Among the job's own output, a bare event id on stderr says nothing: it is named.
-  const result = out.result.bind(out);
-  out.result = (text, options) => result(`svcctl: event sent, id ${text}`, options);
   return { ...ctx, out };
 }
 
@@ -162,15 +161,13 @@ async function sendRunEvent(ctx: Context, options: EventRunOptions, run: Run): P
       investigate: event.investigate,
       payload: JSON.stringify(event.payload),
     };
-    await runEventSend(ctx, payload, credentials);
+    // Among the job's own output a bare event id says nothing: the outcome is named ("svcctl: event <id> sent: …").
+    await runEventSend(ctx, payload, credentials, { json: ctx.globals.json, named: true, failedHint: SPOOL_HINT });
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
-    // The command's exit code stands: the event's failure is only reported.
+    // The command's exit code stands: the event's failure is only reported (by the outcome when it was delivered).
     if (!error.silent)
-      ctx.out.error(
-        `the event was not sent: ${error.message}`,
-        error.hint ?? (options.spool ? undefined : 'give --spool to keep events the service cannot take now'),
-      );
+      ctx.out.error(`the event was not sent: ${error.message}`, error.hint ?? (options.spool ? undefined : SPOOL_HINT));
   }
 }
 

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { EVENT_PATH } from '../core/constants.js';
 import type { Context } from '../core/context.js';
 import { resolveBaseUrl } from '../config/base-url.js';
-import { ExitCode, usageError } from '../core/errors.js';
+import { ExitCode, exitWith, usageError } from '../core/errors.js';
 import { describeInput, readInputBytes } from '../fs/read-input.js';
 import {
   checkHeaderSafe,
@@ -15,8 +15,9 @@ import { apiUrl, envName } from '../config/settings.js';
 import { buildFromBytes, buildFromEvent, type BuiltEvent, InvalidJson } from '../events/event-body.js';
 import { eventFromFlags, usedFlagModeOptions } from '../events/event-flags.js';
 import { deliverEvent } from '../events/deliver.js';
+import { type EventOutcome, type OutcomeForm, renderEventOutcome } from '../events/outcome.js';
 import type { TokenReference } from '../events/request-preview.js';
-import { reportWaiting, spoolFailed, spoolTarget } from './event-spool.js';
+import { settleDelivery } from './event-spool.js';
 import { deliveryTarget } from './event-send-target.js';
 import type { EventCredentials, EventSendOptions, Resolved } from './event-send-options.js';
 
@@ -97,11 +98,15 @@ export async function eventCredentials(ctx: Context, options: EventSendOptions):
   return { token, secret };
 }
 
-/** `credentials`: read already by the caller (`event run` reads them before it builds the event, to redact it). */
+/**
+ * `credentials`: read already by the caller (`event run` reads them before it builds the event, to redact it).
+ * `form`: how the outcome of one event is shown (`event run` names it on stderr); by default as `event send` does.
+ */
 export async function runEventSend(
   ctx: Context,
   options: EventSendOptions,
   credentials?: EventCredentials,
+  form: OutcomeForm = { json: ctx.globals.json },
 ): Promise<void> {
   checkCombinations(options, ctx.globals.json);
   const sending = !options.dryRun && !options.printCurl;
@@ -126,30 +131,24 @@ export async function runEventSend(
     );
   }
   if (options.ndjson) return (await import('./event-send-batch.js')).sendBatch(ctx, options, resolved);
-  return sendOne(ctx, options, resolved);
+  const code = renderEventOutcome(ctx.out, await sendOne(ctx, options, resolved), form);
+  if (code !== ExitCode.Ok) throw exitWith(code);
 }
 
+/** Delivers one event; the service's answer, or the spool, decides its outcome (nothing is printed here but retries). */
 async function sendOne(
   ctx: Context,
   options: EventSendOptions,
   { baseUrl, url, token, secret }: Resolved,
-): Promise<void> {
+): Promise<EventOutcome> {
   const built = await buildSingle(ctx, options);
   for (const warning of built.warnings) ctx.out.warn(warning);
   const target = await deliveryTarget(ctx, options, url, token!.value, secret, 1);
   // The answer of a delivered event is shown only with --json: without it, it is neither kept nor redacted.
   target.keepResponse = ctx.globals.json;
   try {
-    const { result, failure } = await deliverEvent(target, built.id, built.body);
-    const spool = spoolTarget(ctx, options.spool);
-    if (failure && spool && failure.exitCode === ExitCode.Unavailable) {
-      return await spoolFailed(ctx, { dir: spool, baseUrl }, result, failure, built.body);
-    }
-    if (ctx.globals.json) ctx.out.jsonResult(result);
-    else if (!failure) ctx.out.result(result.id);
-    if (failure) throw failure;
-    ctx.out.debug(`delivered event ${result.id}: HTTP ${result.status} after ${result.attempts} attempt(s)`);
-    if (spool) await reportWaiting(ctx, { dir: spool, baseUrl });
+    const delivery = await deliverEvent(target, built.id, built.body);
+    return await settleDelivery(ctx, options.spool, baseUrl, delivery, built.body);
   } finally {
     await target.transport.close();
   }

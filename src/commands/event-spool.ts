@@ -1,7 +1,8 @@
 /** `--spool [DIR]` of `event send` and `event run`: where the spool is, and keeping an event there. */
 import type { Context } from '../core/context.js';
-import type { CliError } from '../core/errors.js';
-import type { DeliveryResult } from '../events/deliver.js';
+import { ExitCode } from '../core/errors.js';
+import type { Delivery } from '../events/deliver.js';
+import { type EventOutcome, outcomeOf } from '../events/outcome.js';
 import { countSpooled, openSpool, spoolDirectory, spoolEvent } from '../events/spool.js';
 import { spoolFor, targetSpool } from '../events/spool-targets.js';
 import type { SpoolFolder } from '../events/spool-trust.js';
@@ -19,28 +20,34 @@ export function spoolTarget(ctx: Context, flag: string | true | undefined): stri
   return spoolDirectory(flag, ctx.env, ctx.homeDir, readSetting(ctx.env, 'SPOOL_DIR')?.value, ctx.cwd);
 }
 
-/** Keeps an event the service could not take; the command then succeeds (the event was accepted for later). */
-export async function spoolFailed(
-  ctx: Context,
-  place: SpoolPlace,
-  result: DeliveryResult,
-  failure: CliError,
-  body: Buffer,
-): Promise<void> {
-  const path = await spoolEvent(await spoolFor(openSpool(place.dir, ctx.uid), place.baseUrl), result.id, body);
-  ctx.out.warn(`${failure.message}`);
-  ctx.out.warn(
-    `event ${result.id} was spooled to ${path}, for ${place.baseUrl} only; send it later with 'svcctl event flush'`,
-  );
-  if (ctx.globals.json) ctx.out.jsonResult({ ...result, status: 'spooled', spooled: path });
-  else ctx.out.result(result.id);
-}
-
 /** After a delivery: how many events are waiting in the spool for the same base URL. */
-export async function reportWaiting(ctx: Context, place: SpoolPlace): Promise<void> {
+async function reportWaiting(ctx: Context, place: SpoolPlace): Promise<void> {
   const dir = targetSpool(openSpool(place.dir, ctx.uid), place.baseUrl).dir;
   const waiting = await countSpooled(dir).catch(() => 0);
   if (waiting > 0) ctx.out.warn(`${waiting} event(s) are waiting in the spool ${dir}: run 'svcctl event flush'`);
+}
+
+/**
+ * The outcome of one delivery. With --spool, an event the service cannot take now (the exit 6 cases) is
+ * kept and `spooled`; a rejection never is. After a delivery, the events still waiting are named first,
+ * so that the outcome is the last line.
+ */
+export async function settleDelivery(
+  ctx: Context,
+  flag: string | true | undefined,
+  baseUrl: string,
+  delivery: Delivery,
+  body: Buffer,
+): Promise<EventOutcome> {
+  const { result, failure } = delivery;
+  const dir = spoolTarget(ctx, flag);
+  if (dir === undefined) return outcomeOf(result, failure);
+  if (failure?.exitCode === ExitCode.Unavailable) {
+    const path = await spoolEvent(await spoolFor(openSpool(dir, ctx.uid), baseUrl), result.id, body);
+    return outcomeOf(result, failure, { path, baseUrl });
+  }
+  if (!failure) await reportWaiting(ctx, { dir, baseUrl });
+  return outcomeOf(result, failure);
 }
 
 /** For --ndjson --spool: keeps each event the service could not take. */

@@ -5,7 +5,7 @@
  * --force (or a "yes" on a terminal), stops the run before anything is written.
  */
 import type { Context } from '../core/context.js';
-import { canPrompt } from '../core/context.js';
+import type { AuthDefault } from '../mcp/install/default-auth.js';
 import { exitWith, ExitCode, usageError } from '../core/errors.js';
 import { applyChanges, diffOf, planAll, showDryRun, type PlannedChange } from '../mcp/install/apply-plans.js';
 import { neutralizeControls } from '../core/output.js';
@@ -20,7 +20,7 @@ import {
 } from '../mcp/install/entry-request.js';
 import { fileTargetOf, planInstall } from '../mcp/install/install-plan.js';
 import { movedNote, removalsElsewhere } from '../mcp/install/stale-entries.js';
-import { chooseAuth, chooseClients, chooseModeAndAuth } from '../mcp/install/interactive-choice.js';
+import { chooseAuth, chooseClients, chooseModeAndAuth, mayOffer } from '../mcp/install/interactive-choice.js';
 import { resolveLiterals } from '../mcp/install/literal-values.js';
 import { checkLiteralsInRepository } from '../mcp/install/literal-in-repo.js';
 import { urlSecrets } from '../config/url-secrets.js';
@@ -39,24 +39,32 @@ interface Prepared {
   rendered: RenderedEntry;
 }
 
-async function chooseTargets(
-  ctx: Context,
-  options: McpInstallOptions,
-): Promise<{ targets: Target[]; options: McpInstallOptions }> {
+interface Chosen {
+  targets: Target[];
+  options: McpInstallOptions;
+  /** The login method was the default (no --auth, no answer at a terminal): why that one. */
+  authDefault?: AuthDefault;
+}
+
+async function chooseTargets(ctx: Context, options: McpInstallOptions): Promise<Chosen> {
   const targets = explicitTargets(options);
   if (targets.length > 0) {
-    // Without --auth a remote or proxy entry would send the password: on a terminal the user picks, off one nothing
-    // changes. A local entry hands the password to the service's own server on this machine, which needs it.
+    // A local entry hands the password to the service's own server on this machine, which needs it.
     const { mode } = options;
     if (mode === undefined || mode === 'local') return { targets, options };
-    if (options.auth !== undefined || options.token !== undefined || !canPrompt(ctx)) return { targets, options };
-    return { targets, options: { ...options, ...(await chooseAuth(ctx, mode, targets)) } };
+    if (options.auth !== undefined || options.token !== undefined) return { targets, options };
+    const { choice, defaulted } = await chooseAuth(ctx, mode, targets, options);
+    return { targets, options: { ...options, ...choice }, authDefault: defaulted };
   }
   if (options.config !== undefined)
     throw usageError('--config needs --client <id> or --format mcpServers|servers|toml');
   const clients = await chooseClients(ctx, clientEnvOf(ctx, options), 'install the server');
-  const chosen = { ...(await chooseModeAndAuth(ctx, options, clients)), client: clients };
-  return { targets: clients.map((client) => ({ client })), options: chosen };
+  const chosen = await chooseModeAndAuth(ctx, options, clients);
+  return {
+    targets: clients.map((client) => ({ client })),
+    options: { ...chosen.options, client: clients },
+    authDefault: chosen.defaulted,
+  };
 }
 
 /**
@@ -86,11 +94,12 @@ function secretValues(request: EntryRequest): string[] {
   );
 }
 
-/** Differing entries: replaced after a "yes" on a terminal; otherwise exit 7 with the diff. */
+/** Differing entries: replaced after a "yes" on a terminal (without -q); otherwise exit 7 with the diff. */
 async function settleConflicts(ctx: Context, changes: PlannedChange[], options: McpInstallOptions): Promise<void> {
   const conflicts = changes.filter((change) => change.plan.status === 'conflict');
   if (conflicts.length === 0 || options.dryRun) return;
-  const ask = canPrompt(ctx);
+  // Replacing is an offer to change what --force left open: not with -q, which answers as a script would.
+  const ask = mayOffer(ctx);
   for (const change of conflicts) {
     ctx.out.warn(
       `${change.plan.target.label}: ${change.plan.target.file} already has a different '${change.name}' entry`,
@@ -166,9 +175,10 @@ async function sayDeployment(ctx: Context, prepared: Prepared[]): Promise<void> 
     import('../config/base-url.js'),
     import('../config/settings.js'),
   ]);
-  const target = first.mode === 'remote' ? first.mcpUrl : first.baseUrl;
+  // A proxy entry names the MCP URL too (mcp-remote's argument): only a local entry holds the base URL.
+  const target = first.mode === 'local' ? first.baseUrl : first.mcpUrl;
   const givenMcpUrl =
-    first.mode === 'remote'
+    first.mode !== 'local'
       ? readSetting(ctx.env, 'MCP_URL', { value: ctx.globals.mcpUrl, name: '--mcp-url' })
       : undefined;
   const baseUrl = first.baseUrl || optionalBaseUrl(ctx);
@@ -193,16 +203,19 @@ async function sayDeployment(ctx: Context, prepared: Prepared[]): Promise<void> 
   }
 }
 
-/** The default method of a remote entry sends the password itself: said, with the safer choice, when it was not asked for. */
-function sayAuth(ctx: Context, prepared: Prepared[], given: McpInstallOptions): void {
+/** Which login method a default gave, and why: the same words on a terminal (with -q, say) and off one. */
+function sayAuth(ctx: Context, prepared: Prepared[], authDefault: AuthDefault | undefined): void {
   const first = prepared[0]?.request;
-  if (!first || first.mode === 'local' || given.auth !== undefined) return;
-  if (first.auth === 'password') {
+  if (!first || first.mode === 'local' || authDefault === undefined) return;
+  if (first.tokenHelper !== undefined) {
     ctx.out.info(
-      'Auth: password headers (no --auth given): the client sends the email and password with every request; --auth bearer --token helper sends a short-lived token instead.',
+      `Auth: the svcctl token helper (no --auth given, and ${authDefault.why}): the entry holds no secret; --auth password writes the email and password headers instead.`,
     );
   } else {
-    ctx.out.info(`Auth: ${first.auth}${first.tokenHelper ? ' with the svcctl token helper' : ''} (no --auth given).`);
+    // A warning, so that -q shows it too: the entry sends the account password, a choice nobody made.
+    ctx.out.warn(
+      `Auth: password headers (no --auth given, and ${authDefault.why}): the client sends the email and password with every request; after \`svcctl login --save\`, --auth bearer --token helper sends a short-lived token instead.`,
+    );
   }
 }
 
@@ -210,10 +223,10 @@ const labelOf = (request: EntryRequest): string =>
   'client' in request.target ? CLIENTS[request.target.client].label : `${request.target.format} file`;
 
 export async function runMcpInstall(ctx: Context, given: McpInstallOptions): Promise<void> {
-  const { targets, options } = await chooseTargets(ctx, given);
+  const { targets, options, authDefault } = await chooseTargets(ctx, given);
   const prepared = await prepareAll(ctx, targets, options);
   await sayDeployment(ctx, prepared);
-  sayAuth(ctx, prepared, options);
+  sayAuth(ctx, prepared, authDefault);
   const clientEnv = clientEnvOf(ctx, options);
   const fileTargets = prepared.map(({ request }) =>
     fileTargetOf(request.target, request.name, request.scope, clientEnv, options.config, ctx),

@@ -1,11 +1,12 @@
 // A failure that would hit every event (credentials rejected, service down) stops the batch; one line's does not.
-import { CliError, ExitCode } from '../core/errors.js';
+import { CliError, ExitCode, type ExitCodeValue } from '../core/errors.js';
 import { onInterrupt } from '../core/interrupt.js';
 import type { Output } from '../core/output.js';
 import { neutralizeControls } from '../core/output.js';
 import { buildFromBytes, type BuiltEvent } from './event-body.js';
 import { deliverEvent, type Delivery, type DeliveryResult, type DeliveryTarget } from './deliver.js';
 import { progressText } from './batch-progress.js';
+import { kindOfFailure } from './outcome.js';
 import type { FailedOut } from './failed-out.js';
 import { LineSource } from './line-source.js';
 import { isBlank, lineContent, type InputLine } from './ndjson-lines.js';
@@ -36,6 +37,13 @@ interface Slot {
   text?: string;
   id?: string;
   idGenerated?: boolean;
+}
+
+/** A line's word in --json: an event's outcome (outcome.ts), or what kept a line from being one. */
+function lineOutcome(exitCode: ExitCodeValue | undefined): string {
+  if (exitCode === ExitCode.InvalidData) return 'invalid';
+  if (exitCode === ExitCode.Interrupted) return 'interrupted';
+  return kindOfFailure(exitCode);
 }
 
 const MAX_WARNINGS = 20;
@@ -98,7 +106,14 @@ export async function runBatch(chunks: AsyncIterable<Buffer>, options: BatchOpti
     if (waiting.length > 0) for (const wake of waiting.splice(0)) wake();
   };
 
-  const finish = (slot: Slot, result: DeliveryResult | undefined, error: CliError | undefined, kept = false): void => {
+  /** `kind`: what became of the line when it is not what its error says (the rest of a batch that stopped). */
+  const finish = (
+    slot: Slot,
+    result: DeliveryResult | undefined,
+    error: CliError | undefined,
+    kept = false,
+    kind?: string,
+  ): void => {
     if (slot.done) return; // already given up on by an interruption
     bytesDone += slot.line.raw.length + 1;
     if (error) {
@@ -114,7 +129,8 @@ export async function runBatch(chunks: AsyncIterable<Buffer>, options: BatchOpti
         response: null,
         error: error && options.target.redactor.redact(error.message),
       };
-      slot.text = `${neutralizeControls(JSON.stringify(kept ? { line: slot.line.number, ...fields, status: 'spooled' } : { line: slot.line.number, ...fields }))}\n`;
+      const outcome = kind ?? (kept ? 'spooled' : lineOutcome(error?.exitCode));
+      slot.text = `${neutralizeControls(JSON.stringify({ line: slot.line.number, outcome, ...fields }))}\n`;
     } else if (!error && result) slot.text = `${result.id}\n`;
     slot.done = true;
     flush();
@@ -216,7 +232,7 @@ export async function runBatch(chunks: AsyncIterable<Buffer>, options: BatchOpti
         if (isBlank(lineContent(line))) continue;
         const slot: Slot = { line, done: false };
         queue.push(slot);
-        finish(slot, undefined, new CliError(stoppedBy.exitCode, 'not sent: the batch stopped'));
+        finish(slot, undefined, new CliError(stoppedBy.exitCode, 'not sent: the batch stopped'), false, 'skipped');
       }
     }
   } finally {

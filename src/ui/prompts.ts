@@ -124,11 +124,12 @@ export async function promptChoice<T extends string>(
   message: string,
   choices: Choice<T>[],
   flag: string,
+  defaultValue?: T,
 ): Promise<T> {
   ensureInteractive(ctx, message, flag);
   const { default: select } = await import('@inquirer/select');
   try {
-    return await select<T>({ message, choices, theme: theme(ctx) }, promptContext(ctx));
+    return await select<T>({ message, choices, default: defaultValue, theme: theme(ctx) }, promptContext(ctx));
   } catch (error) {
     return mapPromptError(error);
   }

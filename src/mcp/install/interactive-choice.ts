@@ -3,6 +3,7 @@ import { canPrompt, type Context } from '../../core/context.js';
 import { usageError } from '../../core/errors.js';
 import { CLIENTS, detectInstalledClients } from '../clients/table.js';
 import type { McpEntryOptions } from './entry-request.js';
+import { AUTH_OF, type AuthChoice, type AuthDefault, defaultAuth } from './default-auth.js';
 import type { Target } from '../clients/render-entry.js';
 import { CLIENT_IDS, type ClientEnv, type ClientId, type Mode } from '../types.js';
 
@@ -12,23 +13,30 @@ const MODE_CHOICES: { value: Mode; name: string }[] = [
   { value: 'proxy', name: 'proxy — npx mcp-remote bridges a client that only runs local servers' },
 ];
 
-type AuthChoice = 'helper' | 'static' | 'password';
-
-const AUTH_OF: Record<AuthChoice, Pick<McpEntryOptions, 'auth' | 'token'>> = {
-  helper: { auth: 'bearer', token: 'helper' },
-  static: { auth: 'bearer', token: 'static' },
-  password: { auth: 'password' },
-};
-
 const cannotHoldRemote = (id: ClientId): boolean =>
   !CLIENTS[id].remoteInFile || CLIENTS[id].remoteHeadersUndocumented !== undefined;
 
-/** The safer choice first (the default): a token helper sends short-lived tokens, password headers send the password. */
+/**
+ * A question only where the flags left the choice open, and never with -q or --no-input: -q asks for the
+ * result only, so it takes the defaults as a script would.
+ */
+export const mayOffer = (ctx: Context): boolean => canPrompt(ctx) && !ctx.out.quiet;
+
+/** The login method of a remote or proxy entry, and why when the default was taken (unsaid after a question). */
+export interface AuthDecision {
+  choice: Pick<McpEntryOptions, 'auth' | 'token'>;
+  defaulted?: AuthDefault;
+}
+
+/** The safer choice first; the one preselected is the default that a run off a terminal takes (default-auth.ts). */
 export async function chooseAuth(
   ctx: Context,
   mode: Mode,
   targets: Target[],
-): Promise<Pick<McpEntryOptions, 'auth' | 'token'>> {
+  options: McpEntryOptions,
+): Promise<AuthDecision> {
+  const fallback = await defaultAuth(ctx, targets, options);
+  if (!mayOffer(ctx)) return { choice: AUTH_OF[fallback.choice], defaulted: fallback };
   const clients = targets.flatMap((target) => ('client' in target ? [target.client] : []));
   const noHeaders = mode === 'remote' ? clients.filter(cannotHoldRemote).map((id) => CLIENTS[id].label) : [];
   const notFor = noHeaders.length > 0 ? ` (not for ${noHeaders.join(', ')})` : '';
@@ -42,14 +50,14 @@ export async function chooseAuth(
       name: `email and password headers — sends your account password with every request${notFor}`,
     },
   ];
-  // A generic --format file names no client, so it cannot hold a client's headers command.
   if (clients.length === targets.length)
     choices.unshift({
       value: 'helper',
       name: 'bearer with the svcctl token helper — svcctl gives the client a fresh short-lived token (safest)',
     });
   const { promptChoice } = await import('../../ui/prompts.js');
-  return AUTH_OF[await promptChoice(ctx, 'Which login method should the entry use?', choices, '--auth')];
+  const question = `Which login method should the entry use? (default: ${fallback.choice === 'helper' ? 'the token helper' : 'password headers'})`;
+  return { choice: AUTH_OF[await promptChoice(ctx, question, choices, '--auth', fallback.choice)] };
 }
 
 export async function chooseClients(ctx: Context, clientEnv: ClientEnv, purpose: string): Promise<ClientId[]> {
@@ -79,7 +87,7 @@ export async function chooseModeAndAuth(
   ctx: Context,
   options: McpEntryOptions,
   clients: ClientId[],
-): Promise<McpEntryOptions> {
+): Promise<{ options: McpEntryOptions; defaulted?: AuthDefault }> {
   const { promptChoice } = await import('../../ui/prompts.js');
   const noRemoteInFile = clients.filter(cannotHoldRemote).map((id) => CLIENTS[id].label);
   const modes = MODE_CHOICES.map((choice) =>
@@ -87,16 +95,14 @@ export async function chooseModeAndAuth(
       ? { ...choice, name: `${choice.name} (not for ${noRemoteInFile.join(', ')})` }
       : choice,
   );
-  const mode = options.mode ?? (await promptChoice(ctx, 'Which mode?', modes, '--mode'));
+  const mode = options.mode ?? (mayOffer(ctx) ? await promptChoice(ctx, 'Which mode?', modes, '--mode') : 'local');
   if (options.auth !== undefined || options.token !== undefined || mode === 'local')
-    return { ...options, mode, auth: options.auth ?? 'password' };
-  return {
-    ...options,
+    return { options: { ...options, mode, auth: options.auth ?? 'password' } };
+  const { choice, defaulted } = await chooseAuth(
+    ctx,
     mode,
-    ...(await chooseAuth(
-      ctx,
-      mode,
-      clients.map((client) => ({ client })),
-    )),
-  };
+    clients.map((client) => ({ client })),
+    options,
+  );
+  return { options: { ...options, mode, ...choice }, defaulted };
 }

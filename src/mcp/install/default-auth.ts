@@ -1,0 +1,61 @@
+/**
+ * The login method a remote or proxy entry gets when neither --auth nor --token says: one answer, the same on
+ * a terminal and off one (a terminal only offers to change it). The token helper keeps every secret out of
+ * the client's file and off the wire, but it can hand the client a token only when svcctl holds a login for
+ * the base URL; otherwise the entry would answer 401 until someone logs in, so the password headers of the
+ * contract's default are written, and the reason is said.
+ */
+import type { Context } from '../../core/context.js';
+import { optionalBaseUrl } from '../../config/base-url.js';
+import { CliError } from '../../core/errors.js';
+import type { Target } from '../clients/render-entry.js';
+import { type McpEntryOptions, scopeFor } from './entry-request.js';
+
+export type AuthChoice = 'helper' | 'static' | 'password';
+
+export const AUTH_OF: Record<AuthChoice, Pick<McpEntryOptions, 'auth' | 'token'>> = {
+  helper: { auth: 'bearer', token: 'helper' },
+  static: { auth: 'bearer', token: 'static' },
+  password: { auth: 'password' },
+};
+
+export interface AuthDefault {
+  choice: AuthChoice;
+  /** Why this one, in words that follow "no --auth given": for the line that says which method was written. */
+  why: string;
+}
+
+/** A saved login that still holds a token, or that svcctl can renew by itself (its password in the OS keychain). */
+async function usableLogin(ctx: Context, baseUrl: string): Promise<string | undefined> {
+  const { readSavedToken } = await import('../../auth/credentials-store.js');
+  const saved = await readSavedToken(ctx, baseUrl, { warn: false });
+  if (saved === undefined) return undefined;
+  if (saved.password_in_keychain === true) return `svcctl can log in to ${baseUrl} again by itself`;
+  if (saved.expires_at === null) return `a login is saved for ${baseUrl}`;
+  const expires = Date.parse(saved.expires_at);
+  if (Number.isNaN(expires) || expires <= ctx.now().getTime()) return undefined;
+  return `a login is saved for ${baseUrl} (until ${saved.expires_at})`;
+}
+
+export async function defaultAuth(ctx: Context, targets: Target[], options: McpEntryOptions): Promise<AuthDefault> {
+  // A generic --format file names no client, so it cannot hold a client's headers command or svcctl's proxy.
+  if (targets.some((target) => 'format' in target))
+    return { choice: 'password', why: 'a --format file cannot run the svcctl token helper' };
+  // A project's file is shared (committed): a helper entry names this machine's svcctl and this user's login.
+  if (targets.some((target) => scopeFor(target, options) === 'project'))
+    return {
+      choice: 'password',
+      why: "a project's file is shared, and a token-helper entry runs this machine's svcctl",
+    };
+  const baseUrl = optionalBaseUrl(ctx);
+  if (baseUrl === undefined)
+    return { choice: 'password', why: 'no base URL is known, so svcctl holds no login for the entry to use' };
+  const login = await usableLogin(ctx, baseUrl).catch((error: unknown) => {
+    if (error instanceof CliError) return { unreadable: error.message };
+    throw error;
+  });
+  if (typeof login === 'object')
+    return { choice: 'password', why: `the saved logins cannot be read (${login.unreadable})` };
+  if (login !== undefined) return { choice: 'helper', why: login };
+  return { choice: 'password', why: `svcctl holds no unexpired login for ${baseUrl}` };
+}

@@ -14,7 +14,7 @@ export function htmlSummary(body: string): string | undefined {
   if (!HTML_START.test(body)) return undefined;
   const title = /<title[^>]*>([^<]*)<\/title>/i.exec(body)?.[1]?.replace(/\s+/g, ' ').trim();
   if (title) return `an HTML page titled "${shorten(title, 80)}"`;
-  const words = body.replace(/<(script|style)[^>]*>[^]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ');
+  const words = body.replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ');
   return `an HTML page without a title: "${shorten(words, 80)}"`;
 }
 

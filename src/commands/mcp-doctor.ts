@@ -7,6 +7,7 @@
 import { DEFAULT_TIMEOUT_SECONDS } from '../core/constants.js';
 import type { Context } from '../core/context.js';
 import { exitWith, ExitCode } from '../core/errors.js';
+import { foreign } from '../core/output.js';
 import type { McpEntryOptions } from '../mcp/install/entry-request.js';
 import {
   isUnreadable,
@@ -44,14 +45,15 @@ function printReport(ctx: Context, report: DoctorReport): void {
   const { style } = ctx.out;
   // The lines go to stdout: colour them only when stdout, too, is a terminal.
   const paint = ctx.out.stdout.isTTY === true;
-  const where = report.client === null ? report.file : `${report.client} (${report.scope} scope)`;
+  const where = report.client === null ? foreign(report.file) : `${report.client} (${report.scope} scope)`;
   ctx.out.info(
-    `Checking '${report.name}' of ${where}: ${report.mode === null ? 'mode unknown' : `${report.mode} mode`}`,
+    `Checking '${foreign(report.name)}' of ${where}: ${report.mode === null ? 'mode unknown' : `${report.mode} mode`}`,
   );
+  // A check is one line: its detail and fix quote the entry and the server (names, URLs, answers) as they are.
   for (const check of report.checks) {
     const mark = check.ok ? (paint ? style.green('✓') : '✓') : paint ? style.red('✗') : '✗';
-    ctx.out.result(`${LABELS[check.name] ?? check.name}: ${check.detail}`, { prefix: `${mark} ` });
-    if (check.fix !== null) ctx.out.result(`  fix: ${check.fix}`);
+    ctx.out.result(`${LABELS[check.name] ?? check.name}: ${foreign(check.detail)}`, { prefix: `${mark} ` });
+    if (check.fix !== null) ctx.out.result(`  fix: ${foreign(check.fix)}`);
   }
 }
 

@@ -4,6 +4,7 @@
  */
 import type { Context } from '../core/context.js';
 import { CliError, ExitCode } from '../core/errors.js';
+import { foreign } from '../core/output.js';
 import type { McpEntryOptions } from '../mcp/install/entry-request.js';
 import { isUnreadable, locateEntry } from '../mcp/doctor/locate-entry.js';
 import { maskEntry } from '../secrets/mask-entry.js';
@@ -19,9 +20,10 @@ export async function runMcpGet(ctx: Context, options: McpEntryOptions): Promise
     ctx.out.jsonResult({ client: located.client, scope: located.scope, file: located.file, name: located.name, entry });
     return;
   }
-  const where = located.client === null ? located.file : `${located.client} (${located.scope} scope)`;
+  const file = foreign(located.file);
+  const where = located.client === null ? file : `${located.client} (${located.scope} scope)`;
   ctx.out.info(
-    `'${located.name}' of ${where}, in ${located.file}${located.stale ? ' (a place the installed client does not read)' : ''}:`,
+    `'${foreign(located.name)}' of ${where}, in ${file}${located.stale ? ' (a place the installed client does not read)' : ''}:`,
   );
   ctx.out.result(JSON.stringify(entry, null, 2));
 }

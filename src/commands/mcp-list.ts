@@ -9,7 +9,7 @@
 import { MCP_SERVER_PACKAGE } from '../core/constants.js';
 import type { Context } from '../core/context.js';
 import { isCliError } from '../core/errors.js';
-import { neutralizeControls } from '../core/output.js';
+import { foreign } from '../core/output.js';
 import { optionalBaseUrl, optionalMcpUrl } from '../config/base-url.js';
 import { allClients, CLIENTS } from '../mcp/clients/table.js';
 import { describeStale, otherPlaces, unreadBy } from '../mcp/clients/versions.js';
@@ -103,7 +103,7 @@ export async function findServiceEntries(
             if (snapshot.exists) documents.set(file, openDocument(client.format, snapshot.text, file, client));
           } catch (error) {
             if (!isCliError(error)) throw error;
-            warnings.push(error.message);
+            warnings.push(foreign(error.message));
           }
         }
         const { serversPath } = place;
@@ -154,9 +154,9 @@ export function entryWarnings(entries: ListedEntry[], clientEnv: ClientEnv): str
         other.client === entry.client && other.scope === entry.scope && other.name === entry.name && !other.stale,
     );
     warnings.push(
-      `${entry.client} (${entry.scope}) ${entry.stale.why}, so the client will not load it: ` +
+      `${entry.client} (${entry.scope}) ${foreign(entry.stale.why)}, so the client will not load it: ` +
         (moved
-          ? `remove the old one with: svcctl mcp uninstall --client ${entry.client} --name ${entry.name}, then install again`
+          ? `remove the old one with: svcctl mcp uninstall --client ${entry.client} --name ${foreign(entry.name)}, then install again`
           : `move it with: svcctl mcp install --client ${entry.client}${entry.scope === 'user' ? '' : ` --scope ${entry.scope}`}`),
     );
   }
@@ -230,7 +230,7 @@ export async function runMcpList(ctx: Context, options: McpListOptions): Promise
       urlCell(entry),
       entry.file,
     ]),
-  ].map((row) => row.map(neutralizeControls));
+  ].map((row) => row.map((cell) => foreign(cell)));
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   for (const row of rows)
     ctx.out.result(

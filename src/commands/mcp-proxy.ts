@@ -17,6 +17,7 @@ import {
 import type { Context } from '../core/context.js';
 import { optionalBaseUrl, resolveBaseUrl, resolveMcpUrl } from '../config/base-url.js';
 import { usageError } from '../core/errors.js';
+import { foreign } from '../core/output.js';
 import { envName } from '../config/settings.js';
 import { loopbackDirect } from '../http/proxy-env.js';
 import { authFetch } from '../mcp/proxy/auth-fetch.js';
@@ -66,7 +67,8 @@ export async function runMcpProxy(ctx: Context, options: McpProxyOptions): Promi
   const credentials = credentialsFor(ctx, options);
   // Every credential the proxy sends joined the run's known secrets when it was read: the log (ctx.out) and the error replies are redacted with them.
   const redact = (text: string): string => ctx.secrets.redact(text);
-  const log = (message: string): void => ctx.out.info(`svcctl mcp proxy: ${message}`);
+  // Each message is one line: it quotes the server (its protocolVersion, session id, errors) as it answered.
+  const log = (message: string): void => ctx.out.info(`svcctl mcp proxy: ${foreign(redact(message))}`);
   // Fails here (exit 4 with the reason) when there is nothing to log in with.
   await credentials.headers();
   log(`forwarding stdio to ${url} (${options.auth})`);

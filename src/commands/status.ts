@@ -12,6 +12,7 @@ import { baseUrlOrigin, optionalBaseUrl } from '../config/base-url.js';
 import { relativeTime } from '../auth/jwt.js';
 import { probeDeployment, PROBE_MS, type Reachability } from '../http/reachable.js';
 import { exitWith, ExitCode, isCliError } from '../core/errors.js';
+import { foreign } from '../core/output.js';
 import { readSetting } from '../config/settings.js';
 import { findServiceEntries, sayOtherDeployments, shownEntry, urlCell, type ListedEntry } from './mcp-list.js';
 
@@ -118,7 +119,7 @@ function printStatus(ctx: Context, status: Status): void {
   line(
     'login',
     login
-      ? `${login.email ?? 'unknown user'}, ${login.expires_at === null ? 'no expiry known' : `${login.expired ? 'expired' : 'expires'} ${login.expires_in_words} (${login.expires_at})`}${login.password_in_keychain ? '; password in the keychain' : ''}`
+      ? `${login.email === null ? 'unknown user' : foreign(login.email)}, ${login.expires_at === null ? 'no expiry known' : `${login.expired ? 'expired' : 'expires'} ${login.expires_in_words} (${login.expires_at})`}${login.password_in_keychain ? '; password in the keychain' : ''}`
       : 'not logged in (svcctl login --save)',
   );
   line('settings', status.settings.length > 0 ? status.settings.join(', ') : 'none set');
@@ -126,9 +127,9 @@ function printStatus(ctx: Context, status: Status): void {
     return line('clients', 'no MCP client has an entry for the service (svcctl mcp install)');
   line('clients', `${status.clients.length} entr${status.clients.length === 1 ? 'y' : 'ies'}`);
   for (const entry of status.clients) {
-    const check = entry.check ? (entry.check.ok ? ' ✓' : ` ✗ ${entry.check.failed[0] ?? ''}`) : '';
+    const check = entry.check ? (entry.check.ok ? ' ✓' : ` ✗ ${foreign(entry.check.failed[0] ?? '')}`) : '';
     ctx.out.result(
-      `  ${entry.client} (${entry.scope}) '${entry.name}' ${entry.mode}${entry.stale ? ' (stale)' : ''} ${urlCell(entry)}: ${entry.file}${check}`,
+      `  ${entry.client} (${entry.scope}) '${foreign(entry.name)}' ${entry.mode}${entry.stale ? ' (stale)' : ''} ${foreign(urlCell(entry))}: ${foreign(entry.file)}${check}`,
     );
   }
   sayOtherDeployments(ctx, status.clients);

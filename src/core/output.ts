@@ -1,16 +1,46 @@
 // stdout carries only results, everything else stderr. chalk alone does not honour NO_COLOR, and is loaded only when
 // colour can be shown (~7 ms of start-up). Every line is redacted; a result only unless it is a secret on purpose.
 // Control characters in a line are shown as \u001b etc. (neutralizeControls); svcctl's own colours are added after.
+// A line feed in others' text is escaped where that text joins svcctl's (foreign).
 import type { ChalkInstance } from 'chalk';
 import { createRedactor, type Redactor } from '../secrets/redaction.js';
 
 // Text from elsewhere (a server's answer, a project's file, an MCP server) may carry terminal escape sequences that
-// could fake svcctl's own lines. C1 controls count too: some terminals read U+009B as a CSI.
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+// could fake svcctl's own lines. C1 controls count too: some terminals read U+009B as a CSI. The bidi controls
+// (U+202A–U+202E, U+2066–U+2069) reorder what follows them on screen ("Trojan Source", CVE-2021-42574), and U+2028
+// and U+2029 are line breaks to whatever follows Unicode's rules (docs/security.md). svcctl's own text holds none.
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** The same, with line feed and tab: others' text never makes a line or a column of its own. */
+const FOREIGN_CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const SHORT_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
-/** Shown as \u001b etc.; tab and line feed stay. In JSON text only DEL and C1 can be raw, so its value is kept. */
+/** A cut falls between these only: never inside an escape, nor between the halves of a surrogate pair. */
+const SHOWN_PIECE = /\\u[0-9a-f]{4}|\\[nrt]|[\s\S]/gu;
+
+const escaped = (ch: string): string => SHORT_ESCAPES[ch] ?? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/** Shown as \u001b etc.; tab and line feed stay. In JSON text (where only DEL, C1 and the characters above can
+ *  be raw) these are JSON escapes: the value is kept. */
 export function neutralizeControls(text: string): string {
-  return text.replace(CONTROLS, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(CONTROLS, escaped);
+}
+
+/**
+ * Text svcctl did not write (an entry's name, command or URL, an MCP server's name, a server's body), for a person:
+ * always one line, every control character, line feed and tab included, shown as \n, \u001b etc. It is applied
+ * where such text joins svcctl's own, since only there is it known which line feeds are svcctl's. `max` cuts it
+ * after that many shown characters, with the count of the rest, so that its start is what stays on the screen.
+ * --json output keeps the value as it is.
+ */
+export function foreign(text: string, max = Number.POSITIVE_INFINITY): string {
+  const shown = text.replace(FOREIGN_CONTROLS, escaped);
+  if (shown.length <= max) return shown;
+  let end = 0;
+  for (const [piece] of shown.matchAll(SHOWN_PIECE)) {
+    if (end + piece.length > max) break;
+    end += piece.length;
+  }
+  return `${shown.slice(0, end)}… (${shown.length - end} more characters)`;
 }
 
 export type Styles = Pick<ChalkInstance, 'green' | 'yellow' | 'dim' | 'red'>;

@@ -1,10 +1,9 @@
 import { MAX_SHOWN_BODY_CHARS } from '../core/constants.js';
-import { neutralizeControls } from '../core/output.js';
+import { foreign } from '../core/output.js';
 import type { Redactor } from '../secrets/redaction.js';
 
 export function shorten(text: string, max = MAX_SHOWN_BODY_CHARS): string {
-  const oneLine = neutralizeControls(text.replace(/\s+/g, ' ').trim());
-  return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max)}… (${oneLine.length - max} more characters)`;
+  return foreign(text.replace(/\s+/g, ' ').trim(), max);
 }
 
 const HTML_START = /^\s*(?:<!doctype html|<html[\s>])/i;

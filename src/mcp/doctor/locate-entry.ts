@@ -4,6 +4,7 @@ import { extname, resolve } from 'node:path';
 import { DEFAULT_SERVER_NAME, MCP_SERVER_PACKAGE } from '../../core/constants.js';
 import type { Context } from '../../core/context.js';
 import { isCliError, usageError } from '../../core/errors.js';
+import { foreign } from '../../core/output.js';
 import { optionalMcpUrl } from '../../config/base-url.js';
 import { allClients, CLIENTS, checkScope } from '../clients/table.js';
 import { clientEnvOf, explicitTargets, scopeFor, type McpEntryOptions } from '../install/entry-request.js';
@@ -125,7 +126,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
 function describeWhere(entry: LocatedEntry): string {
-  return `${entry.client ?? 'file'} (${entry.scope}) '${entry.name}' in ${entry.file}`;
+  return `${entry.client ?? 'file'} (${entry.scope}) '${foreign(entry.name)}' in ${foreign(entry.file)}`;
 }
 
 /** Every entry that matches (doctor without flags checks them all); one entry, or an unreadable file, as locateEntry gives it. */
@@ -240,11 +241,11 @@ export async function locateEntry(
   // Under a key the client ignores: reported (a failing entry check) only when no entry the client reads is found.
   const found = proper.length > 0 ? proper : misplaced.length > 0 ? misplaced : stale;
   if (found.length === 1) {
-    if (unreadable) ctx.out.warn(unreadable.problem);
+    if (unreadable) ctx.out.warn(foreign(unreadable.problem));
     return found[0]!;
   }
   if (found.length > 1 && how.several === 'return') {
-    if (unreadable) ctx.out.warn(unreadable.problem);
+    if (unreadable) ctx.out.warn(foreign(unreadable.problem));
     throw new SeveralEntries(found);
   }
   if (found.length > 1) {
@@ -255,7 +256,7 @@ export async function locateEntry(
   }
   if (unreadable) return unreadable;
   throw usageError(
-    `no MCP entry '${name}'${options.name === undefined ? ' (nor any entry pointing at the service)' : ''} found; looked at:\n${looked.map((file) => `  ${file}`).join('\n')}`,
+    `no MCP entry '${foreign(name)}'${options.name === undefined ? ' (nor any entry pointing at the service)' : ''} found; looked at:\n${looked.map((file) => `  ${foreign(file)}`).join('\n')}`,
     'install one with `svcctl mcp install --client <id>`, or point at it with --client, --scope, --project-dir, --name or --config',
   );
 }

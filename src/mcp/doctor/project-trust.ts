@@ -5,6 +5,7 @@ import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { canPrompt, type Context } from '../../core/context.js';
 import { CLI_NAME } from '../../core/constants.js';
+import { foreign } from '../../core/output.js';
 import type { Redactor } from '../../secrets/redaction.js';
 import { maskArgs, maskText, maskUrl } from '../../secrets/mask-entry.js';
 import { commandLine } from '../service-entries.js';
@@ -58,35 +59,41 @@ async function isUserConfigFile(file: string, client: ClientId | null, env: Clie
 
 async function whoseFile(projectDir: string, file: string): Promise<string> {
   const real = await realpath(file).catch(() => file);
-  if (real !== path.resolve(file)) return `is read through a link to ${real}`;
+  if (real !== path.resolve(file)) return `is read through a link to ${foreign(real)}`;
   return isInside(projectDir, file) ? 'comes with the project' : 'is not in your user-scope config';
 }
 
 const shellWord = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
-function actions(located: LocatedEntry, plan: EntryPlan): string[] {
+/** Far above any command svcctl writes; of a longer one the start, what runs first, is what stays on the screen. */
+const SHOWN_COMMAND_CHARS = 200;
+
+/** Redacted before it is escaped and cut: a secret is recognised whole, as it was written. */
+function actions(located: LocatedEntry, plan: EntryPlan, redact: (text: string) => string): string[] {
   const entry = located.value as Record<string, unknown>;
+  const shown = (text: string): string => foreign(redact(text), SHOWN_COMMAND_CHARS);
+  const names = (list: string[]): string => list.map((name) => foreign(redact(name))).join(', ');
   const done: string[] = [];
   if (plan.mode !== 'remote' && (plan.mode === 'local' || plan.svcctl)) {
     const line = maskArgs(commandLine(entry) ?? [])
       .map(shellWord)
       .join(' ');
-    const names = [...Object.keys(plan.command.env), ...plan.command.forwarded];
+    const given = [...new Set([...Object.keys(plan.command.env), ...plan.command.forwarded])].sort();
     done.push(
-      `start \`${line}\` with PATH, HOME and the other basic variables${names.length > 0 ? ` and ${[...new Set(names)].sort().join(', ')}` : ''}`,
+      `start \`${shown(line)}\` with PATH, HOME and the other basic variables${given.length > 0 ? ` and ${names(given)}` : ''}`,
     );
   }
   if (plan.mode === 'remote' && plan.http.headersCommand !== undefined) {
     const field = plan.http.headersCommand.spec.field;
     const added = Object.keys(plan.http.headersCommand.spec.env);
     done.push(
-      `run its ${field} \`${maskText(String(entry[field]))}\` through a shell with your whole environment${added.length > 0 ? ` and ${added.join(', ')}` : ''}`,
+      `run its ${field} \`${shown(maskText(String(entry[field])))}\` through a shell with your whole environment${added.length > 0 ? ` and ${added.join(', ')}` : ''}`,
     );
   }
   const http = plan.mode === 'local' || (plan.mode === 'proxy' && plan.svcctl) ? undefined : plan.http;
   if (http !== undefined) {
     const headers = Object.keys(http.headers);
-    done.push(`connect to ${maskUrl(http.url)}${headers.length > 0 ? ` sending ${headers.join(', ')}` : ''}`);
+    done.push(`connect to ${shown(maskUrl(http.url))}${headers.length > 0 ? ` sending ${names(headers)}` : ''}`);
   }
   return done;
 }
@@ -110,7 +117,7 @@ export async function projectTrust(
   // Content never decides: a project can copy svcctl's entry word for word (and set the registry npx reads).
   if (await svcctlWrote(ctx, located)) return 'unasked';
   if (options.trustProject === true) return 'allowed';
-  const what = actions(located, plan).map((text) => redactor.redact(text));
+  const what = actions(located, plan, (text) => ctx.secrets.redact(redactor.redact(text)));
   if (what.length === 0) return 'allowed';
   const list = what.join('; and ');
   const whose = await whoseFile(options.projectDir, located.file);
@@ -123,7 +130,7 @@ export async function projectTrust(
   if (canPrompt(ctx)) {
     const { promptConfirm } = await import('../../ui/prompts.js');
     ctx.out.warn(
-      `'${located.name}' in ${located.file} ${whose} and is not an entry ${CLI_NAME} wrote${copy}. To check it, doctor would ${list}.`,
+      `'${foreign(located.name)}' in ${foreign(located.file)} ${whose} and is not an entry ${CLI_NAME} wrote${copy}. To check it, doctor would ${list}.`,
     );
     if (await promptConfirm(ctx, `Run it? (only if you trust this project)`)) return 'allowed';
     return fail(

@@ -1,6 +1,6 @@
 import type { Context } from '../../core/context.js';
 import { CliError, ExitCode, exitWith, isCliError } from '../../core/errors.js';
-import { neutralizeControls } from '../../core/output.js';
+import { foreign, neutralizeControls } from '../../core/output.js';
 import {
   changedOnDisk,
   readSnapshot,
@@ -57,12 +57,16 @@ const WOULD: Record<PlanStatus, string> = {
 };
 
 export function describeChange(change: PlannedChange, dryRun: boolean): string {
-  const { plan, name } = change;
+  const { plan } = change;
+  // `mcp uninstall --all` names the entries it found in the files.
+  const name = foreign(change.name);
   const verb = (dryRun ? WOULD : DONE)[plan.status];
   const where = `${plan.target.label}${plan.target.clientId ? ` (${plan.target.scope} scope)` : ''}`;
   // A config reached through a link (dotfiles managers): say which file really changes.
   const file =
-    plan.realFile === plan.target.file ? plan.target.file : `${plan.target.file} (a link to ${plan.realFile})`;
+    plan.realFile === plan.target.file
+      ? foreign(plan.target.file)
+      : `${foreign(plan.target.file)} (a link to ${foreign(plan.realFile)})`;
   if (plan.status === 'unchanged') return `${where}: '${name}' in ${file} is unchanged`;
   if (plan.status === 'conflict')
     return `${where}: '${name}' in ${file} differs from what svcctl would write (--force replaces it whole)`;

@@ -3,6 +3,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context } from '../../core/context.js';
 import { CliError, ExitCode } from '../../core/errors.js';
+import { foreign } from '../../core/output.js';
 import { readSnapshot, type FileSnapshot } from '../../fs/safe-write.js';
 import { openDocument, type FilePlan } from './install-plan.js';
 
@@ -37,12 +38,13 @@ export async function confirmEntryStays(
       }
     }
     if (!undone) return;
-    const file = plan().target.file;
+    const file = foreign(plan().target.file);
+    const shownName = foreign(name);
     if (attempt >= PUT_BACK_ATTEMPTS) {
       const now = want === 'present' ? 'without' : 'with';
       throw new CliError(
         ExitCode.UnsafeConfig,
-        `another program keeps rewriting ${file} ${now} the '${name}' entry; it is ${want === 'present' ? 'not there' : 'still there'} now`,
+        `another program keeps rewriting ${file} ${now} the '${shownName}' entry; it is ${want === 'present' ? 'not there' : 'still there'} now`,
         {
           hint: 'close the client (it rewrites this file while it runs), then run the command again',
         },
@@ -50,8 +52,8 @@ export async function confirmEntryStays(
     }
     ctx.out.info(
       want === 'present'
-        ? `${file} was rewritten by another program without the '${name}' entry: putting it back`
-        : `${file} was rewritten by another program with the '${name}' entry again: removing it again`,
+        ? `${file} was rewritten by another program without the '${shownName}' entry: putting it back`
+        : `${file} was rewritten by another program with the '${shownName}' entry again: removing it again`,
     );
     await redo();
   }

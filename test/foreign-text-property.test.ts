@@ -12,8 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { runCli } from './helpers/cli.js';
 import { runAtTerminal } from './helpers/fake-terminal.js';
-import { startForeignMcpServer, type ForeignMcpServer } from './helpers/foreign-mcp-server.js';
-import { startProxyStreams } from './helpers/mcp-proxy-in-process.js';
+import { proxyLogOfInitialize, startForeignMcpServer, type ForeignMcpServer } from './helpers/foreign-mcp-server.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 const DANGEROUS = [
@@ -155,43 +154,18 @@ describe("an MCP server's name, version and tool names in mcp doctor", () => {
 
 describe("a server's protocolVersion in mcp proxy's log", () => {
   let server: ForeignMcpServer;
+  let home: string;
   before(async () => {
     server = await startForeignMcpServer({ name: 's', version: '1', tools: [] });
+    home = await tempDir();
   });
   after(() => server.close());
-
-  async function proxyLog(): Promise<string> {
-    const streams = startProxyStreams(['--auth', 'password', '--mcp-url', server.url, '--email', 'a@example.com'], {
-      home: await tempDir(),
-      env: { SERVICE_PASSWORD: 'foreign-property-pw' },
-    });
-    const initialize = {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-    };
-    let answered = '';
-    streams.stdout.on('data', (chunk: Buffer) => {
-      answered += chunk.toString('utf8');
-    });
-    streams.stdin.write(`${JSON.stringify(initialize)}\n`);
-    // The answer reaches the client after the log line is written.
-    const bound = Date.now() + 10_000;
-    while (!answered.includes('\n')) {
-      assert.ok(Date.now() < bound, `no answer; the log: ${streams.stderr()}`);
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
-    streams.stdin.end();
-    await streams.exit;
-    return streams.stderr();
-  }
 
   it('each line is one of the proxy', async () => {
     await fc.assert(
       fc.asyncProperty(foreignText, async (version) => {
         server.words = { ...server.words, protocolVersion: version };
-        const log = await proxyLog();
+        const log = await proxyLogOfInitialize(server.url, home);
         const lines = log.split('\n').slice(0, -1);
         for (const line of lines) {
           assert.match(line, /^svcctl mcp proxy: /);

@@ -12,8 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from './helpers/cli.js';
 import { runAtTerminal } from './helpers/fake-terminal.js';
-import { startForeignMcpServer, type ForeignMcpServer } from './helpers/foreign-mcp-server.js';
-import { startProxyStreams } from './helpers/mcp-proxy-in-process.js';
+import { proxyLogOfInitialize, startForeignMcpServer, type ForeignMcpServer } from './helpers/foreign-mcp-server.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 const FORGED_CHECK = '\n✓ all 99 checks passed';
@@ -43,20 +42,24 @@ describe("an MCP server's name and tool names in mcp doctor", () => {
   /** Each of doctor's lines on stdout starts with its mark and the check's label, or with "  fix:". */
   const CHECK_LINE = /^(?:[✓✗] (?:config file|entry|variables|initialize|tools\/list): | {2}fix: )/;
 
-  it('piped: each stays inside its check line, shown as \\n', async () => {
+  /** Doctor's lines on stdout (stdout), and its last line on stderr (the screen on a terminal). */
+  function assertCheckLines(stdout: string, stderr: string): void {
+    const lines = linesOf(stdout);
+    assert.equal(lines.length, 5, stdout);
+    for (const line of lines) assert.match(line, CHECK_LINE);
+    assert.ok(stdout.includes('(evil\\n✓ all 99 checks passed 1)'), stdout);
+    assert.ok(stdout.includes('1 tool: t\\n✓ all 99 checks passed'), stdout);
+    assert.deepEqual(
+      linesOf(stderr).filter((line) => line.includes('checks passed')),
+      ['✓ all 5 checks passed'],
+    );
+  }
+
+  it('piped: each stays inside its check line, shown as \\n; --json keeps them as sent', async () => {
     const { home, file } = await config();
     const result = await runCli(doctor(file), { home });
     assert.equal(result.code, 0, result.stdout + result.stderr);
-    const lines = linesOf(result.stdout);
-    assert.equal(lines.length, 5, result.stdout);
-    for (const line of lines) assert.match(line, CHECK_LINE);
-    assert.ok(result.stdout.includes('(evil\\n✓ all 99 checks passed 1)'), result.stdout);
-    assert.ok(result.stdout.includes('1 tool: t\\n✓ all 99 checks passed'), result.stdout);
-    assert.deepEqual(
-      linesOf(result.stderr).filter((line) => line.includes('checks passed')),
-      ['✓ all 5 checks passed'],
-    );
-    // --json keeps the names as the server sent them.
+    assertCheckLines(result.stdout, result.stderr);
     const json = await runCli([...doctor(file), '--json'], { home });
     const report = JSON.parse(json.stdout) as { checks: Array<{ name: string; detail: string }> };
     assert.equal(report.checks.find((check) => check.name === 'tools')?.detail, `1 tool: t${FORGED_CHECK}`);
@@ -66,13 +69,7 @@ describe("an MCP server's name and tool names in mcp doctor", () => {
     const { home, file } = await config();
     const run = await runAtTerminal(doctor(file), { home });
     assert.equal(run.code, 0, run.stdout + run.screen);
-    const lines = linesOf(run.stdout);
-    assert.equal(lines.length, 5, run.stdout);
-    for (const line of lines) assert.match(line, CHECK_LINE);
-    assert.deepEqual(
-      linesOf(run.screen).filter((line) => line.includes('checks passed')),
-      ['✓ all 5 checks passed'],
-    );
+    assertCheckLines(run.stdout, run.screen);
   });
 });
 
@@ -134,29 +131,7 @@ describe("a server's protocolVersion in mcp proxy's log", () => {
       protocolVersion: '2025-11-25\n error: fake line from svcctl',
     });
     try {
-      const streams = startProxyStreams(['--auth', 'password', '--mcp-url', server.url, '--email', 'a@example.com'], {
-        home: await tempDir(),
-        env: { SERVICE_PASSWORD: 'foreign-text-pw' },
-      });
-      const initialize = {
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-      };
-      streams.stdin.write(`${JSON.stringify(initialize)}\n`);
-      await new Promise<void>((resolve, reject) => {
-        const bound = Date.now() + 10_000;
-        const look = (): void => {
-          if (streams.stderr().includes('fake line')) resolve();
-          else if (Date.now() > bound) reject(new Error(`no log line: ${streams.stderr()}`));
-          else setTimeout(look, 5);
-        };
-        look();
-      });
-      streams.stdin.end();
-      await streams.exit;
-      const said = streams.stderr();
+      const said = await proxyLogOfInitialize(server.url, await tempDir());
       for (const line of linesOf(said)) assert.match(line, /^svcctl mcp proxy: /, said);
       assert.ok(said.includes('in MCP 2025-11-25\\n error: fake line from svcctl'), said);
     } finally {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { runCli } from './helpers/cli.js';
 import { runAtTerminal } from './helpers/fake-terminal.js';
-import { startProxyStreams } from './helpers/mcp-proxy-in-process.js';
+import { proxyLogOfInitialize, startForeignMcpServer } from './helpers/foreign-mcp-server.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
@@ -42,34 +42,15 @@ async function listening(server: Server | ReturnType<typeof createNetServer>): P
   return (server.address() as AddressInfo).port;
 }
 
-/** An MCP server over HTTP (2025-11-25, JSON answers) whose name, version and tool name carry HOSTILE. */
+/** An MCP server whose name, version and tool name carry HOSTILE. */
 async function hostileMcpServer(): Promise<string> {
-  const server = createHttpServer(async (req, res) => {
-    let body = '';
-    for await (const chunk of req) body += chunk;
-    if (req.method !== 'POST') return void res.writeHead(405).end();
-    const message = JSON.parse(body) as { id?: number; method: string; params?: { protocolVersion?: string } };
-    if (message.id === undefined) return void res.writeHead(202).end();
-    const result =
-      message.method === 'initialize'
-        ? {
-            protocolVersion: message.params?.protocolVersion,
-            capabilities: { tools: {} },
-            serverInfo: { name: `evil${HOSTILE}`, version: `1${HOSTILE}` },
-          }
-        : message.method === 'tools/list'
-          ? { tools: [{ name: `tool${HOSTILE}`, inputSchema: { type: 'object' } }] }
-          : undefined;
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(
-      JSON.stringify(
-        result
-          ? { jsonrpc: '2.0', id: message.id, result }
-          : { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'no such method' } },
-      ),
-    );
+  const server = await startForeignMcpServer({
+    name: `evil${HOSTILE}`,
+    version: `1${HOSTILE}`,
+    tools: [`tool${HOSTILE}`],
   });
-  return `http://127.0.0.1:${await listening(server)}/mcp`;
+  closers.push(() => void server.close());
+  return server.url;
 }
 
 /** Answers every request with a redirect whose Location holds raw 0x9b bytes (latin1: U+009B to a client). */
@@ -191,28 +172,7 @@ describe("a service's answer", () => {
       req.on('end', () => res.writeHead(500, { 'content-type': 'text/plain' }).end(`boom ${HOSTILE}`));
     });
     const url = `http://127.0.0.1:${await listening(server)}/mcp`;
-    const home = await tempDir();
-    const streams = startProxyStreams(['--auth', 'password', '--mcp-url', url, '--email', 'a@example.com'], {
-      home,
-      env: { SERVICE_PASSWORD: 'controls-test-pw' },
-    });
-    const initialize = {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-    };
-    streams.stdin.write(`${JSON.stringify(initialize)}\n`);
-    await new Promise<void>((resolve) => {
-      const answered = (): void => {
-        if (streams.stderr().includes('boom')) resolve();
-        else setTimeout(answered, 5);
-      };
-      answered();
-    });
-    streams.stdin.end();
-    await streams.exit;
-    const said = streams.stderr();
+    const said = await proxyLogOfInitialize(url, await tempDir());
     assert.ok(said.includes(`boom ${SHOWN}`), said);
     assertNoControls(said);
   });

@@ -6,6 +6,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { startProxyStreams } from './mcp-proxy-in-process.js';
 
 export interface ForeignWords {
   name: string;
@@ -65,4 +66,32 @@ export async function startForeignMcpServer(words: ForeignWords): Promise<Foreig
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** What `svcctl mcp proxy` (in process) logs on stderr while a client initializes through it to `url`. */
+export async function proxyLogOfInitialize(url: string, home: string): Promise<string> {
+  const streams = startProxyStreams(['--auth', 'password', '--mcp-url', url, '--email', 'a@example.com'], {
+    home,
+    env: { SERVICE_PASSWORD: 'foreign-text-pw' },
+  });
+  let answered = '';
+  streams.stdout.on('data', (chunk: Buffer) => {
+    answered += chunk.toString('utf8');
+  });
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  };
+  streams.stdin.write(`${JSON.stringify(initialize)}\n`);
+  // The proxy logs the version it connected with before it hands the answer on.
+  const bound = Date.now() + 10_000;
+  while (!answered.includes('\n')) {
+    if (Date.now() > bound) throw new Error(`no answer through the proxy; its log: ${streams.stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  streams.stdin.end();
+  await streams.exit;
+  return streams.stderr();
 }

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runCli } from './helpers/cli.js';
 import { runAtTerminal } from './helpers/fake-terminal.js';
+import { saveToken } from './helpers/saved-token.js';
 import { proxyLogOfInitialize, startForeignMcpServer, type ForeignMcpServer } from './helpers/foreign-mcp-server.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
@@ -111,6 +112,17 @@ describe("a project entry's name in mcp list and status", () => {
     // Every line of status is a label, or one indented line per entry.
     for (const line of lines) assert.match(line, /^(?:[a-z]+: +| {2}claude-code \(project\) 'svc\\nclaude-code)/);
     assert.equal(lines.filter((line) => line.startsWith('  ')).length, 1, result.stdout);
+  });
+
+  it("status: the saved login's email (the server's word at login) stays in its line", async () => {
+    const home = await tempDir();
+    const baseUrl = 'http://127.0.0.1:9/api';
+    await saveToken(home, baseUrl, 'a.b.c', { email: `a@example.com${FORGED_CHECK}` });
+    const result = await runCli(['status'], { home, env: { SERVICE_BASE_URL: baseUrl } });
+    const login = linesOf(result.stdout).filter((line) => line.startsWith('login:'));
+    assert.equal(login.length, 1, result.stdout);
+    assert.match(login[0]!, /^login: +a@example\.com\\n✓ all 99 checks passed, /);
+    for (const line of linesOf(result.stdout)) assert.match(line, /^[a-z]+: /);
   });
 
   it('the bidi controls, U+2028 and U+2029 are shown as \\u202e etc.', async () => {

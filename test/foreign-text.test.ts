@@ -78,14 +78,15 @@ describe("a project entry's name in mcp list and status", () => {
   const FORGED_ROW = 'claude-code  user  forged  remote  http://evil/mcp  ~/.claude.json';
   const NAME = `svc\n${FORGED_ROW}`;
 
-  async function projectWithName(name: string): Promise<{ home: string; dir: string }> {
+  async function projectWithName(...names: string[]): Promise<{ home: string; dir: string }> {
     const [home, dir] = await Promise.all([tempDir(), tempDir()]);
     const entry = {
       type: 'http',
       url: 'https://example.invalid/mcp',
       headers: { 'X-Service-Password': '${SERVICE_PASSWORD}' },
     };
-    await writeFile(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { [name]: entry } }));
+    const servers = Object.fromEntries(names.map((name) => [name, entry]));
+    await writeFile(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: servers }));
     return { home, dir };
   }
 
@@ -112,6 +113,22 @@ describe("a project entry's name in mcp list and status", () => {
     // Every line of status is a label, or one indented line per entry.
     for (const line of lines) assert.match(line, /^(?:[a-z]+: +| {2}claude-code \(project\) 'svc\\nclaude-code)/);
     assert.equal(lines.filter((line) => line.startsWith('  ')).length, 1, result.stdout);
+  });
+
+  it('mcp get, mcp uninstall --all and the entries doctor cannot choose from: the name inside its line', async () => {
+    const one = await projectWithName(NAME);
+    const two = await projectWithName(NAME, `${NAME} 2`);
+    const runs = [
+      [await runCli(['mcp', 'get'], { home: one.home, cwd: one.dir }), 0],
+      [await runCli(['mcp', 'uninstall', '--all', '--dry-run'], { home: one.home, cwd: one.dir }), 0],
+      [await runCli(['mcp', 'doctor', '--client', 'claude-code'], { home: two.home, cwd: two.dir }), 2],
+    ] as const;
+    for (const [result, code] of runs) {
+      assert.equal(result.code, code, result.stderr);
+      assert.ok(result.stderr.includes(`svc\\n${FORGED_ROW}`), result.stderr);
+      const forged = linesOf(result.stdout + result.stderr).filter((line) => line.startsWith('claude-code  user'));
+      assert.deepEqual(forged, []);
+    }
   });
 
   it("status: the saved login's email (the server's word at login) stays in its line", async () => {

@@ -65,9 +65,9 @@ describe('a plain web server at the base URL', () => {
     });
     assert.equal(sent.code, 5, sent.stderr);
     assert.equal(web.requests.length - before, 1, 'one request');
-    assert.equal(
-      sent.stderr.split('\n')[0],
-      'error: nothing at this address takes events (HTTP 501): an HTML page titled "Error response"',
+    assert.match(
+      sent.stderr.split('\n')[0]!,
+      /^error: event [0-9a-f-]{36} rejected, not sent: nothing at this address takes events \(HTTP 501\): an HTML page titled "Error response"$/,
     );
     assert.doesNotMatch(sent.stderr, /<html|Error code: 501/i);
   });

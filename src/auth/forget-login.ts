@@ -1,6 +1,7 @@
 /** Forgetting the login saved for a base URL: the token, and the password when it is in the OS keychain. */
 import type { Context } from '../core/context.js';
 import { forgetToken, readSavedToken } from './credentials-store.js';
+import { foreign } from '../core/output.js';
 
 /** True when a token was saved (and is now removed). The token is forgotten even when the keychain cannot be reached. */
 export async function forgetLogin(ctx: Context, baseUrl: string): Promise<boolean> {
@@ -9,9 +10,9 @@ export async function forgetLogin(ctx: Context, baseUrl: string): Promise<boolea
   if (saved?.password_in_keychain && saved.email) {
     const { forgetPassword } = await import('./keychain.js');
     await forgetPassword({ baseUrl, email: saved.email, platform: ctx.platform }).then(
-      () => ctx.out.info(`The password of ${saved.email} was removed from the OS keychain.`),
+      () => ctx.out.info(`The password of ${foreign(saved.email ?? '')} was removed from the OS keychain.`),
       (error: Error) =>
-        ctx.out.warn(`the password of ${saved.email} may still be in the OS keychain: ${error.message}`),
+        ctx.out.warn(`the password of ${foreign(saved.email ?? '')} may still be in the OS keychain: ${error.message}`),
     );
   }
   return removed;

@@ -5,6 +5,7 @@ import { CliError, ExitCode } from '../core/errors.js';
 import { credentialsPath, readSavedToken, type SavedToken } from './credentials-store.js';
 import { expiryOf, relativeTime, tryDecodeJwt } from './jwt.js';
 import { withRefreshLock } from './refresh-lock.js';
+import { foreign } from '../core/output.js';
 
 /** A helper's token must outlive the request it is put in: one that dies within this many seconds is renewed. */
 export const REFRESH_MARGIN_SECONDS = 60;
@@ -105,11 +106,15 @@ export async function freshToken(ctx: Context, sources: RefreshSources, refused?
     if (again.usable) return { token: again.saved!.access_token, loggedIn: false };
     const password = await passwordFor(ctx, sources, again.saved ?? first.saved);
     if (password === undefined) {
-      throw new CliError(ExitCode.AuthRejected, `${why}, and the OS keychain holds no password for ${email}`, {
-        hint: `run 'svcctl login --save --remember-password' again, or give the password with ${sources.passwordSources}`,
-      });
+      throw new CliError(
+        ExitCode.AuthRejected,
+        `${why}, and the OS keychain holds no password for ${foreign(email ?? '')}`,
+        {
+          hint: `run 'svcctl login --save --remember-password' again, or give the password with ${sources.passwordSources}`,
+        },
+      );
     }
-    ctx.out.info(`${why}; logging in again as ${email}`);
+    ctx.out.info(`${why}; logging in again as ${foreign(email ?? '')}`);
     const { logIn } = await import('./log-in.js');
     const keep = (again.saved ?? first.saved)?.password_in_keychain === true;
     const { summary } = await logIn(ctx, {

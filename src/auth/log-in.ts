@@ -3,6 +3,7 @@ import { readSavedToken, saveToken } from './credentials-store.js';
 import { describeExpiry, isExpired, summarizeToken, tryDecodeJwt, type TokenSummary } from './jwt.js';
 import { checkLoginAnswer } from './login-answer.js';
 import { requestAccessToken } from './login-request.js';
+import { foreign } from '../core/output.js';
 
 export interface LoggedIn {
   summary: TokenSummary;
@@ -59,7 +60,7 @@ export async function logIn(
   }
   if (ctx.out.interactiveStderr) {
     const who = summary.email ?? request.email;
-    ctx.out.success(`Logged in to ${request.baseUrl} as ${who}`);
+    ctx.out.success(`Logged in to ${request.baseUrl} as ${foreign(who)}`);
     if (decoded) ctx.out.info(`The token ${describeExpiry(decoded.claims, now)}.`);
     if (result.savedTo)
       ctx.out.info(`Saved to ${result.savedTo} ('svcctl token' prints it, 'svcctl logout' forgets it).`);

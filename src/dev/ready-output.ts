@@ -65,12 +65,14 @@ function stopFunction(format: Exclude<ReadyFormat, 'json'>, names: string[], pid
       pid === undefined
         ? ''
         : `    if kill ${pid}\n        set -l n 0\n        while test $n -lt ${STOP_WAIT_TENTHS}; and kill -0 ${pid} 2>/dev/null\n            sleep 0.1\n            set n (math $n + 1)\n        end\n    end\n`;
-    return `function ${STOP_FUNCTION}\n${kill}    set -e -g ${names.join(' ')}\n    functions -e ${STOP_FUNCTION}\nend`;
+    // One name per `set -e`: fish before 3.2 erases one variable per call.
+    return `function ${STOP_FUNCTION}\n${kill}    for name in ${names.join(' ')}\n        set -e -g $name\n    end\n    functions -e ${STOP_FUNCTION}\nend`;
   }
+  // Wait-Process is Windows-only; .NET's Process.WaitForExit(ms) works on every platform PowerShell runs on.
   const kill =
     pid === undefined
       ? ''
-      : `  Stop-Process -Id ${pid}\n  Wait-Process -Id ${pid} -Timeout ${STOP_WAIT_TENTHS / 10} -ErrorAction SilentlyContinue\n`;
+      : `  $sandbox = Get-Process -Id ${pid} -ErrorAction SilentlyContinue\n  if ($sandbox) { Stop-Process -InputObject $sandbox; [void]$sandbox.WaitForExit(${STOP_WAIT_TENTHS * 100}) }\n`;
   const paths = names.map((name) => `Env:${name}`).join(', ');
   return `function global:${STOP_FUNCTION} {\n${kill}  Remove-Item -Path ${paths} -ErrorAction SilentlyContinue\n  Remove-Item -Path Function:${STOP_FUNCTION}\n}`;
 }
@@ -101,7 +103,7 @@ export function terminalGreeting(ready: ReadyLine): string {
   const user = ready.users[0];
   return [
     `Sandbox ready: ${ready.base_url} (MCP: ${ready.mcp_url})${user ? `, user ${user.email}` : ''}.`,
-    'Point another shell at it (bash/zsh; `svcctl dev --format fish|powershell` for others):',
+    'Point another shell at it (bash/zsh; `svcctl dev --format fish|powershell` for others; `svcctl_dev_stop` unsets them again):',
     formatReady(ready, 'sh').trimEnd(),
     'Local-mode MCP entries (npx -y service-mcp-server@latest, fetched from npm) read SERVICE_BASE_URL, SERVICE_EMAIL and SERVICE_PASSWORD from the lines above.',
     '',

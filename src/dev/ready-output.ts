@@ -49,8 +49,7 @@ const STOP_WAIT_TENTHS = 50;
 /**
  * A shell function that stops the background sandbox (when there is one) and unsets every variable the lines set,
  * so that nothing keeps pointing at a port no one listens on. It waits for the process to end because the next
- * `svcctl dev` takes the same port only once it is free; `sleep 0.1` needs a sleep that takes fractions (GNU
- * coreutils, BSD and macOS, BusyBox: docs/sandbox.md).
+ * `svcctl dev` takes the same port only once it is free. The sources for each shell are in docs/sandbox.md.
  */
 function stopFunction(format: Exclude<ReadyFormat, 'json'>, names: string[], pid?: number): string {
   if (format === 'sh') {
@@ -65,7 +64,7 @@ function stopFunction(format: Exclude<ReadyFormat, 'json'>, names: string[], pid
       pid === undefined
         ? ''
         : `    if kill ${pid}\n        set -l n 0\n        while test $n -lt ${STOP_WAIT_TENTHS}; and kill -0 ${pid} 2>/dev/null\n            sleep 0.1\n            set n (math $n + 1)\n        end\n    end\n`;
-    // One name per `set -e`: fish before 3.2 erases one variable per call.
+    // One name per `set -e`: fish 3.1's takes one.
     return `function ${STOP_FUNCTION}\n${kill}    for name in ${names.join(' ')}\n        set -e -g $name\n    end\n    functions -e ${STOP_FUNCTION}\nend`;
   }
   // Wait-Process is Windows-only; .NET's Process.WaitForExit(ms) works on every platform PowerShell runs on.

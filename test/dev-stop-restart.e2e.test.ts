@@ -5,7 +5,7 @@
  * another and says so; and its events file lives in svcctl's state folder, not in the folder it was started in.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, readFile, symlink } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -51,8 +51,16 @@ async function place(): Promise<{ home: string; work: string; env: NodeJS.Proces
   return { home, work, env: cleanEnv(home, { PATH: `${bin}:${process.env.PATH ?? ''}` }) };
 }
 
+/** stdout whatever the shell's status, and every sandbox it started (a line `pid N`) is ended after the file. */
 function run(shell: string, args: string[], script: string, cwd: string, env: NodeJS.ProcessEnv): string {
-  return execFileSync(shell, [...args, script], { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const { stdout } = spawnSync(shell, [...args, script], {
+    cwd,
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  for (const [, pid] of stdout.matchAll(/^pid (\d+)$/gm)) started.add(Number(pid));
+  return stdout;
 }
 
 async function gone(pid: number): Promise<boolean> {
@@ -94,7 +102,6 @@ describe('svcctl_dev_stop in real shells', { concurrency: true }, () => {
       ].join('\n');
       const out = run(shell, args, script, work, { ...env, SVC_ACCESS_TOKEN: 'left over', [own]: "the user's own" });
       const pid = Number(/^pid (\d+)$/m.exec(out)?.[1]);
-      started.add(pid);
       assert.match(out, /^sent$/m, out);
       for (const name of names) assert.match(out, new RegExp(`^${name} unset$`, 'm'), `${shell}: ${name}\n${out}`);
       assert.match(out, /^no-function$/m);
@@ -113,6 +120,7 @@ describe('a restart of the sandbox', { concurrency: true }, () => {
     const script = [
       'eval "$(svcctl dev --detach --format sh)"',
       'echo "first $SERVICE_BASE_URL"',
+      'echo "pid $SVCCTL_DEV_PID"',
       'url=$SERVICE_BASE_URL token=$SERVICE_INGEST_TOKEN secret=$SERVICE_HMAC_SECRET',
       'svcctl_dev_stop',
       sendWhileDown('while down 1', '"$HOME/send.err"'),
@@ -124,7 +132,6 @@ describe('a restart of the sandbox', { concurrency: true }, () => {
       'svcctl_dev_stop',
     ].join('\n');
     const out = run('bash', ['--norc', '--noprofile', '-c'], script, work, env);
-    started.add(Number(/^pid (\d+)$/m.exec(out)?.[1]));
     const first = /^first (\S+)$/m.exec(out)?.[1];
     assert.match(first ?? '', /^http:\/\/127\.0\.0\.1:\d+\/api$/, out);
     assert.equal(/^second (\S+)$/m.exec(out)?.[1], first, 'the same URL again');

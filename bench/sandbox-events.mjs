@@ -26,7 +26,8 @@ const SECRET = 'bench-secret';
 
 const dir = mkdtempSync(join(tmpdir(), 'svcctl-bench-'));
 const args = [join(root, 'bin/svcctl.js'), 'dev', '--webhook', `bench:${SECRET}`];
-if (withFile) args.push('--events-file', join(dir, 'events.ndjson'));
+// Without --events-file the sandbox would keep its events in the state folder of the HOME the bench runs in.
+args.push('--port', '0', ...(withFile ? ['--events-file', join(dir, 'events.ndjson')] : ['--no-events-file']));
 const child = spawn(process.execPath, args, {
   stdio: ['ignore', 'pipe', 'pipe'],
   env: { ...process.env, NO_COLOR: '1' },

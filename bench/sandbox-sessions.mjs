@@ -14,10 +14,14 @@ const i = process.argv.indexOf('--count');
 const COUNT = i === -1 ? 10_000 : Number(process.argv[i + 1]);
 const USER = { email: 'loop@example.com', password: 'loop-pw' };
 
-const child = spawn(process.execPath, [bin, 'dev', '--quiet', '--user', `${USER.email}:${USER.password}`], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-  env: { ...process.env, NO_COLOR: '1' },
-});
+const child = spawn(
+  process.execPath,
+  [bin, 'dev', '--quiet', '--port', '0', '--no-events-file', '--user', `${USER.email}:${USER.password}`],
+  {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, NO_COLOR: '1' },
+  },
+);
 const ready = await new Promise((resolve, reject) => {
   let text = '';
   child.stdout.on('data', (chunk) => {

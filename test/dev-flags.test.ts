@@ -82,18 +82,19 @@ describe('the ready line as shell commands (formatReady)', () => {
     webhooks: [{ name: 'demo', ingest_token: 'ing_1', hmac_secret: null }],
   };
 
-  it('fish: single quotes in which only \\ and \' are escapes (fish docs, "Quotes")', () => {
+  it('fish: \\ and \' outside the quotes, since fish reads them as escapes inside (fish docs, "Quotes")', () => {
     const text = formatReady(ready, 'fish', 42);
-    assert.ok(text.includes(`set -gx SERVICE_PASSWORD 'p\\'q\\\\r'\n`), text);
+    assert.ok(text.includes(`set -gx SERVICE_PASSWORD 'p'\\''q'\\\\'r'\n`), text);
     assert.ok(text.includes("set -gx SERVICE_HMAC_SECRET ''\nset -gx SVC_HMAC_SECRET ''\n"), text);
-    assert.ok(text.endsWith("set -gx SVCCTL_DEV_PID '42'\n"), text);
+    assert.ok(text.includes('set -gx SVCCTL_DEV_PID 42\nfunction svcctl_dev_stop\n'), text);
   });
 
   it('powershell: single quotes, a quote written twice (about_Quoting_Rules)', () => {
     const text = formatReady(ready, 'powershell');
     assert.ok(text.includes(`$env:SERVICE_PASSWORD = 'p''q\\r'\n`), text);
     assert.ok(text.startsWith("$env:SERVICE_BASE_URL = 'http://127.0.0.1:1234/api'\n"), text);
-    assert.doesNotMatch(text, /SVCCTL_DEV_PID/, 'no pid without --detach');
+    assert.doesNotMatch(text, /SVCCTL_DEV_PID|Stop-Process/, 'no pid without --detach');
+    assert.match(text, /^function global:svcctl_dev_stop \{\n {2}Remove-Item -Path Env:SERVICE_BASE_URL, /m);
   });
 
   it('json: the ready line itself, with the pid only when detached', () => {

@@ -180,7 +180,8 @@ describe('svcctl at a terminal', { skip, concurrency: true }, () => {
       await session.waitFor(/Local-mode MCP entries/);
       const screen = session.screen();
       assert.match(screen, /Sandbox ready: http:\/\/127\.0\.0\.1:\d+\/api/);
-      assert.match(screen, /^export SERVICE_BASE_URL='http:\/\/127\.0\.0\.1:\d+\/api'\r?$/m);
+      assert.match(screen, /^export SERVICE_BASE_URL=http:\/\/127\.0\.0\.1:\d+\/api\r?$/m);
+      assert.match(screen, /^svcctl_dev_stop\(\) \{\r?$/m, 'and the function that unsets them again');
       assert.ok(!screen.includes('{"base_url"'), screen);
       session.type('\x03');
       assert.equal(await session.done, 130);

@@ -15,24 +15,26 @@ The ready line (stdout, one JSON line, also without --json):
   {"base_url","mcp_url","users":[{"email","password"}],"webhooks":[{"name","ingest_token","hmac_secret"}]}
 With --detach it also has "pid". --format sh|fish|powershell prints commands that set SERVICE_BASE_URL,
 SERVICE_MCP_URL, SERVICE_EMAIL, SERVICE_PASSWORD, SERVICE_INGEST_TOKEN, SERVICE_HMAC_SECRET (the first
-user and webhook), SERVICE_ACCESS_TOKEN (empty) and, with --detach, SVCCTL_DEV_PID.
+user and webhook), SERVICE_ACCESS_TOKEN (empty) and, with --detach, SVCCTL_DEV_PID; and a function,
+svcctl_dev_stop, that stops the background sandbox and unsets them all.
 
 Examples:
   svcctl dev
   svcctl dev --port 8787 --user alice@example.com:s3cret --webhook alerts:whsec-demo --webhook ci
   svcctl dev --protocol 2026-07-28                                         # an MCP server that speaks only the stateless revision
-  eval "$(svcctl dev --detach --format sh --events-file events.ndjson)"   # then: kill "$SVCCTL_DEV_PID"
-  svcctl dev --detach --format fish | source
-  svcctl dev --detach --format powershell | Invoke-Expression              # then: Stop-Process -Id $env:SVCCTL_DEV_PID`;
+  eval "$(svcctl dev --detach --format sh)"                                # then: svcctl_dev_stop (stops it, unsets the variables)
+  svcctl dev --detach --format fish | source                               # then: svcctl_dev_stop
+  svcctl dev --detach --format powershell | Invoke-Expression              # then: svcctl_dev_stop`;
 
 export function registerDevCommands(program: Command, contextFor: ContextFactory): void {
   program
     .command('dev')
     .description('run a local sandbox of a deployment on 127.0.0.1 (login, events, identity provider, remote MCP)')
     .addOption(
-      new Option('--port <n>', 'port to listen on (0 to 65535); 0 picks a free one')
-        .argParser(integerIn(0, 65535))
-        .default(0),
+      new Option(
+        '--port <n>',
+        'port to listen on (0 to 65535); 0 picks a free one (default: the port of the last run when free, else any)',
+      ).argParser(integerIn(0, 65535)),
     )
     .option('--user <email:password>', 'a user (repeatable); "--user <email>" gets a random password', collect)
     .option(
@@ -45,7 +47,11 @@ export function registerDevCommands(program: Command, contextFor: ContextFactory
         .argParser(integerIn(1, 31_536_000))
         .default(DEV_DEFAULT_TOKEN_TTL_SECONDS),
     )
-    .option('--events-file <file>', 'append accepted events here as NDJSON (read back on start)')
+    .option(
+      '--events-file <file>',
+      "append accepted events here as NDJSON (read back on start; default: events-PORT.ndjson in svcctl's state folder)",
+    )
+    .option('--no-events-file', 'keep the events in memory only')
     .option('--log-file <file>', 'append the request log here instead of stderr')
     .addOption(
       new Option(

@@ -85,7 +85,9 @@ async function savedDeploymentFor(
     const { savedBaseUrls } = await import('../auth/credentials-store.js');
     return savedBaseUrls({ env, homeDir, uid });
   };
-  return pickDeployment({ env, homeDir, uid }, named ?? fromEnv, savedLogins);
+  // status reports a credentials file it cannot use on its login line, and goes on with the rest.
+  const logins = command === 'status' ? () => savedLogins().catch(() => []) : savedLogins;
+  return pickDeployment({ env, homeDir, uid }, named ?? fromEnv, logins);
 }
 
 /**

@@ -8,15 +8,17 @@ import type { McpProtocolChoice } from '../core/constants.js';
 import type { Context } from '../core/context.js';
 import { exitWith, ExitCode, usageError } from '../core/errors.js';
 import { parseUserFlag, parseWebhookFlag } from '../dev/sandbox-options.js';
-import { formatReady, terminalGreeting, type ReadyFormat, type ReadyLine } from '../dev/ready-output.js';
+import { formatReady, STOP_FUNCTION, terminalGreeting, type ReadyFormat, type ReadyLine } from '../dev/ready-output.js';
 import { onInterrupt, type InterruptSignal } from '../core/interrupt.js';
 
 export interface DevOptions {
-  port: number;
+  /** Undefined: the port of the last run when it is free, else any (0 always means any). */
+  port?: number;
   user?: string[];
   webhook?: string[];
   tokenTtl: number;
-  eventsFile?: string;
+  /** false: --no-events-file, the events stay in memory. */
+  eventsFile?: string | false;
   maxBody: number;
   logFile?: string;
   format?: ReadyFormat;
@@ -33,12 +35,13 @@ export async function runDev(ctx: Context, options: DevOptions): Promise<void> {
   }
   const users = (options.user ?? []).map(parseUserFlag);
   const webhooks = (options.webhook ?? []).map(parseWebhookFlag);
-  const eventsFile = options.eventsFile === undefined ? undefined : resolve(ctx.cwd, options.eventsFile);
+  const eventsFile = typeof options.eventsFile === 'string' ? resolve(ctx.cwd, options.eventsFile) : options.eventsFile;
   const logFile = options.logFile === undefined ? undefined : resolve(ctx.cwd, options.logFile);
   if (options.detach) return runDetached(ctx, options, { eventsFile, logFile });
 
   const { openLogFile } = await import('../dev/log-file.js');
-  const { startSandbox } = await import('../dev/sandbox-server.js');
+  const { startSandbox, PortTaken } = await import('../dev/sandbox-server.js');
+  const state = await import('../dev/sandbox-state.js');
   const log = logFile === undefined ? undefined : await openLogFile(logFile);
   // Where messages go: the log file when there is one; stderr otherwise, except in the background after the ready line.
   let ready = false;
@@ -51,24 +54,40 @@ export async function runDev(ctx: Context, options: DevOptions): Promise<void> {
   let resolveStop!: (signal: InterruptSignal) => void;
   const stopped = new Promise<InterruptSignal>((resolve) => (resolveStop = resolve));
   const stopInterrupt = onInterrupt((signal) => resolveStop(signal));
-  let sandbox;
-  try {
-    sandbox = await startSandbox({
-      port: options.port,
+  const previous = options.port === undefined ? await state.previousPort(ctx) : undefined;
+  const start = (port: number) =>
+    startSandbox({
+      port,
       users,
       webhooks,
       tokenTtlSeconds: options.tokenTtl,
-      eventsFile,
+      eventsFile:
+        eventsFile === false
+          ? undefined
+          : (eventsFile ?? ((listening: number) => state.defaultEventsFile(ctx, listening))),
       maxBodyBytes: options.maxBody,
       oneSessionPerUser: options.oneSessionPerUser === true,
       protocol: options.protocol ?? 'both',
       log: (line) => say(line),
+    });
+  let sandbox;
+  try {
+    if (eventsFile === undefined) await ensureStateDir(ctx, state.ensureSandboxStateDir);
+    sandbox = await start(previous ?? options.port ?? 0).catch((error: unknown) => {
+      if (previous === undefined || !(error instanceof PortTaken)) throw error;
+      return start(0);
     });
   } catch (error) {
     stopInterrupt();
     await log?.close();
     throw error;
   }
+  const port = Number(new URL(sandbox.origin).port);
+  if (options.port === undefined)
+    await state
+      .rememberPort(ctx, port)
+      .catch((error: unknown) => ctx.out.warn(`svcctl dev: cannot remember port ${port}: ${(error as Error).message}`));
+  const shownEventsFile = eventsFile ?? state.defaultEventsFile(ctx, port);
   // The ready line holds the sandbox's throwaway secrets on purpose: it is how scripts get them.
   const readyLine = sandbox.readyLine() as unknown as ReadyLine;
   // A person at a terminal gets lines to paste; the JSON line stays for pipes, --json and --format json.
@@ -91,10 +110,13 @@ export async function runDev(ctx: Context, options: DevOptions): Promise<void> {
   say(
     `  webhooks: ${sandbox.webhooks.map((w) => `${w.name} (${w.hmac_secret === null ? 'unsigned' : 'HMAC-signed'})`).join(', ')}`,
   );
-  if (eventsFile)
-    say(
-      `  events file: ${eventsFile}${sandbox.store.size > 0 ? ` (${sandbox.store.size} earlier event${sandbox.store.size === 1 ? '' : 's'} read back)` : ''}`,
-    );
+  if (previous !== undefined && port !== previous)
+    say(`  port ${previous}, the one it had last time, is taken: listening on ${port} instead`);
+  say(
+    shownEventsFile === false
+      ? '  events file: none (--no-events-file): events are kept in memory only'
+      : `  events file: ${shownEventsFile}${sandbox.store.size > 0 ? ` (${sandbox.store.size} earlier event${sandbox.store.size === 1 ? '' : 's'} read back)` : ''}`,
+  );
   if (logFile && !options.detachedChild)
     ctx.out.info(`svcctl dev: serving ${sandbox.baseUrl}; the request log goes to ${logFile} (Ctrl+C to stop)`);
   if (!options.detachedChild && !greetPerson)
@@ -111,10 +133,9 @@ export async function runDev(ctx: Context, options: DevOptions): Promise<void> {
 }
 
 /** The arguments that start the same sandbox again (paths already absolute). */
-function childArgs(options: DevOptions, files: { eventsFile?: string; logFile?: string }): string[] {
+function childArgs(options: DevOptions, files: DetachedFiles): string[] {
   const args = [
-    '--port',
-    String(options.port),
+    ...(options.port === undefined ? [] : ['--port', String(options.port)]),
     '--token-ttl',
     String(options.tokenTtl),
     '--max-body',
@@ -122,19 +143,32 @@ function childArgs(options: DevOptions, files: { eventsFile?: string; logFile?: 
   ];
   for (const user of options.user ?? []) args.push('--user', user);
   for (const webhook of options.webhook ?? []) args.push('--webhook', webhook);
-  if (files.eventsFile !== undefined) args.push('--events-file', files.eventsFile);
+  if (typeof files.eventsFile === 'string') args.push('--events-file', files.eventsFile);
+  if (files.eventsFile === false) args.push('--no-events-file');
   if (files.logFile !== undefined) args.push('--log-file', files.logFile);
   if (options.oneSessionPerUser) args.push('--one-session-per-user');
   if (options.protocol !== undefined && options.protocol !== 'both') args.push('--protocol', options.protocol);
   return args;
 }
 
-async function runDetached(
-  ctx: Context,
-  options: DevOptions,
-  files: { eventsFile?: string; logFile?: string },
-): Promise<void> {
+async function ensureStateDir(ctx: Context, ensure: (ctx: Context) => Promise<void>): Promise<void> {
+  await ensure(ctx).catch((error: unknown) => {
+    throw usageError(
+      `cannot make svcctl's state folder for the sandbox's events: ${(error as Error).message}`,
+      'name a file with --events-file FILE, or keep the events in memory with --no-events-file',
+    );
+  });
+}
+
+interface DetachedFiles {
+  eventsFile?: string | false;
+  logFile?: string;
+}
+
+async function runDetached(ctx: Context, options: DevOptions, files: DetachedFiles): Promise<void> {
   const { startDetached } = await import('../dev/detach.js');
+  const state = await import('../dev/sandbox-state.js');
+  const previous = options.port === undefined ? await state.previousPort(ctx) : undefined;
   const program = ctx.program ?? { execPath: 'node', script: undefined };
   const { ready, pid } = await startDetached({
     program,
@@ -144,8 +178,22 @@ async function runDetached(
     stderr: ctx.out.stderr,
   });
   ctx.out.raw(formatReady(ready, options.format ?? 'json', pid), { secret: true });
-  const stop = ctx.platform === 'win32' ? `Stop-Process -Id ${pid}` : `kill ${pid}`;
+  const format = options.format ?? 'json';
+  const stop =
+    format !== 'json'
+      ? `${STOP_FUNCTION} (it also unsets the variables)`
+      : ctx.platform === 'win32'
+        ? `Stop-Process -Id ${pid}`
+        : `kill ${pid}`;
   ctx.out.info(`svcctl dev: serving ${ready.base_url} in the background (pid ${pid}); stop it with: ${stop}`);
+  const port = Number(new URL(ready.base_url).port);
+  if (previous !== undefined && port !== previous)
+    ctx.out.info(`  port ${previous}, the one it had last time, is taken: it listens on ${port} instead`);
+  ctx.out.info(
+    files.eventsFile === false
+      ? '  events file: none (events in memory only)'
+      : `  events file: ${files.eventsFile ?? state.defaultEventsFile(ctx, port)}`,
+  );
   ctx.out.info(
     files.logFile === undefined ? '  request log: off (--log-file FILE keeps it)' : `  request log: ${files.logFile}`,
   );

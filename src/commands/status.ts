@@ -3,15 +3,17 @@
  * the deployment and where it came from, who is logged in and until when,
  * whether the password is in the keychain, which settings are set (names
  * only), and which MCP clients have an entry for the service; with --check,
- * `mcp doctor` runs on each entry. Reads only; exit 8 when a check fails.
+ * `mcp doctor` runs on each entry. Reads only; exit 8 when a check fails. A credentials file it cannot use (broken,
+ * or not the user's alone) is said on the login line and the report goes on; the exit code is then that file's (7),
+ * as every other command's, so a script learns of it as before and a person still sees the rest.
  */
-import { readSavedToken } from '../auth/credentials-store.js';
+import { readSavedToken, savedBaseUrls, type SavedToken } from '../auth/credentials-store.js';
 import { SETTING_NAMES } from '../core/constants.js';
 import type { Context } from '../core/context.js';
 import { baseUrlOrigin, optionalBaseUrl } from '../config/base-url.js';
 import { relativeTime } from '../auth/jwt.js';
 import { probeDeployment, PROBE_MS, type Reachability } from '../http/reachable.js';
-import { exitWith, ExitCode, isCliError } from '../core/errors.js';
+import { exitWith, ExitCode, type ExitCodeValue, isCliError } from '../core/errors.js';
 import { foreign } from '../core/output.js';
 import { readSetting } from '../config/settings.js';
 import { findServiceEntries, sayOtherDeployments, shownEntry, urlCell, type ListedEntry } from './mcp-list.js';
@@ -33,6 +35,8 @@ interface Status {
   } | null;
   settings: string[];
   clients: Array<ListedEntry & { check?: { ok: boolean; failed: string[] } }>;
+  /** What could not be read; each has the exit code it would have been on its own. */
+  problems: Array<{ part: 'login'; message: string; hint?: string; exit_code: number }>;
 }
 
 function originOf(ctx: Context, baseUrl: string): { name: string | null; base_url: string; source: string } {
@@ -71,9 +75,26 @@ async function checkEntry(
   }
 }
 
+/** Without a deployment the file is still read, so that a problem with it is said here and not first at a login. */
+async function readLogin(
+  ctx: Context,
+  baseUrl: string | undefined,
+  problems: Status['problems'],
+): Promise<SavedToken | undefined> {
+  try {
+    if (baseUrl !== undefined) return await readSavedToken(ctx, baseUrl, { warn: false });
+    await savedBaseUrls(ctx);
+  } catch (error) {
+    if (!isCliError(error)) throw error;
+    problems.push({ part: 'login', message: error.message, hint: error.hint, exit_code: error.exitCode });
+  }
+  return undefined;
+}
+
 export async function runStatus(ctx: Context, options: StatusOptions): Promise<void> {
   const baseUrl = optionalBaseUrl(ctx);
-  const saved = baseUrl === undefined ? undefined : await readSavedToken(ctx, baseUrl, { warn: false });
+  const problems: Status['problems'] = [];
+  const saved = await readLogin(ctx, baseUrl, problems);
   const reach = baseUrl === undefined ? undefined : await probeDeployment(ctx.env, baseUrl);
   const { entries, warnings } = await findServiceEntries(ctx, {});
   const now = ctx.now();
@@ -91,12 +112,15 @@ export async function runStatus(ctx: Context, options: StatusOptions): Promise<v
       : null,
     settings: SETTING_NAMES.flatMap((name) => readSetting(ctx.env, name)?.source ?? []),
     clients: entries,
+    problems,
   };
   if (options.check)
     for (const entry of status.clients) entry.check = await checkEntry(ctx, entry, options.trustProject);
   for (const warning of warnings) ctx.out.warn(warning);
   if (ctx.globals.json) ctx.out.jsonResult({ ...status, clients: status.clients.map(shownEntry) });
   else printStatus(ctx, status);
+  const problem = problems[0];
+  if (problem) throw exitWith(problem.exit_code as ExitCodeValue);
   if (status.clients.some((entry) => entry.check && !entry.check.ok)) throw exitWith(ExitCode.CheckFailed);
 }
 
@@ -116,11 +140,14 @@ function printStatus(ctx: Context, status: Status): void {
         ? 'yes'
         : `no: ${deployment.problem ?? 'no answer'}${deployment.name ? ` (svcctl deployment remove ${deployment.name}; svcctl deployment prune forgets every one that does not answer)` : ''}`,
     );
+  const loginProblem = status.problems.find((problem) => problem.part === 'login');
   line(
     'login',
-    login
-      ? `${login.email === null ? 'unknown user' : foreign(login.email)}, ${login.expires_at === null ? 'no expiry known' : `${login.expired ? 'expired' : 'expires'} ${login.expires_in_words} (${login.expires_at})`}${login.password_in_keychain ? '; password in the keychain' : ''}`
-      : 'not logged in (svcctl login --save)',
+    loginProblem
+      ? `unknown: ${loginProblem.message}${loginProblem.hint ? ` (${loginProblem.hint})` : ''}`
+      : login
+        ? `${login.email === null ? 'unknown user' : foreign(login.email)}, ${login.expires_at === null ? 'no expiry known' : `${login.expired ? 'expired' : 'expires'} ${login.expires_in_words} (${login.expires_at})`}${login.password_in_keychain ? '; password in the keychain' : ''}`
+        : 'not logged in (svcctl login --save)',
   );
   line('settings', status.settings.length > 0 ? status.settings.join(', ') : 'none set');
   if (status.clients.length === 0)

@@ -2,6 +2,7 @@
 // empty, which svcctl reads as unset, so a value left over from another deployment is never used with this one.
 import type { SettingName } from '../core/constants.js';
 import { envName, legacyEnvName } from '../config/settings.js';
+import { powerShellString, quote } from '../mcp/render/shell-quote.js';
 
 export const READY_FORMATS = ['json', 'sh', 'fish', 'powershell'] as const;
 export type ReadyFormat = (typeof READY_FORMATS)[number];
@@ -41,20 +42,55 @@ export function readyVariables(ready: ReadyLine, pid?: number): Array<[string, s
   return variables;
 }
 
-/** POSIX single quotes: nothing inside is special; a quote is closed, escaped and reopened. */
-const shQuote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
-/** fish single quotes: only \\ and \' are escapes inside (fish-shell docs, "Quotes"). */
-const fishQuote = (value: string): string => `'${value.replace(/[\\']/g, (c) => `\\${c}`)}'`;
-/** PowerShell single quotes: verbatim; a quote is written twice (about_Quoting_Rules). */
-const powershellQuote = (value: string): string => `'${value.replace(/['\u2018\u2019\u201a\u201b]/g, (c) => c + c)}'`;
+export const STOP_FUNCTION = 'svcctl_dev_stop';
+/** Tenths of a second the stop waits for the sandbox to close, so the next `svcctl dev` finds its port free. */
+const STOP_WAIT_TENTHS = 50;
+
+/**
+ * A shell function that stops the background sandbox (when there is one) and unsets every variable the lines set,
+ * so that nothing keeps pointing at a port no one listens on. It waits for the process to end because the next
+ * `svcctl dev` takes the same port only once it is free. The sources for each shell are in docs/sandbox.md.
+ */
+function stopFunction(format: Exclude<ReadyFormat, 'json'>, names: string[], pid?: number): string {
+  if (format === 'sh') {
+    const kill =
+      pid === undefined
+        ? ''
+        : `  kill ${pid} && (n=0; while [ "$n" -lt ${STOP_WAIT_TENTHS} ] && kill -0 ${pid} 2>/dev/null; do sleep 0.1; n=$((n + 1)); done)\n`;
+    return `${STOP_FUNCTION}() {\n${kill}  unset ${names.join(' ')}\n  unset -f ${STOP_FUNCTION}\n}`;
+  }
+  if (format === 'fish') {
+    const kill =
+      pid === undefined
+        ? ''
+        : `    if kill ${pid}\n        set -l n 0\n        while test $n -lt ${STOP_WAIT_TENTHS}; and kill -0 ${pid} 2>/dev/null\n            sleep 0.1\n            set n (math $n + 1)\n        end\n    end\n`;
+    // One name per `set -e`: fish 3.1's takes one.
+    return `function ${STOP_FUNCTION}\n${kill}    for name in ${names.join(' ')}\n        set -e -g $name\n    end\n    functions -e ${STOP_FUNCTION}\nend`;
+  }
+  // Wait-Process is Windows-only; .NET's Process.WaitForExit(ms) works on every platform PowerShell runs on.
+  const kill =
+    pid === undefined
+      ? ''
+      : `  $sandbox = Get-Process -Id ${pid} -ErrorAction SilentlyContinue\n  if ($sandbox) { Stop-Process -InputObject $sandbox; [void]$sandbox.WaitForExit(${STOP_WAIT_TENTHS * 100}) }\n`;
+  const paths = names.map((name) => `Env:${name}`).join(', ');
+  return `function global:${STOP_FUNCTION} {\n${kill}  Remove-Item -Path ${paths} -ErrorAction SilentlyContinue\n  Remove-Item -Path Function:${STOP_FUNCTION}\n}`;
+}
 
 export function formatReady(ready: ReadyLine, format: ReadyFormat, pid?: number): string {
   if (format === 'json') return `${JSON.stringify(pid === undefined ? ready : { ...ready, pid })}\n`;
-  const lines = readyVariables(ready, pid).map(([name, value]) => {
-    if (format === 'sh') return `export ${name}=${shQuote(value)}`;
-    if (format === 'fish') return `set -gx ${name} ${fishQuote(value)}`;
-    return `$env:${name} = ${powershellQuote(value)}`;
+  const variables = readyVariables(ready, pid);
+  const lines = variables.map(([name, value]) => {
+    if (format === 'sh') return `export ${name}=${quote(value, 'posix')}`;
+    if (format === 'fish') return `set -gx ${name} ${quote(value, 'posix-or-fish')}`;
+    return `$env:${name} = ${powerShellString(value)}`;
   });
+  lines.push(
+    stopFunction(
+      format,
+      variables.map(([name]) => name),
+      pid,
+    ),
+  );
   return `${lines.join('\n')}\n`;
 }
 
@@ -66,7 +102,7 @@ export function terminalGreeting(ready: ReadyLine): string {
   const user = ready.users[0];
   return [
     `Sandbox ready: ${ready.base_url} (MCP: ${ready.mcp_url})${user ? `, user ${user.email}` : ''}.`,
-    'Point another shell at it (bash/zsh; `svcctl dev --format fish|powershell` for others):',
+    'Point another shell at it (bash/zsh; `svcctl dev --format fish|powershell` for others; `svcctl_dev_stop` unsets them again):',
     formatReady(ready, 'sh').trimEnd(),
     'Local-mode MCP entries (npx -y service-mcp-server@latest, fetched from npm) read SERVICE_BASE_URL, SERVICE_EMAIL and SERVICE_PASSWORD from the lines above.',
     '',

@@ -25,7 +25,8 @@ export interface SandboxOptions {
   users?: SandboxUser[];
   webhooks?: SandboxWebhook[];
   tokenTtlSeconds?: number;
-  eventsFile?: string;
+  /** A function names the file by the port listened on. */
+  eventsFile?: string | ((port: number) => string);
   maxBodyBytes?: number;
   log?: (line: string) => void;
   /** Default: the sandbox's own origin. */

@@ -60,12 +60,17 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
+/** A taken port: `svcctl dev` takes another when the port was its own choice (the one it had last time). */
+export class PortTaken extends CliError {}
+
 function listen(server: Server, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE') {
         reject(
-          usageError(`port ${port} on ${HOST} is already in use`, 'choose another --port, or --port 0 for a free one'),
+          new PortTaken(ExitCode.Usage, `port ${port} on ${HOST} is already in use`, {
+            hint: 'choose another --port, or --port 0 for a free one',
+          }),
         );
       } else if (error.code === 'EACCES') {
         reject(
@@ -84,7 +89,12 @@ function listen(server: Server, port: number): Promise<number> {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const { users, webhooks } = withDemoDefaults(options.users ?? [], options.webhooks ?? []);
-  const store = await EventStore.open(options.eventsFile, options.log);
+  // A file named after the port is opened once the port is known; no request is served before (the Host check).
+  const fileForPort = typeof options.eventsFile === 'function' ? options.eventsFile : undefined;
+  let store =
+    typeof options.eventsFile === 'function'
+      ? new EventStore()
+      : await EventStore.open(options.eventsFile, options.log);
   const credentials = new Credentials(users, webhooks);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   // Filled in once listening: the issuer and the allowed Host values need the port.
@@ -162,6 +172,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     await store.close();
     throw error;
   });
+  if (fileForPort)
+    store = await EventStore.open(fileForPort(port), options.log).catch(async (error: unknown) => {
+      await new Promise((resolve) => server.close(resolve));
+      throw error;
+    });
   origin = `http://${HOST}:${port}`;
   allowedHosts = new Set([`${HOST}:${port}`, `localhost:${port}`]);
   jwt = new JwtIssuer(origin, options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS, nowMs);

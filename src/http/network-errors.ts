@@ -1,3 +1,4 @@
+import { isLoopbackHost } from '../config/settings.js';
 import { DeadlineExceeded } from './attempt-deadline.js';
 
 export interface NetworkProblem {
@@ -55,6 +56,20 @@ function proxyRefusal(error: unknown, host: string): NetworkProblem | undefined 
   };
 }
 
+/**
+ * Nothing listens at a loopback address: no retry (a sandbox or local service does not appear within seconds, it
+ * has to be started), and the way to start a sandbox, which takes the port of its last run again when it is free.
+ */
+function refusedOnThisComputer(code: string, url: string): NetworkProblem {
+  const { host, origin } = new URL(url);
+  return {
+    code,
+    retryable: false,
+    message: `connection refused by ${host}: no sandbox or service is listening at ${origin}`,
+    hint: 'start one with `eval "$(svcctl dev --detach --format sh)"` (it takes the port of its last run again when that is free), or check SERVICE_BASE_URL',
+  };
+}
+
 export function describeNetworkError(error: unknown, url: string, timeoutSeconds: number): NetworkProblem {
   const code = errorCode(error);
   const { host } = new URL(url);
@@ -62,12 +77,14 @@ export function describeNetworkError(error: unknown, url: string, timeoutSeconds
   if (refusal) return refusal;
   switch (code) {
     case 'ECONNREFUSED':
-      return {
-        code,
-        retryable: true,
-        message: `connection refused by ${host}`,
-        hint: 'is the service running, and is the base URL right?',
-      };
+      return isLoopbackHost(new URL(url).hostname)
+        ? refusedOnThisComputer(code, url)
+        : {
+            code,
+            retryable: true,
+            message: `connection refused by ${host}`,
+            hint: 'is the service running, and is the base URL right?',
+          };
     case 'ENOTFOUND':
       return {
         code,

@@ -63,10 +63,13 @@ function quoteForPosixOrFish(arg: string): string {
 }
 
 /** PowerShell ends a single-quoted string at ' and at the typographic ‘ ’ ‚ ‛; each is written twice to stay inside. */
+export const powerShellString = (value: string): string =>
+  `'${value.replace(/['\u2018\u2019\u201a\u201b]/g, (c) => c + c)}'`;
+
 export function quoteForPowerShell(arg: string): string {
   if (SAFE_FOR_POWERSHELL.test(arg)) return arg;
   refuseControls(arg);
-  return `'${arg.replace(/['\u2018\u2019\u201a\u201b]/g, (c) => c + c)}'`;
+  return powerShellString(arg);
 }
 
 export function quote(arg: string, shell: Shell): string {

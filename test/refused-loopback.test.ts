@@ -30,7 +30,7 @@ describe('a refused connection to this computer', () => {
     assert.match(
       result.stderr,
       new RegExp(
-        `error: connection refused by 127\\.0\\.0\\.1:${port}: no sandbox or service is listening at http://127\\.0\\.0\\.1:${port}\\n`,
+        `error: (?:event [0-9a-f-]{36} failed, not sent: )?connection refused by 127\\.0\\.0\\.1:${port}: no sandbox or service is listening at http://127\\.0\\.0\\.1:${port}\\n`,
       ),
     );
     assert.match(

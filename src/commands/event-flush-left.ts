@@ -34,7 +34,12 @@ const answers = (reach: Reachability): string =>
   !reach.answers ? `does not answer (${reach.reason})` : reach.service ? 'answers' : reach.reason;
 
 /** The command that sends the events of `other`: there when it answers, else to the base URL used now. */
-export function sendCommand(other: OtherTarget, reach: Reachability | undefined, baseUrl: string, spool: string): string {
+export function sendCommand(
+  other: OtherTarget,
+  reach: Reachability | undefined,
+  baseUrl: string,
+  spool: string,
+): string {
   const there = `'svcctl event flush --base-url ${other.baseUrl}${spool}' and that deployment's ingest token and HMAC secret`;
   const here = `'svcctl event flush --from ${other.baseUrl}${spool}' sends them to ${baseUrl} instead, signed for it`;
   return reach?.answers === false ? here : `send them there with ${there}; ${here}`;

@@ -167,4 +167,11 @@ describe('event flush with an empty spool', () => {
     assert.equal(plain.code, 0, plain.stderr);
     assert.equal(plain.stderr, 'flushed 0, kept 0\n');
   });
+
+  it('a --from that is not a base URL is exit 2 even then', async () => {
+    const home = await tempDir('svcctl-flush-empty-');
+    const bad = await runCli(['event', 'flush', '--from', 'http://127.0.0.1:4101'], { home });
+    assert.equal(bad.code, 2, bad.stderr);
+    assert.match(bad.stderr, /--from must end in \/api/);
+  });
 });

@@ -1,7 +1,7 @@
 /**
  * `svcctl event flush`: sends every event spooled for the base URL resolved now
  * with its exact bytes (same id, so the service recognises a duplicate), signed
- * with the current secret; events for other base URLs are left and named.
+ * with the current secret; events for other base URLs are left and named, or sent here when --from names them.
  * A file is deleted only after a 2xx; a rejected event (4xx other than
  * 401/403) moves to rejected/ with the answer beside it; the rest is kept.
  * Each file is claimed by an atomic rename, so flushers can run concurrently. A spool with nothing in it
@@ -10,7 +10,7 @@
 import type { Stats } from 'node:fs';
 import { EVENT_PATH } from '../core/constants.js';
 import type { Context } from '../core/context.js';
-import { optionalBaseUrl, resolveBaseUrl } from '../config/base-url.js';
+import { resolveBaseUrl } from '../config/base-url.js';
 import { CliError, ExitCode, exitWith, usageError } from '../core/errors.js';
 import { createTransport } from '../http/transport.js';
 import { checkHeaderSafe, resolveSecret, resolveSecretWithSource } from '../config/secret-sources.js';
@@ -32,7 +32,7 @@ export interface EventFlushOptions {
   hmacSecretFile?: string;
   /** Also send the files of an earlier svcctl, which recorded no base URL, to the base URL resolved now. */
   legacyToCurrent?: boolean;
-  /** Also send the events spooled for this base URL to the one resolved now (consent: see consentFrom). */
+  /** Also send the events spooled for this base URL to the one resolved now (consent: see consentFrom); normalised. */
   from?: string;
 }
 
@@ -97,8 +97,7 @@ interface Plan {
 }
 
 /** The --from target's events join the queue once consented to; a --from with nothing spooled is said, not fatal. */
-async function planFrom(ctx: Context, root: SpoolFolder, baseUrl: string, from: string, plan: Plan): Promise<void> {
-  const fromUrl = parseBaseUrl(from, '--from').url;
+async function planFrom(ctx: Context, root: SpoolFolder, baseUrl: string, fromUrl: string, plan: Plan): Promise<void> {
   if (fromUrl === baseUrl) return;
   const folder = targetSpool(root, fromUrl);
   const found = plan.left.elsewhere.find((other) => other.folder === folder.dir);
@@ -204,27 +203,22 @@ const whereJson = (dir: string, baseUrl: string | null, left: LeftBehind): Recor
   elsewhere: left.elsewhere.map((o) => ({ base_url: o.baseUrl ?? null, folder: o.folder, events: o.events })),
 });
 
-/** Nothing anywhere in the spool: said without a token or a base URL (which may be unset, as in cron). */
+/** Nothing anywhere in the spool: said without a token or a base URL (unset in cron, or a warning each run). */
 function renderEmpty(ctx: Context, dir: string): void {
-  let baseUrl: string | null = null;
-  try {
-    baseUrl = optionalBaseUrl(ctx) ?? null;
-  } catch {
-    // A bad base URL matters only when there is something to send to it.
-  }
-  const where = whereJson(dir, baseUrl, { elsewhere: [], legacy: 0 });
+  const where = whereJson(dir, null, { elsewhere: [], legacy: 0 });
   const empty: FlushOutcome = { kind: 'flushed', flushed: 0, kept: 0, left: 0, rejected: 0, rejectedIn: [], where };
   renderFlushOutcome(ctx.out, empty, { json: ctx.globals.json });
 }
 
 export async function runEventFlush(ctx: Context, options: EventFlushOptions): Promise<void> {
+  const from = options.from === undefined ? undefined : parseBaseUrl(options.from, '--from').url;
   const root = openSpool(spoolTarget(ctx, options.spool ?? true) as string, ctx.uid);
   const dir = root.dir;
   // The whole spool is checked before anything is sent, the folders of other base URLs included.
   const found = { legacy: await openForFlush(root), spooled: await spooledTargets(root) };
   if (found.legacy.waiting.length === 0 && found.spooled.length === 0) return renderEmpty(ctx, dir);
   const baseUrl = resolveBaseUrl(ctx, "the ingest token and the events' signatures");
-  const plan = await planFlush(ctx, root, found, baseUrl, options);
+  const plan = await planFlush(ctx, root, found, baseUrl, { ...options, from });
   if (plan.recovered > 0) ctx.out.info(`${plan.recovered} event(s) claimed by a flush that stopped were put back`);
   const probes = probeTargets(ctx, plan.left.elsewhere);
   // Events only for other base URLs need no token: the flush says where they are, and sends nothing.

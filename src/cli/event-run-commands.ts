@@ -83,6 +83,10 @@ export function registerRunAndFlush(event: Command, contextFor: ContextFactory):
       '--legacy-to-current',
       'also send the events spooled by an earlier svcctl (which recorded no base URL) to the base URL used now',
     )
+    .option(
+      '--from <url>',
+      'also send the events spooled for this base URL to the base URL used now, signed for it (asks at a terminal)',
+    )
     .addOption(
       new Option('--concurrency <n>', 'requests in flight (1 to 256)')
         .argParser(integerIn(1, 256))

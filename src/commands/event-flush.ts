@@ -1,10 +1,11 @@
 /**
  * `svcctl event flush`: sends every event spooled for the base URL resolved now
  * with its exact bytes (same id, so the service recognises a duplicate), signed
- * with the current secret; events for other base URLs are left and named.
+ * with the current secret; events for other base URLs are left and named, or sent here when --from names them.
  * A file is deleted only after a 2xx; a rejected event (4xx other than
  * 401/403) moves to rejected/ with the answer beside it; the rest is kept.
- * Each file is claimed by an atomic rename, so flushers can run concurrently.
+ * Each file is claimed by an atomic rename, so flushers can run concurrently. A spool with nothing in it
+ * needs no token and no base URL: a cron line flushing every 5 minutes is quiet and exits 0.
  */
 import type { Stats } from 'node:fs';
 import { EVENT_PATH } from '../core/constants.js';
@@ -13,48 +14,14 @@ import { resolveBaseUrl } from '../config/base-url.js';
 import { CliError, ExitCode, exitWith, usageError } from '../core/errors.js';
 import { createTransport } from '../http/transport.js';
 import { checkHeaderSafe, resolveSecret, resolveSecretWithSource } from '../config/secret-sources.js';
-import { apiUrl } from '../config/settings.js';
+import { apiUrl, parseBaseUrl } from '../config/settings.js';
 import { deliverEvent, type DeliveryTarget } from '../events/deliver.js';
-import { flushKind, type FlushOutcomeKind, renderFlushOutcome } from '../events/outcome.js';
-import { claim, openForFlush, openSpool, reject, release, settle } from '../events/spool.js';
-import { type OtherTarget, otherTargets, targetSpool } from '../events/spool-targets.js';
+import { type FlushOutcome, flushKind, renderFlushOutcome } from '../events/outcome.js';
+import { claim, openForFlush, openSpool, reject, release, type SpoolContents, settle } from '../events/spool.js';
+import { type OtherTarget, otherTargets, spooledTargets, targetSpool } from '../events/spool-targets.js';
 import type { SpoolFolder } from '../events/spool-trust.js';
+import { consentFrom, type LeftBehind, leftCount, probeTargets, reportLeft, whyLeft } from './event-flush-left.js';
 import { spoolTarget } from './event-spool.js';
-
-/** What `event flush` leaves in the spool on purpose: events for other base URLs, and those of an earlier svcctl. */
-export interface LeftBehind {
-  elsewhere: OtherTarget[];
-  /** Files of an earlier svcctl (DIR/<id>.json), which recorded no base URL; not sent. */
-  legacy: number;
-}
-
-export const leftCount = (left: LeftBehind): number =>
-  left.elsewhere.reduce((sum, other) => sum + other.events, 0) + left.legacy;
-
-const where = (other: OtherTarget): string =>
-  other.baseUrl === undefined
-    ? `${other.events} in ${other.folder} (base URL not recorded)`
-    : `${other.events} for ${other.baseUrl}`;
-
-export function reportLeft(ctx: Context, left: LeftBehind, baseUrl: string, spoolFlag: string | undefined): void {
-  const spool = spoolFlag === undefined ? '' : ` --spool ${spoolFlag}`;
-  const { elsewhere } = left;
-  if (elsewhere.length > 0) {
-    const total = elsewhere.reduce((sum, other) => sum + other.events, 0);
-    const known = elsewhere.filter((other) => other.baseUrl !== undefined);
-    const url = known.length === 1 && elsewhere.length === 1 ? known[0]!.baseUrl! : '<url>';
-    ctx.out.warn(
-      `kept ${total} event(s) spooled for another base URL than ${baseUrl}: ${elsewhere.map(where).join(', ')}; ` +
-        `flush them with 'svcctl event flush --base-url ${url}${spool}' and that deployment's ingest token and HMAC secret`,
-    );
-  }
-  if (left.legacy > 0) {
-    ctx.out.warn(
-      `kept ${left.legacy} event(s) spooled by an earlier svcctl, which did not record their base URL: ` +
-        `if they are for ${baseUrl}, run this flush again with --legacy-to-current`,
-    );
-  }
-}
 
 export interface EventFlushOptions {
   spool?: string | true;
@@ -65,6 +32,8 @@ export interface EventFlushOptions {
   hmacSecretFile?: string;
   /** Also send the files of an earlier svcctl, which recorded no base URL, to the base URL resolved now. */
   legacyToCurrent?: boolean;
+  /** Also send the events spooled for this base URL to the one resolved now (consent: see consentFrom); normalised. */
+  from?: string;
 }
 
 interface Tally {
@@ -75,6 +44,8 @@ interface Tally {
   /** Why the last event kept could not be delivered (shown with the summary). */
   lastFailure?: string;
 }
+
+const newTally = (): Tally => ({ flushed: 0, kept: 0, rejected: 0, rejectedIn: new Set() });
 
 async function flushOne(
   ctx: Context,
@@ -113,40 +84,58 @@ async function flushOne(
   if (failure.exitCode === ExitCode.AuthRejected) throw failure;
 }
 
-interface Left {
-  kept: number;
-  dir: string;
-  baseUrl: string;
-  lastFailure?: string;
-  waiting: number;
+interface Queued {
+  spool: SpoolFolder;
+  name: string;
+  listed: Map<string, Stats>;
 }
 
-/** Exit 6 for any event left behind: a cron flush does not report success while events wait. */
-function whyLeft(kind: FlushOutcomeKind, left: Left): CliError | undefined {
-  if (kind === 'kept') {
-    const why = left.lastFailure === undefined ? '' : `: ${left.lastFailure}`;
-    return new CliError(
-      ExitCode.Unavailable,
-      `${left.kept} event(s) could not be delivered and stay in ${left.dir}${why}`,
-      {
-        hint: 'run svcctl event flush again later (from cron, say); --verbose shows each event',
-      },
-    );
+interface Plan {
+  queue: Queued[];
+  left: LeftBehind;
+  recovered: number;
+}
+
+/** The --from target's events join the queue once consented to; a --from with nothing spooled is said, not fatal. */
+async function planFrom(ctx: Context, root: SpoolFolder, baseUrl: string, fromUrl: string, plan: Plan): Promise<void> {
+  if (fromUrl === baseUrl) return;
+  const folder = targetSpool(root, fromUrl);
+  const found = plan.left.elsewhere.find((other) => other.folder === folder.dir);
+  if (found === undefined) {
+    ctx.out.warn(`--from ${fromUrl}: no event is spooled for it in ${root.dir}`);
+    return;
   }
-  if (kind === 'left')
-    return new CliError(
-      ExitCode.Unavailable,
-      `${left.waiting} event(s) stay in ${left.dir}, not sent to ${left.baseUrl}`,
-      {
-        hint: 'they were spooled for another base URL, or by an earlier svcctl: the warnings above say how to send them',
-      },
-    );
-  return undefined;
+  if (!(await consentFrom(ctx, found, baseUrl))) return;
+  const contents = await openForFlush(folder);
+  plan.recovered += contents.recovered;
+  plan.queue.push(...contents.waiting.map((name) => ({ spool: folder, name, listed: contents.listed })));
+  plan.left.elsewhere = plan.left.elsewhere.filter((other) => other !== found);
 }
 
-export async function runEventFlush(ctx: Context, options: EventFlushOptions): Promise<void> {
-  const root = openSpool(spoolTarget(ctx, options.spool ?? true) as string, ctx.uid);
-  const dir = root.dir;
+/** What this flush sends, in order: the current base URL's events, then --from's, then the legacy files if asked. */
+async function planFlush(
+  ctx: Context,
+  root: SpoolFolder,
+  found: { legacy: SpoolContents & { recovered: number }; spooled: OtherTarget[] },
+  baseUrl: string,
+  options: EventFlushOptions,
+): Promise<Plan> {
+  const spool = targetSpool(root, baseUrl);
+  const current = await openForFlush(spool);
+  const plan: Plan = {
+    queue: current.waiting.map((name) => ({ spool, name, listed: current.listed })),
+    left: { elsewhere: otherTargets(found.spooled, root, baseUrl), legacy: 0 },
+    recovered: found.legacy.recovered + current.recovered,
+  };
+  if (options.from !== undefined) await planFrom(ctx, root, baseUrl, options.from, plan);
+  const { legacy } = found;
+  if (options.legacyToCurrent)
+    plan.queue.push(...legacy.waiting.map((name) => ({ spool: root, name, listed: legacy.listed })));
+  else plan.left.legacy = legacy.waiting.length;
+  return plan;
+}
+
+async function deliveryTarget(ctx: Context, baseUrl: string, options: EventFlushOptions): Promise<DeliveryTarget> {
   const resolved = await resolveSecretWithSource(ctx, {
     name: 'INGEST_TOKEN',
     what: 'ingest token',
@@ -154,34 +143,21 @@ export async function runEventFlush(ctx: Context, options: EventFlushOptions): P
   });
   if (resolved === undefined) throw usageError('no ingest token: set SERVICE_INGEST_TOKEN or pass --token-file <file>');
   checkHeaderSafe(resolved, 'ingest token');
-  const token = resolved.value;
   const secret = await resolveSecret(ctx, {
     name: 'HMAC_SECRET',
     what: 'HMAC secret',
     file: { path: options.hmacSecretFile, flag: '--hmac-secret-file' },
   });
-  const baseUrl = resolveBaseUrl(ctx, "the ingest token and the events' signatures");
   const url = apiUrl(baseUrl, EVENT_PATH);
-  // The whole spool is checked before anything is sent, the folders of other base URLs included.
-  const legacy = await openForFlush(root);
-  const spool = targetSpool(root, baseUrl);
-  const current = await openForFlush(spool);
-  const left: LeftBehind = { elsewhere: await otherTargets(root, baseUrl), legacy: 0 };
-  const recovered = legacy.recovered + current.recovered;
-  if (recovered > 0) ctx.out.info(`${recovered} event(s) claimed by a flush that stopped were put back`);
-  const queue = current.waiting.map((name) => ({ spool, name, listed: current.listed }));
-  if (options.legacyToCurrent)
-    queue.push(...legacy.waiting.map((name) => ({ spool: root, name, listed: legacy.listed })));
-  else left.legacy = legacy.waiting.length;
   const transport = await createTransport({
     env: ctx.env,
     origin: new URL(url).origin,
     timeoutMs: options.httpTimeout * 1000,
     connections: options.concurrency,
   });
-  const target: DeliveryTarget = {
+  return {
     url,
-    token,
+    token: resolved.value,
     secret,
     transport,
     retries: options.retries,
@@ -189,7 +165,16 @@ export async function runEventFlush(ctx: Context, options: EventFlushOptions): P
     keepResponse: false,
     redactor: ctx.secrets,
   };
-  const tally: Tally = { flushed: 0, kept: 0, rejected: 0, rejectedIn: new Set() };
+}
+
+/** Sends the queue with `concurrency` workers; the first CliError (401/403, an unsafe spool) stops them all. */
+async function sendQueue(
+  ctx: Context,
+  queue: Queued[],
+  target: DeliveryTarget,
+  concurrency: number,
+): Promise<{ tally: Tally; notTried: number; stop: CliError | undefined }> {
+  const tally = newTally();
   let next = 0;
   let stop: CliError | undefined;
   const worker = async (): Promise<void> => {
@@ -204,28 +189,61 @@ export async function runEventFlush(ctx: Context, options: EventFlushOptions): P
     }
   };
   try {
-    await Promise.all(Array.from({ length: Math.min(options.concurrency, Math.max(queue.length, 1)) }, worker));
+    await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(queue.length, 1)) }, worker));
   } finally {
-    await transport.close();
+    await target.transport.close();
   }
-  const kept = tally.kept + (queue.length - next);
-  reportLeft(ctx, left, baseUrl, typeof options.spool === 'string' ? dir : undefined);
-  const kind = flushKind(kept, leftCount(left), stop);
+  return { tally, notTried: queue.length - next, stop };
+}
+
+const whereJson = (dir: string, baseUrl: string | null, left: LeftBehind): Record<string, unknown> => ({
+  legacy: left.legacy,
+  spool: dir,
+  base_url: baseUrl,
+  elsewhere: left.elsewhere.map((o) => ({ base_url: o.baseUrl ?? null, folder: o.folder, events: o.events })),
+});
+
+/** Nothing anywhere in the spool: said without a token or a base URL (unset in cron, or a warning each run). */
+function renderEmpty(ctx: Context, dir: string): void {
+  const where = whereJson(dir, null, { elsewhere: [], legacy: 0 });
+  const empty: FlushOutcome = { kind: 'flushed', flushed: 0, kept: 0, left: 0, rejected: 0, rejectedIn: [], where };
+  renderFlushOutcome(ctx.out, empty, { json: ctx.globals.json });
+}
+
+export async function runEventFlush(ctx: Context, options: EventFlushOptions): Promise<void> {
+  const from = options.from === undefined ? undefined : parseBaseUrl(options.from, '--from').url;
+  const root = openSpool(spoolTarget(ctx, options.spool ?? true) as string, ctx.uid);
+  const dir = root.dir;
+  // The whole spool is checked before anything is sent, the folders of other base URLs included.
+  const found = { legacy: await openForFlush(root), spooled: await spooledTargets(root) };
+  if (found.legacy.waiting.length === 0 && found.spooled.length === 0) return renderEmpty(ctx, dir);
+  const baseUrl = resolveBaseUrl(ctx, "the ingest token and the events' signatures");
+  const plan = await planFlush(ctx, root, found, baseUrl, { ...options, from });
+  if (plan.recovered > 0) ctx.out.info(`${plan.recovered} event(s) claimed by a flush that stopped were put back`);
+  const probes = probeTargets(ctx, plan.left.elsewhere);
+  // Events only for other base URLs need no token: the flush says where they are, and sends nothing.
+  const { tally, notTried, stop } =
+    plan.queue.length === 0
+      ? { tally: newTally(), notTried: 0, stop: undefined }
+      : await sendQueue(ctx, plan.queue, await deliveryTarget(ctx, baseUrl, options), options.concurrency);
+  const reach = await probes;
+  const spoolFlag = typeof options.spool === 'string' ? dir : undefined;
+  reportLeft(ctx, plan.left, reach, baseUrl, spoolFlag);
+  const kept = tally.kept + notTried;
+  const left = leftCount(plan.left);
+  const kind = flushKind(kept, left, stop);
+  const stay = { kept, dir, baseUrl, lastFailure: tally.lastFailure, left: plan.left, reach, spoolFlag };
   const code = renderFlushOutcome(
     ctx.out,
     {
       kind,
       flushed: tally.flushed,
       kept,
+      left,
       rejected: tally.rejected,
       rejectedIn: [...tally.rejectedIn],
-      reason: stop ?? whyLeft(kind, { kept, dir, baseUrl, lastFailure: tally.lastFailure, waiting: leftCount(left) }),
-      where: {
-        legacy: left.legacy,
-        spool: dir,
-        base_url: baseUrl,
-        elsewhere: left.elsewhere.map((o) => ({ base_url: o.baseUrl ?? null, folder: o.folder, events: o.events })),
-      },
+      reason: stop ?? whyLeft(kind, stay),
+      where: whereJson(dir, baseUrl, plan.left),
     },
     { json: ctx.globals.json },
   );

@@ -106,6 +106,8 @@ export interface FlushOutcome {
   kind: FlushOutcomeKind;
   flushed: number;
   kept: number;
+  /** Events not tried: spooled for another base URL, or by an earlier svcctl (the warnings name them). */
+  left: number;
   rejected: number;
   /** The rejected/ folders the rejected events were moved to. */
   rejectedIn: string[];
@@ -122,10 +124,10 @@ export function flushKind(kept: number, leftBehind: number, stop: CliError | und
 }
 
 export function renderFlushOutcome(out: Output, outcome: FlushOutcome, form: Pick<OutcomeForm, 'json'>): ExitCodeValue {
-  const { flushed, kept, rejected } = outcome;
-  if (form.json) out.jsonResult({ outcome: outcome.kind, flushed, kept, rejected, ...outcome.where });
+  const { flushed, kept, left, rejected } = outcome;
+  if (form.json) out.jsonResult({ outcome: outcome.kind, flushed, kept, left, rejected, ...outcome.where });
   const moved = rejected > 0 ? `, rejected ${rejected} (in ${outcome.rejectedIn.join(' and ')})` : '';
-  const line = `flushed ${flushed}, kept ${kept}${moved}`;
+  const line = `flushed ${flushed}, kept ${kept}${left > 0 ? `, left ${left}` : ''}${moved}`;
   if (outcome.kind === 'flushed') {
     out.info(line);
     return ExitCode.Ok;

@@ -53,10 +53,9 @@ async function recordedUrl(spool: SpoolFolder, name: string): Promise<string | u
   }
 }
 
-/** The folders of base URLs other than `baseUrl` that hold events, each checked as the spool is. */
-export async function otherTargets(root: SpoolFolder, baseUrl: string): Promise<OtherTarget[]> {
-  const mine = targetFolderName(baseUrl);
-  const names = (await fs.readdir(root.dir).catch(() => [] as string[])).filter((n) => FOLDER.test(n) && n !== mine);
+/** The folders of the spool's base URLs that hold events, each checked as the spool is. */
+export async function spooledTargets(root: SpoolFolder): Promise<OtherTarget[]> {
+  const names = (await fs.readdir(root.dir).catch(() => [] as string[])).filter((n) => FOLDER.test(n));
   const found: OtherTarget[] = [];
   for (const name of names.sort()) {
     await root.check(name);
@@ -66,3 +65,7 @@ export async function otherTargets(root: SpoolFolder, baseUrl: string): Promise<
   }
   return found;
 }
+
+/** The targets of `spooled` other than `baseUrl`. */
+export const otherTargets = (spooled: OtherTarget[], root: SpoolFolder, baseUrl: string): OtherTarget[] =>
+  spooled.filter((target) => target.folder !== targetSpool(root, baseUrl).dir);

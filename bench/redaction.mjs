@@ -1,4 +1,4 @@
-// Cost of the redactor (src/secrets/redaction.ts) on what svcctl writes: 100,000 lines of each kind, redacted
+// Cost of the redactor (src/redaction/redaction.ts) on what svcctl writes: 100,000 lines of each kind, redacted
 // one by one with two known secrets (the ingest token and the HMAC secret), and the same lines as 1,000
 // tails of 100 lines (event run redacts its tail as one text). Prints ns per line, the median of the rounds.
 // To compare with another version of the file, give its path:
@@ -11,7 +11,7 @@ const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i === -1 ? fallback : process.argv[i + 1];
 };
-const modulePath = resolve(arg('module', `${root}/src/secrets/redaction.ts`));
+const modulePath = resolve(arg('module', `${root}/src/redaction/redaction.ts`));
 const ROUNDS = Number(arg('rounds', 5));
 const LINES = 100_000;
 const { createRedactor } = await import(pathToFileURL(modulePath).href);

@@ -19,7 +19,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const { join } = require('node:path');
   const distDir = join(__dirname, '..', 'dist');
   const main = join(distDir, 'main.cjs');
-  // Compiled code is kept between runs (src/runtime/compile-cache.ts): ~20 ms less start-up. Only speed depends
+  // Compiled code is kept between runs (src/startup/compile-cache.ts): ~20 ms less start-up. Only speed depends
   // on it: a home folder that cannot be found (os.homedir() throws) means no cache, never a failed command.
   let homeDir;
   try {

@@ -9,7 +9,7 @@
 import { build } from 'esbuild';
 import { resolve } from 'node:path';
 
-const CORE_ROOTS = ['src/top-level.ts', 'src/commands/event-send.ts', 'src/http/node-http-transport.ts'];
+const CORE_ROOTS = ['src/main.ts', 'src/commands/event-send.ts', 'src/http/node-http-transport.ts'];
 
 /**
  * The core (absolute paths of our own modules statically reachable from CORE_ROOTS), and every module
@@ -18,7 +18,7 @@ const CORE_ROOTS = ['src/top-level.ts', 'src/commands/event-send.ts', 'src/http/
 async function analyse(root) {
   const { metafile } = await build({
     absWorkingDir: root,
-    entryPoints: ['src/main.ts'],
+    entryPoints: ['src/bundle-entry.ts'],
     bundle: true,
     write: false,
     metafile: true,

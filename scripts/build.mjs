@@ -47,7 +47,7 @@ const slimUndici = {
 const staging = `dist.build-${process.pid}`;
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { main: 'src/main.ts' },
+  entryPoints: { main: 'src/bundle-entry.ts' },
   outdir: staging,
   bundle: true,
   splitting: true,
@@ -75,7 +75,7 @@ await toCommonJs(join(root, staging));
 // The loader of the program, on its own: a chunk shared with the program would be loaded twice, once by each.
 await build({
   absWorkingDir: root,
-  entryPoints: ['src/runtime/compile-cache.ts'],
+  entryPoints: ['src/startup/compile-cache.ts'],
   outfile: join(staging, 'compile-cache.cjs'),
   bundle: true,
   format: 'cjs',

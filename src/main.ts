@@ -1,22 +1,76 @@
-import { interruptHandled } from './core/interrupt.js';
+// The one place that turns errors into messages and exit codes: a user mistake never shows a stack trace.
+import { homedir } from 'node:os';
+import { CommanderError } from 'commander';
+import { CliError, ExitCode } from './core/errors.js';
+import { KnownSecrets } from './redaction/known-secrets.js';
+import { colorAllowed, loadColors, Output } from './core/output.js';
+import { createProgram, helpWordsAsFlag, type Io } from './cli/program.js';
+import { learnSecretsEarly } from './config/early-secrets.js';
 
-export async function run(): Promise<void> {
-  const argv = process.argv.slice(2);
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (interruptHandled(signal === 'SIGTERM' ? 'SIGTERM' : 'SIGINT')) return;
-    process.stderr.write(`\ninterrupted (${signal})\n`);
-    process.exit(signal === 'SIGINT' ? 130 : 128 + 15);
+import { VERSION } from './core/version.js';
+
+function errorOutput(io: Io, argv: string[]): Output {
+  return new Output({
+    stdout: io.stdout,
+    stderr: io.stderr,
+    env: io.env,
+    color: !argv.includes('--no-color'),
+    colors: io.colors,
+    redactor: io.secrets,
+  });
+}
+
+export function reportError(error: unknown, out: Output, verbose: boolean): number {
+  if (error instanceof CliError) {
+    if (!error.silent) out.error(error.message, error.hint);
+    return error.exitCode;
+  }
+  if (error instanceof CommanderError) {
+    // Commander has printed its message (usage errors) or the help/version text.
+    if (
+      error.code === 'commander.helpDisplayed' ||
+      error.code === 'commander.version' ||
+      error.code === 'commander.help'
+    ) {
+      return ExitCode.Ok;
+    }
+    return error.exitCode === 0 ? ExitCode.Ok : ExitCode.Usage;
+  }
+  const detail = error instanceof Error ? error.message : String(error);
+  out.error(
+    `internal error: ${detail}`,
+    'this is a bug in svcctl; please report it with the command you ran (run with --verbose for details)',
+  );
+  if (verbose && error instanceof Error && error.stack) out.rawError(`${error.stack}\n`);
+  return ExitCode.Internal;
+}
+
+export async function main(given: string[], io?: Partial<Io>): Promise<number> {
+  const argv = helpWordsAsFlag(given);
+  const fullIo: Io = {
+    env: process.env,
+    cwd: process.cwd(),
+    homeDir: homedir(),
+    platform: process.platform,
+    uid: process.getuid?.(),
+    // Read on first use: making process.stdin costs ~5 ms, and most commands never read it.
+    get stdin() {
+      return process.stdin;
+    },
+    stdout: process.stdout,
+    stderr: process.stderr,
+    version: VERSION,
+    secrets: new KnownSecrets(),
+    ...io,
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  // `svcctl … | head` closes stdout early: the work goes on, later output is dropped, the exit code is the work's.
-  const closedPipe = (error: NodeJS.ErrnoException): void => {
-    if (error.code !== 'EPIPE') throw error;
-  };
-  process.stdout.on('error', closedPipe);
-  process.stderr.on('error', closedPipe);
-  const { main } = await import('./top-level.js');
-  process.exitCode = await main(argv, { program: { execPath: process.execPath, script: process.argv[1] } });
-  // An interrupted command may leave a read of stdin or a request pending: do not wait for them.
-  if (process.exitCode === 130) process.exit(130);
+  if (fullIo.colors === undefined && colorAllowed(fullIo.stderr, fullIo.env, !argv.includes('--no-color')))
+    fullIo.colors = await loadColors();
+  try {
+    // Before commander checks an argument: its errors, and ours, may echo a value that is a secret.
+    await learnSecretsEarly(fullIo.secrets, fullIo, argv);
+    await createProgram(fullIo, argv).parseAsync(argv, { from: 'user' });
+    return ExitCode.Ok;
+  } catch (error) {
+    return reportError(error, errorOutput(fullIo, argv), argv.includes('--verbose') || argv.includes('-v'));
+  }
 }

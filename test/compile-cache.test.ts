@@ -1,4 +1,4 @@
-// The compile cache (src/runtime/compile-cache.ts) without a process: where it lives, and how its loader runs
+// The compile cache (src/startup/compile-cache.ts) without a process: where it lives, and how its loader runs
 // dist/ files (on a temp folder of small CommonJS files). What a real second process does with the cache is in
 // startup.e2e.test.ts.
 import assert from 'node:assert/strict';
@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { join, sep } from 'node:path';
 import { describe, it } from 'node:test';
 import { Script } from 'node:vm';
-import { CachedLoader, cacheFileName, compileCacheDir } from '../src/runtime/compile-cache.js';
+import { CachedLoader, cacheFileName, compileCacheDir } from '../src/startup/compile-cache.js';
 import { makeTempDir } from './helpers/cli.js';
 
 const require = createRequire(import.meta.url);

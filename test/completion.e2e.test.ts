@@ -14,7 +14,7 @@ import { Option } from 'commander';
 import { completionScript } from '../src/cli/completion-scripts.js';
 import { completionTree } from '../src/cli/completion-tree.js';
 import { createProgram, type Io } from '../src/cli/program.js';
-import { KnownSecrets } from '../src/secrets/known-secrets.js';
+import { KnownSecrets } from '../src/redaction/known-secrets.js';
 import { CLIENT_IDS } from '../src/mcp/types.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/temp-dirs.js';

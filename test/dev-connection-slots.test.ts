@@ -1,14 +1,14 @@
 /**
  * Any local user can reach `svcctl dev`: connections that send half a request header must not keep real
  * requests out. At the connection cap a newcomer takes the place of the connection that has waited longest
- * without a request in flight (src/dev/connection-slots.ts), and a header not complete within the header time
+ * without a request in flight (src/sandbox/connection-slots.ts), and a header not complete within the header time
  * (2 s by default; set small here) is answered 408 and closed. Sockets from node:net, the sandbox in-process.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { describe, it } from 'node:test';
-import { startSandbox } from '../src/dev/sandbox-server.js';
+import { startSandbox } from '../src/sandbox/sandbox-server.js';
 import { runCli } from './helpers/cli.js';
 
 const TOKEN = 'ing-connection-slots-7a2';

@@ -10,7 +10,7 @@ import { closeSync, constants, openSync } from 'node:fs';
 import { link, readFile, symlink, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { EVENTS_FILE_READ_LIMIT } from '../src/dev/event-store.js';
+import { EVENTS_FILE_READ_LIMIT } from '../src/sandbox/event-store.js';
 import { runCliInProcess } from './helpers/cli-in-process.js';
 import { httpRequest, startDev } from './helpers/dev-sandbox.js';
 import { tempDir } from './helpers/temp-dirs.js';

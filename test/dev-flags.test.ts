@@ -8,7 +8,7 @@ import { rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { formatReady } from '../src/dev/ready-output.js';
+import { formatReady } from '../src/sandbox/ready-output.js';
 import { makeTempDir, runCli } from './helpers/cli.js';
 import { runDevExpectingExit } from './helpers/dev-sandbox.js';
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SdkError, SdkHttpError } from '@modelcontextprotocol/client';
-import { startSandbox, type Sandbox } from '../src/dev/sandbox-server.js';
+import { startSandbox, type Sandbox } from '../src/sandbox/sandbox-server.js';
 import { httpRequest, startDev, type DevServer } from './helpers/dev-sandbox.js';
 import { connectAs } from './helpers/mcp-eras.js';
 

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startSandbox, type Sandbox } from '../src/dev/sandbox-server.js';
+import { startSandbox, type Sandbox } from '../src/sandbox/sandbox-server.js';
 import { httpRequest } from './helpers/dev-sandbox.js';
 
 const ALICE = { email: 'alice@example.com', password: 'alice-pw' };

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startSandbox, type Sandbox } from '../src/dev/sandbox-server.js';
+import { startSandbox, type Sandbox } from '../src/sandbox/sandbox-server.js';
 
 // The REQUIRED metadata of OpenID Provider Metadata (section 3), copied from the specification.
 const REQUIRED = [

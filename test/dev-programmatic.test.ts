@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { describe, it } from 'node:test';
-import { startSandbox } from '../src/dev/sandbox-server.js';
+import { startSandbox } from '../src/sandbox/sandbox-server.js';
 import { httpRequest } from './helpers/dev-sandbox.js';
 
 describe('startSandbox()', () => {

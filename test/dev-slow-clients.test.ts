@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { describe, it } from 'node:test';
-import { startSandbox } from '../src/dev/sandbox-server.js';
+import { startSandbox } from '../src/sandbox/sandbox-server.js';
 import { runCli } from './helpers/cli.js';
 
 const TOKEN = 'ing-slow-clients-4f1';

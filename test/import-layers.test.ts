@@ -10,11 +10,11 @@ import ts from 'typescript';
 import { ROOT } from './helpers/cli.js';
 
 export const LAYERS = [
+  'bundle-entry',
   'main',
-  'top-level',
   'cli',
   'commands',
-  'dev',
+  'sandbox',
   'mcp/proxy',
   'mcp/doctor',
   'mcp/install',
@@ -25,13 +25,12 @@ export const LAYERS = [
   'events',
   'http',
   'config',
-  // One module per file format (JSONC, TOML, YAML): config.toml is edited with them too.
-  'mcp/files',
-  'ui',
+  // One module per file format (JSONC, TOML, YAML): MCP client files and config.toml are edited with them.
+  'formats',
   'fs',
   'core',
-  'secrets',
-  'runtime',
+  'redaction',
+  'startup',
 ];
 
 const SRC = join(ROOT, 'src');

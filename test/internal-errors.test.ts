@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Output } from '../src/core/output.js';
-import { reportError } from '../src/top-level.js';
+import { reportError } from '../src/main.js';
 
 function capture(): { out: Output; text: () => string } {
   let written = '';

@@ -1,12 +1,12 @@
 /**
- * The run's known secrets (src/secrets/known-secrets.ts) and Output's use of them
+ * The run's known secrets (src/redaction/known-secrets.ts) and Output's use of them
  * (src/core/output.ts): a value added later is hidden from then on; messages and
  * results are redacted, except a result printed on purpose or redacted by
  * its caller; a --json document stays valid JSON.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { KnownSecrets } from '../src/secrets/known-secrets.js';
+import { KnownSecrets } from '../src/redaction/known-secrets.js';
 import { Output, type OutputStream } from '../src/core/output.js';
 
 const TOKEN = 'tok/"quoted"+x=';

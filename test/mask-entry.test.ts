@@ -1,5 +1,5 @@
 /**
- * The one masking of entries and URLs as svcctl shows them (issue 38.4, src/secrets/mask-entry.ts): by value (the
+ * The one masking of entries and URLs as svcctl shows them (issue 38.4, src/redaction/mask-entry.ts): by value (the
  * saved token under a header not named as a secret) and by name (query keys, headers with Cookie, arguments,
  * variables), in `mcp get`, `mcp list`, `status`, `mcp doctor` and `mcp command`; references such as ${VAR} and
  * what names no secret are kept.
@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import { runCli } from './helpers/cli.js';
 import { saveToken } from './helpers/saved-token.js';
 import { tempDir } from './helpers/temp-dirs.js';
-import { maskArgs, maskUrl } from '../src/secrets/mask-entry.js';
+import { maskArgs, maskUrl } from '../src/redaction/mask-entry.js';
 
 const BASE_URL = 'http://127.0.0.1:9/api';
 const SAVED = 'saved-tok-4c5d6e7f8a';

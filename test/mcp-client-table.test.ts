@@ -17,7 +17,7 @@ import { runMcpDoctor } from '../src/commands/mcp-doctor.js';
 import { runMcpInstall } from '../src/commands/mcp-install.js';
 import { findServiceEntries } from '../src/commands/mcp-list.js';
 import type { Context } from '../src/core/context.js';
-import { KnownSecrets } from '../src/secrets/known-secrets.js';
+import { KnownSecrets } from '../src/redaction/known-secrets.js';
 import { clientCommand } from '../src/mcp/clients/add-commands.js';
 import { registerClient } from '../src/mcp/clients/table.js';
 import { buildEntryRequest } from '../src/mcp/install/entry-request.js';

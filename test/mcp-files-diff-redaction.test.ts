@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createRedactor } from '../src/secrets/redaction.js';
-import { positionalSecrets, redactLine, unifiedDiff } from '../src/mcp/files/unified-diff.js';
+import { createRedactor } from '../src/redaction/redaction.js';
+import { positionalSecrets, redactLine, unifiedDiff } from '../src/formats/unified-diff.js';
 
 const none = createRedactor([]);
 

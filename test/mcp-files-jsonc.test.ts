@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parse } from 'jsonc-parser';
 import { CliError } from '../src/core/errors.js';
-import { openJsoncDocument } from '../src/mcp/files/jsonc-document.js';
+import { openJsoncDocument } from '../src/formats/jsonc-document.js';
 import { changedRegion, fixture, LOCAL_ENTRY } from './helpers/mcp-files.js';
 
 const SERVERS = ['mcpServers', 'service'];

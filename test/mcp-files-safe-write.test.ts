@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CliError } from '../src/core/errors.js';
 import { readSnapshot, writeSafely } from '../src/fs/safe-write.js';
-import { unifiedDiff } from '../src/mcp/files/unified-diff.js';
+import { unifiedDiff } from '../src/formats/unified-diff.js';
 import { makeTempDir } from './helpers/cli.js';
 
 let dir: string;

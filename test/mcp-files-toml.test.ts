@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parse } from 'smol-toml';
 import { CliError } from '../src/core/errors.js';
-import { openTomlDocument } from '../src/mcp/files/toml-document.js';
-import { scanTomlHeaders } from '../src/mcp/files/toml-scan.js';
+import { openTomlDocument } from '../src/formats/toml-document.js';
+import { scanTomlHeaders } from '../src/formats/toml-scan.js';
 import { fixture, LOCAL_ENTRY } from './helpers/mcp-files.js';
 
 const PATH = ['mcp_servers', 'service'];

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { CliError } from '../src/core/errors.js';
-import { openYamlDocument } from '../src/mcp/files/yaml-document.js';
+import { openYamlDocument } from '../src/formats/yaml-document.js';
 
 const GOOSE = [
   '# Goose settings',

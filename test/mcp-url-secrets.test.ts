@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { access, readFile, stat, writeFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import { urlSecrets } from '../src/config/url-secrets.js';
-import { isSecretQueryKey } from '../src/secrets/mask-entry.js';
+import { isSecretQueryKey } from '../src/redaction/mask-entry.js';
 import { runCli } from './helpers/cli.js';
 import { projectFolder, projectInstall } from './helpers/project-fixtures.js';
 import { tempDir } from './helpers/temp-dirs.js';

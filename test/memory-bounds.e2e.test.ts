@@ -1,5 +1,5 @@
 /**
- * Memory that only a process shows. useLowMemoryEngine (src/runtime/engine-memory.ts), which a batch calls: the young
+ * Memory that only a process shows. useLowMemoryEngine (src/startup/engine-memory.ts), which a batch calls: the young
  * generation stops growing at 4 MB (two 2 MB semi-spaces), where V8 alone grows it further under the same allocations,
  * and undici's WebAssembly parser is never re-compiled by TurboFan (~1.4 s of CPU and a 23 MB peak on Node 24).
  * `event run` passes 100 MB of a command's stderr through with flat memory. Answers without end (a 300 MB body, an

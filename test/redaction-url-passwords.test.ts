@@ -159,7 +159,7 @@ describe('config.toml: deployments show no password or token of a hand-edited UR
     assert.deepEqual(JSON.parse(json.stdout), [
       {
         name: 'acme',
-        // A query value is masked by its key's name (the one rule, src/secrets/mask-entry.ts): x=1 says nothing secret.
+        // A query value is masked by its key's name (the one rule, src/redaction/mask-entry.ts): x=1 says nothing secret.
         base_url: 'https://bob:***@acme.example/api?token=***&x=1#***',
         default: true,
         logged_in: false,

@@ -1,5 +1,5 @@
 /**
- * createRedactor (src/secrets/redaction.ts) on its own: each form of a secret is
+ * createRedactor (src/redaction/redaction.ts) on its own: each form of a secret is
  * checked by decoding the output (test/helpers/secret-encodings.ts), and the
  * rule for short secrets with texts written out by hand. Dumps come from the
  * real xxd, od and hexdump where they are installed.
@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { spawnSync } from 'node:child_process';
-import { createRedactor, MIN_HEX_BYTES } from '../src/secrets/redaction.js';
+import { createRedactor, MIN_HEX_BYTES } from '../src/redaction/redaction.js';
 import { ENCODINGS, reveals, wrap } from './helpers/secret-encodings.js';
 
 const SECRET = 'tok/Zq9+xY=abc~é';

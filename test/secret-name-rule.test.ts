@@ -1,5 +1,5 @@
 /**
- * One rule says which names hold a secret (issue 38.6, src/secrets/secret-names.ts): the shell's working folders
+ * One rule says which names hold a secret (issue 38.6, src/redaction/secret-names.ts): the shell's working folders
  * (PWD, OLDPWD) are not secrets, MYSQL_PWD and a Cookie are; `login` masks the members of an answer it shows by the
  * same rule instead of a regex of its own.
  */
@@ -8,7 +8,7 @@ import { after, describe, it } from 'node:test';
 import { runCli } from './helpers/cli.js';
 import { EMAIL, PASSWORD } from './helpers/login-server.js';
 import { startRecordingServer } from './helpers/recording-server.js';
-import { isSecretName } from '../src/secrets/secret-names.js';
+import { isSecretName } from '../src/redaction/secret-names.js';
 
 describe('the secret-name rule', () => {
   it('PWD and OLDPWD are paths; names with a secret word or segment are secrets', () => {

@@ -1,5 +1,5 @@
 // svcctl as a process starting up: the built CLI answers --version itself (bin/svcctl.js) as commander would, and
-// its compile cache (src/runtime/compile-cache.ts) is saved by a first run, private, used as it is by the next
+// its compile cache (src/startup/compile-cache.ts) is saved by a first run, private, used as it is by the next
 // process (the cache files stay the same files); a damaged or stale cache costs nothing but speed, and
 // NODE_DISABLE_COMPILE_CACHE turns it off. Where the cache lives and how the loader runs files: compile-cache.test.ts.
 import assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { CachedLoader, compileCacheDir } from '../src/runtime/compile-cache.js';
+import { CachedLoader, compileCacheDir } from '../src/startup/compile-cache.js';
 import { makeTempDir, ROOT, spawnCli } from './helpers/cli.js';
 
 const SECRET = 'compile-cache-test-secret';

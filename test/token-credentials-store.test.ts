@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import type { Context } from '../src/core/context.js';
-import { KnownSecrets } from '../src/secrets/known-secrets.js';
+import { KnownSecrets } from '../src/redaction/known-secrets.js';
 import { Output } from '../src/core/output.js';
 import { credentialsPath, forgetToken, readSavedToken, saveToken } from '../src/auth/credentials-store.js';
 import { tempDir } from './helpers/temp-dirs.js';

@@ -67,12 +67,12 @@ function missingError(missing: string[]): Error {
 }
 
 async function promptEmail(ctx: Context): Promise<ResolvedCredential> {
-  const { promptText } = await import('../ui/prompts.js');
+  const { promptText } = await import('../core/prompts.js');
   return { value: await promptText(ctx, 'Email'), source: 'prompt' };
 }
 
 async function promptPassword(ctx: Context): Promise<ResolvedCredential> {
-  const { promptSecret } = await import('../ui/prompts.js');
+  const { promptSecret } = await import('../core/prompts.js');
   return { value: await promptSecret(ctx, 'Password'), source: 'prompt' };
 }
 

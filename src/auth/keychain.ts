@@ -2,7 +2,7 @@
 // On Linux pinned to the Secret Service: keyring-rs would fall back to the kernel keyring, which forgets at logout.
 // A native module, kept out of the bundle (scripts/build.mjs) and imported only when a password is needed.
 import { CliError, ExitCode } from '../core/errors.js';
-import type { KnownSecrets } from '../secrets/known-secrets.js';
+import type { KnownSecrets } from '../redaction/known-secrets.js';
 
 type AsyncEntry = import('@napi-rs/keyring').AsyncEntry;
 

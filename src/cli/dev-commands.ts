@@ -7,7 +7,7 @@ import {
   MCP_PROTOCOL_CHOICES,
 } from '../core/constants.js';
 import type { ContextFactory } from '../core/context.js';
-import { READY_FORMATS } from '../dev/ready-output.js';
+import { READY_FORMATS } from '../sandbox/ready-output.js';
 import { collect, integerIn } from './parsers.js';
 
 const DEV_EXAMPLES = `

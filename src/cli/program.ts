@@ -173,7 +173,7 @@ export function createProgram(io: Io, argv?: readonly string[]): Command {
       platform: io.platform,
       ...(io.uid !== undefined ? { uid: io.uid } : {}),
       get stdin() {
-        return io.stdin; // on first use (top-level.ts)
+        return io.stdin; // on first use (main.ts)
       },
       out,
       globals,

@@ -9,7 +9,7 @@ import type { Context } from '../core/context.js';
 import { usageError } from '../core/errors.js';
 import { changeDeployments, deploymentsPath, readDeployments, someNames } from '../config/deployments-file.js';
 import { parseBaseUrl } from '../config/settings.js';
-import { maskUrl } from '../secrets/mask-entry.js';
+import { maskUrl } from '../redaction/mask-entry.js';
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$/;
 

@@ -1,14 +1,20 @@
 /**
  * `svcctl dev`: run the local sandbox until Ctrl+C (exit 130) or SIGTERM
- * (exit 0); with --detach, in the background (src/dev/detach.ts), returning
+ * (exit 0); with --detach, in the background (src/sandbox/detach.ts), returning
  * once it is ready.
  */
 import { resolve } from 'node:path';
 import type { McpProtocolChoice } from '../core/constants.js';
 import type { Context } from '../core/context.js';
 import { exitWith, ExitCode, usageError } from '../core/errors.js';
-import { parseUserFlag, parseWebhookFlag } from '../dev/sandbox-options.js';
-import { formatReady, STOP_FUNCTION, terminalGreeting, type ReadyFormat, type ReadyLine } from '../dev/ready-output.js';
+import { parseUserFlag, parseWebhookFlag } from '../sandbox/sandbox-options.js';
+import {
+  formatReady,
+  STOP_FUNCTION,
+  terminalGreeting,
+  type ReadyFormat,
+  type ReadyLine,
+} from '../sandbox/ready-output.js';
 import { onInterrupt, type InterruptSignal } from '../core/interrupt.js';
 
 export interface DevOptions {
@@ -39,9 +45,9 @@ export async function runDev(ctx: Context, options: DevOptions): Promise<void> {
   const logFile = options.logFile === undefined ? undefined : resolve(ctx.cwd, options.logFile);
   if (options.detach) return runDetached(ctx, options, { eventsFile, logFile });
 
-  const { openLogFile } = await import('../dev/log-file.js');
-  const { startSandbox, PortTaken } = await import('../dev/sandbox-server.js');
-  const state = await import('../dev/sandbox-state.js');
+  const { openLogFile } = await import('../sandbox/log-file.js');
+  const { startSandbox, PortTaken } = await import('../sandbox/sandbox-server.js');
+  const state = await import('../sandbox/sandbox-state.js');
   const log = logFile === undefined ? undefined : await openLogFile(logFile);
   // Where messages go: the log file when there is one; stderr otherwise, except in the background after the ready line.
   let ready = false;
@@ -166,8 +172,8 @@ interface DetachedFiles {
 }
 
 async function runDetached(ctx: Context, options: DevOptions, files: DetachedFiles): Promise<void> {
-  const { startDetached } = await import('../dev/detach.js');
-  const state = await import('../dev/sandbox-state.js');
+  const { startDetached } = await import('../sandbox/detach.js');
+  const state = await import('../sandbox/sandbox-state.js');
   const previous = options.port === undefined ? await state.previousPort(ctx) : undefined;
   const program = ctx.program ?? { execPath: 'node', script: undefined };
   const { ready, pid } = await startDetached({

@@ -5,7 +5,7 @@
  */
 import { statSync } from 'node:fs';
 import type { Context } from '../core/context.js';
-import { useLowMemoryEngine } from '../runtime/engine-memory.js';
+import { useLowMemoryEngine } from '../startup/engine-memory.js';
 import { CliError, exitWith, ExitCode } from '../core/errors.js';
 import { runBatch } from '../events/batch.js';
 import type { FailedOut } from '../events/failed-out.js';

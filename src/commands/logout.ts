@@ -37,6 +37,6 @@ export async function runLogout(ctx: Context, options: LogoutOptions = {}): Prom
 async function forgetDeployment(ctx: Context, name: string, baseUrl: string, options: LogoutOptions): Promise<boolean> {
   if (options.forgetDeployment) return true;
   if (!canPrompt(ctx)) return false;
-  const { promptConfirm } = await import('../ui/prompts.js');
+  const { promptConfirm } = await import('../core/prompts.js');
   return promptConfirm(ctx, `Also forget the deployment '${name}' (${shownUrl(baseUrl)})?`, false);
 }

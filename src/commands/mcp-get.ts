@@ -7,7 +7,7 @@ import { CliError, ExitCode } from '../core/errors.js';
 import { foreign } from '../core/output.js';
 import type { McpEntryOptions } from '../mcp/install/entry-request.js';
 import { isUnreadable, locateEntry } from '../mcp/doctor/locate-entry.js';
-import { maskEntry } from '../secrets/mask-entry.js';
+import { maskEntry } from '../redaction/mask-entry.js';
 
 export async function runMcpGet(ctx: Context, options: McpEntryOptions): Promise<void> {
   const located = await locateEntry(ctx, options, { several: 'refuse', command: 'get' });

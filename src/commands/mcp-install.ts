@@ -1,6 +1,6 @@
 /**
  * `svcctl mcp install`: writes our server entry into each chosen client's
- * config file, changing nothing else in it (see src/mcp/files/). All files are
+ * config file, changing nothing else in it (see src/formats/). All files are
  * planned first; a file that does not parse, or a differing entry without
  * --force (or a "yes" on a terminal), stops the run before anything is written.
  */
@@ -106,7 +106,7 @@ async function settleConflicts(ctx: Context, changes: PlannedChange[], options: 
     );
     ctx.out.rawError(`${neutralizeControls(diffOf(change))}\n`);
     if (ask) {
-      const { promptConfirm } = await import('../ui/prompts.js');
+      const { promptConfirm } = await import('../core/prompts.js');
       if (await promptConfirm(ctx, `Replace the existing '${change.name}' entry (a backup is kept)?`, false)) {
         change.plan.status = 'replaced';
         // The user said yes to this diff: a file that changes before the write is left alone (exit 7), not edited again.

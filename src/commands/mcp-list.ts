@@ -13,7 +13,7 @@ import { foreign } from '../core/output.js';
 import { optionalBaseUrl, optionalMcpUrl } from '../config/base-url.js';
 import { allClients, CLIENTS } from '../mcp/clients/table.js';
 import { describeStale, otherPlaces, unreadBy } from '../mcp/clients/versions.js';
-import { maskUrl } from '../secrets/mask-entry.js';
+import { maskUrl } from '../redaction/mask-entry.js';
 import { clientEnvOf } from '../mcp/install/entry-request.js';
 import { readSnapshot } from '../fs/safe-write.js';
 import { openDocument } from '../mcp/install/install-plan.js';
@@ -29,7 +29,7 @@ import { savedBaseUrls } from '../auth/credentials-store.js';
 import { readDeployments } from '../config/deployments-file.js';
 import { deriveMcpUrl } from '../config/settings.js';
 import type { ClientEnv, ClientId, ClientSpec, Mode, Scope } from '../mcp/types.js';
-import type { ConfigDocument } from '../mcp/files/config-document.js';
+import type { ConfigDocument } from '../formats/config-document.js';
 
 export interface McpListOptions {
   projectDir?: string;

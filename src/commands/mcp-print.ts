@@ -14,7 +14,7 @@ import { entryDocumentText, entryDocumentValue } from '../mcp/render/document.js
 import { genericServersKey } from '../mcp/render/generic.js';
 import { genericFileFormat, renderEntry, type Target } from '../mcp/clients/render-entry.js';
 import type { EntryRequest, FileFormat, RenderedEntry } from '../mcp/types.js';
-import { maskEntry } from '../secrets/mask-entry.js';
+import { maskEntry } from '../redaction/mask-entry.js';
 
 function singleTarget(options: McpEntryOptions, command: string): Target {
   const targets = targetsOf(options);

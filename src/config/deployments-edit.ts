@@ -2,9 +2,9 @@
 // and a layout svcctl does not edit (an inline `deployments = { … }`) stops with exit 7.
 import { parse } from 'smol-toml';
 import { CliError, ExitCode } from '../core/errors.js';
-import { detectEol, sameValue, withoutPath } from '../mcp/files/config-document.js';
-import { openTomlDocument } from '../mcp/files/toml-document.js';
-import { isBlankOrComment, scanTomlHeaders } from '../mcp/files/toml-scan.js';
+import { detectEol, sameValue, withoutPath } from '../formats/config-document.js';
+import { openTomlDocument } from '../formats/toml-document.js';
+import { isBlankOrComment, scanTomlHeaders } from '../formats/toml-scan.js';
 import type { DeploymentsFile } from './deployments-shape.js';
 
 const HINT =

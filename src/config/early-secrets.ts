@@ -4,8 +4,8 @@
 import { closeSync, constants, fstatSync, openSync, readFile, readSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CREDENTIALS_FILE_NAME } from '../core/constants.js';
-import type { KnownSecrets } from '../secrets/known-secrets.js';
-import { valueForms } from '../secrets/secret-names.js';
+import type { KnownSecrets } from '../redaction/known-secrets.js';
+import { valueForms } from '../redaction/secret-names.js';
 import { configDir } from './config-dir.js';
 import { stripOneNewline } from './secret-sources.js';
 import { serviceSecretVariables } from './settings.js';

@@ -7,7 +7,7 @@ import type { SettingName } from '../core/constants.js';
 import type { Context } from '../core/context.js';
 import { usageError } from '../core/errors.js';
 import type { Output } from '../core/output.js';
-import type { KnownSecrets } from '../secrets/known-secrets.js';
+import type { KnownSecrets } from '../redaction/known-secrets.js';
 import { describeSource, readSetting } from './settings.js';
 import { fileReadError, readAll } from '../fs/read-input.js';
 

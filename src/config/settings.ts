@@ -1,7 +1,7 @@
 // Every SERVICE_* variable has a legacy SVC_* twin: the current name wins, a flag over both; empty counts as unset.
 import { ENV_PREFIX, LEGACY_ENV_PREFIX, type SettingName } from '../core/constants.js';
 import { usageError } from '../core/errors.js';
-import { maskUrl } from '../secrets/mask-entry.js';
+import { maskUrl } from '../redaction/mask-entry.js';
 import { refuseUserinfo } from './url-secrets.js';
 
 export interface Setting {

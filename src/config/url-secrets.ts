@@ -5,7 +5,7 @@
  * literal secret wherever it is written (docs/security.md, "URL passwords").
  */
 import { usageError } from '../core/errors.js';
-import { isSecretQueryKey } from '../secrets/mask-entry.js';
+import { isSecretQueryKey } from '../redaction/mask-entry.js';
 
 function decoded(text: string): string {
   try {

@@ -1,6 +1,6 @@
 // Passed in, never read from globals, so every module can be driven by tests with a temp HOME and a fake environment.
 import type { CommandUnknownOpts } from '@commander-js/extra-typings';
-import type { KnownSecrets } from '../secrets/known-secrets.js';
+import type { KnownSecrets } from '../redaction/known-secrets.js';
 import type { Output } from './output.js';
 
 export interface InputStream extends NodeJS.ReadableStream {

@@ -3,7 +3,7 @@
 // Control characters in a line are shown as \u001b etc. (neutralizeControls); svcctl's own colours are added after.
 // A line feed in others' text is escaped where that text joins svcctl's (foreign).
 import type { ChalkInstance } from 'chalk';
-import { createRedactor, type Redactor } from '../secrets/redaction.js';
+import { createRedactor, type Redactor } from '../redaction/redaction.js';
 
 // Text from elsewhere (a server's answer, a project's file, an MCP server) may carry terminal escape sequences that
 // could fake svcctl's own lines. C1 controls count too: some terminals read U+009B as a CSI. The bidi controls

@@ -5,7 +5,7 @@ import { postWithRetries, type PostOutcome, type RetryInfo } from '../http/post.
 import { parseBody, serviceMessage } from '../http/redact.js';
 import { NOT_THIS_ENDPOINT } from '../http/retry-policy.js';
 import type { Transport } from '../http/transport.js';
-import type { Redactor } from '../secrets/redaction.js';
+import type { Redactor } from '../redaction/redaction.js';
 import { signBody } from './hmac.js';
 
 export interface DeliveryTarget {

@@ -2,8 +2,8 @@
 // V8's own message gives a byte position at best, often only a snippet; jsonc-parser reports the offset of every
 // error, so it is loaded for this one error path and never on a send that parses.
 import { type ParseError, parse } from 'jsonc-parser';
-import { positionAt } from '../mcp/files/config-document.js';
-import { describeJsonError } from '../mcp/files/jsonc-document.js';
+import { positionAt } from '../formats/config-document.js';
+import { describeJsonError } from '../formats/jsonc-document.js';
 
 /** `line L, column C: what is wrong`, or undefined when jsonc-parser finds nothing wrong (V8's message stands). */
 export function jsonErrorLocation(text: string): string | undefined {

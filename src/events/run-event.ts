@@ -1,7 +1,7 @@
 // Arguments appear only with --show-args, masked by value, by flag name and by URL password: they may hold secrets.
-import { MIN_SECRET_LENGTH, type Redactor } from '../secrets/redaction.js';
-import { maskArgs } from '../secrets/mask-entry.js';
-import { isSecretName } from '../secrets/secret-names.js';
+import { MIN_SECRET_LENGTH, type Redactor } from '../redaction/redaction.js';
+import { maskArgs } from '../redaction/mask-entry.js';
+import { isSecretName } from '../redaction/secret-names.js';
 import type { RunOutcome } from './run-process.js';
 
 export const MAX_MESSAGE_BYTES = 4096;

@@ -1,6 +1,6 @@
 import { MAX_SHOWN_BODY_CHARS } from '../core/constants.js';
 import { foreign } from '../core/output.js';
-import type { Redactor } from '../secrets/redaction.js';
+import type { Redactor } from '../redaction/redaction.js';
 
 export function shorten(text: string, max = MAX_SHOWN_BODY_CHARS): string {
   return foreign(text.replace(/\s+/g, ' ').trim(), max);

@@ -5,7 +5,7 @@
  */
 import { PassThrough, Readable } from 'node:stream';
 import { rm } from 'node:fs/promises';
-import { main } from '../../src/top-level.js';
+import { main } from '../../src/main.js';
 import { BIN, cleanEnv, makeTempDir, type RunOptions, type RunResult } from './cli-env.js';
 
 export interface InProcessOptions extends RunOptions {

@@ -4,7 +4,7 @@
  * screen shows a pattern. One pty test per prompt (helpers/terminal.ts) proves the real terminal.
  */
 import { PassThrough } from 'node:stream';
-import { main } from '../../src/top-level.js';
+import { main } from '../../src/main.js';
 import { BIN, cleanEnv } from './cli-env.js';
 
 export interface TerminalRun {

@@ -6,7 +6,7 @@
 import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { main } from '../../src/top-level.js';
+import { main } from '../../src/main.js';
 import { BIN, cleanEnv } from './cli-env.js';
 
 export interface InProcessProxy {

@@ -49,7 +49,7 @@ export const ENCODINGS: Record<string, (value: string) => string> = {
 export const ENCODING_NAMES = Object.keys(ENCODINGS);
 
 /**
- * The other forms the redactor knows (src/secrets/redaction.ts): JSON escaped twice (a JSON text inside a
+ * The other forms the redactor knows (src/redaction/redaction.ts): JSON escaped twice (a JSON text inside a
  * JSON string), and a form body (+ for a space). With ENCODINGS, every whole form of a secret.
  */
 export const ALL_ENCODINGS: Record<string, (value: string) => string> = {

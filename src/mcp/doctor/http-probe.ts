@@ -7,7 +7,7 @@ import { deadlineFetch } from '../../http/deadline-fetch.js';
 import { loopbackDirect } from '../../http/proxy-env.js';
 import { describeNetworkError } from '../../http/network-errors.js';
 import { shorten } from '../../http/redact.js';
-import type { Redactor } from '../../secrets/redaction.js';
+import type { Redactor } from '../../redaction/redaction.js';
 import { VERSION } from '../../core/version.js';
 import type { HttpPlan } from './entry-plan.js';
 import { fail, pass, type CheckResult } from './types.js';

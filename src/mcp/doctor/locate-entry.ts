@@ -8,7 +8,7 @@ import { foreign } from '../../core/output.js';
 import { optionalMcpUrl } from '../../config/base-url.js';
 import { allClients, CLIENTS, checkScope } from '../clients/table.js';
 import { clientEnvOf, explicitTargets, scopeFor, type McpEntryOptions } from '../install/entry-request.js';
-import { ConfigParseError, type ConfigDocument, type FilePosition } from '../files/config-document.js';
+import { ConfigParseError, type ConfigDocument, type FilePosition } from '../../formats/config-document.js';
 import { readSnapshot } from '../../fs/safe-write.js';
 import { fileTargetOf, openDocument } from '../install/install-plan.js';
 import { packageName, pointsAtService } from '../service-entries.js';

@@ -1,5 +1,5 @@
 // Literal secrets, found by the names they sit under; resolved references are added by the Resolver.
-import { secretArgValues, secretRecordValues } from '../../secrets/secret-names.js';
+import { secretArgValues, secretRecordValues } from '../../redaction/secret-names.js';
 import type { EntryPlan } from './entry-plan.js';
 
 export function planSecrets(plan: EntryPlan): string[] {

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { canPrompt, type Context } from '../../core/context.js';
 import { CLI_NAME } from '../../core/constants.js';
 import { foreign } from '../../core/output.js';
-import type { Redactor } from '../../secrets/redaction.js';
-import { maskArgs, maskText, maskUrl } from '../../secrets/mask-entry.js';
+import type { Redactor } from '../../redaction/redaction.js';
+import { maskArgs, maskText, maskUrl } from '../../redaction/mask-entry.js';
 import { commandLine } from '../service-entries.js';
 import { allClients, CLIENTS } from '../clients/table.js';
 import type { ClientEnv, ClientId, ClientSpec } from '../types.js';
@@ -128,7 +128,7 @@ export async function projectTrust(
     ? `; an entry you installed becomes ${CLI_NAME}'s again when ${CLI_NAME} writes it: ${CLI_NAME} mcp uninstall, then ${CLI_NAME} mcp install`
     : '';
   if (canPrompt(ctx)) {
-    const { promptConfirm } = await import('../../ui/prompts.js');
+    const { promptConfirm } = await import('../../core/prompts.js');
     ctx.out.warn(
       `'${foreign(located.name)}' in ${foreign(located.file)} ${whose} and is not an entry ${CLI_NAME} wrote${copy}. To check it, doctor would ${list}.`,
     );

@@ -1,8 +1,8 @@
 // The checks and their order: docs/mcp.md, "svcctl mcp doctor".
 import type { Context } from '../../core/context.js';
 import { plainHttpRefusal } from '../../config/plain-http.js';
-import { createRedactor, type Redactor } from '../../secrets/redaction.js';
-import { maskText } from '../../secrets/mask-entry.js';
+import { createRedactor, type Redactor } from '../../redaction/redaction.js';
+import { maskText } from '../../redaction/mask-entry.js';
 import { describeStale } from '../clients/versions.js';
 import { CLIENTS } from '../clients/table.js';
 import { modeOf, SVCCTL_HELPER } from '../service-entries.js';
@@ -14,7 +14,7 @@ import type { LocatedEntry, UnreadableConfig } from './locate-entry.js';
 import { referenceSyntaxOf, Resolver } from './references.js';
 import { checkNode, checkRunner, type RuntimeEnv } from './runtime-checks.js';
 import { planSecrets } from './plan-secrets.js';
-import { namesVariable } from '../../secrets/secret-names.js';
+import { namesVariable } from '../../redaction/secret-names.js';
 import { fail, pass, type CheckResult, type DoctorReport } from './types.js';
 import { goneCheck, goneSvcctlPaths, type EntryWhere } from './svcctl-paths.js';
 import { commandShellFor, commandWords } from '../render/shell-quote.js';

@@ -3,7 +3,7 @@
 // probe: on stdio the SDK's probe starts the command twice (docs/mcp.md, "Protocol revisions").
 import { PACKAGE_RUNNER } from '../../core/constants.js';
 import { shorten } from '../../http/redact.js';
-import type { Redactor } from '../../secrets/redaction.js';
+import type { Redactor } from '../../redaction/redaction.js';
 import { VERSION } from '../../core/version.js';
 import type { CommandPlan } from './entry-plan.js';
 import { programOf } from './runtime-checks.js';

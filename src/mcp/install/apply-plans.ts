@@ -9,7 +9,7 @@ import {
   type UpdateResult,
 } from '../../fs/safe-write.js';
 import { tidyAfterKilledRuns } from '../../fs/leftover-temps.js';
-import { holdsSecrets, unifiedDiff } from '../files/unified-diff.js';
+import { holdsSecrets, unifiedDiff } from '../../formats/unified-diff.js';
 import { checkTarget, openDocument, writesFile, type FilePlan, type PlanStatus } from './install-plan.js';
 import type { Mode } from '../types.js';
 

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { stateDir } from '../../config/config-dir.js';
 import type { Context } from '../../core/context.js';
 import { lockForWriting, readSnapshot, unchangedSince, updateSafely } from '../../fs/safe-write.js';
-import { sameValue } from '../files/config-document.js';
+import { sameValue } from '../../formats/config-document.js';
 import { checkTarget, newFileStart, openDocument, textWithoutEntry, type FileTarget } from './install-plan.js';
 import { ownStateFile } from './written-entries.js';
 

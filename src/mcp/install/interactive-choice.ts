@@ -55,7 +55,7 @@ export async function chooseAuth(
       value: 'helper',
       name: 'bearer with the svcctl token helper — svcctl gives the client a fresh short-lived token (safest)',
     });
-  const { promptChoice } = await import('../../ui/prompts.js');
+  const { promptChoice } = await import('../../core/prompts.js');
   const question = `Which login method should the entry use? (default: ${fallback.choice === 'helper' ? 'the token helper' : 'password headers'})`;
   return { choice: AUTH_OF[await promptChoice(ctx, question, choices, '--auth', fallback.choice)] };
 }
@@ -74,7 +74,7 @@ export async function chooseClients(ctx: Context, clientEnv: ClientEnv, purpose:
       `clients: ${CLIENT_IDS.join(', ')}`,
     );
   }
-  const { promptChecklist } = await import('../../ui/prompts.js');
+  const { promptChecklist } = await import('../../core/prompts.js');
   return promptChecklist(
     ctx,
     `Which clients? (found on this machine; space to select, enter to confirm)`,
@@ -88,7 +88,7 @@ export async function chooseModeAndAuth(
   options: McpEntryOptions,
   clients: ClientId[],
 ): Promise<{ options: McpEntryOptions; defaulted?: AuthDefault }> {
-  const { promptChoice } = await import('../../ui/prompts.js');
+  const { promptChoice } = await import('../../core/prompts.js');
   const noRemoteInFile = clients.filter(cannotHoldRemote).map((id) => CLIENTS[id].label);
   const modes = MODE_CHOICES.map((choice) =>
     choice.value === 'remote' && noRemoteInFile.length > 0

@@ -24,7 +24,7 @@ export async function entryDocumentText(
     return `${stringify(document).trim()}\n`;
   }
   if (format === 'yaml') {
-    const { yamlText } = await import('../files/yaml-document.js');
+    const { yamlText } = await import('../../formats/yaml-document.js');
     return yamlText(document);
   }
   return `${JSON.stringify(document, null, 2)}\n`;

@@ -1,5 +1,5 @@
 // Each edit is checked by parsing the result again: if anything besides the target changed, it is refused, not written.
-import { CliError, ExitCode } from '../../core/errors.js';
+import { CliError, ExitCode } from '../core/errors.js';
 
 export type ConfigFormat = 'json' | 'toml' | 'yaml';
 

@@ -1,8 +1,8 @@
 // Loaded lazily (inquirer costs start-up time). Prompts write to stderr: inquirer's default, stdout, would end up in
 // TOKEN=$(svcctl login). Each refuses without canPrompt(ctx), so a script never hangs on a question.
-import { canPrompt, type Context } from '../core/context.js';
-import { CliError, ExitCode, usageError } from '../core/errors.js';
-import { colorAllowed } from '../core/output.js';
+import { canPrompt, type Context } from './context.js';
+import { CliError, ExitCode, usageError } from './errors.js';
+import { colorAllowed } from './output.js';
 
 type InquirerContext = { input: NodeJS.ReadableStream; output: NodeJS.WritableStream; clearPromptOnDone: boolean };
 

@@ -1,8 +1,8 @@
 // A value only referring to a variable (${VAR}, ${env:VAR}, {env:VAR}, a Codex variable name) names a secret without
 // holding it, so it stays readable; a value that merely starts with `$` is not a reference.
 import { createTwoFilesPatch } from 'diff';
-import { createRedactor, type Redactor } from '../../secrets/redaction.js';
-import { isReference, isSecretName, secretArgValues } from '../../secrets/secret-names.js';
+import { createRedactor, type Redactor } from '../redaction/redaction.js';
+import { isReference, isSecretName, secretArgValues } from '../redaction/secret-names.js';
 import { scanTomlHeaders } from './toml-scan.js';
 
 // Anywhere in a line, so pairs of a one-line object or a TOML inline table are found too.

@@ -118,7 +118,7 @@ export function whyLeft(kind: FlushOutcomeKind, stay: Stay): CliError | undefine
  */
 export async function consentFrom(ctx: Context, from: OtherTarget, baseUrl: string): Promise<boolean> {
   if (!canPrompt(ctx) || ctx.globals.quiet) return true;
-  const { promptConfirm } = await import('../ui/prompts.js');
+  const { promptConfirm } = await import('../core/prompts.js');
   return promptConfirm(
     ctx,
     `Send the ${from.events} event(s) spooled for ${from.baseUrl} to ${baseUrl} instead, signed with its ingest token and HMAC secret?`,

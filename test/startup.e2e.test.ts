@@ -72,7 +72,7 @@ describe('CachedLoader across processes', () => {
         'tsx',
         '-e',
         `
-      import { CachedLoader } from ${JSON.stringify(join(ROOT, 'src', 'runtime', 'compile-cache.ts'))};
+      import { CachedLoader } from ${JSON.stringify(join(ROOT, 'src', 'startup', 'compile-cache.ts'))};
       import { createRequire } from 'node:module';
       const loader = new CachedLoader(${JSON.stringify(cache)}, ${JSON.stringify(dist)}, createRequire(import.meta.url));
       console.log(loader.load(${JSON.stringify(join(dist, 'main.cjs'))})(4), loader.unsavedCount());

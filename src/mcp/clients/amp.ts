@@ -5,9 +5,7 @@ import { line, strings, pairs, type Entry } from './add-command-helpers.js';
 
 /** Amp reads $XDG_CONFIG_HOME/amp when it is set (seen on Linux); the manual gives %USERPROFILE%\.config\amp on Windows. */
 const ampDir = (env: ClientEnv): string =>
-  osFamily(env.platform) === 'win32'
-    ? join(env, env.homeDir, '.config', 'amp')
-    : join(env, xdgConfigHome(env), 'amp');
+  osFamily(env.platform) === 'win32' ? join(env, env.homeDir, '.config', 'amp') : join(env, xdgConfigHome(env), 'amp');
 
 export const amp: ClientSpec = {
   id: 'amp',

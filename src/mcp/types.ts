@@ -24,6 +24,9 @@ export const CLIENT_IDS = [
   'lm-studio',
   'antigravity',
   'continue',
+  'vscode-insiders',
+  'cline-cli',
+  'amazon-q',
 ] as const;
 export type ClientId = (typeof CLIENT_IDS)[number];
 

@@ -1,6 +1,6 @@
 /**
  * The clients added from the peers' lists (VS Code Insiders, Cline CLI, Amazon
- * Q Developer CLI) through the CLI against `svcctl dev`, on real files in a
+ * Q Developer CLI, Warp) through the CLI against `svcctl dev`, on real files in a
  * temp HOME: install a remote entry, `list`, `print` and `doctor` read it as
  * the client would and log in, `uninstall` removes it and the file svcctl
  * created. Cline CLI expands no variables, so its entry holds the password
@@ -22,6 +22,7 @@ const PEERS: [ClientId, 'reference' | 'literal'][] = [
   ['vscode-insiders', 'reference'],
   ['cline-cli', 'literal'],
   ['amazon-q', 'reference'],
+  ['warp', 'reference'],
 ];
 
 let dev: DevServer;

@@ -5,10 +5,12 @@
  * docs/clients-agents.md): VS Code's userDataPath.ts with the Insiders product
  * name; @cline/shared's storage paths and @cline/core's settings schema (the
  * entries `cline mcp add` 3.0.65 wrote in a temp HOME); Q CLI's
- * directories.rs, custom_tool.rs and mcp_client/client.rs.
+ * directories.rs, custom_tool.rs and mcp_client/client.rs; Warp's mod.rs
+ * (MCPProvider paths), warp_core paths.rs, file_mcp_watcher.rs and parsing.rs.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { CliError } from '../src/core/errors.js';
 import { clientCommand } from '../src/mcp/clients/add-commands.js';
 import { defaultSecrets, renderEntry } from '../src/mcp/clients/render-entry.js';
 import { CLIENTS } from '../src/mcp/clients/table.js';
@@ -124,5 +126,40 @@ describe('Amazon Q Developer CLI: the mcp.json of its default agent, ${env:VAR} 
       args: MCP_REMOTE_BEARER_ARGS,
       env: { SERVICE_AUTH_HEADER: 'Bearer ${env:SERVICE_ACCESS_TOKEN}' },
     });
+  });
+});
+
+describe('Warp: ~/.warp/.mcp.json, ${VAR} over the whole file, no proxy entry', () => {
+  it('~/.warp/.mcp.json on every OS; <project>/.warp/.mcp.json', () => {
+    const client = CLIENTS.warp;
+    assert.equal(client.configPath(mac, 'user'), '/Users/ann/.warp/.mcp.json');
+    assert.equal(client.configPath(linux, 'user'), '/home/ann/.warp/.mcp.json');
+    assert.equal(client.configPath(win, 'user'), 'C:\\Users\\ann\\.warp\\.mcp.json');
+    assert.equal(client.configPath(linux, 'project'), '/home/ann/proj/.warp/.mcp.json');
+    assert.deepEqual(client.entryPath('service', 'user', linux), ['mcpServers', 'service']);
+  });
+  it('local and remote entries without a type field, ${VAR} references', () => {
+    assert.equal(defaultSecrets({ client: 'warp' }), 'ref');
+    assert.deepEqual(render('warp', 'local'), {
+      command: 'npx',
+      args: LOCAL,
+      env: { SERVICE_EMAIL: '${SERVICE_EMAIL}', SERVICE_PASSWORD: '${SERVICE_PASSWORD}', SERVICE_BASE_URL: BASE },
+    });
+    assert.deepEqual(render('warp', 'remote', 'bearer'), {
+      url: MCP,
+      headers: { Authorization: 'Bearer ${SERVICE_ACCESS_TOKEN}' },
+    });
+    const notes = renderEntry(entryRequest('warp', 'remote')).notes;
+    assert.ok(notes.some((note) => note.startsWith('Warp starts none of the servers in this file while one ${VAR}')));
+  });
+  it("--mode proxy is refused: Warp would put the secrets on mcp-remote's command line", () => {
+    assert.throws(
+      () => render('warp', 'proxy'),
+      (error: unknown) =>
+        error instanceof CliError &&
+        /^Warp cannot hold a mcp-remote entry \(Warp fills every \$\{VAR\} of the file, args included/.test(
+          error.message,
+        ),
+    );
   });
 });

@@ -29,6 +29,7 @@ import { continueClient } from './continue.js';
 import { vscodeInsiders } from './vscode-insiders.js';
 import { clineCli } from './cline-cli.js';
 import { amazonQ } from './amazon-q.js';
+import { warp } from './warp.js';
 import type { ClientEnv, ClientId, ClientSpec, Scope } from '../types.js';
 
 /** In CLIENT_IDS order (a test checks that they agree). */
@@ -61,6 +62,7 @@ export const CLIENTS: Readonly<Record<ClientId, ClientSpec>> = {
   'vscode-insiders': vscodeInsiders,
   'cline-cli': clineCli,
   'amazon-q': amazonQ,
+  warp,
 };
 
 /** Tests only: a client that exists only in a test; the CLI's --client choices stay CLIENT_IDS. */

@@ -8,12 +8,14 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync, statSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { CLIENTS } from '../src/mcp/clients/table.js';
 import type { ClientId } from '../src/mcp/types.js';
 import { makeTempDir, runCli } from './helpers/cli.js';
+import { CTRL_C, ENTER, runAtTerminal } from './helpers/fake-terminal.js';
 import { startDev, type DevServer } from './helpers/dev-sandbox.js';
 import { listPrintDoctor } from './helpers/mcp-roundtrip.js';
 
@@ -64,4 +66,27 @@ describe('install, list, print, doctor, uninstall (remote, password)', () => {
       await rm(home, { recursive: true, force: true });
     });
   }
+});
+
+describe('Warp has no proxy mode', () => {
+  it('--mode proxy is refused with the reason (exit 2), and the mode question says so (Warp detected by ~/.warp)', async () => {
+    const home = await makeTempDir('svcctl-warp-');
+    const env = { SERVICE_BASE_URL: 'https://acme.example.com/api', SERVICE_MCP_URL: 'https://acme.example.com/mcp' };
+    const refused = await runCli(['mcp', 'install', '--client', 'warp', '--mode', 'proxy'], { home, env });
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /Warp cannot hold a mcp-remote entry \(Warp fills every \$\{VAR\}/);
+    assert.match(refused.stderr, /hint: use --mode remote/);
+    await mkdir(join(home, '.warp'));
+    const asked = await runAtTerminal(['mcp', 'install'], {
+      home,
+      env,
+      answers: [
+        [/Which clients\?/, ` ${ENTER}`],
+        [/Which mode\?/, CTRL_C],
+      ],
+    });
+    assert.match(asked.screen, /proxy — npx mcp-remote bridges a client that only runs local servers \(not for Warp\)/);
+    assert.doesNotMatch(asked.screen, /remote — the client talks to the deployment's MCP URL over HTTP \(not for/);
+    await rm(home, { recursive: true, force: true });
+  });
 });

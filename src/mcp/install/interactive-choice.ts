@@ -81,12 +81,14 @@ export async function chooseModeAndAuth(
   clients: ClientId[],
 ): Promise<McpEntryOptions> {
   const { promptChoice } = await import('../../ui/prompts.js');
-  const noRemoteInFile = clients.filter(cannotHoldRemote).map((id) => CLIENTS[id].label);
-  const modes = MODE_CHOICES.map((choice) =>
-    choice.value === 'remote' && noRemoteInFile.length > 0
-      ? { ...choice, name: `${choice.name} (not for ${noRemoteInFile.join(', ')})` }
-      : choice,
-  );
+  const cannot: Partial<Record<Mode, string[]>> = {
+    remote: clients.filter(cannotHoldRemote).map((id) => CLIENTS[id].label),
+    proxy: clients.filter((id) => CLIENTS[id].noProxy !== undefined).map((id) => CLIENTS[id].label),
+  };
+  const modes = MODE_CHOICES.map((choice) => {
+    const labels = cannot[choice.value] ?? [];
+    return labels.length > 0 ? { ...choice, name: `${choice.name} (not for ${labels.join(', ')})` } : choice;
+  });
   const mode = options.mode ?? (await promptChoice(ctx, 'Which mode?', modes, '--mode'));
   if (options.auth !== undefined || options.token !== undefined || mode === 'local')
     return { ...options, mode, auth: options.auth ?? 'password' };

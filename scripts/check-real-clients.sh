@@ -68,10 +68,22 @@ done
 # stub on PATH, so clients that start servers while listing run nothing.
 # Prints a Markdown table (the README's). Run: scripts/check-real-clients.sh --agents [dir]
 # ---------------------------------------------------------------------------
-AGENT_PACKAGES="opencode:opencode-ai@1.18.33 kilo:@kilocode/cli@7.7.7 copilot:@github/copilot@1.0.102 qwen:@qwen-code/qwen-code@0.24.4
-auggie:@augmentcode/auggie@0.36.0 droid:droid@0.215.0 amp:@ampcode/cli@0.0.1790142911-g7618fb crush:@charmland/crush@0.96.1"
+# AGENT_PACKAGES may be set to check a few only, e.g. AGENT_PACKAGES=cline-cli:cline@3.0.65.
+AGENT_PACKAGES=${AGENT_PACKAGES:-"opencode:opencode-ai@1.18.33 kilo:@kilocode/cli@7.7.7 copilot:@github/copilot@1.0.102 qwen:@qwen-code/qwen-code@0.24.4
+auggie:@augmentcode/auggie@0.36.0 droid:droid@0.215.0 amp:@ampcode/cli@0.0.1790142911-g7618fb crush:@charmland/crush@0.96.1
+cline-cli:cline@3.0.65"}
 
-agent_bin() { case $1 in copilot) echo copilot ;; qwen) echo qwen ;; auggie) echo auggie ;; droid) echo droid ;; amp) echo amp ;; kilo) echo kilo ;; crush) echo crush ;; *) echo "$1" ;; esac; }
+agent_bin() { case $1 in copilot) echo copilot ;; qwen) echo qwen ;; auggie) echo auggie ;; droid) echo droid ;; amp) echo amp ;; kilo) echo kilo ;; crush) echo crush ;; cline-cli) echo cline ;; *) echo "$1" ;; esac; }
+
+# Cline CLI has no offline list command (`cline config` wants a terminal and a provider): its own settings
+# reader (@cline/core, installed with it; Node 22 or later) lists what it registers, errors included.
+cline_list() {
+  node22=$(npx -y node@22 -p process.execPath 2>/dev/null) || { echo "no Node 22 (npx -y node@22)"; return; }
+  (cd "$AGENTS_DIR/cline-cli" && "$node22" --input-type=module -e "
+    import { resolveDefaultMcpSettingsPath, resolveMcpServerRegistrations } from '@cline/core';
+    for (const r of resolveMcpServerRegistrations({ filePath: resolveDefaultMcpSettingsPath() })) console.log(r.name, r.transport.type);
+  " 2>&1)
+}
 
 install_agents() {
   for pair in $AGENT_PACKAGES; do
@@ -88,6 +100,7 @@ install_agents() {
 # The client's list command, run in the temp HOME; prints its output.
 agent_list() {
   client=$1 home=$2 bin=$AGENTS_DIR/$1/node_modules/.bin/$(agent_bin "$1")
+  if [ "$client" = cline-cli ]; then HOME=$home USERPROFILE=$home cline_list; return; fi
   (cd "$home" && HOME=$home XDG_CONFIG_HOME=$home/.config USERPROFILE=$home PATH="$STUBS:$PATH" NO_COLOR=1 \
     timeout 90 "$bin" mcp list </dev/null 2>&1)
 }
@@ -134,7 +147,9 @@ check_agents() {
       mode=${v%%:*}; auth=${v#*:}
       if [ -z "$version" ]; then row="$row no offline command |"; continue; fi
       home=$(mktemp -d)
-      if ! HOME=$home XDG_CONFIG_HOME=$home/.config $SVC mcp install --client "$client" --mode "$mode" --auth "$auth" --no-input >/dev/null 2>&1; then
+      # The values are for clients that take literals (Cline CLI); the others write references.
+      if ! HOME=$home XDG_CONFIG_HOME=$home/.config SERVICE_EMAIL=ann@acme.example SERVICE_PASSWORD=pw SERVICE_ACCESS_TOKEN=tok \
+        $SVC mcp install --client "$client" --mode "$mode" --auth "$auth" --no-input >/dev/null 2>&1; then
         row="$row svcctl refused |"; rm -rf "$home"; continue
       fi
       out=$(SERVICE_EMAIL=ann@acme.example SERVICE_PASSWORD=pw SERVICE_ACCESS_TOKEN=tok agent_list "$client" "$home")

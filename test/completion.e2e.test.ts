@@ -71,6 +71,7 @@ describe('svcctl completion bash', () => {
       'claude-code',
       'claude-desktop',
       'cline',
+      'cline-cli',
     ]);
   });
 

@@ -11,7 +11,11 @@ import { closestChoices } from '../src/cli/choice-suggestions.js';
 
 const TYPOS: Array<[string[], RegExp, string]> = [
   [['mcp', 'install', '--client', 'curser'], /option '--client <id>' argument 'curser' is invalid/, 'cursor'],
-  [['mcp', 'install', '--client', 'cursor', '--client', 'vscod'], /argument 'vscod' is invalid/, 'vscode'],
+  [
+    ['mcp', 'install', '--client', 'cursor', '--client', 'vscod'],
+    /argument 'vscod' is invalid/,
+    'vscode or vscode-insiders',
+  ],
   [['mcp', 'install', '--client', 'cursor', '--mode', 'remot'], /argument 'remot' is invalid/, 'remote'],
   [['mcp', 'install', '--client', 'cursor', '--scope', 'projet'], /argument 'projet' is invalid/, 'project'],
   [['mcp', 'install', '--client', 'cursor', '--auth', 'baerer'], /argument 'baerer' is invalid/, 'bearer'],

@@ -24,6 +24,10 @@ export const CLIENT_IDS = [
   'lm-studio',
   'antigravity',
   'continue',
+  'vscode-insiders',
+  'cline-cli',
+  'amazon-q',
+  'warp',
 ] as const;
 export type ClientId = (typeof CLIENT_IDS)[number];
 
@@ -84,6 +88,8 @@ export interface ClientSpec {
   expandsInArgs: boolean;
   remoteInFile: boolean;
   noRemote?: { why: string; elsewhere?: string };
+  /** Why --mode proxy (mcp-remote) is refused: Warp fills ${VAR} in args with no way to pass one through. */
+  noProxy?: string;
   /** No source names a headers field (Visual Studio): --mode remote is refused with this reason; proxy still works. */
   remoteHeadersUndocumented?: string;
   /** The client spawns without a shell, so on Windows npx must run as `cmd /c npx`. */

@@ -1,9 +1,11 @@
 // Facts and sources: docs/clients-agents.md.
 import type { ClientEnv, ClientSpec, ClientAddCommand, EntryRequest, RenderedEntry } from '../types.js';
-import { join, projectFile, underKey } from './paths.js';
+import { join, osFamily, projectFile, underKey, xdgConfigHome } from './paths.js';
 import { line, strings, pairs, type Entry } from './add-command-helpers.js';
 
-const ampDir = (env: ClientEnv): string => join(env, env.homeDir, '.config', 'amp');
+/** Amp reads $XDG_CONFIG_HOME/amp when it is set (seen on Linux); the manual gives %USERPROFILE%\.config\amp on Windows. */
+const ampDir = (env: ClientEnv): string =>
+  osFamily(env.platform) === 'win32' ? join(env, env.homeDir, '.config', 'amp') : join(env, xdgConfigHome(env), 'amp');
 
 export const amp: ClientSpec = {
   id: 'amp',

@@ -2,7 +2,12 @@
 import type { ClientEnv, ClientSpec, DoctorFailure } from '../types.js';
 import { join, underKey, vscodeUserDir } from './paths.js';
 
-function clineTransport(name: string, entry: Record<string, unknown>, reinstall: string): DoctorFailure | undefined {
+/** Cline's schema, shared by the extension and the CLI: a url without type is SSE, and `type` has no "http". */
+export function clineTransport(
+  name: string,
+  entry: Record<string, unknown>,
+  reinstall: string,
+): DoctorFailure | undefined {
   const typed = typeof entry.type === 'string' ? entry.type : undefined;
   if (typed === 'streamableHttp' || (typed === undefined && entry.transportType === 'http')) return undefined;
   const found =

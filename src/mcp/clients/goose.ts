@@ -2,12 +2,22 @@
 import { codexBearerVariable } from '../render/codex.js';
 import { gooseKey, gooseLocal, gooseProxy, gooseRemote } from '../render/goose.js';
 import type { ClientEnv, ClientSpec } from '../types.js';
-import { appData, join, osFamily } from './paths.js';
+import { appData, envOr, join, osFamily, pathApi } from './paths.js';
 
+/**
+ * Goose's own order (block/goose paths.rs, etcetera's Xdg strategy): an absolute GOOSE_PATH_ROOT, then an
+ * absolute XDG_CONFIG_HOME (macOS too: Goose picks the XDG strategy there), else the default; a relative
+ * value is ignored by Goose, so by svcctl too.
+ */
 export function gooseConfigDir(env: ClientEnv): string {
-  return osFamily(env.platform) === 'win32'
-    ? join(env, appData(env), 'Block', 'goose', 'config')
-    : join(env, env.homeDir, '.config', 'goose');
+  const absolute = (name: string): string | undefined => {
+    const value = envOr(env, name, '');
+    return value !== '' && pathApi(env.platform).isAbsolute(value) ? value : undefined;
+  };
+  const root = absolute('GOOSE_PATH_ROOT');
+  if (root !== undefined) return join(env, root, 'config');
+  if (osFamily(env.platform) === 'win32') return join(env, appData(env), 'Block', 'goose', 'config');
+  return join(env, absolute('XDG_CONFIG_HOME') ?? join(env, env.homeDir, '.config'), 'goose');
 }
 
 /** Goose spawns through tokio's Command, which does not find npx.cmd by PATHEXT (as for Codex): `cmd /c npx`. */

@@ -26,6 +26,10 @@ import { antigravity } from './antigravity.js';
 import { lmStudio } from './lm-studio.js';
 import { visualStudio } from './visual-studio.js';
 import { continueClient } from './continue.js';
+import { vscodeInsiders } from './vscode-insiders.js';
+import { clineCli } from './cline-cli.js';
+import { amazonQ } from './amazon-q.js';
+import { warp } from './warp.js';
 import type { ClientEnv, ClientId, ClientSpec, Scope } from '../types.js';
 
 /** In CLIENT_IDS order (a test checks that they agree). */
@@ -55,6 +59,10 @@ export const CLIENTS: Readonly<Record<ClientId, ClientSpec>> = {
   'lm-studio': lmStudio,
   antigravity,
   continue: continueClient,
+  'vscode-insiders': vscodeInsiders,
+  'cline-cli': clineCli,
+  'amazon-q': amazonQ,
+  warp,
 };
 
 /** Tests only: a client that exists only in a test; the CLI's --client choices stay CLIENT_IDS. */

@@ -41,22 +41,31 @@ function vscodeServerJson(request: EntryRequest, rendered: RenderedEntry): Entry
 }
 
 export function vscodeAddCommand(request: EntryRequest, rendered: RenderedEntry): ClientCommand {
-  const json = JSON.stringify(vscodeServerJson(request, rendered));
-  const argv: Arg[] = [request.platform === 'win32' ? 'code.cmd' : 'code', '--add-mcp', json];
-  const link = `vscode:mcp/install?${encodeURIComponent(json)}`;
-  const notes =
-    request.scope === 'project'
-      ? [
-          'code --add-mcp and the install link add the server to the user profile; for the workspace use svcctl mcp install --client vscode --scope project.',
-        ]
-      : [];
-  return {
-    command: commandLine(argv, shellFor(request.platform)),
-    links: [
-      { kind: 'vscode', url: link },
-      // GitHub and most web pages do not open vscode: links; this redirect does.
-      { kind: 'web', url: `https://insiders.vscode.dev/redirect?url=${encodeURIComponent(link)}` },
-    ],
-    notes,
+  const command = vscodeAddCommandFor('code', 'vscode')(request, rendered);
+  // GitHub and most web pages do not open vscode: links; this redirect does.
+  const link = command.links[0]!.url;
+  command.links.push({ kind: 'web', url: `https://insiders.vscode.dev/redirect?url=${encodeURIComponent(link)}` });
+  return command;
+}
+
+/** `code --add-mcp` and the `vscode:` link; VS Code Insiders has its own program and scheme. */
+export function vscodeAddCommandFor(
+  program: string,
+  scheme: string,
+): (request: EntryRequest, rendered: RenderedEntry) => ClientCommand {
+  return (request, rendered) => {
+    const json = JSON.stringify(vscodeServerJson(request, rendered));
+    const argv: Arg[] = [request.platform === 'win32' ? `${program}.cmd` : program, '--add-mcp', json];
+    const notes =
+      request.scope === 'project'
+        ? [
+            `${program} --add-mcp and the install link add the server to the user profile; for the workspace use svcctl mcp install --client vscode --scope project.`,
+          ]
+        : [];
+    return {
+      command: commandLine(argv, shellFor(request.platform)),
+      links: [{ kind: 'vscode', url: `${scheme}:mcp/install?${encodeURIComponent(json)}` }],
+      notes,
+    };
   };
 }

@@ -89,12 +89,14 @@ export async function chooseModeAndAuth(
   clients: ClientId[],
 ): Promise<{ options: McpEntryOptions; defaulted?: AuthDefault }> {
   const { promptChoice } = await import('../../core/prompts.js');
-  const noRemoteInFile = clients.filter(cannotHoldRemote).map((id) => CLIENTS[id].label);
-  const modes = MODE_CHOICES.map((choice) =>
-    choice.value === 'remote' && noRemoteInFile.length > 0
-      ? { ...choice, name: `${choice.name} (not for ${noRemoteInFile.join(', ')})` }
-      : choice,
-  );
+  const cannot: Partial<Record<Mode, string[]>> = {
+    remote: clients.filter(cannotHoldRemote).map((id) => CLIENTS[id].label),
+    proxy: clients.filter((id) => CLIENTS[id].noProxy !== undefined).map((id) => CLIENTS[id].label),
+  };
+  const modes = MODE_CHOICES.map((choice) => {
+    const labels = cannot[choice.value] ?? [];
+    return labels.length > 0 ? { ...choice, name: `${choice.name} (not for ${labels.join(', ')})` } : choice;
+  });
   const mode = options.mode ?? (mayOffer(ctx) ? await promptChoice(ctx, 'Which mode?', modes, '--mode') : 'local');
   if (options.auth !== undefined || options.token !== undefined || mode === 'local')
     return { options: { ...options, mode, auth: options.auth ?? 'password' } };

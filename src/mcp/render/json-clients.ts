@@ -128,6 +128,12 @@ export function proxyEnv(
 
 /** Clients that expand ${VAR} in args get `${` escaped (values.ts), or names only the env block sets (Qwen Code). */
 export function proxyEntry(client: ClientSpec, request: EntryRequest): Entry {
+  if (client.noProxy !== undefined) {
+    throw usageError(
+      `${client.label} cannot hold a ${MCP_PROXY_PACKAGE} entry (${client.noProxy})`,
+      'use --mode remote',
+    );
+  }
   const head = [MCP_PROXY_PACKAGE, request.mcpUrl];
   const tail = allowHttpArgs(request.mcpUrl);
   const prefix = client.keepsUnsetReferences ? PROXY_HEADER_PREFIX : '';

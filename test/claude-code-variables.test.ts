@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { runCliInProcess } from './helpers/cli-in-process.js';
+import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 const BASE = 'http://127.0.0.1:9/api';
@@ -23,7 +23,7 @@ describe('claude-code: ${VAR} references in user and local scope', () => {
     it(`${scope} scope: the password stays a reference and the only note is how to load the server`, async () => {
       const home = await tempDir('svcctl-cc-vars-');
       const project = await tempDir('svcctl-cc-vars-project-');
-      const install = await runCliInProcess(
+      const install = await runCli(
         ['mcp', 'install', '--client', 'claude-code', '--scope', scope, '--mode', 'remote', '--base-url', BASE],
         { home, cwd: project, env: { SERVICE_PASSWORD: 'pw-never-written' } },
       );
@@ -48,7 +48,7 @@ describe('claude-code: ${VAR} references in user and local scope', () => {
 
   it('user scope, bearer: Authorization by reference, and no note suggests another scope or literal secrets', async () => {
     const home = await tempDir('svcctl-cc-vars-');
-    const printed = await runCliInProcess(
+    const printed = await runCli(
       [
         '--json',
         'mcp',

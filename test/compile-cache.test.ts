@@ -8,7 +8,7 @@ import { join, sep } from 'node:path';
 import { describe, it } from 'node:test';
 import { Script } from 'node:vm';
 import { CachedLoader, cacheFileName, compileCacheDir } from '../src/startup/compile-cache.js';
-import { makeTempDir } from './helpers/cli.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const require = createRequire(import.meta.url);
 
@@ -38,7 +38,7 @@ describe('compileCacheDir', () => {
 
 describe('CachedLoader', () => {
   async function distWith(files: Record<string, string>): Promise<{ dist: string; cache: string }> {
-    const root = await makeTempDir('svcctl-loader-');
+    const root = await tempDir('svcctl-loader-');
     const dist = join(root, 'dist');
     await mkdir(join(dist, 'chunks'), { recursive: true });
     for (const [name, source] of Object.entries(files)) await writeFile(join(dist, name), source);
@@ -82,7 +82,7 @@ describe('a cache file someone else could have written is never run', () => {
 
   /** A dist/ with one file, and beside it the cache V8 would make for other code of the same length. */
   async function planted(): Promise<{ dist: string; main: string; dir: string; file: string; data: Buffer }> {
-    const root = await makeTempDir('svcctl-poison-');
+    const root = await tempDir('svcctl-poison-');
     const dist = join(root, 'dist');
     await mkdir(dist);
     const main = join(dist, 'main.cjs');
@@ -122,7 +122,7 @@ describe('a cache file someone else could have written is never run', () => {
     const cases: Array<(file: string, data: Buffer) => Promise<void>> = [
       (file) => chmod(file, 0o666),
       async (file, data) => {
-        const elsewhere = join(await makeTempDir('svcctl-poison-'), 'data.v8');
+        const elsewhere = join(await tempDir('svcctl-poison-'), 'data.v8');
         await writeFile(elsewhere, data, { mode: 0o600 });
         await rm(file);
         await symlink(elsewhere, file);

@@ -10,7 +10,8 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { it } from 'node:test';
-import { cleanEnv, makeTempDir, ROOT } from './helpers/cli.js';
+import { cleanEnv, ROOT } from './helpers/cli.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const HEADINGS = [
   '==> 1/8 Start the sandbox',
@@ -24,7 +25,7 @@ const HEADINGS = [
 ];
 
 it('scripts/demo.mjs runs every step against svcctl dev and exits 0', async () => {
-  const home = await makeTempDir('svcctl-demo-test-');
+  const home = await tempDir('svcctl-demo-test-');
   const child = spawn(process.execPath, [join(ROOT, 'scripts', 'demo.mjs')], {
     cwd: home,
     env: cleanEnv(home, { SERVICE_BASE_URL: 'https://not-used.example.com/api' }),

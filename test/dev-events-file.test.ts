@@ -11,7 +11,7 @@ import { link, readFile, symlink, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { EVENTS_FILE_READ_LIMIT } from '../src/sandbox/event-store.js';
-import { runCliInProcess } from './helpers/cli-in-process.js';
+import { runCli } from './helpers/cli.js';
 import { httpRequest, startDev } from './helpers/dev-sandbox.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
@@ -19,8 +19,7 @@ const POSIX = process.platform !== 'win32';
 // Well above a refusal's milliseconds, well below the runner's own timeout: a hang shows as code null.
 const GUARD_MS = 5_000;
 
-const devWith = (file: string) =>
-  runCliInProcess(['dev', '--port', '0', '--events-file', file], { timeoutMs: GUARD_MS });
+const devWith = (file: string) => runCli(['dev', '--port', '0', '--events-file', file], { timeoutMs: GUARD_MS });
 
 /** A file of 24 lines that are not stored events, as /etc/shadow would be. */
 async function someoneElsesFile(dir: string): Promise<string> {

@@ -7,8 +7,9 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { makeTempDir, runCli } from './helpers/cli.js';
+import { runCli } from './helpers/cli.js';
 import { httpRequest, startDev, type DevServer } from './helpers/dev-sandbox.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const SECRET = "It's a Secret to Everybody";
 
@@ -20,7 +21,7 @@ describe('svcctl dev: POST /api/v1/event', () => {
   let open: { ingest_token: string; hmac_secret: string | null };
 
   before(async () => {
-    dir = await makeTempDir('svcctl-dev-events-');
+    dir = await tempDir('svcctl-dev-events-');
     eventsFile = join(dir, 'events.ndjson');
     dev = await startDev([
       '--webhook',

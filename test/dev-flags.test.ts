@@ -9,8 +9,9 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { formatReady } from '../src/sandbox/ready-output.js';
-import { makeTempDir, runCli } from './helpers/cli.js';
+import { runCli } from './helpers/cli.js';
 import { runDevExpectingExit } from './helpers/dev-sandbox.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 describe('svcctl dev: what stops it before it starts', { concurrency: true }, () => {
   it('a taken port is a clear error with exit 2 and nothing on stdout', async () => {
@@ -29,7 +30,7 @@ describe('svcctl dev: what stops it before it starts', { concurrency: true }, ()
   });
 
   it('an --events-file that cannot be used is exit 2 in words, never a bare ENOENT or EISDIR', async () => {
-    const dir = await makeTempDir('svcctl-dev-events-');
+    const dir = await tempDir('svcctl-dev-events-');
     try {
       const folder = await runDevExpectingExit(['--events-file', dir]);
       assert.equal(folder.code, 2);

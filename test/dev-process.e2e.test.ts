@@ -15,8 +15,9 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { BIN, cleanEnv, makeTempDir, runCli } from './helpers/cli.js';
+import { BIN, cleanEnv, runCli } from './helpers/cli.js';
 import { httpRequest, spawnDev } from './helpers/dev-sandbox.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const started: number[] = [];
 const alive = (pid: number): boolean => {
@@ -94,7 +95,7 @@ describe('svcctl dev: process lifecycle', { concurrency: true }, () => {
   });
 
   it('keeps the events file across a restart', async () => {
-    const dir = await makeTempDir('svcctl-dev-restart-');
+    const dir = await tempDir('svcctl-dev-restart-');
     const eventsFile = join(dir, 'events.ndjson');
     try {
       const first = await spawnDev(['--webhook', 'open', '--events-file', eventsFile]);
@@ -134,7 +135,7 @@ describe('svcctl dev: process lifecycle', { concurrency: true }, () => {
 
 describe('svcctl dev --detach', { concurrency: true }, () => {
   it('returns once the sandbox is ready; the sandbox keeps serving; kill PID stops it with its events file flushed', async () => {
-    const home = await makeTempDir('svcctl-detach-');
+    const home = await tempDir('svcctl-detach-');
     const result = await runCli(['dev', '--detach', '--events-file', 'events.ndjson'], { home });
     assert.equal(result.code, 0, result.stderr);
     const lines = result.stdout.trim().split('\n');
@@ -171,7 +172,7 @@ describe('svcctl dev --detach', { concurrency: true }, () => {
   });
 
   it('its request log goes to --log-file (0600), never to the output of the svcctl that started it', async () => {
-    const home = await makeTempDir('svcctl-detach-');
+    const home = await tempDir('svcctl-detach-');
     const result = await runCli(['dev', '--detach', '--log-file', 'sandbox.log'], { home });
     assert.equal(result.code, 0, result.stderr);
     const ready = JSON.parse(result.stdout) as { base_url: string; pid: number };
@@ -201,7 +202,7 @@ describe('svcctl dev --detach', { concurrency: true }, () => {
   });
 
   it('--format sh: bash and dash set the variables to the exact values, quotes and all; svcctl then works against it', async () => {
-    const home = await makeTempDir('svcctl-detach-');
+    const home = await tempDir('svcctl-detach-');
     const password = `it's $HOME \`id\` \\ "x" !`;
     const env = cleanEnv(home);
     const shells = ['bash', 'dash'].filter((shell) => spawnSync(shell, ['-c', 'true']).status === 0);

@@ -11,8 +11,9 @@ import { mkdir, readFile, symlink } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { BIN, cleanEnv, makeTempDir, runCli } from './helpers/cli.js';
+import { BIN, cleanEnv, runCli } from './helpers/cli.js';
 import { pollUntil } from './helpers/poll.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const started = new Set<number>();
 const alive = (pid: number): boolean => {
@@ -42,7 +43,7 @@ const SHELLS = [
 
 /** A HOME, and a working folder apart from it, with the built CLI on PATH as `svcctl` (as `npm link` puts it). */
 async function place(): Promise<{ home: string; work: string; env: NodeJS.ProcessEnv }> {
-  const home = await makeTempDir('svcctl-dev-journey-');
+  const home = await tempDir('svcctl-dev-journey-');
   const work = join(home, 'project');
   const bin = join(home, 'bin');
   await mkdir(work);
@@ -159,7 +160,7 @@ describe('a restart of the sandbox', { concurrency: true }, () => {
   });
 
   it('when the port of the last run is taken, takes another and says so; --port still chooses', async () => {
-    const home = await makeTempDir('svcctl-dev-journey-');
+    const home = await tempDir('svcctl-dev-journey-');
     const first = await runCli(['dev', '--detach'], { home });
     assert.equal(first.code, 0, first.stderr);
     const firstReady = JSON.parse(first.stdout) as { base_url: string; pid: number };

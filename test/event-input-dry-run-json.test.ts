@@ -3,7 +3,8 @@ import { createHmac } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { makeTempDir, runCli } from './helpers/cli.js';
+import { runCli } from './helpers/cli.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const TOKEN = 'tok-json-preview';
 const SECRET = 'hmac-json-preview';
@@ -13,7 +14,7 @@ const sign = (body: string): string => `sha256=${createHmac('sha256', SECRET).up
 describe('event send --json with --dry-run / --print-curl', () => {
   let dir: string;
   before(async () => {
-    dir = await makeTempDir();
+    dir = await tempDir();
   });
   after(() => rm(dir, { recursive: true, force: true }));
 

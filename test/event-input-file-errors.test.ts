@@ -2,14 +2,15 @@ import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { makeTempDir, runCli } from './helpers/cli.js';
+import { runCli } from './helpers/cli.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const env = { SERVICE_BASE_URL: 'http://127.0.0.1:9/api', SERVICE_INGEST_TOKEN: 'tok-files' };
 
 describe('file flags that cannot be read are explained in words, not error codes', () => {
   let dir: string;
   before(async () => {
-    dir = await makeTempDir();
+    dir = await tempDir();
   });
   after(() => rm(dir, { recursive: true, force: true }));
 

@@ -4,9 +4,10 @@ import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { PassThrough } from 'node:stream';
-import { makeTempDir, runCli, secretsIn } from './helpers/cli.js';
+import { runCli, secretsIn } from './helpers/cli.js';
 import { eventLines } from './helpers/event-lines.js';
 import { accepted, startRecordingServer } from './helpers/recording-server.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const TOKEN = 'tok-batch-77';
 const SECRET = 'sec-batch-88';
@@ -14,7 +15,7 @@ const SECRET = 'sec-batch-88';
 describe('event send --ndjson', () => {
   let dir: string;
   before(async () => {
-    dir = await makeTempDir();
+    dir = await tempDir();
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
@@ -152,7 +153,7 @@ const SAFETY_TOKEN = 'tok-safety-31';
 describe('event send --ndjson: nothing is lost, nothing runs away', () => {
   let dir: string;
   before(async () => {
-    dir = await makeTempDir();
+    dir = await tempDir();
   });
   after(() => rm(dir, { recursive: true, force: true }));
 

@@ -3,9 +3,10 @@ import { createHmac } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { makeTempDir, runCli, secretsIn } from './helpers/cli.js';
+import { runCli, secretsIn } from './helpers/cli.js';
 import { startRecordingServer, type RecordedRequest } from './helpers/recording-server.js';
 import { hmacVectors } from './helpers/vectors.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const TOKEN = 'ingest-token-7f3a9c';
 const SECRET = 'whsec-demo';
@@ -18,7 +19,7 @@ function expectedSignature(request: RecordedRequest, secret: string): string {
 describe('event send', () => {
   let dir: string;
   before(async () => {
-    dir = await makeTempDir();
+    dir = await tempDir();
   });
   after(() => rm(dir, { recursive: true, force: true }));
 

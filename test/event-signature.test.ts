@@ -3,13 +3,14 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { makeTempDir, runCli, secretsIn } from './helpers/cli.js';
+import { runCli, secretsIn } from './helpers/cli.js';
 import { hmacVectors } from './helpers/vectors.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 describe('event sign / verify', () => {
   let dir: string;
   before(async () => {
-    dir = await makeTempDir();
+    dir = await tempDir();
   });
   after(async () => {
     const { rm } = await import('node:fs/promises');

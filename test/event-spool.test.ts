@@ -3,9 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { makeTempDir, runCli } from './helpers/cli.js';
+import { runCli } from './helpers/cli.js';
 import { accepted, startRecordingServer } from './helpers/recording-server.js';
 import { spoolFolderFor } from './helpers/spool-layout.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const TOKEN = 'tok-spool-4a1d';
 
@@ -30,7 +31,7 @@ const idOf = (body: Buffer): string => JSON.parse(body.toString('utf8')).event.i
 
 describe('event send --spool and event flush', () => {
   it('service down: exit 0, one file; flush while down keeps it; flush when up delivers the same bytes once', async () => {
-    const home = await makeTempDir();
+    const home = await tempDir();
     const spool = join(home, 'spool');
     let up = false;
     const server = await startRecordingServer((request, index) =>
@@ -78,7 +79,7 @@ describe('event send --spool and event flush', () => {
   });
 
   it('a later send that succeeds says how many events are waiting; a 4xx is never spooled', async () => {
-    const home = await makeTempDir();
+    const home = await tempDir();
     const spool = join(home, 'spool');
     const server = await startRecordingServer((request, index) =>
       index === 0 ? accepted(request, index) : { status: 400, body: '{"error":"bad"}' },
@@ -98,7 +99,7 @@ describe('event send --spool and event flush', () => {
   });
 
   it('a spooled event rejected with 400 moves to rejected/ with the answer', async () => {
-    const home = await makeTempDir();
+    const home = await tempDir();
     const spool = join(home, 'spool');
     const server = await startRecordingServer(() => ({ status: 400, body: '{"error":"title too long"}' }));
     const kept = spoolFolderFor(spool, server.baseUrl);
@@ -118,7 +119,7 @@ describe('event send --spool and event flush', () => {
   });
 
   it('two concurrent flushes of 1,000 events deliver each exactly once', async () => {
-    const home = await makeTempDir();
+    const home = await tempDir();
     const spool = join(home, 'spool');
     const server = await startRecordingServer();
     const ids = await spoolMany(spoolFolderFor(spool, server.baseUrl), 1000);
@@ -139,7 +140,7 @@ describe('event send --spool and event flush', () => {
   });
 
   it('--ndjson --spool: lines failing for service reasons are spooled, rejected lines go to --failed-out', async () => {
-    const home = await makeTempDir();
+    const home = await tempDir();
     const spool = join(home, 'spool');
     const failedOut = join(home, 'failed.ndjson');
     const titleOf = (body: Buffer): string => JSON.parse(body.toString('utf8')).event.title;

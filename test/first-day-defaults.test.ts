@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runCliInProcess } from './helpers/cli-in-process.js';
+import { runCli } from './helpers/cli.js';
 import { EMAIL, PASSWORD, startLoginServer, type LoginServer } from './helpers/login-server.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
@@ -22,7 +22,7 @@ describe('defaults and advice', () => {
   });
 
   it('mcp install --mode remote without --auth says the password headers were written', async () => {
-    const install = await runCliInProcess([
+    const install = await runCli([
       'mcp',
       'install',
       '--client',
@@ -57,7 +57,7 @@ describe('defaults and advice', () => {
       file,
       JSON.stringify({ mcpServers: { service: { command: 'npx', args: ['-y', 'service-mcp-server@latest'], env } } }),
     );
-    const doctor = await runCliInProcess(['mcp', 'doctor', '--config', file, '--trust-project', '--timeout', '10'], {
+    const doctor = await runCli(['mcp', 'doctor', '--config', file, '--trust-project', '--timeout', '10'], {
       home,
       env: { PATH: `${bin}:${process.env.PATH ?? ''}` },
     });
@@ -69,7 +69,7 @@ describe('defaults and advice', () => {
   });
 
   it('a token-helper entry while not logged in: says so; the keychain is advised only where there is one', async () => {
-    const install = await runCliInProcess([
+    const install = await runCli([
       'mcp',
       'install',
       '--client',

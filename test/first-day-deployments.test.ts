@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ROOT } from './helpers/cli.js';
-import { runCliInProcess } from './helpers/cli-in-process.js';
+import { runCli } from './helpers/cli.js';
 import { shellBlocks } from './helpers/doc-blocks.js';
 import { EMAIL, PASSWORD, startLoginServer, type LoginServer } from './helpers/login-server.js';
 import { runDocBlock } from './helpers/run-doc-block.js';
@@ -58,12 +58,12 @@ describe("the README's sandbox block, pasted twice into one HOME", () => {
       assert.deepEqual(run.failures, [], `round ${round}:\n${run.output}`);
       assert.equal(run.code, 0, run.output);
     }
-    const list = await runCliInProcess(['--json', 'deployment', 'list'], { home });
+    const list = await runCli(['--json', 'deployment', 'list'], { home });
     assert.deepEqual(JSON.parse(list.stdout), []);
-    const status = await runCliInProcess(['status'], { home });
+    const status = await runCli(['status'], { home });
     assert.equal(status.code, 0, status.stderr);
     assert.match(status.stdout, /deployment: none/);
-    const install = await runCliInProcess(INSTALL_REMOTE_DRY_RUN, { home });
+    const install = await runCli(INSTALL_REMOTE_DRY_RUN, { home });
     assert.equal(install.code, 2, 'a usage error, not an entry for a stopped sandbox');
     assert.match(install.stderr, /no base URL/);
   });
@@ -75,13 +75,13 @@ describe("the README's sandbox block, pasted twice into one HOME", () => {
     assert.equal(run.code, 0, run.output);
     const [sandboxUrl] = Object.keys((await credentials(home)).tokens);
     assert.match(sandboxUrl!, /^http:\/\/127\.0\.0\.1:\d+\/api$/);
-    const status = await runCliInProcess(['status'], { home });
+    const status = await runCli(['status'], { home });
     assert.equal(status.code, 0, status.stderr);
     assert.ok(status.stdout.includes(sandboxUrl!), status.stdout);
     assert.match(status.stdout, /answers: +no: connection refused/);
-    const json = JSON.parse((await runCliInProcess(['--json', 'status'], { home })).stdout);
+    const json = JSON.parse((await runCli(['--json', 'status'], { home })).stdout);
     assert.equal(json.deployment.answers, false);
-    const install = await runCliInProcess(INSTALL_REMOTE_DRY_RUN, { home });
+    const install = await runCli(INSTALL_REMOTE_DRY_RUN, { home });
     assert.equal(install.code, 0, install.stderr);
     assert.match(install.stderr, /The entry points at .*127\.0\.0\.1:\d+\/mcp \(from the only saved login\)/);
     assert.match(install.stderr, /does not answer \(connection refused/);
@@ -99,7 +99,7 @@ describe('deployments and logins', () => {
     await live.close();
   });
   const login = (home: string, server: LoginServer, ...extra: string[]) =>
-    runCliInProcess(['login', '--save', ...extra, '--email', EMAIL, '--password-stdin', '--base-url', server.baseUrl], {
+    runCli(['login', '--save', ...extra, '--email', EMAIL, '--password-stdin', '--base-url', server.baseUrl], {
       home,
       input: `${PASSWORD}\n`,
     });
@@ -107,15 +107,15 @@ describe('deployments and logins', () => {
   it('login --save remembers a loopback deployment only with --remember-deployment', async () => {
     const home = await tempDir('svcctl-first-day-');
     assert.equal((await login(home, live)).code, 0);
-    assert.deepEqual(JSON.parse((await runCliInProcess(['--json', 'deployment', 'list'], { home })).stdout), []);
+    assert.deepEqual(JSON.parse((await runCli(['--json', 'deployment', 'list'], { home })).stdout), []);
     assert.ok(live.baseUrl in (await credentials(home)).tokens, 'the token is saved all the same');
     assert.equal((await login(home, live, '--remember-deployment')).code, 0);
-    const rows = JSON.parse((await runCliInProcess(['--json', 'deployment', 'list'], { home })).stdout);
+    const rows = JSON.parse((await runCli(['--json', 'deployment', 'list'], { home })).stdout);
     assert.deepEqual(
       rows.map((r: { base_url: string; default: boolean }) => [r.base_url, r.default]),
       [[live.baseUrl, true]],
     );
-    const refused = await runCliInProcess(['login', '--remember-deployment', '--base-url', live.baseUrl], { home });
+    const refused = await runCli(['login', '--remember-deployment', '--base-url', live.baseUrl], { home });
     assert.equal(refused.code, 2);
     assert.match(refused.stderr, /--remember-deployment needs --save/);
   });
@@ -124,14 +124,14 @@ describe('deployments and logins', () => {
     const home = await tempDir('svcctl-first-day-');
     assert.equal((await login(home, live)).code, 0);
     const exp = JSON.parse(Buffer.from(live.issued.at(-1)!.split('.')[1]!, 'base64url').toString()).exp as number;
-    const soon = await runCliInProcess(['status'], {
+    const soon = await runCli(['status'], {
       home,
       env: { SERVICE_BASE_URL: live.baseUrl },
       now: () => new Date(exp * 1000 - 30 * 60_000),
     });
     assert.match(soon.stdout, /login: +ops@acme\.example, expires in 30 minutes \(/);
     assert.match(soon.stdout, /answers: +yes/);
-    const late = await runCliInProcess(['status'], {
+    const late = await runCli(['status'], {
       home,
       env: { SERVICE_BASE_URL: live.baseUrl },
       now: () => new Date(exp * 1000 + 5 * 60_000),
@@ -143,15 +143,15 @@ describe('deployments and logins', () => {
     const home = await tempDir('svcctl-first-day-');
     assert.equal((await login(home, live, '--remember-deployment')).code, 0);
     const name = new URL(live.baseUrl).host;
-    const logout = await runCliInProcess(['logout'], { home });
+    const logout = await runCli(['logout'], { home });
     assert.match(logout.stderr, new RegExp(`'svcctl deployment remove ${name}' forgets it too`));
     assert.equal((await login(home, live)).code, 0);
-    const removed = await runCliInProcess(['deployment', 'remove', name], { home });
+    const removed = await runCli(['deployment', 'remove', name], { home });
     assert.equal(removed.code, 0, removed.stderr);
     assert.match(removed.stderr, /removed, with the token saved for it/);
     assert.deepEqual((await credentials(home)).tokens, {});
     assert.equal((await login(home, live, '--remember-deployment')).code, 0);
-    assert.equal((await runCliInProcess(['deployment', 'remove', '--keep-login', name], { home })).code, 0);
+    assert.equal((await runCli(['deployment', 'remove', '--keep-login', name], { home })).code, 0);
     assert.ok(live.baseUrl in (await credentials(home)).tokens);
   });
 
@@ -160,16 +160,16 @@ describe('deployments and logins', () => {
     assert.equal((await login(home, stopped, '--remember-deployment')).code, 0);
     assert.equal((await login(home, live, '--remember-deployment')).code, 0);
     await stopped.close();
-    const dry = await runCliInProcess(['deployment', 'prune', '--dry-run'], { home });
+    const dry = await runCli(['deployment', 'prune', '--dry-run'], { home });
     assert.match(
       dry.stdout,
       new RegExp(`would remove ${new URL(stopped.baseUrl).host.replace(/\./g, '\\.')} .*connection refused`),
     );
-    assert.equal(JSON.parse((await runCliInProcess(['--json', 'deployment', 'list'], { home })).stdout).length, 2);
-    const prune = await runCliInProcess(['--json', 'deployment', 'prune'], { home });
+    assert.equal(JSON.parse((await runCli(['--json', 'deployment', 'list'], { home })).stdout).length, 2);
+    const prune = await runCli(['--json', 'deployment', 'prune'], { home });
     assert.equal(prune.code, 0, prune.stderr);
     assert.deepEqual(JSON.parse(prune.stdout).removed, [new URL(stopped.baseUrl).host]);
-    const rows = JSON.parse((await runCliInProcess(['--json', 'deployment', 'list'], { home })).stdout);
+    const rows = JSON.parse((await runCli(['--json', 'deployment', 'list'], { home })).stdout);
     assert.deepEqual(
       rows.map((r: { base_url: string }) => r.base_url),
       [live.baseUrl],

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { runCliInProcess } from './helpers/cli-in-process.js';
+import { runCli } from './helpers/cli.js';
 import { CTRL_C, DOWN, ENTER, runAtTerminal } from './helpers/fake-terminal.js';
 import { saveToken } from './helpers/saved-token.js';
 import { tempDir } from './helpers/temp-dirs.js';
@@ -92,7 +92,7 @@ describe('mcp install --mode remote (or proxy) without --auth', () => {
 
   it('off a terminal nothing is asked and a warning says which method was written, and why', async () => {
     const home = await tempDir('svcctl-prompts-');
-    const run = await runCliInProcess(install, { home, env: ENV });
+    const run = await runCli(install, { home, env: ENV });
     assert.equal(run.code, 0, run.stderr);
     assert.doesNotMatch(run.stderr, AUTH_QUESTION);
     assert.match(
@@ -125,14 +125,12 @@ describe('logout of a saved deployment', () => {
   const QUESTION = /Also forget the deployment 'prod' \(https:\/\/acme\.example\.com\/api\)\?/;
   const saved = async (): Promise<string> => {
     const home = await tempDir('svcctl-prompts-');
-    const add = await runCliInProcess(['deployment', 'add', 'prod', BASE], { home });
+    const add = await runCli(['deployment', 'add', 'prod', BASE], { home });
     assert.equal(add.code, 0, add.stderr);
     return home;
   };
   const names = async (home: string): Promise<string[]> =>
-    JSON.parse((await runCliInProcess(['--json', 'deployment', 'list'], { home })).stdout).map(
-      (d: { name: string }) => d.name,
-    );
+    JSON.parse((await runCli(['--json', 'deployment', 'list'], { home })).stdout).map((d: { name: string }) => d.name);
 
   it('on a terminal asks, default no: Enter keeps the deployment', async () => {
     const home = await saved();
@@ -154,12 +152,12 @@ describe('logout of a saved deployment', () => {
 
   it('off a terminal nothing is asked and it is kept; --forget-deployment forgets it without asking', async () => {
     const home = await saved();
-    const kept = await runCliInProcess(['logout'], { home });
+    const kept = await runCli(['logout'], { home });
     assert.equal(kept.code, 0, kept.stderr);
     assert.doesNotMatch(kept.stderr, QUESTION);
     assert.match(kept.stderr, /'svcctl deployment remove prod' forgets it too/);
     assert.deepEqual(await names(home), ['prod']);
-    const forgot = await runCliInProcess(['--json', 'logout', '--forget-deployment'], { home });
+    const forgot = await runCli(['--json', 'logout', '--forget-deployment'], { home });
     assert.equal(forgot.code, 0, forgot.stderr);
     assert.deepEqual(JSON.parse(forgot.stdout), { base_url: BASE, removed: false, deployment_removed: 'prod' });
     assert.deepEqual(await names(home), []);

@@ -4,13 +4,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { runCliInProcess } from './helpers/cli-in-process.js';
+import { runCli } from './helpers/cli.js';
 import { startRecordingServer } from './helpers/recording-server.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 describe('small things', () => {
   it('--client Cursor is cursor', async () => {
-    const print = await runCliInProcess([
+    const print = await runCli([
       'mcp',
       'print',
       '--client',
@@ -25,7 +25,7 @@ describe('small things', () => {
   });
 
   it('an unknown client id: the suggestion, not the 25 ids', async () => {
-    const refused = await runCliInProcess(['mcp', 'print', '--client', 'cursr']);
+    const refused = await runCli(['mcp', 'print', '--client', 'cursr']);
     assert.equal(refused.code, 2);
     assert.match(refused.stderr, /hint: did you mean cursor\?/);
     assert.ok(!refused.stderr.includes('claude-desktop'), refused.stderr);
@@ -38,7 +38,7 @@ describe('small things', () => {
       ['cursor', 'user'],
       ['claude-code', 'project'],
     ]) {
-      const install = await runCliInProcess(
+      const install = await runCli(
         [
           'mcp',
           'install',
@@ -55,11 +55,11 @@ describe('small things', () => {
       );
       assert.equal(install.code, 0, install.stderr);
     }
-    assert.equal(JSON.parse((await runCliInProcess(['--json', 'mcp', 'list'], { home })).stdout).length, 2);
-    const all = await runCliInProcess(['mcp', 'uninstall', '--all'], { home });
+    assert.equal(JSON.parse((await runCli(['--json', 'mcp', 'list'], { home })).stdout).length, 2);
+    const all = await runCli(['mcp', 'uninstall', '--all'], { home });
     assert.equal(all.code, 0, all.stderr);
-    assert.deepEqual(JSON.parse((await runCliInProcess(['--json', 'mcp', 'list'], { home })).stdout), []);
-    const again = await runCliInProcess(['mcp', 'uninstall', '--all'], { home });
+    assert.deepEqual(JSON.parse((await runCli(['--json', 'mcp', 'list'], { home })).stdout), []);
+    const again = await runCli(['mcp', 'uninstall', '--all'], { home });
     assert.match(again.stderr, /nothing to remove/);
   });
 
@@ -67,7 +67,7 @@ describe('small things', () => {
     const server = await startRecordingServer(() => ({ status: 202, body: '{"id":"evt_1"}' }));
     try {
       const env = { SERVICE_BASE_URL: `${server.origin}/api`, SERVICE_INGEST_TOKEN: 'ingest-token-1' };
-      const empty = await runCliInProcess(['event', 'send', '--ndjson', '-'], { env, input: '\n\n' });
+      const empty = await runCli(['event', 'send', '--ndjson', '-'], { env, input: '\n\n' });
       assert.equal(empty.code, 0, empty.stderr);
       assert.match(empty.stderr, /warning: no event was read from stdin/);
       assert.equal(server.requests.length, 0);

@@ -9,18 +9,19 @@ import { promisify } from 'node:util';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { cleanEnv, makeTempDir, runCli, spawnCli } from './helpers/cli.js';
+import { cleanEnv, runCli, spawnCli } from './helpers/cli.js';
 import { PROXIED_NAME, startForwardProxy, startHttpsLogin } from './helpers/login-network.js';
 import { EMAIL, PASSWORD } from './helpers/login-server.js';
 import { startRecordingServer } from './helpers/recording-server.js';
 import { hmacVectors } from './helpers/vectors.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const TOKEN = 'tok-curl-4242';
 
 describe('event send --print-curl: the command run by bash and curl', { concurrency: true }, () => {
   let dir: string;
   before(async () => {
-    dir = await makeTempDir();
+    dir = await tempDir();
   });
   after(() => rm(dir, { recursive: true, force: true }));
 

@@ -13,9 +13,10 @@ import { after, before, describe, it } from 'node:test';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { CLIENTS } from '../src/mcp/clients/table.js';
 import type { ClientId } from '../src/mcp/types.js';
-import { makeTempDir, runCli, secretsIn } from './helpers/cli.js';
+import { runCli, secretsIn } from './helpers/cli.js';
 import { startDev, type DevServer } from './helpers/dev-sandbox.js';
 import { listPrintDoctor } from './helpers/mcp-roundtrip.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const ALICE = { email: 'alice@example.com', password: 'alice-agents-pw' };
 const AGENTS: ClientId[] = ['opencode', 'kilo', 'copilot', 'qwen', 'auggie', 'droid', 'amp', 'crush'];
@@ -27,7 +28,7 @@ let dev: DevServer;
 let root: string;
 before(async () => {
   dev = await startDev(['--user', `${ALICE.email}:${ALICE.password}`]);
-  root = await makeTempDir('svcctl-agents-cli-');
+  root = await tempDir('svcctl-agents-cli-');
 });
 after(async () => {
   await dev?.stop();
@@ -37,7 +38,7 @@ after(async () => {
 describe('install, list, print, doctor, uninstall per agent (remote, password by reference)', () => {
   for (const id of AGENTS) {
     it(id, async () => {
-      const home = await makeTempDir(`svcctl-${id}-`);
+      const home = await tempDir(`svcctl-${id}-`);
       const env = {
         SERVICE_MCP_URL: dev.ready.mcp_url,
         SERVICE_BASE_URL: dev.ready.base_url,

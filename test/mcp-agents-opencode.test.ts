@@ -15,8 +15,9 @@ import { entryRuleFailure, unexpandedCheck, unexpandedReferences } from '../src/
 import { planEntry } from '../src/mcp/doctor/entry-plan.js';
 import { referenceSyntaxOf, Resolver } from '../src/mcp/doctor/references.js';
 import { defaultSecrets } from '../src/mcp/clients/render-entry.js';
-import { makeTempDir, placeFile, runCli } from './helpers/cli.js';
+import { placeFile, runCli } from './helpers/cli.js';
 import { BASE, LINUX as linux, MAC as mac, MCP, onlyFiles, renderValue, WIN as win } from './helpers/mcp-request.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const render = renderValue;
 
@@ -130,7 +131,7 @@ test('opencode and Kilo files: ~/.config on every OS (xdg-basedir), .jsonc by de
 describe('opencode through the CLI: install, list, print, command, uninstall', () => {
   let home: string;
   before(async () => {
-    home = await makeTempDir('svcctl-opencode-');
+    home = await tempDir('svcctl-opencode-');
   });
   after(async () => {
     await rm(home, { recursive: true, force: true });

@@ -24,7 +24,8 @@ import { buildEntryRequest } from '../src/mcp/install/entry-request.js';
 import { renderEntry } from '../src/mcp/clients/render-entry.js';
 import { CLIENT_IDS, type ClientId, type ClientSpec } from '../src/mcp/types.js';
 import { Output } from '../src/core/output.js';
-import { makeTempDir, ROOT } from './helpers/cli.js';
+import { ROOT } from './helpers/cli.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const ID = 'test-editor' as ClientId;
 const MCP_URL = 'http://127.0.0.1:9/mcp';
@@ -108,7 +109,7 @@ describe('the client table', () => {
   });
 
   it('renders a test-only row from its shape and notes, and builds its own add command', async () => {
-    const home = await makeTempDir();
+    const home = await tempDir();
     const { ctx } = contextIn(home);
     const request = await buildEntryRequest(
       ctx,
@@ -136,7 +137,7 @@ describe('the client table', () => {
   });
 
   it('installs, lists and doctors the test-only row in a temp HOME', async () => {
-    const home = await makeTempDir();
+    const home = await tempDir();
     const install = contextIn(home);
     await runMcpInstall(install.ctx, { client: [ID], mode: 'remote', auth: 'bearer' });
     const file = join(home, '.test-editor', 'settings.json');

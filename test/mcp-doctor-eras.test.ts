@@ -11,14 +11,15 @@ import type { AddressInfo } from 'node:net';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { makeTempDir, runCli, type RunResult } from './helpers/cli.js';
+import { runCli, type RunResult } from './helpers/cli.js';
 import { startEraServer, type EraServer } from './helpers/mcp-eras.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const PASSWORD = 'era-doctor-pw';
 let home: string;
 
 before(async () => {
-  home = await makeTempDir('svcctl-doctor-eras-');
+  home = await tempDir('svcctl-doctor-eras-');
 });
 after(async () => rm(home, { recursive: true, force: true }));
 

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { makeTempDir, ROOT, runCli, secretsIn, type RunResult } from './helpers/cli.js';
+import { ROOT, runCli, secretsIn, type RunResult } from './helpers/cli.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const SERVER_DIR = join(ROOT, 'test', 'fixtures', 'fake-mcp-server');
 const SERVER = join(SERVER_DIR, 'server.mjs');
@@ -17,7 +18,7 @@ const BASE_URL = 'http://127.0.0.1:9/api';
 
 let home: string;
 before(async () => {
-  home = await makeTempDir('svcctl-doctor-local-');
+  home = await tempDir('svcctl-doctor-local-');
 });
 after(async () => {
   await rm(home, { recursive: true, force: true });

@@ -9,8 +9,9 @@ import assert from 'node:assert/strict';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { makeTempDir, runCli, secretsIn, type RunResult } from './helpers/cli.js';
+import { runCli, secretsIn, type RunResult } from './helpers/cli.js';
 import { startDev, type DevServer } from './helpers/dev-sandbox.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const ALICE = { email: 'alice@example.com', password: 'alice-doctor-pw' };
 const TOOLS_LINE = /^✓ tools\/list: 3 tools: whoami, list_events, get_event$/m;
@@ -21,7 +22,7 @@ let credentials: Record<string, string>;
 
 before(async () => {
   dev = await startDev(['--user', `${ALICE.email}:${ALICE.password}`]);
-  home = await makeTempDir('svcctl-doctor-remote-');
+  home = await tempDir('svcctl-doctor-remote-');
   credentials = { SERVICE_MCP_URL: dev.ready.mcp_url, SERVICE_EMAIL: ALICE.email, SERVICE_PASSWORD: ALICE.password };
 });
 after(async () => {

@@ -14,9 +14,10 @@ import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseYaml } from 'yaml';
 import { CLIENTS } from '../src/mcp/clients/table.js';
 import type { ClientId } from '../src/mcp/types.js';
-import { makeTempDir, runCli, secretsIn } from './helpers/cli.js';
+import { runCli, secretsIn } from './helpers/cli.js';
 import { startDev, type DevServer } from './helpers/dev-sandbox.js';
 import { listPrintDoctor } from './helpers/mcp-roundtrip.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const ALICE = { email: 'alice@example.com', password: 'alice-editors-pw' };
 const EDITORS: ClientId[] = ['roo-code', 'kiro', 'goose'];
@@ -34,7 +35,7 @@ after(async () => {
 describe('install, list, print, doctor, uninstall per editor (remote, password by reference)', () => {
   for (const id of EDITORS) {
     it(id, async () => {
-      const home = await makeTempDir(`svcctl-${id}-`);
+      const home = await tempDir(`svcctl-${id}-`);
       const clientEnv = {
         homeDir: home,
         env: { XDG_CONFIG_HOME: `${home}/.config` },
@@ -96,7 +97,7 @@ describe('install, list, print, doctor, uninstall per editor (remote, password b
 
 describe('Goose: a config.yaml that does not parse is refused and left as it was', () => {
   it('exit 7 with file:line:column; nothing written, no backup', async () => {
-    const home = await makeTempDir('svcctl-goose-bad-');
+    const home = await tempDir('svcctl-goose-bad-');
     const file = CLIENTS.goose.configPath({ homeDir: home, env: {}, platform: 'linux', projectDir: home }, 'user');
     const bad = 'GOOSE_PROVIDER: openai\nextensions:\n  developer: [\n';
     await mkdir(dirname(file), { recursive: true });

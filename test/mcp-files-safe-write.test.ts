@@ -5,11 +5,11 @@ import { after, before, describe, it } from 'node:test';
 import { CliError } from '../src/core/errors.js';
 import { readSnapshot, writeSafely } from '../src/fs/safe-write.js';
 import { unifiedDiff } from '../src/formats/unified-diff.js';
-import { makeTempDir } from './helpers/cli.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 let dir: string;
 before(async () => {
-  dir = await makeTempDir('svcctl-safe-write-');
+  dir = await tempDir('svcctl-safe-write-');
 });
 after(async () => {
   await rm(dir, { recursive: true, force: true });

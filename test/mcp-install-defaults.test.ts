@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { runCliInProcess } from './helpers/cli-in-process.js';
+import { runCli } from './helpers/cli.js';
 import { ENTER, runAtTerminal, type TerminalRun } from './helpers/fake-terminal.js';
 import { saveToken } from './helpers/saved-token.js';
 import { tempDir } from './helpers/temp-dirs.js';
@@ -64,7 +64,7 @@ describe('mcp install --mode proxy: the URL the entry points at', () => {
   ] as const) {
     it(`--dry-run names the MCP URL the entry holds (${label})`, async () => {
       const home = await tempDir('svcctl-defaults-');
-      const run = await runCliInProcess([...PROXY_DRY_RUN, ...extra], { home, env });
+      const run = await runCli([...PROXY_DRY_RUN, ...extra], { home, env });
       assert.equal(run.code, 0, run.stderr);
       assert.ok(run.stderr.includes(`The entry points at ${MCP_URL} (from ${source}).`), run.stderr);
       // mcp-remote's argument in the diff of the file that would be written.
@@ -81,7 +81,7 @@ describe('mcp install --mode remote without --auth: one default on and off a ter
   ] as const) {
     it(`login ${login}: -q at a terminal asks nothing and writes what a script writes (${expected})`, async () => {
       const offHome = await homeWith(login);
-      const off = await runCliInProcess([...REMOTE, '-q'], { home: offHome, env: ENV });
+      const off = await runCli([...REMOTE, '-q'], { home: offHome, env: ENV });
       assert.equal(off.code, 0, off.stderr);
       const atHome = await homeWith(login);
       const at = await atTerminalWithin([...REMOTE, '-q'], atHome);
@@ -112,7 +112,7 @@ describe('mcp install --mode remote without --auth: one default on and off a ter
     const home = await homeWith('saved');
     const project = join(home, 'proj');
     await mkdir(project);
-    const run = await runCliInProcess([...REMOTE, '--scope', 'project'], { home, env: ENV, cwd: project });
+    const run = await runCli([...REMOTE, '--scope', 'project'], { home, env: ENV, cwd: project });
     assert.equal(run.code, 0, run.stderr);
     const entry = JSON.parse(await readFile(join(project, '.cursor', 'mcp.json'), 'utf8')).mcpServers.service;
     assertPasswordHeaders(entry);

@@ -9,15 +9,16 @@ import { after, before, describe, it } from 'node:test';
 import { diffLines } from 'diff';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
-import { makeTempDir, runCli, placeFile } from './helpers/cli.js';
+import { runCli, placeFile } from './helpers/cli.js';
 import { changedRegion, fixture, FIXTURES } from './helpers/mcp-files.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const BASE = 'https://acme.example.com/api';
 const CREDS = { SERVICE_EMAIL: 'me@acme.example', SERVICE_PASSWORD: 'pw-Secret-123', SERVICE_BASE_URL: BASE };
 
 let home: string;
 before(async () => {
-  home = await makeTempDir('svcctl-mcp-install-');
+  home = await tempDir('svcctl-mcp-install-');
 });
 after(async () => {
   await rm(home, { recursive: true, force: true });

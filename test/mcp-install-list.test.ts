@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { makeTempDir, runCli } from './helpers/cli.js';
+import { runCli } from './helpers/cli.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const MCP_URL = 'https://acme.example.com/mcp';
 let home: string;
@@ -15,7 +16,7 @@ async function place(path: string, text: string): Promise<void> {
 }
 
 before(async () => {
-  home = await makeTempDir('svcctl-mcp-list-');
+  home = await tempDir('svcctl-mcp-list-');
   project = join(home, 'proj');
   // Written by hand, in the shapes users have (not by svcctl):
   await place(

@@ -3,13 +3,14 @@ import assert from 'node:assert/strict';
 import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { makeTempDir, runCli, placeFile } from './helpers/cli.js';
+import { runCli, placeFile } from './helpers/cli.js';
 import { fixture } from './helpers/mcp-files.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const ENV = { SERVICE_BASE_URL: 'https://acme.example.com/api' };
 let home: string;
 before(async () => {
-  home = await makeTempDir('svcctl-mcp-safety-');
+  home = await tempDir('svcctl-mcp-safety-');
 });
 after(async () => {
   await rm(home, { recursive: true, force: true });

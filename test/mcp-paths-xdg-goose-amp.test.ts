@@ -13,8 +13,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { CLIENTS } from '../src/mcp/clients/table.js';
 import type { ClientEnv } from '../src/mcp/types.js';
-import { makeTempDir, runCli } from './helpers/cli.js';
+import { runCli } from './helpers/cli.js';
 import { LINUX, MAC, WIN } from './helpers/mcp-request.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const withEnv = (base: ClientEnv, env: NodeJS.ProcessEnv): ClientEnv => ({ ...base, env: { ...base.env, ...env } });
 const goose = (env: ClientEnv): string => CLIENTS.goose.configPath(env, 'user');
@@ -53,7 +54,7 @@ test('Amp: XDG_CONFIG_HOME moves the user settings.json on Linux and macOS, not 
 });
 
 test('mcp install and list take XDG_CONFIG_HOME and GOOSE_PATH_ROOT from the command environment', async () => {
-  const home = await makeTempDir('svcctl-xdg-');
+  const home = await tempDir('svcctl-xdg-');
   const env = {
     SERVICE_BASE_URL: 'https://acme.example.com/api',
     SERVICE_MCP_URL: 'https://acme.example.com/mcp',

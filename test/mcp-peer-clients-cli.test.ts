@@ -14,10 +14,11 @@ import { after, before, describe, it } from 'node:test';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { CLIENTS } from '../src/mcp/clients/table.js';
 import type { ClientId } from '../src/mcp/types.js';
-import { makeTempDir, runCli } from './helpers/cli.js';
+import { runCli } from './helpers/cli.js';
 import { CTRL_C, ENTER, runAtTerminal } from './helpers/fake-terminal.js';
 import { startDev, type DevServer } from './helpers/dev-sandbox.js';
 import { listPrintDoctor } from './helpers/mcp-roundtrip.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const ALICE = { email: 'alice@example.com', password: 'alice-peers-pw' };
 const PEERS: [ClientId, 'reference' | 'literal'][] = [
@@ -38,7 +39,7 @@ after(async () => {
 describe('install, list, print, doctor, uninstall (remote, password)', () => {
   for (const [id, secrets] of PEERS) {
     it(`${id} (${secrets})`, async () => {
-      const home = await makeTempDir(`svcctl-${id}-`);
+      const home = await tempDir(`svcctl-${id}-`);
       const env = {
         SERVICE_MCP_URL: dev.ready.mcp_url,
         SERVICE_BASE_URL: dev.ready.base_url,
@@ -70,7 +71,7 @@ describe('install, list, print, doctor, uninstall (remote, password)', () => {
 
 describe('Warp has no proxy mode', () => {
   it('--mode proxy is refused with the reason (exit 2), and the mode question says so (Warp detected by ~/.warp)', async () => {
-    const home = await makeTempDir('svcctl-warp-');
+    const home = await tempDir('svcctl-warp-');
     const env = { SERVICE_BASE_URL: 'https://acme.example.com/api', SERVICE_MCP_URL: 'https://acme.example.com/mcp' };
     const refused = await runCli(['mcp', 'install', '--client', 'warp', '--mode', 'proxy'], { home, env });
     assert.equal(refused.code, 2, refused.stderr);

@@ -7,12 +7,13 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { makeTempDir, runCli, secretsIn } from './helpers/cli.js';
+import { runCli, secretsIn } from './helpers/cli.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const BASE = ['--base-url', 'https://acme.example.com/api'];
 
 test('print: Claude Code user scope, references, file named on stderr', async () => {
-  const home = await makeTempDir();
+  const home = await tempDir();
   const r = await runCli(['mcp', 'print', '--client', 'claude-code', ...BASE], { home });
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout), {
@@ -48,7 +49,7 @@ test('print: literal secrets are placeholders unless --show-secrets', async () =
 });
 
 test('print: --show-secrets reads the password from --password-file and a bearer token from --token-file', async () => {
-  const dir = await makeTempDir();
+  const dir = await tempDir();
   await writeFile(join(dir, 'pw'), 'from-file\n');
   await writeFile(join(dir, 'tok'), 'jwt.token.value\n');
   const r = await runCli([
@@ -89,7 +90,7 @@ test('print: --show-secrets reads the password from --password-file and a bearer
 });
 
 test('print: Claude Code proxy keeps ${VAR} for mcp-remote (values in env, none in args) and says why', async () => {
-  const home = await makeTempDir();
+  const home = await tempDir();
   const r = await runCli(['mcp', 'print', '--client', 'claude-code', '--mode', 'proxy', '--auth', 'bearer', ...BASE], {
     home,
   });
@@ -110,7 +111,7 @@ test('print: Claude Code proxy keeps ${VAR} for mcp-remote (values in env, none 
 });
 
 test('print --json: VS Code prompt inputs and the file path', async () => {
-  const home = await makeTempDir();
+  const home = await tempDir();
   const r = await runCli(
     ['--json', 'mcp', 'print', '--client', 'vscode', '--mode', 'remote', '--secrets', 'prompt', ...BASE],
     { home },
@@ -177,7 +178,7 @@ test('command: claude, gemini, codex command lines; Cursor and VS Code links', a
 });
 
 test('a plain-http MCP URL to another host is warned about (--mcp-url and SERVICE_MCP_URL); https and loopback are not', async () => {
-  const home = await makeTempDir();
+  const home = await tempDir();
   const warning =
     /warning: http:\/\/mcp\.acme\.example\/mcp uses plain http: the MCP client's credentials \(password headers or bearer token\) travel unencrypted/;
   const flag = await runCli(
@@ -210,7 +211,7 @@ test('a plain-http MCP URL to another host is warned about (--mcp-url and SERVIC
 });
 
 test('mcp install for two clients warns about a plain-http URL once', async () => {
-  const home = await makeTempDir();
+  const home = await tempDir();
   const count = (text: string, pattern: RegExp): number => text.split('\n').filter((line) => pattern.test(line)).length;
   const local = await runCli(
     [
@@ -254,7 +255,7 @@ test('mcp install for two clients warns about a plain-http URL once', async () =
 });
 
 test('usage errors from the request checks: --auth bearer in local mode, a TOML file with references, a bad --name', async () => {
-  const home = await makeTempDir();
+  const home = await tempDir();
   const bearer = await runCli(['mcp', 'print', '--client', 'cursor', '--auth', 'bearer', ...BASE], { home });
   assert.equal(bearer.code, 2, bearer.stderr);
   assert.match(bearer.stderr, /--auth bearer is for --mode remote or --mode proxy/);

@@ -12,7 +12,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { describe, it } from 'node:test';
 import { CLIENTS } from '../src/mcp/clients/table.js';
 import type { ClientEnv, ClientId, Scope } from '../src/mcp/types.js';
-import { runCliInProcess } from './helpers/cli-in-process.js';
+import { runCli } from './helpers/cli.js';
 import { projectInstall } from './helpers/project-fixtures.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
@@ -111,7 +111,7 @@ describe('project scope: a link that leaves the project is refused', () => {
         await symlink(target, linkPath);
         const before = await readFile(victim);
         for (const args of [[...installArgs(file), '--dry-run'], installArgs(file), uninstallArgs(file)]) {
-          const result = await runCliInProcess(args, { home, cwd: project, env: ENV });
+          const result = await runCli(args, { home, cwd: project, env: ENV });
           assert.equal(result.code, 7, `${args.join(' ')}\n${result.stderr}`);
           assert.ok(
             result.stderr.includes(`${linkPath} is a symbolic link to ${target}, outside the project ${project}`),
@@ -134,7 +134,7 @@ it('project scope: a dangling link (.vscode to a folder that does not exist) is 
   await mkdir(project);
   const nowhere = join(await tempDir('svcctl-plinks-outside-'), 'not-yet');
   await symlink(nowhere, join(project, '.vscode'));
-  const result = await runCliInProcess(
+  const result = await runCli(
     ['mcp', 'install', '--client', 'vscode', '--scope', 'project', '--mode', 'remote', '--mcp-url', MCP_URL],
     { home, cwd: project, env: ENV },
   );
@@ -154,7 +154,7 @@ describe('project scope: links that stay inside the project', () => {
     const real = join(project, 'shared', 'mcp.json');
     await writeFile(real, '{ "mcpServers": {} }\n');
     await symlink(join('shared', 'mcp.json'), join(project, '.mcp.json'));
-    const result = await runCliInProcess(
+    const result = await runCli(
       ['mcp', 'install', '--client', 'claude-code', '--scope', 'project', '--mode', 'remote', '--mcp-url', MCP_URL],
       { home, cwd: project, env: ENV },
     );
@@ -169,7 +169,7 @@ describe('project scope: links that stay inside the project', () => {
     const project = join(home, 'proj');
     await mkdir(join(project, 'config', 'cursor'), { recursive: true });
     await symlink(join(project, 'config', 'cursor'), join(project, '.cursor'));
-    const result = await runCliInProcess(
+    const result = await runCli(
       ['mcp', 'install', '--client', 'cursor', '--scope', 'project', '--mode', 'remote', '--mcp-url', MCP_URL],
       { home, cwd: project, env: ENV },
     );
@@ -189,10 +189,10 @@ describe('user scope: a link is followed (dotfiles managers)', () => {
     await writeFile(real, '{ "mcpServers": {} }\n');
     await mkdir(join(home, '.cursor'));
     await symlink(real, join(home, '.cursor', 'mcp.json'));
-    const result = await runCliInProcess(
-      ['mcp', 'install', '--client', 'cursor', '--mode', 'remote', '--mcp-url', MCP_URL],
-      { home, env: ENV },
-    );
+    const result = await runCli(['mcp', 'install', '--client', 'cursor', '--mode', 'remote', '--mcp-url', MCP_URL], {
+      home,
+      env: ENV,
+    });
     assert.equal(result.code, 0, result.stderr);
     assert.ok(result.stderr.includes(`${join(home, '.cursor', 'mcp.json')} (a link to ${real})`), result.stderr);
     assert.equal(JSON.parse(await readFile(real, 'utf8')).mcpServers.service.url, MCP_URL);
@@ -224,7 +224,7 @@ describe("svcctl's own files are never a target", () => {
     says: RegExp,
   ): Promise<void> {
     for (const run of [[...args, '--dry-run'], args]) {
-      const result = await runCliInProcess(run, { home, cwd, env: ENV });
+      const result = await runCli(run, { home, cwd, env: ENV });
       assert.equal(result.code, 7, `${run.join(' ')}\n${result.stderr}`);
       assert.match(result.stderr, says);
       assert.match(result.stderr, /never change svcctl's own files/);

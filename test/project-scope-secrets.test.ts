@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { runCliInProcess } from './helpers/cli-in-process.js';
+import { runCli } from './helpers/cli.js';
 import { type ProjectFolder, projectFolder, projectInstall } from './helpers/project-fixtures.js';
 
 const MCP_URL = 'https://acme.example.com/mcp';
@@ -35,7 +35,7 @@ const install = (extra: string[] = []): string[] => projectInstall('--mode', 're
 describe('project scope: no .bak of a file holding secrets', () => {
   it('another server with a literal key under a secret name: written, no .bak, and the message says why', async () => {
     const { home, proj, file } = await project(WITH_SECRET);
-    const result = await runCliInProcess(install(), { home, cwd: proj, env: ENV });
+    const result = await runCli(install(), { home, cwd: proj, env: ENV });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(await exists(`${file}.bak`), false);
     assert.match(result.stderr, /no backup: the old file holds secrets/);
@@ -44,23 +44,23 @@ describe('project scope: no .bak of a file holding secrets', () => {
 
   it('a file with only references to variables keeps its .bak', async () => {
     const { home, proj, file } = await project(WITHOUT_SECRET);
-    const result = await runCliInProcess(install(), { home, cwd: proj, env: ENV });
+    const result = await runCli(install(), { home, cwd: proj, env: ENV });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(await readFile(`${file}.bak`, 'utf8'), WITHOUT_SECRET);
   });
 
   it('our own literal password: neither a second install nor the uninstall leaves a .bak', async () => {
     const { home, proj, file } = await project();
-    const first = await runCliInProcess(install(['--secrets', 'literal']), { home, cwd: proj, env: ENV });
+    const first = await runCli(install(['--secrets', 'literal']), { home, cwd: proj, env: ENV });
     assert.equal(first.code, 0, first.stderr);
     assert.match(await readFile(file, 'utf8'), new RegExp(PASSWORD));
-    const again = await runCliInProcess(install(['--secrets', 'literal', '--name', 'second']), {
+    const again = await runCli(install(['--secrets', 'literal', '--name', 'second']), {
       home,
       cwd: proj,
       env: ENV,
     });
     assert.equal(again.code, 0, again.stderr);
-    const removed = await runCliInProcess(['mcp', 'uninstall', '--client', 'claude-code', '--scope', 'project'], {
+    const removed = await runCli(['mcp', 'uninstall', '--client', 'claude-code', '--scope', 'project'], {
       home,
       cwd: proj,
       env: ENV,
@@ -74,10 +74,10 @@ describe('project scope: no .bak of a file holding secrets', () => {
     const file = join(home, '.cursor', 'mcp.json');
     await mkdir(join(home, '.cursor'));
     await writeFile(file, WITH_SECRET, { mode: 0o600 });
-    const result = await runCliInProcess(
-      ['mcp', 'install', '--client', 'cursor', '--mode', 'remote', '--mcp-url', MCP_URL],
-      { home, env: ENV },
-    );
+    const result = await runCli(['mcp', 'install', '--client', 'cursor', '--mode', 'remote', '--mcp-url', MCP_URL], {
+      home,
+      env: ENV,
+    });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(await readFile(`${file}.bak`, 'utf8'), WITH_SECRET);
   });
@@ -110,7 +110,7 @@ describe('project scope: literal secrets in a git work tree', { skip: hasGit ? f
   it('a file git does not ignore: refused (exit 7), also by --dry-run, nothing written', async () => {
     const { home, proj, file } = await repository();
     for (const extra of [['--dry-run'], []]) {
-      const result = await runCliInProcess(install(['--secrets', 'literal', ...extra]), { home, cwd: proj, env: ENV });
+      const result = await runCli(install(['--secrets', 'literal', ...extra]), { home, cwd: proj, env: ENV });
       assert.equal(result.code, 7, result.stderr);
       assert.match(result.stderr, /\.mcp\.json is in a git work tree and git does not ignore it/);
       assert.match(result.stderr, /hint: use --secrets ref/);
@@ -123,17 +123,17 @@ describe('project scope: literal secrets in a git work tree', { skip: hasGit ? f
     git(proj, home, 'add', '.mcp.json');
     git(proj, home, 'commit', '-q', '-m', 'shared servers');
     await writeFile(join(proj, '.gitignore'), '.mcp.json\n');
-    const result = await runCliInProcess(install(['--secrets', 'literal']), { home, cwd: proj, env: ENV });
+    const result = await runCli(install(['--secrets', 'literal']), { home, cwd: proj, env: ENV });
     assert.equal(result.code, 7, result.stderr);
     assert.equal(await readFile(file, 'utf8'), WITHOUT_SECRET);
   });
 
   it('an ignored file takes literal values; references are never refused', async () => {
     const { home, proj, file } = await repository();
-    const byReference = await runCliInProcess(install(), { home, cwd: proj, env: ENV });
+    const byReference = await runCli(install(), { home, cwd: proj, env: ENV });
     assert.equal(byReference.code, 0, byReference.stderr);
     await writeFile(join(proj, '.gitignore'), '.mcp.json\n.mcp.json.bak\n');
-    const literal = await runCliInProcess(install(['--secrets', 'literal', '--name', 'literal']), {
+    const literal = await runCli(install(['--secrets', 'literal', '--name', 'literal']), {
       home,
       cwd: proj,
       env: ENV,
@@ -144,7 +144,7 @@ describe('project scope: literal secrets in a git work tree', { skip: hasGit ? f
 
   it('--force writes with a warning, and leaves no .bak of the old file holding secrets', async () => {
     const { home, proj, file } = await repository(WITH_SECRET);
-    const result = await runCliInProcess(install(['--secrets', 'literal', '--force']), { home, cwd: proj, env: ENV });
+    const result = await runCli(install(['--secrets', 'literal', '--force']), { home, cwd: proj, env: ENV });
     assert.equal(result.code, 0, result.stderr);
     assert.match(
       result.stderr,

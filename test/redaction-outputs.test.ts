@@ -12,12 +12,13 @@ import assert from 'node:assert/strict';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { makeTempDir, placeFile, runCli, type RunResult } from './helpers/cli.js';
+import { placeFile, runCli, type RunResult } from './helpers/cli.js';
 import { startDev } from './helpers/dev-sandbox.js';
 import { echoBaseUrl, startEchoMcpServer, startEchoService, type EchoMcpServer } from './helpers/echo-servers.js';
 import { eventLines } from './helpers/event-lines.js';
 import type { RecordingServer } from './helpers/recording-server.js';
 import { ENCODING_NAMES, ENCODINGS, revealed } from './helpers/secret-encodings.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const TOKEN = 'ingTOK/Zq9+xY=abc';
 const HMAC = 'hmacSEC/7+7=xyz';
@@ -33,11 +34,7 @@ let service: RecordingServer;
 let mcp: EchoMcpServer;
 let work: string;
 before(async () => {
-  [service, mcp, work] = await Promise.all([
-    startEchoService(),
-    startEchoMcpServer(),
-    makeTempDir('svcctl-redaction-'),
-  ]);
+  [service, mcp, work] = await Promise.all([startEchoService(), startEchoMcpServer(), tempDir('svcctl-redaction-')]);
 });
 after(async () => {
   await Promise.all([service?.close(), mcp?.close(), rm(work, { recursive: true, force: true })]);
@@ -54,7 +51,7 @@ async function runChecked(
   env: Record<string, string>,
   prepare?: (home: string) => Promise<string[]>,
 ): Promise<RunResult> {
-  const home = await makeTempDir('svcctl-redaction-home-');
+  const home = await tempDir('svcctl-redaction-home-');
   try {
     const inputs = new Set(prepare ? await prepare(home) : []);
     const result = await runCli(args, { home, env, timeoutMs: 30_000 });
@@ -275,7 +272,7 @@ describe('umask 000: folders made for files with literal secrets are 0700', {
 }, () => {
   it('mcp install --secrets literal (Cursor), Claude Desktop (literal values), login --save', async () => {
     const dev = await startDev(['--user', `${EMAIL}:${PASSWORD}`]);
-    const home = await makeTempDir('svcctl-umask-');
+    const home = await tempDir('svcctl-umask-');
     try {
       assert.equal(await runUnderUmask(INSTALL, home, INSTALL_ENV), 0);
       assert.equal(await runUnderUmask(['mcp', 'install', '--client', 'claude-desktop'], home, INSTALL_ENV), 0);

@@ -22,7 +22,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { makeTempDir, placeFile, runCli, type RunResult } from './helpers/cli.js';
+import { placeFile, runCli, type RunResult } from './helpers/cli.js';
 import { startDev, type DevServer } from './helpers/dev-sandbox.js';
 import { echoBaseUrl, startEchoMcpServer, startEchoService, type EchoMcpServer } from './helpers/echo-servers.js';
 import type { RecordingServer } from './helpers/recording-server.js';
@@ -43,6 +43,7 @@ import {
 import { ALL_ENCODINGS, EVERY_ENCODING_HIDDEN } from './helpers/secret-encodings.js';
 import { proxyExchange } from './helpers/proxy-exchange.js';
 import { storedEvent as storedEventIn } from './helpers/poll.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const TOKEN = 'ingTOK/Zq9+x Y=abc';
 const HMAC = 'hmacSEC/7+7 =xyz';
@@ -56,7 +57,7 @@ let echoScript: string;
 let eventsFile: string;
 
 before(async () => {
-  work = await makeTempDir('svcctl-sources-');
+  work = await tempDir('svcctl-sources-');
   eventsFile = join(work, 'events.ndjson');
   [service, mcp, dev] = await Promise.all([
     startEchoService(),
@@ -350,7 +351,7 @@ const CELLS: Cell[] = [
 describe('each secret source × each output: every encoding of the secret shown as ***', { concurrency: 4 }, () => {
   for (const cell of CELLS) {
     it(`${cell.source} × ${cell.outputs.join(', ')}: ${cell.what}`, { skip: cell.skip }, async () => {
-      await cell.check(await makeTempDir('svcctl-sources-home-'));
+      await cell.check(await tempDir('svcctl-sources-home-'));
     });
   }
 

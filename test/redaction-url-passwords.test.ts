@@ -11,11 +11,12 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { makeTempDir, placeFile, runCli } from './helpers/cli.js';
+import { placeFile, runCli } from './helpers/cli.js';
 import { startDev, type DevServer } from './helpers/dev-sandbox.js';
 import { proxyExchange } from './helpers/proxy-exchange.js';
 import { startRecordingServer, type RecordingServer } from './helpers/recording-server.js';
 import { storedEvent as storedEventIn } from './helpers/poll.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 /** Passwords svcctl never read: in URLs a job prints, a server answers, a user pasted into config.toml. */
 const DB_PASSWORD = 'dbPW-7x%2Funknown';
@@ -40,7 +41,7 @@ let work: string;
 let eventsFile: string;
 
 before(async () => {
-  work = await makeTempDir('svcctl-url-passwords-');
+  work = await tempDir('svcctl-url-passwords-');
   eventsFile = join(work, 'events.ndjson');
   [dev, service] = await Promise.all([
     startDev(['--webhook', `hooks:${HMAC}`, '--events-file', eventsFile]),
@@ -59,7 +60,7 @@ function assertNoPassword(text: string, where: string): void {
   for (const password of UNKNOWN) assert.ok(!text.includes(password), `${where} shows ${password}:\n${text}`);
 }
 
-const home = (): Promise<string> => makeTempDir('svcctl-url-passwords-home-');
+const home = (): Promise<string> => tempDir('svcctl-url-passwords-home-');
 const printing = [
   '--',
   process.execPath,

@@ -11,7 +11,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { CachedLoader, compileCacheDir } from '../src/startup/compile-cache.js';
-import { makeTempDir, ROOT, spawnCli } from './helpers/cli.js';
+import { ROOT, spawnCli } from './helpers/cli.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const SECRET = 'compile-cache-test-secret';
 const require = createRequire(import.meta.url);
@@ -53,7 +54,7 @@ describe('--version of the built CLI', () => {
 
 describe('CachedLoader across processes', () => {
   it('saves a cache per file that V8 accepts in the next process, and none when every file had one', async () => {
-    const root = await makeTempDir('svcctl-loader-');
+    const root = await tempDir('svcctl-loader-');
     const [dist, cache] = [join(root, 'dist'), join(root, 'cache')];
     await mkdir(dist);
     await writeFile(join(dist, 'main.cjs'), 'module.exports = function twice(n) { return 2 * n; };');
@@ -87,7 +88,7 @@ describe('CachedLoader across processes', () => {
 
 describe('the compile cache of the CLI', { concurrency: true }, () => {
   it('is saved by the first run, private, and used as it is by the next', async () => {
-    const home = await makeTempDir('svcctl-cache-');
+    const home = await tempDir('svcctl-cache-');
     assert.equal(await signFile(home), expected);
     const dir = cacheDirOf(home);
     assert.equal((await stat(dir)).mode & 0o777, 0o700);
@@ -105,7 +106,7 @@ describe('the compile cache of the CLI', { concurrency: true }, () => {
   });
 
   it('replaces a damaged cache and removes the caches of files this build does not have', async () => {
-    const home = await makeTempDir('svcctl-cache-');
+    const home = await tempDir('svcctl-cache-');
     await signFile(home);
     const dir = cacheDirOf(home);
     const [damaged] = [...(await cacheEntries(dir)).keys()];
@@ -117,7 +118,7 @@ describe('the compile cache of the CLI', { concurrency: true }, () => {
   });
 
   it('costs nothing when its folder cannot be made (XDG_CACHE_HOME under a file)', async () => {
-    const home = await makeTempDir('svcctl-cache-');
+    const home = await tempDir('svcctl-cache-');
     const file = join(home, 'not-a-folder');
     await writeFile(file, 'a file');
     const run = await spawnCli(['event', 'sign', file], {
@@ -130,7 +131,7 @@ describe('the compile cache of the CLI', { concurrency: true }, () => {
   });
 
   it('is neither read nor written with NODE_DISABLE_COMPILE_CACHE=1', async () => {
-    const home = await makeTempDir('svcctl-cache-');
+    const home = await tempDir('svcctl-cache-');
     assert.equal(await signFile(home, { NODE_DISABLE_COMPILE_CACHE: '1' }), expected);
     assert.equal(existsSync(join(home, '.cache')), false);
   });

@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { BIN } from './helpers/cli.js';
 import { EMAIL, type LoginServer, PASSWORD, startLoginServer } from './helpers/login-server.js';
 import { startRecordingServer } from './helpers/recording-server.js';
-import { runCliInProcess } from './helpers/cli-in-process.js';
+import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/temp-dirs.js';
 import { hasScript, shellQuote, underTerminal } from './helpers/terminal.js';
 
@@ -167,7 +167,7 @@ describe('svcctl at a terminal', { skip, concurrency: true }, () => {
       assert.equal(await session.done, 0, session.screen());
       assert.match(session.screen(), /Logged in to http:\/\/127\.0\.0\.1:\d+\/api as ops@acme\.example/);
       assert.ok(!session.screen().includes(server.issued.at(-1)!), 'the token is not shown on the terminal');
-      const piped = await runCliInProcess(['login', '--save', '--email', EMAIL, '--base-url', server.baseUrl], {
+      const piped = await runCli(['login', '--save', '--email', EMAIL, '--base-url', server.baseUrl], {
         home,
         env: { SERVICE_PASSWORD: PASSWORD },
       });

@@ -1,7 +1,7 @@
 /** svcctl token inspect through the built CLI, and the JWT helpers it rests on. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { runCliInProcess } from './helpers/cli-in-process.js';
+import { runCli } from './helpers/cli.js';
 import { makeJwt, nowPlus } from './helpers/jwt.js';
 import { decodeJwt, describeExpiry, durationInWords, emailOf, relativeTime, summarizeToken } from '../src/auth/jwt.js';
 
@@ -65,7 +65,7 @@ test('inspect a token given as an argument: header, claims, expiry in words, on 
     iat: nowPlus(-30),
     exp: nowPlus(3570),
   });
-  const result = await runCliInProcess(['token', 'inspect', token]);
+  const result = await runCli(['token', 'inspect', token]);
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /"alg": "HS256"/);
   assert.match(result.stdout, /"email": "ops@acme\.example"/);
@@ -81,7 +81,7 @@ test('inspect reads stdin with - and without an argument; a newline and a "Beare
     ['token', 'inspect', '-'],
     ['token', 'inspect'],
   ]) {
-    const result = await runCliInProcess(['--json', ...args], { input: `Bearer ${token}\n` });
+    const result = await runCli(['--json', ...args], { input: `Bearer ${token}\n` });
     assert.equal(result.code, 0, result.stderr);
     const parsed = JSON.parse(result.stdout);
     assert.deepEqual(Object.keys(parsed), ['header', 'claims', 'expires_at', 'expired']);
@@ -94,15 +94,15 @@ test('inspect reads stdin with - and without an argument; a newline and a "Beare
 
 test('--check: exit 8 when expired, 0 when valid or without exp', async () => {
   const expired = makeJwt({ exp: nowPlus(-200) });
-  const result = await runCliInProcess(['--json', 'token', 'inspect', '--check', expired]);
+  const result = await runCli(['--json', 'token', 'inspect', '--check', expired]);
   assert.equal(result.code, 8);
   assert.equal(JSON.parse(result.stdout).expired, true);
   assert.match(result.stderr, /the token expired 3 minutes ago/);
-  const human = await runCliInProcess(['token', 'inspect', expired]);
+  const human = await runCli(['token', 'inspect', expired]);
   assert.equal(human.code, 0, 'without --check an expired token is only reported');
   assert.match(human.stdout, /the token expired 3 minutes ago/);
-  assert.equal((await runCliInProcess(['token', 'inspect', '--check', makeJwt({ exp: nowPlus(600) })])).code, 0);
-  const noExp = await runCliInProcess(['--json', 'token', 'inspect', '--check', makeJwt({ sub: 'x' })]);
+  assert.equal((await runCli(['token', 'inspect', '--check', makeJwt({ exp: nowPlus(600) })])).code, 0);
+  const noExp = await runCli(['--json', 'token', 'inspect', '--check', makeJwt({ sub: 'x' })]);
   assert.equal(noExp.code, 0);
   assert.deepEqual(JSON.parse(noExp.stdout).expires_at, null);
 });
@@ -114,7 +114,7 @@ test('an exp (or iat, nbf) that is not a number is exit 3, also with --check, an
       ['token', 'inspect', '--check', '-'],
       ['--json', 'token', 'inspect', '-'],
     ]) {
-      const result = await runCliInProcess(args, { input: token });
+      const result = await runCli(args, { input: token });
       assert.equal(result.code, 3, `${JSON.stringify(claims)} ${args.join(' ')}: ${result.stderr}`);
       const name = 'exp' in claims ? 'exp' : 'iat';
       assert.match(result.stderr, new RegExp(`not a valid JWT: the ${name} claim is not a number`));
@@ -122,26 +122,26 @@ test('an exp (or iat, nbf) that is not a number is exit 3, also with --check, an
       assert.equal(result.stdout, '');
     }
   }
-  const stringExp = await runCliInProcess(['token', 'inspect', '-'], { input: makeJwt({ exp: 'x' }) });
+  const stringExp = await runCli(['token', 'inspect', '-'], { input: makeJwt({ exp: 'x' }) });
   assert.match(stringExp.stderr, /the exp claim is not a number \(it is a string\)/);
 });
 
 test('a string that is not a JWT is exit 3 with a clear message, never echoed', async () => {
-  const result = await runCliInProcess(['token', 'inspect', '-'], { input: 'my-secret-password\n' });
+  const result = await runCli(['token', 'inspect', '-'], { input: 'my-secret-password\n' });
   assert.equal(result.code, 3);
   assert.match(result.stderr, /not a JWT: expected three base64url parts separated by '\.', found 1/);
   assert.ok(!result.stderr.includes('my-secret-password'));
   assert.equal(result.stdout, '');
-  const empty = await runCliInProcess(['token', 'inspect', '-'], { input: '\n' });
+  const empty = await runCli(['token', 'inspect', '-'], { input: '\n' });
   assert.equal(empty.code, 2);
 });
 
 test('expiry is measured with the run clock: a token read 20 minutes later says it expired', async () => {
   const token = makeJwt({ email: 'ops@acme.example', exp: nowPlus(600) });
   const later = new Date(Date.now() + 20 * 60_000);
-  const result = await runCliInProcess(['token', 'inspect', token], { now: () => later });
+  const result = await runCli(['token', 'inspect', token], { now: () => later });
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /Expiry: +the token expired 10 minutes ago \(/);
-  const today = await runCliInProcess(['token', 'inspect', token]);
+  const today = await runCli(['token', 'inspect', token]);
   assert.match(today.stdout, /Expiry: +the token expires in (9|10) minutes \(/);
 });

@@ -24,7 +24,7 @@ function collector(): { stream: PassThrough; bytes: () => Buffer } {
   return { stream, bytes: () => Buffer.concat(chunks) };
 }
 
-export async function runCliInProcess(args: string[], options: InProcessOptions = {}): Promise<RunResult> {
+export async function runCli(args: string[], options: InProcessOptions = {}): Promise<RunResult> {
   const home = options.home ?? (await makeTempDir('svcctl-home-'));
   const stdout = collector();
   if (options.onStdout) stdout.stream.on('data', options.onStdout);

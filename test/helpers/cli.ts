@@ -7,14 +7,9 @@
 import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { BIN, cleanEnv, makeTempDir, type RunOptions, type RunResult } from './cli-env.js';
-import { runCliInProcess, type InProcessOptions } from './cli-in-process.js';
 
-export { BIN, ROOT, cleanEnv, makeTempDir, placeFile, secretsIn, type RunOptions, type RunResult } from './cli-env.js';
-export { runCliInProcess, type InProcessOptions } from './cli-in-process.js';
-
-export function runCli(args: string[], options: InProcessOptions = {}): Promise<RunResult> {
-  return runCliInProcess(args, options);
-}
+export { BIN, ROOT, cleanEnv, placeFile, secretsIn, type RunOptions, type RunResult } from './cli-env.js';
+export { runCli, type InProcessOptions } from './cli-in-process.js';
 
 export interface SpawnOptions extends Omit<RunOptions, 'now'> {
   /** Leave stdin open and never write to it (to prove a command does not wait for it). */

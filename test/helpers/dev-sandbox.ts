@@ -11,7 +11,7 @@ import { after, before } from 'node:test';
 import { startSandbox } from '../../src/sandbox/sandbox-server.js';
 import { parseUserFlag, parseWebhookFlag, type SandboxOptions } from '../../src/sandbox/sandbox-options.js';
 import { BIN, cleanEnv, makeTempDir } from './cli-env.js';
-import { runCliInProcess } from './cli-in-process.js';
+import { runCli } from './cli.js';
 import { pollUntil } from './poll.js';
 
 export interface ReadyLine {
@@ -164,7 +164,7 @@ export async function spawnDev(
 
 /** Runs `svcctl dev ARGS` (in the test process) expecting it to fail before it is ready. */
 export async function runDevExpectingExit(args: string[]): Promise<DevExit> {
-  const { code, stdout, stderr } = await runCliInProcess(['dev', ...args], { timeoutMs: 10_000 });
+  const { code, stdout, stderr } = await runCli(['dev', ...args], { timeoutMs: 10_000 });
   return { code, stdout, stderr };
 }
 

@@ -5,7 +5,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { after, before } from 'node:test';
-import { makeTempDir } from './cli.js';
+import { makeTempDir } from './cli-env.js';
 import { startRecordingServer, type RecordingServer } from './recording-server.js';
 
 export interface EventFixture {

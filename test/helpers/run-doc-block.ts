@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BIN, cleanEnv, makeTempDir } from './cli.js';
+import { BIN, cleanEnv, makeTempDir } from './cli-env.js';
 import type { DocBlock } from './doc-blocks.js';
 import { pollUntil } from './poll.js';
 

@@ -39,7 +39,7 @@ describe('causes said once, without --verbose', () => {
 
   for (const [status, code, cause, hint] of [
     [401, 4, /the service rejected the credentials \(HTTP 401\)/, /hint: check the ingest token/],
-    [404, 5, /no event endpoint at this address \(HTTP 404\)/, /hint: check the base URL/],
+    [404, 5, /nothing at this address takes events \(HTTP 404\)/, /hint: check the base URL/],
   ] as const) {
     it(`a batch answered ${status} stops with one line saying so and what to check`, async () => {
       const server = await startRecordingServer(answering(status));

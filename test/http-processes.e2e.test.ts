@@ -10,7 +10,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cleanEnv, makeTempDir, runCli, spawnCli } from './helpers/cli.js';
-import { startForwardProxy, startHttpsLogin } from './helpers/login-network.js';
+import { PROXIED_NAME, startForwardProxy, startHttpsLogin } from './helpers/login-network.js';
 import { EMAIL, PASSWORD } from './helpers/login-server.js';
 import { startRecordingServer } from './helpers/recording-server.js';
 import { hmacVectors } from './helpers/vectors.js';
@@ -123,11 +123,13 @@ describe('login trusts the CA of NODE_EXTRA_CA_CERTS (read at process start)', {
     }
   });
 
-  it('HTTPS_PROXY carries the login to an https deployment; NO_PROXY bypasses the proxy', async () => {
+  it('HTTPS_PROXY carries the login to an https deployment; never for a loopback one', async () => {
     const [tls, proxy] = await Promise.all([startHttpsLogin(), startForwardProxy()]);
     try {
+      const port = new URL(tls.baseUrl).port;
       const env = {
-        SERVICE_BASE_URL: tls.baseUrl,
+        // Loopback is never proxied: the deployment gets a name that only the test's proxy maps to 127.0.0.1.
+        SERVICE_BASE_URL: `https://${PROXIED_NAME}:${port}/api`,
         NODE_EXTRA_CA_CERTS: tls.certFile,
         HTTPS_PROXY: proxy.url,
         ...creds,
@@ -135,12 +137,11 @@ describe('login trusts the CA of NODE_EXTRA_CA_CERTS (read at process start)', {
       const viaProxy = await spawnCli(['login'], { env });
       assert.equal(viaProxy.code, 0, viaProxy.stderr);
       assert.equal(viaProxy.stdout, `${tls.token}\n`);
-      assert.equal(proxy.seen.length, 1);
-      assert.match(proxy.seen[0]!, /^CONNECT 127\.0\.0\.1:\d+$/);
+      assert.deepEqual(proxy.seen, [`CONNECT ${PROXIED_NAME}:${port}`]);
 
-      const bypass = await spawnCli(['login'], { env: { ...env, NO_PROXY: '127.0.0.1' } });
-      assert.equal(bypass.code, 0, bypass.stderr);
-      assert.equal(proxy.seen.length, 1, 'NO_PROXY: the proxy saw nothing more');
+      const loopback = await spawnCli(['login'], { env: { ...env, SERVICE_BASE_URL: tls.baseUrl } });
+      assert.equal(loopback.code, 0, loopback.stderr);
+      assert.equal(proxy.seen.length, 1, 'loopback: the proxy saw nothing more');
     } finally {
       await Promise.all([tls.close(), proxy.close()]);
     }

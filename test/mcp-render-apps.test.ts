@@ -199,15 +199,16 @@ describe('LM Studio: Cursor notation (url + headers) under mcpServers in <LM Stu
     );
     assert.deepEqual(client.entryPath('svc', 'user', linux), ['mcpServers', 'svc']);
   });
-  it('install links: lmstudio://add_mcp and lmstudio.ai/install-mcp with name and the base64 entry', () => {
+  it('install link: lmstudio://add_mcp with name and the base64 entry; no lmstudio.ai link for literal secrets', () => {
     const request = entryRequest('lm-studio', 'remote', 'bearer');
     const rendered = renderEntry(request);
     const config = encodeURIComponent(
       Buffer.from(JSON.stringify({ url: MCP, headers: { Authorization: 'Bearer tok.en' } })).toString('base64'),
     );
-    assert.deepEqual(clientCommand(CLIENTS['lm-studio'], request, rendered).links, [
-      { kind: 'lm-studio', url: `lmstudio://add_mcp?name=service&config=${config}` },
-      { kind: 'web', url: `https://lmstudio.ai/install-mcp?name=service&config=${config}` },
+    const command = clientCommand(CLIENTS['lm-studio'], request, rendered);
+    assert.deepEqual(command.links, [{ kind: 'lm-studio', url: `lmstudio://add_mcp?name=service&config=${config}` }]);
+    assert.deepEqual(command.notes, [
+      'no lmstudio.ai link: a link that leaves this machine never carries literal secrets; the local link opens LM Studio directly',
     ]);
   });
 });

@@ -4,6 +4,7 @@ import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CREDENTIALS_FILE_NAME } from '../core/constants.js';
 import { configDir } from '../config/config-dir.js';
+import { checkConfigFile, checkConfigFolder, type OwnFilesContext } from '../config/own-files-trust.js';
 import type { Context } from '../core/context.js';
 import { CliError, ExitCode } from '../core/errors.js';
 import { fileWriteReason } from '../fs/reasons.js';
@@ -32,9 +33,7 @@ interface CredentialsFile {
   tokens: Record<string, SavedToken>;
 }
 
-type PathContext = Pick<Context, 'env' | 'homeDir'>;
-
-export function credentialsPath(ctx: PathContext): string {
+export function credentialsPath(ctx: Pick<Context, 'env' | 'homeDir'>): string {
   return join(configDir(ctx), CREDENTIALS_FILE_NAME);
 }
 
@@ -79,7 +78,9 @@ interface Credentials {
   snapshot: FileSnapshot;
 }
 
-async function readCredentials(path: string): Promise<Credentials> {
+async function readCredentials(ctx: OwnFilesContext): Promise<Credentials> {
+  const path = credentialsPath(ctx);
+  await checkConfigFolder(ctx);
   let snapshot: FileSnapshot;
   try {
     snapshot = await readSnapshot(path);
@@ -90,6 +91,14 @@ async function readCredentials(path: string): Promise<Credentials> {
     throw new CliError(ExitCode.UnsafeConfig, `cannot read the credentials file ${path}: ${fileReadReason(cause)}`);
   }
   if (snapshot.realPath !== snapshot.path) throw linkedCredentials(path, snapshot.realPath);
+  if (snapshot.exists)
+    checkConfigFile(
+      ctx,
+      `the credentials file ${path}`,
+      path,
+      { uid: snapshot.uid!, mode: snapshot.mode! },
+      "log in again with 'svcctl login --save'",
+    );
   const file: CredentialsFile = snapshot.exists ? parseCredentials(snapshot.text, path) : { version: 1, tokens: {} };
   return { file, snapshot };
 }
@@ -114,20 +123,23 @@ function warnIfReadableByOthers(ctx: Context, snapshot: FileSnapshot): void {
 /** A change by another run between our read and write gets our edit again, so two logins keep both tokens. */
 async function update(ctx: Context, change: (file: CredentialsFile) => boolean): Promise<boolean> {
   const path = credentialsPath(ctx);
+  // Before the lock: no lock file goes into a folder that is not the user's alone.
+  await checkConfigFolder(ctx);
   const lock = await lockForWriting(path, path, {
     privateFolder: true,
     lock: { onWait: () => ctx.out.info(`waiting for another svcctl to finish writing ${path}…`) },
   });
   try {
-    return await updateLocked(path, change);
+    return await updateLocked(ctx, change);
   } finally {
     await lock.release();
   }
 }
 
-async function updateLocked(path: string, change: (file: CredentialsFile) => boolean): Promise<boolean> {
+async function updateLocked(ctx: Context, change: (file: CredentialsFile) => boolean): Promise<boolean> {
+  const path = credentialsPath(ctx);
   for (let attempt = 0; attempt < 5; attempt++) {
-    const { file, snapshot } = await readCredentials(path);
+    const { file, snapshot } = await readCredentials(ctx);
     if (!change(file)) return false;
     if (Object.keys(file.tokens).length === 0) {
       if (!(await unchangedSince(snapshot))) continue;
@@ -177,7 +189,7 @@ export async function readSavedToken(
   baseUrl: string,
   options: { warn?: boolean } = {},
 ): Promise<SavedToken | undefined> {
-  const { file, snapshot } = await readCredentials(credentialsPath(ctx));
+  const { file, snapshot } = await readCredentials(ctx);
   const saved = file.tokens[baseUrl];
   ctx.secrets.add(saved?.access_token);
   if (options.warn !== false) warnIfReadableByOthers(ctx, snapshot);
@@ -200,7 +212,7 @@ export async function forgetToken(ctx: Context, baseUrl: string): Promise<boolea
   });
 }
 
-export async function savedBaseUrls(ctx: PathContext): Promise<string[]> {
-  const { file } = await readCredentials(credentialsPath(ctx));
+export async function savedBaseUrls(ctx: OwnFilesContext): Promise<string[]> {
+  const { file } = await readCredentials(ctx);
   return Object.keys(file.tokens);
 }

@@ -1,6 +1,7 @@
 import type { Context } from '../core/context.js';
-import { saveToken } from './credentials-store.js';
+import { readSavedToken, saveToken } from './credentials-store.js';
 import { describeExpiry, isExpired, summarizeToken, tryDecodeJwt, type TokenSummary } from './jwt.js';
+import { checkLoginAnswer } from './login-answer.js';
 import { requestAccessToken } from './login-request.js';
 
 export interface LoggedIn {
@@ -28,8 +29,12 @@ export async function logIn(
   const summary = summarizeToken(token, decoded);
   const now = ctx.now();
   if (!decoded) ctx.out.warn('the access_token is not a JWT: who it belongs to and when it expires are unknown');
-  else if (isExpired(decoded.claims, now))
-    ctx.out.warn(`the new token ${describeExpiry(decoded.claims, now)}: is this computer's clock right?`);
+  else {
+    const previous = request.save ? await readSavedToken(ctx, request.baseUrl, { warn: false }) : undefined;
+    checkLoginAnswer(ctx, decoded, { baseUrl: request.baseUrl, email: request.email, saving: request.save, previous });
+    if (isExpired(decoded.claims, now))
+      ctx.out.warn(`the new token ${describeExpiry(decoded.claims, now)}: is this computer's clock right?`);
+  }
   const result: LoggedIn = { summary };
   if (request.save) {
     result.savedTo = await saveToken(ctx, request.baseUrl, {

@@ -72,8 +72,7 @@ function groupsFor(argv: readonly string[] | undefined): readonly { register: Re
 
 /** The deployment a command uses when no flag or variable gives the base URL; undefined when one does (nothing is read). */
 async function savedDeploymentFor(
-  env: NodeJS.ProcessEnv,
-  homeDir: string,
+  { env, homeDir, uid }: Pick<Io, 'env' | 'homeDir' | 'uid'>,
   globals: Partial<GlobalOptions>,
   command: string,
 ): Promise<Picked | undefined> {
@@ -84,9 +83,9 @@ async function savedDeploymentFor(
   const { pickDeployment } = await import('../config/deployments-file.js');
   const savedLogins = async (): Promise<string[]> => {
     const { savedBaseUrls } = await import('../auth/credentials-store.js');
-    return savedBaseUrls({ env, homeDir });
+    return savedBaseUrls({ env, homeDir, uid });
   };
-  return pickDeployment({ env, homeDir }, named ?? fromEnv, savedLogins);
+  return pickDeployment({ env, homeDir, uid }, named ?? fromEnv, savedLogins);
 }
 
 /**
@@ -141,12 +140,7 @@ export function createProgram(io: Io, argv?: readonly string[]): Command {
   // Without --base-url or SERVICE_BASE_URL, the saved deployment is read before the command runs (the rest is synchronous).
   let deployment: Picked | undefined;
   program.hook('preAction', async (_program, action) => {
-    deployment = await savedDeploymentFor(
-      io.env,
-      io.homeDir,
-      action.optsWithGlobals() as Partial<GlobalOptions>,
-      action.name(),
-    );
+    deployment = await savedDeploymentFor(io, action.optsWithGlobals() as Partial<GlobalOptions>, action.name());
   });
 
   const contextFor: ContextFactory = (command) => {

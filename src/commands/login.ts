@@ -31,8 +31,11 @@ export async function runLogin(ctx: Context, options: LoginOptions): Promise<voi
   if (options.rememberDeployment && !options.save)
     throw usageError('--remember-deployment needs --save', 'svcctl login --save --remember-deployment');
   const { email, password } = await resolveLoginCredentials(ctx, options);
-  // A credentials file or keychain that cannot be saved to fails before a token is minted.
-  if (options.save) await readSavedToken(ctx, baseUrl);
+  // A credentials file, config.toml or keychain that cannot be saved to fails before a token is minted.
+  if (options.save) {
+    await readSavedToken(ctx, baseUrl);
+    await (await import('../config/deployments-file.js')).readDeployments(ctx);
+  }
   const keychainKey = { baseUrl, email: email.value, platform: ctx.platform };
   const keychain = options.rememberPassword ? await import('../auth/keychain.js') : undefined;
   await keychain?.checkKeychain(keychainKey);

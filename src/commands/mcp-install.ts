@@ -23,6 +23,7 @@ import { movedNote, removalsElsewhere } from '../mcp/install/stale-entries.js';
 import { chooseAuth, chooseClients, chooseModeAndAuth } from '../mcp/install/interactive-choice.js';
 import { resolveLiterals } from '../mcp/install/literal-values.js';
 import { checkLiteralsInRepository } from '../mcp/install/literal-in-repo.js';
+import { urlSecrets } from '../config/url-secrets.js';
 import { renderEntry, type Target } from '../mcp/clients/render-entry.js';
 import type { ClientEnv, EntryRequest, RenderedEntry } from '../mcp/types.js';
 
@@ -80,7 +81,7 @@ async function prepareAll(ctx: Context, targets: Target[], options: McpInstallOp
 }
 
 function secretValues(request: EntryRequest): string[] {
-  return [request.literals.password, request.literals.token].filter(
+  return [request.literals.password, request.literals.token, ...urlSecrets(request.mcpUrl)].filter(
     (value): value is string => typeof value === 'string' && value !== '',
   );
 }
@@ -234,7 +235,11 @@ export async function runMcpInstall(ctx: Context, given: McpInstallOptions): Pro
   if (files.size < changes.length) throw usageError('two targets name the same file: install them one at a time');
   await checkLiteralsInRepository(
     ctx,
-    changes.map((change, index) => ({ plan: change.plan, literal: prepared[index]!.rendered.literalSecrets })),
+    changes.map((change, index) => ({
+      plan: change.plan,
+      literal: prepared[index]!.rendered.literalSecrets,
+      inUrl: urlSecrets(prepared[index]!.request.mcpUrl).length > 0,
+    })),
     options.force === true,
   );
   await settleConflicts(ctx, changes, options);

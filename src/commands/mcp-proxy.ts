@@ -18,6 +18,7 @@ import type { Context } from '../core/context.js';
 import { optionalBaseUrl, resolveBaseUrl, resolveMcpUrl } from '../config/base-url.js';
 import { usageError } from '../core/errors.js';
 import { envName } from '../config/settings.js';
+import { loopbackDirect } from '../http/proxy-env.js';
 import { authFetch } from '../mcp/proxy/auth-fetch.js';
 import { runBridge } from '../mcp/proxy/bridge.js';
 import { bearerSource, passwordSource, type CredentialSource } from '../mcp/proxy/credentials.js';
@@ -69,14 +70,19 @@ export async function runMcpProxy(ctx: Context, options: McpProxyOptions): Promi
   // Fails here (exit 4 with the reason) when there is nothing to log in with.
   await credentials.headers();
   log(`forwarding stdio to ${url} (${options.auth})`);
-  await runBridge({
-    url,
-    fetch: authFetch({ credentials, log }),
-    stdin: ctx.stdin as unknown as Readable,
-    stdout: ctx.out.stdout as unknown as Writable,
-    log,
-    redact,
-    closeTimeoutMs: 2000,
-  });
+  const direct = await loopbackDirect(ctx.env, url);
+  try {
+    await runBridge({
+      url,
+      fetch: authFetch({ credentials, log, fetch: direct.fetch }),
+      stdin: ctx.stdin as unknown as Readable,
+      stdout: ctx.out.stdout as unknown as Writable,
+      log,
+      redact,
+      closeTimeoutMs: 2000,
+    });
+  } finally {
+    await direct.close();
+  }
   log('stdin closed: session ended');
 }

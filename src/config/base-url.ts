@@ -2,6 +2,7 @@
 import type { Context } from '../core/context.js';
 import { usageError } from '../core/errors.js';
 import { refusePlainHttp } from './plain-http.js';
+import { refuseUserinfo, urlSecrets } from './url-secrets.js';
 import { deriveMcpUrl, describeSource, isLoopbackHost, parseBaseUrl, readSetting, shownUrl } from './settings.js';
 
 const warned = new WeakMap<Context, Set<string>>();
@@ -77,7 +78,10 @@ function givenMcpUrl(ctx: Context, sends?: string): string | undefined {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw usageError(`${setting.source} must use http or https`);
   }
+  refuseUserinfo(url, setting.source);
   const mcpUrl = setting.value.replace(/\/+$/, '');
+  // Hidden like any secret in what svcctl prints (`?api_key=***`); `--show-secrets` prints it on purpose.
+  for (const secret of urlSecrets(mcpUrl)) ctx.secrets.add(secret);
   if (sends !== undefined) refusePlainHttp(ctx, mcpUrl, sends);
   // Like the base URL: an MCP client sends the password headers or the bearer token on every request.
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {

@@ -10,6 +10,7 @@ import { refusalFor } from '../fs/no-follow.js';
 import { fileReadReason } from '../fs/reasons.js';
 import { updateSafely } from '../fs/safe-write.js';
 import { editDeploymentsText } from './deployments-edit.js';
+import { checkConfigFile, checkConfigFolder, NotYoursAlone, type OwnFilesContext } from './own-files-trust.js';
 import { parseDeployments, type DeploymentsFile, type ParsedDeployments } from './deployments-shape.js';
 import { parseBaseUrl } from './settings.js';
 
@@ -42,7 +43,10 @@ async function linkRefusal(path: string): Promise<CliError> {
   );
 }
 
-async function readConfigText(path: string): Promise<string | undefined> {
+const REMAKE = 'save your deployments again (svcctl deployment add NAME URL)';
+
+async function readConfigText(ctx: OwnFilesContext, path: string): Promise<string | undefined> {
+  await checkConfigFolder(ctx);
   let handle;
   try {
     handle = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
@@ -53,11 +57,13 @@ async function readConfigText(path: string): Promise<string | undefined> {
     throw new CliError(ExitCode.UnsafeConfig, `cannot read ${path}: ${fileReadReason(error)}`, { cause: error });
   }
   try {
-    const reason = refusalFor(await handle.stat());
+    const info = await handle.stat();
+    const reason = refusalFor(info);
     if (reason !== undefined)
       throw new CliError(ExitCode.UnsafeConfig, `${path} ${reason}`, {
         hint: 'make it a regular file of yours, or delete it and log in again with --save',
       });
+    checkConfigFile(ctx, path, path, info, REMAKE);
     return await handle.readFile('utf8');
   } finally {
     await handle.close();
@@ -78,20 +84,25 @@ const copyOf = (file: DeploymentsFile): DeploymentsFile => ({
   deployments: file.deployments.map((d) => ({ ...d })),
 });
 
-export async function readDeployments(ctx: PathContext): Promise<DeploymentsFile> {
+export async function readDeployments(ctx: OwnFilesContext): Promise<DeploymentsFile> {
   const path = deploymentsPath(ctx);
-  const text = await readConfigText(path);
+  const text = await readConfigText(ctx, path);
   return text === undefined ? { deployments: [] } : copyOf(parsed(text, path).file);
 }
 
 // The previous content is kept as config.toml.bak: it holds no secret.
-export async function changeDeployments(ctx: PathContext, change: (file: DeploymentsFile) => boolean): Promise<void> {
+export async function changeDeployments(
+  ctx: OwnFilesContext,
+  change: (file: DeploymentsFile) => boolean,
+): Promise<void> {
   const path = deploymentsPath(ctx);
+  await checkConfigFolder(ctx);
   if ((await lstat(path).catch(() => undefined))?.isSymbolicLink()) throw await linkRefusal(path);
   await updateSafely(
     path,
     async (snapshot) => {
       if (snapshot.realPath !== snapshot.path) throw await linkRefusal(path);
+      if (snapshot.exists) checkConfigFile(ctx, path, path, { uid: snapshot.uid!, mode: snapshot.mode! }, REMAKE);
       const text = snapshot.exists ? snapshot.text : '';
       const before = text.trim() === '' ? { deployments: [] } : parsed(text, path).file;
       const after = copyOf(before);
@@ -102,7 +113,7 @@ export async function changeDeployments(ctx: PathContext, change: (file: Deploym
   );
 }
 
-export async function rememberDeployment(ctx: PathContext, baseUrl: string): Promise<string> {
+export async function rememberDeployment(ctx: OwnFilesContext, baseUrl: string): Promise<string> {
   let name = nameFor(baseUrl);
   await changeDeployments(ctx, (file) => {
     const known = file.deployments.find((d) => d.baseUrl === baseUrl);
@@ -119,7 +130,7 @@ export async function rememberDeployment(ctx: PathContext, baseUrl: string): Pro
 }
 
 export async function pickDeployment(
-  ctx: PathContext,
+  ctx: OwnFilesContext,
   wanted: { name: string; source: string } | undefined,
   savedLogins: () => Promise<string[]>,
 ): Promise<Picked> {
@@ -150,7 +161,11 @@ export async function pickDeployment(
       source: `the only deployment of ${deploymentsPath(ctx)}`,
     };
   if (file.deployments.length > 1) return { kind: 'ambiguous', names: file.deployments.map((d) => d.name) };
-  const logins = await savedLogins().catch(() => []);
+  // A planted credentials file would otherwise pick the deployment its one login names.
+  const logins = await savedLogins().catch((error: unknown) => {
+    if (error instanceof NotYoursAlone) throw error;
+    return [];
+  });
   if (logins.length === 1) {
     const baseUrl = parseBaseUrl(logins[0]!, 'the saved login').url;
     return { kind: 'picked', deployment: { name: nameFor(baseUrl), baseUrl }, source: 'the only saved login' };

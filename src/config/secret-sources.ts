@@ -62,7 +62,7 @@ export async function readSecretFile(
   cwd: string,
   known?: KnownSecrets,
 ): Promise<string> {
-  let text = known?.fileText(resolve(cwd, path));
+  let text = known?.takeFileText(resolve(cwd, path));
   try {
     text ??= await fs.readFile(resolve(cwd, path), 'utf8');
   } catch (error) {

@@ -2,6 +2,7 @@
 import { ENV_PREFIX, LEGACY_ENV_PREFIX, type SettingName } from '../core/constants.js';
 import { usageError } from '../core/errors.js';
 import { maskUrl } from '../secrets/mask-entry.js';
+import { refuseUserinfo } from './url-secrets.js';
 
 export interface Setting {
   value: string;
@@ -72,9 +73,7 @@ export function parseBaseUrl(raw: string, source = 'the base URL'): BaseUrl {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw usageError(`${source} must use http or https, not '${parsed.protocol.replace(/:$/, '')}'`);
   }
-  if (parsed.username || parsed.password) {
-    throw usageError(`${source} must not contain a user name or password`);
-  }
+  refuseUserinfo(parsed, source);
   if (parsed.search || parsed.hash) {
     throw usageError(`${source} must not have a query or fragment: '${shownUrl(raw)}'`);
   }

@@ -32,6 +32,8 @@ export interface SandboxOptions {
   trustedIssuers?: string[];
   /** A request not wholly arrived by then is answered 408 and closed. */
   requestTimeoutMs?: number;
+  /** The same for its headers (at most requestTimeoutMs). */
+  headersTimeoutMs?: number;
   maxConnections?: number;
   mcpSessionsPerUser?: number;
   mcpSessionsTotal?: number;
@@ -43,6 +45,7 @@ export interface SandboxOptions {
 export const DEFAULT_TOKEN_TTL_SECONDS = DEV_DEFAULT_TOKEN_TTL_SECONDS;
 export const DEFAULT_MAX_BODY_BYTES = DEV_DEFAULT_MAX_BODY_BYTES;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+export const DEFAULT_HEADERS_TIMEOUT_MS = 2_000;
 export const DEFAULT_MAX_CONNECTIONS = 256;
 export const DEMO_EMAIL = 'demo@example.com';
 export const DEMO_WEBHOOK_NAME = 'demo';

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { EVENT_PATH, LOGIN_PATH } from '../core/constants.js';
 import { CliError, ExitCode, usageError } from '../core/errors.js';
 import { deriveMcpUrl } from '../config/settings.js';
+import { capConnections } from './connection-slots.js';
 import { Credentials } from './credentials.js';
 import { handleEvent } from './event-endpoint.js';
 import { EventStore } from './event-store.js';
@@ -27,6 +28,7 @@ import type { McpUserActivity } from './mcp-users.js';
 import { OidcValidator } from './oidc-discovery.js';
 import { logWhenDone } from './request-log.js';
 import {
+  DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_CONNECTIONS,
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -136,13 +138,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     sendError(res, 404, `no such endpoint: ${req.method} ${path}`);
   }
 
-  // A client that trickles its headers or body is cut off (408) once the request time passes;
-  // Node checks the open requests every connectionsCheckingInterval.
+  // A client that trickles its headers or body is cut off (408) once its time passes; a loopback client sends its
+  // headers at once, so their time is short. Node checks the open requests every connectionsCheckingInterval.
   const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  const headersTimeout = Math.min(options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS, requestTimeout);
   const limits = {
     requestTimeout,
-    headersTimeout: requestTimeout,
-    connectionsCheckingInterval: Math.min(1000, requestTimeout / 4),
+    headersTimeout,
+    connectionsCheckingInterval: Math.min(1000, headersTimeout / 4),
   };
   const server = createServer(limits, (req, res: LoggedResponse) => {
     logWhenDone(req, res, options.log);
@@ -153,7 +156,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     });
   });
   server.keepAliveTimeout = 30_000;
-  server.maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  capConnections(server, options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
 
   const port = await listen(server, options.port ?? 0).catch(async (error: unknown) => {
     await store.close();

@@ -4,45 +4,26 @@
 import { constants, promises as fs, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { CliError, ExitCode } from '../core/errors.js';
+import { fileTrustProblem, folderTrustProblem, type FolderProblem } from '../fs/owner-mode.js';
 import { ensureFolder } from '../fs/private-dir.js';
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const NONBLOCK = constants.O_NONBLOCK ?? 0;
-
-const modeText = (mode: number): string => (mode & 0o7777).toString(8).padStart(4, '0');
 
 function folderProblem(
   info: Stats,
   path: string,
   uid: number | undefined,
 ): { problem: string; hint: string } | undefined {
-  if (info.isSymbolicLink())
-    return {
-      problem: 'is a symbolic link',
-      hint: `remove the link (rm '${path}'); svcctl creates the folder, mode 0700, when it next spools an event`,
-    };
-  if (!info.isDirectory())
-    return {
-      problem: 'is not a folder',
-      hint: `move it away (svcctl creates the folder), or use another: --spool DIR or SERVICE_SPOOL_DIR`,
-    };
-  if (uid === undefined) return undefined;
-  if (info.uid !== uid) {
-    return {
-      problem: `belongs to another user (uid ${info.uid}; you are uid ${uid})`,
-      hint: `if it is yours to use, chown ${uid} '${path}'; else use a folder of your own: --spool DIR or SERVICE_SPOOL_DIR`,
-    };
-  }
-  if ((info.mode & 0o022) !== 0)
-    return { problem: `can be written by other users (mode ${modeText(info.mode)})`, hint: `chmod 700 '${path}'` };
-  return undefined;
-}
-
-export function fileProblem(info: Stats, uid: number | undefined): string | undefined {
-  if (info.isSymbolicLink()) return 'is a symbolic link';
-  if (!info.isFile()) return 'is not a regular file';
-  if (uid !== undefined && info.uid !== uid) return `belongs to another user (uid ${info.uid}; you are uid ${uid})`;
-  return undefined;
+  const found = folderTrustProblem(info, uid);
+  if (found === undefined) return undefined;
+  const hints: Record<FolderProblem['kind'], string> = {
+    link: `remove the link (rm '${path}'); svcctl creates the folder, mode 0700, when it next spools an event`,
+    'not-folder': `move it away (svcctl creates the folder), or use another: --spool DIR or SERVICE_SPOOL_DIR`,
+    owner: `if it is yours to use, chown ${uid} '${path}'; else use a folder of your own: --spool DIR or SERVICE_SPOOL_DIR`,
+    mode: `chmod 700 '${path}'`,
+  };
+  return { problem: found.problem, hint: hints[found.kind] };
 }
 
 export function spoolRefused(what: string, hint: string): CliError {
@@ -118,7 +99,7 @@ export class SpoolFolder {
         .lstat(path)
         .catch((error: unknown) => (errno(error) === 'ENOENT' ? undefined : Promise.reject(error)));
       if (info === undefined) continue; // taken by another flusher
-      const problem = fileProblem(info, this.uid);
+      const problem = fileTrustProblem(info, this.uid);
       if (problem === undefined) infos.set(path, info);
       else problems.push(`${path} ${problem}${await linkTarget(path, info)}`);
     }
@@ -142,7 +123,7 @@ export class SpoolFolder {
     try {
       const info = await handle.stat();
       const problem =
-        fileProblem(info, this.uid) ??
+        fileTrustProblem(info, this.uid) ??
         (listed && (listed.dev !== info.dev || listed.ino !== info.ino)
           ? 'was replaced after svcctl listed it'
           : undefined);

@@ -5,6 +5,7 @@ import { promises as fs } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { CliError, ExitCode, usageError } from '../core/errors.js';
+import { ownerProblem } from './owner-mode.js';
 import { fileWriteReason } from './reasons.js';
 
 export const TEMP_PREFIX = (target: string): string => `.${basename(target)}.svcctl-`;
@@ -29,7 +30,8 @@ export function refusalFor(info: Stats): Refusal | undefined {
 // A hard link planted in a shared folder (/tmp) makes an append land in whatever file it names.
 export function trustRefusalFor(info: Stats, uid: number | undefined = process.getuid?.()): Refusal | undefined {
   if (!info.isFile()) return undefined;
-  if (uid !== undefined && info.uid !== uid) return `belongs to another user (uid ${info.uid}; you are uid ${uid})`;
+  const owner = ownerProblem(info.uid, uid);
+  if (owner !== undefined) return owner;
   if (info.nlink > 1)
     return `has ${info.nlink} hard links: its other names may belong to someone else, so svcctl does not append to it`;
   return undefined;

@@ -13,7 +13,9 @@ const HTML_START = /^\s*(?:<!doctype html|<html[\s>])/i;
 export function htmlSummary(body: string): string | undefined {
   if (!HTML_START.test(body)) return undefined;
   const title = /<title[^>]*>([^<]*)<\/title>/i.exec(body)?.[1]?.replace(/\s+/g, ' ').trim();
-  return title ? `an HTML page titled "${shorten(title, 80)}"` : 'an HTML page without a title';
+  if (title) return `an HTML page titled "${shorten(title, 80)}"`;
+  const words = body.replace(/<(script|style)[^>]*>[^]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ');
+  return `an HTML page without a title: "${shorten(words, 80)}"`;
 }
 
 export function serviceMessage(body: string, redactor: Redactor): string {

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { startDeadline, type AttemptDeadline } from './attempt-deadline.js';
 import { bodyLimit, CappedBody } from './body-limit.js';
-import { proxySettings } from './proxy-env.js';
+import { proxyFor } from './proxy-env.js';
 import type { HttpResponse, OutgoingRequest, Transport, TransportOptions } from './transport-types.js';
 import { loadUndici, type Dispatcher } from './undici.js';
 
@@ -122,7 +122,8 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
     keepAliveTimeout: 10_000,
     connections: options.connections ?? 1,
   };
-  const proxy = proxySettings(options.env);
+  // Each transport serves one origin (TransportOptions): the proxy is decided for it once.
+  const proxy = proxyFor(options.env, options.origin);
   const proxyUrl = proxy?.httpsProxy ?? proxy?.httpProxy;
 
   // undici reconnects without end when a connection closes before it is set up (a proxy refusing the tunnel): stop it.

@@ -24,14 +24,17 @@ export class KnownSecrets implements Redactor {
     this.pending.push(source);
   }
 
-  /** A secret file read before the arguments were parsed: the command takes this text instead of reading it again
-   * (a pipe such as `--token-file <(cmd)` can be read only once). */
+  /** A secret file read before the arguments were parsed: the command's first read takes this text instead of reading
+   * it again (a pipe such as `--token-file <(cmd)` can be read only once); later reads see the file as it is then
+   * (`mcp proxy` reads the password file again after a 401). */
   rememberFile(absolutePath: string, text: string): void {
     this.files.set(absolutePath, text);
   }
 
-  fileText(absolutePath: string): string | undefined {
-    return this.files.get(absolutePath);
+  takeFileText(absolutePath: string): string | undefined {
+    const text = this.files.get(absolutePath);
+    this.files.delete(absolutePath);
+    return text;
   }
 
   redact(text: string): string {

@@ -10,7 +10,7 @@ const MASK = '***';
 // an OAuth authorization `code`.
 const SECRET_QUERY_KEY = /^(?:sig|signature|x-amz-signature|x-goog-signature|code|jwt)$/i;
 
-const isSecretQueryKey = (key: string): boolean => isSecretName(key) || SECRET_QUERY_KEY.test(key);
+export const isSecretQueryKey = (key: string): boolean => isSecretName(key) || SECRET_QUERY_KEY.test(key);
 
 function decoded(text: string): string {
   try {

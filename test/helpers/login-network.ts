@@ -50,12 +50,27 @@ export interface ForwardProxy {
   close(): Promise<void>;
 }
 
+/** The name a test gives a server on 127.0.0.1 when the request must not look loopback; only this proxy knows it. */
+export const PROXIED_NAME = 'service.test';
+
+/** 127.0.0.1 for PROXIED_NAME and loopback itself; any other host is refused, so nothing leaves 127.0.0.0/8. */
+function upstreamHost(host: string): string | undefined {
+  if (host === PROXIED_NAME || host === '127.0.0.1' || host === 'localhost') return '127.0.0.1';
+  return undefined;
+}
+
 /** A forwarding proxy: CONNECT tunnels, and absolute-form HTTP requests. Records each target. */
 export async function startForwardProxy(): Promise<ForwardProxy> {
   const seen: string[] = [];
   const server: Server = createHttpServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
     const target = new URL(req.url ?? '');
+    const host = upstreamHost(target.hostname);
+    if (host === undefined) {
+      res.writeHead(502).end();
+      return;
+    }
+    target.hostname = host;
     const upstream = httpRequest(target, { method: req.method, headers: req.headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
@@ -64,8 +79,13 @@ export async function startForwardProxy(): Promise<ForwardProxy> {
   });
   server.on('connect', (req, client, head) => {
     seen.push(`CONNECT ${req.url}`);
-    const [host, port] = (req.url ?? '').split(':');
-    const upstream = connect(Number(port), host!, () => {
+    const [name, port] = (req.url ?? '').split(':');
+    const host = upstreamHost(name ?? '');
+    if (host === undefined) {
+      client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
+      return;
+    }
+    const upstream = connect(Number(port), host, () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       upstream.write(head);
       upstream.pipe(client);

@@ -4,6 +4,7 @@
 import { HEADER_AUTHORIZATION } from '../../core/constants.js';
 import { cappedFetch } from '../../http/capped-fetch.js';
 import { deadlineFetch } from '../../http/deadline-fetch.js';
+import { loopbackDirect } from '../../http/proxy-env.js';
 import { describeNetworkError } from '../../http/network-errors.js';
 import { shorten } from '../../http/redact.js';
 import type { Redactor } from '../../secrets/redaction.js';
@@ -13,6 +14,8 @@ import { fail, pass, type CheckResult } from './types.js';
 
 export interface ProbeOptions {
   timeoutMs: number;
+  /** svcctl's own: whether its fetch goes through a proxy. */
+  env: NodeJS.ProcessEnv;
   redactor: Redactor;
   note?: string;
 }
@@ -125,7 +128,8 @@ export async function probeHttpServer(plan: HttpPlan, options: ProbeOptions): Pr
   );
   // The SDK's HTTP errors name the status only: the server's own words come from the last refused answer.
   const refused: { text?: string } = {};
-  const capped = cappedFetch(DOCTOR_BODY_CAP, deadlineFetch(options.timeoutMs));
+  const direct = await loopbackDirect(options.env, plan.url);
+  const capped = cappedFetch(DOCTOR_BODY_CAP, deadlineFetch(options.timeoutMs, direct.fetch));
   const transport = new StreamableHTTPClientTransport(url, {
     requestInit: { headers: plan.headers },
     // --timeout aborts each HTTP request; nothing past 1 MiB is read, so an endless answer cannot grow memory.
@@ -181,5 +185,6 @@ export async function probeHttpServer(plan: HttpPlan, options: ProbeOptions): Pr
   } finally {
     if (transport.sessionId !== undefined) await transport.terminateSession().catch(() => undefined);
     await client.close().catch(() => undefined);
+    await direct.close();
   }
 }

@@ -13,6 +13,7 @@ import { fileTargetOf, openDocument } from '../install/install-plan.js';
 import { packageName, pointsAtService } from '../service-entries.js';
 import type { ClientId, FileFormat, Scope } from '../types.js';
 import { otherPlaces, type StaleFile } from '../clients/versions.js';
+import { textSha256 } from '../install/written-entries.js';
 
 export interface LocatedEntry {
   client: ClientId | null;
@@ -20,6 +21,8 @@ export interface LocatedEntry {
   file: string;
   name: string;
   value: unknown;
+  /** sha256 of the file's text the entry was read from: whose the entry is depends on the whole file. */
+  fileSha256: string;
   ignoredKey?: { ignoredKey: string; readKey: string };
   stale?: StaleFile;
 }
@@ -157,6 +160,7 @@ export async function locateEntry(
   const stale: LocatedEntry[] = [];
   let unreadable: UnreadableConfig | undefined;
   const documents = new Map<string, ConfigDocument | null>();
+  const digests = new Map<string, string>();
   const matcher = { package: packageName(options.package ?? MCP_SERVER_PACKAGE), mcpUrl: optionalMcpUrl(ctx) };
   const visited = new Set<string>();
   for (const candidate of candidates(ctx, options, name)) {
@@ -167,6 +171,7 @@ export async function locateEntry(
         looked.push(`${candidate.file} (no such file)`);
         continue;
       }
+      digests.set(candidate.file, textSha256(snapshot.bytes));
       try {
         documents.set(
           candidate.file,
@@ -202,7 +207,8 @@ export async function locateEntry(
       visited.add(key);
       const servers = document.get(path);
       if (!isRecord(servers)) continue;
-      const base = { client: candidate.client, scope: candidate.scope, file: candidate.file };
+      const fileSha256 = digests.get(candidate.file) ?? '';
+      const base = { client: candidate.client, scope: candidate.scope, file: candidate.file, fileSha256 };
       if (candidate.stale !== undefined) {
         const matching = Object.entries(servers).filter(([other, value]) =>
           options.name !== undefined || Object.hasOwn(servers, name) ? other === name : pointsAtService(value, matcher),
@@ -217,7 +223,13 @@ export async function locateEntry(
     const ignored = candidate.ignored;
     const wrong = ignored === undefined ? undefined : document.get([ignored.ignoredKey]);
     if (ignored !== undefined && isRecord(wrong)) {
-      const base = { client: candidate.client, scope: candidate.scope, file: candidate.file, ignoredKey: ignored };
+      const base = {
+        client: candidate.client,
+        scope: candidate.scope,
+        file: candidate.file,
+        fileSha256: digests.get(candidate.file) ?? '',
+        ignoredKey: ignored,
+      };
       const matching = Object.entries(wrong).filter(([other, value]) =>
         options.name !== undefined || Object.hasOwn(wrong, name) ? other === name : pointsAtService(value, matcher),
       );

@@ -1,5 +1,6 @@
-// Anything that differs from what svcctl writes, in any part, is foreign: a project's entry that differs could run a
-// program of the project's choosing or send the user's secrets elsewhere (docs/security.md).
+// Whether an entry reads as one svcctl writes, part by part. It never makes an entry svcctl's (a project can copy the
+// content, with a .npmrc beside it: svcctl's record of its writes decides, install/written-entries.ts); doctor uses it
+// to say that a project's entry looks like svcctl's but was not written there by svcctl (docs/security.md).
 import {
   CLI_NAME,
   HEADER_AUTHORIZATION,

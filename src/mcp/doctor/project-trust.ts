@@ -1,5 +1,6 @@
 // As Claude Code and VS Code ask before they start a project's server (docs/security.md, "Project entries are not
-// run unasked"). Only names of variables are shown, never a value; entries in the user's own config file are theirs.
+// run unasked"). Only names of variables are shown, never a value; entries in the user's own config file are theirs,
+// and an entry elsewhere is svcctl's only when svcctl's record says it wrote it there (install/written-entries.ts).
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { canPrompt, type Context } from '../../core/context.js';
@@ -12,6 +13,7 @@ import type { ClientEnv, ClientId, ClientSpec } from '../types.js';
 import type { EntryPlan } from './entry-plan.js';
 import type { LocatedEntry } from './locate-entry.js';
 import { isOwnEntry, type OwnEntryContext } from './own-entry.js';
+import { svcctlWrote } from '../install/written-entries.js';
 import { fail, type CheckResult } from './types.js';
 
 export interface TrustOptions {
@@ -89,6 +91,13 @@ function actions(located: LocatedEntry, plan: EntryPlan): string[] {
   return done;
 }
 
+/**
+ * 'unasked': the user's own or svcctl's, run without a question and started outside the project (runner-folder.ts);
+ * 'allowed': the user said yes or passed --trust-project, started in the project as the client would; else the
+ * failing check that says what was not run.
+ */
+export type Trust = 'unasked' | 'allowed' | CheckResult;
+
 export async function projectTrust(
   ctx: Context,
   located: LocatedEntry,
@@ -96,30 +105,37 @@ export async function projectTrust(
   client: ClientSpec | null,
   redactor: Redactor,
   options: TrustOptions,
-): Promise<CheckResult | undefined> {
-  if (await isUserConfigFile(located.file, located.client, options.clientEnv)) return undefined;
-  if (isOwnEntry(located.value, client, options.own)) return undefined;
-  if (options.trustProject === true) return undefined;
+): Promise<Trust> {
+  if (await isUserConfigFile(located.file, located.client, options.clientEnv)) return 'unasked';
+  // Content never decides: a project can copy svcctl's entry word for word (and set the registry npx reads).
+  if (await svcctlWrote(ctx, located)) return 'unasked';
+  if (options.trustProject === true) return 'allowed';
   const what = actions(located, plan).map((text) => redactor.redact(text));
-  if (what.length === 0) return undefined;
+  if (what.length === 0) return 'allowed';
   const list = what.join('; and ');
   const whose = await whoseFile(options.projectDir, located.file);
+  const copy = isOwnEntry(located.value, client, options.own)
+    ? ` (it looks like the entry ${CLI_NAME} writes, but ${CLI_NAME}'s record has no such write into this file as it is now: a copy, or the file changed since)`
+    : '';
+  const again = copy
+    ? `; an entry you installed becomes ${CLI_NAME}'s again when ${CLI_NAME} writes it: ${CLI_NAME} mcp uninstall, then ${CLI_NAME} mcp install`
+    : '';
   if (canPrompt(ctx)) {
     const { promptConfirm } = await import('../../ui/prompts.js');
     ctx.out.warn(
-      `'${located.name}' in ${located.file} ${whose} and is not an entry ${CLI_NAME} wrote. To check it, doctor would ${list}.`,
+      `'${located.name}' in ${located.file} ${whose} and is not an entry ${CLI_NAME} wrote${copy}. To check it, doctor would ${list}.`,
     );
-    if (await promptConfirm(ctx, `Run it? (only if you trust this project)`)) return undefined;
+    if (await promptConfirm(ctx, `Run it? (only if you trust this project)`)) return 'allowed';
     return fail(
       'trust',
       `not run: you did not allow doctor to ${list}`,
-      `review ${located.file}, then run doctor again and answer yes, or pass --trust-project`,
+      `review ${located.file}, then run doctor again and answer yes, or pass --trust-project${again}`,
     );
   }
   return fail(
     'trust',
-    `not run: '${located.name}' ${whose} (${located.file}) and ${CLI_NAME} did not write it; doctor would ${list}`,
-    `review the entry; if you trust this project, run again with --trust-project, or on a terminal to be asked`,
+    `not run: '${located.name}' ${whose} (${located.file}) and ${CLI_NAME} did not write it${copy}; doctor would ${list}`,
+    `review the entry; if you trust this project, run again with --trust-project, or on a terminal to be asked${again}`,
   );
 }
 

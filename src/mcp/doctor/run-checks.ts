@@ -19,6 +19,7 @@ import { fail, pass, type CheckResult, type DoctorReport } from './types.js';
 import { goneCheck, goneSvcctlPaths, type EntryWhere } from './svcctl-paths.js';
 import { commandShellFor, commandWords } from '../render/shell-quote.js';
 import { projectTrust, type TrustOptions } from './project-trust.js';
+import { runnerFolder } from './runner-folder.js';
 
 const EXPORT_WHERE =
   'in the environment the client starts from (a desktop app started from a dock or start menu may not see variables of a shell profile: start it from that shell, or reinstall with --secrets literal)';
@@ -80,7 +81,7 @@ async function modeChecks(
     const blocked = blocker(resolver, unexpanded, who);
     if (blocked) return [blocked];
     const { probeHttpServer } = await import('./http-probe.js');
-    return probeHttpServer(plan.http, { timeoutMs, redactor });
+    return probeHttpServer(plan.http, { timeoutMs, redactor, env: runtime.env });
   }
   const checks = [await checkNode(runtime), await checkRunner(plan.command, runtime)];
   const blocked = blocker(resolver, unexpanded, who);
@@ -89,7 +90,8 @@ async function modeChecks(
       return [...checks, fail('initialize', 'not tried: the command is not on PATH', checks[1]!.fix!)];
     if (blocked) return [...checks, blocked];
     const { probeStdioServer } = await import('./stdio-probe.js');
-    return [...checks, ...(await probeStdioServer(plan.command, { env: runtime.env, timeoutMs, redactor }))];
+    const options = { env: runtime.env, cwd: runtime.cwd, timeoutMs, redactor };
+    return [...checks, ...(await probeStdioServer(plan.command, options))];
   }
   if (plan.svcctl) {
     const gone = await goneSvcctlPaths([plan.command.command, ...plan.command.args]);
@@ -105,7 +107,13 @@ async function modeChecks(
     const { probeStdioServer } = await import('./stdio-probe.js');
     return [
       ...checks,
-      ...(await probeStdioServer(plan.command, { env: runtime.env, timeoutMs, redactor, listTools: true })),
+      ...(await probeStdioServer(plan.command, {
+        env: runtime.env,
+        cwd: runtime.cwd,
+        timeoutMs,
+        redactor,
+        listTools: true,
+      })),
     ];
   }
   if (plan.http === undefined) {
@@ -122,9 +130,16 @@ async function modeChecks(
   const { probeHttpServer } = await import('./http-probe.js');
   return [
     ...checks,
-    ...(await probeHttpServer(plan.http, { timeoutMs, redactor, note: 'checked the URL the proxy forwards to' })),
+    ...(await probeHttpServer(plan.http, {
+      timeoutMs,
+      redactor,
+      env: runtime.env,
+      note: 'checked the URL the proxy forwards to',
+    })),
   ];
 }
+
+const startsProcess = (plan: EntryPlan): boolean => plan.mode !== 'remote' || plan.http.headersCommand !== undefined;
 
 /** Credentials go over plain http only to loopback unless allowed (src/config/plain-http.ts). */
 function plainHttpCheck(ctx: Context, plan: EntryPlan): CheckResult | undefined {
@@ -135,9 +150,9 @@ function plainHttpCheck(ctx: Context, plan: EntryPlan): CheckResult | undefined 
   return refusal && fail('initialize', `not tried: ${refusal.message}`, refusal.hint);
 }
 
-async function runHelper(http: HttpPlan, name: string, ctx: Context): Promise<HeadersRun | undefined> {
+async function runHelper(http: HttpPlan, name: string, ctx: Context, cwd: string): Promise<HeadersRun | undefined> {
   const { runHeadersCommand } = await import('./headers-command.js');
-  const run = await runHeadersCommand(http, name, ctx.env, ctx.cwd);
+  const run = await runHeadersCommand(http, name, ctx.env, cwd);
   if (run?.headers) http.headers = { ...http.headers, ...run.headers };
   return run;
 }
@@ -217,7 +232,6 @@ export async function runChecks(
       ? unexpandedCheck(client, unexpanded)
       : variablesCheck(resolver, client?.label ?? 'the client'),
   );
-  const runtime: RuntimeEnv = { env: ctx.env, platform: ctx.platform, cwd: ctx.cwd };
   const where: EntryWhere = { client: located.client, scope: located.scope, mode: plan.mode, name: located.name };
   const headersCommand = plan.mode === 'remote' ? plan.http.headersCommand : undefined;
   const helperLine = headersCommand?.line;
@@ -226,7 +240,7 @@ export async function runChecks(
     const gone = await goneSvcctlPaths(commandWords(helperLine, shell));
     if (gone.length > 0) return report({ ...base, mode: plan.mode }, [...checks, goneCheck('headers', gone, where)]);
   }
-  const untrusted = await projectTrust(
+  const trusted = await projectTrust(
     ctx,
     located,
     plan,
@@ -234,13 +248,17 @@ export async function runChecks(
     createRedactor([...resolver.values, ...planSecrets(plan)]),
     trust,
   );
-  if (untrusted) return report({ ...base, mode: plan.mode }, [...checks, untrusted]);
+  if (typeof trusted !== 'string') return report({ ...base, mode: plan.mode }, [...checks, trusted]);
   const refused = plainHttpCheck(ctx, plan);
   if (refused) return report({ ...base, mode: plan.mode }, [...checks, refused]);
+  // What runs unasked starts outside the project, so that npx takes no registry, config or package from it.
+  const cwd = startsProcess(plan) ? (trusted === 'unasked' ? await runnerFolder(ctx) : trust.projectDir) : ctx.cwd;
+  if (typeof cwd !== 'string') return report({ ...base, mode: plan.mode }, [...checks, cwd]);
+  const runtime: RuntimeEnv = { env: ctx.env, platform: ctx.platform, cwd };
   // A headers command runs first: what it prints is sent, so it is redacted like the rest.
   const helper =
     plan.mode === 'remote' && plan.http.headersCommand !== undefined
-      ? await runHelper(plan.http, located.name, ctx)
+      ? await runHelper(plan.http, located.name, ctx, cwd)
       : undefined;
   // The values the entry would send are never shown, in any encoding; those its names say are secrets join the run's
   // known secrets (every line svcctl writes).

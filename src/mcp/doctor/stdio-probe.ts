@@ -23,6 +23,8 @@ export function serverEnvironment(command: CommandPlan, env: NodeJS.ProcessEnv):
 
 export interface StdioProbeOptions {
   env: NodeJS.ProcessEnv;
+  /** Where the command starts: svcctl's runner folder, or the project for an entry the user allowed. */
+  cwd: string;
   timeoutMs: number;
   redactor: Redactor;
   listTools?: boolean;
@@ -94,6 +96,7 @@ export async function probeStdioServer(command: CommandPlan, options: StdioProbe
     command: command.command,
     args: command.args,
     env: serverEnvironment(command, options.env),
+    cwd: options.cwd,
     stderr: 'pipe',
   });
   let stderr = '';

@@ -2,7 +2,7 @@
 // was upgraded, the client fails with a message about a missing file, so doctor names the path that is gone.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { ClientId, Mode, Scope } from '../types.js';
+import { NAME_PATTERN, type ClientId, type Mode, type Scope } from '../types.js';
 import { fail, type CheckResult } from './types.js';
 
 const isAbsolute = (word: string): boolean => path.posix.isAbsolute(word) || path.win32.isAbsolute(word);
@@ -36,7 +36,10 @@ export interface EntryWhere {
 
 export function reinstallLine(where: EntryWhere): string {
   const scope = where.scope === 'user' ? '' : ` --scope ${where.scope}`;
-  const name = where.name === 'service' ? '' : ` --name ${where.name}`;
+  // The name is a key of the client's file, a project's perhaps: one that --name would refuse is not put into a
+  // line a person pastes, where `x; curl … | sh` would run.
+  const shown = NAME_PATTERN.test(where.name) ? where.name : '<name>';
+  const name = where.name === 'service' ? '' : ` --name ${shown}`;
   return `svcctl mcp install --client ${where.client ?? '<id>'} --mode ${where.mode}${scope}${name} --auth bearer --token helper --force`;
 }
 

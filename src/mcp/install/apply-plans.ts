@@ -10,7 +10,7 @@ import {
 } from '../../fs/safe-write.js';
 import { tidyAfterKilledRuns } from '../../fs/leftover-temps.js';
 import { holdsSecrets, unifiedDiff } from '../files/unified-diff.js';
-import { checkTarget, writesFile, type FilePlan, type PlanStatus } from './install-plan.js';
+import { checkTarget, openDocument, writesFile, type FilePlan, type PlanStatus } from './install-plan.js';
 import type { Mode } from '../types.js';
 
 export interface PlannedChange {
@@ -134,6 +134,7 @@ export async function applyChanges(
       const { removeCreatedFile } = await import('./created-files.js');
       const removed = await removeCreatedFile(ctx, change.plan.target, change.plan.before);
       if (removed) {
+        await forgetWrites(ctx, change.plan.target.file);
         ctx.out.success(describeChange(change, false));
         ctx.out.info(fileRemovalNote(change, false, removed.backup));
         reports.push(reportOf(change, undefined));
@@ -144,7 +145,12 @@ export async function applyChanges(
       const folders = await foldersToMake(change);
       const result = await writeChange(ctx, change, options);
       if (result.written && change.plan.status === 'created') await remember(ctx, change.plan.target.file, folders);
+      // Recorded while the read-back waits; again if the read-back had to write the change a second time.
+      const written = change.plan;
+      const recorded = result.written ? recordWrite(ctx, written) : undefined;
       if (change.confirm && change.reapply) await confirmWritten(ctx, change, options);
+      await recorded;
+      if (result.written && change.plan !== written) await recordWrite(ctx, change.plan);
       if (result.written) ctx.out.success(describeChange(change, false));
       else ctx.out.info(describeChange(change, false));
       if (result.backupPath) ctx.out.info(`  backup: ${result.backupPath}`);
@@ -175,6 +181,26 @@ async function foldersToMake(change: PlannedChange): Promise<string[]> {
   if (change.plan.status !== 'created') return [];
   const { missingFolders } = await import('./created-files.js');
   return missingFolders(change.plan.target.file).catch(() => []);
+}
+
+/** Not recorded, the entry is only asked about by doctor: a state folder that cannot be written fails no write. */
+async function recordWrite(ctx: Context, plan: FilePlan): Promise<void> {
+  const { target, before, after, status } = plan;
+  const { recordEntryWrite } = await import('./written-entries.js');
+  try {
+    const value =
+      status === 'removed'
+        ? undefined
+        : openDocument(target.format, after, target.file, target.client).get(target.entryPath);
+    await recordEntryWrite(ctx, { file: target.file, entryPath: target.entryPath, value, before, after });
+  } catch {
+    // The write itself succeeded; doctor asks about the entry as it would about a project's.
+  }
+}
+
+async function forgetWrites(ctx: Context, file: string): Promise<void> {
+  const { forgetFile } = await import('./written-entries.js');
+  await forgetFile(ctx, file).catch(() => undefined);
 }
 
 async function confirmWritten(ctx: Context, change: PlannedChange, options: { backup: boolean }): Promise<void> {

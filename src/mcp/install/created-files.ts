@@ -14,6 +14,7 @@ import { MCP_SERVER_PACKAGE } from '../../core/constants.js';
 import { sameValue } from '../files/config-document.js';
 import { pointsAtService } from '../service-entries.js';
 import { checkTarget, newFileStart, openDocument, textWithoutEntry, type FileTarget } from './install-plan.js';
+import { ownStateFile } from './written-entries.js';
 
 interface CreatedFiles {
   version: 1;
@@ -37,14 +38,8 @@ function parse(text: string): CreatedFiles {
   return { version: 1, files: [], folders: [] };
 }
 
-async function ownRecord(path: string, uid: number | undefined): Promise<boolean> {
-  try {
-    const info = await lstat(path);
-    return info.isFile() && info.nlink === 1 && (uid === undefined || info.uid === uid);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT';
-  }
-}
+const ownRecord = async (path: string, uid: number | undefined): Promise<boolean> =>
+  (await ownStateFile(path, uid)) !== false;
 
 async function readRecord(ctx: Context): Promise<CreatedFiles> {
   const path = createdFilesPath(ctx);

@@ -28,10 +28,10 @@ export async function gitIgnores(ctx: Pick<Context, 'env'>, root: string, file: 
 
 export async function checkLiteralsInRepository(
   ctx: Context,
-  plans: Array<{ plan: FilePlan; literal: boolean }>,
+  plans: Array<{ plan: FilePlan; literal: boolean; inUrl?: boolean }>,
   force: boolean,
 ): Promise<void> {
-  for (const { plan, literal } of plans) {
+  for (const { plan, literal, inUrl } of plans) {
     const root = plan.target.bounds?.projectRoot;
     if (!literal || root === undefined || plan.status === 'unchanged') continue;
     if ((await gitIgnores(ctx, root, plan.target.file)) !== 'not-ignored') continue;
@@ -40,6 +40,14 @@ export async function checkLiteralsInRepository(
       ctx.out.warn(`${what}: it will hold your credentials as literal values; do not commit it (add it to .gitignore)`);
       continue;
     }
+    if (inUrl)
+      throw new CliError(
+        ExitCode.UnsafeConfig,
+        `${what}: svcctl will not write the MCP URL into it, since the URL holds a secret (a query value such as api_key= or token=) that would be committed with it; nothing was written`,
+        {
+          hint: 'use an MCP URL without the secret, or --scope user, or add the file to .gitignore; --force writes it anyway',
+        },
+      );
     throw new CliError(
       ExitCode.UnsafeConfig,
       `${what}: svcctl will not write your credentials into it as literal values (they would be committed with it); nothing was written`,

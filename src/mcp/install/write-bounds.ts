@@ -105,16 +105,18 @@ async function refuseLinksOutOf(root: string, file: string): Promise<void> {
 async function refuseOwnFiles(file: string, realFile: string, ownFolders: string[]): Promise<void> {
   for (const folder of ownFolders) {
     const realFolder = await realLocation(folder);
-    if (!isInside(realFile, realFolder) && !isInside(resolve(file), resolve(folder))) continue;
-    const how =
-      realFile === resolve(file)
-        ? `${file} is in svcctl's own folder ${folder}`
-        : `${file} leads to ${realFile}, in svcctl's own folder ${folder}`;
+    const named = isInside(resolve(file), resolve(folder));
+    if (!named && !isInside(realFile, realFolder)) continue;
+    // Named inside it: a link there is the user's own way to their config folder, not what went wrong.
+    if (named || realFile === resolve(file))
+      throw ownFileError(
+        `${file} is in svcctl's own folder ${folder}`,
+        "name a client's config file (or leave out --config)",
+      );
+    const link = (await linkInto(file, realFolder)) ?? file;
     throw ownFileError(
-      how,
-      realFile === resolve(file)
-        ? "name a client's config file (or leave out --config)"
-        : `remove the link (rm ${file}) and run the command again`,
+      `${file} leads to ${realFile}, in svcctl's own folder ${folder}${link === file ? '' : ` (${link} is a symbolic link)`}`,
+      `remove the link (rm '${link}') and run the command again`,
     );
   }
   // A hard link has no link to follow: compare the file itself with svcctl's own files.
@@ -132,6 +134,21 @@ async function refuseOwnFiles(file: string, realFile: string, ownFolders: string
       }
     }
   }
+}
+
+/** The link on `file`'s path that leads into `realFolder`: the deepest that does, else the deepest link. */
+async function linkInto(file: string, realFolder: string): Promise<string | undefined> {
+  let deepest: string | undefined;
+  let into: string | undefined;
+  for (let prefix = resolve(file); dirname(prefix) !== prefix; prefix = dirname(prefix)) {
+    if (!(await fs.lstat(prefix).catch(() => undefined))?.isSymbolicLink()) continue;
+    deepest ??= prefix;
+    if (isInside(await realLocation(prefix), realFolder)) {
+      into = prefix;
+      break;
+    }
+  }
+  return into ?? deepest;
 }
 
 const ownFileError = (how: string, hint: string): CliError =>

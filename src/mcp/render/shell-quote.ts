@@ -1,14 +1,24 @@
-// Single quotes in POSIX shells and PowerShell, so a `${VAR}` reaches the client's file unexpanded by the user's shell.
+// Quoting per shell, so a `${VAR}` reaches the client's file unexpanded by the user's shell and no value ends a word
+// early: the rules and their sources are in docs/security.md ("Lines to paste").
 import { usageError } from '../../core/errors.js';
 
 const SAFE = /^[A-Za-z0-9_@%+=:,./-]+$/;
+// zsh expands a word that starts with `=` to a program's path, fish one that starts with `%self` to its pid.
+const SAFE_TO_PASTE = /^[A-Za-z0-9_@+:,./-][A-Za-z0-9_@%+=:,./-]*$/;
+// PowerShell runs npm's shims (claude.ps1) as scripts, not native programs, so `,` makes an array and `@` splats;
+// `%` is in the stop-parsing `--%`, a leading digit makes a number, and `-x.y` is split at the `.`.
+const SAFE_FOR_POWERSHELL = /^(?:[A-Za-z_][A-Za-z0-9_@+=:./-]*|--?[A-Za-z][A-Za-z0-9-]*)$/;
 const SAFE_FOR_CMD = /^[A-Za-z0-9_@+=:,./\\-]+$/;
+// A pasted line goes through the terminal's line editor, which reads a control character as a key (Tab completes,
+// Ctrl-A moves, CR ends the line) unless the terminal brackets the paste; a line feed inside quotes only continues.
+const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/u;
 
-export type Shell = 'posix' | 'powershell' | 'cmd';
+/** posix: a line /bin/sh runs; posix-or-fish: a line a person pastes into bash, dash, zsh or fish (svcctl cannot tell which). */
+export type Shell = 'posix' | 'posix-or-fish' | 'powershell' | 'cmd';
 
-/** Where the user pastes a command: PowerShell on Windows. */
-export function shellFor(platform: NodeJS.Platform): Shell {
-  return platform === 'win32' ? 'powershell' : 'posix';
+/** Where the user pastes a command: PowerShell on Windows, else a POSIX shell or fish. */
+export function shellFor(platform: NodeJS.Platform): 'posix-or-fish' | 'powershell' {
+  return platform === 'win32' ? 'powershell' : 'posix-or-fish';
 }
 
 /** Where a client's `shell: true` runs a command line: Node's and Bun's is cmd.exe on Windows (ComSpec), else /bin/sh. */
@@ -27,10 +37,43 @@ function quoteForCmd(arg: string): string {
   return `"${arg}"`;
 }
 
+/** The value is not shown: it may be a secret. */
+function refuseControls(arg: string): void {
+  const control = CONTROL.exec(arg)?.[0];
+  if (control === undefined) return;
+  const code = `U+${control.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  throw usageError(
+    `a value holds the control character ${code}, which a terminal reads as a key when the line is pasted`,
+    "svcctl mcp install writes the same entry into the client's file without a line to paste",
+  );
+}
+
+/**
+ * Inside '…' fish reads \\ and \' as escapes where POSIX shells read none, so a value ending in \ would close no
+ * quote in fish. Both characters are therefore written outside the quotes, as \\ and \', which all of them read alike.
+ */
+function quoteForPosixOrFish(arg: string): string {
+  if (arg !== '' && SAFE_TO_PASTE.test(arg)) return arg;
+  refuseControls(arg);
+  if (arg === '') return "''";
+  return arg
+    .split(/(['\\])/)
+    .map((part) => (part === "'" || part === '\\' ? `\\${part}` : part === '' ? '' : `'${part}'`))
+    .join('');
+}
+
+/** PowerShell ends a single-quoted string at ' and at the typographic ‘ ’ ‚ ‛; each is written twice to stay inside. */
+export function quoteForPowerShell(arg: string): string {
+  if (SAFE_FOR_POWERSHELL.test(arg)) return arg;
+  refuseControls(arg);
+  return `'${arg.replace(/['\u2018\u2019\u201a\u201b]/g, (c) => c + c)}'`;
+}
+
 export function quote(arg: string, shell: Shell): string {
   if (shell === 'cmd') return quoteForCmd(arg);
+  if (shell === 'posix-or-fish') return quoteForPosixOrFish(arg);
+  if (shell === 'powershell') return quoteForPowerShell(arg);
   if (arg !== '' && SAFE.test(arg)) return arg;
-  if (shell === 'powershell') return `'${arg.replace(/'/g, "''")}'`;
   return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 

@@ -1,5 +1,6 @@
 import { ENV_PREFIX } from '../../core/constants.js';
 import { envName } from '../../config/settings.js';
+import { urlSecrets } from '../../config/url-secrets.js';
 import type { EntryRequest, LiteralValues, VariableSyntax, VscodeInput } from '../types.js';
 import { usageError } from '../../core/errors.js';
 
@@ -83,7 +84,9 @@ export function credentialValue(
   return literalValue(request, key);
 }
 
+/** A secret in the MCP URL's query is literal whatever --secrets says: the URL is written as given. */
 export function holdsLiteralSecret(request: EntryRequest): boolean {
+  if (urlSecrets(request.mcpUrl).length > 0) return true;
   return request.secrets === 'literal' && credentialKeys(request).some((key) => SECRET_KEYS.has(key));
 }
 

@@ -2,8 +2,8 @@
  * `svcctl mcp install` and `mcp doctor` at a real terminal (util-linux `script`): the conflict prompt, a file
  * changed by someone else while the prompt waits (nothing written, exit 7), the checklist of the clients found on
  * this machine when --client is not given (the editors, and the CLI agents by the folders each creates on first
- * run), the question of which login method a remote entry uses (on stderr only), and doctor's question before it
- * starts a program a cloned project brought.
+ * run), the question of which login method a remote entry uses (on stderr only), doctor's question before it
+ * starts a program a cloned project brought, and uninstall --all's question after it lists what goes.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -77,6 +77,18 @@ describe('mcp install at a terminal', { skip, concurrency: true }, () => {
     assert.match(session.screen(), /cancelled: nothing was written/);
     assert.doesNotMatch(session.screen(), /error:/);
     assert.equal(await readFile(file, 'utf8'), OTHER_ENTRY);
+  });
+
+  it('uninstall --all lists what goes, then asks; "y" removes the entry, the file and the folder install made', async () => {
+    const dir = await tempDir('svcctl-mcp-tty-');
+    assert.equal(await install('--client cursor', dir).done, 0);
+    const session = underTerminal(`${svcctl} mcp uninstall --all`, dir, ENV, KILL_AFTER_MS);
+    await session.waitFor(
+      /cursor \(user scope\): 'service' → https:\/\/acme\.example\.com\/api[\s\S]*Remove this entry\?/,
+    );
+    session.type('y\r');
+    assert.equal(await session.done, 0, session.screen());
+    assert.ok(!existsSync(join(dir, '.cursor')), session.screen());
   });
 
   it('writes nothing (exit 7) when the file changes on disk while the prompt waits', async () => {

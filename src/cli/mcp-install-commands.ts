@@ -44,6 +44,7 @@ export function registerMcpInstallCommands(mcp: Command, contextFor: ContextFact
     .option('--dry-run', 'print the unified diff of every file that would change; change nothing')
     .option('--no-backup', 'do not keep the old file as <file>.bak')
     .option('--all', 'from every client and scope that has an entry for the service (mcp list shows them)')
+    .option('--yes', 'with --all: remove the listed entries without asking (a terminal is asked, default no)')
     .addHelpText('after', UNINSTALL_EXAMPLES)
     .action(async (options, command) => {
       const { runMcpUninstall } = await import('../commands/mcp-uninstall.js');

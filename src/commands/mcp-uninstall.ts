@@ -9,45 +9,17 @@ import type { Context } from '../core/context.js';
 import { usageError } from '../core/errors.js';
 import { applyChanges, planAll, showDryRun, type PlannedChange } from '../mcp/install/apply-plans.js';
 import type { FileSnapshot } from '../fs/safe-write.js';
-import { clientEnvOf, explicitTargets, scopeFor, type McpEntryOptions } from '../mcp/install/entry-request.js';
-import { fileTargetOf, planUninstall } from '../mcp/install/install-plan.js';
+import { clientEnvOf, explicitTargets, scopeFor } from '../mcp/install/entry-request.js';
+import { fileTargetOf, planUninstall, writesFile } from '../mcp/install/install-plan.js';
 import { chooseClients } from '../mcp/install/interactive-choice.js';
 import { removalsElsewhere } from '../mcp/install/stale-entries.js';
 import type { Target } from '../mcp/clients/render-entry.js';
-import type { Scope } from '../mcp/types.js';
+import type { UninstallAllOptions } from './mcp-uninstall-all.js';
 
-export interface McpUninstallOptions extends McpEntryOptions {
-  dryRun?: boolean;
+export interface McpUninstallOptions extends UninstallAllOptions {
   backup?: boolean;
   /** --all: every client and scope with an entry for the service (with --name: that name only). */
   all?: boolean;
-}
-
-interface Removal {
-  target: Target;
-  name: string;
-  scope: Scope;
-}
-
-/** --all: the entries `mcp list` finds (in places the clients read; stale places are cleaned with them). */
-async function everyEntry(ctx: Context, options: McpUninstallOptions): Promise<Removal[]> {
-  if (options.client !== undefined || options.config !== undefined)
-    throw usageError('--all removes the entry from every client: give it without --client or --config');
-  const { findServiceEntries } = await import('./mcp-list.js');
-  const { entries } = await findServiceEntries(ctx, options);
-  const seen = new Set<string>();
-  return entries.flatMap((entry) => {
-    const key = [entry.client, entry.scope, entry.name].join('\0');
-    if (
-      entry.stale ||
-      seen.has(key) ||
-      (options.scope !== undefined && entry.scope !== options.scope) ||
-      (options.name !== undefined && entry.name !== options.name)
-    )
-      return [];
-    seen.add(key);
-    return [{ target: { client: entry.client }, name: entry.name, scope: entry.scope }];
-  });
 }
 
 async function chooseTargets(ctx: Context, options: McpUninstallOptions): Promise<Target[]> {
@@ -57,6 +29,22 @@ async function chooseTargets(ctx: Context, options: McpUninstallOptions): Promis
     throw usageError('--config needs --client <id> or --format mcpServers|servers|toml');
   const clients = await chooseClients(ctx, clientEnvOf(ctx, options), 'remove the server from');
   return clients.map((client) => ({ client }));
+}
+
+/**
+ * Removals from one file are planned one after the other, each on the text the one before leaves: the last
+ * one then sees the file as the run leaves it (an empty shell or not), and a dry run shows each diff in turn.
+ */
+async function planInTurn(changes: PlannedChange[]): Promise<void> {
+  const planned = new Map<string, FileSnapshot>();
+  for (const change of changes) {
+    const earlier = planned.get(change.plan.realFile);
+    if (earlier && change.reapply) change.plan = await change.reapply(earlier);
+    if (!writesFile(change.plan)) continue;
+    const { after, snapshot } = change.plan;
+    // Its ino and times are the old file's: the write finds the file changed since and plans once more on what is there.
+    planned.set(change.plan.realFile, { ...snapshot, text: after, bytes: Buffer.from(after, 'utf8') });
+  }
 }
 
 /** A file svcctl created (its record says so) that would be left as an empty shell is removed instead. */
@@ -71,6 +59,7 @@ async function markCreatedFiles(ctx: Context, changes: PlannedChange[]): Promise
 
 export async function runMcpUninstall(ctx: Context, options: McpUninstallOptions): Promise<void> {
   const name = options.name ?? DEFAULT_SERVER_NAME;
+  const { everyEntry, confirmRemoveAll } = await import('./mcp-uninstall-all.js');
   const removals = options.all
     ? await everyEntry(ctx, options)
     : (await chooseTargets(ctx, options)).map((target) => ({ target, name, scope: scopeFor(target, options) }));
@@ -91,10 +80,12 @@ export async function runMcpUninstall(ctx: Context, options: McpUninstallOptions
       confirm: true,
     };
   });
-  await markCreatedFiles(ctx, changes);
   // The places other versions of the client read: our entry goes from every place svcctl knows.
   const elsewhere = await removalsElsewhere(ctx, removals, clientEnv, options.config, 'all');
   const all = [...changes, ...elsewhere];
+  await planInTurn(all);
+  await markCreatedFiles(ctx, all);
+  if (options.all && !(await confirmRemoveAll(ctx, all, options))) return;
   if (options.dryRun) {
     showDryRun(ctx, all);
     return;

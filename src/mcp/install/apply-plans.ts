@@ -146,8 +146,9 @@ export async function applyChanges(
       }
     }
     try {
+      const folders = await foldersToMake(change);
       const result = await writeChange(ctx, change, options);
-      if (result.written && change.plan.status === 'created') await remember(ctx, change.plan.target.file);
+      if (result.written && change.plan.status === 'created') await remember(ctx, change.plan.target.file, folders);
       // Recorded while the read-back waits; again if the read-back had to write the change a second time.
       const written = change.plan;
       const recorded = result.written ? recordWrite(ctx, written) : undefined;
@@ -174,9 +175,16 @@ export async function applyChanges(
 }
 
 /** Not recorded, the file is only never removed by uninstall: a state folder that cannot be written fails no install. */
-async function remember(ctx: Context, file: string): Promise<void> {
+async function remember(ctx: Context, file: string, folders: string[]): Promise<void> {
   const { recordCreated } = await import('./created-files.js');
-  await recordCreated(ctx, file).catch(() => undefined);
+  await recordCreated(ctx, file, folders).catch(() => undefined);
+}
+
+/** Asked before the write makes them: afterwards a folder svcctl made and one the user had look the same. */
+async function foldersToMake(change: PlannedChange): Promise<string[]> {
+  if (change.plan.status !== 'created') return [];
+  const { missingFolders } = await import('./created-files.js');
+  return missingFolders(change.plan.target.file).catch(() => []);
 }
 
 /** Not recorded, the entry is only asked about by doctor: a state folder that cannot be written fails no write. */

@@ -1,33 +1,41 @@
 /**
- * The config files `mcp install` created (none was there before its write), kept in svcctl's state folder
- * (0600): `mcp uninstall` removes such a file once it holds nothing but the empty shell svcctl would write.
- * The record, never the content, says who made a file; a file the user made is never removed.
+ * The config files `mcp install` created (none was there before its write) and the folders it made for them,
+ * kept in svcctl's state folder (0600): `mcp uninstall` removes such a file once it holds nothing but the empty
+ * shell svcctl would write, then those folders when they are empty. The record, never the content, says who
+ * made a file; a file or folder the user made is never removed.
  */
-import { lstat, rm } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { lstat, rm, rmdir } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { stateDir } from '../../config/config-dir.js';
 import type { Context } from '../../core/context.js';
 import { lockForWriting, readSnapshot, unchangedSince, updateSafely } from '../../fs/safe-write.js';
+import { optionalMcpUrl } from '../../config/base-url.js';
+import { MCP_SERVER_PACKAGE } from '../../core/constants.js';
 import { sameValue } from '../../formats/config-document.js';
+import { pointsAtService } from '../service-entries.js';
 import { checkTarget, newFileStart, openDocument, textWithoutEntry, type FileTarget } from './install-plan.js';
 import { ownStateFile } from './written-entries.js';
 
 interface CreatedFiles {
   version: 1;
   files: string[];
+  folders: string[];
 }
 
 export const createdFilesPath = (ctx: Pick<Context, 'env' | 'homeDir'>): string =>
   join(stateDir(ctx), 'created-files.json');
 
+const names = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+
 function parse(text: string): CreatedFiles {
   try {
     const value = JSON.parse(text) as Partial<CreatedFiles>;
-    if (Array.isArray(value.files)) return { version: 1, files: value.files.filter((f) => typeof f === 'string') };
+    if (Array.isArray(value.files)) return { version: 1, files: names(value.files), folders: names(value.folders) };
   } catch {
     // An unreadable record names no file: nothing is removed on its word.
   }
-  return { version: 1, files: [] };
+  return { version: 1, files: [], folders: [] };
 }
 
 const ownRecord = async (path: string, uid: number | undefined): Promise<boolean> =>
@@ -35,38 +43,74 @@ const ownRecord = async (path: string, uid: number | undefined): Promise<boolean
 
 async function readRecord(ctx: Context): Promise<CreatedFiles> {
   const path = createdFilesPath(ctx);
-  if (!(await ownRecord(path, ctx.uid))) return { version: 1, files: [] };
+  if (!(await ownRecord(path, ctx.uid))) return { version: 1, files: [], folders: [] };
   const snapshot = await readSnapshot(path).catch(() => undefined);
   return parse(snapshot?.exists ? snapshot.text : '');
 }
 
-async function changeRecord(ctx: Context, change: (files: Set<string>) => boolean): Promise<void> {
+async function changeRecord(
+  ctx: Context,
+  change: (files: Set<string>, folders: Set<string>) => boolean,
+): Promise<void> {
   const path = createdFilesPath(ctx);
   // A link or someone else's file in svcctl's state folder is not written through: the file is then not recorded.
   if (!(await ownRecord(path, ctx.uid))) return;
   await updateSafely(
     path,
     (snapshot) => {
-      const files = new Set(parse(snapshot.text).files);
-      if (!change(files)) return undefined;
-      return `${JSON.stringify({ version: 1, files: [...files].sort() }, null, 2)}\n`;
+      const record = parse(snapshot.text);
+      const files = new Set(record.files);
+      const folders = new Set(record.folders);
+      if (!change(files, folders)) return undefined;
+      return `${JSON.stringify({ version: 1, files: [...files].sort(), folders: [...folders].sort() }, null, 2)}\n`;
     },
     { mode: 0o600, privateFolder: true, backup: false },
   );
 }
 
-export async function recordCreated(ctx: Context, file: string): Promise<void> {
+/** `folders`: the ones the write made for the file (missingFolders, asked before it). */
+export async function recordCreated(ctx: Context, file: string, folders: string[] = []): Promise<void> {
   const path = resolve(file);
-  await changeRecord(ctx, (files) => {
-    if (files.has(path)) return false;
+  await changeRecord(ctx, (files, recorded) => {
+    const known = files.has(path) && folders.every((folder) => recorded.has(folder));
     files.add(path);
-    return true;
+    for (const folder of folders) recorded.add(folder);
+    return !known;
   });
 }
 
 async function forgetCreated(ctx: Context, file: string): Promise<void> {
   const path = resolve(file);
   await changeRecord(ctx, (files) => files.delete(path));
+}
+
+/** The folders above `file` that are not there yet, nearest first: the ones a write of it would make. */
+export async function missingFolders(file: string): Promise<string[]> {
+  const missing: string[] = [];
+  for (let folder = dirname(resolve(file)); folder !== dirname(folder); folder = dirname(folder)) {
+    if ((await lstat(folder).catch(() => undefined)) !== undefined) break;
+    missing.push(folder);
+  }
+  return missing;
+}
+
+/** From the file's folder up, each folder svcctl made goes while it is empty; the first one kept ends the walk. */
+async function removeCreatedFolders(ctx: Context, file: string): Promise<void> {
+  const { folders } = await readRecord(ctx);
+  const removed: string[] = [];
+  for (let folder = dirname(resolve(file)); folders.includes(folder); folder = dirname(folder)) {
+    // rmdir removes only an empty folder, and never follows a link.
+    if (
+      !(await rmdir(folder).then(
+        () => true,
+        () => false,
+      ))
+    )
+      break;
+    removed.push(folder);
+  }
+  if (removed.length === 0) return;
+  await changeRecord(ctx, (_, recorded) => removed.map((folder) => recorded.delete(folder)).includes(true));
 }
 
 export async function createdBySvcctl(ctx: Context, file: string): Promise<boolean> {
@@ -96,12 +140,27 @@ export function isEmptyShell(target: FileTarget, text: string): boolean {
   }
 }
 
-/** A backup holds no user content when it is the shell, or the shell with only our entry in it. */
-function backupIsOurs(target: FileTarget, text: string): boolean {
+/**
+ * A backup holds no user content when it is the shell, or the shell with only entries for the service in it
+ * (`mcp list`'s test, so the entries of two names or deployments an uninstall --all removed go with it).
+ */
+function backupIsOurs(ctx: Context, target: FileTarget, text: string): boolean {
   if (isEmptyShell(target, text)) return true;
+  const matcher = { package: MCP_SERVER_PACKAGE, mcpUrl: optionalMcpUrl(ctx) };
   try {
-    const document = openDocument(target.format, text, target.file, target.client);
-    return document.get(target.entryPath) !== undefined && isEmptyShell(target, textWithoutEntry(target, document));
+    let document = openDocument(target.format, text, target.file, target.client);
+    const servers = document.get(target.entryPath.slice(0, -1));
+    if (servers === null || typeof servers !== 'object') return false;
+    // A named list (Continue's YAML) names each entry by its name field.
+    const entries = Array.isArray(servers)
+      ? servers.map((value: unknown) => [(value as { name?: unknown } | null)?.name, value] as const)
+      : Object.entries(servers);
+    for (const [name, value] of entries) {
+      if (typeof name !== 'string' || !pointsAtService(value, matcher)) return false;
+      const entry = { ...target, entryPath: [...target.entryPath.slice(0, -1), name] };
+      document = openDocument(target.format, textWithoutEntry(entry, document), target.file, target.client);
+    }
+    return isEmptyShell(target, document.text);
   } catch {
     return false;
   }
@@ -140,13 +199,19 @@ export async function removeCreatedFile(
     await lock.release();
   }
   await forgetCreated(ctx, file);
-  const backup = `${file}.bak`;
+  const removed = await removeOwnBackup(ctx, target);
+  await removeCreatedFolders(ctx, file);
+  return removed;
+}
+
+async function removeOwnBackup(ctx: Context, target: FileTarget): Promise<Removed> {
+  const backup = `${target.file}.bak`;
   if (!(await plainFile(backup, ctx.uid))) return { backup: null };
   const text = await readSnapshot(backup).then(
     (snapshot) => snapshot.text,
     () => undefined,
   );
-  if (text === undefined || !backupIsOurs(target, text)) return { backup: null };
+  if (text === undefined || !backupIsOurs(ctx, target, text)) return { backup: null };
   await rm(backup, { force: true });
   return { backup };
 }

@@ -1,0 +1,69 @@
+/**
+ * `mcp uninstall --all`: which entries go, and the yes to it. --all reaches further than one --client: other
+ * deployments' entries and the current folder's project entries go too, so every entry is listed before
+ * anything is removed, and at a terminal the user is asked (default no: Enter keeps everything). Off a
+ * terminal, with --no-input or -q, the run goes on as before (scripts use --all); --yes skips the question.
+ */
+import { optionalBaseUrl, optionalMcpUrl } from '../config/base-url.js';
+import { canPrompt, type Context } from '../core/context.js';
+import { usageError } from '../core/errors.js';
+import type { PlannedChange } from '../mcp/install/apply-plans.js';
+import type { McpEntryOptions } from '../mcp/install/entry-request.js';
+import type { RemovalTarget } from '../mcp/install/stale-entries.js';
+import { entryUrl, forAnotherDeployment } from '../mcp/service-entries.js';
+import { maskUrl } from '../redaction/mask-entry.js';
+
+export interface UninstallAllOptions extends McpEntryOptions {
+  dryRun?: boolean;
+  yes?: boolean;
+}
+
+/** The entries `mcp list` finds (in places the clients read; stale places are cleaned with them). */
+export async function everyEntry(ctx: Context, options: UninstallAllOptions): Promise<RemovalTarget[]> {
+  if (options.client !== undefined || options.config !== undefined)
+    throw usageError('--all removes the entry from every client: give it without --client or --config');
+  const { findServiceEntries } = await import('./mcp-list.js');
+  const { entries } = await findServiceEntries(ctx, options);
+  const seen = new Set<string>();
+  return entries.flatMap((entry) => {
+    const key = [entry.client, entry.scope, entry.name].join('\0');
+    if (
+      entry.stale ||
+      seen.has(key) ||
+      (options.scope !== undefined && entry.scope !== options.scope) ||
+      (options.name !== undefined && entry.name !== options.name)
+    )
+      return [];
+    seen.add(key);
+    return [{ target: { client: entry.client }, name: entry.name, scope: entry.scope }];
+  });
+}
+
+function lineOf(change: PlannedChange, current: { mcpUrl?: string; baseUrl?: string }): string {
+  const { target } = change.plan;
+  const url = entryUrl(change.plan.existing);
+  const shownUrl =
+    url === undefined
+      ? 'no URL written'
+      : `${maskUrl(url)}${forAnotherDeployment(url, current) ? ' (other deployment)' : ''}`;
+  return `  ${target.clientId ?? target.label} (${target.scope} scope): '${change.name}' → ${shownUrl}, in ${target.file}`;
+}
+
+/** Lists what goes; true when it may go (a "no" at the prompt is the user's choice: exit 0, nothing removed). */
+export async function confirmRemoveAll(
+  ctx: Context,
+  changes: PlannedChange[],
+  options: UninstallAllOptions,
+): Promise<boolean> {
+  const going = changes.filter((change) => change.plan.status === 'removed');
+  if (going.length === 0) return true;
+  const current = { mcpUrl: optionalMcpUrl(ctx), baseUrl: optionalBaseUrl(ctx) };
+  const count = going.length === 1 ? 'this entry' : `these ${going.length} entries`;
+  ctx.out.info(`--all ${options.dryRun ? 'would remove' : 'removes'} ${count}:`);
+  for (const change of going) ctx.out.info(lineOf(change, current));
+  if (options.dryRun || options.yes || ctx.globals.quiet || !canPrompt(ctx)) return true;
+  const { promptConfirm } = await import('../core/prompts.js');
+  if (await promptConfirm(ctx, `Remove ${count}?`, false)) return true;
+  ctx.out.info('cancelled: nothing was removed');
+  return false;
+}

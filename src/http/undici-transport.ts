@@ -25,19 +25,15 @@ class ConnectionLoop extends Error {
 
 const MAX_CONNECT_FAILURES = 5;
 
-function headersOf(raw: Buffer[] | string[] | null): IncomingHttpHeaders {
-  const headers: IncomingHttpHeaders = {};
-  if (!raw) return headers;
-  for (let i = 0; i + 1 < raw.length; i += 2) headers[String(raw[i]).toLowerCase()] = String(raw[i + 1]);
-  return headers;
-}
-
-/** A handler, not a stream: a batch sends tens of thousands, and this costs less than request() and body.text(). */
-class Exchange {
+/**
+ * A handler, not a stream: a batch sends tens of thousands, and this costs less than request() and body.text().
+ * undici's documented handler API (docs/api/Dispatcher.md, `DispatchHandler`, undici 7.30, read 2026-11-27).
+ */
+class Exchange implements Dispatcher.DispatchHandler {
   private status = 0;
   private headers: IncomingHttpHeaders = {};
   private body: CappedBody | undefined;
-  private abortRequest: ((error: Error) => void) | undefined;
+  private controller: Dispatcher.DispatchController | undefined;
   private settled = false;
   private readonly deadline: AttemptDeadline;
 
@@ -50,37 +46,35 @@ class Exchange {
   ) {
     this.deadline = startDeadline(timeoutMs, (error) => {
       this.finish(error);
-      this.abortRequest?.(error);
+      this.controller?.abort(error);
     });
   }
 
-  onConnect(abortRequest: (error: Error) => void): void {
-    this.abortRequest = abortRequest;
-    if (this.deadline.error) abortRequest(this.deadline.error);
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.deadline.error) controller.abort(this.deadline.error);
     else this.deadline.reached('headers');
   }
 
-  onHeaders(statusCode: number, rawHeaders: Buffer[] | string[] | null): boolean {
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
     this.deadline.reached('body');
     this.status = statusCode;
     const success = statusCode >= 200 && statusCode < 300;
     this.body = new CappedBody(bodyLimit(statusCode), !success || this.keepSuccessBody);
-    if (!success) this.headers = headersOf(rawHeaders);
-    return true;
+    if (!success) this.headers = headers;
   }
 
-  onData(chunk: Buffer): boolean {
-    if (this.body === undefined || this.body.add(chunk)) return true;
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.body === undefined || this.body.add(chunk)) return;
     this.finish(undefined); // cut: the rest is dropped with the connection
-    this.abortRequest?.(new Error('answer cut at its cap'));
-    return false;
+    controller.abort(new Error('answer cut at its cap'));
   }
 
-  onComplete(): void {
+  onResponseEnd(): void {
     this.finish(undefined);
   }
 
-  onError(error: Error): void {
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     this.finish(error);
   }
 
@@ -108,8 +102,49 @@ function exchange(
 ): Promise<HttpResponse> {
   return new Promise((resolve, reject) => {
     const handler = new Exchange(resolve, reject, keepSuccessBody, timeoutMs, errorOf);
-    dispatcher.dispatch(options, handler as unknown as Dispatcher.DispatchHandler);
+    dispatcher.dispatch(options, handler);
   });
+}
+
+/** undici reconnects without end when a connection closes before it is set up (a proxy refusing the tunnel): stop it. */
+class ConnectionLoopGuard {
+  private failures = 0;
+  error: ConnectionLoop | undefined;
+
+  constructor(
+    private readonly proxyUrl: string | undefined,
+    private readonly onLoop: () => void,
+  ) {}
+
+  readonly watch = <T extends Dispatcher>(pool: T): T => {
+    pool.on('connect', () => (this.failures = 0));
+    pool.on('connectionError', (_origin, _targets, error) => {
+      if (++this.failures < MAX_CONNECT_FAILURES || this.error) return;
+      this.error = new ConnectionLoop(this.proxyUrl, error);
+      this.onLoop();
+    });
+    return pool;
+  };
+}
+
+/** A batch posts thousands of requests to one URL: it is parsed once. */
+function dispatchOptionsFactory(): (request: OutgoingRequest) => Dispatcher.DispatchOptions {
+  let lastUrl = '';
+  let target = { origin: '', path: '' };
+  return (request) => {
+    if (request.url !== lastUrl) {
+      const url = new URL(request.url);
+      target = { origin: url.origin, path: `${url.pathname}${url.search}` };
+      lastUrl = request.url;
+    }
+    return {
+      origin: target.origin,
+      path: target.path,
+      method: request.method,
+      headers: request.headers,
+      body: request.body ?? null,
+    };
+  };
 }
 
 export async function createUndiciTransport(options: TransportOptions): Promise<Transport> {
@@ -126,19 +161,9 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
   const proxy = proxyFor(options.env, options.origin);
   const proxyUrl = proxy?.httpsProxy ?? proxy?.httpProxy;
 
-  // undici reconnects without end when a connection closes before it is set up (a proxy refusing the tunnel): stop it.
-  let failures = 0;
-  let loopError: ConnectionLoop | undefined;
-  const watch = <T extends Dispatcher>(pool: T): T => {
-    pool.on('connect', () => (failures = 0));
-    pool.on('connectionError', (_origin, _targets, error) => {
-      if (++failures < MAX_CONNECT_FAILURES || loopError) return;
-      loopError = new ConnectionLoop(proxyUrl, error);
-      // Destroying the inner pool leaves its request waiting; the outer agent must go.
-      void dispatcher.destroy();
-    });
-    return pool;
-  };
+  // Destroying the inner pool leaves its request waiting; the outer agent must go.
+  const loop = new ConnectionLoopGuard(proxyUrl, () => void dispatcher.destroy());
+  const watch = loop.watch;
   const factory = (origin: string | URL, opts: object): Dispatcher => watch(new undici.Pool(origin, opts));
   const create = (): Dispatcher =>
     proxy
@@ -158,7 +183,7 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
     try {
       return await attempt(used);
     } catch (error) {
-      if (loopError) throw loopError;
+      if (loop.error) throw loop.error;
       if (expired) throw new ProxyTimeout(options.timeoutMs, proxyUrl);
       throw error;
     } finally {
@@ -166,7 +191,7 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
     }
   }
 
-  const errorOf = (error: unknown): unknown => loopError ?? error;
+  const errorOf = (error: unknown): unknown => loop.error ?? error;
 
   let ended = false;
   const end = async (how: () => Promise<void>): Promise<void> => {
@@ -175,31 +200,17 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
     await how();
   };
 
-  // A batch posts thousands of requests to one URL: parse it once.
-  let lastUrl = '';
-  let target = { origin: '', path: '' };
+  const dispatchOptionsOf = dispatchOptionsFactory();
   return {
     send(request: OutgoingRequest): Promise<HttpResponse> {
-      if (request.url !== lastUrl) {
-        const url = new URL(request.url);
-        target = { origin: url.origin, path: `${url.pathname}${url.search}` };
-        lastUrl = request.url;
-      }
-      const { origin, path } = target;
-      const dispatchOptions = {
-        origin,
-        path,
-        method: request.method,
-        headers: request.headers,
-        body: request.body ?? null,
-      };
+      const dispatchOptions = dispatchOptionsOf(request);
       const keep = request.keepSuccessBody !== false;
-      if (loopError) return Promise.reject(loopError);
+      if (loop.error) return Promise.reject(loop.error);
       // No async frame or closure per request without a proxy.
       if (!proxy) return exchange(dispatcher, dispatchOptions, keep, options.timeoutMs, errorOf);
       return throughProxy((d) => exchange(d, dispatchOptions, keep, options.timeoutMs, errorOf));
     },
-    close: () => end(() => (loopError ? dispatcher.destroy() : dispatcher.close())),
+    close: () => end(() => (loop.error ? dispatcher.destroy() : dispatcher.close())),
     abort: () => end(() => dispatcher.destroy()),
   };
 }

@@ -107,21 +107,15 @@ function exchange(
 }
 
 /** undici reconnects without end when a connection closes before it is set up (a proxy refusing the tunnel): stop it. */
-class ConnectionLoopGuard {
-  private failures = 0;
-  error: ConnectionLoop | undefined;
-
-  constructor(
-    private readonly proxyUrl: string | undefined,
-    private readonly onLoop: () => void,
-  ) {}
-
-  readonly watch = <T extends Dispatcher>(pool: T): T => {
-    pool.on('connect', () => (this.failures = 0));
+function watchConnections(proxyUrl: string | undefined, onLoop: (error: ConnectionLoop) => void) {
+  let failures = 0;
+  let stopped = false;
+  return <T extends Dispatcher>(pool: T): T => {
+    pool.on('connect', () => (failures = 0));
     pool.on('connectionError', (_origin, _targets, error) => {
-      if (++this.failures < MAX_CONNECT_FAILURES || this.error) return;
-      this.error = new ConnectionLoop(this.proxyUrl, error);
-      this.onLoop();
+      if (++failures < MAX_CONNECT_FAILURES || stopped) return;
+      stopped = true;
+      onLoop(new ConnectionLoop(proxyUrl, error));
     });
     return pool;
   };
@@ -161,9 +155,12 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
   const proxy = proxyFor(options.env, options.origin);
   const proxyUrl = proxy?.httpsProxy ?? proxy?.httpProxy;
 
-  // Destroying the inner pool leaves its request waiting; the outer agent must go.
-  const loop = new ConnectionLoopGuard(proxyUrl, () => void dispatcher.destroy());
-  const watch = loop.watch;
+  let loopError: ConnectionLoop | undefined;
+  const watch = watchConnections(proxyUrl, (error) => {
+    loopError = error;
+    // Destroying the inner pool leaves its request waiting; the outer agent must go.
+    void dispatcher.destroy();
+  });
   const factory = (origin: string | URL, opts: object): Dispatcher => watch(new undici.Pool(origin, opts));
   const create = (): Dispatcher =>
     proxy
@@ -183,7 +180,7 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
     try {
       return await attempt(used);
     } catch (error) {
-      if (loop.error) throw loop.error;
+      if (loopError) throw loopError;
       if (expired) throw new ProxyTimeout(options.timeoutMs, proxyUrl);
       throw error;
     } finally {
@@ -191,7 +188,7 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
     }
   }
 
-  const errorOf = (error: unknown): unknown => loop.error ?? error;
+  const errorOf = (error: unknown): unknown => loopError ?? error;
 
   let ended = false;
   const end = async (how: () => Promise<void>): Promise<void> => {
@@ -205,12 +202,12 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
     send(request: OutgoingRequest): Promise<HttpResponse> {
       const dispatchOptions = dispatchOptionsOf(request);
       const keep = request.keepSuccessBody !== false;
-      if (loop.error) return Promise.reject(loop.error);
+      if (loopError) return Promise.reject(loopError);
       // No async frame or closure per request without a proxy.
       if (!proxy) return exchange(dispatcher, dispatchOptions, keep, options.timeoutMs, errorOf);
       return throughProxy((d) => exchange(d, dispatchOptions, keep, options.timeoutMs, errorOf));
     },
-    close: () => end(() => (loop.error ? dispatcher.destroy() : dispatcher.close())),
+    close: () => end(() => (loopError ? dispatcher.destroy() : dispatcher.close())),
     abort: () => end(() => dispatcher.destroy()),
   };
 }

@@ -67,3 +67,13 @@ for name in names:
     wq, cq = quartiles(s['wall ratio']), quartiles(s['cpu ratio'])
     print(f"{name:22} wall {statistics.median(s['wall']):6.0f} ms {statistics.median(s['wall ratio']):.2f}x [{wq[0]:.2f}-{wq[1]:.2f}]"
           f"   cpu {statistics.median(s['cpu']):5.0f} ms {statistics.median(s['cpu ratio']):.2f}x [{cq[0]:.2f}-{cq[1]:.2f}]")
+
+# Paired: each case's CPU time minus the first named case's in the same round, which cancels most of the drift
+# of a loaded machine (how BENCHMARKS.md gets a per-event cost out of two batch commands).
+if len(names) > 2:
+    reference = names[1]
+    print(f'cpu minus {reference} in the same round: median [quartiles]')
+    for name in names[2:]:
+        diffs = [a - b for a, b in zip(samples[name]['cpu'], samples[reference]['cpu'])]
+        low, high = quartiles(diffs)
+        print(f"{name:22} {statistics.median(diffs):+7.1f} ms [{low:+.1f} to {high:+.1f}]")

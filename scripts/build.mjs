@@ -19,9 +19,11 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const require = createRequire(join(root, 'package.json'));
 const undiciDir = dirname(require.resolve('undici/package.json'));
 
-// undici's index loads fetch, web streams, caches and mocks (~100 ms of start-up
-// here); svcctl needs only a pool and the proxy agent (whose request() comes with them). This maps
-// 'undici' to those parts alone.
+// undici's public entry loads fetch, web streams, caches and mocks: +37 ms of CPU at a batch's first request on
+// Node 20 and +42 ms on 22 and 24, and +229 KB of bundle (BENCHMARKS.md, "undici's handler API and its public
+// entry"), well over the 10 ms of start-up that a private contract may buy (docs/architecture.md, "Private
+// contracts"). svcctl needs a pool, an agent and the proxy agent, whose tunnel calls connect(), one of the
+// methods undici's index puts on Dispatcher.prototype: this maps 'undici' to those parts alone.
 const slimUndici = {
   name: 'slim-undici',
   setup(b) {
@@ -30,13 +32,12 @@ const slimUndici = {
       resolveDir: undiciDir,
       loader: 'js',
       contents: `
-        const errors = require('./lib/core/errors.js');
         const Dispatcher = require('./lib/dispatcher/dispatcher.js');
-        Object.assign(Dispatcher.prototype, require('./lib/api/index.js'));
+        Dispatcher.prototype.connect = require('./lib/api/api-connect.js');
         const Pool = require('./lib/dispatcher/pool.js');
         const Agent = require('./lib/dispatcher/agent.js');
         const EnvHttpProxyAgent = require('./lib/dispatcher/env-http-proxy-agent.js');
-        module.exports = { errors, Pool, Agent, EnvHttpProxyAgent };
+        module.exports = { Pool, Agent, EnvHttpProxyAgent };
       `,
     }));
   },

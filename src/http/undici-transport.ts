@@ -25,19 +25,17 @@ class ConnectionLoop extends Error {
 
 const MAX_CONNECT_FAILURES = 5;
 
-function headersOf(raw: Buffer[] | string[] | null): IncomingHttpHeaders {
-  const headers: IncomingHttpHeaders = {};
-  if (!raw) return headers;
-  for (let i = 0; i + 1 < raw.length; i += 2) headers[String(raw[i]).toLowerCase()] = String(raw[i + 1]);
-  return headers;
-}
-
-/** A handler, not a stream: a batch sends tens of thousands, and this costs less than request() and body.text(). */
-class Exchange {
+/**
+ * A handler, not a stream: a batch sends tens of thousands, and this costs less than request() and body.text().
+ * undici's documented handler API (docs/api/Dispatcher.md, `DispatchHandler`, undici 7.30, read 2026-11-27), not the
+ * deprecated one its core still speaks: the adapter costs ~4-5 % of a batch's CPU per event (BENCHMARKS.md, "undici's
+ * handler API and its public entry"), not more than the 5 % for which the private one would be kept.
+ */
+class Exchange implements Dispatcher.DispatchHandler {
   private status = 0;
   private headers: IncomingHttpHeaders = {};
   private body: CappedBody | undefined;
-  private abortRequest: ((error: Error) => void) | undefined;
+  private controller: Dispatcher.DispatchController | undefined;
   private settled = false;
   private readonly deadline: AttemptDeadline;
 
@@ -50,37 +48,35 @@ class Exchange {
   ) {
     this.deadline = startDeadline(timeoutMs, (error) => {
       this.finish(error);
-      this.abortRequest?.(error);
+      this.controller?.abort(error);
     });
   }
 
-  onConnect(abortRequest: (error: Error) => void): void {
-    this.abortRequest = abortRequest;
-    if (this.deadline.error) abortRequest(this.deadline.error);
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.deadline.error) controller.abort(this.deadline.error);
     else this.deadline.reached('headers');
   }
 
-  onHeaders(statusCode: number, rawHeaders: Buffer[] | string[] | null): boolean {
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
     this.deadline.reached('body');
     this.status = statusCode;
     const success = statusCode >= 200 && statusCode < 300;
     this.body = new CappedBody(bodyLimit(statusCode), !success || this.keepSuccessBody);
-    if (!success) this.headers = headersOf(rawHeaders);
-    return true;
+    if (!success) this.headers = headers;
   }
 
-  onData(chunk: Buffer): boolean {
-    if (this.body === undefined || this.body.add(chunk)) return true;
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.body === undefined || this.body.add(chunk)) return;
     this.finish(undefined); // cut: the rest is dropped with the connection
-    this.abortRequest?.(new Error('answer cut at its cap'));
-    return false;
+    controller.abort(new Error('answer cut at its cap'));
   }
 
-  onComplete(): void {
+  onResponseEnd(): void {
     this.finish(undefined);
   }
 
-  onError(error: Error): void {
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     this.finish(error);
   }
 
@@ -108,8 +104,43 @@ function exchange(
 ): Promise<HttpResponse> {
   return new Promise((resolve, reject) => {
     const handler = new Exchange(resolve, reject, keepSuccessBody, timeoutMs, errorOf);
-    dispatcher.dispatch(options, handler as unknown as Dispatcher.DispatchHandler);
+    dispatcher.dispatch(options, handler);
   });
+}
+
+/** undici reconnects without end when a connection closes before it is set up (a proxy refusing the tunnel): stop it. */
+function watchConnections(proxyUrl: string | undefined, onLoop: (error: ConnectionLoop) => void) {
+  let failures = 0;
+  let stopped = false;
+  return <T extends Dispatcher>(pool: T): T => {
+    pool.on('connect', () => (failures = 0));
+    pool.on('connectionError', (_origin, _targets, error) => {
+      if (++failures < MAX_CONNECT_FAILURES || stopped) return;
+      stopped = true;
+      onLoop(new ConnectionLoop(proxyUrl, error));
+    });
+    return pool;
+  };
+}
+
+/** A batch posts thousands of requests to one URL: it is parsed once. */
+function dispatchOptionsFactory(): (request: OutgoingRequest) => Dispatcher.DispatchOptions {
+  let lastUrl = '';
+  let target = { origin: '', path: '' };
+  return (request) => {
+    if (request.url !== lastUrl) {
+      const url = new URL(request.url);
+      target = { origin: url.origin, path: `${url.pathname}${url.search}` };
+      lastUrl = request.url;
+    }
+    return {
+      origin: target.origin,
+      path: target.path,
+      method: request.method,
+      headers: request.headers,
+      body: request.body ?? null,
+    };
+  };
 }
 
 export async function createUndiciTransport(options: TransportOptions): Promise<Transport> {
@@ -126,19 +157,12 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
   const proxy = proxyFor(options.env, options.origin);
   const proxyUrl = proxy?.httpsProxy ?? proxy?.httpProxy;
 
-  // undici reconnects without end when a connection closes before it is set up (a proxy refusing the tunnel): stop it.
-  let failures = 0;
   let loopError: ConnectionLoop | undefined;
-  const watch = <T extends Dispatcher>(pool: T): T => {
-    pool.on('connect', () => (failures = 0));
-    pool.on('connectionError', (_origin, _targets, error) => {
-      if (++failures < MAX_CONNECT_FAILURES || loopError) return;
-      loopError = new ConnectionLoop(proxyUrl, error);
-      // Destroying the inner pool leaves its request waiting; the outer agent must go.
-      void dispatcher.destroy();
-    });
-    return pool;
-  };
+  const watch = watchConnections(proxyUrl, (error) => {
+    loopError = error;
+    // Destroying the inner pool leaves its request waiting; the outer agent must go.
+    void dispatcher.destroy();
+  });
   const factory = (origin: string | URL, opts: object): Dispatcher => watch(new undici.Pool(origin, opts));
   const create = (): Dispatcher =>
     proxy
@@ -175,24 +199,10 @@ export async function createUndiciTransport(options: TransportOptions): Promise<
     await how();
   };
 
-  // A batch posts thousands of requests to one URL: parse it once.
-  let lastUrl = '';
-  let target = { origin: '', path: '' };
+  const dispatchOptionsOf = dispatchOptionsFactory();
   return {
     send(request: OutgoingRequest): Promise<HttpResponse> {
-      if (request.url !== lastUrl) {
-        const url = new URL(request.url);
-        target = { origin: url.origin, path: `${url.pathname}${url.search}` };
-        lastUrl = request.url;
-      }
-      const { origin, path } = target;
-      const dispatchOptions = {
-        origin,
-        path,
-        method: request.method,
-        headers: request.headers,
-        body: request.body ?? null,
-      };
+      const dispatchOptions = dispatchOptionsOf(request);
       const keep = request.keepSuccessBody !== false;
       if (loopError) return Promise.reject(loopError);
       // No async frame or closure per request without a proxy.

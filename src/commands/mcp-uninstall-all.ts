@@ -7,6 +7,7 @@
 import { optionalBaseUrl, optionalMcpUrl } from '../config/base-url.js';
 import { canPrompt, type Context } from '../core/context.js';
 import { usageError } from '../core/errors.js';
+import { foreign } from '../core/output.js';
 import type { PlannedChange } from '../mcp/install/apply-plans.js';
 import type { McpEntryOptions } from '../mcp/install/entry-request.js';
 import type { RemovalTarget } from '../mcp/install/stale-entries.js';
@@ -45,8 +46,8 @@ function lineOf(change: PlannedChange, current: { mcpUrl?: string; baseUrl?: str
   const shownUrl =
     url === undefined
       ? 'no URL written'
-      : `${maskUrl(url)}${forAnotherDeployment(url, current) ? ' (other deployment)' : ''}`;
-  return `  ${target.clientId ?? target.label} (${target.scope} scope): '${change.name}' → ${shownUrl}, in ${target.file}`;
+      : `${foreign(maskUrl(url))}${forAnotherDeployment(url, current) ? ' (other deployment)' : ''}`;
+  return `  ${target.clientId ?? target.label} (${target.scope} scope): '${foreign(change.name)}' → ${shownUrl}, in ${target.file}`;
 }
 
 /** Lists what goes; true when it may go (a "no" at the prompt is the user's choice: exit 0, nothing removed). */

@@ -2,7 +2,7 @@
 // (attempt-deadline.ts) and body caps (body-limit.ts) as svcctl's own transports. Short exchanges only: either
 // would cut a long-lived event stream (the proxy's, which has neither).
 import { type AttemptDeadline, startDeadline } from './attempt-deadline.js';
-import { bodyLimit, CappedBody } from './body-limit.js';
+import { bodyLimit } from './body-limit.js';
 
 export type Fetch = (input: string | URL, init?: RequestInit) => Promise<Response>;
 
@@ -20,22 +20,19 @@ function boundedBody(
   deadline: AttemptDeadline,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
-  const counted = new CappedBody(limit, false);
+  let seen = 0;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      let chunk: Awaited<ReturnType<typeof reader.read>>;
-      try {
-        chunk = await reader.read();
-      } catch (error) {
+      const chunk = await reader.read().catch((error: unknown) => {
         deadline.clear();
-        return controller.error(deadline.error ?? error);
-      }
+        throw deadline.error ?? error;
+      });
       if (chunk.done) {
         deadline.clear();
         return controller.close();
       }
-      const { buffer, byteOffset, byteLength } = chunk.value;
-      if (!counted.add(Buffer.from(buffer, byteOffset, byteLength))) {
+      seen += chunk.value.byteLength;
+      if (seen > limit) {
         deadline.clear();
         await reader.cancel().catch(() => undefined);
         return controller.error(new BodyTooLarge(limit));
@@ -57,7 +54,7 @@ export function boundedFetch(timeoutMs: number, base: Fetch = fetch): Fetch {
     const deadline = startDeadline(timeoutMs, (error) => abort.abort(error), 'headers');
     const outer = init?.signal;
     // The SDK aborts its own signal when the transport closes: the attempt is over, and its timer must not stay.
-    outer?.addEventListener('abort', () => deadline.clear(), { once: true });
+    outer?.addEventListener('abort', () => deadline.clear());
     let response: Response;
     try {
       response = await base(input, { ...init, signal: outer ? AbortSignal.any([outer, abort.signal]) : abort.signal });
@@ -70,7 +67,7 @@ export function boundedFetch(timeoutMs: number, base: Fetch = fetch): Fetch {
       return response;
     }
     deadline.reached('body');
-    const { status, statusText, headers } = response;
-    return new Response(boundedBody(response.body, bodyLimit(status), deadline), { status, statusText, headers });
+    // The answer is its own init: the new one takes its status, status text and headers.
+    return new Response(boundedBody(response.body, bodyLimit(response.status), deadline), response);
   };
 }

@@ -6,7 +6,7 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import { CLI_NAME } from '../core/constants.js';
 import type { Context, ContextFactory, GlobalOptions, Picked, RunningProgram } from '../core/context.js';
-import { baseUrlSource } from '../config/base-url-source.js';
+import { baseUrlSource } from '../config/settings.js';
 import { colorAllowed, Output, PLAIN_STYLES, type OutputStream, type Styles } from '../core/output.js';
 import { formatCommanderError, suggestChoices } from './choice-suggestions.js';
 import { registerEventCommands } from './event-commands.js';

@@ -3,8 +3,8 @@ import type { Context } from '../core/context.js';
 import { usageError } from '../core/errors.js';
 import { refusePlainHttp } from './plain-http.js';
 import { refuseUserinfo, urlSecrets } from './url-secrets.js';
-import { baseUrlSource } from './base-url-source.js';
 import {
+  baseUrlSource,
   deriveMcpUrl,
   describeSource,
   isLoopbackHost,
@@ -25,7 +25,7 @@ function warnOnce(ctx: Context, message: string): void {
   ctx.out.warn(message);
 }
 
-/** The base URL's setting by the one precedence (base-url-source.ts); a saved deployment is the one the program picked. */
+/** The base URL's setting by the one precedence (settings.ts, baseUrlSource); a saved deployment is the one the program picked. */
 function baseUrlSetting(ctx: Context): Setting | undefined {
   const source = baseUrlSource(ctx.env, ctx.globals);
   if (source.from !== 'saved') return source.setting;

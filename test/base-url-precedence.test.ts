@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { before, describe, it } from 'node:test';
-import { baseUrlSource } from '../src/config/base-url-source.js';
+import { baseUrlSource } from '../src/config/settings.js';
 import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/temp-dirs.js';
 

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { makeTempDir, runCli, secretsIn, type RunResult } from './helpers/cli.js';
 import { startDev, type DevServer } from './helpers/dev-sandbox.js';
+import { runningPhases } from '../src/http/attempt-deadline.js';
 
 const ALICE = { email: 'alice@example.com', password: 'alice-doctor-pw' };
 const TOOLS_LINE = /^✓ tools\/list: 3 tools: whoami, list_events, get_event$/m;
@@ -45,6 +46,7 @@ describe('mcp doctor: remote mode', () => {
     const result = await run(['mcp', 'doctor', '--client', 'cursor'], credentials);
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(result.stdout, TOOLS_LINE);
+    assert.deepEqual(runningPhases(), [], 'no request deadline outlives doctor (its timer would hold the process)');
     assert.match(
       lineOf(result, 'initialize'),
       new RegExp(`^✓ initialize: ${dev.ready.mcp_url} answered \\(svcctl-dev `),

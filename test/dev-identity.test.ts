@@ -90,7 +90,8 @@ describe('svcctl dev: login and identity provider', () => {
 
     const [h, c] = token.split('.');
     const forged = `${h}.${Buffer.from(JSON.stringify({ ...decode(c as string), email: 'alice@example.com' })).toString('base64url')}.${token.split('.')[2]}`;
-    for (const bad of [forged, 'not.a.jwt', `${token}x`]) {
+    // `${token}=`: the same signature bytes padded; only the issued spelling passes (why jwt-issuer.ts is not jose).
+    for (const bad of [forged, 'not.a.jwt', `${token}x`, `${token}=`]) {
       const answer = await httpRequest(document.userinfo_endpoint, { headers: { authorization: `Bearer ${bad}` } });
       assert.equal(answer.status, 401, bad);
       assert.match(String(answer.headers['www-authenticate']), /error="invalid_token"/);

@@ -11,7 +11,9 @@ import { describe, it } from 'node:test';
 import { runCli } from './helpers/cli.js';
 import { saveToken } from './helpers/saved-token.js';
 import { tempDir } from './helpers/temp-dirs.js';
-import { maskArgs, maskUrl } from '../src/redaction/mask-entry.js';
+import { maskArgs, maskEntry, maskUrl } from '../src/redaction/mask-entry.js';
+import { createRedactor } from '../src/redaction/redaction.js';
+import { shownBody } from '../src/auth/login-request.js';
 
 const BASE_URL = 'http://127.0.0.1:9/api';
 const SAVED = 'saved-tok-4c5d6e7f8a';
@@ -187,5 +189,21 @@ describe('the rules', () => {
       'API_KEY=***',
       'PATH=/bin',
     ]);
+  });
+});
+
+describe("a login answer's body, as svcctl shows it", () => {
+  it('masks as `mcp get` does: secret keys, a secret in a URL, the scheme kept', () => {
+    const answer = {
+      error: 'refused',
+      access_token: 'abc123456789',
+      token_type: 'Bearer',
+      retry: 'https://login.example/cb?state=1&code=XYZ789SECRET',
+    };
+    const shown = JSON.parse(shownBody(JSON.stringify(answer), createRedactor([]))) as Record<string, string>;
+    assert.deepEqual(shown, maskEntry(answer, createRedactor([])));
+    assert.equal(shown.retry, 'https://login.example/cb?state=1&code=***');
+    assert.equal(shown.access_token, '***');
+    assert.equal(shown.error, 'refused');
   });
 });

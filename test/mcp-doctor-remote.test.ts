@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runCli, secretsIn, type RunResult } from './helpers/cli.js';
 import { startDev, type DevServer } from './helpers/dev-sandbox.js';
+import { runningPhases } from '../src/http/attempt-deadline.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 const ALICE = { email: 'alice@example.com', password: 'alice-doctor-pw' };
@@ -46,6 +47,7 @@ describe('mcp doctor: remote mode', () => {
     const result = await run(['mcp', 'doctor', '--client', 'cursor'], credentials);
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(result.stdout, TOOLS_LINE);
+    assert.deepEqual(runningPhases(), [], 'no request deadline outlives doctor (its timer would hold the process)');
     assert.match(
       lineOf(result, 'initialize'),
       new RegExp(`^✓ initialize: ${dev.ready.mcp_url} answered \\(svcctl-dev `),

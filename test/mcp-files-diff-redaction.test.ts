@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createRedactor } from '../src/redaction/redaction.js';
 import { positionalSecrets, redactLine, unifiedDiff } from '../src/formats/unified-diff.js';
+import { maskEntry } from '../src/redaction/mask-entry.js';
 
 const none = createRedactor([]);
 
@@ -53,5 +54,32 @@ describe("dry-run diff redaction of other servers' secrets", () => {
     const before = '{\n  "a": {\n    "args": [\n      "--pass",\n      "OLDARGSECRET"\n    ]\n  }\n}\n';
     const diff = unifiedDiff('x.json', before, before.replace('"a"', '"b"'));
     assert.ok(diff.includes('"--pass"') && !diff.includes('OLDARGSECRET'), diff);
+  });
+
+  it('shows a value as `mcp get` shows the same entry: one masking (mask-entry.ts), schemes and method names kept', () => {
+    const pairs: [string, string][] = [
+      ['Authorization', 'Bearer abc123'],
+      ['auth', 'oauth'],
+      ['token', 'helper'],
+      ['password', 'pw1'],
+      ['X-Api-Key', '${env:KEY}'],
+    ];
+    for (const [key, value] of pairs) {
+      const shown = (maskEntry({ [key]: value }, none) as Record<string, string>)[key];
+      assert.equal(redactLine(`+  "${key}": "${value}",`, none), `+  "${key}": "${shown}",`, key);
+    }
+    assert.equal(redactLine('+  "auth": "oauth",', none), '+  "auth": "oauth",', 'a method is no secret');
+    const [arg] = maskEntry(['Authorization: Bearer abc123'], none) as string[];
+    assert.equal(arg, 'Authorization: Bearer ***');
+    assert.equal(redactLine('+      "Authorization: Bearer abc123",', none), `+      "${arg}",`);
+  });
+
+  it('a Codex env_http_headers table names variables: its values stay readable, as in mcp get', () => {
+    const before = '[mcp_servers.a.env_http_headers]\nAuthorization = "OLD_TOKEN_VAR"\n';
+    const diff = unifiedDiff('config.toml', before, before.replace('OLD_TOKEN_VAR', 'NEW_TOKEN_VAR'));
+    assert.ok(
+      diff.includes('-Authorization = "OLD_TOKEN_VAR"') && diff.includes('+Authorization = "NEW_TOKEN_VAR"'),
+      diff,
+    );
   });
 });

@@ -1,4 +1,6 @@
 // Claims read without verifying (svcctl holds no key); messages never repeat the token: it may be a pasted password.
+// Not jose's decodeJwt: with no key, what is left is base64url and JSON.parse per part, and here `token inspect` names
+// the bad part and the JWE case in its own words (jose's decoders: 2.6 KB minified, ~0.7 ms to load: not the reason).
 import { invalidData } from '../core/errors.js';
 
 export interface DecodedJwt {

@@ -8,7 +8,7 @@ import { NOT_THIS_ENDPOINT } from '../http/retry-policy.js';
 import { htmlSummary, serviceMessage, shorten } from '../http/redact.js';
 import { createTransport, type HttpResponse } from '../http/transport.js';
 import type { Redactor } from '../redaction/redaction.js';
-import { isSecretName } from '../redaction/secret-names.js';
+import { maskEntry } from '../redaction/mask-entry.js';
 import { apiUrl } from '../config/settings.js';
 import { refusePlainHttp } from '../config/plain-http.js';
 import { VERSION } from '../core/version.js';
@@ -25,9 +25,7 @@ export function shownBody(body: string, redactor: Redactor): string {
   if (page !== undefined) return redactor.redact(page);
   let text = body;
   try {
-    text = JSON.stringify(JSON.parse(body), (key, value: unknown) =>
-      key !== '' && isSecretName(key) && typeof value === 'string' ? '***' : value,
-    );
+    text = JSON.stringify(maskEntry(JSON.parse(body), redactor));
   } catch {
     // not JSON: shown as text
   }

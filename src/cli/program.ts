@@ -6,7 +6,7 @@
 import { Command, Option } from '@commander-js/extra-typings';
 import { CLI_NAME } from '../core/constants.js';
 import type { Context, ContextFactory, GlobalOptions, Picked, RunningProgram } from '../core/context.js';
-import { readSetting } from '../config/settings.js';
+import { baseUrlSource } from '../config/settings.js';
 import { colorAllowed, Output, PLAIN_STYLES, type OutputStream, type Styles } from '../core/output.js';
 import { formatCommanderError, suggestChoices } from './choice-suggestions.js';
 import { registerEventCommands } from './event-commands.js';
@@ -76,10 +76,9 @@ async function savedDeploymentFor(
   globals: Partial<GlobalOptions>,
   command: string,
 ): Promise<Picked | undefined> {
-  if (globals.baseUrl || command === 'dev' || command === 'completion') return undefined;
-  const named = globals.deployment ? { name: globals.deployment, source: '--deployment' } : undefined;
-  if (!named && readSetting(env, 'BASE_URL')) return undefined;
-  const fromEnv = env.SVCCTL_DEPLOYMENT ? { name: env.SVCCTL_DEPLOYMENT, source: 'SVCCTL_DEPLOYMENT' } : undefined;
+  if (command === 'dev' || command === 'completion') return undefined;
+  const source = baseUrlSource(env, globals);
+  if (source.from !== 'saved') return undefined;
   const { pickDeployment } = await import('../config/deployments-file.js');
   const savedLogins = async (): Promise<string[]> => {
     const { savedBaseUrls } = await import('../auth/credentials-store.js');
@@ -87,7 +86,7 @@ async function savedDeploymentFor(
   };
   // status reports a credentials file it cannot use on its login line, and goes on with the rest.
   const logins = command === 'status' ? () => savedLogins().catch(() => []) : savedLogins;
-  return pickDeployment({ env, homeDir, uid }, named ?? fromEnv, logins);
+  return pickDeployment({ env, homeDir, uid }, source.wanted, logins);
 }
 
 /**

@@ -3,7 +3,16 @@ import type { Context } from '../core/context.js';
 import { usageError } from '../core/errors.js';
 import { refusePlainHttp } from './plain-http.js';
 import { refuseUserinfo, urlSecrets } from './url-secrets.js';
-import { deriveMcpUrl, describeSource, isLoopbackHost, parseBaseUrl, readSetting, shownUrl } from './settings.js';
+import {
+  baseUrlSource,
+  deriveMcpUrl,
+  describeSource,
+  isLoopbackHost,
+  parseBaseUrl,
+  readSetting,
+  type Setting,
+  shownUrl,
+} from './settings.js';
 
 const warned = new WeakMap<Context, Set<string>>();
 
@@ -16,19 +25,17 @@ function warnOnce(ctx: Context, message: string): void {
   ctx.out.warn(message);
 }
 
+/** The base URL's setting by the one precedence (settings.ts, baseUrlSource); a saved deployment is the one the program picked. */
+function baseUrlSetting(ctx: Context): Setting | undefined {
+  const source = baseUrlSource(ctx.env, ctx.globals);
+  if (source.from !== 'saved') return source.setting;
+  if (ctx.deployment?.kind !== 'picked') return undefined;
+  const { deployment, source: why } = ctx.deployment;
+  return { value: deployment.baseUrl, source: `deployment '${deployment.name}' (${why})`, legacy: false };
+}
+
 export function optionalBaseUrl(ctx: Context, sends?: string): string | undefined {
-  const flag = readSetting({}, 'BASE_URL', { value: ctx.globals.baseUrl, name: '--base-url' });
-  const picked = ctx.deployment?.kind === 'picked' ? ctx.deployment : undefined;
-  const setting =
-    flag ??
-    (picked && ctx.globals.deployment !== undefined ? undefined : readSetting(ctx.env, 'BASE_URL')) ??
-    (picked
-      ? {
-          value: picked.deployment.baseUrl,
-          source: `deployment '${picked.deployment.name}' (${picked.source})`,
-          legacy: false,
-        }
-      : undefined);
+  const setting = baseUrlSetting(ctx);
   if (!setting) return undefined;
   ctx.out.debug(describeSource(setting, 'base URL'));
   const base = parseBaseUrl(setting.value, setting.source);
@@ -41,12 +48,11 @@ export function baseUrlOrigin(
   ctx: Context,
   baseUrl: string,
 ): { name: string | null; base_url: string; source: string; saved: boolean } {
-  if (ctx.globals.baseUrl) return { name: null, base_url: baseUrl, source: '--base-url', saved: false };
+  const source = baseUrlSource(ctx.env, ctx.globals);
+  if (source.from !== 'saved') return { name: null, base_url: baseUrl, source: source.setting.source, saved: false };
   const picked = ctx.deployment?.kind === 'picked' ? ctx.deployment : undefined;
-  const fromEnv = readSetting(ctx.env, 'BASE_URL');
-  if (picked && (ctx.globals.deployment !== undefined || !fromEnv))
-    return { name: picked.deployment.name, base_url: baseUrl, source: picked.source, saved: true };
-  return { name: null, base_url: baseUrl, source: fromEnv?.source ?? 'unknown', saved: false };
+  if (!picked) return { name: null, base_url: baseUrl, source: 'unknown', saved: false };
+  return { name: picked.deployment.name, base_url: baseUrl, source: picked.source, saved: true };
 }
 
 /** `sends`: the credential sent there (plain-http.ts refuses plain http to another host). */

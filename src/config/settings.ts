@@ -1,5 +1,6 @@
 // Every SERVICE_* variable has a legacy SVC_* twin: the current name wins, a flag over both; empty counts as unset.
 import { ENV_PREFIX, LEGACY_ENV_PREFIX, type SettingName } from '../core/constants.js';
+import type { GlobalOptions } from '../core/context.js';
 import { usageError } from '../core/errors.js';
 import { maskUrl } from '../redaction/mask-entry.js';
 import { refuseUserinfo } from './url-secrets.js';
@@ -31,6 +32,41 @@ export function readSetting(
 export function describeSource(setting: Setting, what: string): string {
   const legacyNote = setting.legacy ? ' (legacy name; the SERVICE_ prefix is preferred)' : '';
   return `${what} from ${setting.source}${legacyNote}`;
+}
+
+// The one precedence of the base URL (docs/deployments.md, "Which deployment a command uses"): the program asks it
+// whether config.toml must be read, base-url.ts which value to use and where it came from. Here, in the module the
+// program loads anyway, so that no command loads the URL checks to learn it.
+const DEPLOYMENT_VARIABLE = 'SVCCTL_DEPLOYMENT';
+
+/** A deployment asked for by name, and who asked. */
+export interface WantedDeployment {
+  name: string;
+  source: string;
+}
+
+/**
+ * `flag` and `variable` give the URL itself; `saved` means config.toml decides: the deployment `wanted` names, or
+ * (without it) the file's default, its only deployment, or the only saved login.
+ */
+export type BaseUrlSource =
+  | { from: 'flag' | 'variable'; setting: Setting }
+  | { from: 'saved'; wanted: WantedDeployment | undefined };
+
+const given = (value: string | undefined): value is string => value !== undefined && value !== '';
+
+/** First match wins: --base-url, --deployment, SERVICE_BASE_URL (or SVC_BASE_URL), SVCCTL_DEPLOYMENT, what is saved. */
+export function baseUrlSource(
+  env: NodeJS.ProcessEnv,
+  globals: Pick<Partial<GlobalOptions>, 'baseUrl' | 'deployment'>,
+): BaseUrlSource {
+  if (given(globals.baseUrl))
+    return { from: 'flag', setting: { value: globals.baseUrl, source: '--base-url', legacy: false } };
+  if (given(globals.deployment)) return { from: 'saved', wanted: { name: globals.deployment, source: '--deployment' } };
+  const variable = readSetting(env, 'BASE_URL');
+  if (variable) return { from: 'variable', setting: variable };
+  const named = env[DEPLOYMENT_VARIABLE];
+  return { from: 'saved', wanted: given(named) ? { name: named, source: DEPLOYMENT_VARIABLE } : undefined };
 }
 
 // Loopback by name or address only, never by DNS; URL parsing writes [::ffff:127.0.0.1] as [::ffff:7f00:1].

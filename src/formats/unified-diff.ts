@@ -2,7 +2,8 @@
 // holding it, so it stays readable; a value that merely starts with `$` is not a reference.
 import { createTwoFilesPatch } from 'diff';
 import { createRedactor, type Redactor } from '../redaction/redaction.js';
-import { isReference, isSecretName, secretArgValues } from '../redaction/secret-names.js';
+import { holdsSecretValue, masked } from '../redaction/mask-entry.js';
+import { isSecretName, secretArgValues } from '../redaction/secret-names.js';
 import { scanTomlHeaders } from './toml-scan.js';
 
 // Anywhere in a line, so pairs of a one-line object or a TOML inline table are found too.
@@ -31,13 +32,6 @@ export function positionalSecrets(text: string): string[] {
   return runs.flatMap((run) => secretArgValues(run));
 }
 
-const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-function isCodexVariableName(table: string | undefined, key: string, value: string): boolean {
-  if (!VARIABLE_NAME.test(value)) return false;
-  return /(^|\.)env_http_headers$/.test(table ?? '') || /env_var$/.test(key);
-}
-
 function tomlTables(text: string): Array<string | undefined> {
   const lines = text.split('\n');
   const tables: Array<string | undefined> = [undefined];
@@ -61,16 +55,16 @@ export function redactLine(line: string, redactor: Redactor, table?: string): st
   let result = redactor.redact(line);
   // A header given as an argument (mcp-remote --header "Name: value") of another server.
   result = result.replace(HEADER_ARG, (all: string, quote: string, name: string, value: string) =>
-    !isSecretName(name.replace(/\s*:\s*$/, '')) || isReference(value) ? all : `${quote}${name}***${quote}`,
+    isSecretName(name.replace(/\s*:\s*$/, '')) ? `${quote}${name}${masked(value)}${quote}` : all,
   );
+  // The table's last part is the parent key of the pair, as in maskEntry: env_http_headers names variables.
+  const parent = table?.split('.').at(-1);
   return result.replace(
     KEY_VALUE,
-    (pair: string, keyQuote: string, key: string, separator: string, quote: string, value: string) => {
-      if (!isSecretName(key) || value === '' || isReference(value) || isCodexVariableName(table, key, value))
-        return pair;
-      const scheme = /^(?:Bearer|Basic|Token)\s+/i.exec(value)?.[0] ?? '';
-      return `${keyQuote}${key}${keyQuote}${separator}${quote}${scheme}***${quote}`;
-    },
+    (pair: string, keyQuote: string, key: string, separator: string, quote: string, value: string) =>
+      holdsSecretValue(value, key, parent)
+        ? `${keyQuote}${key}${keyQuote}${separator}${quote}${masked(value)}${quote}`
+        : pair,
   );
 }
 

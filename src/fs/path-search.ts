@@ -1,4 +1,6 @@
-// Not `which`: it is absent from minimal images. The PATH comes from the context; Windows tries each PATHEXT.
+// Not the `which` package (in dist/ through cross-spawn): it reads process.platform, PATH and cwd itself and on Windows
+// searches the current folder first, where a cloned project could plant `npx.cmd`. Here all three come from the
+// context (nor the `which` program: minimal images lack it); Windows tries each PATHEXT.
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,4 +1,5 @@
-// For single requests: Node's own client is in the start-up snapshot, while undici costs ~90 ms to load (transport.ts).
+// For single requests: Node's own client is in the start-up snapshot, while undici costs ~90 ms to load. Deadline and
+// body cap shared with the other two clients (docs/architecture.md, "Three HTTP clients").
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { startDeadline } from './attempt-deadline.js';
 import { bodyLimit, CappedBody } from './body-limit.js';

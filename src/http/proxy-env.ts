@@ -1,7 +1,7 @@
 // Loopback never goes through a proxy, whatever NO_PROXY says: a proxy on another host would otherwise see the
 // credentials that the plain-http rule lets through in clear for loopback (docs/security.md, "Proxies").
 import { isLoopbackHost } from '../config/settings.js';
-import type { Fetch } from './deadline-fetch.js';
+import type { Fetch } from './bounded-fetch.js';
 import { loadUndici } from './undici.js';
 
 function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {

@@ -23,8 +23,11 @@ function decoded(text: string): string {
 // What `--auth bearer` or svcctl's `--token helper` choose is a method, not a secret.
 const METHOD = /^(?:bearer|basic|password|none|oauth2?|token|digest|helper|static|prompt|literal|ref)$/i;
 
-/** Keeps "Bearer " and the like: which scheme a header uses is no secret, and says what the value was. */
-function masked(value: string): string {
+/**
+ * The value held under a secret's name, as shown: keeps "Bearer " and the like (which scheme a header uses is no
+ * secret, and says what the value was), a reference and a method's name. unified-diff.ts masks its lines with it too.
+ */
+export function masked(value: string): string {
   if (value === '' || isReference(value) || METHOD.test(value)) return value;
   const scheme = /^(?:Bearer|Basic|Token)\s+/i.exec(value)?.[0] ?? '';
   return isReference(value.slice(scheme.length)) ? value : `${scheme}${MASK}`;
@@ -103,10 +106,14 @@ export function maskArgs(args: readonly string[]): string[] {
 const NAMES_A_VARIABLE = /env_vars?$/i;
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** Whether `value` under `key` (in `parent`) is to be masked: a secret's name that does not hold a variable's name. */
+export function holdsSecretValue(value: string, key: string, parent: string | undefined): boolean {
+  const namesVariable = VARIABLE_NAME.test(value) && (NAMES_A_VARIABLE.test(key) || parent === 'env_http_headers');
+  return isSecretName(key) && !namesVariable;
+}
+
 function maskString(value: string, key: string | undefined, parent: string | undefined): string {
-  const namesVariable =
-    VARIABLE_NAME.test(value) && ((key !== undefined && NAMES_A_VARIABLE.test(key)) || parent === 'env_http_headers');
-  if (key !== undefined && isSecretName(key) && !namesVariable) return masked(value);
+  if (key !== undefined && holdsSecretValue(value, key, parent)) return masked(value);
   return maskWord(value);
 }
 

@@ -1,4 +1,6 @@
 // The signing key is random per process, so a token never outlives the sandbox that issued it.
+// Not jose: on Node 20 its verify accepts a signature with `=` or a space after it (jose 6.2.17, tried 2026-11-27), and
+// a token here has exactly one spelling that passes (test/dev-identity.test.ts).
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { tryDecodeJwt } from '../auth/jwt.js';
 

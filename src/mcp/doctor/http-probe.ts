@@ -2,8 +2,7 @@
 // (docs/mcp.md, "Protocol revisions"). A 401/403 on the probe is an auth failure, never a sign of the era (the
 // SDK's probe policy). A 2025 session is ended afterwards: a server keeping one session per user would keep ours.
 import { HEADER_AUTHORIZATION } from '../../core/constants.js';
-import { cappedFetch } from '../../http/capped-fetch.js';
-import { deadlineFetch } from '../../http/deadline-fetch.js';
+import { boundedFetch } from '../../http/bounded-fetch.js';
 import { loopbackDirect } from '../../http/proxy-env.js';
 import { describeNetworkError } from '../../http/network-errors.js';
 import { shorten } from '../../http/redact.js';
@@ -104,9 +103,6 @@ function describeFailure(
   };
 }
 
-/** The most of one answer doctor reads: far above any initialize or tools/list result. */
-const DOCTOR_BODY_CAP = 1024 * 1024;
-
 export async function probeHttpServer(plan: HttpPlan, options: ProbeOptions): Promise<CheckResult[]> {
   let url: URL;
   try {
@@ -129,12 +125,12 @@ export async function probeHttpServer(plan: HttpPlan, options: ProbeOptions): Pr
   // The SDK's HTTP errors name the status only: the server's own words come from the last refused answer.
   const refused: { text?: string } = {};
   const direct = await loopbackDirect(options.env, plan.url);
-  const capped = cappedFetch(DOCTOR_BODY_CAP, deadlineFetch(options.timeoutMs, direct.fetch));
+  const bounded = boundedFetch(options.timeoutMs, direct.fetch);
   const transport = new StreamableHTTPClientTransport(url, {
     requestInit: { headers: plan.headers },
-    // --timeout aborts each HTTP request; nothing past 1 MiB is read, so an endless answer cannot grow memory.
+    // --timeout ends each HTTP request; nothing past 1 MiB (64 KiB of a refusal) is read: an endless answer cannot grow memory.
     fetch: async (input, init) => {
-      const response = await capped(input, init);
+      const response = await bounded(input, init);
       if (!response.ok)
         refused.text = await response
           .clone()

@@ -52,8 +52,13 @@ async function keepSecrets(n: Night, ready: ReadyLine): Promise<void> {
 const secretFlags = (n: Night): string[] => ['--token-file', n.tokenFile, '--hmac-secret-file', n.secretFile];
 
 /** The crontab's backup line, as svcctl runs it: no SERVICE_BASE_URL, the saved deployment gives it. */
-const runJob = (n: Night, label: string) =>
-  runCli(['event', 'run', '--spool', ...secretFlags(n), '--label', `job=${label}`, '--', n.job], { home: n.home });
+const runJob = (n: Night, label: string, json = false) =>
+  runCli(
+    [...(json ? ['--json'] : []), 'event', 'run', '--spool', ...secretFlags(n), '--label', `job=${label}`, '--', n.job],
+    {
+      home: n.home,
+    },
+  );
 
 const flush = (n: Night) => runCli(['event', 'flush', ...secretFlags(n)], { home: n.home });
 
@@ -121,13 +126,25 @@ describe('the 3 a.m. job: the service is down, then back', () => {
       spooledIds.push(id!);
       spooledEvents.set(id!, body.event);
     }
+    // 04:30, a script that reads --json: the same outcome as a value, and the file it names is on disk.
+    const scripted = await runJob(n, 'cleanup', true);
+    assert.equal(scripted.code, JOB_EXIT, scripted.stderr);
+    const result = JSON.parse(scripted.stderr.split('\n').find((line) => line.startsWith('{'))!);
+    assert.equal(result.outcome, 'spooled');
+    assert.equal(result.status, null, 'no HTTP status: nothing answered');
+    assert.equal(result.attempts, 1, 'a refused loopback is not retried');
+    assert.equal(result.spooled, join(spoolFolder, `${result.id}.json`));
+    const body = JSON.parse(await readFile(result.spooled, 'utf8')) as { event: { id: string } };
+    assert.equal(body.event.id, result.id);
+    spooledIds.push(result.id);
+    spooledEvents.set(result.id, body.event);
     assert.deepEqual(await spooledFiles(spoolFolder), spooledIds.map((id) => `${id}.json`).sort());
     assert.deepEqual(await storedIds(n), [], 'the sandbox received nothing while it was down');
 
     // The */5 flush while the service is still down: exit 6, everything stays.
     const early = await flush(n);
     assert.equal(early.code, EXIT.unavailable, early.stderr);
-    assert.match(flushLine(early.stderr), /^error: flushed 0, kept 2\b/);
+    assert.match(flushLine(early.stderr), /^error: flushed 0, kept 3\b/);
     assert.deepEqual(await spooledFiles(spoolFolder), spooledIds.map((id) => `${id}.json`).sort());
 
     // The service is back on the same port (with new secrets, which the cron line's files now hold).
@@ -137,7 +154,7 @@ describe('the 3 a.m. job: the service is down, then back', () => {
       await keepSecrets(n, back.ready);
       const flushed = await flush(n);
       assert.equal(flushed.code, EXIT.ok, flushed.stderr);
-      assert.match(flushLine(flushed.stderr), /^flushed 2, kept 0$/);
+      assert.match(flushLine(flushed.stderr), /^flushed 3, kept 0$/);
 
       assert.deepEqual((await storedIds(n)).sort(), [...spooledIds].sort(), 'each spooled event arrived, once');
       const stored = (await readFile(n.eventsFile, 'utf8'))
@@ -150,12 +167,13 @@ describe('the 3 a.m. job: the service is down, then back', () => {
         labels.map((l: Record<string, string>) => [l.job, l.exit_code]),
         [
           ['backup', String(JOB_EXIT)],
+          ['cleanup', String(JOB_EXIT)],
           ['rotate', String(JOB_EXIT)],
         ],
-        'the events are the two jobs’, with the exit code the job really had',
+        'the events are the three jobs’, with the exit code the job really had',
       );
       assert.deepEqual(await everyEventFile(spoolFolder), [], 'the spool is empty, claims and all');
-      await pollUntil('two event POSTs in the request log', () => eventPosts(back).length === 2);
+      await pollUntil('three event POSTs in the request log', () => eventPosts(back).length === 3);
       assert.ok(
         eventPosts(back).every((line) => / POST \/api\/v1\/event 202 /.test(line)),
         eventPosts(back).join('\n'),
@@ -166,7 +184,7 @@ describe('the 3 a.m. job: the service is down, then back', () => {
       assert.equal(again.code, EXIT.ok, again.stderr);
       assert.equal(flushLine(again.stderr), 'flushed 0, kept 0');
       assert.deepEqual((await storedIds(n)).sort(), [...spooledIds].sort(), 'nothing arrived twice');
-      assert.equal(eventPosts(back).length, 2, 'the second flush posted nothing');
+      assert.equal(eventPosts(back).length, 3, 'the second flush posted nothing');
     } finally {
       await back.stop();
     }

@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { chmod, readdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer, connect, type Server } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli } from './helpers/cli.js';
@@ -187,6 +188,89 @@ describe('the 3 a.m. job: the service is down, then back', () => {
       assert.equal(eventPosts(back).length, 3, 'the second flush posted nothing');
     } finally {
       await back.stop();
+    }
+  });
+});
+
+/**
+ * A relay in front of the sandbox on `port` that loses the answer to the first event POST: the request reaches the
+ * sandbox (which stores the event), the connection is cut before a byte of the answer comes back.
+ */
+async function relayLosingFirstAnswer(port: number, sandboxPort: number): Promise<Server> {
+  let lost = false;
+  const relay = createServer((client) => {
+    client.once('data', (first: Buffer) => {
+      const upstream = connect(sandboxPort, '127.0.0.1');
+      const lose = !lost && first.toString('latin1').startsWith('POST /api/v1/event ');
+      if (lose) lost = true;
+      // The sandbox answers only to its own address (421 otherwise), as a proxy in front of a service would say it.
+      upstream.write(
+        first.toString('latin1').replace(/^host: 127\.0\.0\.1:\d+\r$/im, `host: 127.0.0.1:${sandboxPort}\r`),
+        'latin1',
+      );
+      client.pipe(upstream);
+      if (lose)
+        upstream.once('data', () => {
+          client.destroy();
+          upstream.destroy();
+        });
+      else upstream.pipe(client);
+      upstream.on('error', () => client.destroy());
+      client.on('error', () => upstream.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => relay.listen(port, '127.0.0.1', resolve));
+  return relay;
+}
+
+/** A port nothing listens on now (taken and given back), for a base URL that is down until the relay starts. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+describe('the 3 a.m. job: the answer to the flush is lost on the way back', () => {
+  it('the service stored the event; the flush that did not hear so sends it again, and the service keeps it once', async () => {
+    const n = await night();
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}/api`;
+    const dev = await startDev(['--events-file', n.eventsFile]);
+    const relay = { server: undefined as Server | undefined };
+    try {
+      await keepSecrets(n, dev.ready);
+      assert.equal((await runCli(['deployment', 'add', 'svc', baseUrl], { home: n.home })).code, EXIT.ok);
+      const run = await runJob(n, 'backup');
+      assert.equal(run.code, JOB_EXIT, run.stderr);
+      const id = /^warning: event (\S+) spooled, not sent/.exec(lastLine(run.stderr))?.[1];
+      assert.ok(id, run.stderr);
+
+      relay.server = await relayLosingFirstAnswer(port, Number(new URL(dev.ready.base_url).port));
+      const spoolFolder = spoolFolderFor(join(n.home, '.local', 'state', 'svcctl', 'spool'), baseUrl);
+      // Until one flush says the event is delivered (exit 0): each run is what cron's next */5 would be.
+      let flushes = 0;
+      for (let code: number | null = null; code !== EXIT.ok && flushes < 3; flushes++) {
+        const flushed = await flush(n);
+        code = flushed.code;
+        assert.ok(code === EXIT.ok || code === EXIT.unavailable, `exit ${code}: ${flushed.stderr}`);
+        if (code === EXIT.ok) assert.equal(flushLine(flushed.stderr), 'flushed 1, kept 0');
+        else
+          assert.deepEqual(await everyEventFile(spoolFolder), [`${id}.json`], 'a flush that did not hear 2xx keeps it');
+      }
+      assert.deepEqual(await storedIds(n), [id], 'stored once');
+      assert.deepEqual(await everyEventFile(spoolFolder), [], 'nothing left to send');
+      await pollUntil('the second POST in the request log', () => eventPosts(dev).length >= 2);
+      const notes = eventPosts(dev).map((line) => / (accepted|duplicate) /.exec(line)?.[1]);
+      assert.equal(notes[0], 'accepted', eventPosts(dev).join('\n'));
+      assert.ok(
+        notes.slice(1).every((note) => note === 'duplicate'),
+        `every later POST was the same id, recognised: ${eventPosts(dev).join('\n')}`,
+      );
+    } finally {
+      await new Promise((resolve) => (relay.server ? relay.server.close(resolve) : resolve(undefined)));
+      await dev.stop();
     }
   });
 });

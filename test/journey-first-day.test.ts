@@ -170,7 +170,7 @@ describe('the first day: sandbox, status, install in three modes, get/list, doct
     }
   });
 
-  it('mcp list and mcp get agree with the files, from each folder', async () => {
+  it('mcp list, mcp get and status agree with the files, from each folder', async () => {
     for (const [cwd, projectScope] of [
       [home, undefined],
       [projects.api, { file: projectFile(projects.api), mode: 'local', url: dev.ready.base_url }],
@@ -191,6 +191,12 @@ describe('the first day: sandbox, status, install in three modes, get/list, doct
       ];
       if (projectScope) expected.push({ client: 'cursor', scope: 'project', name: 'service', ...projectScope });
       assert.deepEqual(rows, expected, `mcp list in ${cwd}`);
+      const status = JSON.parse((await svcctl(['--json', 'status'], cwd)).stdout) as { clients: ListRow[] };
+      assert.deepEqual(
+        status.clients.map((entry) => entry.file),
+        expected.map((entry) => entry.file),
+        `status in ${cwd} names the same entries`,
+      );
       for (const row of expected) {
         const get = await svcctl(['--json', 'mcp', 'get', '--client', 'cursor', '--scope', row.scope], cwd);
         assert.equal(get.code, EXIT.ok, get.stderr);

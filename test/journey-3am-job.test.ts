@@ -16,8 +16,8 @@ import { pollUntil } from './helpers/poll.js';
 import { spoolFolderFor } from './helpers/spool-layout.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
-/** The README's table: 0 success, 6 service unreachable; `event run` exits with the job's own code. */
-const EXIT = { ok: 0, unavailable: 6 } as const;
+/** The README's table: 0 success, 4 authentication rejected, 6 service unreachable; `event run` exits with the job's own code. */
+const EXIT = { ok: 0, authRejected: 4, unavailable: 6 } as const;
 const JOB_EXIT = 3;
 
 interface Night {
@@ -152,6 +152,19 @@ describe('the 3 a.m. job: the service is down, then back', () => {
     const back = await startDev(['--port', port, '--events-file', n.eventsFile]);
     try {
       assert.equal(back.ready.base_url, baseUrl);
+      // The cron line's files still hold the secrets of the sandbox before the restart: refused, and nothing lost.
+      const stale = await flush(n);
+      assert.equal(stale.code, EXIT.authRejected, stale.stderr);
+      assert.match(flushLine(stale.stderr), /^error: flushed 0, kept 3\b/);
+      assert.deepEqual(
+        await spooledFiles(spoolFolder),
+        [...spooledIds].sort().map((id) => `${id}.json`),
+      );
+      assert.deepEqual(await storedIds(n), [], 'the sandbox stored nothing it refused');
+      const refused = await pollUntil('the refused POST in the request log', () => {
+        const posts = eventPosts(back);
+        return posts.length > 0 && posts.every((line) => / POST \/api\/v1\/event 401 /.test(line)) && posts.length;
+      });
       await keepSecrets(n, back.ready);
       const flushed = await flush(n);
       assert.equal(flushed.code, EXIT.ok, flushed.stderr);
@@ -174,9 +187,11 @@ describe('the 3 a.m. job: the service is down, then back', () => {
         'the events are the three jobs’, with the exit code the job really had',
       );
       assert.deepEqual(await everyEventFile(spoolFolder), [], 'the spool is empty, claims and all');
-      await pollUntil('three event POSTs in the request log', () => eventPosts(back).length === 3);
+      await pollUntil('three more event POSTs in the request log', () => eventPosts(back).length === refused + 3);
       assert.ok(
-        eventPosts(back).every((line) => / POST \/api\/v1\/event 202 /.test(line)),
+        eventPosts(back)
+          .slice(refused)
+          .every((line) => / POST \/api\/v1\/event 202 /.test(line)),
         eventPosts(back).join('\n'),
       );
 
@@ -185,7 +200,7 @@ describe('the 3 a.m. job: the service is down, then back', () => {
       assert.equal(again.code, EXIT.ok, again.stderr);
       assert.equal(flushLine(again.stderr), 'flushed 0, kept 0');
       assert.deepEqual((await storedIds(n)).sort(), [...spooledIds].sort(), 'nothing arrived twice');
-      assert.equal(eventPosts(back).length, 3, 'the second flush posted nothing');
+      assert.equal(eventPosts(back).length, refused + 3, 'the second flush posted nothing');
     } finally {
       await back.stop();
     }

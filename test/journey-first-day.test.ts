@@ -252,14 +252,7 @@ describe('the first day: sandbox, status, install in three modes, get/list, doct
     for (const project of [projects.api, projects.web])
       await assert.rejects(readFile(projectFile(project)), { code: 'ENOENT' }, 'the file svcctl created is gone');
   });
-
-  // With mcp-model's branch (tried 2026-11-27) only ~/.cursor/mcp.json.bak is left: the backup of the user's own file,
-  // which its rule keeps because it holds the user's server besides ours.
-  const homeTodo =
-    'needs the uninstall --all fix (mcp-model); with it, the .bak of the user’s own Cursor file still stays';
-  it('HOME as before: what svcctl created is gone (its own config and state folders aside), the user’s files byte-identical', {
-    todo: homeTodo,
-  }, async () => {
+  it('HOME as before: what svcctl created is gone (its own config and state folders aside), the user’s files byte-identical', async () => {
     const homeAfter = await snapshot(home);
     const left = [...homeAfter.keys()].filter((path) => !homeBefore.has(path) && !isOwn(path)).sort();
     assert.deepEqual(left, [], 'files and folders svcctl created that are still there');

@@ -11,6 +11,7 @@ import {
 import { tidyAfterKilledRuns } from '../../fs/leftover-temps.js';
 import { holdsSecrets, unifiedDiff } from '../../formats/unified-diff.js';
 import { checkTarget, openDocument, writesFile, type FilePlan, type PlanStatus } from './install-plan.js';
+import { backupIsRestored, removeRestoredBackup } from './restored-backup.js';
 import type { Mode } from '../types.js';
 
 export interface PlannedChange {
@@ -147,7 +148,9 @@ export async function applyChanges(
     }
     try {
       const folders = await foldersToMake(change);
-      const result = await writeChange(ctx, change, options);
+      const restored = await backupIsRestored(change.plan);
+      const result = await writeChange(ctx, change, { backup: options.backup && !restored });
+      if (restored && result.written) await removeRestoredBackup(change.plan);
       if (result.written && change.plan.status === 'created') await remember(ctx, change.plan.target.file, folders);
       // Recorded while the read-back waits; again if the read-back had to write the change a second time.
       const written = change.plan;

@@ -30,7 +30,7 @@ const PIECES = new RegExp(
 // What every piece the view changes starts with (NUL, ESC, &, \, ^, not ASCII): one scan of a character class.
 const MAY_CHANGE_CHARACTER = /[^\x01-\x1a\x1c-\x25\x27-\x5b\x5d\x5f-\x7f]/;
 const MAY_CHANGE =
-  /[^\x01-\x1a\x1c-\x7f]|\\+(?:u(?!00[0-7])|u0000|x[0-9a-fA-F]{2}|033\[|e\[)|\^\[\[|&(?:#|amp;|lt;|gt;|quot;|apos;)/;
+  /[^\x01-\x1a\x1c-\x7f]|\\+(?:u(?!00[0-7])|u0000|u001[bB]|x[0-9a-fA-F]{2}|033\[|e\[)|\^\[\[|&(?:#|amp;|lt;|gt;|quot;|apos;)/;
 const DECODED = new RegExp(`${TERMINAL_SEQUENCE}|${NUL}|${BYTE_ESCAPES}|${HTML_REFERENCE}|${ESCAPED}`, 'u');
 const FORMAT_CHARACTERS = /\p{Cf}/gu;
 const DROPPED = new RegExp(`^(?:${TERMINAL_SEQUENCE}|${NUL})+$`, 'u');

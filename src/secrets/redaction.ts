@@ -5,8 +5,9 @@ import {
   MIN_BASE64_PIECE,
   MIN_HIDDEN_LENGTH,
   MIN_SECRET_LENGTH,
+  bare,
+  secretPattern,
   secretPatterns,
-  textPattern,
   utf16Readings,
   writtenForms,
 } from './secret-forms.js';
@@ -38,7 +39,7 @@ function dumpsOf(secrets: string[], start: boolean): Partial<Record<DumpKind, st
 }
 
 function mayHoldTest(secrets: string[], readings: string[]): (text: string) => Look {
-  const all = [...new Set([...secrets.flatMap(writtenForms), ...readings])];
+  const all = [...new Set([...secrets.flatMap(writtenForms), ...readings, ...readings.flatMap(bare)])];
   // A form that holds another needs no look of its own (a whole base64 holds its first piece).
   const written = all.filter((form) => !all.some((other) => other !== form && form.includes(other)));
   // A form without a line break in it is in the joined text whenever it is in the text.
@@ -65,7 +66,7 @@ function mayHoldTest(secrets: string[], readings: string[]): (text: string) => L
     return spaced.some((secret) => spacedText.includes(secret));
   };
   return (text) => {
-    const lines = text.includes('\n') || text.includes('\r');
+    const lines = text.includes('\n') || text.includes('\r') || text.includes('\\');
     const joined = lines ? text.replace(LINE_BREAK, '') : text;
     const forms = escaped(text) || holdsForm(joined, written) || (lines && holdsForm(text, broken));
     const dumps = anyStart?.test(joined) ? starts.filter(([, start]) => start.test(joined)).map(([kind]) => kind) : [];
@@ -136,7 +137,7 @@ export function createRedactor(secrets: Iterable<string | null | undefined>): Re
     const look = first ?? mayHold(view.text);
     let shown = text;
     if (look.forms) {
-      patterns ??= compileAlternatives([...unique.flatMap(secretPatterns), ...readings.map(textPattern)], 'gu');
+      patterns ??= compileAlternatives([...unique.flatMap(secretPatterns), ...readings.map(secretPattern)], 'gu');
       shown = maskMatches(shown, view, patterns);
       if (shown !== text) view = viewOf(shown);
     }
@@ -155,8 +156,9 @@ export function createRedactor(secrets: Iterable<string | null | undefined>): Re
     const look = mayHold(view.text);
     if (!look.forms && look.dumps.length === 0) return text;
     const shown = mask(text, (now) => (now === text ? view : normalised(now)), look);
-    // Then the text without its line breaks, for a form broken over lines.
-    return mask(shown, (now) => joinedView(normalised(now)));
+    // Then the text without its line breaks, for a form broken over lines: the real ones, then their escapes too.
+    const joined = mask(shown, (now) => joinedView(normalised(now), false));
+    return joined.includes('\\') ? mask(joined, (now) => joinedView(normalised(now), true)) : joined;
   };
   const redact = (text: string): string => hideUrlPasswords(hideSecrets(text));
   return { redact, redactValue: redactValueWith(redact) };

@@ -3,6 +3,8 @@
 // that decode character by character (\xNN, HTML references, UTF-16's NULs) are undone in the view instead
 // (text-view.ts), which keeps these expressions small.
 
+import { LINE_BREAK } from './text-view.js';
+
 export const MIN_SECRET_LENGTH = 4;
 
 export const MIN_HIDDEN_LENGTH = 3;
@@ -51,6 +53,11 @@ export function characterPattern(char: string): string {
 }
 
 export const textPattern = (text: string): string => [...text].map(characterPattern).join('');
+
+// The view drops an escape with all the backslashes before it (a NUL's \u0000, an escaped line break), which may
+// be the secret's own backslash escaped: there a backslash of the secret may be missing.
+export const secretPattern = (secret: string): string =>
+  [...secret].map((char) => (char === '\\' ? `${characterPattern(char)}?` : characterPattern(char))).join('');
 
 // No encoder escapes a letter or a digit of base64 or base32 (JSON and percent-encoding leave them as they are),
 // so only their other characters (+ / = - _) get their escapes: it keeps the expression small, and fast.
@@ -123,18 +130,29 @@ export function secretPatterns(secret: string): string[] {
   if ([...secret].length < MIN_SECRET_LENGTH) return [`(?<![\\p{L}\\p{N}_])${escapeRegExp(secret)}(?![\\p{L}\\p{N}_])`];
   const { base64: whole64, base32: whole32, pieces } = encodings(secret);
   return [
-    textPattern(secret),
+    secretPattern(secret),
+    ...[secret.replace(LINE_BREAK, '')].filter((joined) => joined !== secret && joined !== '').map(secretPattern),
     ...whole64.map((form) => `${encodedPattern(form)}${padding(2)}`),
     `${encodedPattern(whole32)}${padding(6)}`,
     ...pieces.map(encodedPattern),
   ];
 }
 
+/**
+ * The secret as a view may show it: without its backslashes (secretPattern), and, in the view without line breaks,
+ * without what reads as one (a real line feed, or `\n` written out in a password).
+ */
+export const bare = (secret: string): string[] => {
+  const joined = secret.replace(LINE_BREAK, '');
+  const variants = [secret.replace(/\\/g, ''), joined, joined.replace(/\\/g, '')];
+  return [...new Set(variants)].filter((variant) => variant !== secret && variant !== '');
+};
+
 /** What a text holds, as written, when it holds a form with no escape in it. */
 export function writtenForms(secret: string): string[] {
   if ([...secret].length < MIN_SECRET_LENGTH) return [secret];
   const { base64: whole64, base32: whole32, pieces } = encodings(secret);
-  return [secret, ...whole64, whole32, ...pieces];
+  return [secret, ...bare(secret), ...whole64, whole32, ...pieces];
 }
 
 // Between hex bytes: nothing, 1-2 of space, colon, dash; or, across joined dump lines, a text column and an offset.
@@ -169,7 +187,8 @@ function odField(byte: number): string {
   if (byte === 0x20) return ' {0,4}';
   if (byte > 0x20 && byte < 0x7f) {
     const char = String.fromCharCode(byte);
-    return char === '"' || char === '\\' ? `\\\\*${escapeRegExp(char)}` : escapeRegExp(char);
+    if (char === '\\') return '\\\\*';
+    return char === '"' ? `\\\\*"` : escapeRegExp(char);
   }
   const escape = OD_ESCAPES[byte];
   return escape === undefined ? byte.toString(8).padStart(3, '0') : `\\\\+${escape}`;

@@ -11,10 +11,11 @@ export interface View {
 
 const MASK = '***';
 
-// Terminal escape sequences (SGR colours of grep --color or a diff, erase-line, charset): real, or written out
-// (\u001b in JSON, \x1b, \033, \e, ^[ as `cat -v` shows it) when a CSI follows. C1's CSI (U+009B) counts too.
-const CSI = '\\[[0-?]*[ -/]*[@-~]';
-const TERMINAL_SEQUENCE = `\\x1b(?:${CSI}|\\][^\\x07\\x1b]*(?:\\x07|\\x1b\\\\)|[()*+][ -~]|[ -~])|(?:\\\\+(?:u001[bB]|x1[bB]|033|e)|\\^\\[)${CSI}|\\x9b[0-?]*[ -/]*[@-~]`;
+// Terminal escape sequences that colour output puts inside text (grep --color, a diff highlighter, tput sgr0):
+// SGR and erase-line, a charset choice, OSC (a link); real, or written out (\u001b in JSON, \x1b, \033, \e, ^[ as
+// `cat -v` shows it). Only these: a wider grammar would swallow the first character of what follows a stray ESC [.
+const CSI = '\\[[0-9;:]*[mK]';
+const TERMINAL_SEQUENCE = `\\x1b(?:${CSI}|\\][^\\x07\\x1b]*(?:\\x07|\\x1b\\\\)|[()][0-9A-Za-z])|(?:\\\\+(?:u001[bB]|x1[bB]|033|e)|\\^\\[)${CSI}|\\x9b[0-9;:]*[mK]`;
 // NUL (UTF-16 read as UTF-8 has one beside each ASCII character), real or a JSON escape: dropped.
 const NUL = '\\x00|\\\\+u0000';
 // \xNN (C, Python's bytes): an ASCII byte alone, a run of other bytes together, decoded as UTF-8.
@@ -105,10 +106,14 @@ export function normalisedView(text: string): View | undefined {
 }
 
 export const LINE_BREAK = /\r\n?|\n|(?:\\+r)?\\+n|\\+r/g;
+const REAL_LINE_BREAK = /\r\n?|\n/g;
 
-/** The view without its line breaks (and their JSON escapes), so that a form broken over lines is found. */
-export function joinedView(view: View): View | undefined {
-  const breaks = [...view.text.matchAll(LINE_BREAK)];
+/**
+ * The view without its line breaks, so that a form broken over lines is found; `escaped`: their JSON escapes too
+ * (which a secret may hold as text: `\n` in a password, so the real ones alone are a view of their own).
+ */
+export function joinedView(view: View, escaped: boolean): View | undefined {
+  const breaks = [...view.text.matchAll(escaped ? LINE_BREAK : REAL_LINE_BREAK)];
   if (breaks.length === 0) return undefined;
   // Piece k of the joined text starts at joinedAt[k] and at viewAt[k] in the view.
   const joinedAt: number[] = [];

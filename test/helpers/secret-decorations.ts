@@ -88,7 +88,7 @@ export const DECORATED_ENCODINGS: Record<string, (value: string) => string> = {
       .join(''),
 };
 
-const TERMINAL = /(?:\x1b|\\+(?:u001[bB]|x1[bB]|033|e)|\^\[)\[[0-?]*[ -/]*[@-~]/g;
+const TERMINAL = /(?:\x1b|\\+(?:u001[bB]|x1[bB]|033|e)|\^\[)\[[0-9;]*[mK]/g;
 
 /** The text as a terminal or a reader sees it: colour codes, zero-width characters and NULs out, NFKC. */
 export const undecorated = (text: string): string =>
@@ -159,3 +159,12 @@ export function inSpacedCharacters(text: string, secret: string): boolean {
   }
   return joined.includes(Buffer.from(secret.replace(/ /g, '')).toString('latin1'));
 }
+
+/** The secret in UTF-16 (LE, BE) as text read as UTF-8 shows it, NULs out: bytes that are not UTF-8 become U+FFFD. */
+export const utf16Readings = (secret: string): string[] =>
+  [false, true]
+    .map((bigEndian) => {
+      const bytes = Buffer.from(secret, 'utf16le');
+      return (bigEndian ? bytes.swap16() : bytes).toString('utf8').replace(/\0/g, '');
+    })
+    .filter((reading) => reading !== secret);

@@ -12,6 +12,7 @@ import {
   inSwappedWords,
   referencesDecoded,
   undecorated,
+  utf16Readings,
 } from './secret-decorations.js';
 
 // Each encoder stands alone (no helper): the tests write them into the scripts of the wrapped commands.
@@ -158,9 +159,11 @@ export function reveals(text: string, secret: string): boolean {
       referencesDecoded(whole),
       referencesDecoded(unescaped),
     ];
+    const readings = utf16Readings(secret);
     return candidates.some(
       (candidate) =>
         candidate.includes(secret) ||
+        readings.some((reading) => candidate.includes(reading)) ||
         inBase64(candidate, secret) ||
         inHex(candidate, secret) ||
         inBase32(candidate, secret) ||

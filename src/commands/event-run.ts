@@ -93,6 +93,7 @@ export async function runEventRun(ctx: Context, options: EventRunOptions): Promi
     env: commandEnv(ctx.env, !!options.passSecrets),
     cwd: ctx.cwd,
     stderr: ctx.out.stderr as Parameters<typeof runCommand>[0]['stderr'],
+    platform: ctx.platform,
     timeoutMs: options.timeout === undefined ? undefined : options.timeout * 1000,
     onSignal: (forward) => onInterrupt((signal) => forward(signal)),
   });

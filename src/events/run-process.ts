@@ -36,39 +36,74 @@ export interface RunSpec {
   args: string[];
   env: NodeJS.ProcessEnv;
   cwd: string;
+  platform: NodeJS.Platform;
   stderr: { write(chunk: Uint8Array): boolean; once?(event: 'drain', listener: () => void): unknown };
   timeoutMs?: number;
+  /** From SIGTERM to SIGKILL, and the longest wait for stderr to close once the command has exited. */
+  graceMs?: number;
   onSignal: (forward: (signal: NodeJS.Signals) => void) => () => void;
 }
 
+/**
+ * On POSIX the command leads a process group of its own (`detached`: a new session), so that the timeout and a
+ * forwarded signal reach what it started too: a grandchild left holding stderr would otherwise keep svcctl waiting.
+ * The price: the command has no controlling terminal, so svcctl forwards SIGINT and SIGTERM to the group itself.
+ */
 export function runCommand(spec: RunSpec): Promise<RunOutcome> {
   const started = performance.now();
+  const grace = spec.graceMs ?? KILL_GRACE_MS;
   const tail = new TailBuffer(TAIL_BUFFER_BYTES);
-  const child = spawn(spec.command, spec.args, { env: spec.env, cwd: spec.cwd, stdio: ['inherit', 'inherit', 'pipe'] });
+  const ownGroup = spec.platform !== 'win32';
+  const child = spawn(spec.command, spec.args, {
+    env: spec.env,
+    cwd: spec.cwd,
+    stdio: ['inherit', 'inherit', 'pipe'],
+    detached: ownGroup,
+  });
+  const stderr = child.stderr!;
+  const signalJob = (signal: NodeJS.Signals): void => {
+    if (child.pid === undefined) return;
+    try {
+      if (ownGroup) process.kill(-child.pid, signal);
+      else child.kill(signal);
+    } catch {
+      // ESRCH: the group has ended already.
+    }
+  };
   let timedOut = false;
+  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   let killTimer: NodeJS.Timeout | undefined;
+  let stderrTimer: NodeJS.Timeout | undefined;
   const limit =
     spec.timeoutMs === undefined
       ? undefined
       : setTimeout(() => {
-          timedOut = true;
-          child.kill('SIGTERM');
-          killTimer = setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS);
+          if (!exit) timedOut = true;
+          signalJob('SIGTERM');
+          killTimer = setTimeout(() => signalJob('SIGKILL'), grace);
         }, spec.timeoutMs);
-  const removeForwarder = spec.onSignal((signal) => child.kill(signal));
-  child.stderr!.on('data', (chunk: Buffer) => {
+  const removeForwarder = spec.onSignal(signalJob);
+  // svcctl ending first (a second Ctrl+C) must not leave the command running unattended in a session of its own.
+  const endGroup = (): void => signalJob('SIGTERM');
+  process.once('exit', endGroup);
+  stderr.on('data', (chunk: Buffer) => {
     tail.push(chunk);
     // Back-pressure: a slow stderr slows the command instead of filling memory.
     if (!spec.stderr.write(chunk) && spec.stderr.once) {
-      child.stderr!.pause();
-      spec.stderr.once('drain', () => child.stderr!.resume());
+      stderr.pause();
+      spec.stderr.once('drain', () => stderr.resume());
     }
   });
   return new Promise((resolve) => {
+    let done = false;
     const finish = (code: number | null, signal: NodeJS.Signals | null, spawnError?: NodeJS.ErrnoException): void => {
+      if (done) return;
+      done = true;
       clearTimeout(limit);
       clearTimeout(killTimer);
+      clearTimeout(stderrTimer);
       removeForwarder();
+      process.removeListener('exit', endGroup);
       resolve({
         code,
         signal,
@@ -81,7 +116,19 @@ export function runCommand(spec: RunSpec): Promise<RunOutcome> {
     child.once('error', (error: NodeJS.ErrnoException) => {
       if (child.pid === undefined) finish(error.code === 'ENOENT' ? 127 : 126, null, error);
     });
-    child.once('close', (code, signal) => finish(code, signal));
+    stderr.once('close', () => {
+      if (exit) finish(exit.code, exit.signal);
+    });
+    child.once('exit', (code, signal) => {
+      exit = { code, signal };
+      process.removeListener('exit', endGroup);
+      if (stderr.destroyed) return finish(code, signal);
+      // What the command left running may hold stderr for ever: read what comes within the grace, then stop.
+      stderrTimer = setTimeout(() => {
+        stderr.destroy();
+        finish(code, signal);
+      }, grace);
+    });
   });
 }
 

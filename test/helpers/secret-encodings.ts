@@ -2,8 +2,18 @@
  * The encodings a server or a child process may use when it echoes a secret
  * back, and a detector that looks for a secret in output by decoding (not by
  * the redactor's own patterns): JSON escapes undone, percent-encoding
- * decoded, every base64-looking run decoded at each start offset.
+ * decoded, every base64-looking run decoded at each start offset; and the
+ * dumps and decorations of secret-decorations.ts.
  */
+import {
+  DECORATED_ENCODINGS,
+  inBase32,
+  inSpacedCharacters,
+  inSwappedWords,
+  referencesDecoded,
+  undecorated,
+  utf16Readings,
+} from './secret-decorations.js';
 
 // Each encoder stands alone (no helper): the tests write them into the scripts of the wrapped commands.
 // A short secret's base64 fits on one line, but wrapping at 76 or 64 may fall anywhere in it: the line break is put inside.
@@ -65,10 +75,15 @@ export const ALL_ENCODINGS: Record<string, (value: string) => string> = {
       .toString('base64')
       .replace(/(.{8})$/s, '\n$1'),
   'split by CRLF': (value) => `${value.slice(0, 3)}\r\n${value.slice(3)}`,
+  ...DECORATED_ENCODINGS,
 };
 
-/** A form as written between the quotes of a JSON string: its line breaks escaped. */
-export const inJson = (form: string): string => form.replace(/\r/g, '\\r').replace(/\n/g, '\\n');
+/** A form as written between the quotes of a JSON string: its line breaks and other control characters escaped. */
+export const inJson = (form: string): string =>
+  form
+    .replace(/\r/g, '\\r')
+    .replace(/\n/g, '\\n')
+    .replace(/[\u0000-\u001f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** A JSON text holding `value` once in every encoding of ALL_ENCODINGS, in their order: {"received":["<encoded>",...]}. */
 export function everyEncodingBody(value: string): string {
@@ -117,9 +132,12 @@ function hexDecoded(text: string): string[] {
   });
 }
 
-/** Whether `text` holds the secret's bytes in hex. */
-const inHex = (text: string, secret: string): boolean =>
-  hexDecoded(text).some((bytes) => bytes.includes(Buffer.from(secret).toString('latin1')));
+/** Whether `text` holds the secret's bytes in hex, as UTF-8 or UTF-16 (LE or BE). */
+const inHex = (text: string, secret: string): boolean => {
+  const little = Buffer.from(secret, 'utf16le');
+  const forms = [Buffer.from(secret), little, Buffer.from(little).swap16()].map((bytes) => bytes.toString('latin1'));
+  return hexDecoded(text).some((bytes) => forms.some((form) => bytes.includes(form)));
+};
 
 /** The text with its line breaks (and their JSON escapes) taken out. */
 const joinLines = (text: string): string => text.replace(/\r|\n|\\+[rn]/g, '');
@@ -137,9 +155,20 @@ export function reveals(text: string, secret: string): boolean {
       percentDecode(whole),
       percentDecode(unescaped),
       percentDecode(plusAsSpace(unescaped)),
+      undecorated(unescaped),
+      referencesDecoded(whole),
+      referencesDecoded(unescaped),
     ];
+    const readings = utf16Readings(secret);
     return candidates.some(
-      (candidate) => candidate.includes(secret) || inBase64(candidate, secret) || inHex(candidate, secret),
+      (candidate) =>
+        candidate.includes(secret) ||
+        readings.some((reading) => candidate.includes(reading)) ||
+        inBase64(candidate, secret) ||
+        inHex(candidate, secret) ||
+        inBase32(candidate, secret) ||
+        inSwappedWords(candidate, secret) ||
+        inSpacedCharacters(candidate, secret),
     );
   });
 }

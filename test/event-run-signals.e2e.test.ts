@@ -1,0 +1,106 @@
+/**
+ * `event run` and signals where the command's process group is the point: a SIGTERM svcctl forwards reaches what
+ * the command started too, and when a second Ctrl+C ends svcctl the command (deaf to SIGINT) gets SIGTERM. The
+ * built CLI runs as a process; each grandchild is ended by its pid whatever happens.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { BIN, cleanEnv } from './helpers/cli.js';
+import { startRecordingServer } from './helpers/recording-server.js';
+import { tempDir } from './helpers/temp-dirs.js';
+
+/** Polls until `done()` holds (a condition, not a time); fails after 15 s. */
+async function until(done: () => boolean, what: string): Promise<void> {
+  for (const deadline = Date.now() + 15_000; !done(); ) {
+    if (Date.now() > deadline) throw new Error(`never happened: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const closed = (child: ChildProcess): Promise<number | null> =>
+  new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('close', resolve)));
+
+/** Whether the process runs (a zombie, killed and not yet reaped by init, does not). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
+}
+
+describe('event run: signals and the process group', { concurrency: true, skip: process.platform === 'win32' }, () => {
+  it('event run: SIGTERM reaches what the command started too (its process group), not only the command', async () => {
+    const server = await startRecordingServer();
+    const home = await tempDir();
+    let grandchild: number | undefined;
+    try {
+      const inner = 'trap "echo got-term >&2; exit 0" TERM; echo "ready $$" >&2; while :; do sleep 0.05; done';
+      const child = spawn(
+        process.execPath,
+        [BIN, 'event', 'run', '--', 'sh', '-c', `sh -c '${inner}' & wait; exit 9`],
+        {
+          env: cleanEnv(home, { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: 'tok-run-7c1f' }),
+          stdio: ['ignore', 'ignore', 'pipe'],
+        },
+      );
+      let stderr = '';
+      child.stderr!.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        const ready = /ready (\d+)/.exec(stderr);
+        if (ready && grandchild === undefined) {
+          grandchild = Number(ready[1]);
+          child.kill('SIGTERM');
+        }
+      });
+      await until(() => child.exitCode !== null || child.signalCode !== null, 'svcctl ends after SIGTERM');
+      assert.match(stderr, /got-term/, 'the grandchild got the forwarded signal');
+      assert.equal(child.exitCode, 143, stderr);
+    } finally {
+      // Without the group, the grandchild would loop on: end it by its pid.
+      if (grandchild !== undefined) {
+        try {
+          process.kill(grandchild, 'SIGKILL');
+        } catch {
+          // gone, as it should be
+        }
+      }
+      await server.close();
+    }
+  });
+
+  it('event run: a second Ctrl+C ends svcctl, and the command (deaf to SIGINT) gets SIGTERM', async () => {
+    const server = await startRecordingServer();
+    const home = await tempDir();
+    let job: number | undefined;
+    try {
+      const script = 'trap "" INT; echo "ready $$" >&2; while :; do sleep 0.05; done';
+      const child = spawn(process.execPath, [BIN, 'event', 'run', '--', 'sh', '-c', script], {
+        env: cleanEnv(home, { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: 'tok-run-7c1f' }),
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      await until(() => /ready \d+/.test(stderr), 'the command is ready');
+      job = Number(/ready (\d+)/.exec(stderr)![1]);
+      // Two signals sent at once may arrive as one: the first is forwarded (and ignored), the next ends svcctl.
+      child.kill('SIGINT');
+      await until(() => {
+        if (child.exitCode === null) child.kill('SIGINT');
+        return child.exitCode !== null;
+      }, 'svcctl ends on a second SIGINT');
+      assert.equal(await closed(child), 130, stderr);
+      await until(() => !running(job!), 'the command ends after svcctl');
+    } finally {
+      if (job !== undefined && running(job)) process.kill(job, 'SIGKILL');
+      await server.close();
+    }
+  });
+});

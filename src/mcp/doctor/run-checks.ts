@@ -164,7 +164,7 @@ const CHECKS_OF: Record<Mode, string[]> = {
   proxy: ['file', 'entry', 'variables', 'node', 'runner', 'initialize', 'tools'],
 };
 
-function report(base: Omit<DoctorReport, 'ok' | 'checks' | 'not_run'>, checks: CheckResult[]): DoctorReport {
+export function report(base: Omit<DoctorReport, 'ok' | 'checks' | 'not_run'>, checks: CheckResult[]): DoctorReport {
   const run = new Set(checks.map((check) => check.name));
   const expected = base.mode === null ? ['file', 'entry', 'variables'] : CHECKS_OF[base.mode];
   return { ...base, ok: checks.every((check) => check.ok), checks, not_run: expected.filter((name) => !run.has(name)) };

@@ -73,6 +73,35 @@ describe('mcp install under a policy', () => {
     assert.deepEqual([entry.command, ...entry.args], COMMAND);
   });
 
+  it("a soft allowlist: the user's own settings widen it, unless allowManagedMcpServersOnly", async () => {
+    const managed = { allowedMcpServers: [{ serverName: 'github' }] };
+    await policy('claude-code', 'managed-settings.json', managed);
+    assert.equal((await run(['install', '--client', 'claude-code'])).code, 7);
+    await mkdir(join(home, '.claude'), { recursive: true });
+    await writeFile(
+      join(home, '.claude', 'settings.json'),
+      JSON.stringify({ allowedMcpServers: [{ serverName: 'service' }] }),
+    );
+    const widened = await run(['install', '--client', 'claude-code']);
+    assert.equal(widened.code, 0, widened.stderr);
+    await policy('claude-code', 'managed-settings.json', { ...managed, allowManagedMcpServersOnly: true });
+    const strict = await run(['install', '--client', 'claude-code', '--force']);
+    assert.equal(strict.code, 7, strict.stderr);
+    assert.match(strict.stderr, /no allowedMcpServers entry matches it/);
+  });
+
+  it('an allowlist of URLs: a remote entry on a matching URL is let in, one elsewhere refused', async () => {
+    await policy('claude-code', 'managed-settings.json', {
+      allowedMcpServers: [{ serverUrl: 'https://acme.example.com/*' }],
+    });
+    const remote = ['install', '--client', 'claude-code', '--mode', 'remote', '--auth', 'bearer'];
+    const allowed = await run(remote);
+    assert.equal(allowed.code, 0, allowed.stderr);
+    const elsewhere = await run([...remote, '--force', '--base-url', 'https://other.example.org/api']);
+    assert.equal(elsewhere.code, 7, elsewhere.stderr);
+    assert.match(elsewhere.stderr, /no allowedMcpServers entry matches it/);
+  });
+
   it('managed-mcp.json takes exclusive control: exit 7 for any entry', async () => {
     const file = await policy('claude-code', 'managed-mcp.json', { mcpServers: {} });
     const result = await run(['install', '--client', 'claude-code', '--dry-run']);

@@ -41,9 +41,9 @@ before(async () => {
   const vscode = await run(['install', '--client', 'vscode', '--package', SERVER_DIR]);
   assert.equal(vscode.code, 0, vscode.stderr);
   // Blocked after it was written: the client would now refuse it.
-  await mkdir(join(home, 'policy', 'github-copilot'), { recursive: true });
+  await mkdir(join(home, 'policy', 'GitHubCopilot'), { recursive: true });
   await writeFile(
-    join(home, 'policy', 'github-copilot', 'managed-settings.json'),
+    join(home, 'policy', 'GitHubCopilot', 'managed-settings.json'),
     JSON.stringify({ deniedMcpServers: [{ serverName: 'service' }] }),
   );
   // A cloned project's entry: listed (it names the service's variable), never written by svcctl.
@@ -68,7 +68,7 @@ describe('mcp doctor --all', () => {
     const vscode = lines.find((line) => line.includes('vscode (user)')) ?? '';
     assert.match(
       vscode,
-      /^✗ vscode \(user\) 'service': policy: the policy in .*github-copilot.managed-settings\.json blocks 'service': deniedMcpServers entry \{"serverName":"service"\}$/,
+      /^✗ vscode \(user\) 'service': policy: the policy in .*GitHubCopilot.managed-settings\.json blocks 'service': deniedMcpServers entry \{"serverName":"service"\}$/,
     );
     const skipped = lines.find((line) => line.includes('claude-code (project)')) ?? '';
     assert.match(

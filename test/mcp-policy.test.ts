@@ -42,7 +42,7 @@ const exists = (file: string): Promise<boolean> =>
 
 describe('mcp install under a policy', () => {
   it('a denial by name: exit 7, the file and the rule named, nothing written; --force does not override it', async () => {
-    const file = await policy('claude-code', 'managed-settings.json', {
+    const file = await policy('ClaudeCode', 'managed-settings.json', {
       deniedMcpServers: [{ serverName: 'service' }],
     });
     for (const extra of [[], ['--force']]) {
@@ -58,7 +58,7 @@ describe('mcp install under a policy', () => {
   });
 
   it('an allowlist of commands (a managed-settings.d file): another command is refused, the exact one let in', async () => {
-    const file = await policy('claude-code', 'managed-settings.d/10-mcp.json', {
+    const file = await policy('ClaudeCode', 'managed-settings.d/10-mcp.json', {
       allowedMcpServers: [{ serverName: 'service' }, { serverCommand: ['npx', '-y', 'other-server'] }],
     });
     const refused = await run(['install', '--client', 'claude-code']);
@@ -66,7 +66,7 @@ describe('mcp install under a policy', () => {
     assert.ok(refused.stderr.includes(file), refused.stderr);
     // With serverCommand entries in the list, a local server must match one of them: its name does not let it in.
     assert.match(refused.stderr, /no allowedMcpServers entry matches it/);
-    await policy('claude-code', 'managed-settings.d/10-mcp.json', { allowedMcpServers: [{ serverCommand: COMMAND }] });
+    await policy('ClaudeCode', 'managed-settings.d/10-mcp.json', { allowedMcpServers: [{ serverCommand: COMMAND }] });
     const allowed = await run(['install', '--client', 'claude-code']);
     assert.equal(allowed.code, 0, allowed.stderr);
     const entry = JSON.parse(await readFile(claudeFile(), 'utf8')).mcpServers.service;
@@ -75,7 +75,7 @@ describe('mcp install under a policy', () => {
 
   it("a soft allowlist: the user's own settings widen it, unless allowManagedMcpServersOnly", async () => {
     const managed = { allowedMcpServers: [{ serverName: 'github' }] };
-    await policy('claude-code', 'managed-settings.json', managed);
+    await policy('ClaudeCode', 'managed-settings.json', managed);
     assert.equal((await run(['install', '--client', 'claude-code'])).code, 7);
     await mkdir(join(home, '.claude'), { recursive: true });
     await writeFile(
@@ -84,14 +84,14 @@ describe('mcp install under a policy', () => {
     );
     const widened = await run(['install', '--client', 'claude-code']);
     assert.equal(widened.code, 0, widened.stderr);
-    await policy('claude-code', 'managed-settings.json', { ...managed, allowManagedMcpServersOnly: true });
+    await policy('ClaudeCode', 'managed-settings.json', { ...managed, allowManagedMcpServersOnly: true });
     const strict = await run(['install', '--client', 'claude-code', '--force']);
     assert.equal(strict.code, 7, strict.stderr);
     assert.match(strict.stderr, /no allowedMcpServers entry matches it/);
   });
 
   it('an allowlist of URLs: a remote entry on a matching URL is let in, one elsewhere refused', async () => {
-    await policy('claude-code', 'managed-settings.json', {
+    await policy('ClaudeCode', 'managed-settings.json', {
       allowedMcpServers: [{ serverUrl: 'https://acme.example.com/*' }],
     });
     const remote = ['install', '--client', 'claude-code', '--mode', 'remote', '--auth', 'bearer'];
@@ -103,7 +103,7 @@ describe('mcp install under a policy', () => {
   });
 
   it('managed-mcp.json takes exclusive control: exit 7 for any entry', async () => {
-    const file = await policy('claude-code', 'managed-mcp.json', { mcpServers: {} });
+    const file = await policy('ClaudeCode', 'managed-mcp.json', { mcpServers: {} });
     const result = await run(['install', '--client', 'claude-code', '--dry-run']);
     assert.equal(result.code, 7, result.stderr);
     assert.ok(result.stderr.includes(file), result.stderr);
@@ -111,7 +111,7 @@ describe('mcp install under a policy', () => {
   });
 
   it('a URL glob in a deny list blocks a remote entry; the same glob elsewhere does not', async () => {
-    await policy('claude-code', 'managed-settings.json', {
+    await policy('ClaudeCode', 'managed-settings.json', {
       deniedMcpServers: [{ serverUrl: 'https://*.example.com/*' }],
     });
     const remote = await run(['install', '--client', 'claude-code', '--mode', 'remote', '--auth', 'bearer']);
@@ -122,7 +122,7 @@ describe('mcp install under a policy', () => {
   });
 
   it("Copilot's managed settings govern VS Code; other clients are not governed by them", async () => {
-    const file = await policy('github-copilot', 'managed-settings.json', {
+    const file = await policy('GitHubCopilot', 'managed-settings.json', {
       allowedMcpServers: [{ serverUrl: 'https://mcp.other.example/*' }],
     });
     const result = await run(['install', '--client', 'vscode']);
@@ -132,7 +132,7 @@ describe('mcp install under a policy', () => {
   });
 
   it('a policy file that does not parse blocks: what the client allows cannot be told', async () => {
-    await policy('claude-code', 'managed-settings.json', '{ "deniedMcpServers": [ ');
+    await policy('ClaudeCode', 'managed-settings.json', '{ "deniedMcpServers": [ ');
     const result = await run(['install', '--client', 'claude-code']);
     assert.equal(result.code, 7, result.stderr);
     assert.match(result.stderr, /does not parse/);
@@ -142,7 +142,7 @@ describe('mcp install under a policy', () => {
 describe('mcp doctor under a policy', () => {
   it('an entry installed before the policy came: the failing policy check, exit 8, and the server not started', async () => {
     assert.equal((await run(['install', '--client', 'claude-code'])).code, 0);
-    const file = await policy('claude-code', 'managed-settings.json', {
+    const file = await policy('ClaudeCode', 'managed-settings.json', {
       deniedMcpServers: [{ serverCommand: COMMAND }],
     });
     const result = await run(['doctor', '--client', 'claude-code']);

@@ -10,7 +10,8 @@ import type { Context } from '../../core/context.js';
 import { exitWith, ExitCode } from '../../core/errors.js';
 import { foreign } from '../../core/output.js';
 import { commandLine } from '../service-entries.js';
-import type { ClientId, Scope } from '../types.js';
+import { CLIENTS } from '../clients/table.js';
+import type { ClientId, PolicyFamily, Scope } from '../types.js';
 
 /** Which rule of which file blocks an entry. */
 export interface PolicyVerdict {
@@ -18,19 +19,14 @@ export interface PolicyVerdict {
   rule: string;
 }
 
-type Family = 'claude-code' | 'github-copilot';
-
-/** The clients whose policy files are documented; any other client has none that svcctl knows of. */
-const GOVERNED: Partial<Record<ClientId, Family>> = { 'claude-code': 'claude-code', vscode: 'github-copilot' };
-
-/** For tests and admins: a folder that stands for the system folders, with claude-code/ and github-copilot/ in it. */
+/** For tests and admins: a folder that stands for the system folders, with ClaudeCode/ and GitHubCopilot/ in it. */
 export const POLICY_DIR_VARIABLE = 'SVCCTL_POLICY_DIR';
 
 /** Where each family's policy folder is: from Claude Code's program and VS Code's source (docs/mcp.md, "Policies"). */
-export function policyFolder(ctx: Pick<Context, 'env' | 'platform'>, family: Family): string {
+export function policyFolder(ctx: Pick<Context, 'env' | 'platform'>, family: PolicyFamily): string {
   const override = ctx.env[POLICY_DIR_VARIABLE];
   if (override !== undefined && override !== '') return join(override, family);
-  if (family === 'claude-code') {
+  if (family === 'ClaudeCode') {
     if (ctx.platform === 'darwin') return '/Library/Application Support/ClaudeCode';
     return ctx.platform === 'win32' ? 'C:\\Program Files\\ClaudeCode' : '/etc/claude-code';
   }
@@ -81,9 +77,9 @@ const listOf = (file: string, key: RuleList['key'], value: unknown): RuleList | 
     : undefined;
 
 /** managed-settings.json, then the files of managed-settings.d in name order, as Claude Code merges them. */
-async function managedSettingsFiles(folder: string, family: Family): Promise<string[]> {
+async function managedSettingsFiles(folder: string, family: PolicyFamily): Promise<string[]> {
   const main = join(folder, 'managed-settings.json');
-  if (family !== 'claude-code') return [main];
+  if (family !== 'ClaudeCode') return [main];
   const dropIns = join(folder, 'managed-settings.d');
   const names = await readdir(dropIns).catch(() => [] as string[]);
   return [
@@ -185,11 +181,11 @@ function claudeAllows(allowed: RuleList[], server: Server): boolean {
 }
 
 async function claudeCodeVerdict(ctx: Context, server: Server): Promise<PolicyVerdict | undefined> {
-  const folder = policyFolder(ctx, 'claude-code');
+  const folder = policyFolder(ctx, 'ClaudeCode');
   const exclusive = join(folder, 'managed-mcp.json');
   if ((await readJson(exclusive)) !== undefined)
     return { file: exclusive, rule: 'managed-mcp.json gives the organization exclusive control of MCP servers' };
-  const policy = await readPolicy(await managedSettingsFiles(folder, 'claude-code'));
+  const policy = await readPolicy(await managedSettingsFiles(folder, 'ClaudeCode'));
   const denial = deniedBy(policy, server);
   if (denial) return denial;
   if (policy.allowed === undefined) return undefined;
@@ -218,7 +214,7 @@ function notAllowed(allowed: RuleList[]): PolicyVerdict {
 
 /** Copilot (docs.github.com, "Configuring an MCP server allowlist"): a denial wins; with an allowlist, a match by name, command or URL is needed. */
 async function copilotVerdict(ctx: Context, server: Server): Promise<PolicyVerdict | undefined> {
-  const policy = await readPolicy(await managedSettingsFiles(policyFolder(ctx, 'github-copilot'), 'github-copilot'));
+  const policy = await readPolicy(await managedSettingsFiles(policyFolder(ctx, 'GitHubCopilot'), 'GitHubCopilot'));
   const denial = deniedBy(policy, server);
   if (denial) return denial;
   if (policy.allowed === undefined) return undefined;
@@ -238,11 +234,12 @@ export async function policyVerdict(
   name: string,
   entry: unknown,
 ): Promise<PolicyVerdict | undefined> {
-  const family = client === null ? undefined : GOVERNED[client];
+  // The client's row says which policy governs it (src/mcp/clients/); a client without one has none svcctl knows of.
+  const family = client === null ? undefined : CLIENTS[client].managedPolicy;
   if (family === undefined) return undefined;
   const server = serverOf(name, entry);
   try {
-    return family === 'claude-code' ? await claudeCodeVerdict(ctx, server) : await copilotVerdict(ctx, server);
+    return family === 'ClaudeCode' ? await claudeCodeVerdict(ctx, server) : await copilotVerdict(ctx, server);
   } catch (error) {
     if (!(error instanceof UnreadablePolicy)) throw error;
     return { file: error.file, rule: 'the policy file does not parse, so what the client allows cannot be told' };

@@ -90,9 +90,9 @@ describe('mcp install under a policy', () => {
     assert.match(strict.stderr, /no allowedMcpServers entry matches it/);
   });
 
-  it('an allowlist of URLs: a remote entry on a matching URL is let in, one elsewhere refused', async () => {
+  it('an allowlist of URLs: a remote entry on a matching URL is let in (the host in any case), one elsewhere refused', async () => {
     await policy('ClaudeCode', 'managed-settings.json', {
-      allowedMcpServers: [{ serverUrl: 'https://acme.example.com/*' }],
+      allowedMcpServers: [{ serverUrl: 'https://ACME.example.com/*' }],
     });
     const remote = ['install', '--client', 'claude-code', '--mode', 'remote', '--auth', 'bearer'];
     const allowed = await run(remote);
@@ -151,5 +151,14 @@ describe('mcp doctor under a policy', () => {
     assert.ok(line.includes(file), result.stdout);
     assert.ok(line.includes(`deniedMcpServers entry {"serverCommand":${JSON.stringify(COMMAND)}}`), line);
     assert.doesNotMatch(result.stdout, /initialize|runner/);
+    // status --check runs the same checks over every entry.
+    const status = await runCli(['status', '--check'], {
+      home,
+      env: { SERVICE_BASE_URL: BASE_URL, SVCCTL_POLICY_DIR: policyDir },
+    });
+    assert.ok(
+      `${status.stdout}${status.stderr}`.includes(`policy: the policy in ${file} blocks 'service'`),
+      status.stdout + status.stderr,
+    );
   });
 });

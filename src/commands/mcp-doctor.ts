@@ -20,10 +20,7 @@ import { CLIENTS } from '../mcp/clients/table.js';
 import { replacedNote } from './mcp-list.js';
 import { clientEnvOf, projectDirOf } from '../mcp/install/entry-request.js';
 import { trustOptionsFor } from '../mcp/doctor/project-trust.js';
-import { report, runChecks, unreadableReport } from '../mcp/doctor/run-checks.js';
-import { describeVerdict, POLICY_FIX, policyVerdict } from '../mcp/install/policy.js';
-import { modeOf } from '../mcp/service-entries.js';
-import { fail, pass } from '../mcp/doctor/types.js';
+import { runChecks, unreadableReport } from '../mcp/doctor/run-checks.js';
 import type { DoctorReport } from '../mcp/doctor/types.js';
 
 export interface McpDoctorOptions extends McpEntryOptions {
@@ -68,22 +65,15 @@ function notRunText(report: DoctorReport): string {
   return `, ${report.not_run.length} not run (${report.not_run.map((name) => LABELS[name] ?? name).join(', ')})`;
 }
 
-/** An entry a policy blocks is not started: the client would not start it either. */
 export async function checkOne(
   ctx: Context,
   located: LocatedEntry | UnreadableConfig,
   options: McpDoctorOptions,
 ): Promise<DoctorReport> {
-  if (isUnreadable(located)) return unreadableReport(located);
-  const { client, scope, file, name, value } = located;
-  const verdict = await policyVerdict(ctx, client, scope, name, value);
-  if (verdict !== undefined)
-    return report(
-      { client, scope, file, name, mode: value !== null && typeof value === 'object' ? modeOf(value) : 'local' },
-      [pass('file', `${file} parses`), fail('policy', describeVerdict(name, verdict), POLICY_FIX)],
-    );
   const trust = await trustOptionsFor(ctx, projectDirOf(ctx, options), options.trustProject, options.package);
-  return await runChecks(ctx, located, (options.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000, trust);
+  return isUnreadable(located)
+    ? unreadableReport(located)
+    : await runChecks(ctx, located, (options.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000, trust);
 }
 
 /** Without --client, --name or --config, every matching entry is checked, one block each (as `status --check`). */

@@ -21,6 +21,7 @@ import { goneCheck, goneSvcctlPaths, type EntryWhere } from './svcctl-paths.js';
 import { commandShellFor, commandWords } from '../render/shell-quote.js';
 import { projectTrust, type TrustOptions } from './project-trust.js';
 import { runnerFolder } from './runner-folder.js';
+import { describeVerdict, POLICY_FIX, policyVerdict } from '../install/policy.js';
 
 const EXPORT_WHERE =
   'in the environment the client starts from (a desktop app started from a dock or start menu may not see variables of a shell profile: start it from that shell, or reinstall with --secrets literal)';
@@ -70,7 +71,7 @@ const CHECKS_OF: Record<Mode, string[]> = {
   proxy: ['file', 'entry', 'variables', 'node', 'runner', 'initialize', 'tools'],
 };
 
-export function report(base: Omit<DoctorReport, 'ok' | 'checks' | 'not_run'>, checks: CheckResult[]): DoctorReport {
+function report(base: Omit<DoctorReport, 'ok' | 'checks' | 'not_run'>, checks: CheckResult[]): DoctorReport {
   const run = new Set(checks.map((check) => check.name));
   const expected = base.mode === null ? ['file', 'entry', 'variables'] : CHECKS_OF[base.mode];
   return { ...base, ok: checks.every((check) => check.ok), checks, not_run: expected.filter((name) => !run.has(name)) };
@@ -195,8 +196,11 @@ export async function runChecks(
   const plan = planEntry(located.value, referenceSyntaxOf(client), resolver, ctx.env, client);
   const checks: CheckResult[] = [pass('file', `${located.file} parses`)];
   const base = { client: located.client, scope: located.scope, file: located.file, name: located.name };
-  const unusable = unusableEntry(located, client, plan);
-  if (unusable !== undefined || typeof plan === 'string') {
+  // A blocked entry is not started: the client would not start it either.
+  const verdict = await policyVerdict(ctx, located.client, located.scope, located.name, located.value);
+  const blocked = verdict && fail('policy', describeVerdict(located.name, verdict), POLICY_FIX);
+  const unusable = blocked || unusableEntry(located, client, plan);
+  if (unusable || typeof plan === 'string') {
     const isObject = located.value !== null && typeof located.value === 'object';
     return report({ ...base, mode: isObject ? modeOf(located.value as object) : 'local' }, [...checks, unusable!]);
   }

@@ -128,6 +128,9 @@ function urlForms(url: string): string[] {
   return [url, parsed.href, bare.href, bare.href.replace(/\/$/, '')];
 }
 
+/** Scheme and host are compared in lower case, as the URL parser spells them; the path keeps its case. */
+const lowerHost = (pattern: string): string => pattern.replace(/^([^/]*\/\/[^/]*)/, (start) => start.toLowerCase());
+
 interface Server {
   name: string;
   command: string[] | undefined;
@@ -159,7 +162,7 @@ function matches(
     kinds.includes('serverUrl') &&
     typeof pattern === 'string' &&
     url !== undefined &&
-    urlForms(url).some((form) => globMatches(pattern, form))
+    urlForms(url).some((form) => globMatches(pattern, form) || globMatches(lowerHost(pattern), form))
   );
 }
 

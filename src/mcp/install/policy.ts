@@ -193,7 +193,7 @@ async function claudeCodeVerdict(ctx: Context, server: Server): Promise<PolicyVe
   if (denial) return denial;
   if (policy.allowed === undefined) return undefined;
   // Without allowManagedMcpServersOnly the user's own settings can widen the allowlist (a "soft allowlist").
-  const userFile = join(ctx.homeDir, '.claude', 'settings.json');
+  const userFile = join(ctx.env.CLAUDE_CONFIG_DIR?.trim() || join(ctx.homeDir, '.claude'), 'settings.json');
   const userList = policy.managedOnly
     ? undefined
     : listOf(userFile, 'allowedMcpServers', (await readJson(userFile).catch(() => undefined))?.allowedMcpServers);

@@ -16,9 +16,13 @@ A project's entry that svcctl did not write is not started (nor its headers comm
 yes on a terminal or pass --trust-project; without either the check fails (exit 8). A --config file that
 is not the client's user-scope file counts as a project's.
 Exit 8 when a check fails (a config file that does not parse too), 2 when no entry is found.
+An entry a policy of the machine blocks (Claude Code's managed settings or managed-mcp.json, Copilot's managed
+settings for VS Code) fails its policy check and is not started.
+--all: every entry svcctl manages, one line each (the first failing check), a summary; exit 8 if any fails.
 
 Examples:
   svcctl mcp doctor                                   # every entry found, one block each
+  svcctl mcp doctor --all                             # every entry svcctl manages, one line each
   svcctl mcp doctor --client cursor
   svcctl mcp doctor --client vscode --scope project --name ops
   svcctl mcp doctor --config ./mcp.json --json | jq '.checks[] | select(.ok | not)'`;
@@ -57,8 +61,16 @@ export function registerMcpDoctorCommand(mcp: Command, contextFor: ContextFactor
       '--trust-project',
       "start a project's entry (or its headersHelper) that svcctl did not write without asking",
     )
+    .option(
+      '--all',
+      "every entry svcctl manages, in every client and scope: one line each and a summary; a project's entry svcctl did not write is skipped, never run",
+    )
     .addHelpText('after', DOCTOR_EXAMPLES)
     .action(async (options, command) => {
+      if (options.all === true) {
+        const { runMcpDoctorAll } = await import('../commands/mcp-doctor-all.js');
+        return await runMcpDoctorAll(contextFor(command), options);
+      }
       const { runMcpDoctor } = await import('../commands/mcp-doctor.js');
       await runMcpDoctor(contextFor(command), options);
     });

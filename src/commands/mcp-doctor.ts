@@ -30,8 +30,9 @@ export interface McpDoctorOptions extends McpEntryOptions {
   trustProject?: boolean;
 }
 
-const LABELS: Record<string, string> = {
+export const LABELS: Record<string, string> = {
   file: 'config file',
+  policy: 'policy',
   entry: 'entry',
   variables: 'variables',
   node: 'node',
@@ -64,7 +65,7 @@ function notRunText(report: DoctorReport): string {
   return `, ${report.not_run.length} not run (${report.not_run.map((name) => LABELS[name] ?? name).join(', ')})`;
 }
 
-async function checkOne(
+export async function checkOne(
   ctx: Context,
   located: LocatedEntry | UnreadableConfig,
   options: McpDoctorOptions,

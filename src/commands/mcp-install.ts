@@ -22,6 +22,7 @@ import { fileTargetOf, planInstall } from '../mcp/install/install-plan.js';
 import { movedNote, removalsElsewhere } from '../mcp/install/stale-entries.js';
 import { chooseAuth, chooseClients, chooseModeAndAuth, mayOffer } from '../mcp/install/interactive-choice.js';
 import { resolveLiterals } from '../mcp/install/literal-values.js';
+import { refuseBlockedEntries } from '../mcp/install/policy.js';
 import { checkLiteralsInRepository } from '../mcp/install/literal-in-repo.js';
 import { urlSecrets } from '../config/url-secrets.js';
 import { renderEntry, type Target } from '../mcp/clients/render-entry.js';
@@ -230,6 +231,16 @@ export async function runMcpInstall(ctx: Context, given: McpInstallOptions): Pro
   const clientEnv = clientEnvOf(ctx, options);
   const fileTargets = prepared.map(({ request }) =>
     fileTargetOf(request.target, request.name, request.scope, clientEnv, options.config, ctx),
+  );
+  await refuseBlockedEntries(
+    ctx,
+    prepared.map(({ request, rendered }) => ({
+      client: 'client' in request.target ? request.target.client : null,
+      scope: request.scope,
+      name: request.name,
+      value: rendered.value,
+      label: labelOf(request),
+    })),
   );
   const changes = await planAll(
     ctx,

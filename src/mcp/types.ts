@@ -116,6 +116,8 @@ export interface ClientSpec {
   /** When versions read different files: configPath is the installed one's; an entry only in another is stale. */
   versions?: readonly ClientVersion[];
   discontinued?: string;
+  /** The managed policy files that can block the client's MCP servers (install/policy.ts, docs/mcp.md "Policies"). */
+  managedPolicy?: PolicyFamily;
   replacedBy?: { client: ClientId; label: string; installed(env: ClientEnv): boolean };
 }
 
@@ -230,3 +232,6 @@ export interface RenderedEntry {
   variablesToExport: string[];
   notes: string[];
 }
+
+/** Whose managed policy files govern a client's MCP servers: the name of their system folder. */
+export type PolicyFamily = 'ClaudeCode' | 'GitHubCopilot';

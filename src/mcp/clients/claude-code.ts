@@ -21,6 +21,7 @@ function claudeCodeServersPath(scope: Scope, env: ClientEnv): string[] {
 export const claudeCode: ClientSpec = {
   id: 'claude-code',
   label: 'Claude Code',
+  managedPolicy: 'ClaudeCode',
   format: 'json',
   scopes: ['user', 'project', 'local'],
   configPath: claudeCodePath,

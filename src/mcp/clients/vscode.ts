@@ -7,6 +7,7 @@ import type { ClientCommand, Entry } from './add-command-helpers.js';
 export const vscode: ClientSpec = {
   id: 'vscode',
   label: 'VS Code',
+  managedPolicy: 'GitHubCopilot',
   format: 'jsonc',
   scopes: ['user', 'project'],
   configPath: (env, scope: Scope) =>

@@ -1,0 +1,102 @@
+// The connection checks of each mode, after the entry, its variables and its trust are settled (run-checks.ts).
+import type { Redactor } from '../../redaction/redaction.js';
+import type { EntryPlan } from './entry-plan.js';
+import type { Resolver } from './references.js';
+import { checkNode, checkRunner, type RuntimeEnv } from './runtime-checks.js';
+import { fail, pass, type CheckResult } from './types.js';
+import { goneCheck, goneSvcctlPaths, type EntryWhere } from './svcctl-paths.js';
+
+/** An unexpanded reference, a missing variable or a VS Code input would make a connection's result meaningless. */
+function blocker(resolver: Resolver, unexpanded: string[], who: string): CheckResult | undefined {
+  if (unexpanded.length > 0)
+    return fail(
+      'initialize',
+      `not tried: ${unexpanded.map((text) => `'${text}'`).join(', ')} would reach the server literally`,
+      'fix the references (see variables above) and run doctor again',
+    );
+  const missing = [...resolver.missing].sort();
+  if (missing.length > 0)
+    return fail(
+      'initialize',
+      `not tried: ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} not set`,
+      `export ${missing.join(', ')} and run doctor again`,
+    );
+  if (resolver.inputs.size > 0)
+    return pass(
+      'initialize',
+      `not checked: the entry takes its values from ${who}'s inputs, which only ${who} can ask for`,
+    );
+  return undefined;
+}
+
+export async function modeChecks(
+  plan: EntryPlan,
+  resolver: Resolver,
+  unexpanded: string[],
+  who: string,
+  runtime: RuntimeEnv,
+  timeoutMs: number,
+  redactor: Redactor,
+  where: EntryWhere,
+): Promise<CheckResult[]> {
+  if (plan.mode === 'remote') {
+    const blocked = blocker(resolver, unexpanded, who);
+    if (blocked) return [blocked];
+    const { probeHttpServer } = await import('./http-probe.js');
+    return probeHttpServer(plan.http, { timeoutMs, redactor, env: runtime.env });
+  }
+  const checks = [await checkNode(runtime), await checkRunner(plan.command, runtime)];
+  const blocked = blocker(resolver, unexpanded, who);
+  if (plan.mode === 'local') {
+    if (!checks[1]!.ok)
+      return [...checks, fail('initialize', 'not tried: the command is not on PATH', checks[1]!.fix!)];
+    if (blocked) return [...checks, blocked];
+    const { probeStdioServer } = await import('./stdio-probe.js');
+    const options = { env: runtime.env, cwd: runtime.cwd, timeoutMs, redactor };
+    return [...checks, ...(await probeStdioServer(plan.command, options))];
+  }
+  if (plan.svcctl) {
+    const gone = await goneSvcctlPaths([plan.command.command, ...plan.command.args]);
+    if (gone.length > 0)
+      return [
+        checks[0]!,
+        goneCheck('runner', gone, where),
+        fail('initialize', 'not tried: the svcctl the entry runs is gone', 'see runner above'),
+      ];
+    if (!checks[1]!.ok)
+      return [...checks, fail('initialize', 'not tried: the command is not on PATH', checks[1]!.fix!)];
+    if (blocked) return [...checks, blocked];
+    const { probeStdioServer } = await import('./stdio-probe.js');
+    return [
+      ...checks,
+      ...(await probeStdioServer(plan.command, {
+        env: runtime.env,
+        cwd: runtime.cwd,
+        timeoutMs,
+        redactor,
+        listTools: true,
+      })),
+    ];
+  }
+  if (plan.http === undefined) {
+    return [
+      ...checks,
+      fail(
+        'initialize',
+        'the mcp-remote arguments hold no http(s) URL',
+        'reinstall the entry: svcctl mcp install --mode proxy --force',
+      ),
+    ];
+  }
+  if (blocked) return [...checks, blocked];
+  const { probeHttpServer } = await import('./http-probe.js');
+  return [
+    ...checks,
+    ...(await probeHttpServer(plan.http, {
+      timeoutMs,
+      redactor,
+      env: runtime.env,
+      note: 'checked the URL the proxy forwards to',
+    })),
+  ];
+}

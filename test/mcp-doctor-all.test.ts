@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { access, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { makeTempDir, ROOT, runCli, type RunResult } from './helpers/cli.js';
+import { ROOT, runCli, type RunResult } from './helpers/cli.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const SERVER_DIR = join(ROOT, 'test', 'fixtures', 'fake-mcp-server');
 const BASE_URL = 'http://127.0.0.1:9/api';
@@ -26,7 +27,7 @@ const exists = (file: string): Promise<boolean> =>
   );
 
 before(async () => {
-  home = await makeTempDir('svcctl-doctor-all-');
+  home = await tempDir('svcctl-doctor-all-');
   project = join(home, 'project');
   marker = join(home, 'ran-the-project-entry');
   await mkdir(project, { recursive: true });

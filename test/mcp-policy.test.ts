@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, beforeEach, describe, it } from 'node:test';
-import { makeTempDir, runCli, type RunResult } from './helpers/cli.js';
+import { runCli, type RunResult } from './helpers/cli.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const BASE_URL = 'https://acme.example.com/api';
 // What svcctl writes for a local-mode entry (checked against the written file by the allowlist test).
@@ -16,7 +17,7 @@ let policyDir: string;
 
 beforeEach(async () => {
   if (home) await rm(home, { recursive: true, force: true });
-  home = await makeTempDir('svcctl-policy-');
+  home = await tempDir('svcctl-policy-');
   policyDir = join(home, 'policy');
 });
 after(async () => {

@@ -120,16 +120,32 @@ export interface EntryWrite {
  * entries it recorded in that file stay its own only when the file was as svcctl had left it.
  */
 export async function recordEntryWrite(ctx: Context, write: EntryWrite): Promise<void> {
+  await recordEntryWrites(ctx, { ...write, entries: [{ entryPath: write.entryPath, value: write.value }] });
+}
+
+export interface EntriesWrite {
+  file: string;
+  /** Each entry as written; value undefined when it was removed. */
+  entries: { entryPath: string[]; value: unknown }[];
+  before: string;
+  after: string;
+}
+
+/** Several entries written into one file at once (`mcp sync`): one change of the record for all of them. */
+export async function recordEntryWrites(ctx: Context, write: EntriesWrite): Promise<void> {
   const file = await realFileOf(write.file);
   const [before, after] = [textSha256(write.before), textSha256(write.after)];
+  const written = (entry: WrittenEntry): boolean => write.entries.some((w) => samePath(entry.entryPath, w.entryPath));
   await changeRecord(ctx, (entries) => {
     const kept = entries.flatMap((entry) => {
       if (entry.file !== file) return [entry];
-      if (samePath(entry.entryPath, write.entryPath) || entry.fileSha256 !== before) return [];
+      if (written(entry) || entry.fileSha256 !== before) return [];
       return [{ ...entry, fileSha256: after }];
     });
-    if (write.value === undefined) return kept;
-    return [...kept, { file, entryPath: write.entryPath, entrySha256: entrySha256(write.value), fileSha256: after }];
+    const added = write.entries.flatMap(({ entryPath, value }) =>
+      value === undefined ? [] : [{ file, entryPath, entrySha256: entrySha256(value), fileSha256: after }],
+    );
+    return [...kept, ...added];
   });
 }
 
@@ -158,4 +174,11 @@ export async function svcctlWrote(ctx: Context, found: FoundEntry): Promise<bool
       entry.entrySha256 === digest &&
       entry.fileSha256 === found.fileSha256,
   );
+}
+
+/** The entries svcctl's record places in this file as `text` is now (the file unchanged since svcctl wrote it). */
+export async function recordedIn(ctx: Context, path: string, text: string): Promise<WrittenEntry[]> {
+  const file = await realFileOf(path);
+  const digest = textSha256(text);
+  return (await readRecord(ctx)).entries.filter((entry) => entry.file === file && entry.fileSha256 === digest);
 }

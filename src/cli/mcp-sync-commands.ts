@@ -17,7 +17,7 @@ The file (docs/teams.md):
   mode = "remote"                           # local | remote | proxy
   auth = "bearer"                           # password | bearer; token, secrets, package as in mcp install
 
-Entries that svcctl wrote are updated or removed; any other entry stays as it is. Exit 2: a bad
+Only the entries it wrote are updated or removed; any other entry stays as it is. Exit 2: a bad
 file (the line and the key are named); 7: a file or entry could not be synced; 8: --check found drift.`;
 
 const CLIENTS_EXAMPLES = `

@@ -17,7 +17,7 @@ import {
   withInputs,
   type FileTarget,
 } from './install-plan.js';
-import { entrySha256, recordedIn, type WrittenEntry } from './written-entries.js';
+import { entrySha256, recordedIn, textSha256, type WrittenEntry } from './written-entries.js';
 
 export type EntryStatus = 'unchanged' | 'added' | 'updated' | 'removed' | 'failed';
 
@@ -52,17 +52,22 @@ const samePath = (a: readonly string[], b: readonly string[]): boolean =>
 const NOT_OURS =
   'an entry of this name is in the file and svcctl did not write it (or it was changed since): svcctl leaves it';
 
-/** The record's entries under this scope's servers key, each with whether the file still holds it as written. */
+/**
+ * The record's entries under this scope's servers key, each with whether it is still svcctl's: the file as svcctl
+ * left it (`fileSha256`, the digest of `before`) and the entry as svcctl wrote it.
+ */
 function recordedHere(
   records: WrittenEntry[],
   parent: string[],
+  fileSha256: string,
   valueAt: (path: string[]) => unknown,
 ): { entry: WrittenEntry; ours: boolean }[] {
   return records
     .filter((entry) => samePath(entry.entryPath.slice(0, -1), parent))
     .map((entry) => {
       const value = valueAt(entry.entryPath);
-      return { entry, ours: value !== undefined && entrySha256(value) === entry.entrySha256 };
+      const same = entry.fileSha256 === fileSha256 && value !== undefined && entrySha256(value) === entry.entrySha256;
+      return { entry, ours: same };
     });
 }
 
@@ -81,8 +86,8 @@ export async function planClientSync(
   const before = snapshot.text;
   let text = snapshot.exists ? before : newFileStart(target);
   const valueAt = (path: string[]): unknown => openDocument(target.format, text, target.file, target.client).get(path);
-  const records = snapshot.exists ? await recordedIn(ctx, target.file, before) : [];
-  const recorded = recordedHere(records, target.entryPath.slice(0, -1), valueAt);
+  const records = snapshot.exists ? await recordedIn(ctx, target.file) : [];
+  const recorded = recordedHere(records, target.entryPath.slice(0, -1), textSha256(before), valueAt);
   const isOurs = (path: string[]): boolean => recorded.some((r) => r.ours && samePath(r.entry.entryPath, path));
   const entries: EntryOutcome[] = [];
   const writes: ClientSyncPlan['writes'] = [];

@@ -176,9 +176,8 @@ export async function svcctlWrote(ctx: Context, found: FoundEntry): Promise<bool
   );
 }
 
-/** The entries svcctl's record places in this file as `text` is now (the file unchanged since svcctl wrote it). */
-export async function recordedIn(ctx: Context, path: string, text: string): Promise<WrittenEntry[]> {
+/** Every entry svcctl's record places in this file, whether or not the file is still as svcctl left it. */
+export async function recordedIn(ctx: Context, path: string): Promise<WrittenEntry[]> {
   const file = await realFileOf(path);
-  const digest = textSha256(text);
-  return (await readRecord(ctx)).entries.filter((entry) => entry.file === file && entry.fileSha256 === digest);
+  return (await readRecord(ctx)).entries.filter((entry) => entry.file === file);
 }

@@ -12,7 +12,7 @@ import { detectedClientIds } from '../mcp/clients/detection.js';
 import { readDeclaration, type SyncDeclaration } from '../mcp/install/sync-declaration.js';
 import { declaredEntries, serverContexts } from '../mcp/install/sync-entries.js';
 import { changesFile, planClientSync, type ClientSyncPlan, type EntryOutcome } from '../mcp/install/sync-plan.js';
-import { syncDiff, writeSyncPlan } from '../mcp/install/sync-apply.js';
+import { recordSyncWrites, syncDiff, writeSyncPlan, type SyncWrite } from '../mcp/install/sync-apply.js';
 import type { ClientEnv, ClientId } from '../mcp/types.js';
 
 export interface McpSyncOptions {
@@ -101,33 +101,52 @@ function reportFailures(ctx: Context, result: ClientResult, scope: string): void
       ctx.out.warn(`${whereOf(result, scope)}: '${foreign(entry.name)}' not synced: ${entry.reason ?? ''}`);
 }
 
-async function writeAll(ctx: Context, results: ClientResult[], declaration: SyncDeclaration, options: McpSyncOptions) {
-  for (const result of results) {
-    const plan = result.plan;
-    if (plan === undefined || !changesFile(plan)) continue;
-    const clientEnv = { ...clientEnvFor(ctx, declaration) };
-    try {
-      const written = await writeSyncPlan(
-        ctx,
-        plan,
-        async (snapshot) => {
-          const contexts = await serverContexts(ctx, declaration);
-          const declared = await declaredEntries(contexts, declaration, result.client);
-          return planClientSync(ctx, result.client, declaration.scope, clientEnv, declared, snapshot);
-        },
-        { backup: options.backup !== false },
-      );
-      result.plan = written.plan;
-      result.entries = written.plan.entries;
-      if (written.backupPath !== undefined) result.backup = written.backupPath;
-    } catch (error) {
-      if (!isCliError(error) || error.exitCode !== ExitCode.UnsafeConfig) throw error;
-      result.failed = error.hint ? `${error.message} (${error.hint})` : error.message;
-      result.entries = result.entries.map((entry) =>
-        entry.status === 'unchanged' || entry.status === 'failed' ? entry : { ...entry, status: 'failed' },
-      );
-    }
+async function writeOne(
+  ctx: Context,
+  result: ClientResult,
+  declaration: SyncDeclaration,
+  options: McpSyncOptions,
+): Promise<SyncWrite | undefined> {
+  const plan = result.plan;
+  if (plan === undefined || !changesFile(plan)) return undefined;
+  const clientEnv = clientEnvFor(ctx, declaration);
+  try {
+    const written = await writeSyncPlan(
+      ctx,
+      plan,
+      async (snapshot) => {
+        const contexts = await serverContexts(ctx, declaration);
+        const declared = await declaredEntries(contexts, declaration, result.client);
+        return planClientSync(ctx, result.client, declaration.scope, clientEnv, declared, snapshot);
+      },
+      { backup: options.backup !== false },
+    );
+    result.plan = written.plan;
+    result.entries = written.plan.entries;
+    if (written.backupPath !== undefined) result.backup = written.backupPath;
+    return written;
+  } catch (error) {
+    if (!isCliError(error) || error.exitCode !== ExitCode.UnsafeConfig) throw error;
+    result.failed = error.hint ? `${error.message} (${error.hint})` : error.message;
+    result.entries = result.entries.map((entry) =>
+      entry.status === 'unchanged' || entry.status === 'failed' ? entry : { ...entry, status: 'failed' },
+    );
+    return undefined;
   }
+}
+
+/** The files are different files, each behind its own lock: written side by side, so their fsyncs overlap. */
+async function writeAll(
+  ctx: Context,
+  results: ClientResult[],
+  declaration: SyncDeclaration,
+  options: McpSyncOptions,
+): Promise<void> {
+  const writes = await Promise.all(results.map((result) => writeOne(ctx, result, declaration, options)));
+  await recordSyncWrites(
+    ctx,
+    writes.filter((write): write is SyncWrite => write !== undefined),
+  );
 }
 
 const clientEnvFor = (ctx: Context, declaration: SyncDeclaration): ClientEnv => ({

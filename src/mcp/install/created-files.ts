@@ -55,12 +55,13 @@ async function changeRecord(ctx: Context, change: (files: Set<string>) => boolea
   );
 }
 
-export async function recordCreated(ctx: Context, file: string): Promise<void> {
-  const path = resolve(file);
+/** Several files at once (`mcp sync`): one change of the record. */
+export async function recordCreated(ctx: Context, file: string | string[]): Promise<void> {
+  const paths = (Array.isArray(file) ? file : [file]).map((one) => resolve(one));
   await changeRecord(ctx, (files) => {
-    if (files.has(path)) return false;
-    files.add(path);
-    return true;
+    const fresh = paths.filter((path) => !files.has(path));
+    for (const path of fresh) files.add(path);
+    return fresh.length > 0;
   });
 }
 

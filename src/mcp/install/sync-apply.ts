@@ -10,6 +10,7 @@ import type { ClientSyncPlan } from './sync-plan.js';
 
 export interface SyncWrite {
   plan: ClientSyncPlan;
+  written: boolean;
   backupPath?: string;
   /** The old file held secrets and sits in a project: no .bak of it (a copy one `git add -A` from a commit). */
   backupWithheld: boolean;
@@ -49,25 +50,30 @@ export async function writeSyncPlan(
       lock: { onWait: () => ctx.out.info(`waiting for another svcctl to finish writing ${file}…`) },
     },
   );
-  if (result.written && !plan.snapshot.exists) {
-    const { recordCreated } = await import('./created-files.js');
-    await recordCreated(ctx, file).catch(() => undefined);
-  }
-  if (result.written) await recordSync(ctx, plan);
   return {
     plan,
+    written: result.written,
     ...(result.backupPath !== undefined ? { backupPath: result.backupPath } : {}),
     backupWithheld: withheld.yes && result.written,
   };
 }
 
-/** Not recorded, the entries are only not svcctl's to change later: a state folder that cannot be written fails no sync. */
-async function recordSync(ctx: Context, plan: ClientSyncPlan): Promise<void> {
-  const { recordEntryWrites } = await import('./written-entries.js');
-  await recordEntryWrites(ctx, {
-    file: plan.target.file,
-    entries: plan.writes,
-    before: plan.before,
-    after: plan.after,
-  }).catch(() => undefined);
+/**
+ * One change of each record for every file written: a run killed before it leaves the entries written and not
+ * svcctl's (the next sync reports them and leaves them), never the other way round. Not recorded, the entries are
+ * only not svcctl's to change later: a state folder that cannot be written fails no sync.
+ */
+export async function recordSyncWrites(ctx: Context, writes: SyncWrite[]): Promise<void> {
+  const done = writes.filter((write) => write.written);
+  if (done.length === 0) return;
+  const created = done.filter((write) => !write.plan.snapshot.exists).map((write) => write.plan.target.file);
+  const [{ recordEntryWrites }, { recordCreated }] = await Promise.all([
+    import('./written-entries.js'),
+    import('./created-files.js'),
+  ]);
+  if (created.length > 0) await recordCreated(ctx, created).catch(() => undefined);
+  await recordEntryWrites(
+    ctx,
+    done.map(({ plan }) => ({ file: plan.target.file, entries: plan.writes, before: plan.before, after: plan.after })),
+  ).catch(() => undefined);
 }

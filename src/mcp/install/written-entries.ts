@@ -120,7 +120,7 @@ export interface EntryWrite {
  * entries it recorded in that file stay its own only when the file was as svcctl had left it.
  */
 export async function recordEntryWrite(ctx: Context, write: EntryWrite): Promise<void> {
-  await recordEntryWrites(ctx, { ...write, entries: [{ entryPath: write.entryPath, value: write.value }] });
+  await recordEntryWrites(ctx, [{ ...write, entries: [{ entryPath: write.entryPath, value: write.value }] }]);
 }
 
 export interface EntriesWrite {
@@ -131,22 +131,26 @@ export interface EntriesWrite {
   after: string;
 }
 
-/** Several entries written into one file at once (`mcp sync`): one change of the record for all of them. */
-export async function recordEntryWrites(ctx: Context, write: EntriesWrite): Promise<void> {
-  const file = await realFileOf(write.file);
+function applyWrite(entries: WrittenEntry[], file: string, write: EntriesWrite): WrittenEntry[] {
   const [before, after] = [textSha256(write.before), textSha256(write.after)];
   const written = (entry: WrittenEntry): boolean => write.entries.some((w) => samePath(entry.entryPath, w.entryPath));
-  await changeRecord(ctx, (entries) => {
-    const kept = entries.flatMap((entry) => {
-      if (entry.file !== file) return [entry];
-      if (written(entry) || entry.fileSha256 !== before) return [];
-      return [{ ...entry, fileSha256: after }];
-    });
-    const added = write.entries.flatMap(({ entryPath, value }) =>
-      value === undefined ? [] : [{ file, entryPath, entrySha256: entrySha256(value), fileSha256: after }],
-    );
-    return [...kept, ...added];
+  const kept = entries.flatMap((entry) => {
+    if (entry.file !== file) return [entry];
+    if (written(entry) || entry.fileSha256 !== before) return [];
+    return [{ ...entry, fileSha256: after }];
   });
+  const added = write.entries.flatMap(({ entryPath, value }) =>
+    value === undefined ? [] : [{ file, entryPath, entrySha256: entrySha256(value), fileSha256: after }],
+  );
+  return [...kept, ...added];
+}
+
+/** Writes of several files, each of one or more entries (`mcp sync`): one change of the record for all of them. */
+export async function recordEntryWrites(ctx: Context, writes: EntriesWrite[]): Promise<void> {
+  const files = await Promise.all(writes.map((write) => realFileOf(write.file)));
+  await changeRecord(ctx, (entries) =>
+    writes.reduce((current, write, index) => applyWrite(current, files[index]!, write), entries),
+  );
 }
 
 /** The file itself is gone (uninstall removed the file svcctl created): nothing in it stays recorded. */

@@ -35,7 +35,10 @@ interface ClientResult {
 
 function clientsOf(ctx: Context, declaration: SyncDeclaration, clientEnv: ClientEnv): ClientId[] {
   if (declaration.clients === 'detected') {
-    const found = detectedClientIds(clientEnv).filter((id) => CLIENTS[id].scopes.includes(declaration.scope));
+    const detected = detectedClientIds(clientEnv);
+    const found = detected.filter((id) => CLIENTS[id].scopes.includes(declaration.scope));
+    for (const id of detected.filter((one) => !found.includes(one)))
+      ctx.out.info(`${CLIENTS[id].label} was found but has no ${declaration.scope} scope: left out`);
     if (found.length === 0) ctx.out.info(`no MCP client with a ${declaration.scope} scope was found on this machine`);
     return found;
   }

@@ -29,12 +29,12 @@ export interface DeclaredServer {
   /** Never literal: a shared file declares entries that hold no secret. */
   secrets?: 'ref' | 'prompt';
   package?: string;
-  /** Where it was declared, for errors found later (an unknown deployment). */
-  line: number;
 }
 
 export interface SyncDeclaration {
   file: string;
+  /** As read, for the line of a mistake found later (an unknown deployment). */
+  text: string;
   clients: ClientId[] | 'detected';
   /** The line of `clients`, for a client found unable to take the scope. */
   clientsLine: number;
@@ -133,25 +133,20 @@ function serverOf(place: Place, index: number, table: unknown, names: Set<string
   const mode = given.mode === undefined ? 'local' : oneOf(place, index, 'mode', given.mode, MODES);
   const auth = given.auth === undefined ? 'password' : oneOf(place, index, 'auth', given.auth, AUTH_METHODS);
   const token = given.token === undefined ? undefined : oneOf(place, index, 'token', given.token, ['helper', 'static']);
+  if (given.secrets === 'literal')
+    throw place.error(
+      index,
+      'secrets',
+      'cannot be "literal": a synced entry holds no secret',
+      'leave it out (entries read SERVICE_PASSWORD or SERVICE_ACCESS_TOKEN from the environment), or use auth = "bearer" with token = "helper"',
+    );
   const secrets =
-    given.secrets === undefined
-      ? undefined
-      : given.secrets === 'literal'
-        ? (() => {
-            throw place.error(
-              index,
-              'secrets',
-              'cannot be "literal": a synced entry holds no secret',
-              'leave it out (entries read SERVICE_PASSWORD or SERVICE_ACCESS_TOKEN from the environment), or use auth = "bearer" with token = "helper"',
-            );
-          })()
-        : oneOf(place, index, 'secrets', given.secrets, ['ref', 'prompt'] as const);
+    given.secrets === undefined ? undefined : oneOf(place, index, 'secrets', given.secrets, ['ref', 'prompt'] as const);
   const pkg = optionalString(place, index, 'package', given.package);
   return {
     name,
     mode,
     auth,
-    line: lineOfKey(place.text, index, 'name'),
     ...(baseUrl !== undefined ? { baseUrl } : {}),
     ...(deployment !== undefined ? { deployment } : {}),
     ...(token !== undefined ? { token } : {}),
@@ -183,6 +178,7 @@ export function parseDeclaration(file: string, text: string): SyncDeclaration {
   const names = new Set<string>();
   return {
     file,
+    text,
     clients,
     clientsLine: lineOfKey(text, null, 'clients'),
     scope,

@@ -24,8 +24,7 @@ export async function serverContexts(ctx: Context, declaration: SyncDeclaration)
     if (server.deployment !== undefined) {
       const found = saved.find((deployment) => deployment.name === server.deployment);
       if (found === undefined) {
-        const { readFile } = await import('node:fs/promises');
-        const line = lineOfKey(await readFile(declaration.file, 'utf8'), index, 'deployment');
+        const line = lineOfKey(declaration.text, index, 'deployment');
         throw usageError(
           `${declaration.file}:${line}: 'deployment' names no saved deployment '${server.deployment}'`,
           saved.length > 0

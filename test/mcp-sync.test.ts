@@ -4,7 +4,7 @@
  * --dry-run write nothing, and a bad file is one exit-2 error naming its line and key.
  */
 import assert from 'node:assert/strict';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parse as parseJsonc } from 'jsonc-parser';
@@ -164,6 +164,42 @@ describe('mcp sync --file', () => {
     const unknown = await sync(home, ['--file', file]);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /svcctl-mcp\.toml:5: 'deployment' names no saved deployment 'staging'/);
+  });
+
+  it('writes no literal secret: a client that reads no variables gets the token helper or is reported', async () => {
+    const { home, file } = await setUp(
+      'clients = ["claude-desktop", "cursor"]\n[[server]]\nname = "ops"\nbase_url = "https://a.example/api"\nmode = "proxy"\n',
+    );
+    const desktop = join(home, '.config', 'Claude', 'claude_desktop_config.json');
+    const env = { SERVICE_EMAIL: 'me@acme.example', SERVICE_PASSWORD: 'pw-Secret-123' };
+    const result = await runCli(['mcp', 'sync', '--file', file], { home, cwd: home, env });
+    assert.equal(result.code, 7, result.stderr);
+    assert.match(
+      result.stderr,
+      /Claude Desktop \(user scope\): 'ops' not synced: Claude Desktop reads no environment variables/,
+    );
+    assert.equal(await readFile(desktop, 'utf8').catch(() => '<absent>'), '<absent>');
+    assert.ok(!(await readFile(files(home).cursor, 'utf8')).includes('pw-Secret-123'));
+    await writeFile(file, `${await readFile(file, 'utf8')}auth = "bearer"\ntoken = "helper"\n`);
+    const helper = await runCli(['mcp', 'sync', '--file', file], { home, cwd: home, env });
+    assert.equal(helper.code, 0, helper.stderr);
+    const entry = JSON.stringify(JSON.parse(await readFile(desktop, 'utf8')).mcpServers.ops);
+    assert.match(entry, /"mcp","proxy"/);
+    assert.ok(!entry.includes('pw-Secret-123'), entry);
+  });
+
+  it('a link out of the project is refused, its target untouched, the other clients written', async () => {
+    const { home, file } = await setUp(
+      'clients = ["cursor", "vscode"]\nscope = "project"\n[[server]]\nname = "ops"\nbase_url = "https://a.example/api"\n',
+    );
+    const outside = await placeFile(home, 'elsewhere/mcp.json', '{}\n');
+    await mkdir(join(home, 'team', '.cursor'), { recursive: true });
+    await symlink(outside, join(home, 'team', '.cursor', 'mcp.json'));
+    const result = await sync(home, ['--file', file]);
+    assert.equal(result.code, 7, result.stderr);
+    assert.match(result.stderr, /Cursor \(project scope\): not synced: /);
+    assert.equal(await readFile(outside, 'utf8'), '{}\n');
+    assert.ok(parseJsonc(await readFile(join(home, 'team', '.vscode', 'mcp.json'), 'utf8')).servers.ops);
   });
 
   it('a bad file is one exit-2 error naming the line and the key', async () => {

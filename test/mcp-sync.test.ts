@@ -140,6 +140,11 @@ describe('mcp sync --file', () => {
     assert.equal(dry.code, 0, dry.stderr);
     assert.match(dry.stdout, /^\+\+\+ .*\.cursor\/mcp\.json\tafter svcctl$/m);
     assert.match(dry.stderr, /dry run: nothing was written/);
+    const report = await runCli(['--json', 'mcp', 'sync', '--file', file, '--check'], { home, cwd: home });
+    assert.equal(report.code, 8, report.stderr);
+    const cursor = JSON.parse(report.stdout).clients.find((c: { client: string }) => c.client === 'cursor');
+    assert.equal(cursor.status, 'changed');
+    assert.match(cursor.diff, /^\+ {4}"ops": \{$/m);
     assert.deepEqual(await bytesOf(Object.values(files(home))), ['<absent>', '<absent>', '<absent>']);
   });
 

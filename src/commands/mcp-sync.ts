@@ -159,7 +159,8 @@ const clientEnvFor = (ctx: Context, declaration: SyncDeclaration): ClientEnv => 
   projectDir: declaration.scope === 'project' ? declaration.projectDir : ctx.cwd,
 });
 
-function jsonOf(results: ClientResult[], declaration: SyncDeclaration, changed: boolean): unknown {
+/** With --dry-run or --check, each client's diff too (the compliance report shows what differs). */
+function jsonOf(results: ClientResult[], declaration: SyncDeclaration, changed: boolean, looking: boolean): unknown {
   return {
     file: declaration.file,
     scope: declaration.scope,
@@ -176,6 +177,7 @@ function jsonOf(results: ClientResult[], declaration: SyncDeclaration, changed: 
         status: entry.status,
         reason: entry.reason ?? null,
       })),
+      ...(looking ? { diff: result.plan && changesFile(result.plan) ? syncDiff(result.plan) : null } : {}),
     })),
   };
 }
@@ -205,7 +207,7 @@ export async function runMcpSync(ctx: Context, options: McpSyncOptions): Promise
     else ctx.out.info(line);
     if (result.backup !== undefined) ctx.out.info(`  backup: ${result.backup}`);
   }
-  if (ctx.globals.json) ctx.out.jsonResult(jsonOf(results, declaration, drift && !looking));
+  if (ctx.globals.json) ctx.out.jsonResult(jsonOf(results, declaration, drift && !looking, looking));
   if (!drift && !failed()) ctx.out.info("nothing to change: every client's file holds the declared entries");
   else if (options.dryRun) ctx.out.info('dry run: nothing was written');
   if (options.check && (drift || failed())) {

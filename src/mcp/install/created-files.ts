@@ -55,13 +55,12 @@ async function changeRecord(ctx: Context, change: (files: Set<string>) => boolea
   );
 }
 
-/** Several files at once (`mcp sync`): one change of the record. */
-export async function recordCreated(ctx: Context, file: string | string[]): Promise<void> {
-  const paths = (Array.isArray(file) ? file : [file]).map((one) => resolve(one));
+export async function recordCreated(ctx: Context, file: string): Promise<void> {
+  const path = resolve(file);
   await changeRecord(ctx, (files) => {
-    const fresh = paths.filter((path) => !files.has(path));
-    for (const path of fresh) files.add(path);
-    return fresh.length > 0;
+    if (files.has(path)) return false;
+    files.add(path);
+    return true;
   });
 }
 
@@ -150,4 +149,14 @@ export async function removeCreatedFile(
   if (text === undefined || !backupIsOurs(target, text)) return { backup: null };
   await rm(backup, { force: true });
   return { backup };
+}
+
+/** Several files at once (`mcp sync`): one change of the record, not one per file. */
+export async function recordCreatedFiles(ctx: Context, created: string[]): Promise<void> {
+  const paths = created.map((file) => resolve(file));
+  await changeRecord(ctx, (files) => {
+    const fresh = paths.filter((path) => !files.has(path));
+    for (const path of fresh) files.add(path);
+    return fresh.length > 0;
+  });
 }

@@ -67,11 +67,11 @@ export async function recordSyncWrites(ctx: Context, writes: SyncWrite[]): Promi
   const done = writes.filter((write) => write.written);
   if (done.length === 0) return;
   const created = done.filter((write) => !write.plan.snapshot.exists).map((write) => write.plan.target.file);
-  const [{ recordEntryWrites }, { recordCreated }] = await Promise.all([
+  const [{ recordEntryWrites }, { recordCreatedFiles }] = await Promise.all([
     import('./written-entries.js'),
     import('./created-files.js'),
   ]);
-  if (created.length > 0) await recordCreated(ctx, created).catch(() => undefined);
+  if (created.length > 0) await recordCreatedFiles(ctx, created).catch(() => undefined);
   await recordEntryWrites(
     ctx,
     done.map(({ plan }) => ({ file: plan.target.file, entries: plan.writes, before: plan.before, after: plan.after })),

@@ -8,7 +8,8 @@ import { chmod, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parse as parseJsonc } from 'jsonc-parser';
-import { makeTempDir, placeFile, runCli } from './helpers/cli.js';
+import { placeFile, runCli } from './helpers/cli.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 interface Machine {
   home: string;
@@ -17,7 +18,7 @@ interface Machine {
 
 /** Cursor by its config folder, Codex by its program on PATH, VS Code by its desktop file. */
 async function fakeMachine(): Promise<Machine> {
-  const home = await makeTempDir('svcctl-detect-');
+  const home = await tempDir('svcctl-detect-');
   await mkdir(join(home, '.cursor'), { recursive: true });
   const codex = await placeFile(home, 'bin/codex', '#!/bin/sh\necho "codex-cli 0.63.0"\n');
   await chmod(codex, 0o755);
@@ -79,7 +80,7 @@ describe('detected clients', () => {
     for (const label of ['Cursor', 'VS Code', 'Codex CLI'])
       assert.match(result.stderr, new RegExp(`^${label} \\(user scope\\): would`, 'm'));
     assert.equal(result.stderr.match(/\(user scope\): would/g)?.length, 3);
-    const empty = await makeTempDir('svcctl-detect-none-');
+    const empty = await tempDir('svcctl-detect-none-');
     const none = await runCli(args, { home: empty, env: { PATH: join(empty, 'bin'), XDG_DATA_DIRS: empty } });
     assert.equal(none.code, 2);
     assert.match(none.stderr, /--detected: no MCP client was found on this machine/);

@@ -11,7 +11,8 @@ import { it } from 'node:test';
 import fc from 'fast-check';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
-import { makeTempDir, placeFile, runCli } from './helpers/cli.js';
+import { placeFile, runCli } from './helpers/cli.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 interface Server {
   name: string;
@@ -43,7 +44,7 @@ const fileOf = (servers: Server[]): string =>
     .join('')}`;
 
 async function freshMachine(): Promise<{ home: string; declaration: string }> {
-  const home = await makeTempDir('svcctl-sync-prop-');
+  const home = await tempDir('svcctl-sync-prop-');
   await placeFile(home, '.cursor/mcp.json', CURSOR_MINE);
   await placeFile(home, '.codex/config.toml', CODEX_TAKEN);
   return { home, declaration: join(home, 'svcctl-mcp.toml') };

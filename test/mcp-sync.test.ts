@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
-import { makeTempDir, placeFile, runCli } from './helpers/cli.js';
+import { placeFile, runCli } from './helpers/cli.js';
+import { tempDir } from './helpers/temp-dirs.js';
 
 const TEAM = `clients = ["cursor", "vscode", "codex"]
 scope = "user"
@@ -26,7 +27,7 @@ base_url = "https://docs.example.com/api"
 `;
 
 async function setUp(declaration = TEAM): Promise<{ home: string; file: string }> {
-  const home = await makeTempDir('svcctl-sync-');
+  const home = await tempDir('svcctl-sync-');
   const file = await placeFile(home, 'team/svcctl-mcp.toml', declaration);
   return { home, file };
 }

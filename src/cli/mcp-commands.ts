@@ -10,6 +10,7 @@ import { positiveSeconds, rejectPasswordFlag } from './parsers.js';
 import { addEntryOptions } from './mcp-options.js';
 import { registerMcpInstallCommands } from './mcp-install-commands.js';
 import { registerMcpDoctorCommand } from './mcp-doctor-commands.js';
+import { registerMcpSyncCommands } from './mcp-sync-commands.js';
 
 const PRINT_EXAMPLES = `
 Examples:
@@ -83,5 +84,6 @@ export function registerMcpCommands(program: Command, contextFor: ContextFactory
 
   registerMcpInstallCommands(mcp, contextFor);
   registerMcpDoctorCommand(mcp, contextFor);
+  registerMcpSyncCommands(mcp, contextFor);
   return mcp;
 }

@@ -32,6 +32,7 @@ export function registerMcpInstallCommands(mcp: Command, contextFor: ContextFact
     .description("add the server to MCP clients' config files (only our entry changes)")
     .option('--dry-run', 'print the unified diff of every file that would change; change nothing')
     .option('--force', 'replace a differing entry of the same name (whole, never merged)')
+    .option('--detected', 'every client found on this machine (svcctl mcp clients shows them and why)')
     .option('--no-backup', 'do not keep the old file as <file>.bak')
     .addHelpText('after', INSTALL_EXAMPLES)
     .action(async (options, command) => {

@@ -33,6 +33,8 @@ export interface McpInstallOptions extends McpEntryOptions {
   force?: boolean;
   /** false with --no-backup. */
   backup?: boolean;
+  /** --detected: every client found on this machine (mcp clients). */
+  detected?: boolean;
 }
 
 interface Prepared {
@@ -47,7 +49,8 @@ interface Chosen {
   authDefault?: AuthDefault;
 }
 
-async function chooseTargets(ctx: Context, options: McpInstallOptions): Promise<Chosen> {
+async function chooseTargets(ctx: Context, given: McpInstallOptions): Promise<Chosen> {
+  const options = given.detected ? await withDetected(ctx, given) : given;
   const targets = explicitTargets(options);
   if (targets.length > 0) {
     // A local entry hands the password to the service's own server on this machine, which needs it.
@@ -66,6 +69,19 @@ async function chooseTargets(ctx: Context, options: McpInstallOptions): Promise<
     options: { ...chosen.options, client: clients },
     authDefault: chosen.defaulted,
   };
+}
+
+async function withDetected(ctx: Context, options: McpInstallOptions): Promise<McpInstallOptions> {
+  if (options.client !== undefined || options.config !== undefined)
+    throw usageError('--detected chooses the clients itself: give it without --client or --config');
+  const { detectedClientIds } = await import('../mcp/clients/detection.js');
+  const client = detectedClientIds(clientEnvOf(ctx, options));
+  if (client.length === 0)
+    throw usageError(
+      '--detected: no MCP client was found on this machine',
+      'pass --client <id> (svcctl mcp clients shows what is looked for)',
+    );
+  return { ...options, client };
 }
 
 /**

@@ -215,3 +215,13 @@ async function removeOwnBackup(ctx: Context, target: FileTarget): Promise<Remove
   await rm(backup, { force: true });
   return { backup };
 }
+
+/** Several files at once (`mcp sync`): one change of the record, not one per file. */
+export async function recordCreatedFiles(ctx: Context, created: string[]): Promise<void> {
+  const paths = created.map((file) => resolve(file));
+  await changeRecord(ctx, (files) => {
+    const fresh = paths.filter((path) => !files.has(path));
+    for (const path of fresh) files.add(path);
+    return fresh.length > 0;
+  });
+}

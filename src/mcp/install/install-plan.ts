@@ -97,7 +97,7 @@ export function openDocument(
   return format === 'toml' ? openTomlDocument(text, file) : openJsoncDocument(text, file);
 }
 
-function withInputs(text: string, target: FileTarget, rendered: RenderedEntry): string {
+export function withInputs(text: string, target: FileTarget, rendered: RenderedEntry): string {
   let result = text;
   for (const input of rendered.extraTopLevel?.inputs ?? []) {
     result = openJsoncDocument(result, target.file).upsertById('inputs', input);

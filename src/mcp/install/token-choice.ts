@@ -26,6 +26,18 @@ async function withoutRefresh(ctx: Context, baseUrl: string): Promise<Pick<Token
   return { saved: saved ? { expiresAt: saved.expires_at } : null, ...(noKeychain !== undefined ? { noKeychain } : {}) };
 }
 
+/**
+ * The keychain and the saved token are looked at once per base URL and run (keyed by the run's environment, the
+ * same object for every server of `mcp sync`): a sync of many clients would otherwise ask the keychain per entry.
+ */
+const looked = new WeakMap<NodeJS.ProcessEnv, Map<string, Promise<unknown>>>();
+function once<T>(ctx: Context, key: string, look: () => Promise<T>): Promise<T> {
+  const seen = looked.get(ctx.env) ?? new Map<string, Promise<unknown>>();
+  looked.set(ctx.env, seen);
+  if (!seen.has(key)) seen.set(key, look());
+  return seen.get(key) as Promise<T>;
+}
+
 export async function chooseTokenHelper(
   ctx: Context,
   target: Target,
@@ -38,7 +50,7 @@ export async function chooseTokenHelper(
   }
   if (choice.token === 'static') return undefined;
   const baseUrl = optionalBaseUrl(ctx);
-  const refreshes = await canRefresh(ctx, baseUrl);
+  const refreshes = await once(ctx, `refresh ${baseUrl}`, () => canRefresh(ctx, baseUrl));
   if (choice.token === undefined && (!refreshes || 'format' in target)) return undefined;
   if ('format' in target)
     throw usageError(
@@ -54,6 +66,6 @@ export async function chooseTokenHelper(
   return {
     svcctl: await svcctlCommand(ctx),
     canRefresh: refreshes,
-    ...(refreshes ? {} : await withoutRefresh(ctx, baseUrl)),
+    ...(refreshes ? {} : await once(ctx, `without ${baseUrl}`, () => withoutRefresh(ctx, baseUrl))),
   };
 }

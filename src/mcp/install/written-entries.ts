@@ -120,17 +120,37 @@ export interface EntryWrite {
  * entries it recorded in that file stay its own only when the file was as svcctl had left it.
  */
 export async function recordEntryWrite(ctx: Context, write: EntryWrite): Promise<void> {
-  const file = await realFileOf(write.file);
+  await recordEntryWrites(ctx, [{ ...write, entries: [{ entryPath: write.entryPath, value: write.value }] }]);
+}
+
+export interface EntriesWrite {
+  file: string;
+  /** Each entry as written; value undefined when it was removed. */
+  entries: { entryPath: string[]; value: unknown }[];
+  before: string;
+  after: string;
+}
+
+function applyWrite(entries: WrittenEntry[], file: string, write: EntriesWrite): WrittenEntry[] {
   const [before, after] = [textSha256(write.before), textSha256(write.after)];
-  await changeRecord(ctx, (entries) => {
-    const kept = entries.flatMap((entry) => {
-      if (entry.file !== file) return [entry];
-      if (samePath(entry.entryPath, write.entryPath) || entry.fileSha256 !== before) return [];
-      return [{ ...entry, fileSha256: after }];
-    });
-    if (write.value === undefined) return kept;
-    return [...kept, { file, entryPath: write.entryPath, entrySha256: entrySha256(write.value), fileSha256: after }];
+  const written = (entry: WrittenEntry): boolean => write.entries.some((w) => samePath(entry.entryPath, w.entryPath));
+  const kept = entries.flatMap((entry) => {
+    if (entry.file !== file) return [entry];
+    if (written(entry) || entry.fileSha256 !== before) return [];
+    return [{ ...entry, fileSha256: after }];
   });
+  const added = write.entries.flatMap(({ entryPath, value }) =>
+    value === undefined ? [] : [{ file, entryPath, entrySha256: entrySha256(value), fileSha256: after }],
+  );
+  return [...kept, ...added];
+}
+
+/** Writes of several files, each of one or more entries (`mcp sync`): one change of the record for all of them. */
+export async function recordEntryWrites(ctx: Context, writes: EntriesWrite[]): Promise<void> {
+  const files = await Promise.all(writes.map((write) => realFileOf(write.file)));
+  await changeRecord(ctx, (entries) =>
+    writes.reduce((current, write, index) => applyWrite(current, files[index]!, write), entries),
+  );
 }
 
 /** The file itself is gone (uninstall removed the file svcctl created): nothing in it stays recorded. */
@@ -158,4 +178,10 @@ export async function svcctlWrote(ctx: Context, found: FoundEntry): Promise<bool
       entry.entrySha256 === digest &&
       entry.fileSha256 === found.fileSha256,
   );
+}
+
+/** Every entry svcctl's record places in this file, whether or not the file is still as svcctl left it. */
+export async function recordedIn(ctx: Context, path: string): Promise<WrittenEntry[]> {
+  const file = await realFileOf(path);
+  return (await readRecord(ctx)).entries.filter((entry) => entry.file === file);
 }

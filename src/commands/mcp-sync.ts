@@ -1,0 +1,222 @@
+/**
+ * `svcctl mcp sync --file FILE`: every named (or detected) client's file holds exactly the declared entries among
+ * those svcctl wrote (docs/teams.md). All files are planned first; each changed file is then written once. A file
+ * that cannot be planned or an entry that is not svcctl's is reported and the others go on (exit 7 at the end);
+ * --check writes nothing and exits 8 when anything would change.
+ */
+import type { Context } from '../core/context.js';
+import { exitWith, ExitCode, isCliError, usageError } from '../core/errors.js';
+import { foreign, neutralizeControls } from '../core/output.js';
+import { CLIENTS } from '../mcp/clients/table.js';
+import { detectedClientIds } from '../mcp/clients/detection.js';
+import { readDeclaration, type SyncDeclaration } from '../mcp/install/sync-declaration.js';
+import { declaredEntries, serverContexts } from '../mcp/install/sync-entries.js';
+import { changesFile, planClientSync, type ClientSyncPlan, type EntryOutcome } from '../mcp/install/sync-plan.js';
+import { recordSyncWrites, syncDiff, writeSyncPlan, type SyncWrite } from '../mcp/install/sync-apply.js';
+import type { ClientEnv, ClientId } from '../mcp/types.js';
+
+export interface McpSyncOptions {
+  file: string;
+  dryRun?: boolean;
+  check?: boolean;
+  /** false with --no-backup. */
+  backup?: boolean;
+}
+
+interface ClientResult {
+  client: ClientId;
+  file: string | null;
+  plan?: ClientSyncPlan;
+  /** The whole file could not be planned or written. */
+  failed?: string;
+  backup?: string;
+  entries: EntryOutcome[];
+}
+
+function clientsOf(ctx: Context, declaration: SyncDeclaration, clientEnv: ClientEnv): ClientId[] {
+  if (declaration.clients === 'detected') {
+    const detected = detectedClientIds(clientEnv);
+    const found = detected.filter((id) => CLIENTS[id].scopes.includes(declaration.scope));
+    for (const id of detected.filter((one) => !found.includes(one)))
+      ctx.out.info(`${CLIENTS[id].label} was found but has no ${declaration.scope} scope: left out`);
+    if (found.length === 0) ctx.out.info(`no MCP client with a ${declaration.scope} scope was found on this machine`);
+    return found;
+  }
+  const without = declaration.clients.filter((id) => !CLIENTS[id].scopes.includes(declaration.scope));
+  if (without.length > 0)
+    throw usageError(
+      `${declaration.file}:${declaration.clientsLine}: 'clients' names ${without.map((id) => CLIENTS[id].label).join(', ')}, which ${without.length > 1 ? 'have' : 'has'} no ${declaration.scope} scope`,
+      `leave ${without.length > 1 ? 'them' : 'it'} out, or declare them in a file with the other scope`,
+    );
+  return declaration.clients;
+}
+
+async function planEverything(
+  ctx: Context,
+  declaration: SyncDeclaration,
+  clients: ClientId[],
+  clientEnv: ClientEnv,
+): Promise<ClientResult[]> {
+  const contexts = await serverContexts(ctx, declaration);
+  const results: ClientResult[] = [];
+  const files = new Map<string, ClientId>();
+  for (const client of clients) {
+    const declared = await declaredEntries(contexts, declaration, client);
+    try {
+      const plan = await planClientSync(ctx, client, declaration.scope, clientEnv, declared);
+      const other = files.get(plan.realFile);
+      if (other !== undefined) {
+        results.push({
+          client,
+          file: plan.target.file,
+          failed: `the same file as ${CLIENTS[other].label}`,
+          entries: [],
+        });
+        continue;
+      }
+      files.set(plan.realFile, client);
+      results.push({ client, file: plan.target.file, plan, entries: plan.entries });
+    } catch (error) {
+      if (!isCliError(error) || error.exitCode !== ExitCode.UnsafeConfig) throw error;
+      results.push({ client, file: null, failed: error.message, entries: [] });
+    }
+  }
+  return results;
+}
+
+const whereOf = (result: ClientResult, scope: string): string => `${CLIENTS[result.client].label} (${scope} scope)`;
+
+function describe(result: ClientResult, scope: string, dryRun: boolean): string {
+  const file = foreign(result.file ?? '');
+  const done = result.entries.filter((entry) => entry.status !== 'unchanged' && entry.status !== 'failed');
+  if (done.length === 0) return `${whereOf(result, scope)}: ${file} is unchanged`;
+  const verbs = { added: 'add', updated: 'update', removed: 'remove' } as Record<string, string>;
+  const parts = done.map(
+    (entry) => `${dryRun ? `would ${verbs[entry.status]}` : entry.status} '${foreign(entry.name)}'`,
+  );
+  return `${whereOf(result, scope)}: ${parts.join(', ')} in ${file}`;
+}
+
+function reportFailures(ctx: Context, result: ClientResult, scope: string): void {
+  if (result.failed !== undefined) ctx.out.warn(`${whereOf(result, scope)}: not synced: ${result.failed}`);
+  for (const entry of result.entries)
+    if (entry.status === 'failed')
+      ctx.out.warn(`${whereOf(result, scope)}: '${foreign(entry.name)}' not synced: ${entry.reason ?? ''}`);
+}
+
+async function writeOne(
+  ctx: Context,
+  result: ClientResult,
+  declaration: SyncDeclaration,
+  options: McpSyncOptions,
+): Promise<SyncWrite | undefined> {
+  const plan = result.plan;
+  if (plan === undefined || !changesFile(plan)) return undefined;
+  const clientEnv = clientEnvFor(ctx, declaration);
+  try {
+    const written = await writeSyncPlan(
+      ctx,
+      plan,
+      async (snapshot) => {
+        const contexts = await serverContexts(ctx, declaration);
+        const declared = await declaredEntries(contexts, declaration, result.client);
+        return planClientSync(ctx, result.client, declaration.scope, clientEnv, declared, snapshot);
+      },
+      { backup: options.backup !== false },
+    );
+    result.plan = written.plan;
+    result.entries = written.plan.entries;
+    if (written.backupPath !== undefined) result.backup = written.backupPath;
+    return written;
+  } catch (error) {
+    if (!isCliError(error) || error.exitCode !== ExitCode.UnsafeConfig) throw error;
+    result.failed = error.hint ? `${error.message} (${error.hint})` : error.message;
+    result.entries = result.entries.map((entry) =>
+      entry.status === 'unchanged' || entry.status === 'failed' ? entry : { ...entry, status: 'failed' },
+    );
+    return undefined;
+  }
+}
+
+/** The files are different files, each behind its own lock: written side by side, so their fsyncs overlap. */
+async function writeAll(
+  ctx: Context,
+  results: ClientResult[],
+  declaration: SyncDeclaration,
+  options: McpSyncOptions,
+): Promise<void> {
+  const writes = await Promise.all(results.map((result) => writeOne(ctx, result, declaration, options)));
+  await recordSyncWrites(
+    ctx,
+    writes.filter((write): write is SyncWrite => write !== undefined),
+  );
+}
+
+const clientEnvFor = (ctx: Context, declaration: SyncDeclaration): ClientEnv => ({
+  homeDir: ctx.homeDir,
+  env: ctx.env,
+  platform: ctx.platform,
+  projectDir: declaration.scope === 'project' ? declaration.projectDir : ctx.cwd,
+});
+
+/** With --dry-run or --check, each client's diff too (the compliance report shows what differs). */
+function jsonOf(results: ClientResult[], declaration: SyncDeclaration, changed: boolean, looking: boolean): unknown {
+  return {
+    file: declaration.file,
+    scope: declaration.scope,
+    changed,
+    clients: results.map((result) => ({
+      client: result.client,
+      file: result.file,
+      status:
+        result.failed !== undefined ? 'failed' : result.plan && changesFile(result.plan) ? 'changed' : 'unchanged',
+      ...(result.failed !== undefined ? { reason: result.failed } : {}),
+      backup: result.backup ?? null,
+      entries: result.entries.map((entry) => ({
+        name: entry.name,
+        status: entry.status,
+        reason: entry.reason ?? null,
+      })),
+      ...(looking ? { diff: result.plan && changesFile(result.plan) ? syncDiff(result.plan) : null } : {}),
+    })),
+  };
+}
+
+export async function runMcpSync(ctx: Context, options: McpSyncOptions): Promise<void> {
+  if (options.dryRun && options.check)
+    throw usageError('--dry-run and --check: give one (--check shows the diffs too)');
+  const declaration = await readDeclaration(ctx.cwd, options.file);
+  const clientEnv = clientEnvFor(ctx, declaration);
+  const clients = clientsOf(ctx, declaration, clientEnv);
+  const results = await planEverything(ctx, declaration, clients, clientEnv);
+  const drift = results.some((result) => result.plan !== undefined && changesFile(result.plan));
+  const failed = (): boolean =>
+    results.some((result) => result.failed !== undefined || result.entries.some((e) => e.status === 'failed'));
+  const looking = options.dryRun === true || options.check === true;
+  if (looking) {
+    for (const result of results) {
+      if (result.plan && changesFile(result.plan) && !ctx.globals.json)
+        ctx.out.raw(`${neutralizeControls(syncDiff(result.plan))}\n`);
+    }
+  } else await writeAll(ctx, results, declaration, options);
+  for (const result of results) {
+    reportFailures(ctx, result, declaration.scope);
+    if (result.file === null || result.failed !== undefined) continue;
+    const line = describe(result, declaration.scope, looking);
+    if (!looking && result.plan && changesFile(result.plan)) ctx.out.success(line);
+    else ctx.out.info(line);
+    if (result.backup !== undefined) ctx.out.info(`  backup: ${result.backup}`);
+  }
+  if (ctx.globals.json) ctx.out.jsonResult(jsonOf(results, declaration, drift && !looking, looking));
+  if (!drift && !failed()) ctx.out.info("nothing to change: every client's file holds the declared entries");
+  else if (options.dryRun) ctx.out.info('dry run: nothing was written');
+  if (options.check && (drift || failed())) {
+    ctx.out.error(
+      "the clients' files differ from the declaration (--check wrote nothing)",
+      `run svcctl mcp sync --file ${options.file} to bring them in line`,
+    );
+    throw exitWith(ExitCode.CheckFailed);
+  }
+  if (failed()) throw exitWith(ExitCode.UnsafeConfig);
+  if (drift && !looking) ctx.out.info('Restart or reload the clients so they read the new entries.');
+}

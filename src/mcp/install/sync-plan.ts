@@ -1,0 +1,133 @@
+/**
+ * What `mcp sync` makes of one client's file: the declared entries added or brought up to date, the entries svcctl
+ * wrote there that the declaration dropped removed, every other entry untouched. Which entries are svcctl's is the
+ * record of written-entries.ts alone: an entry it names that changed since (or a file edited since) is not svcctl's
+ * any more, so it is reported and left, never overwritten or removed.
+ */
+import { sameValue } from '../../formats/config-document.js';
+import { readSnapshot, type FileSnapshot } from '../../fs/safe-write.js';
+import type { Context } from '../../core/context.js';
+import type { ClientEnv, ClientId, RenderedEntry, Scope } from '../types.js';
+import {
+  checkTarget,
+  fileTargetOf,
+  newFileStart,
+  openDocument,
+  textWithoutEntry,
+  withInputs,
+  type FileTarget,
+} from './install-plan.js';
+import { entrySha256, recordedIn, textSha256, type WrittenEntry } from './written-entries.js';
+
+export type EntryStatus = 'unchanged' | 'added' | 'updated' | 'removed' | 'failed';
+
+export interface EntryOutcome {
+  name: string;
+  status: EntryStatus;
+  reason?: string;
+}
+
+/** One declared server as this client would hold it, or why it cannot. */
+export interface DeclaredEntry {
+  name: string;
+  rendered?: RenderedEntry;
+  failed?: string;
+}
+
+export interface ClientSyncPlan {
+  client: ClientId;
+  target: FileTarget;
+  snapshot: FileSnapshot;
+  realFile: string;
+  before: string;
+  after: string;
+  entries: EntryOutcome[];
+  /** What the record learns after the write: each entry written (value) or removed (undefined). */
+  writes: { entryPath: string[]; value: unknown }[];
+}
+
+const samePath = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((key, index) => key === b[index]);
+
+const NOT_OURS =
+  'an entry of this name is in the file and svcctl did not write it (or it was changed since): svcctl leaves it';
+
+/**
+ * The record's entries under this scope's servers key, each with whether it is still svcctl's: the file as svcctl
+ * left it (`fileSha256`, the digest of `before`) and the entry as svcctl wrote it.
+ */
+function recordedHere(
+  records: WrittenEntry[],
+  parent: string[],
+  fileSha256: string,
+  valueAt: (path: string[]) => unknown,
+): { entry: WrittenEntry; ours: boolean }[] {
+  return records
+    .filter((entry) => samePath(entry.entryPath.slice(0, -1), parent))
+    .map((entry) => {
+      const value = valueAt(entry.entryPath);
+      const same = entry.fileSha256 === fileSha256 && value !== undefined && entrySha256(value) === entry.entrySha256;
+      return { entry, ours: same };
+    });
+}
+
+export async function planClientSync(
+  ctx: Context,
+  client: ClientId,
+  scope: Scope,
+  clientEnv: ClientEnv,
+  declared: DeclaredEntry[],
+  given?: FileSnapshot,
+): Promise<ClientSyncPlan> {
+  const targetOf = (name: string): FileTarget => fileTargetOf({ client }, name, scope, clientEnv, undefined, ctx);
+  const target = targetOf(declared[0]?.name ?? 'svcctl');
+  const realFile = await checkTarget(target);
+  const snapshot = given ?? (await readSnapshot(target.file));
+  const before = snapshot.text;
+  let text = snapshot.exists ? before : newFileStart(target);
+  const valueAt = (path: string[]): unknown => openDocument(target.format, text, target.file, target.client).get(path);
+  const records = snapshot.exists ? await recordedIn(ctx, target.file) : [];
+  const recorded = recordedHere(records, target.entryPath.slice(0, -1), textSha256(before), valueAt);
+  const isOurs = (path: string[]): boolean => recorded.some((r) => r.ours && samePath(r.entry.entryPath, path));
+  const entries: EntryOutcome[] = [];
+  const writes: ClientSyncPlan['writes'] = [];
+  for (const { name, rendered, failed } of declared) {
+    if (rendered === undefined) {
+      entries.push({ name, status: 'failed', reason: failed ?? 'cannot be written for this client' });
+      continue;
+    }
+    const entryTarget = targetOf(name);
+    const existing = valueAt(entryTarget.entryPath);
+    if (existing !== undefined && !sameValue(existing, rendered.value) && !isOurs(entryTarget.entryPath)) {
+      entries.push({ name, status: 'failed', reason: NOT_OURS });
+      continue;
+    }
+    const start = text;
+    if (existing === undefined || !sameValue(existing, rendered.value))
+      text = openDocument(target.format, text, target.file, target.client).set(entryTarget.entryPath, rendered.value);
+    if (target.format !== 'toml' && target.format !== 'yaml') text = withInputs(text, entryTarget, rendered);
+    const status = existing === undefined ? 'added' : text === start ? 'unchanged' : 'updated';
+    entries.push({ name, status });
+    if (status !== 'unchanged' || isOurs(entryTarget.entryPath))
+      writes.push({ entryPath: entryTarget.entryPath, value: rendered.value });
+  }
+  const declaredPaths = declared.map(({ name }) => targetOf(name).entryPath);
+  for (const { entry, ours } of recorded) {
+    if (declaredPaths.some((path) => samePath(path, entry.entryPath))) continue;
+    const name = entry.entryPath.at(-1)!;
+    if (!ours) {
+      if (valueAt(entry.entryPath) !== undefined)
+        entries.push({ name, status: 'failed', reason: 'svcctl wrote it, but it was changed since: svcctl leaves it' });
+      continue;
+    }
+    const removal = { ...target, entryPath: entry.entryPath };
+    text = textWithoutEntry(removal, openDocument(target.format, text, target.file, target.client));
+    entries.push({ name, status: 'removed' });
+    writes.push({ entryPath: entry.entryPath, value: undefined });
+  }
+  // A file that would be created holding nothing declared is not created.
+  const after = !snapshot.exists && !entries.some((e) => e.status === 'added') ? before : text;
+  return { client, target, snapshot, realFile, before, after, entries, writes };
+}
+
+export const changesFile = (plan: ClientSyncPlan): boolean => plan.after !== plan.before;

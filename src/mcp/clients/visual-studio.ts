@@ -67,6 +67,7 @@ export const visualStudio: ClientSpec = {
   promptInputs: true,
   wordInputIds: true,
   guiApp: true,
+  startPath: 'session',
   extraNotes: visualStudioNotes,
   doctor: {
     entryRule: (name, entry, mode, reinstall) =>

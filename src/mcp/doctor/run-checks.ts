@@ -9,7 +9,8 @@ import { modeOf, SVCCTL_HELPER } from '../service-entries.js';
 import { entryRuleFailure, unexpandedCheck, unexpandedReferences } from './client-rules.js';
 import { planEntry, type EntryPlan, type HttpPlan } from './entry-plan.js';
 import type { HeadersRun } from './headers-command.js';
-import type { Mode } from '../types.js';
+import type { ClientSpec, Mode } from '../types.js';
+import { caCertsCheck, guiRunnerCheck, startRuntime } from './start-environment.js';
 import type { LocatedEntry, UnreadableConfig } from './locate-entry.js';
 import { referenceSyntaxOf, Resolver } from './references.js';
 import { checkNode, checkRunner, type RuntimeEnv } from './runtime-checks.js';
@@ -76,6 +77,7 @@ async function modeChecks(
   timeoutMs: number,
   redactor: Redactor,
   where: EntryWhere,
+  client: ClientSpec | null,
 ): Promise<CheckResult[]> {
   if (plan.mode === 'remote') {
     const blocked = blocker(resolver, unexpanded, who);
@@ -83,14 +85,18 @@ async function modeChecks(
     const { probeHttpServer } = await import('./http-probe.js');
     return probeHttpServer(plan.http, { timeoutMs, redactor, env: runtime.env });
   }
-  const checks = [await checkNode(runtime), await checkRunner(plan.command, runtime)];
+  const start = startRuntime(runtime, client, plan.command);
+  const runner =
+    (await guiRunnerCheck(plan.command, start, runtime, client)) ?? (await checkRunner(plan.command, start));
+  const ca = caCertsCheck(plan.command, runtime.env, client);
+  const checks = [await checkNode(start), runner, ...(ca === undefined ? [] : [ca])];
   const blocked = blocker(resolver, unexpanded, who);
   if (plan.mode === 'local') {
     if (!checks[1]!.ok)
       return [...checks, fail('initialize', 'not tried: the command is not on PATH', checks[1]!.fix!)];
     if (blocked) return [...checks, blocked];
     const { probeStdioServer } = await import('./stdio-probe.js');
-    const options = { env: runtime.env, cwd: runtime.cwd, timeoutMs, redactor };
+    const options = { env: start.env, cwd: runtime.cwd, timeoutMs, redactor };
     return [...checks, ...(await probeStdioServer(plan.command, options))];
   }
   if (plan.svcctl) {
@@ -108,7 +114,7 @@ async function modeChecks(
     return [
       ...checks,
       ...(await probeStdioServer(plan.command, {
-        env: runtime.env,
+        env: start.env,
         cwd: runtime.cwd,
         timeoutMs,
         redactor,
@@ -278,6 +284,7 @@ export async function runChecks(
           timeoutMs,
           redactor,
           where,
+          client,
         )),
   );
   const shown = checks.map((check) => ({

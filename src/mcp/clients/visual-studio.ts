@@ -67,7 +67,6 @@ export const visualStudio: ClientSpec = {
   promptInputs: true,
   wordInputIds: true,
   guiApp: true,
-  startPath: 'session',
   extraNotes: visualStudioNotes,
   doctor: {
     entryRule: (name, entry, mode, reinstall) =>

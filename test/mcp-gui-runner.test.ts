@@ -197,5 +197,7 @@ describe('mcp doctor: the runner as the GUI client finds it', { skip: sessionPat
       lineOf(fixed, 'runner'),
       new RegExp(`^✓ runner: npx found at ${join(bin, 'npx').replaceAll('.', '\\.')} `),
     );
+    // The fake node exits 3: the absolute npx is still read as npx, so the line names the package.
+    assert.match(lineOf(fixed, 'initialize'), /^✗ initialize: service-mcp-server@latest fails: `\/.*\/npx -y /);
   });
 });

@@ -1,13 +1,12 @@
 // The environment a client starts an entry's command in, where it differs from the one doctor runs in: a GUI
 // client's PATH (docs/mcp-gui.md), and NODE_EXTRA_CA_CERTS, which a client that cleans the environment drops.
 import path from 'node:path';
-import { PACKAGE_RUNNER } from '../../core/constants.js';
 import { findProgram } from '../../fs/path-search.js';
 import { guiPathOf, startedFrom } from '../clients/gui-path.js';
 import { CA_VARIABLE } from '../render/values.js';
 import type { ClientSpec } from '../types.js';
 import type { CommandPlan } from './entry-plan.js';
-import { programOf, type RuntimeEnv } from './runtime-checks.js';
+import { isPackageRunner, programOf, type RuntimeEnv } from './runtime-checks.js';
 import { fail, pass, type CheckResult } from './types.js';
 
 /** The entry's own PATH first (it wins in the client too), else the session's PATH for a GUI client that has no other. */
@@ -41,10 +40,7 @@ export async function guiRunnerCheck(
     );
   }
   // npx (and the package it starts) begin with `#!/usr/bin/env node`.
-  if (
-    path.basename(program) === PACKAGE_RUNNER &&
-    (await findProgram('node', start.env, start.platform, start.cwd)) === undefined
-  )
+  if (isPackageRunner(program) && (await findProgram('node', start.env, start.platform, start.cwd)) === undefined)
     return fail('runner', `${found} needs node, but ${where}, where there is none`, reinstall(client));
   return pass('runner', `${path.basename(program)} found at ${found} (${where})`);
 }

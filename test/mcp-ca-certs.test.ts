@@ -90,6 +90,21 @@ describe('mcp install/print: local and proxy entries carry NODE_EXTRA_CA_CERTS',
   });
 });
 
+describe('--token helper entries: svcctl mcp proxy makes its own TLS requests', () => {
+  const HELPER = ['--mode', 'proxy', '--auth', 'bearer', '--token', 'helper', ...BASE];
+
+  it("a `svcctl mcp proxy` entry carries it; Claude Code's headers command runs in its shell and gets none", async () => {
+    const gemini = json(await printed(['--client', 'gemini', ...HELPER]));
+    assert.ok((gemini.args as string[]).includes('proxy'), String(gemini.args));
+    assert.deepEqual(envOf(gemini), { NODE_EXTRA_CA_CERTS: '${NODE_EXTRA_CA_CERTS}' });
+    const claude = json(
+      await printed(['--client', 'claude-code', '--mode', 'remote', '--auth', 'bearer', '--token', 'helper', ...BASE]),
+    );
+    assert.equal(typeof claude.headersHelper, 'string');
+    assert.equal(JSON.stringify(claude).includes('NODE_EXTRA_CA_CERTS'), false);
+  });
+});
+
 const lineOf = (result: RunResult, name: string): string =>
   result.stdout.split('\n').find((line) => line.slice(2).startsWith(`${name}:`)) ?? '';
 

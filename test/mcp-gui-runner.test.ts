@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { chmod, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { parse as parseYaml } from 'yaml';
 import { makeTempDir, runCli, type RunResult } from './helpers/cli.js';
 
 // launchd's PATH for apps on macOS and systemd's for the user manager on Linux (docs/mcp-gui.md).
@@ -131,6 +132,28 @@ describe('mcp install: npx for GUI clients that get the session PATH', { skip: s
     const entry = await entryOf(system, DESKTOP_FILE);
     assert.ok(entry.command === 'npx', `npx on /usr/bin (or none) keeps the plain name, got ${String(entry.command)}`);
     assert.equal(entry.env.PATH, undefined);
+  });
+});
+
+describe("mcp install --token helper for a GUI client, svcctl run from npx's cache", {
+  skip: sessionPath === undefined,
+}, () => {
+  it('`npx -y svcctl@<version>` (Goose) runs through the absolute npx too', async () => {
+    const home = await makeTempDir('svcctl-gui-');
+    const bin = await fakeNvm(home);
+    const cached = join(home, '.npm', '_npx', '0a1b2c3d4e5f6789', 'node_modules', 'svcctl', 'bin', 'svcctl.js');
+    const args = ['mcp', 'install', '--client', 'goose', '--mode', 'proxy', '--auth', 'bearer', '--token', 'helper'];
+    const result = await runCli(args, {
+      home,
+      env: { SERVICE_BASE_URL: 'https://x.example/api', PATH: `${bin}:/usr/bin` },
+      script: cached,
+    });
+    assert.equal(result.code, 0, result.stderr);
+    const file = await readFile(join(home, '.config', 'goose', 'config.yaml'), 'utf8');
+    const entry = (parseYaml(file) as { extensions: Record<string, Record<string, unknown>> }).extensions.service!;
+    assert.equal(entry.command, join(bin, 'npx'));
+    assert.match((entry.args as string[]).slice(0, 2).join(' '), /^-y svcctl@/);
+    assert.equal((entry.env as Record<string, string>).PATH, `${bin}:${sessionPath}`);
   });
 });
 

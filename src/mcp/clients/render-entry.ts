@@ -78,7 +78,8 @@ function renderClientValue(client: ClientSpec, request: EntryRequest): Record<st
 function clientNotes(client: ClientSpec, request: EntryRequest): string[] {
   const notes = [client.afterChangeNote(request.scope)];
   // No secret in the entry: the notes about variables and tokens do not apply.
-  if (request.tokenHelper !== undefined) return [...notes, ...tokenHelperNotes(client, request, request.tokenHelper)];
+  if (request.tokenHelper !== undefined)
+    return [...notes, ...tokenHelperNotes(client, request, request.tokenHelper), ...machineNotes(client, request)];
   if (request.secrets === 'ref' && client.guiApp) {
     const alternative = client.promptInputs ? '--secrets prompt (or --secrets literal)' : '--secrets literal';
     notes.push(
@@ -116,7 +117,7 @@ function machineNotes(client: ClientSpec, request: EntryRequest): string[] {
   }
   if (request.caCerts !== undefined) {
     const how =
-      client.forwardsByName && request.secrets === 'ref'
+      client.forwardsByName && request.secrets === 'ref' && request.tokenHelper === undefined
         ? 'forwarded by name'
         : caCertsValue(client.variables, request) === request.caCerts
           ? 'its path'

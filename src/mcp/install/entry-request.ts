@@ -156,8 +156,8 @@ export async function buildEntryRequest(
       : build.literals === 'values'
         ? await resolveLiterals(ctx, mode, auth, options)
         : placeholderLiterals(ctx, mode, auth, options);
-  const runner = await runnerFor(ctx, target, mode, tokenHelper !== undefined);
-  const caCerts = caCertsFor(ctx, mode, tokenHelper !== undefined);
+  const runner = await runnerFor(ctx, target, mode, tokenHelper);
+  const caCerts = caCertsFor(ctx, target, mode, tokenHelper !== undefined);
   return {
     target,
     mode,

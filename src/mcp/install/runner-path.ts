@@ -7,7 +7,7 @@ import { findProgram } from '../../fs/path-search.js';
 import { guiPathOf, onGuiPath, runnerPathValue } from '../clients/gui-path.js';
 import { CLIENTS } from '../clients/table.js';
 import { CA_VARIABLE } from '../render/values.js';
-import type { EntryRequest, Mode, RunnerPath } from '../types.js';
+import type { EntryRequest, Mode, RunnerPath, TokenHelper } from '../types.js';
 
 type Where = Pick<Context, 'env' | 'platform' | 'cwd'>;
 
@@ -21,9 +21,11 @@ export async function runnerFor(
   ctx: Where,
   target: EntryRequest['target'],
   mode: Mode,
-  tokenHelper: boolean,
+  tokenHelper: TokenHelper | undefined,
 ): Promise<RunnerPath | undefined> {
-  if ('format' in target || mode === 'remote' || tokenHelper) return undefined;
+  // A token helper entry starts npx only when svcctl itself runs from npx's cache.
+  const startsNpx = tokenHelper === undefined ? mode !== 'remote' : tokenHelper.svcctl.how === 'npx';
+  if ('format' in target || !startsNpx) return undefined;
   const guiPath = guiPathOf(CLIENTS[target.client], ctx.platform);
   if (guiPath === undefined) return undefined;
   const found = await findProgram(PACKAGE_RUNNER, ctx.env, ctx.platform, ctx.cwd);
@@ -32,9 +34,18 @@ export async function runnerFor(
   return { command: path.join(folder, path.basename(found)), path: runnerPathValue(folder, guiPath) };
 }
 
-/** The CA file Node reads at start, for entries that start npx (a token helper entry runs svcctl, not npx). */
-export function caCertsFor(ctx: Pick<Context, 'env'>, mode: Mode, tokenHelper: boolean): string | undefined {
-  if (mode === 'remote' || tokenHelper) return undefined;
+/**
+ * The CA file Node reads at start, for entries that start a process: npx, or svcctl's own proxy (token helper). A
+ * remote entry with a headers command (Claude Code) runs svcctl in the client's shell, with its whole environment.
+ */
+export function caCertsFor(
+  ctx: Pick<Context, 'env'>,
+  target: EntryRequest['target'],
+  mode: Mode,
+  tokenHelper: boolean,
+): string | undefined {
+  if (mode === 'remote' && !tokenHelper) return undefined;
+  if (mode === 'remote' && 'client' in target && CLIENTS[target.client].headersCommand !== undefined) return undefined;
   const value = ctx.env[CA_VARIABLE];
   return value === undefined || value === '' ? undefined : value;
 }

@@ -108,6 +108,14 @@ export interface ClientSpec {
   wordInputIds?: boolean;
   /** Started from a dock or start menu, it may not see variables exported in a shell profile. */
   guiApp?: boolean;
+  /**
+   * Where a GUI client's PATH comes from when it starts from a dock or launcher: 'login-shell', it runs the user's
+   * login shell at start and takes its environment (VS Code and its forks and extensions, Zed); 'session', only the
+   * desktop session's PATH (Claude Desktop, LM Studio). Sources: docs/mcp-gui.md.
+   */
+  startPath?: 'login-shell' | 'session';
+  /** It starts stdio servers with its whole environment (Claude Code, opencode, Qwen Code, droid; docs/mcp-gui.md). */
+  passesEnvironment?: boolean;
   extraNotes?(request: EntryRequest): string[];
   /** A client without one gets a proxy entry for --token helper instead of a remote entry with headers. */
   headersCommand?: HeadersCommand;
@@ -200,6 +208,15 @@ export interface EntryRequest {
   platform: NodeJS.Platform;
   tokenHelper?: TokenHelper;
   allowHttp?: true;
+  /** npx outside the PATH a GUI client gets: its absolute path, and the PATH its `#!/usr/bin/env node` needs. */
+  runner?: RunnerPath;
+  /** NODE_EXTRA_CA_CERTS where svcctl runs: local and proxy entries carry it for clients that clean the environment. */
+  caCerts?: string;
+}
+
+export interface RunnerPath {
+  command: string;
+  path: string;
 }
 
 export interface SvcctlCommand {

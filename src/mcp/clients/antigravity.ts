@@ -47,5 +47,6 @@ export const antigravity: ClientSpec = {
     'Quit Antigravity (and agy) completely and start it again; the server shows in the Agent panel under … → MCP Servers (agy: /mcp).',
   shape: { remote: { urlField: 'serverUrl' } },
   guiApp: true,
+  startPath: 'login-shell',
   doctor: { disabledHint: ', or switch it on in Antigravity (… → MCP Servers → Manage MCP Servers)' },
 };

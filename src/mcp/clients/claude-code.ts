@@ -28,6 +28,7 @@ export const claudeCode: ClientSpec = {
   entryPath: (name, scope, env) => [...claudeCodeServersPath(scope, env), name],
   serversPath: claudeCodeServersPath,
   variables: 'dollar-brace',
+  passesEnvironment: true,
   expandsInArgs: true,
   remoteInFile: true,
   windowsCmdWrap: true,

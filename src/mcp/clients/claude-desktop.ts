@@ -50,4 +50,5 @@ export const claudeDesktop: ClientSpec = {
     'Quit Claude Desktop completely (also from the tray/menu bar) and start it again; it reads its config only at start.',
   shape: { remote: { urlField: 'url', fields: { type: 'http' } } },
   guiApp: true,
+  startPath: 'session',
 };

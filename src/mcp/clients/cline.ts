@@ -44,6 +44,7 @@ export const cline: ClientSpec = {
   // Cline reads a `url` without type as SSE; "http" fails its schema.
   shape: { remote: { urlField: 'url', fields: { type: 'streamableHttp' } } },
   guiApp: true,
+  startPath: 'login-shell',
   extraNotes: (request) =>
     request.secrets === 'ref'
       ? ['Cline expands ${env:VAR} since December 2025; with an older Cline use --secrets literal.']

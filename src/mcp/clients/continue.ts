@@ -28,4 +28,5 @@ export const continueClient: ClientSpec = {
   shape: { stdioFields: { type: 'stdio' }, remote: { urlField: 'url', fields: { type: 'streamable-http' } } },
   renderer: { local: continueLocal, remote: continueRemote, proxy: continueProxy },
   guiApp: true,
+  startPath: 'login-shell',
 };

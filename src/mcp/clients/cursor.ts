@@ -20,6 +20,7 @@ export const cursor: ClientSpec = {
     'In Cursor open Settings → MCP (Tools & Integrations), check that the server is enabled, or reload the window.',
   shape: { remote: { urlField: 'url' } },
   guiApp: true,
+  startPath: 'login-shell',
   addCommand: cursorAddCommand,
 };
 

@@ -15,6 +15,7 @@ export const droid: ClientSpec = {
     scope === 'project' ? projectFile(env, '.factory', 'mcp.json') : join(env, factoryDir(env), 'mcp.json'),
   ...underKey('mcpServers'),
   variables: 'dollar-brace',
+  passesEnvironment: true,
   expandsInArgs: false,
   remoteInFile: true,
   windowsCmdWrap: true,

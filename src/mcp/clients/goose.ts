@@ -39,6 +39,7 @@ export const goose: ClientSpec = {
   renderer: { local: gooseLocal, remote: gooseRemote, proxy: gooseProxy, proxyTokenVariable: codexBearerVariable },
   forwardsByName: true,
   guiApp: true,
+  startPath: 'session',
   extraNotes: (request) =>
     request.secrets === 'ref'
       ? [

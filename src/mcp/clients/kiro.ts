@@ -23,6 +23,7 @@ export const kiro: ClientSpec = {
     'Kiro reconnects when its mcp.json is saved; check the server in the MCP Servers tab of the Kiro panel.',
   shape: { remote: { urlField: 'url' } },
   guiApp: true,
+  startPath: 'login-shell',
   extraNotes: (request) =>
     request.secrets === 'ref'
       ? [

@@ -42,5 +42,6 @@ export const lmStudio: ClientSpec = {
     "Check the server in the Program tab of LM Studio's right-hand sidebar; if it is not there, quit LM Studio and start it again (whether it rereads an mcp.json changed outside its editor is not documented).",
   shape: { remote: { urlField: 'url' } },
   guiApp: true,
+  startPath: 'session',
   addCommand: lmStudioAddCommand,
 };

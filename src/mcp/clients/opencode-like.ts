@@ -124,6 +124,7 @@ export function opencodeLike(app: OpencodeLike): ClientSpec {
     ...(versions ? { versions } : {}),
     entryPath: (name, scope, env) => [...serversPath(scope, env), name],
     serversPath,
+    passesEnvironment: app.id === 'opencode',
     variables: 'env-brace',
     // {env:VAR} is replaced everywhere, but our mcp-remote headers use ${NAME}, which it leaves alone.
     expandsInArgs: false,

@@ -16,6 +16,7 @@ export const qwen: ClientSpec = {
     scope === 'project' ? projectFile(env, '.qwen', 'settings.json') : join(env, qwenHome(env), 'settings.json'),
   ...underKey('mcpServers'),
   variables: 'dollar-brace',
+  passesEnvironment: true,
   bareVariables: true,
   expandsInArgs: true,
   keepsUnsetReferences: true,

@@ -5,6 +5,8 @@ import { genericEntry } from '../render/generic.js';
 import { checkRemotePossible, localEntry, proxyEntry, remoteEntry } from '../render/json-clients.js';
 import { tokenHelperEntry, tokenHelperNotes } from '../render/token-helper.js';
 import {
+  CA_VARIABLE,
+  caCertsValue,
   credentialKeys,
   ESCAPED_DOLLAR_BRACE,
   holdsLiteralSecret,
@@ -76,14 +78,15 @@ function renderClientValue(client: ClientSpec, request: EntryRequest): Record<st
 function clientNotes(client: ClientSpec, request: EntryRequest): string[] {
   const notes = [client.afterChangeNote(request.scope)];
   // No secret in the entry: the notes about variables and tokens do not apply.
-  if (request.tokenHelper !== undefined) return [...notes, ...tokenHelperNotes(client, request, request.tokenHelper)];
+  if (request.tokenHelper !== undefined)
+    return [...notes, ...tokenHelperNotes(client, request, request.tokenHelper), ...machineNotes(client, request)];
   if (request.secrets === 'ref' && client.guiApp) {
     const alternative = client.promptInputs ? '--secrets prompt (or --secrets literal)' : '--secrets literal';
     notes.push(
       `${client.label} started from a dock or start menu often does not see variables exported in a shell profile; start it from a shell that has them, or use ${alternative}.`,
     );
   }
-  notes.push(...(client.extraNotes?.(request) ?? []));
+  notes.push(...(client.extraNotes?.(request) ?? []), ...machineNotes(client, request));
   if (request.mode === 'proxy' && client.keepsUnsetReferences) {
     notes.push(
       `${client.label} expands \${VAR} in args itself, so the --header arguments name ${PROXY_HEADER_PREFIX}… variables that only the entry's env sets: ${client.label} leaves them as written, mcp-remote reads them from its env, and no secret shows in the process list. Do not export ${PROXY_HEADER_PREFIX}… variables.`,
@@ -100,6 +103,28 @@ function clientNotes(client: ClientSpec, request: EntryRequest): string[] {
   }
   if (request.mode !== 'local' && request.auth === 'bearer') {
     notes.push(bearerRenewalNote(request));
+  }
+  return notes;
+}
+
+/** What the entry took from this machine: both are paths, so they hold no secret. */
+function machineNotes(client: ClientSpec, request: EntryRequest): string[] {
+  const notes: string[] = [];
+  if (request.runner !== undefined) {
+    notes.push(
+      `npx is at ${request.runner.command}, outside the PATH ${client.label} gets when started from a dock or launcher, so the entry runs that path with its folder first on PATH (for its node). After switching Node versions or removing this one, run \`svcctl mcp install --client ${client.id} --force\` again; \`svcctl mcp doctor\` says when the path is gone.`,
+    );
+  }
+  if (request.caCerts !== undefined) {
+    const how =
+      client.forwardsByName && request.secrets === 'ref' && request.tokenHelper === undefined
+        ? 'forwarded by name'
+        : caCertsValue(client.variables, request) === request.caCerts
+          ? 'its path'
+          : 'a reference';
+    notes.push(
+      `${CA_VARIABLE} is set, so the entry carries it (${how}): some clients start servers with a cleaned environment, and npx behind a TLS-inspecting proxy then fails with SELF_SIGNED_CERT_IN_CHAIN.`,
+    );
   }
   return notes;
 }

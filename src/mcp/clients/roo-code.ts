@@ -26,6 +26,7 @@ export const rooCode: ClientSpec = {
     "Roo Code watches its MCP settings files and reconnects by itself; check the server in Roo Code's MCP Servers view.",
   shape: { remote: { urlField: 'url', fields: { type: 'streamable-http' } } },
   guiApp: true,
+  startPath: 'login-shell',
   doctor: { disabledHint: ", or switch it on in Roo Code's MCP Servers view" },
   discontinued:
     'Roo Code was shut down on 2026-05-15 (its repository, RooCodeInc/Roo-Code, is archived): the entry works while your copy of the extension runs, but it gets no more updates. Its users moved to Cline (svcctl mcp install --client cline) and to the community fork Zoo Code (--client zoo-code).',

@@ -25,6 +25,7 @@ export const vscode: ClientSpec = {
   shape: { stdioFields: { type: 'stdio' }, remote: { urlField: 'url', fields: { type: 'http' } } },
   promptInputs: true,
   guiApp: true,
+  startPath: 'login-shell',
   extraNotes: (request) =>
     request.secrets === 'ref' && request.mode === 'remote'
       ? [

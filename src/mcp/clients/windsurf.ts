@@ -17,4 +17,5 @@ export const windsurf: ClientSpec = {
   afterChangeNote: () => 'In Windsurf open the MCP panel of Cascade and press refresh.',
   shape: { remote: { urlField: 'serverUrl' } },
   guiApp: true,
+  startPath: 'login-shell',
 };

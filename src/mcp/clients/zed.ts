@@ -30,4 +30,5 @@ export const zed: ClientSpec = {
     'Zed reloads settings.json by itself; check the server in the Agent panel settings (Context Servers).',
   shape: { stdioFields: { source: 'custom' }, remote: { urlField: 'url' } },
   guiApp: true,
+  startPath: 'login-shell',
 };

@@ -3,6 +3,8 @@ import type { Redactor } from '../../redaction/redaction.js';
 import type { EntryPlan } from './entry-plan.js';
 import type { Resolver } from './references.js';
 import { checkNode, checkRunner, type RuntimeEnv } from './runtime-checks.js';
+import { caCertsCheck, guiRunnerCheck, startRuntime } from './start-environment.js';
+import type { ClientSpec } from '../types.js';
 import { fail, pass, type CheckResult } from './types.js';
 import { goneCheck, goneSvcctlPaths, type EntryWhere } from './svcctl-paths.js';
 
@@ -38,6 +40,7 @@ export async function modeChecks(
   timeoutMs: number,
   redactor: Redactor,
   where: EntryWhere,
+  { client }: { client: ClientSpec | null },
 ): Promise<CheckResult[]> {
   if (plan.mode === 'remote') {
     const blocked = blocker(resolver, unexpanded, who);
@@ -45,14 +48,18 @@ export async function modeChecks(
     const { probeHttpServer } = await import('./http-probe.js');
     return probeHttpServer(plan.http, { timeoutMs, redactor, env: runtime.env });
   }
-  const checks = [await checkNode(runtime), await checkRunner(plan.command, runtime)];
+  const start = startRuntime(runtime, client, plan.command);
+  const runner =
+    (await guiRunnerCheck(plan.command, start, runtime, client)) ?? (await checkRunner(plan.command, start));
+  const ca = caCertsCheck(plan.command, runtime.env, client);
+  const checks = [await checkNode(start), runner, ...(ca === undefined ? [] : [ca])];
   const blocked = blocker(resolver, unexpanded, who);
   if (plan.mode === 'local') {
     if (!checks[1]!.ok)
       return [...checks, fail('initialize', 'not tried: the command is not on PATH', checks[1]!.fix!)];
     if (blocked) return [...checks, blocked];
     const { probeStdioServer } = await import('./stdio-probe.js');
-    const options = { env: runtime.env, cwd: runtime.cwd, timeoutMs, redactor };
+    const options = { env: start.env, cwd: runtime.cwd, timeoutMs, redactor };
     return [...checks, ...(await probeStdioServer(plan.command, options))];
   }
   if (plan.svcctl) {
@@ -70,7 +77,7 @@ export async function modeChecks(
     return [
       ...checks,
       ...(await probeStdioServer(plan.command, {
-        env: runtime.env,
+        env: start.env,
         cwd: runtime.cwd,
         timeoutMs,
         redactor,

@@ -176,7 +176,9 @@ async function runEntry(
   const checks = [...earlier, ...(helper === undefined ? [] : [helper.check])];
   if (helper?.check.ok !== false)
     checks.push(
-      ...(await modeChecks(plan, resolver, input.unexpanded, input.who, runtime, input.timeoutMs, redactor, where)),
+      ...(await modeChecks(plan, resolver, input.unexpanded, input.who, runtime, input.timeoutMs, redactor, where, {
+        client: located.client === null ? null : CLIENTS[located.client],
+      })),
     );
   return checks.map((check) => ({
     ...check,

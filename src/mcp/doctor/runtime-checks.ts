@@ -44,6 +44,11 @@ export function programOf(command: CommandPlan): string {
   return command.command;
 }
 
+/** npx by name, or by the absolute path install writes for a GUI client (docs/mcp-gui.md). */
+export function isPackageRunner(program: string): boolean {
+  return /(^|[\\/])npx(\.cmd)?$/i.test(program);
+}
+
 export async function checkRunner(command: CommandPlan, runtime: RuntimeEnv): Promise<CheckResult> {
   const program = programOf(command);
   const found = await findProgram(program, runtime.env, runtime.platform, runtime.cwd);

@@ -6,7 +6,7 @@ import { shorten } from '../../http/redact.js';
 import type { Redactor } from '../../redaction/redaction.js';
 import { VERSION } from '../../core/version.js';
 import type { CommandPlan } from './entry-plan.js';
-import { programOf } from './runtime-checks.js';
+import { isPackageRunner, programOf } from './runtime-checks.js';
 import { fail, pass, type CheckResult } from './types.js';
 
 /** Inherited by the server: what a shell-less client passes on (plus proxy and npm settings npx needs to fetch). */
@@ -32,7 +32,7 @@ export interface StdioProbeOptions {
 
 function packageOf(command: CommandPlan): string | undefined {
   const args = programOf(command) === command.command ? command.args : command.args.slice(2);
-  return programOf(command) === PACKAGE_RUNNER ? args.find((arg) => !arg.startsWith('-')) : undefined;
+  return isPackageRunner(programOf(command)) ? args.find((arg) => !arg.startsWith('-')) : undefined;
 }
 
 /** Its error lines, else its last two, redacted whole first: a secret may be broken over lines. */

@@ -2,7 +2,7 @@
 import type { ClientId, Mode, Scope } from '../types.js';
 
 export interface CheckResult {
-  /** Stable: file, policy, entry, variables, node, runner, headers, trust, initialize, tools. */
+  /** Stable: file, policy, entry, variables, node, runner, ca, headers, trust, initialize, tools. */
   name: string;
   ok: boolean;
   /** Never a secret value. */

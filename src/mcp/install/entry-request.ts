@@ -20,6 +20,7 @@ import type {
   TokenHow,
 } from '../types.js';
 import { chooseTokenHelper } from './token-choice.js';
+import { caCertsFor, runnerFor } from './runner-path.js';
 
 export interface McpEntryOptions extends LiteralFlags {
   client?: string[];
@@ -155,6 +156,8 @@ export async function buildEntryRequest(
       : build.literals === 'values'
         ? await resolveLiterals(ctx, mode, auth, options)
         : placeholderLiterals(ctx, mode, auth, options);
+  const runner = await runnerFor(ctx, target, mode, tokenHelper);
+  const caCerts = caCertsFor(ctx, target, mode, tokenHelper !== undefined);
   return {
     target,
     mode,
@@ -169,5 +172,7 @@ export async function buildEntryRequest(
     platform: ctx.platform,
     ...(tokenHelper !== undefined ? { tokenHelper } : {}),
     ...(tokenHelper !== undefined && plainHttpAllowed(ctx) ? { allowHttp: true as const } : {}),
+    ...(runner !== undefined ? { runner } : {}),
+    ...(caCerts !== undefined ? { caCerts } : {}),
   };
 }

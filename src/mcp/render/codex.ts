@@ -9,9 +9,11 @@ import {
 import type { ClientSpec, EntryRequest } from '../types.js';
 import { allowHttpArgs, proxyEnv, proxyHeaders, remoteHeaders, runner } from './json-clients.js';
 import {
+  CA_VARIABLE,
   credentialKeys,
   literalValue,
   packageSpec,
+  runnerEnv,
   VAR_ACCESS_TOKEN,
   VAR_AUTH_HEADER,
   VAR_BASE_URL,
@@ -22,19 +24,41 @@ import {
 
 type Entry = Record<string, unknown>;
 
-export function codexLocal(client: ClientSpec, request: EntryRequest): Entry {
-  const run = runner(client, request.platform, [PACKAGE_RUNNER_YES_FLAG, packageSpec(request.package)]);
-  if (request.secrets === 'ref') {
-    return { ...run, env: { [VAR_BASE_URL]: request.baseUrl }, env_vars: [VAR_EMAIL, VAR_PASSWORD] };
-  }
+/** Codex forwards variables by name (env_vars): the CA file is forwarded so with --secrets ref, else written. */
+function extras(request: EntryRequest): { env: Record<string, string>; names: string[] } {
+  const byName = request.secrets === 'ref' && request.caCerts !== undefined;
   return {
-    ...run,
-    env: {
-      [VAR_EMAIL]: literalValue(request, 'email'),
-      [VAR_PASSWORD]: literalValue(request, 'password'),
-      [VAR_BASE_URL]: request.baseUrl,
-    },
+    env: runnerEnv('none', byName ? { ...request, caCerts: undefined } : request),
+    names: byName ? [CA_VARIABLE] : [],
   };
+}
+
+/** `env` only when it holds something, as before the extras. */
+function withEnv(entry: Entry, env: Record<string, string>, names: string[] = []): Entry {
+  const forwarded = [...((entry.env_vars as string[] | undefined) ?? []), ...names];
+  return {
+    ...entry,
+    ...(Object.keys(env).length > 0 ? { env: { ...((entry.env as Record<string, string>) ?? {}), ...env } } : {}),
+    ...(forwarded.length > 0 ? { env_vars: forwarded } : {}),
+  };
+}
+
+export function codexLocal(client: ClientSpec, request: EntryRequest): Entry {
+  const run = runner(client, request, [PACKAGE_RUNNER_YES_FLAG, packageSpec(request.package)]);
+  const { env, names } = extras(request);
+  if (request.secrets === 'ref') {
+    return withEnv(
+      { ...run, env: { [VAR_BASE_URL]: request.baseUrl }, env_vars: [VAR_EMAIL, VAR_PASSWORD] },
+      env,
+      names,
+    );
+  }
+  const literal = {
+    [VAR_EMAIL]: literalValue(request, 'email'),
+    [VAR_PASSWORD]: literalValue(request, 'password'),
+    [VAR_BASE_URL]: request.baseUrl,
+  };
+  return withEnv({ ...run, env: literal }, env, names);
 }
 
 export function codexRemote(request: EntryRequest): Entry {
@@ -53,6 +77,11 @@ export function codexBearerVariable(platform: NodeJS.Platform): string {
 }
 
 export function codexProxy(client: ClientSpec, request: EntryRequest): Entry {
+  const { env, names } = extras(request);
+  return withEnv(codexProxyBare(client, request), env, names);
+}
+
+function codexProxyBare(client: ClientSpec, request: EntryRequest): Entry {
   const head = [MCP_PROXY_PACKAGE, request.mcpUrl];
   const tail = allowHttpArgs(request.mcpUrl);
   if (request.secrets === 'ref') {
@@ -60,16 +89,16 @@ export function codexProxy(client: ClientSpec, request: EntryRequest): Entry {
       const variable = codexBearerVariable(request.platform);
       const value = variable === VAR_AUTH_HEADER ? `\${${variable}}` : `Bearer \${${variable}}`;
       return {
-        ...runner(client, request.platform, [...head, '--header', `${HEADER_AUTHORIZATION}:${value}`, ...tail]),
+        ...runner(client, request, [...head, '--header', `${HEADER_AUTHORIZATION}:${value}`, ...tail]),
         env_vars: [variable],
       };
     }
     return {
-      ...runner(client, request.platform, [...head, ...proxyHeaders(request).args, ...tail]),
+      ...runner(client, request, [...head, ...proxyHeaders(request).args, ...tail]),
       env_vars: credentialKeys(request).map((key) => VARIABLE_OF[key]),
     };
   }
   const headers = proxyHeaders(request);
   const env = proxyEnv(request, (key) => literalValue(request, key));
-  return { ...runner(client, request.platform, [...head, ...headers.args, ...tail]), env };
+  return { ...runner(client, request, [...head, ...headers.args, ...tail]), env };
 }

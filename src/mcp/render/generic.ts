@@ -2,7 +2,7 @@
 import { MCP_PROXY_PACKAGE, PACKAGE_RUNNER, PACKAGE_RUNNER_YES_FLAG } from '../../core/constants.js';
 import type { EntryRequest, GenericFormat, VariableSyntax } from '../types.js';
 import { remoteHeaders } from './json-clients.js';
-import { credentialValue, packageSpec, VAR_BASE_URL, VAR_EMAIL, VAR_PASSWORD } from './values.js';
+import { credentialValue, packageSpec, runnerEnv, VAR_BASE_URL, VAR_EMAIL, VAR_PASSWORD } from './values.js';
 
 type Entry = Record<string, unknown>;
 
@@ -20,7 +20,12 @@ export function genericEntry(format: GenericFormat, request: EntryRequest): Entr
       return {
         command: PACKAGE_RUNNER,
         args: [PACKAGE_RUNNER_YES_FLAG, packageSpec(request.package)],
-        env: { [VAR_EMAIL]: value('email'), [VAR_PASSWORD]: value('password'), [VAR_BASE_URL]: request.baseUrl },
+        env: {
+          [VAR_EMAIL]: value('email'),
+          [VAR_PASSWORD]: value('password'),
+          [VAR_BASE_URL]: request.baseUrl,
+          ...runnerEnv(syntax, request),
+        },
       };
     case 'remote':
       return { type: 'http', url: request.mcpUrl, headers: remoteHeaders(request, value) };
@@ -28,7 +33,8 @@ export function genericEntry(format: GenericFormat, request: EntryRequest): Entr
       const headers = remoteHeaders(request, value);
       const args = [MCP_PROXY_PACKAGE, request.mcpUrl];
       for (const [name, headerValue] of Object.entries(headers)) args.push('--header', `${name}: ${headerValue}`);
-      return { command: PACKAGE_RUNNER, args };
+      const env = runnerEnv(syntax, request);
+      return { command: PACKAGE_RUNNER, args, ...(Object.keys(env).length > 0 ? { env } : {}) };
     }
   }
 }

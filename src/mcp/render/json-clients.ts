@@ -15,6 +15,7 @@ import {
   ESCAPED_DOLLAR_BRACE,
   packageSpec,
   PROXY_HEADER_PREFIX,
+  runnerEnv,
   VAR_AUTH_HEADER,
   VAR_BASE_URL,
   VAR_EMAIL,
@@ -23,13 +24,15 @@ import {
 
 type Entry = Record<string, unknown>;
 
+/** npx, or its absolute path where the client would not find it (request.runner, src/mcp/install/runner-path.ts). */
 export function runner(
   client: ClientSpec | undefined,
-  platform: NodeJS.Platform,
+  request: Pick<EntryRequest, 'platform' | 'runner'>,
   args: string[],
 ): { command: string; args: string[] } {
-  if (client?.windowsCmdWrap && platform === 'win32') return { command: 'cmd', args: ['/c', PACKAGE_RUNNER, ...args] };
-  return { command: PACKAGE_RUNNER, args };
+  const command = request.runner?.command ?? PACKAGE_RUNNER;
+  if (client?.windowsCmdWrap && request.platform === 'win32') return { command: 'cmd', args: ['/c', command, ...args] };
+  return { command, args };
 }
 
 export function stdioEntry(
@@ -49,10 +52,11 @@ const valueFor =
 
 export function localEntry(client: ClientSpec, request: EntryRequest): Entry {
   const value = valueFor(client, request);
-  return stdioEntry(client, runner(client, request.platform, [PACKAGE_RUNNER_YES_FLAG, packageSpec(request.package)]), {
+  return stdioEntry(client, runner(client, request, [PACKAGE_RUNNER_YES_FLAG, packageSpec(request.package)]), {
     [VAR_EMAIL]: value('email'),
     [VAR_PASSWORD]: value('password'),
     [VAR_BASE_URL]: request.baseUrl,
+    ...runnerEnv(client.variables, request),
   });
 }
 
@@ -142,6 +146,6 @@ export function proxyEntry(client: ClientSpec, request: EntryRequest): Entry {
     client.expandsInArgs && !client.keepsUnsetReferences ? ESCAPED_DOLLAR_BRACE : '${',
     prefix,
   );
-  const env = proxyEnv(request, valueFor(client, request), prefix);
-  return stdioEntry(client, runner(client, request.platform, [...head, ...headers.args, ...tail]), env);
+  const env = { ...proxyEnv(request, valueFor(client, request), prefix), ...runnerEnv(client.variables, request) };
+  return stdioEntry(client, runner(client, request, [...head, ...headers.args, ...tail]), env);
 }

@@ -3,6 +3,7 @@ import { plainRemoteHost } from '../../config/plain-http.js';
 import { deriveMcpUrl } from '../../config/settings.js';
 import { commandLine, commandShellFor } from './shell-quote.js';
 import { stdioEntry } from './json-clients.js';
+import { runnerEnv } from './values.js';
 import type { ClientSpec, EntryRequest, SvcctlCommand, TokenHelper } from '../types.js';
 
 type Entry = Record<string, unknown>;
@@ -41,13 +42,17 @@ export function tokenHelperEntry(client: ClientSpec, request: EntryRequest, help
       ...client.shape.trailingFields,
     };
   }
-  const [program, ...args] = svcctlLine(helper, [...deploymentArgs(request), ...PROXY_ARGS]);
+  const [first, ...args] = svcctlLine(helper, [...deploymentArgs(request), ...PROXY_ARGS]);
+  // `npx -y svcctl@…` meets the same PATH as any npx entry (docs/mcp-gui.md); svcctl's own requests need the CA file.
+  const byNpx = helper.svcctl.how === 'npx' && request.runner !== undefined;
+  const program = byNpx ? request.runner!.command : first!;
   const shim = helper.svcctl.how !== 'path';
   const run =
     shim && client.windowsCmdWrap && request.platform === 'win32'
-      ? { command: 'cmd', args: ['/c', program!, ...args] }
-      : { command: program!, args };
-  return stdioEntry(client, run);
+      ? { command: 'cmd', args: ['/c', program, ...args] }
+      : { command: program, args };
+  const env = runnerEnv(client.variables, byNpx ? request : { ...request, runner: undefined });
+  return stdioEntry(client, run, Object.keys(env).length > 0 ? env : undefined);
 }
 
 const HOW_NOTES: Record<SvcctlCommand['how'], (argv: string[]) => string> = {

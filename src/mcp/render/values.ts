@@ -30,12 +30,32 @@ export const VARIABLE_OF: Record<CredentialKey, string> = {
 /** The email is not a secret. */
 export const SECRET_KEYS: ReadonlySet<CredentialKey> = new Set(['password', 'token']);
 
+/** Read by Node at start only: a client that cleans the environment must get it from the entry (docs/mcp-gui.md). */
+export const CA_VARIABLE = 'NODE_EXTRA_CA_CERTS';
+
 /** The one place that writes references. */
 export function variableReference(syntax: VariableSyntax, name: string): string {
   if (syntax === 'env-colon') return `\${env:${name}}`;
   if (syntax === 'dollar-brace') return `\${${name}}`;
   if (syntax === 'env-brace') return `{env:${name}}`;
   throw new Error(`no variable syntax to reference ${name}`);
+}
+
+/** A reference where the client expands one, else the path itself (a path is not a secret): --secrets literal asks for an entry that needs nothing from the environment. */
+export function caCertsValue(syntax: VariableSyntax, request: Pick<EntryRequest, 'secrets' | 'caCerts'>): string {
+  if (request.caCerts === undefined) throw new Error('no CA file in the entry request');
+  return request.secrets !== 'literal' && syntax !== 'none' ? variableReference(syntax, CA_VARIABLE) : request.caCerts;
+}
+
+/** What a local or proxy entry adds to its env: the PATH a written runner needs, and the corporate CA. */
+export function runnerEnv(
+  syntax: VariableSyntax,
+  request: Pick<EntryRequest, 'secrets' | 'caCerts' | 'runner'>,
+): Record<string, string> {
+  return {
+    ...(request.runner !== undefined ? { PATH: request.runner.path } : {}),
+    ...(request.caCerts !== undefined ? { [CA_VARIABLE]: caCertsValue(syntax, request) } : {}),
+  };
 }
 
 export const placeholder = (name: string): string => `<${name}>`;

@@ -1,0 +1,35 @@
+// The PATH a desktop app gets when started from a dock, a launcher or a start menu; facts and sources: docs/mcp-gui.md.
+import path from 'node:path';
+import type { ClientSpec } from '../types.js';
+
+/**
+ * macOS: launchd's default for apps started from Finder or the Dock. Linux: systemd's default for the user manager
+ * (display managers that read ~/.profile may add to it, but nvm, fnm and mise add themselves in ~/.bashrc or
+ * ~/.zshrc, which no display manager reads). Windows: undefined, the PATH of the registry, which svcctl cannot
+ * read; the version managers there put node on it (nvm-windows' symlink, Volta's installer).
+ */
+const SESSION_PATH: Partial<Record<NodeJS.Platform, readonly string[]>> = {
+  darwin: ['/usr/bin', '/bin', '/usr/sbin', '/sbin'],
+  linux: ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'],
+};
+
+/** The folders such a client finds commands in, or undefined when it has the user's shell PATH (or svcctl cannot tell). */
+export function guiPathOf(client: ClientSpec | null, platform: NodeJS.Platform): readonly string[] | undefined {
+  if (client?.startPath !== 'session') return undefined;
+  return SESSION_PATH[platform];
+}
+
+/** `/usr/bin/` and `/usr/bin` are the same folder. */
+export function onGuiPath(folder: string, guiPath: readonly string[]): boolean {
+  const normal = (dir: string): string => path.posix.normalize(dir).replace(/\/+$/, '');
+  return guiPath.some((dir) => normal(dir) === normal(folder));
+}
+
+/** What the written runner's env sets: npx's own folder first, so that its `#!/usr/bin/env node` finds that node. */
+export function runnerPathValue(folder: string, guiPath: readonly string[]): string {
+  return [folder, ...guiPath].join(path.posix.delimiter);
+}
+
+export function startedFrom(platform: NodeJS.Platform): string {
+  return platform === 'darwin' ? 'from the Dock, Finder or Spotlight' : 'from the desktop launcher';
+}

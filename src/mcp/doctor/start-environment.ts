@@ -1,0 +1,68 @@
+// The environment a client starts an entry's command in, where it differs from the one doctor runs in: a GUI
+// client's PATH (docs/mcp-gui.md), and NODE_EXTRA_CA_CERTS, which a client that cleans the environment drops.
+import path from 'node:path';
+import { findProgram } from '../../fs/path-search.js';
+import { guiPathOf, startedFrom } from '../clients/gui-path.js';
+import { CA_VARIABLE } from '../render/values.js';
+import type { ClientSpec } from '../types.js';
+import type { CommandPlan } from './entry-plan.js';
+import { isPackageRunner, programOf, type RuntimeEnv } from './runtime-checks.js';
+import { fail, pass, type CheckResult } from './types.js';
+
+/** The entry's own PATH first (it wins in the client too), else the session's PATH for a GUI client that has no other. */
+export function startRuntime(runtime: RuntimeEnv, client: ClientSpec | null, command: CommandPlan): RuntimeEnv {
+  const guiPath = guiPathOf(client, runtime.platform);
+  const startPath = command.env.PATH ?? guiPath?.join(path.posix.delimiter);
+  return startPath === undefined ? runtime : { ...runtime, env: { ...runtime.env, PATH: startPath } };
+}
+
+const reinstall = (client: ClientSpec): string =>
+  `svcctl mcp install --client ${client.id} --force (with the same --mode and --name) writes the absolute path of npx and the PATH its node needs`;
+
+/** undefined: nothing GUI-specific to say, the plain runner check speaks. */
+export async function guiRunnerCheck(
+  command: CommandPlan,
+  start: RuntimeEnv,
+  shell: RuntimeEnv,
+  client: ClientSpec | null,
+): Promise<CheckResult | undefined> {
+  if (client === null || guiPathOf(client, start.platform) === undefined) return undefined;
+  const program = programOf(command);
+  const where = `${client.label} started ${startedFrom(start.platform)} gives it PATH=${start.env.PATH}`;
+  const found = await findProgram(program, start.env, start.platform, start.cwd);
+  if (found === undefined) {
+    const inShell = await findProgram(program, shell.env, shell.platform, shell.cwd);
+    if (inShell === undefined) return undefined;
+    return fail(
+      'runner',
+      `${program} is at ${inShell} on your shell's PATH, but ${where}, where there is none`,
+      reinstall(client),
+    );
+  }
+  // npx (and the package it starts) begin with `#!/usr/bin/env node`.
+  if (isPackageRunner(program) && (await findProgram('node', start.env, start.platform, start.cwd)) === undefined)
+    return fail('runner', `${found} needs node, but ${where}, where there is none`, reinstall(client));
+  return pass('runner', `${path.basename(program)} found at ${found} (${where})`);
+}
+
+/** Set where doctor runs, so the client most likely has it too; only the entry or the client can pass it on. */
+export function caCertsCheck(
+  command: CommandPlan,
+  env: NodeJS.ProcessEnv,
+  client: ClientSpec | null,
+): CheckResult | undefined {
+  const value = env[CA_VARIABLE];
+  if (value === undefined || value === '') return undefined;
+  if (Object.hasOwn(command.env, CA_VARIABLE) || command.forwarded.includes(CA_VARIABLE))
+    return pass('ca', `the entry passes ${CA_VARIABLE} on to the server`);
+  if (client?.passesEnvironment)
+    return pass('ca', `${client.label} passes its whole environment, ${CA_VARIABLE} with it, on to the server`);
+  const who = client?.label ?? 'the client';
+  return fail(
+    'ca',
+    `${CA_VARIABLE} is set here, but the entry does not carry it, and ${who} may start the server with a cleaned environment (Gemini CLI and Codex do): behind a TLS-inspecting proxy npx then fails with SELF_SIGNED_CERT_IN_CHAIN`,
+    client === null
+      ? `add "${CA_VARIABLE}": "${value}" to the entry's env`
+      : `svcctl mcp install --client ${client.id} --force (with the same --mode and --name) writes it into the entry`,
+  );
+}

@@ -1,0 +1,51 @@
+// What an entry needs from the machine it is written on: where npx is for a GUI client, and the corporate CA file.
+import { realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { PACKAGE_RUNNER } from '../../core/constants.js';
+import type { Context } from '../../core/context.js';
+import { findProgram } from '../../fs/path-search.js';
+import { guiPathOf, onGuiPath, runnerPathValue } from '../clients/gui-path.js';
+import { CLIENTS } from '../clients/table.js';
+import { CA_VARIABLE } from '../render/values.js';
+import type { EntryRequest, Mode, RunnerPath, TokenHelper } from '../types.js';
+
+type Where = Pick<Context, 'env' | 'platform' | 'cwd'>;
+
+/**
+ * npx as the user's shell finds it, when it lies outside the PATH the client gets from the desktop session (nvm,
+ * fnm, Volta, mise, asdf, Homebrew): its absolute path, with its folder first on the entry's PATH, because npx and
+ * the package it starts both begin with `#!/usr/bin/env node` (`node npx-cli.js` alone fails at the package's bin).
+ * The folder is resolved, so fnm's per-shell `fnm_multishells/<id>` link, gone after that shell, is not written.
+ */
+export async function runnerFor(
+  ctx: Where,
+  target: EntryRequest['target'],
+  mode: Mode,
+  tokenHelper: TokenHelper | undefined,
+): Promise<RunnerPath | undefined> {
+  // A token helper entry starts npx only when svcctl itself runs from npx's cache.
+  const startsNpx = tokenHelper === undefined ? mode !== 'remote' : tokenHelper.svcctl.how === 'npx';
+  if ('format' in target || !startsNpx) return undefined;
+  const guiPath = guiPathOf(CLIENTS[target.client], ctx.platform);
+  if (guiPath === undefined) return undefined;
+  const found = await findProgram(PACKAGE_RUNNER, ctx.env, ctx.platform, ctx.cwd);
+  if (found === undefined || onGuiPath(path.dirname(found), guiPath)) return undefined;
+  const folder = await realpath(path.dirname(found)).catch(() => path.dirname(found));
+  return { command: path.join(folder, path.basename(found)), path: runnerPathValue(folder, guiPath) };
+}
+
+/**
+ * The CA file Node reads at start, for entries that start a process: npx, or svcctl's own proxy (token helper). A
+ * remote entry with a headers command (Claude Code) runs svcctl in the client's shell, with its whole environment.
+ */
+export function caCertsFor(
+  ctx: Pick<Context, 'env'>,
+  target: EntryRequest['target'],
+  mode: Mode,
+  tokenHelper: boolean,
+): string | undefined {
+  if (mode === 'remote' && !tokenHelper) return undefined;
+  if (mode === 'remote' && 'client' in target && CLIENTS[target.client].headersCommand !== undefined) return undefined;
+  const value = ctx.env[CA_VARIABLE];
+  return value === undefined || value === '' ? undefined : value;
+}

@@ -7,6 +7,7 @@ import { dirname, resolve } from 'node:path';
 import { parse, TomlError } from 'smol-toml';
 import { CliError, ExitCode, usageError } from '../../core/errors.js';
 import { fileReadReason } from '../../fs/reasons.js';
+import { isClientId } from '../clients/table.js';
 import {
   AUTH_METHODS,
   CLIENT_IDS,
@@ -108,7 +109,7 @@ function clientsOf(place: Place, value: unknown): ClientId[] | 'detected' {
       `clients: ${CLIENT_IDS.join(', ')}`,
     );
   const ids = value.map((id) => {
-    if (typeof id === 'string' && (CLIENT_IDS as readonly string[]).includes(id)) return id as ClientId;
+    if (typeof id === 'string' && isClientId(id)) return id;
     throw place.error(null, 'clients', `names an unknown client '${String(id)}'`, `clients: ${CLIENT_IDS.join(', ')}`);
   });
   return [...new Set(ids)];

@@ -108,9 +108,14 @@ function clientsOf(place: Place, value: unknown): ClientId[] | 'detected' {
       'must be a list of client ids or "detected"',
       `clients: ${CLIENT_IDS.join(', ')}`,
     );
-  const ids = value.map((id) => {
-    if (typeof id === 'string' && isClientId(id)) return id;
-    throw place.error(null, 'clients', `names an unknown client '${String(id)}'`, `clients: ${CLIENT_IDS.join(', ')}`);
+  const ids = value.map((given) => {
+    if (typeof given === 'string' && isClientId(given)) return given;
+    throw place.error(
+      null,
+      'clients',
+      `names an unknown client '${String(given)}'`,
+      `clients: ${CLIENT_IDS.join(', ')}`,
+    );
   });
   return [...new Set(ids)];
 }

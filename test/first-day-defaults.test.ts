@@ -68,6 +68,35 @@ describe('defaults and advice', () => {
     );
   });
 
+  it('mcp doctor on a local entry whose package the registry lacks: what the package is, how --package names it, the way to try the sandbox', async () => {
+    const home = await tempDir('svcctl-defaults-');
+    const bin = join(home, 'bin');
+    await mkdir(bin);
+    // An npx that answers as npm does for a package the registry does not have (npm 10's E404 lines).
+    const npx = join(bin, 'npx');
+    await writeFile(
+      npx,
+      '#!/bin/sh\necho "npm error code E404" >&2\necho "npm error 404 Not Found - GET https://registry.npmjs.org/service-mcp-server - Not found" >&2\nexit 1\n',
+    );
+    await chmod(npx, 0o755);
+    const file = join(home, 'mcp.json');
+    const env = { SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: PASSWORD, SERVICE_BASE_URL: server.baseUrl };
+    await writeFile(
+      file,
+      JSON.stringify({ mcpServers: { service: { command: 'npx', args: ['-y', 'service-mcp-server@latest'], env } } }),
+    );
+    const doctor = await runCli(['mcp', 'doctor', '--config', file, '--trust-project', '--timeout', '10'], {
+      home,
+      env: { PATH: `${bin}:${process.env.PATH ?? ''}` },
+    });
+    assert.equal(doctor.code, 8, doctor.stdout + doctor.stderr);
+    assert.match(doctor.stdout, /✗ initialize: service-mcp-server@latest is not in the npm registry/);
+    const all = doctor.stdout + doctor.stderr;
+    assert.match(all, /the service's MCP server package that a local entry runs/);
+    assert.match(all, /it is kept in the entry's args\): svcctl mcp install --package <spec> --force/);
+    assert.match(all, /To try a client against the sandbox without it: --mode remote/);
+  });
+
   it('a token-helper entry while not logged in: says so; the keychain is advised only where there is one', async () => {
     const install = await runCli([
       'mcp',

@@ -28,7 +28,7 @@ describe('claude-code: ${VAR} references in user and local scope', () => {
         { home, cwd: project, env: { SERVICE_PASSWORD: 'pw-never-written' } },
       );
       assert.equal(install.code, 0, install.stderr);
-      assert.match(install.stderr, /✓ Claude Code \((user|local) scope\): created /);
+      assert.match(install.stderr, new RegExp(`✓ Claude Code \\(${scope} scope\\): created `));
       assert.deepEqual(claudeCodeLines(install.stderr), [START_NOTE]);
       assert.match(install.stderr, /reads SERVICE_EMAIL, SERVICE_PASSWORD from the environment/);
       const file = await readFile(join(home, '.claude.json'), 'utf8');

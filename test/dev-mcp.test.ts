@@ -142,7 +142,11 @@ describe('svcctl dev: /mcp', () => {
     assert.equal(body.jsonrpc, '2.0');
     assert.equal(body.id, null);
     assert.equal(body.error.message, 'invalid email or password');
-    await assert.rejects(connect({ 'X-Service-Email': ALICE.email, 'X-Service-Password': 'wrong' }));
+    await assert.rejects(
+      connect({ 'X-Service-Email': ALICE.email, 'X-Service-Password': 'wrong' }),
+      (error: { code?: number; message: string }) =>
+        error.code === 401 && /invalid email or password/.test(error.message),
+    );
     const none = await httpRequest(dev.ready.mcp_url, { body: '{}', headers: { 'content-type': 'application/json' } });
     assert.equal(none.status, 401);
     assert.ok(!dev.stderr().includes(ALICE.password), 'a password is in the log');
@@ -243,7 +247,10 @@ describe('svcctl dev --one-session-per-user', () => {
     const older = await connect();
     const newer = await connect();
     assert.notEqual(older.transport.sessionId, newer.transport.sessionId);
-    await assert.rejects(older.client.listTools());
+    await assert.rejects(
+      older.client.listTools(),
+      (error: { code?: number; message: string }) => error.code === 404 && /Session not found/.test(error.message),
+    );
     assert.equal((await newer.client.listTools()).tools.length, 3);
   });
 });

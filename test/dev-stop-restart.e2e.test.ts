@@ -103,6 +103,8 @@ describe('svcctl_dev_stop in real shells', { concurrency: true }, () => {
       ].join('\n');
       const out = run(shell, args, script, work, { ...env, SVC_ACCESS_TOKEN: 'left over', [own]: "the user's own" });
       const pid = Number(/^pid (\d+)$/m.exec(out)?.[1]);
+      // Without a pid, alive() below is false for any sandbox: the check would pass unchecked.
+      assert.ok(Number.isInteger(pid) && pid > 0, `${shell}: the sandbox's pid\n${out}`);
       assert.match(out, /^sent$/m, out);
       for (const name of names) assert.match(out, new RegExp(`^${name} unset$`, 'm'), `${shell}: ${name}\n${out}`);
       assert.match(out, /^no-function$/m);

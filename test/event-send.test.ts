@@ -24,6 +24,13 @@ describe('event send', () => {
   after(() => rm(dir, { recursive: true, force: true }));
 
   const eventVectors = hmacVectors().filter((v) => v.body.toString('utf8').includes('"event"'));
+  // One test per vector below: with no vector read, there would be no test and nothing failing.
+  it('reads the four event vectors of test/fixtures/vectors', () => {
+    assert.deepEqual(
+      eventVectors.map((vector) => vector.name),
+      ['event-compact', 'event-pretty-crlf', 'unicode-title', 'escaped-slashes'],
+    );
+  });
   for (const vector of eventVectors) {
     it(`sends the ${vector.name} vector byte for byte with --raw and its exact signature`, async () => {
       const server = await startRecordingServer();

@@ -122,6 +122,8 @@ describe('svcctl beside a writer that takes no lock', { concurrency: true }, () 
         }
       });
     }
+    // Every run refused would check only the refusals, never what an exit 0 promises.
+    assert.ok(refused < RUNS * INSTALLS, `all ${RUNS * INSTALLS} installs refused`);
     t.diagnostic(
       `${RUNS * INSTALLS} installs: ${refused} refused (exit 7), entries put back after the other program dropped them: ${putBack}`,
     );
@@ -161,6 +163,8 @@ describe('svcctl beside a writer that takes no lock', { concurrency: true }, () 
         }
       });
     }
+    // Every run refused would check only the refusals, never what an exit 0 promises.
+    assert.ok(refused < RUNS * INSTALLS, `all ${RUNS * INSTALLS} uninstalls refused`);
     t.diagnostic(
       `${RUNS * INSTALLS} uninstalls: ${refused} refused (exit 7), entries removed again after the other program brought them back: ${removedAgain}`,
     );

@@ -61,7 +61,8 @@ describe('a login answer that is not for the user who logged in', () => {
         const { runs, home } = await logins([unsigned(header, planted)], args);
         const [run] = runs;
         assert.equal(run!.code, 3, `${JSON.stringify(header)} ${args}: ${run!.stderr}`);
-        assert.match(run!.stderr, /is an unsigned token \((alg "(none|NONE)"|no alg) in its header\)/);
+        const said = header.alg === undefined ? 'no alg' : `alg "${header.alg}"`;
+        assert.ok(run!.stderr.includes(`is an unsigned token (${said} in its header)`), run!.stderr);
         assert.match(run!.stderr, /svcctl neither prints nor saves it/);
         assert.equal(run!.stdout, '');
         assert.deepEqual(await savedTokens(home), {});

@@ -132,7 +132,7 @@ describe('mcp doctor: an entry that would lose NODE_EXTRA_CA_CERTS', () => {
       /^✗ ca: NODE_EXTRA_CA_CERTS is set here, but the entry does not carry it, and Gemini CLI may start the server with a cleaned environment/,
     );
     assert.match(gemini.stdout, /fix: svcctl mcp install --client gemini --force/);
-    assert.notEqual(gemini.code, 0);
+    assert.equal(gemini.code, 8, gemini.stderr);
 
     const carried = { ...entry, env: { ...entry.env, NODE_EXTRA_CA_CERTS: '${NODE_EXTRA_CA_CERTS}' } };
     const fixed = await doctor('gemini', '.gemini/settings.json', carried);

@@ -112,7 +112,7 @@ describe('Goose: a config.yaml that does not parse is refused and left as it was
       new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: the file does not parse`),
     );
     assert.equal(await readFile(file, 'utf8'), bad);
-    await assert.rejects(readFile(`${file}.bak`, 'utf8'));
+    await assert.rejects(readFile(`${file}.bak`, 'utf8'), { code: 'ENOENT' });
     await rm(home, { recursive: true, force: true });
   });
 });

@@ -8,6 +8,8 @@ import { chmod, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
+import { claudeDesktop } from '../src/mcp/clients/claude-desktop.js';
+import { guiRunnerCheck } from '../src/mcp/doctor/start-environment.js';
 import { runCli, type RunResult } from './helpers/cli.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
@@ -189,6 +191,23 @@ describe('mcp doctor: the runner as the GUI client finds it', { skip: sessionPat
       ),
     );
     assert.match(result.stdout, /fix: svcctl mcp install --client claude-desktop --force/);
+  });
+
+  // The test above reaches its ✗ only where /usr/bin has no npx; this one gives the check a session PATH without it.
+  it('the runner check, with a session PATH that has no npx: fails and names the reinstall', async () => {
+    const home = await tempDir('svcctl-gui-');
+    const bin = await fakeNvm(home);
+    const session = await tempDir('svcctl-gui-session-');
+    const command = { command: 'npx', args: ['-y', 'service-mcp-server@latest'], env: {}, forwarded: [] };
+    const start = { env: { PATH: session }, platform: 'linux' as const, cwd: home };
+    const shell = { env: { PATH: `${bin}:${session}` }, platform: 'linux' as const, cwd: home };
+    const result = await guiRunnerCheck(command, start, shell, claudeDesktop);
+    assert.equal(result?.ok, false, JSON.stringify(result));
+    assert.equal(
+      result.detail,
+      `npx is at ${join(bin, 'npx')} on your shell's PATH, but Claude Desktop started from the desktop launcher gives it PATH=${session}, where there is none`,
+    );
+    assert.match(result.fix ?? '', /^svcctl mcp install --client claude-desktop --force/);
   });
 
   it('an entry with the absolute npx and no PATH for its node: runner fails (#!/usr/bin/env node finds none)', async () => {

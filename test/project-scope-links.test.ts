@@ -143,7 +143,7 @@ it('project scope: a dangling link (.vscode to a folder that does not exist) is 
     result.stderr.includes(`${join(project, '.vscode')} is a symbolic link to ${nowhere}, which does not exist`),
     result.stderr,
   );
-  await assert.rejects(lstat(nowhere));
+  await assert.rejects(lstat(nowhere), { code: 'ENOENT' });
 });
 
 describe('project scope: links that stay inside the project', () => {

@@ -50,7 +50,11 @@ test('concurrent refreshes of an expired token share one login and print the sam
   assert.equal(server.logins().length - before, 1);
   const issued = server.issued[server.issued.length - 1]!;
   assert.deepEqual(new Set(runs.map((run) => run.stdout)), new Set([`Authorization: Bearer ${issued}\n`]));
-  await assert.rejects(stat(`${credentialsFile(home)}.refresh.svcctl.lock`), 'the lock file was left behind');
+  await assert.rejects(
+    stat(`${credentialsFile(home)}.refresh.svcctl.lock`),
+    { code: 'ENOENT' },
+    'the lock file was left behind',
+  );
 });
 
 test('login --save --remember-password without an OS keychain is refused before logging in, and nothing is written', async () => {
@@ -65,7 +69,7 @@ test('login --save --remember-password without an OS keychain is refused before 
   assert.match(result.stderr, /cannot remember the password: no OS keychain is available/);
   assert.match(result.stderr, /never writes a password to a plain file/);
   assert.equal(server.requests.length, before);
-  await assert.rejects(stat(credentialsFile(home)));
+  await assert.rejects(stat(credentialsFile(home)), { code: 'ENOENT' });
   for (const file of await filesUnder(home))
     assert.ok(!(await readFile(file, 'utf8')).includes(PASSWORD), `the password is in ${file}`);
 });

@@ -9,8 +9,9 @@
 # newest release cannot be installed on this machine (a platform package missing from npm, a
 # binary downloaded from elsewhere) gets one "not installable here" line: not ours to fix, and not
 # a pass. Then a team's sync (docs/teams.md): `svcctl mcp sync --file` declares two entries (syncpw, syncbearer)
-# for the client, its own list must show both (and the entries `mcp install` wrote are gone: sync makes the
-# file hold exactly the declaration); the file then drops syncbearer, a second sync must remove it from the list.
+# for the client, its own list must show both (and the pw entry `mcp install` wrote is gone, unless the client
+# changed its file since: then it is not svcctl's, and kept); the file then drops syncbearer, and a second sync
+# must remove it from the list (docs/real-clients.md).
 # Not part of `npm test` (network, big downloads). LATEST_CLIENTS="claude-code codex" checks those only.
 # Usage: npm run build && scripts/check-real-clients.sh --latest [dir]
 # Each client is installed into its own folder under dir (default /tmp/svcctl-latest-clients), never

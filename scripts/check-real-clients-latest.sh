@@ -8,7 +8,11 @@
 # One line per client × entry, then "N passed, M failed, K not installable here". A client whose
 # newest release cannot be installed on this machine (a platform package missing from npm, a
 # binary downloaded from elsewhere) gets one "not installable here" line: not ours to fix, and not
-# a pass. Not part of `npm test` (network, big downloads).
+# a pass. Then a team's sync (docs/teams.md): `svcctl mcp sync --file` declares two entries (syncpw, syncbearer)
+# for the client, its own list must show both (and the pw entry `mcp install` wrote is gone, unless the client
+# changed its file since: then it is not svcctl's, and kept); the file then drops syncbearer, and a second sync
+# must remove it from the list (docs/real-clients.md).
+# Not part of `npm test` (network, big downloads). LATEST_CLIENTS="claude-code codex" checks those only.
 # Usage: npm run build && scripts/check-real-clients.sh --latest [dir]
 # Each client is installed into its own folder under dir (default /tmp/svcctl-latest-clients), never
 # into the project; every run has its own temporary HOME.
@@ -21,6 +25,9 @@ CLIENTS="claude-code:@anthropic-ai/claude-code:claude:connects opencode:opencode
 gemini:@google/gemini-cli:gemini:connects qwen:@qwen-code/qwen-code:qwen:connects codex:@openai/codex:codex:listed
 droid:droid:droid:connects copilot:@github/copilot:copilot:listed auggie:@augmentcode/auggie:auggie:listed
 kilo:@kilocode/cli:kilo:listed amp:@ampcode/cli:amp:listed crush:@charmland/crush:crush:listed"
+if [ -n "${LATEST_CLIENTS:-}" ]; then
+  CLIENTS=$(for row in $CLIENTS; do case " $LATEST_CLIENTS " in *" ${row%%:*} "*) echo "$row" ;; esac; done)
+fi
 
 # Installs the newest version of a package into its own folder and runs the install scripts that only
 # link a platform binary (npm may skip them); prints the program's path, or nothing when it cannot run.
@@ -59,6 +66,51 @@ verdict() { # client version entry line-of-output kind
   printf '%-11s %-22s %-8s %s\n' "$client" "$version" "$entry" "$result"
 }
 
+# The sync file for one client: both servers, or (second run) syncpw alone.
+sync_file() { # client with-bearer
+  printf 'clients = ["%s"]\nscope = "user"\n\n[[server]]\nname = "syncpw"\nbase_url = "%s"\nmode = "remote"\n' "$1" "$SERVICE_BASE_URL"
+  [ "$2" = yes ] && printf '\n[[server]]\nname = "syncbearer"\nbase_url = "%s"\nmode = "remote"\nauth = "bearer"\ntoken = "static"\n' "$SERVICE_BASE_URL"
+}
+
+# Runs the sync; its lines are printed when it exits non-zero. Counted as failed when an entry the file declares
+# was not synced: an entry `mcp install` wrote that the client has changed since is svcctl's no more (exit 7).
+run_sync() { # client version
+  local out code
+  out=$($SVC mcp sync --file "$HOME/svcctl-mcp.toml" --no-backup 2>&1); code=$?
+  SYNC_OUTPUT=$out
+  [ "$code" -eq 0 ] && return
+  if [ "$code" -ne 7 ] || printf '%s' "$out" | grep -qE "'sync(pw|bearer)' not synced"; then
+    printf '%-11s %-22s %-8s %s\n' "$1" "$2" sync "FAILED: svcctl mcp sync exit $code"; failed=$((failed + 1))
+  else printf '%-11s %-22s %-8s %s\n' "$1" "$2" sync "exit 7: mcp install's entries were changed since (below)"; fi
+  printf '%s\n' "$out" | sed 's/^/    /'
+}
+
+client_list() { # program bin-folder
+  PATH="$2:$PATH" timeout 180 "$1" mcp list </dev/null 2>&1 | sed 's/\x1b\[[0-9;]*m//g'
+}
+
+entry_line() { printf '%s\n' "$1" | grep -E "(^|[^a-z])$2([^a-z]|$)" | grep -iE "$2[: ]|$2\$" | head -1 | tr -s ' '; }
+
+check_sync() { # client version program bin-folder kind
+  local client=$1 version=$2 output line result
+  sync_file "$client" yes >"$HOME/svcctl-mcp.toml"; run_sync "$client" "$version"
+  output=$(client_list "$3" "$4")
+  for entry in syncpw syncbearer; do verdict "$client" "$version" "$entry" "$(entry_line "$output" "$entry")" "$5"; done
+  # Sync makes the file hold exactly the declaration among svcctl's entries: `mcp install`'s pw goes, unless the
+  # client changed its file since (then it is not svcctl's: reported, not counted; docs/teams.md, Limits).
+  if [ -z "$(entry_line "$output" pw)" ]; then result="removed (mcp install's, not declared)"
+  elif printf '%s' "$SYNC_OUTPUT" | grep -q "'pw' not synced: svcctl wrote it, but it was changed since"; then
+    result="kept: $client changed its file after mcp install, so it is not svcctl's any more"
+  else result="FAILED: still listed, and sync said nothing of it"; failed=$((failed + 1)); fi
+  printf '%-11s %-22s %-8s %s\n' "$client" "$version" pw "$result"
+  sync_file "$client" no >"$HOME/svcctl-mcp.toml"; run_sync "$client" "$version"
+  output=$(client_list "$3" "$4")
+  verdict "$client" "$version" syncpw "$(entry_line "$output" syncpw)" "$5"
+  line=$(entry_line "$output" syncbearer)
+  if [ -z "$line" ]; then result='removed by the second sync'; passed=$((passed + 1)); else result="FAILED: still listed after the second sync: $line"; failed=$((failed + 1)); fi
+  printf '%-11s %-22s %-8s %s\n' "$client" "$version" syncbearer "$result"
+}
+
 for row in $CLIENTS; do
   IFS=: read -r client package program kind <<<"$row"
   newest=$(npm view "$package" version 2>/dev/null | tail -1)
@@ -81,6 +133,7 @@ for row in $CLIENTS; do
     verdict "$client" "${version:-?}" "$entry" "$line" "$kind"
   done
   printf '%-11s %-22s %-8s %s\n' "$client" "${version:-?}" eras "${eras:-no MCP request reached the sandbox}"
+  check_sync "$client" "${version:-?}" "$program" "$(dirname "$bin")" "$kind"
 done
 echo "$passed passed, $failed failed, $missing not installable here (svcctl $($SVC --version), $(date -u +%Y-%m-%d))"
 [ "$failed" -eq 0 ]

@@ -36,6 +36,36 @@ function running(pid: number): boolean {
   }
 }
 
+function eventOf(body: Buffer): { title: string; investigate: boolean; payload: Record<string, unknown> } {
+  const event = JSON.parse(body.toString('utf8')).event;
+  return { ...event, payload: JSON.parse(event.payload) };
+}
+
+/** Starts `event run [flags] -- sh -c "<ready>; exec sleep 30"` and sends `signal` to svcctl once the job runs. */
+async function cancelledRun(flags: string[], signal: NodeJS.Signals) {
+  const server = await startRecordingServer();
+  const home = await tempDir();
+  try {
+    const child = spawn(
+      process.execPath,
+      [BIN, 'event', 'run', ...flags, '--', 'sh', '-c', 'echo "ready $$" >&2; exec sleep 30'],
+      {
+        env: cleanEnv(home, { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: 'tok-run-7c1f' }),
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await until(() => /ready \d+/.test(stderr), 'the command is ready');
+    child.kill(signal);
+    const code = await closed(child);
+    // svcctl sends before it exits: what the server holds now is all it will get.
+    return { code, stderr, events: server.requests.map((request) => eventOf(request.body)) };
+  } finally {
+    await server.close();
+  }
+}
+
 describe('event run: signals and the process group', { concurrency: true, skip: process.platform === 'win32' }, () => {
   it('event run: SIGTERM reaches what the command started too (its process group), not only the command', async () => {
     const server = await startRecordingServer();
@@ -102,5 +132,40 @@ describe('event run: signals and the process group', { concurrency: true, skip: 
       if (job !== undefined && running(job)) process.kill(job, 'SIGKILL');
       await server.close();
     }
+  });
+
+  it('event run: Ctrl+C (SIGINT to svcctl) cancels the job, exits 130 and sends no event', async () => {
+    const run = await cancelledRun(['--investigate'], 'SIGINT');
+    assert.equal(run.code, 130, run.stderr);
+    assert.deepEqual(run.events, [], 'a person who pressed Ctrl+C wants no alert');
+  });
+
+  it('event run --always: a Ctrl+C sends one info event saying cancelled, not failed', async () => {
+    const run = await cancelledRun(['--always', '--investigate'], 'SIGINT');
+    assert.equal(run.code, 130, run.stderr);
+    assert.equal(run.events.length, 1, run.stderr);
+    const [event] = run.events;
+    assert.equal(event!.title, 'sh cancelled (SIGINT)');
+    assert.equal(event!.investigate, false);
+    assert.equal(event!.payload.severity, 'info');
+    assert.deepEqual(
+      [
+        (event!.payload.labels as Record<string, string>).cancelled,
+        (event!.payload.labels as Record<string, string>).exit_code,
+      ],
+      ['SIGINT', '130'],
+    );
+  });
+
+  it('event run: SIGTERM to svcctl (a service manager stopping it) sends a warning saying cancelled', async () => {
+    const run = await cancelledRun(['--investigate'], 'SIGTERM');
+    assert.equal(run.code, 143, run.stderr);
+    assert.equal(run.events.length, 1, run.stderr);
+    const [event] = run.events;
+    assert.equal(event!.title, 'sh cancelled (SIGTERM)');
+    assert.equal(event!.investigate, false, 'the job did not fail: nothing to investigate');
+    assert.equal(event!.payload.severity, 'warning');
+    const labels = event!.payload.labels as Record<string, string>;
+    assert.deepEqual([labels.cancelled, labels.signal, labels.exit_code], ['SIGTERM', 'SIGTERM', '143']);
   });
 });

@@ -7,7 +7,7 @@
  * and uninstalls an entry in a temp HOME, keeping a user's comments.
  */
 import assert from 'node:assert/strict';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it, test } from 'node:test';
 import { CLIENTS } from '../src/mcp/clients/table.js';
@@ -182,6 +182,30 @@ describe('opencode through the CLI: install, list, print, command, uninstall', (
     assert.equal(result.code, 7, result.stderr);
     assert.equal(await readFile(file, 'utf8'), '{ "mcp": { ');
   });
+});
+
+/** What opencode 1.18.33 did at its first start to a user config without `$schema` (seen 2026-11-27, docs/real-clients.md). */
+const opencodeFirstStart = (text: string): string =>
+  text.includes('"$schema"') ? text : text.replace(/^\{\n/, '{\n  "$schema": "https://opencode.ai/config.json",\n');
+
+test("a new opencode config starts with opencode's $schema, so opencode's first start leaves svcctl's entries svcctl's", async () => {
+  const home = await tempDir('svcctl-opencode-schema-');
+  const env = { SERVICE_BASE_URL: BASE, SERVICE_MCP_URL: MCP };
+  const installed = await runCli(['mcp', 'install', '--client', 'opencode', '--mode', 'remote'], { home, env });
+  assert.equal(installed.code, 0, installed.stderr);
+  const file = join(home, '.config', 'opencode', 'opencode.jsonc');
+  const written = await readFile(file, 'utf8');
+  assert.equal(opencodeFirstStart(written), written, 'opencode finds nothing to add');
+  await writeFile(file, opencodeFirstStart(written));
+  const declaration = await placeFile(
+    home,
+    'team/svcctl-mcp.toml',
+    `clients = ["opencode"]\n\n[[server]]\nname = "ops"\nbase_url = "${BASE}"\nmode = "remote"\n`,
+  );
+  const synced = await runCli(['mcp', 'sync', '--file', declaration], { home, env, cwd: home });
+  assert.equal(synced.code, 0, synced.stderr);
+  const servers = Object.keys((JSON.parse(await readFile(file, 'utf8')) as { mcp: object }).mcp);
+  assert.deepEqual(servers, ['ops'], "the sync removed install's entry: it was still svcctl's");
 });
 
 test('doctor reads {env:VAR} as opencode does, and flags ${VAR} and ${env:VAR}, which opencode leaves (or half-replaces)', () => {

@@ -37,16 +37,21 @@ const httpOptions = <Args extends unknown[], Opts extends OptionValues>(command:
 export function registerRunAndFlush(event: Command, contextFor: ContextFactory): void {
   const run = event
     .command('run')
-    .description('run a command and send an event when it fails (exit code passed through)')
+    .description(
+      'run a command and send an event when it fails or is stopped by SIGTERM, not on Ctrl+C (exit code passed through)',
+    )
     .argument('<COMMAND...>', "the command and its arguments, after '--'")
-    .option('--always', 'send an event on success too')
+    .option('--always', 'send an event on success and on Ctrl+C too')
     .option('--investigate', 'ask the platform to investigate the failure event')
     .option(
       '--title <text>',
-      'event title (default: "<command> " + what happened: "failed (exit N)", "succeeded", "timed out after Ns", "failed (killed by SIGNAL)", "could not start (command not found)")',
+      'event title (default: "<command> " + what happened: "failed (exit N)", "succeeded", "timed out after Ns", "failed (killed by SIGNAL)", "cancelled (SIGTERM)", "could not start (command not found)")',
     )
     .option('--source <s>', 'payload source (default: the host name)')
-    .option('--severity <s>', 'payload severity (default: error on failure, info on success)')
+    .option(
+      '--severity <s>',
+      'payload severity (default: error on failure, warning when svcctl was stopped by SIGTERM, info otherwise)',
+    )
     .option('--label <key=value>', 'extra payload label (repeatable)', collect)
     .addOption(
       new Option('--tail <n>', 'lines of stderr in the message (0 to 1000; at most 4 KiB)')

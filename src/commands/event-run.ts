@@ -13,7 +13,7 @@ import type { Context } from '../core/context.js';
 import { CliError, usageError, type ExitCodeValue } from '../core/errors.js';
 import { onInterrupt } from '../core/interrupt.js';
 import { Output } from '../core/output.js';
-import { environmentSecrets, failed, runEvent } from '../events/run-event.js';
+import { environmentSecrets, reported, runEvent } from '../events/run-event.js';
 import { isServiceSecretVariable } from '../config/settings.js';
 import { exitCodeOf, runCommand, type RunOutcome } from '../events/run-process.js';
 import { eventCredentials, runEventSend, type EventSendOptions } from './event-send.js';
@@ -99,7 +99,7 @@ export async function runEventRun(ctx: Context, options: EventRunOptions): Promi
   });
   const exitCode = exitCodeOf(outcome, (signal) => constants.signals[signal] ?? 0);
   if (outcome.spawnError) ctx.out.error(`cannot run '${command}': ${spawnReason(outcome.spawnError)}`);
-  if (failed(outcome) || options.always || options.dryRun) {
+  if (reported(outcome) || options.always || options.dryRun) {
     await sendRunEvent(options.dryRun ? ctx : stderrContext(ctx), options, {
       outcome,
       exitCode,

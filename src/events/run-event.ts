@@ -40,14 +40,27 @@ export function stderrTail(bytes: Buffer, lines: number, redactor: Redactor): st
   return message;
 }
 
+/** A run svcctl was told to stop (Ctrl+C, a service manager's stop) did not fail, whatever its exit code. */
 export const failed = (outcome: RunOutcome): boolean =>
-  outcome.spawnError !== undefined || outcome.timedOut || outcome.code !== 0;
+  outcome.spawnError !== undefined || (outcome.cancelledBy === undefined && (outcome.timedOut || outcome.code !== 0));
+
+/**
+ * Whether a run is reported without --always: a failure, and a job stopped by SIGTERM (a shutdown, `systemctl
+ * stop`, a pod's end: it did not finish, someone should know). A person's Ctrl+C (SIGINT) is not reported.
+ */
+export const reported = (outcome: RunOutcome): boolean => failed(outcome) || outcome.cancelledBy === 'SIGTERM';
+
+function severityOf(outcome: RunOutcome): string {
+  if (failed(outcome)) return 'error';
+  return outcome.cancelledBy === 'SIGTERM' ? 'warning' : 'info';
+}
 
 function what(outcome: RunOutcome, limitSeconds: number | undefined): string {
   if (outcome.spawnError)
     return outcome.spawnError.code === 'ENOENT'
       ? 'could not start (command not found)'
       : `could not start (${outcome.spawnError.code})`;
+  if (outcome.cancelledBy) return `cancelled (${outcome.cancelledBy})`;
   if (outcome.timedOut) return `timed out after ${limitSeconds}s`;
   if (outcome.signal) return `failed (killed by ${outcome.signal})`;
   return outcome.code === 0 ? 'succeeded' : `failed (exit ${outcome.code})`;
@@ -72,6 +85,7 @@ export function runEvent(
   };
   if (outcome.signal) labels.signal = outcome.signal;
   if (outcome.timedOut) labels.timed_out = 'true';
+  if (outcome.cancelledBy) labels.cancelled = outcome.cancelledBy;
   Object.assign(labels, options.labels);
   let message = stderrTail(outcome.stderrTail, options.tailLines, options.redactor);
   if (outcome.spawnError && message === '') message = options.redactor.redact(outcome.spawnError.message);
@@ -80,7 +94,7 @@ export function runEvent(
     investigate: failure && investigate,
     payload: {
       source: options.source,
-      severity: options.severity ?? (failure ? 'error' : 'info'),
+      severity: options.severity ?? severityOf(outcome),
       message,
       labels,
     },

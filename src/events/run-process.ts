@@ -8,6 +8,8 @@ export interface RunOutcome {
   code: number | null;
   signal: NodeJS.Signals | null;
   timedOut: boolean;
+  /** The signal svcctl was sent (and forwarded) while the command ran, unless the timeout had passed first. */
+  cancelledBy?: NodeJS.Signals;
   spawnError?: NodeJS.ErrnoException;
   durationMs: number;
   stderrTail: Buffer;
@@ -71,6 +73,7 @@ export function runCommand(spec: RunSpec): Promise<RunOutcome> {
     }
   };
   let timedOut = false;
+  let cancelledBy: NodeJS.Signals | undefined;
   let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   let killTimer: NodeJS.Timeout | undefined;
   let stderrTimer: NodeJS.Timeout | undefined;
@@ -78,11 +81,15 @@ export function runCommand(spec: RunSpec): Promise<RunOutcome> {
     spec.timeoutMs === undefined
       ? undefined
       : setTimeout(() => {
-          if (!exit) timedOut = true;
+          if (!exit && cancelledBy === undefined) timedOut = true;
           signalJob('SIGTERM');
           killTimer = setTimeout(() => signalJob('SIGKILL'), grace);
         }, spec.timeoutMs);
-  const removeForwarder = spec.onSignal(signalJob);
+  const removeForwarder = spec.onSignal((signal) => {
+    // What comes first names the run: a cancel after the timeout (or after the command ended) changes nothing.
+    if (!exit && !timedOut && cancelledBy === undefined) cancelledBy = signal;
+    signalJob(signal);
+  });
   // svcctl ending first (a second Ctrl+C) must not leave the command running unattended in a session of its own.
   const endGroup = (): void => signalJob('SIGTERM');
   process.once('exit', endGroup);
@@ -108,6 +115,7 @@ export function runCommand(spec: RunSpec): Promise<RunOutcome> {
         code,
         signal,
         timedOut,
+        cancelledBy,
         spawnError,
         durationMs: performance.now() - started,
         stderrTail: tail.bytes(),

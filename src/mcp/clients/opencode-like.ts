@@ -119,6 +119,8 @@ export function opencodeLike(app: OpencodeLike): ClientSpec {
     id: app.id,
     label: app.label,
     format: 'jsonc',
+    // opencode 1.18.33 adds this key to a user config without it (docs/clients-agents.md): written first, it has nothing to add.
+    ...(app.id === 'opencode' ? { newFileFields: { $schema: 'https://opencode.ai/config.json' } } : {}),
     scopes: ['user', 'project'],
     configPath,
     ...(versions ? { versions } : {}),

@@ -147,9 +147,14 @@ export function textWithoutEntry(target: FileTarget, document: ConfigDocument): 
   return withoutEmptyParent(target, document.remove(target.entryPath));
 }
 
-/** What svcctl writes into a new file before the entry (Continue's config.yaml needs name and version first). */
+/**
+ * What svcctl writes into a new file before the entry: Continue's config.yaml needs name and version first;
+ * opencode adds its `$schema` to a config without one, and a file changed since is not svcctl's any more.
+ */
 export function newFileStart(target: FileTarget): string {
-  return target.client?.newFileFields && target.format === 'yaml' ? yamlText(target.client.newFileFields) : '';
+  const fields = target.client?.newFileFields;
+  if (fields === undefined || target.format === 'toml') return '';
+  return target.format === 'yaml' ? yamlText(fields) : `${JSON.stringify(fields, null, 2)}\n`;
 }
 
 function withoutEmptyParent(target: FileTarget, text: string): string {

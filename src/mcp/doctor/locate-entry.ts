@@ -170,10 +170,10 @@ class CandidateFiles {
       this.looked.push(`${candidate.file} (no such file)`);
       return null;
     }
-    const client = candidate.client === null ? undefined : CLIENTS[candidate.client];
+    const clientSpec = candidate.client === null ? undefined : CLIENTS[candidate.client];
     let document: ConfigDocument;
     try {
-      document = openDocument(candidate.format, snapshot.text, candidate.file, client);
+      document = openDocument(candidate.format, snapshot.text, candidate.file, clientSpec);
     } catch (error) {
       if (!isCliError(error)) throw error;
       const position = error instanceof ConfigParseError ? error.position : undefined;

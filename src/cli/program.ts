@@ -101,9 +101,9 @@ export function helpWordsAsFlag(argv: readonly string[]): string[] {
   return [...path, '--help', ...(firstOption === -1 ? [] : words.slice(firstOption))];
 }
 
-/** The program; with `argv`, only the command groups that argv can reach (see groupsFor). */
-export function createProgram(io: Io, argv?: readonly string[]): Command {
-  const program = new Command(CLI_NAME)
+/** The top-level command: its global options, and commander's output and usage errors in svcctl's form. */
+function topLevelCommand(io: Io, argv: readonly string[] | undefined) {
+  return new Command(CLI_NAME)
     .description('Signed event ingestion, login tokens and MCP client configuration for the service.')
     .version(io.version, '-V, --version', 'print the version')
     .option('--json', 'print results as JSON (one document, or one line per item)')
@@ -137,14 +137,11 @@ export function createProgram(io: Io, argv?: readonly string[]): Command {
         write(formatCommanderError(io.secrets.redact(text), colored ? io.colors! : PLAIN_STYLES));
       },
     });
+}
 
-  // Without --base-url or SERVICE_BASE_URL, the saved deployment is read before the command runs (the rest is synchronous).
-  let deployment: Picked | undefined;
-  program.hook('preAction', async (_program, action) => {
-    deployment = await savedDeploymentFor(io, action.optsWithGlobals() as Partial<GlobalOptions>, action.name());
-  });
-
-  const contextFor: ContextFactory = (command) => {
+/** Each command's context: its global options, an Output for them, and the deployment read before it ran. */
+function contextFactory(io: Io, deployment: () => Picked | undefined): ContextFactory {
+  return (command) => {
     const given = command.optsWithGlobals() as Partial<GlobalOptions>;
     // Flags not given are false (commander leaves them undefined, which keeps "(default: false)" out of --help).
     const globals: GlobalOptions = {
@@ -165,6 +162,7 @@ export function createProgram(io: Io, argv?: readonly string[]): Command {
       colors: io.colors,
       redactor: io.secrets,
     });
+    const picked = deployment();
     return {
       env: io.env,
       cwd: io.cwd,
@@ -179,10 +177,20 @@ export function createProgram(io: Io, argv?: readonly string[]): Command {
       ...(io.program ? { program: io.program } : {}),
       secrets: io.secrets,
       now: io.now ?? (() => new Date()),
-      ...(deployment ? { deployment } : {}),
+      ...(picked ? { deployment: picked } : {}),
     };
   };
+}
 
+/** The program; with `argv`, only the command groups that argv can reach (see groupsFor). */
+export function createProgram(io: Io, argv?: readonly string[]): Command {
+  const program = topLevelCommand(io, argv);
+  // Without --base-url or SERVICE_BASE_URL, the saved deployment is read before the command runs (the rest is synchronous).
+  let deployment: Picked | undefined;
+  program.hook('preAction', async (_program, action) => {
+    deployment = await savedDeploymentFor(io, action.optsWithGlobals() as Partial<GlobalOptions>, action.name());
+  });
+  const contextFor = contextFactory(io, () => deployment);
   for (const group of groupsFor(argv)) group.register(program, contextFor);
   suggestChoices(program);
   return program;

@@ -9,8 +9,6 @@ import type { AuthDefault } from '../mcp/install/default-auth.js';
 import { exitWith, ExitCode, usageError } from '../core/errors.js';
 import { applyChanges, diffOf, planAll, showDryRun, type PlannedChange } from '../mcp/install/apply-plans.js';
 import { neutralizeControls } from '../core/output.js';
-import { CLIENTS } from '../mcp/clients/table.js';
-import { unreadBy } from '../mcp/clients/versions.js';
 import {
   buildEntryRequest,
   clientEnvOf,
@@ -26,7 +24,16 @@ import { refuseBlockedEntries } from '../mcp/install/policy.js';
 import { checkLiteralsInRepository } from '../mcp/install/literal-in-repo.js';
 import { urlSecrets } from '../config/url-secrets.js';
 import { renderEntry, type Target } from '../mcp/clients/render-entry.js';
-import type { ClientEnv, EntryRequest, RenderedEntry } from '../mcp/types.js';
+import type { EntryRequest } from '../mcp/types.js';
+import {
+  adviseAfterChange,
+  labelOf,
+  sayAuth,
+  sayDeployment,
+  warnDiscontinued,
+  warnUnread,
+  type Prepared,
+} from './mcp-install-notices.js';
 
 export interface McpInstallOptions extends McpEntryOptions {
   dryRun?: boolean;
@@ -35,11 +42,6 @@ export interface McpInstallOptions extends McpEntryOptions {
   backup?: boolean;
   /** --detected: every client found on this machine (mcp clients). */
   detected?: boolean;
-}
-
-interface Prepared {
-  request: EntryRequest;
-  rendered: RenderedEntry;
 }
 
 interface Chosen {
@@ -143,101 +145,6 @@ async function settleConflicts(ctx: Context, changes: PlannedChange[], options: 
     throw exitWith(ExitCode.UnsafeConfig);
   }
 }
-
-function adviseAfterChange(ctx: Context, prepared: Prepared[], changed: Set<number>): void {
-  const exports = new Set<string>();
-  prepared.forEach(({ request, rendered }, index) => {
-    if (!changed.has(index)) return;
-    if (rendered.literalSecrets)
-      ctx.out.info(
-        `${labelOf(request)}: the file holds your credentials as literal values; it is readable only by you (mode 0600)`,
-      );
-    for (const name of rendered.variablesToExport) exports.add(name);
-    for (const note of rendered.notes) ctx.out.info(`${labelOf(request)}: ${note}`);
-  });
-  if (exports.size > 0) {
-    ctx.out.info(
-      `The entry reads ${[...exports].join(', ')} from the environment: export ${exports.size > 1 ? 'them' : 'it'} in the environment the client starts from.`,
-    );
-  }
-}
-
-/** A client that was shut down: its entry still works while the user's copy runs; say where its users went. */
-function warnDiscontinued(ctx: Context, prepared: Prepared[]): void {
-  for (const { request } of prepared) {
-    const notice = 'client' in request.target ? CLIENTS[request.target.client].discontinued : undefined;
-    if (notice !== undefined) ctx.out.warn(notice);
-  }
-}
-
-/** Versions of a client installed side by side that cannot all read one place (opencode 2 beside an old opencode 1). */
-function warnUnread(ctx: Context, prepared: Prepared[], clientEnv: ClientEnv, config: string | undefined): void {
-  if (config !== undefined) return;
-  for (const { request } of prepared) {
-    if (!('client' in request.target)) continue;
-    const client = CLIENTS[request.target.client];
-    for (const reason of unreadBy(client, clientEnv, request.scope))
-      ctx.out.warn(`${client.label}: ${reason}: that version will not load '${request.name}'`);
-  }
-}
-
-/**
- * Which deployment the entries point at and why: a saved default can be a sandbox long stopped, so a
- * deployment that came from config.toml (not a flag or variable of this run) is also probed.
- */
-async function sayDeployment(ctx: Context, prepared: Prepared[]): Promise<void> {
-  const first = prepared[0]?.request;
-  if (!first) return;
-  const [{ baseUrlOrigin, optionalBaseUrl }, { readSetting }] = await Promise.all([
-    import('../config/base-url.js'),
-    import('../config/settings.js'),
-  ]);
-  // A proxy entry names the MCP URL too (mcp-remote's argument): only a local entry holds the base URL.
-  const target = first.mode === 'local' ? first.baseUrl : first.mcpUrl;
-  const givenMcpUrl =
-    first.mode !== 'local'
-      ? readSetting(ctx.env, 'MCP_URL', { value: ctx.globals.mcpUrl, name: '--mcp-url' })
-      : undefined;
-  const baseUrl = first.baseUrl || optionalBaseUrl(ctx);
-  if (givenMcpUrl || baseUrl === undefined)
-    return ctx.out.info(`The entry points at ${target}${givenMcpUrl ? ` (from ${givenMcpUrl.source})` : ''}.`);
-  const origin = baseUrlOrigin(ctx, baseUrl);
-  ctx.out.info(
-    `The entry points at ${origin.name ? `deployment '${origin.name}' ` : ''}${target} (from ${origin.source}).`,
-  );
-  if (!origin.saved) return;
-  const { probeDeployment } = await import('../http/reachable.js');
-  const reach = await probeDeployment(ctx.env, baseUrl);
-  if (reach.answers && !reach.service) ctx.out.warn(`${baseUrl}: ${reach.reason}`);
-  else if (!reach.answers) {
-    const forget =
-      ctx.deployment?.kind === 'picked' && ctx.deployment.source !== 'the only saved login'
-        ? `svcctl deployment remove ${origin.name}`
-        : 'svcctl logout';
-    ctx.out.warn(
-      `${baseUrl} does not answer (${reach.reason}): is it a sandbox that was stopped? Pass --base-url, or forget it: ${forget}`,
-    );
-  }
-}
-
-/** Which login method a default gave, and why: the same words on a terminal (with -q, say) and off one. */
-function sayAuth(ctx: Context, prepared: Prepared[], authDefault: AuthDefault | undefined): void {
-  const first = prepared[0]?.request;
-  if (!first || first.mode === 'local' || authDefault === undefined) return;
-  if (first.tokenHelper !== undefined) {
-    ctx.out.info(
-      `Auth: the svcctl token helper (no --auth given, and ${authDefault.why}): the entry holds no secret; --auth password writes the email and password headers instead.`,
-    );
-  } else {
-    // A warning, so that -q shows it too: the entry sends the account password, a choice nobody made.
-    ctx.out.warn(
-      `Auth: password headers (no --auth given, and ${authDefault.why}): the client sends the email and password with every request; after \`svcctl login --save\`, --auth bearer --token helper sends a short-lived token instead.`,
-    );
-  }
-}
-
-const labelOf = (request: EntryRequest): string =>
-  'client' in request.target ? CLIENTS[request.target.client].label : `${request.target.format} file`;
 
 export async function runMcpInstall(ctx: Context, given: McpInstallOptions): Promise<void> {
   const { targets, options, authDefault } = await chooseTargets(ctx, given);

@@ -11,7 +11,7 @@ import { clientEnvOf, explicitTargets, scopeFor, type McpEntryOptions } from '..
 import { ConfigParseError, type ConfigDocument, type FilePosition } from '../../formats/config-document.js';
 import { readSnapshot } from '../../fs/safe-write.js';
 import { fileTargetOf, openDocument } from '../install/install-plan.js';
-import { packageName, pointsAtService } from '../service-entries.js';
+import { packageName, pointsAtService, type ServiceMatcher } from '../service-entries.js';
 import type { ClientId, FileFormat, Scope } from '../types.js';
 import { otherPlaces, type StaleFile } from '../clients/versions.js';
 import { textSha256 } from '../install/written-entries.js';
@@ -148,104 +148,111 @@ class SeveralEntries extends Error {
   }
 }
 
-export async function locateEntry(
-  ctx: Context,
-  options: McpEntryOptions,
-  how: { several: 'refuse' | 'return'; command?: string } = { several: 'refuse' },
-): Promise<LocatedEntry | UnreadableConfig> {
-  const name = options.name ?? DEFAULT_SERVER_NAME;
-  const looked: string[] = [];
-  const named: LocatedEntry[] = [];
-  const ours: LocatedEntry[] = [];
-  const misplaced: LocatedEntry[] = [];
-  const stale: LocatedEntry[] = [];
-  let unreadable: UnreadableConfig | undefined;
-  const documents = new Map<string, ConfigDocument | null>();
-  const digests = new Map<string, string>();
-  const matcher = { package: packageName(options.package ?? MCP_SERVER_PACKAGE), mcpUrl: optionalMcpUrl(ctx) };
-  const visited = new Set<string>();
-  for (const candidate of candidates(ctx, options, name)) {
-    if (!documents.has(candidate.file)) {
-      documents.set(candidate.file, null);
-      const snapshot = await readSnapshot(candidate.file);
-      if (!snapshot.exists) {
-        looked.push(`${candidate.file} (no such file)`);
-        continue;
-      }
-      digests.set(candidate.file, textSha256(snapshot.bytes));
-      try {
-        documents.set(
-          candidate.file,
-          openDocument(
-            candidate.format,
-            snapshot.text,
-            candidate.file,
-            candidate.client === null ? undefined : CLIENTS[candidate.client],
-          ),
-        );
-      } catch (error) {
-        if (!isCliError(error)) throw error;
-        const position = error instanceof ConfigParseError ? error.position : undefined;
-        unreadable ??= {
-          client: candidate.client,
-          scope: candidate.scope,
-          file: candidate.file,
-          name,
-          problem: error.message,
-          position,
-        };
-        looked.push(`${candidate.file} (does not parse)`);
-        continue;
-      }
-      looked.push(candidate.file);
+interface OpenedFile {
+  document: ConfigDocument;
+  fileSha256: string;
+}
+
+/** Each file read and parsed once (several candidates can name one file), and what was looked at for "not found". */
+class CandidateFiles {
+  readonly looked: string[] = [];
+  /** The first file that does not parse: the answer when no entry is found elsewhere. */
+  unreadable: UnreadableConfig | undefined;
+  private readonly opened = new Map<string, OpenedFile | null>();
+
+  constructor(private readonly name: string) {}
+
+  async open(candidate: Candidate): Promise<OpenedFile | null> {
+    if (this.opened.has(candidate.file)) return this.opened.get(candidate.file) ?? null;
+    this.opened.set(candidate.file, null);
+    const snapshot = await readSnapshot(candidate.file);
+    if (!snapshot.exists) {
+      this.looked.push(`${candidate.file} (no such file)`);
+      return null;
     }
-    const document = documents.get(candidate.file);
-    if (!document) continue;
-    for (const path of candidate.serversPaths) {
-      // A project folder that is the home folder makes two scopes name one file: check it once.
-      const key = [candidate.file, ...path].join('\0');
-      if (visited.has(key)) continue;
-      visited.add(key);
-      const servers = document.get(path);
-      if (!isRecord(servers)) continue;
-      const fileSha256 = digests.get(candidate.file) ?? '';
-      const base = { client: candidate.client, scope: candidate.scope, file: candidate.file, fileSha256 };
-      if (candidate.stale !== undefined) {
-        const matching = Object.entries(servers).filter(([other, value]) =>
-          options.name !== undefined || Object.hasOwn(servers, name) ? other === name : pointsAtService(value, matcher),
-        );
-        stale.push(...matching.map(([other, value]) => ({ ...base, name: other, value, stale: candidate.stale })));
-        continue;
-      }
-      if (Object.hasOwn(servers, name)) named.push({ ...base, name, value: servers[name] });
-      for (const [other, value] of Object.entries(servers))
-        if (pointsAtService(value, matcher)) ours.push({ ...base, name: other, value });
+    const clientSpec = candidate.client === null ? undefined : CLIENTS[candidate.client];
+    let document: ConfigDocument;
+    try {
+      document = openDocument(candidate.format, snapshot.text, candidate.file, clientSpec);
+    } catch (error) {
+      if (!isCliError(error)) throw error;
+      const position = error instanceof ConfigParseError ? error.position : undefined;
+      const { client, scope, file } = candidate;
+      this.unreadable ??= { client, scope, file, name: this.name, problem: error.message, position };
+      this.looked.push(`${candidate.file} (does not parse)`);
+      return null;
     }
-    const ignored = candidate.ignored;
-    const wrong = ignored === undefined ? undefined : document.get([ignored.ignoredKey]);
-    if (ignored !== undefined && isRecord(wrong)) {
-      const base = {
-        client: candidate.client,
-        scope: candidate.scope,
-        file: candidate.file,
-        fileSha256: digests.get(candidate.file) ?? '',
-        ignoredKey: ignored,
-      };
-      const matching = Object.entries(wrong).filter(([other, value]) =>
-        options.name !== undefined || Object.hasOwn(wrong, name) ? other === name : pointsAtService(value, matcher),
-      );
-      misplaced.push(...matching.map(([other, value]) => ({ ...base, name: other, value })));
-    }
+    this.looked.push(candidate.file);
+    const opened = { document, fileSha256: textSha256(snapshot.bytes) };
+    this.opened.set(candidate.file, opened);
+    return opened;
   }
-  const proper = named.length > 0 || options.name !== undefined ? named : ours;
+}
+
+interface Search {
+  name: string;
+  /** --name was given: only an entry of that name counts. */
+  nameGiven: boolean;
+  matcher: ServiceMatcher;
+  /** file and servers path: a project folder that is the home folder makes two scopes name one file. */
+  visited: Set<string>;
+  named: LocatedEntry[];
+  ours: LocatedEntry[];
+  misplaced: LocatedEntry[];
+  stale: LocatedEntry[];
+}
+
+/** The entry of the name asked for; without --name and no entry of the default name, those pointing at the service. */
+function matching(servers: Record<string, unknown>, search: Search): Array<[string, unknown]> {
+  const byName = search.nameGiven || Object.hasOwn(servers, search.name);
+  return Object.entries(servers).filter(([other, value]) =>
+    byName ? other === search.name : pointsAtService(value, search.matcher),
+  );
+}
+
+function collectEntries(candidate: Candidate, opened: OpenedFile, search: Search): void {
+  const { document, fileSha256 } = opened;
+  const base = { client: candidate.client, scope: candidate.scope, file: candidate.file, fileSha256 };
+  for (const path of candidate.serversPaths) {
+    const key = [candidate.file, ...path].join('\0');
+    if (search.visited.has(key)) continue;
+    search.visited.add(key);
+    const servers = document.get(path);
+    if (!isRecord(servers)) continue;
+    if (candidate.stale !== undefined) {
+      const stale = candidate.stale;
+      search.stale.push(...matching(servers, search).map(([other, value]) => ({ ...base, name: other, value, stale })));
+      continue;
+    }
+    if (Object.hasOwn(servers, search.name))
+      search.named.push({ ...base, name: search.name, value: servers[search.name] });
+    for (const [other, value] of Object.entries(servers))
+      if (pointsAtService(value, search.matcher)) search.ours.push({ ...base, name: other, value });
+  }
+  const ignored = candidate.ignored;
+  const wrong = ignored === undefined ? undefined : document.get([ignored.ignoredKey]);
+  if (ignored !== undefined && isRecord(wrong)) {
+    const misplaced = { ...base, ignoredKey: ignored };
+    search.misplaced.push(...matching(wrong, search).map(([other, value]) => ({ ...misplaced, name: other, value })));
+  }
+}
+
+function chooseEntry(
+  ctx: Context,
+  search: Search,
+  files: CandidateFiles,
+  how: { several: 'refuse' | 'return'; command?: string },
+): LocatedEntry | UnreadableConfig {
+  const { name, named, ours, misplaced, stale } = search;
+  const proper = named.length > 0 || search.nameGiven ? named : ours;
   // Under a key the client ignores: reported (a failing entry check) only when no entry the client reads is found.
   const found = proper.length > 0 ? proper : misplaced.length > 0 ? misplaced : stale;
   if (found.length === 1) {
-    if (unreadable) ctx.out.warn(foreign(unreadable.problem));
+    if (files.unreadable) ctx.out.warn(foreign(files.unreadable.problem));
     return found[0]!;
   }
   if (found.length > 1 && how.several === 'return') {
-    if (unreadable) ctx.out.warn(foreign(unreadable.problem));
+    if (files.unreadable) ctx.out.warn(foreign(files.unreadable.problem));
     throw new SeveralEntries(found);
   }
   if (found.length > 1) {
@@ -254,9 +261,33 @@ export async function locateEntry(
       'choose one with --client, --scope and --name (or --config)',
     );
   }
-  if (unreadable) return unreadable;
+  if (files.unreadable) return files.unreadable;
   throw usageError(
-    `no MCP entry '${foreign(name)}'${options.name === undefined ? ' (nor any entry pointing at the service)' : ''} found; looked at:\n${looked.map((file) => `  ${foreign(file)}`).join('\n')}`,
+    `no MCP entry '${foreign(name)}'${search.nameGiven ? '' : ' (nor any entry pointing at the service)'} found; looked at:\n${files.looked.map((file) => `  ${foreign(file)}`).join('\n')}`,
     'install one with `svcctl mcp install --client <id>`, or point at it with --client, --scope, --project-dir, --name or --config',
   );
+}
+
+export async function locateEntry(
+  ctx: Context,
+  options: McpEntryOptions,
+  how: { several: 'refuse' | 'return'; command?: string } = { several: 'refuse' },
+): Promise<LocatedEntry | UnreadableConfig> {
+  const name = options.name ?? DEFAULT_SERVER_NAME;
+  const search: Search = {
+    name,
+    nameGiven: options.name !== undefined,
+    matcher: { package: packageName(options.package ?? MCP_SERVER_PACKAGE), mcpUrl: optionalMcpUrl(ctx) },
+    visited: new Set(),
+    named: [],
+    ours: [],
+    misplaced: [],
+    stale: [],
+  };
+  const files = new CandidateFiles(name);
+  for (const candidate of candidates(ctx, options, name)) {
+    const opened = await files.open(candidate);
+    if (opened) collectEntries(candidate, opened, search);
+  }
+  return chooseEntry(ctx, search, files, how);
 }

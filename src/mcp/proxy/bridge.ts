@@ -44,132 +44,168 @@ function describe(error: unknown, redact: (text: string) => string): string {
 
 type Id = string | number;
 
-export async function runBridge(options: BridgeOptions): Promise<void> {
+/** One client's session: what the client and the server have said so far decides how each message is passed on. */
+class EraBridge {
+  readonly local: StdioServerTransport;
+  readonly remote: StreamableHTTPClientTransport;
   // The body of the last refused HTTP answer: the SDK's error names the status only.
-  let refusal = '';
-  const fetch: FetchLike = async (url, init) => {
-    const response = await options.fetch(url, init);
-    if (!response.ok)
-      refusal = await response
-        .clone()
-        .text()
-        .catch(() => '');
-    return response;
-  };
-  const local = new StdioServerTransport(options.stdin, options.stdout);
-  const remote = new StreamableHTTPClientTransport(new URL(options.url), { fetch });
-  const initialize = new Map<Id, InitializeParams>();
-  const discoverIds = new Set<Id>();
-  let translation: LegacyToModern | undefined;
-  let translatedInitId: Id | undefined;
+  private refusal = '';
+  /** The client's initialize requests the server has not answered yet. */
+  private readonly initialize = new Map<Id, InitializeParams>();
+  /** The client's own server/discover requests the server has not answered yet. */
+  private readonly discoverIds = new Set<Id>();
+  private translation: LegacyToModern | undefined;
+  private translatedInitId: Id | undefined;
 
-  const toClient = (message: JSONRPCMessage): void => {
-    local
+  constructor(private readonly options: BridgeOptions) {
+    const fetch: FetchLike = async (url, init) => {
+      const response = await options.fetch(url, init);
+      if (!response.ok)
+        this.refusal = await response
+          .clone()
+          .text()
+          .catch(() => '');
+      return response;
+    };
+    this.local = new StdioServerTransport(options.stdin, options.stdout);
+    this.remote = new StreamableHTTPClientTransport(new URL(options.url), { fetch });
+    this.remote.onmessage = (message: JSONRPCMessage) => this.fromServer(message);
+    this.remote.onerror = (error) => options.log(`remote: ${this.describe(error)}`);
+    this.local.onerror = (error) => options.log(`stdin: ${this.describe(error)}`);
+    this.local.onmessage = (message: JSONRPCMessage) => this.fromClient(message);
+  }
+
+  /** Ends the server's session (bounded: a server that does not answer must not keep the client waiting), then both ends. */
+  async close(): Promise<void> {
+    if (this.remote.sessionId !== undefined) {
+      await Promise.race([
+        this.remote.terminateSession().catch(() => undefined),
+        new Promise((resolve) => setTimeout(resolve, this.options.closeTimeoutMs).unref()),
+      ]);
+    }
+    await this.remote.close();
+    await this.local.close();
+  }
+
+  private describe(error: unknown): string {
+    return describe(error, this.options.redact);
+  }
+
+  private toClient(message: JSONRPCMessage): void {
+    this.local
       .send(message)
-      .catch((error: unknown) => options.log(`cannot write to stdout: ${describe(error, options.redact)}`));
-  };
-  const replyError = (id: Id, text: string): void =>
-    toClient({
+      .catch((error: unknown) => this.options.log(`cannot write to stdout: ${this.describe(error)}`));
+  }
+
+  private replyError(id: Id, text: string): void {
+    this.toClient({
       jsonrpc: '2.0',
       id,
-      error: { code: PROXY_ERROR, message: options.redact(`svcctl mcp proxy: ${text}`) },
+      error: { code: PROXY_ERROR, message: this.options.redact(`svcctl mcp proxy: ${text}`) },
     });
-  const cannotPin = (id: Id, answer: string): void => {
-    const text = `${options.url} does not speak MCP ${MODERN_REVISION} (${answer}): a client pinned to ${MODERN_REVISION} cannot use it through the proxy; a client that negotiates falls back to 2025-11-25`;
-    options.log(text);
-    replyError(id, text);
-  };
+  }
 
-  const bridgeToModern = (id: Id): void => {
-    translation = new LegacyToModern(initialize.get(id) ?? {});
-    translatedInitId = id;
-    initialize.delete(id);
-    remote
-      .send(translation.discoverRequest(OWN_DISCOVER_ID))
-      .catch((error: unknown) => replyError(id, `server/discover failed: ${describe(error, options.redact)}`));
-  };
+  private cannotPin(id: Id, answer: string): void {
+    const text = `${this.options.url} does not speak MCP ${MODERN_REVISION} (${answer}): a client pinned to ${MODERN_REVISION} cannot use it through the proxy; a client that negotiates falls back to 2025-11-25`;
+    this.options.log(text);
+    this.replyError(id, text);
+  }
 
-  remote.onmessage = (message: JSONRPCMessage) => {
+  /** The server refused the client's 2025 initialize: ask server/discover in the client's name and translate from now on. */
+  private bridgeToModern(id: Id): void {
+    this.translation = new LegacyToModern(this.initialize.get(id) ?? {});
+    this.translatedInitId = id;
+    this.initialize.delete(id);
+    this.remote
+      .send(this.translation.discoverRequest(OWN_DISCOVER_ID))
+      .catch((error: unknown) => this.replyError(id, `server/discover failed: ${this.describe(error)}`));
+  }
+
+  private fromServer(message: JSONRPCMessage): void {
     const id = (message as { id?: Id }).id;
-    if (id === OWN_DISCOVER_ID && translation && translatedInitId !== undefined) {
-      const result = isJSONRPCResultResponse(message) ? message.result : undefined;
-      if (!offeredRevisions(result).includes(MODERN_REVISION))
-        return replyError(
-          translatedInitId,
-          `${options.url} refused 2025-11-25 and does not offer ${MODERN_REVISION} either: ${options.redact(JSON.stringify(isJSONRPCErrorResponse(message) ? message.error : offeredRevisions(result)))}`,
-        );
-      options.log(
-        `connected to ${options.url} in MCP ${MODERN_REVISION} (the server refused 2025-11-25: the proxy answered initialize and adds the 2026 envelope to each message)`,
-      );
-      return toClient(translation.initializeResult(translatedInitId, result as Record<string, unknown>));
+    if (id === OWN_DISCOVER_ID && this.translation && this.translatedInitId !== undefined)
+      return this.answerInitialize(message, this.translation, this.translatedInitId);
+    if (id !== undefined && this.initialize.has(id)) {
+      if (isJSONRPCErrorResponse(message) && refusesVersion(JSON.stringify(message.error)))
+        return this.bridgeToModern(id);
+      this.initialize.delete(id);
+      this.useNegotiatedVersion(message);
     }
-    if (id !== undefined && initialize.has(id)) {
-      if (isJSONRPCErrorResponse(message) && refusesVersion(JSON.stringify(message.error))) return bridgeToModern(id);
-      initialize.delete(id);
-      // As the SDK's own client does: the chosen version goes on every later request (Mcp-Protocol-Version).
-      const version = isJSONRPCResultResponse(message)
-        ? (message.result as { protocolVersion?: unknown }).protocolVersion
-        : undefined;
-      if (typeof version === 'string') {
-        remote.setProtocolVersion(version);
-        options.log(
-          `connected to ${options.url} in MCP ${version}${remote.sessionId ? ` (session ${remote.sessionId})` : ''}`,
-        );
-      }
-    }
-    if (id !== undefined && discoverIds.delete(id)) {
+    if (id !== undefined && this.discoverIds.delete(id)) {
       const offered = offeredRevisions(isJSONRPCResultResponse(message) ? message.result : undefined);
       if (!offered.includes(MODERN_REVISION))
-        return cannotPin(
+        return this.cannotPin(
           id,
           isJSONRPCErrorResponse(message)
             ? `it answered: ${message.error.message}`
             : `it offers ${offered.join(', ') || 'nothing'}`,
         );
-      options.log(`connected to ${options.url} in MCP ${MODERN_REVISION} (no session)`);
+      this.options.log(`connected to ${this.options.url} in MCP ${MODERN_REVISION} (no session)`);
     }
-    toClient(translation ? translation.toLegacy(message) : message);
-  };
-  remote.onerror = (error) => options.log(`remote: ${describe(error, options.redact)}`);
-  local.onerror = (error) => options.log(`stdin: ${describe(error, options.redact)}`);
+    this.toClient(this.translation ? this.translation.toLegacy(message) : message);
+  }
 
-  local.onmessage = (message: JSONRPCMessage) => {
-    if (translation) {
+  /** The answer to the proxy's own server/discover becomes the answer to the client's 2025 initialize. */
+  private answerInitialize(message: JSONRPCMessage, translation: LegacyToModern, initId: Id): void {
+    const { url, log, redact } = this.options;
+    const result = isJSONRPCResultResponse(message) ? message.result : undefined;
+    if (!offeredRevisions(result).includes(MODERN_REVISION))
+      return this.replyError(
+        initId,
+        `${url} refused 2025-11-25 and does not offer ${MODERN_REVISION} either: ${redact(JSON.stringify(isJSONRPCErrorResponse(message) ? message.error : offeredRevisions(result)))}`,
+      );
+    log(
+      `connected to ${url} in MCP ${MODERN_REVISION} (the server refused 2025-11-25: the proxy answered initialize and adds the 2026 envelope to each message)`,
+    );
+    this.toClient(translation.initializeResult(initId, result as Record<string, unknown>));
+  }
+
+  // As the SDK's own client does: the chosen version goes on every later request (Mcp-Protocol-Version).
+  private useNegotiatedVersion(message: JSONRPCMessage): void {
+    const version = isJSONRPCResultResponse(message)
+      ? (message.result as { protocolVersion?: unknown }).protocolVersion
+      : undefined;
+    if (typeof version !== 'string') return;
+    this.remote.setProtocolVersion(version);
+    const session = this.remote.sessionId ? ` (session ${this.remote.sessionId})` : '';
+    this.options.log(`connected to ${this.options.url} in MCP ${version}${session}`);
+  }
+
+  private fromClient(message: JSONRPCMessage): void {
+    if (this.translation) {
       if ((message as { method?: string }).method === 'notifications/initialized') return;
       // 2026-07-28 has no ping: the proxy answers it.
       if (isJSONRPCRequest(message) && message.method === 'ping')
-        return toClient({ jsonrpc: '2.0', id: message.id, result: {} });
-      message = translation.envelope(message);
+        return this.toClient({ jsonrpc: '2.0', id: message.id, result: {} });
+      message = this.translation.envelope(message);
     } else if (isJSONRPCRequest(message) && isInitializeRequest(message)) {
-      initialize.set(message.id, message.params as InitializeParams);
+      this.initialize.set(message.id, message.params as InitializeParams);
     } else if (isJSONRPCRequest(message) && message.method === 'server/discover') {
-      discoverIds.add(message.id);
+      this.discoverIds.add(message.id);
     }
-    remote.send(message).catch((error: unknown) => {
-      if (!isJSONRPCRequest(message)) return;
-      const text = `${describe(error, options.redact)} ${refusal}`;
-      if (initialize.has(message.id) && refusesVersion(text)) return bridgeToModern(message.id);
-      initialize.delete(message.id);
-      if (discoverIds.delete(message.id))
-        return cannotPin(message.id, `it answered: ${options.redact(describe(error, options.redact))}`);
-      replyError(message.id, describe(error, options.redact));
-    });
-  };
+    this.remote.send(message).catch((error: unknown) => this.notSent(message, error));
+  }
 
+  /** A request the server did not take (an HTTP error): answered, so the client never waits for it. */
+  private notSent(message: JSONRPCMessage, error: unknown): void {
+    if (!isJSONRPCRequest(message)) return;
+    const text = `${this.describe(error)} ${this.refusal}`;
+    if (this.initialize.has(message.id) && refusesVersion(text)) return this.bridgeToModern(message.id);
+    this.initialize.delete(message.id);
+    if (this.discoverIds.delete(message.id))
+      return this.cannotPin(message.id, `it answered: ${this.options.redact(this.describe(error))}`);
+    this.replyError(message.id, this.describe(error));
+  }
+}
+
+export async function runBridge(options: BridgeOptions): Promise<void> {
+  const bridge = new EraBridge(options);
   const ended = new Promise<void>((resolve) => {
     options.stdin.once('end', resolve);
     options.stdin.once('close', resolve);
   });
-  await remote.start();
-  await local.start();
+  await bridge.remote.start();
+  await bridge.local.start();
   await ended;
-
-  if (remote.sessionId !== undefined) {
-    await Promise.race([
-      remote.terminateSession().catch(() => undefined),
-      new Promise((resolve) => setTimeout(resolve, options.closeTimeoutMs).unref()),
-    ]);
-  }
-  await remote.close();
-  await local.close();
+  await bridge.close();
 }

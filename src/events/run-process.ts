@@ -1,5 +1,6 @@
 // Spawned without a shell: no quoting surprises on any platform.
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
 
 export const TAIL_BUFFER_BYTES = 64 * 1024;
 const KILL_GRACE_MS = 5000;
@@ -61,15 +62,7 @@ export function runCommand(spec: RunSpec): Promise<RunOutcome> {
     detached: ownGroup,
   });
   const stderr = child.stderr!;
-  const signalJob = (signal: NodeJS.Signals): void => {
-    if (child.pid === undefined) return;
-    try {
-      if (ownGroup) process.kill(-child.pid, signal);
-      else child.kill(signal);
-    } catch {
-      // ESRCH: the group has ended already.
-    }
-  };
+  const signalJob = (signal: NodeJS.Signals): void => signalCommand(child, ownGroup, signal);
   let timedOut = false;
   let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   let killTimer: NodeJS.Timeout | undefined;
@@ -86,14 +79,7 @@ export function runCommand(spec: RunSpec): Promise<RunOutcome> {
   // svcctl ending first (a second Ctrl+C) must not leave the command running unattended in a session of its own.
   const endGroup = (): void => signalJob('SIGTERM');
   process.once('exit', endGroup);
-  stderr.on('data', (chunk: Buffer) => {
-    tail.push(chunk);
-    // Back-pressure: a slow stderr slows the command instead of filling memory.
-    if (!spec.stderr.write(chunk) && spec.stderr.once) {
-      stderr.pause();
-      spec.stderr.once('drain', () => stderr.resume());
-    }
-  });
+  passStderr(stderr, spec.stderr, tail);
   return new Promise((resolve) => {
     let done = false;
     const finish = (code: number | null, signal: NodeJS.Signals | null, spawnError?: NodeJS.ErrnoException): void => {
@@ -129,6 +115,29 @@ export function runCommand(spec: RunSpec): Promise<RunOutcome> {
         finish(code, signal);
       }, grace);
     });
+  });
+}
+
+/** To the command's process group on POSIX (what it started too), to the command alone on Windows. */
+function signalCommand(child: ChildProcess, ownGroup: boolean, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    if (ownGroup) process.kill(-child.pid, signal);
+    else child.kill(signal);
+  } catch {
+    // ESRCH: the group has ended already.
+  }
+}
+
+/** The command's stderr goes on to svcctl's, its last bytes kept for the event. */
+function passStderr(from: Readable, to: RunSpec['stderr'], tail: TailBuffer): void {
+  from.on('data', (chunk: Buffer) => {
+    tail.push(chunk);
+    // Back-pressure: a slow stderr slows the command instead of filling memory.
+    if (!to.write(chunk) && to.once) {
+      from.pause();
+      to.once('drain', () => from.resume());
+    }
   });
 }
 

@@ -33,7 +33,7 @@ const STEPS = [
     'send (HTTP client, sockets)',
     /undici|^wasm:|\(native\) (writev|writeBuffer|writeUtf8String|writeLatin1String|onStreamRead|setTimeout|clearTimeout)$|http\/.*transport|node:net|stream_base_commons|node:_http|internal\/http|internal\/net|node:https|node:tls/,
   ],
-  ['result ordering, output', /batch\.ts|output\.ts|failed-out/],
+  ['result ordering, output', /batch(-results)?\.ts|output\.ts|failed-out/],
   [
     'module loading, start-up',
     /internal\/modules|compile-cache|node:vm$|internal\/process|internal\/bootstrap|internal\/main|node:internal\/vm|commander|chalk|cli\/|top-level|main\.ts|program/,

@@ -1,9 +1,18 @@
 /** startSandbox() in-process, as `mcp doctor` tests and the demo use it. */
 import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { startSandbox } from '../src/sandbox/sandbox-server.js';
 import { httpRequest } from './helpers/dev-sandbox.js';
+import { tempDir } from './helpers/temp-dirs.js';
+
+const portIsFree = (port: number): Promise<void> =>
+  new Promise<void>((resolve, reject) => {
+    const probe = createServer().once('error', reject);
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
+  });
 
 describe('startSandbox()', () => {
   it('serves at once, logs through the given function, and frees its port on close()', async () => {
@@ -34,10 +43,22 @@ describe('startSandbox()', () => {
     assert.equal(wrongHost.status, 421);
     await sandbox.close();
     assert.ok(lines.some((line) => / POST \/api\/v1\/event 202 /.test(line)));
-    const port = Number(new URL(sandbox.baseUrl).port);
-    await new Promise<void>((resolve, reject) => {
-      const probe = createServer().once('error', reject);
-      probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
-    });
+    await portIsFree(Number(new URL(sandbox.baseUrl).port));
+  });
+
+  it('an events file named after the port that cannot be opened: the start fails and the port is free again', async () => {
+    const notAFolder = join(await tempDir('svcctl-sandbox-file-'), 'plain-file');
+    await writeFile(notAFolder, 'a file, not a folder\n');
+    let port: number | undefined;
+    await assert.rejects(
+      startSandbox({
+        eventsFile: (listening) => {
+          port = listening;
+          return join(notAFolder, `events-${listening}.ndjson`);
+        },
+      }),
+    );
+    assert.ok(port !== undefined && port > 0, 'the file was asked for once the port was known');
+    await portIsFree(port);
   });
 });

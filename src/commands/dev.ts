@@ -7,7 +7,8 @@ import { resolve } from 'node:path';
 import type { McpProtocolChoice } from '../core/constants.js';
 import type { Context } from '../core/context.js';
 import { exitWith, ExitCode, usageError } from '../core/errors.js';
-import { parseUserFlag, parseWebhookFlag } from '../sandbox/sandbox-options.js';
+import { parseUserFlag, parseWebhookFlag, type SandboxUser, type SandboxWebhook } from '../sandbox/sandbox-options.js';
+import type { Sandbox } from '../sandbox/sandbox-server.js';
 import {
   formatReady,
   STOP_FUNCTION,
@@ -43,11 +44,10 @@ export async function runDev(ctx: Context, options: DevOptions): Promise<void> {
   const webhooks = (options.webhook ?? []).map(parseWebhookFlag);
   const eventsFile = typeof options.eventsFile === 'string' ? resolve(ctx.cwd, options.eventsFile) : options.eventsFile;
   const logFile = options.logFile === undefined ? undefined : resolve(ctx.cwd, options.logFile);
-  if (options.detach) return runDetached(ctx, options, { eventsFile, logFile });
+  const files = { eventsFile, logFile };
+  if (options.detach) return runDetached(ctx, options, files);
 
   const { openLogFile } = await import('../sandbox/log-file.js');
-  const { startSandbox, PortTaken } = await import('../sandbox/sandbox-server.js');
-  const state = await import('../sandbox/sandbox-state.js');
   const log = logFile === undefined ? undefined : await openLogFile(logFile);
   // Where messages go: the log file when there is one; stderr otherwise, except in the background after the ready line.
   let ready = false;
@@ -60,6 +60,49 @@ export async function runDev(ctx: Context, options: DevOptions): Promise<void> {
   let resolveStop!: (signal: InterruptSignal) => void;
   const stopped = new Promise<InterruptSignal>((resolve) => (resolveStop = resolve));
   const stopInterrupt = onInterrupt((signal) => resolveStop(signal));
+  let started: StartedSandbox;
+  try {
+    started = await startOnItsPort(ctx, options, { users, webhooks, eventsFile, say });
+  } catch (error) {
+    stopInterrupt();
+    await log?.close();
+    throw error;
+  }
+  const greetedPerson = writeReadyLine(ctx, options, started.sandbox);
+  ready = true;
+  describeSandbox(ctx, options, started, { logFile, greetedPerson, say });
+
+  const signal = await stopped;
+  stopInterrupt();
+  say(`stopping (${signal})…`);
+  await started.sandbox.close();
+  say('stopped');
+  await log?.close();
+  // Ctrl+C is an interruption (130, as everywhere in svcctl); SIGTERM is the orderly way to stop a service (0).
+  if (signal === 'SIGINT') throw exitWith(ExitCode.Interrupted);
+}
+
+interface StartedSandbox {
+  sandbox: Sandbox;
+  port: number;
+  /** The port of the last run, when the port was svcctl's choice. */
+  previous?: number;
+  /** Where the events are kept; false: in memory. */
+  eventsFile: string | false;
+}
+
+interface SandboxSettings {
+  users: SandboxUser[];
+  webhooks: SandboxWebhook[];
+  eventsFile?: string | false;
+  say: (line: string) => void;
+}
+
+/** Without --port: the port of the last run when it is free, another one when it is taken; remembered for next time. */
+async function startOnItsPort(ctx: Context, options: DevOptions, settings: SandboxSettings): Promise<StartedSandbox> {
+  const { startSandbox, PortTaken } = await import('../sandbox/sandbox-server.js');
+  const state = await import('../sandbox/sandbox-state.js');
+  const { users, webhooks, eventsFile, say } = settings;
   const previous = options.port === undefined ? await state.previousPort(ctx) : undefined;
   const start = (port: number) =>
     startSandbox({
@@ -76,24 +119,21 @@ export async function runDev(ctx: Context, options: DevOptions): Promise<void> {
       protocol: options.protocol ?? 'both',
       log: (line) => say(line),
     });
-  let sandbox;
-  try {
-    if (eventsFile === undefined) await ensureStateDir(ctx, state.ensureSandboxStateDir);
-    sandbox = await start(previous ?? options.port ?? 0).catch((error: unknown) => {
-      if (previous === undefined || !(error instanceof PortTaken)) throw error;
-      return start(0);
-    });
-  } catch (error) {
-    stopInterrupt();
-    await log?.close();
-    throw error;
-  }
+  if (eventsFile === undefined) await ensureStateDir(ctx, state.ensureSandboxStateDir);
+  const sandbox = await start(previous ?? options.port ?? 0).catch((error: unknown) => {
+    if (previous === undefined || !(error instanceof PortTaken)) throw error;
+    return start(0);
+  });
   const port = Number(new URL(sandbox.origin).port);
   if (options.port === undefined)
     await state
       .rememberPort(ctx, port)
       .catch((error: unknown) => ctx.out.warn(`svcctl dev: cannot remember port ${port}: ${(error as Error).message}`));
-  const shownEventsFile = eventsFile ?? state.defaultEventsFile(ctx, port);
+  return { sandbox, port, previous, eventsFile: eventsFile ?? state.defaultEventsFile(ctx, port) };
+}
+
+/** The ready line on stdout; true when it took the form for a person at a terminal. */
+function writeReadyLine(ctx: Context, options: DevOptions, sandbox: Sandbox): boolean {
   // The ready line holds the sandbox's throwaway secrets on purpose: it is how scripts get them.
   const readyLine = sandbox.readyLine() as unknown as ReadyLine;
   // A person at a terminal gets lines to paste; the JSON line stays for pipes, --json and --format json.
@@ -105,7 +145,16 @@ export async function runDev(ctx: Context, options: DevOptions): Promise<void> {
       : formatReady(readyLine, options.detachedChild ? 'json' : (options.format ?? 'json')),
     { secret: true },
   );
-  ready = true;
+  return greetPerson;
+}
+
+/** What is served, to whom, and where its events and requests go: to the log file or stderr. */
+function describeSandbox(
+  ctx: Context,
+  options: DevOptions,
+  { sandbox, port, previous, eventsFile }: StartedSandbox,
+  { logFile, greetedPerson, say }: { logFile?: string; greetedPerson: boolean; say: (line: string) => void },
+): void {
   say(
     `svcctl dev: serving ${sandbox.baseUrl} and ${sandbox.mcpUrl} (${options.detachedChild ? 'in the background' : 'Ctrl+C to stop'})`,
   );
@@ -119,23 +168,14 @@ export async function runDev(ctx: Context, options: DevOptions): Promise<void> {
   if (previous !== undefined && port !== previous)
     say(`  port ${previous}, the one it had last time, is taken: listening on ${port} instead`);
   say(
-    shownEventsFile === false
+    eventsFile === false
       ? '  events file: none (--no-events-file): events are kept in memory only'
-      : `  events file: ${shownEventsFile}${sandbox.store.size > 0 ? ` (${sandbox.store.size} earlier event${sandbox.store.size === 1 ? '' : 's'} read back)` : ''}`,
+      : `  events file: ${eventsFile}${sandbox.store.size > 0 ? ` (${sandbox.store.size} earlier event${sandbox.store.size === 1 ? '' : 's'} read back)` : ''}`,
   );
   if (logFile && !options.detachedChild)
     ctx.out.info(`svcctl dev: serving ${sandbox.baseUrl}; the request log goes to ${logFile} (Ctrl+C to stop)`);
-  if (!options.detachedChild && !greetPerson)
+  if (!options.detachedChild && !greetedPerson)
     ctx.out.info('  passwords, ingest tokens and HMAC secrets are in the ready line on stdout');
-
-  const signal = await stopped;
-  stopInterrupt();
-  say(`stopping (${signal})…`);
-  await sandbox.close();
-  say('stopped');
-  await log?.close();
-  // Ctrl+C is an interruption (130, as everywhere in svcctl); SIGTERM is the orderly way to stop a service (0).
-  if (signal === 'SIGINT') throw exitWith(ExitCode.Interrupted);
 }
 
 /** The arguments that start the same sandbox again (paths already absolute). */

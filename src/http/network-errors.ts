@@ -73,11 +73,28 @@ function refusedOnThisComputer(code: string, url: string): NetworkProblem {
 export function describeNetworkError(error: unknown, url: string, timeoutSeconds: number): NetworkProblem {
   const code = errorCode(error);
   const { host } = new URL(url);
-  const refusal = proxyRefusal(error, host);
-  if (refusal) return refusal;
+  return (
+    proxyRefusal(error, host) ??
+    connectionProblem(code, error, url, timeoutSeconds) ??
+    tlsProblem(code, error, url) ?? {
+      code,
+      retryable: code !== undefined && RETRYABLE_CODES.has(code),
+      message: `request to ${host} failed: ${(error as Error)?.message ?? String(error)}`,
+    }
+  );
+}
+
+/** What the system's error code says about the connection: refused, no such host, reset, no answer in time. */
+function connectionProblem(
+  code: string | undefined,
+  error: unknown,
+  url: string,
+  timeoutSeconds: number,
+): NetworkProblem | undefined {
+  const { host, hostname } = new URL(url);
   switch (code) {
     case 'ECONNREFUSED':
-      return isLoopbackHost(new URL(url).hostname)
+      return isLoopbackHost(hostname)
         ? refusedOnThisComputer(code, url)
         : {
             code,
@@ -86,14 +103,9 @@ export function describeNetworkError(error: unknown, url: string, timeoutSeconds
             hint: 'is the service running, and is the base URL right?',
           };
     case 'ENOTFOUND':
-      return {
-        code,
-        retryable: false,
-        message: `cannot resolve host ${new URL(url).hostname}`,
-        hint: 'check the base URL',
-      };
+      return { code, retryable: false, message: `cannot resolve host ${hostname}`, hint: 'check the base URL' };
     case 'EAI_AGAIN':
-      return { code, retryable: true, message: `temporary failure resolving ${new URL(url).hostname}` };
+      return { code, retryable: true, message: `temporary failure resolving ${hostname}` };
     case 'ECONNRESET':
     case 'UND_ERR_SOCKET':
     case 'UND_ERR_CLOSED':
@@ -114,15 +126,19 @@ export function describeNetworkError(error: unknown, url: string, timeoutSeconds
     case 'EPROXYREFUSED':
       return { code, retryable: false, message: `${host}: ${(error as Error).message}`, hint: PROXY_HINT };
     default:
-      break;
+      return undefined;
   }
+}
+
+/** A TLS failure: plain http at an https URL, a failed handshake, a certificate not accepted. */
+function tlsProblem(code: string | undefined, error: unknown, url: string): NetworkProblem | undefined {
+  const { host, hostname, port, protocol } = new URL(url);
   const text = String((error as Error)?.message ?? '');
   if (
     code === 'ERR_SSL_WRONG_VERSION_NUMBER' ||
     (code === 'EPROTO' && /wrong version number|packet length too long|http request/i.test(text))
   ) {
     // An https URL pointed at a plain-http port: OpenSSL reads an HTTP answer as a TLS record.
-    const { hostname, port, protocol } = new URL(url);
     const where = `${hostname}:${port || (protocol === 'https:' ? '443' : '80')}`;
     return {
       code,
@@ -146,10 +162,5 @@ export function describeNetworkError(error: unknown, url: string, timeoutSeconds
       hint: 'for a private certificate authority, set NODE_EXTRA_CA_CERTS=/path/to/ca.pem',
     };
   }
-  const message = (error as Error)?.message ?? String(error);
-  return {
-    code,
-    retryable: code !== undefined && RETRYABLE_CODES.has(code),
-    message: `request to ${host} failed: ${message}`,
-  };
+  return undefined;
 }

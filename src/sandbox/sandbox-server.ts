@@ -36,6 +36,7 @@ import {
   withDemoDefaults,
   type SandboxOptions,
   type SandboxUser,
+  type SandboxWebhook,
 } from './sandbox-options.js';
 
 export const HOST = '127.0.0.1';
@@ -91,28 +92,92 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const { users, webhooks } = withDemoDefaults(options.users ?? [], options.webhooks ?? []);
   // A file named after the port is opened once the port is known; no request is served before (the Host check).
   const fileForPort = typeof options.eventsFile === 'function' ? options.eventsFile : undefined;
-  let store =
+  const store =
     typeof options.eventsFile === 'function'
       ? new EventStore()
       : await EventStore.open(options.eventsFile, options.log);
-  const credentials = new Credentials(users, webhooks);
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  // Filled in once listening: the issuer and the allowed Host values need the port.
-  let origin = '';
-  let allowedHosts = new Set<string>();
-  let jwt: JwtIssuer | undefined;
-  let oidc: OidcValidator | undefined;
-  let mcp: Promise<McpEndpoint> | undefined;
-  let stopping = false;
-  const clock = options.now ?? (() => new Date());
-  const nowMs = (): number => clock().getTime();
+  const routes = new SandboxRoutes(options, new Credentials(users, webhooks), store);
+  const server = createSandboxServer(options, routes);
+  const port = await listen(server, options.port ?? 0).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
+  if (fileForPort)
+    routes.store = await EventStore.open(fileForPort(port), options.log).catch(async (error: unknown) => {
+      await new Promise((resolve) => server.close(resolve));
+      throw error;
+    });
+  routes.listening(port);
+  return sandboxHandle(routes, server, users, webhooks);
+}
 
-  const mcpEndpoint = (): Promise<McpEndpoint> =>
-    (mcp ??= Promise.all([import('./mcp-endpoint.js'), import('./mcp-sessions.js')]).then(
+/** What each path answers; the issuer and the allowed Host values are known once the port is. */
+class SandboxRoutes {
+  origin = '';
+  stopping = false;
+  mcp: Promise<McpEndpoint> | undefined;
+  oidc: OidcValidator | undefined;
+  private allowedHosts = new Set<string>();
+  private jwt: JwtIssuer | undefined;
+  private readonly clock: () => Date;
+  private readonly nowMs = (): number => this.clock().getTime();
+  private readonly maxBodyBytes: number;
+
+  constructor(
+    private readonly options: SandboxOptions,
+    private readonly credentials: Credentials,
+    public store: EventStore,
+  ) {
+    this.clock = options.now ?? (() => new Date());
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  }
+
+  listening(port: number): void {
+    const { options } = this;
+    this.origin = `http://${HOST}:${port}`;
+    this.allowedHosts = new Set([`${HOST}:${port}`, `localhost:${port}`]);
+    this.jwt = new JwtIssuer(this.origin, options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS, this.nowMs);
+    this.oidc = new OidcValidator(options.trustedIssuers ?? [this.origin], this.nowMs);
+  }
+
+  async route(req: IncomingMessage, res: LoggedResponse): Promise<void> {
+    // A page in a browser may reach 127.0.0.1 through a DNS name it controls (DNS rebinding): only our Host is served.
+    if (this.stopping) return sendError(res, 503, 'the sandbox is stopping', {}, { connection: 'close' });
+    if (!this.allowedHosts.has(req.headers.host ?? ''))
+      return sendError(res, 421, 'unexpected Host header: use the address printed by svcctl dev');
+    const path = (req.url ?? '/').split('?')[0] as string;
+    const issuer = this.jwt as JwtIssuer;
+    const { credentials } = this;
+    const only = (method: string): boolean => {
+      if (req.method === method) return true;
+      sendError(res, 405, `${path} accepts ${method} only`, {}, { allow: method });
+      return false;
+    };
+    if (path === `${API_PREFIX}${EVENT_PATH}`) {
+      const events = { credentials, store: this.store, maxBodyBytes: this.maxBodyBytes, now: this.clock };
+      return only('POST') ? handleEvent(req, res, events) : undefined;
+    }
+    if (path === `${API_PREFIX}${LOGIN_PATH}`)
+      return only('POST') ? handleLogin(req, res, credentials, issuer) : undefined;
+    if (path === DISCOVERY_PATH)
+      return only('GET') ? sendJsonDocument(res, openIdConfiguration(this.origin)) : undefined;
+    if (path === USERINFO_PATH) return only('GET') ? handleUserinfo(req, res, issuer) : undefined;
+    if (path === JWKS_PATH) return only('GET') ? sendJsonDocument(res, JWKS_DOCUMENT) : undefined;
+    if (path === AUTHORIZE_PATH)
+      return only('GET') ? handleNoBrowserSignIn(res, 'unsupported_response_type') : undefined;
+    if (path === TOKEN_PATH) return only('POST') ? handleNoBrowserSignIn(res, 'unsupported_grant_type') : undefined;
+    if (path === '/mcp' || path === '/mcp/') return (await this.mcpEndpoint()).handle(req, res);
+    sendError(res, 404, `no such endpoint: ${req.method} ${path}`);
+  }
+
+  /** Loaded on the first MCP request: most sandboxes only take events. */
+  private mcpEndpoint(): Promise<McpEndpoint> {
+    const { options } = this;
+    this.mcp ??= Promise.all([import('./mcp-endpoint.js'), import('./mcp-sessions.js')]).then(
       ([{ McpEndpoint }, limits]) =>
         new McpEndpoint(
-          new McpAuthenticator(credentials, oidc as OidcValidator, nowMs),
-          store,
+          new McpAuthenticator(this.credentials, this.oidc as OidcValidator, this.nowMs),
+          this.store,
           {
             perUser: options.mcpSessionsPerUser ?? limits.DEFAULT_SESSIONS_PER_USER,
             total: options.mcpSessionsTotal ?? limits.DEFAULT_SESSIONS_TOTAL,
@@ -120,34 +185,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           },
           options.protocol,
         ),
-    ));
-
-  async function route(req: IncomingMessage, res: LoggedResponse): Promise<void> {
-    // A page in a browser may reach 127.0.0.1 through a DNS name it controls (DNS rebinding): only our Host is served.
-    if (stopping) return sendError(res, 503, 'the sandbox is stopping', {}, { connection: 'close' });
-    if (!allowedHosts.has(req.headers.host ?? ''))
-      return sendError(res, 421, 'unexpected Host header: use the address printed by svcctl dev');
-    const path = (req.url ?? '/').split('?')[0] as string;
-    const issuer = jwt as JwtIssuer;
-    const only = (method: string): boolean => {
-      if (req.method === method) return true;
-      sendError(res, 405, `${path} accepts ${method} only`, {}, { allow: method });
-      return false;
-    };
-    if (path === `${API_PREFIX}${EVENT_PATH}`)
-      return only('POST') ? handleEvent(req, res, { credentials, store, maxBodyBytes, now: clock }) : undefined;
-    if (path === `${API_PREFIX}${LOGIN_PATH}`)
-      return only('POST') ? handleLogin(req, res, credentials, issuer) : undefined;
-    if (path === DISCOVERY_PATH) return only('GET') ? sendJsonDocument(res, openIdConfiguration(origin)) : undefined;
-    if (path === USERINFO_PATH) return only('GET') ? handleUserinfo(req, res, issuer) : undefined;
-    if (path === JWKS_PATH) return only('GET') ? sendJsonDocument(res, JWKS_DOCUMENT) : undefined;
-    if (path === AUTHORIZE_PATH)
-      return only('GET') ? handleNoBrowserSignIn(res, 'unsupported_response_type') : undefined;
-    if (path === TOKEN_PATH) return only('POST') ? handleNoBrowserSignIn(res, 'unsupported_grant_type') : undefined;
-    if (path === '/mcp' || path === '/mcp/') return (await mcpEndpoint()).handle(req, res);
-    sendError(res, 404, `no such endpoint: ${req.method} ${path}`);
+    );
+    return this.mcp;
   }
+}
 
+function createSandboxServer(options: SandboxOptions, routes: SandboxRoutes): Server {
   // A client that trickles its headers or body is cut off (408) once its time passes; a loopback client sends its
   // headers at once, so their time is short. Node checks the open requests every connectionsCheckingInterval.
   const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -159,7 +202,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
   const server = createServer(limits, (req, res: LoggedResponse) => {
     logWhenDone(req, res, options.log);
-    route(req, res).catch((error: unknown) => {
+    routes.route(req, res).catch((error: unknown) => {
       res.note = `internal error: ${error instanceof Error ? error.message : String(error)}`;
       if (!res.headersSent) sendError(res, 500, 'internal error of the sandbox');
       else res.destroy();
@@ -167,21 +210,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   server.keepAliveTimeout = 30_000;
   capConnections(server, options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
+  return server;
+}
 
-  const port = await listen(server, options.port ?? 0).catch(async (error: unknown) => {
-    await store.close();
-    throw error;
-  });
-  if (fileForPort)
-    store = await EventStore.open(fileForPort(port), options.log).catch(async (error: unknown) => {
-      await new Promise((resolve) => server.close(resolve));
-      throw error;
-    });
-  origin = `http://${HOST}:${port}`;
-  allowedHosts = new Set([`${HOST}:${port}`, `localhost:${port}`]);
-  jwt = new JwtIssuer(origin, options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS, nowMs);
-  oidc = new OidcValidator(options.trustedIssuers ?? [origin], nowMs);
-
+function sandboxHandle(
+  routes: SandboxRoutes,
+  server: Server,
+  users: SandboxUser[],
+  webhooks: SandboxWebhook[],
+): Sandbox {
+  const { origin, store } = routes;
   const baseUrl = `${origin}${API_PREFIX}`;
   const readyWebhooks = webhooks.map((w) => ({
     name: w.name,
@@ -197,23 +235,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     webhooks: readyWebhooks,
     store,
     readyLine: () => ({ base_url: baseUrl, mcp_url: deriveMcpUrl(baseUrl), users, webhooks: readyWebhooks }),
-    mcpSessionCount: async (email) => (mcp ? (await mcp).sessionCount(email?.toLowerCase()) : 0),
-    mcpUserActivity: async (email) => (mcp ? (await mcp).userActivity(email.toLowerCase()) : undefined),
-    close: () =>
-      (closing ??= (async () => {
-        stopping = true;
-        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-        if (mcp) await (await mcp).close();
-        // Kept-alive connections (and MCP streams just ended) close now; requests in flight finish first.
-        server.closeIdleConnections();
-        // Requests in flight get a moment to finish; then every connection is cut.
-        const grace = setTimeout(() => server.closeAllConnections(), 2000);
-        await stopped;
-        clearTimeout(grace);
-        await oidc?.close();
-        await store.close();
-      })()),
+    mcpSessionCount: async (email) => (routes.mcp ? (await routes.mcp).sessionCount(email?.toLowerCase()) : 0),
+    mcpUserActivity: async (email) => (routes.mcp ? (await routes.mcp).userActivity(email.toLowerCase()) : undefined),
+    close: () => (closing ??= closeSandbox(routes, server)),
   };
+}
+
+async function closeSandbox(routes: SandboxRoutes, server: Server): Promise<void> {
+  routes.stopping = true;
+  const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+  if (routes.mcp) await (await routes.mcp).close();
+  // Kept-alive connections (and MCP streams just ended) close now; requests in flight finish first.
+  server.closeIdleConnections();
+  // Requests in flight get a moment to finish; then every connection is cut.
+  const grace = setTimeout(() => server.closeAllConnections(), 2000);
+  await stopped;
+  clearTimeout(grace);
+  await routes.oidc?.close();
+  await routes.store.close();
 }
 
 function sendJsonDocument(res: LoggedResponse, document: Record<string, unknown>): void {

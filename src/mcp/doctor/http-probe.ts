@@ -104,11 +104,8 @@ function describeFailure(
 }
 
 export async function probeHttpServer(plan: HttpPlan, options: ProbeOptions): Promise<CheckResult[]> {
-  let url: URL;
-  try {
-    url = new URL(plan.url);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
-  } catch {
+  const url = httpUrl(plan.url);
+  if (url === undefined) {
     return [
       fail(
         'initialize',
@@ -117,6 +114,46 @@ export async function probeHttpServer(plan: HttpPlan, options: ProbeOptions): Pr
       ),
     ];
   }
+  const { client, transport, refused, closeDirect } = await openClient(url, plan, options);
+  const failure = (error: unknown): { detail: string; fix: string } =>
+    describeFailure(error, plan, options, refused.text);
+  const note = options.note ? `; ${options.note}` : '';
+  try {
+    try {
+      await client.connect(transport, { timeout: options.timeoutMs });
+    } catch (error) {
+      const { detail, fix } = failure(error);
+      return [fail('initialize', `${plan.url}: ${detail}${note}`, fix)];
+    }
+    const initialized = initializeCheck(client, plan, note);
+    refused.text = undefined;
+    try {
+      const { tools } = await client.listTools({}, { timeout: options.timeoutMs });
+      return [initialized, toolsCheck(tools.map((tool) => tool.name))];
+    } catch (error) {
+      const { detail, fix } = failure(error);
+      return [initialized, fail('tools', `tools/list failed: ${detail}`, fix)];
+    }
+  } finally {
+    if (transport.sessionId !== undefined) await transport.terminateSession().catch(() => undefined);
+    await client.close().catch(() => undefined);
+    await closeDirect();
+  }
+}
+
+function httpUrl(text: string): URL | undefined {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+type McpClient = InstanceType<typeof import('@modelcontextprotocol/client').Client>;
+
+/** A client that speaks both eras, over svcctl's own fetch: its deadline, its body cap, no proxy for loopback. */
+async function openClient(url: URL, plan: HttpPlan, options: ProbeOptions) {
   const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
   const client = new Client(
     { name: 'svcctl-doctor', version: VERSION },
@@ -139,48 +176,26 @@ export async function probeHttpServer(plan: HttpPlan, options: ProbeOptions): Pr
       return response;
     },
   });
-  const failure = (error: unknown): { detail: string; fix: string } =>
-    describeFailure(error, plan, options, refused.text);
-  const note = options.note ? `; ${options.note}` : '';
-  const results: CheckResult[] = [];
-  try {
-    try {
-      await client.connect(transport, { timeout: options.timeoutMs });
-    } catch (error) {
-      const { detail, fix } = failure(error);
-      return [fail('initialize', `${plan.url}: ${detail}${note}`, fix)];
-    }
-    const server = client.getServerVersion();
-    const revision = client.getNegotiatedProtocolVersion();
-    const how = client.getProtocolEra() === 'modern' ? 'server/discover' : 'initialize; no 2026-07-28 offered';
-    const speaks = revision ? ` in MCP ${revision} (${how})` : '';
-    results.push({
-      ...pass(
-        'initialize',
-        `${plan.url} answered${server ? ` (${server.name} ${server.version})` : ''}${speaks}${note}`,
-      ),
-      ...(revision ? { protocol: revision } : {}),
-    });
-    refused.text = undefined;
-    try {
-      const { tools } = await client.listTools({}, { timeout: options.timeoutMs });
-      const names = tools.map((tool) => tool.name);
-      results.push(
-        pass(
-          'tools',
-          names.length > 0
-            ? `${names.length} tool${names.length > 1 ? 's' : ''}: ${names.join(', ')}`
-            : 'the server lists no tools',
-        ),
-      );
-    } catch (error) {
-      const { detail, fix } = failure(error);
-      results.push(fail('tools', `tools/list failed: ${detail}`, fix));
-    }
-    return results;
-  } finally {
-    if (transport.sessionId !== undefined) await transport.terminateSession().catch(() => undefined);
-    await client.close().catch(() => undefined);
-    await direct.close();
-  }
+  return { client, transport, refused, closeDirect: () => direct.close() };
+}
+
+/** Who answered, and in which MCP revision, reached how. */
+function initializeCheck(client: McpClient, plan: HttpPlan, note: string): CheckResult {
+  const server = client.getServerVersion();
+  const revision = client.getNegotiatedProtocolVersion();
+  const how = client.getProtocolEra() === 'modern' ? 'server/discover' : 'initialize; no 2026-07-28 offered';
+  const speaks = revision ? ` in MCP ${revision} (${how})` : '';
+  return {
+    ...pass('initialize', `${plan.url} answered${server ? ` (${server.name} ${server.version})` : ''}${speaks}${note}`),
+    ...(revision ? { protocol: revision } : {}),
+  };
+}
+
+function toolsCheck(names: string[]): CheckResult {
+  return pass(
+    'tools',
+    names.length > 0
+      ? `${names.length} tool${names.length > 1 ? 's' : ''}: ${names.join(', ')}`
+      : 'the server lists no tools',
+  );
 }

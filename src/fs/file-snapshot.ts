@@ -1,0 +1,93 @@
+// What a file held when svcctl read it, and whether it is still that file: the base of every safe write.
+import { lstat, readFile, realpath, stat } from 'node:fs/promises';
+import { CliError, ExitCode } from '../core/errors.js';
+import { fileReadReason } from './reasons.js';
+
+export interface FileSnapshot {
+  path: string;
+  /** The file actually written: a symlinked config (dotfiles managers) is followed, not replaced. */
+  realPath: string;
+  exists: boolean;
+  bytes: Buffer;
+  text: string;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+  size: number;
+  mode: number | undefined;
+  uid: number | undefined;
+  gid: number | undefined;
+}
+
+export async function readSnapshot(path: string): Promise<FileSnapshot> {
+  let realPath = path;
+  try {
+    if ((await lstat(path)).isSymbolicLink()) realPath = await realpath(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw cannotAccess(path, error);
+  }
+  try {
+    const info = await stat(realPath);
+    if (!info.isFile()) throw new CliError(ExitCode.UnsafeConfig, `${path} is not a regular file`);
+    const bytes = await readFile(realPath);
+    return {
+      path,
+      realPath,
+      exists: true,
+      bytes,
+      text: bytes.toString('utf8'),
+      mtimeMs: info.mtimeMs,
+      ctimeMs: info.ctimeMs,
+      ino: info.ino,
+      size: info.size,
+      mode: info.mode & 0o7777,
+      uid: info.uid,
+      gid: info.gid,
+    };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw error instanceof CliError ? error : cannotAccess(path, error);
+    }
+    return {
+      path,
+      realPath,
+      exists: false,
+      bytes: Buffer.alloc(0),
+      text: '',
+      mtimeMs: 0,
+      ctimeMs: 0,
+      ino: 0,
+      size: 0,
+      mode: undefined,
+      uid: undefined,
+      gid: undefined,
+    };
+  }
+}
+
+// One stat (it runs right before the rename): a replacing program gives a new inode, one writing in place new times.
+export async function unchangedSince(snapshot: FileSnapshot): Promise<boolean> {
+  if (snapshot.path !== snapshot.realPath) {
+    const now = await readSnapshot(snapshot.path);
+    return (
+      now.exists === snapshot.exists &&
+      now.realPath === snapshot.realPath &&
+      sameFile(now, snapshot) &&
+      now.bytes.equals(snapshot.bytes)
+    );
+  }
+  try {
+    const now = await stat(snapshot.realPath);
+    return snapshot.exists && sameFile(now, snapshot);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return !snapshot.exists;
+    throw cannotAccess(snapshot.path, error);
+  }
+}
+
+const sameFile = (now: Pick<FileSnapshot, 'ino' | 'size' | 'mtimeMs' | 'ctimeMs'>, then: FileSnapshot): boolean =>
+  now.ino === then.ino && now.size === then.size && now.mtimeMs === then.mtimeMs && now.ctimeMs === then.ctimeMs;
+
+function cannotAccess(path: string, error: unknown): CliError {
+  return new CliError(ExitCode.UnsafeConfig, `cannot read ${path}: ${fileReadReason(error)}`, { cause: error });
+}

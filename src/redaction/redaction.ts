@@ -129,7 +129,8 @@ export function createRedactor(secrets: Iterable<string | null | undefined>): Re
   // Compiled on first use (~25-70 ms); the dumps apart, as their separators make them slow and few texts need them.
   let patterns: RegExp[] | undefined;
   const dumpExpressions: Partial<Record<DumpKind, RegExp[]>> = {};
-  const dumpForms = dumpsOf(unique, false);
+  // Built when a text first holds a dump's first bytes: most runs write no dump at all.
+  let dumpForms: Partial<Record<DumpKind, string[]>> | undefined;
   // `viewOf` again after the forms are hidden: the dumps are looked for in the text as it is then.
   const mask = (text: string, viewOf: (text: string) => View | undefined, first?: Look): string => {
     let view = viewOf(text);
@@ -143,7 +144,7 @@ export function createRedactor(secrets: Iterable<string | null | undefined>): Re
     }
     if (look.dumps.length > 0 && view) {
       const expressions = look.dumps.flatMap(
-        (kind) => (dumpExpressions[kind] ??= compileAlternatives(dumpForms[kind]!, 'g')),
+        (kind) => (dumpExpressions[kind] ??= compileAlternatives((dumpForms ??= dumpsOf(unique, false))[kind]!, 'g')),
       );
       shown = maskMatches(shown, view, expressions);
     }

@@ -40,16 +40,13 @@ describe('defaults and advice', () => {
     );
   });
 
-  it('mcp doctor says plainly when the local-mode package cannot be fetched (offline), apart from a server that fails', async () => {
+  /** `mcp doctor` of a local entry, with an npx that answers as npm 10 does with `npmLines` on stderr. */
+  async function doctorWithNpx(npmLines: string[]): Promise<{ code: number | null; stdout: string; all: string }> {
     const home = await tempDir('svcctl-defaults-');
     const bin = join(home, 'bin');
     await mkdir(bin);
-    // An npx that answers as npm does on a machine without network (npm 10's words for a DNS failure).
     const npx = join(bin, 'npx');
-    await writeFile(
-      npx,
-      '#!/bin/sh\necho "npm error code ENOTFOUND" >&2\necho "npm error network request to https://registry.npmjs.org/service-mcp-server failed" >&2\nexit 1\n',
-    );
+    await writeFile(npx, `#!/bin/sh\n${npmLines.map((line) => `echo "${line}" >&2\n`).join('')}exit 1\n`);
     await chmod(npx, 0o755);
     const file = join(home, 'mcp.json');
     const env = { SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: PASSWORD, SERVICE_BASE_URL: server.baseUrl };
@@ -61,7 +58,16 @@ describe('defaults and advice', () => {
       home,
       env: { PATH: `${bin}:${process.env.PATH ?? ''}` },
     });
-    assert.equal(doctor.code, 8, doctor.stdout + doctor.stderr);
+    return { code: doctor.code, stdout: doctor.stdout, all: doctor.stdout + doctor.stderr };
+  }
+
+  it('mcp doctor says plainly when the local-mode package cannot be fetched (offline), apart from a server that fails', async () => {
+    // npm 10's words for a DNS failure.
+    const doctor = await doctorWithNpx([
+      'npm error code ENOTFOUND',
+      'npm error network request to https://registry.npmjs.org/service-mcp-server failed',
+    ]);
+    assert.equal(doctor.code, 8, doctor.all);
     assert.match(
       doctor.stdout,
       /✗ initialize: service-mcp-server@latest cannot be fetched \(offline, or the npm registry is unreachable\)/,
@@ -69,32 +75,16 @@ describe('defaults and advice', () => {
   });
 
   it('mcp doctor on a local entry whose package the registry lacks: what the package is, how --package names it, the way to try the sandbox', async () => {
-    const home = await tempDir('svcctl-defaults-');
-    const bin = join(home, 'bin');
-    await mkdir(bin);
-    // An npx that answers as npm does for a package the registry does not have (npm 10's E404 lines).
-    const npx = join(bin, 'npx');
-    await writeFile(
-      npx,
-      '#!/bin/sh\necho "npm error code E404" >&2\necho "npm error 404 Not Found - GET https://registry.npmjs.org/service-mcp-server - Not found" >&2\nexit 1\n',
-    );
-    await chmod(npx, 0o755);
-    const file = join(home, 'mcp.json');
-    const env = { SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: PASSWORD, SERVICE_BASE_URL: server.baseUrl };
-    await writeFile(
-      file,
-      JSON.stringify({ mcpServers: { service: { command: 'npx', args: ['-y', 'service-mcp-server@latest'], env } } }),
-    );
-    const doctor = await runCli(['mcp', 'doctor', '--config', file, '--trust-project', '--timeout', '10'], {
-      home,
-      env: { PATH: `${bin}:${process.env.PATH ?? ''}` },
-    });
-    assert.equal(doctor.code, 8, doctor.stdout + doctor.stderr);
+    // npm 10's E404 lines for a package the registry does not have.
+    const doctor = await doctorWithNpx([
+      'npm error code E404',
+      'npm error 404 Not Found - GET https://registry.npmjs.org/service-mcp-server - Not found',
+    ]);
+    assert.equal(doctor.code, 8, doctor.all);
     assert.match(doctor.stdout, /✗ initialize: service-mcp-server@latest is not in the npm registry/);
-    const all = doctor.stdout + doctor.stderr;
-    assert.match(all, /the service's MCP server package that a local entry runs/);
-    assert.match(all, /it is kept in the entry's args\): svcctl mcp install --package <spec> --force/);
-    assert.match(all, /To try a client against the sandbox without it: --mode remote/);
+    assert.match(doctor.all, /the service's MCP server package that a local entry runs/);
+    assert.match(doctor.all, /it is kept in the entry's args\): svcctl mcp install --package <spec> --force/);
+    assert.match(doctor.all, /To try a client against the sandbox without it: --mode remote/);
   });
 
   it('a token-helper entry while not logged in: says so; the keychain is advised only where there is one', async () => {

@@ -7,8 +7,6 @@
  * allowed. Loopback, [::ffff:127.0.0.1] included, is never refused.
  */
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -18,28 +16,11 @@ import { EMAIL, PASSWORD, startLoginServer, type LoginServer } from './helpers/l
 import { startRecordingServer, type RecordingServer } from './helpers/recording-server.js';
 import { spoolFolderFor } from './helpers/spool-layout.js';
 import { tempDir } from './helpers/temp-dirs.js';
+import { startProxyRecorder } from './helpers/proxy-recorder.js';
 
 const REMOTE = 'http://example.invalid/api';
 
-/** An HTTP proxy stand-in: records each request or CONNECT and answers 502, forwarding nothing. */
-async function startRecorder(): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {
-  const seen: string[] = [];
-  const server: Server = createServer((req, res) => {
-    seen.push(`${req.method} ${req.url}`);
-    req.resume();
-    res.writeHead(502).end();
-  });
-  server.on('connect', (req, socket) => {
-    seen.push(`CONNECT ${req.url}`);
-    socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    seen,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
+const startRecorder = startProxyRecorder;
 
 let recorder: Awaited<ReturnType<typeof startRecorder>>;
 before(async () => {

@@ -7,8 +7,6 @@
  */
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { bypassesProxy } from '../src/http/transport.js';
@@ -18,32 +16,12 @@ import { PROXIED_NAME, startForwardProxy } from './helpers/login-network.js';
 import { EMAIL, PASSWORD, startLoginServer, type LoginServer } from './helpers/login-server.js';
 import { startRecordingServer, type RecordingServer } from './helpers/recording-server.js';
 import { tempDir } from './helpers/temp-dirs.js';
+import { startProxyRecorder } from './helpers/proxy-recorder.js';
 
 const TOKEN = 'ingest-tok-loopback-4711';
 const SECRET = 'hmac-sec-loopback-4712';
 
-async function startRecorder(): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {
-  const seen: string[] = [];
-  const server: Server = createServer((req, res) => {
-    seen.push(`${req.method} ${req.url}`);
-    req.resume();
-    res.writeHead(502).end();
-  });
-  server.on('connect', (req, socket) => {
-    seen.push(`CONNECT ${req.url}`);
-    socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    seen,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+const startRecorder = startProxyRecorder;
 
 describe('which hosts bypass the proxy', () => {
   for (const host of ['localhost', 'LOCALHOST', 'localhost.', '127.0.0.1', '127.8.9.10', '[::1]', '[::ffff:7f00:1]']) {

@@ -1,0 +1,33 @@
+/** An HTTP proxy stand-in on 127.0.0.1: records each request and CONNECT and answers 502, forwarding nothing. */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ProxyRecorder {
+  url: string;
+  /** `METHOD url` of each request, `CONNECT host:port` of each tunnel asked for. */
+  seen: string[];
+  close(): Promise<void>;
+}
+
+export async function startProxyRecorder(): Promise<ProxyRecorder> {
+  const seen: string[] = [];
+  const server: Server = createServer((req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    req.resume();
+    res.writeHead(502).end();
+  });
+  server.on('connect', (req, socket) => {
+    seen.push(`CONNECT ${req.url}`);
+    socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

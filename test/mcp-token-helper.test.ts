@@ -71,6 +71,19 @@ describe('mcp install --auth bearer --token helper: entries and refusals', { con
     );
   });
 
+  it('a client that reads no variables (Claude Desktop: literal secrets) still takes a helper entry while not logged in', async () => {
+    const home = await tempDir();
+    const install = await runCli(
+      ['mcp', 'install', '--client', 'claude-desktop', '--mode', 'proxy', '--auth', 'bearer', '--token', 'helper'],
+      { home, env: { SERVICE_BASE_URL: dev.ready.base_url } },
+    );
+    assert.equal(install.code, 0, install.stderr);
+    const file = join(home, '.config', 'Claude', 'claude_desktop_config.json');
+    const entry = JSON.parse(await readFile(file, 'utf8')).mcpServers.service;
+    assert.equal(entry.command, process.execPath);
+    assert.deepEqual(entry.args, [SCRIPT, '--base-url', dev.ready.base_url, 'mcp', 'proxy']);
+  });
+
   it("run from npx's cache: the entry runs `npx -y svcctl@<this version>`", async () => {
     const home = await tempDir();
     const cached = await copyPackage(

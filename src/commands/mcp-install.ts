@@ -99,10 +99,13 @@ async function prepareAll(ctx: Context, targets: Target[], options: McpInstallOp
     urls ??= { baseUrl: request.baseUrl, mcpUrl: request.mcpUrl };
     requests.push(request);
   }
-  const first = requests.find((request) => request.secrets === 'literal');
+  // A token-helper entry holds no credential (its helper logs in), as buildEntryRequest decides for one entry.
+  const literal = (request: EntryRequest): boolean =>
+    request.secrets === 'literal' && request.tokenHelper === undefined;
+  const first = requests.find(literal);
   if (first) {
     const literals = await resolveLiterals(ctx, first.mode, first.auth, options);
-    for (const request of requests) if (request.secrets === 'literal') request.literals = literals;
+    for (const request of requests) if (literal(request)) request.literals = literals;
   }
   return requests.map((request) => ({ request, rendered: renderEntry(request) }));
 }

@@ -18,16 +18,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { BIN, cleanEnv, runCli } from './helpers/cli.js';
 import { httpRequest, spawnDev } from './helpers/dev-sandbox.js';
 import { tempDir } from './helpers/temp-dirs.js';
+import { isRunning } from './helpers/processes.js';
 
 const started: number[] = [];
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+const alive = isRunning;
 async function gone(pid: number): Promise<boolean> {
   for (let waited = 0; waited < 10_000; waited += 50) {
     if (!alive(pid)) return true;

@@ -14,16 +14,10 @@ import { after, describe, it } from 'node:test';
 import { BIN, cleanEnv, runCli } from './helpers/cli.js';
 import { pollUntil } from './helpers/poll.js';
 import { tempDir } from './helpers/temp-dirs.js';
+import { isRunning } from './helpers/processes.js';
 
 const started = new Set<number>();
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+const alive = isRunning;
 after(() => {
   for (const pid of started) if (alive(pid)) process.kill(pid, 'SIGKILL');
 });

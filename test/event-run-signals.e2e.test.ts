@@ -5,11 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { BIN, cleanEnv } from './helpers/cli.js';
 import { startRecordingServer } from './helpers/recording-server.js';
 import { tempDir } from './helpers/temp-dirs.js';
+import { isRunning } from './helpers/processes.js';
 
 /** Polls until `done()` holds (a condition, not a time); fails after 15 s. */
 async function until(done: () => boolean, what: string): Promise<void> {
@@ -22,19 +22,7 @@ async function until(done: () => boolean, what: string): Promise<void> {
 const closed = (child: ChildProcess): Promise<number | null> =>
   new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('close', resolve)));
 
-/** Whether the process runs (a zombie, killed and not yet reaped by init, does not). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return true;
-  }
-}
+const running = isRunning;
 
 function eventOf(body: Buffer): { title: string; investigate: boolean; payload: Record<string, unknown> } {
   const event = JSON.parse(body.toString('utf8')).event;

@@ -6,29 +6,17 @@
  * below what its grandchild would last (999 s): a run that waits for it fails here instead of hanging.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { afterEach, describe, it } from 'node:test';
 import { runCli } from './helpers/cli.js';
 import { useEventFixture } from './helpers/event-fixture.js';
 import { runCommand, type RunOutcome } from '../src/events/run-process.js';
+import { isRunning } from './helpers/processes.js';
 
 const BOUND_MS = 15_000;
 
 /** The pids the scripts print (`pid <n>`), so that no run leaves a process behind, whatever the code does. */
 const started: number[] = [];
-/** A zombie (killed, not yet reaped by init) counts as gone. */
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return true;
-  }
-};
+const alive = isRunning;
 afterEach(() => {
   for (const pid of started.splice(0)) if (alive(pid)) process.kill(pid, 'SIGKILL');
 });

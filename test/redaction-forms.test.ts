@@ -6,8 +6,10 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { createRedactor } from '../src/redaction/redaction.js';
-import { reveals } from './helpers/secret-encodings.js';
+import { DUMP_KINDS, dumpPatterns, dumpStartNeeds } from '../src/redaction/secret-forms.js';
+import { ALL_ENCODINGS, reveals } from './helpers/secret-encodings.js';
 
 const TOKEN = 'ing_gVLALo7Qx2pTz9';
 const LONG = `${'x'.repeat(40)}${TOKEN}${'y'.repeat(40)}`;
@@ -71,5 +73,59 @@ describe('redaction: dumps and decorations', () => {
   it('a secret given in a decorated form is hidden as it is folded too', () => {
     const wide = createRedactor(['ｓｅｃｒｅｔ１２３']);
     assert.equal(wide.redact('pw secret123 and ｓｅｃｒｅｔ１２３'), 'pw *** and ***');
+  });
+});
+
+describe('redaction: the cheap look before a dump start', () => {
+  // The redactor compiles a dump start's expression only for a text that holds the start's needs: a text the
+  // expression matches but whose needs are missing would keep its dump.
+  it('every text a start matches holds the needs of that kind', () => {
+    const character = fc.constantFrom(
+      ...Array.from({ length: 95 }, (_unused, index) => String.fromCharCode(0x20 + index)),
+      'é',
+      'Ω',
+      '中',
+      '\n',
+      '\t',
+    );
+    const secret = fc
+      .array(character, { minLength: 2, maxLength: 40 })
+      .map((characters) => characters.join(''))
+      .filter((value) => Buffer.byteLength(value) >= 6);
+    let matched = 0;
+    fc.assert(
+      fc.property(secret, fc.string({ maxLength: 12 }), fc.boolean(), (value, around, inJson) => {
+        const starts = dumpPatterns(value, true)!;
+        const needs = dumpStartNeeds(value);
+        for (const encode of Object.values(ALL_ENCODINGS)) {
+          const raw = `${around} ${encode(value)} ${around}`;
+          const text = inJson ? JSON.stringify(raw) : raw;
+          for (const kind of DUMP_KINDS) {
+            if (!new RegExp(starts[kind].join('|')).test(text)) continue;
+            matched++;
+            const lower = text.toLowerCase();
+            const met = needs.some(
+              (need) =>
+                need.kind === kind &&
+                need.lowerCase.every((part) => lower.includes(part)) &&
+                need.exact.every((part) => text.includes(part)),
+            );
+            assert.ok(met, `${kind} start matches ${JSON.stringify(text)} but its needs are not met`);
+          }
+        }
+      }),
+      { numRuns: 150 },
+    );
+    assert.ok(matched > 150, `starts matched ${matched} texts: too few to tell`);
+  });
+
+  it('a line with an event id compiles no dump start', () => {
+    // The needs of 'bench-ingest-token' (62 65 6e …) are not in this id: nothing beyond the cheap look runs.
+    const needs = dumpStartNeeds('bench-ingest-token');
+    const line = 'svcctl: sent event c1487b04-4bf5-4a11-a9bd-5bea03abb2f5';
+    const met = needs.filter(
+      (need) => need.lowerCase.every((part) => line.includes(part)) && need.exact.every((part) => line.includes(part)),
+    );
+    assert.deepEqual(met, []);
   });
 });

@@ -2,6 +2,7 @@
 import {
   type DumpKind,
   dumpPatterns,
+  dumpStartNeeds,
   MIN_BASE64_PIECE,
   MIN_HIDDEN_LENGTH,
   MIN_SECRET_LENGTH,
@@ -49,10 +50,20 @@ function mayHoldTest(secrets: string[], readings: string[]): (text: string) => L
     .map(plusAsSpace);
   // A named HTML reference (&amp;) is looked for only when a secret has a character that has one.
   const named = secrets.some((secret) => /[&<>"']/.test(secret));
-  const starts = Object.entries(dumpsOf(secrets, true)).map(
-    ([kind, patterns]) => [kind as DumpKind, new RegExp(patterns.join('|'))] as const,
-  );
-  const anyStart = starts.length > 0 ? new RegExp(starts.map(([, start]) => start.source).join('|')) : undefined;
+  const needs = secrets.flatMap(dumpStartNeeds);
+  // The starts' expressions, compiled only for a kind whose needs a text meets: few texts do.
+  let starts: Partial<Record<DumpKind, string[]>> | undefined;
+  const startExpressions: Partial<Record<DumpKind, RegExp>> = {};
+  const startOf = (kind: DumpKind): RegExp =>
+    (startExpressions[kind] ??= new RegExp((starts ??= dumpsOf(secrets, true))[kind]!.join('|')));
+  const dumpsIn = (text: string): DumpKind[] => {
+    if (needs.length === 0) return [];
+    const lower = text.toLowerCase();
+    const met = needs.filter(
+      (need) => need.lowerCase.every((part) => lower.includes(part)) && need.exact.every((part) => text.includes(part)),
+    );
+    return [...new Set(met.map((need) => need.kind))].filter((kind) => startOf(kind).test(text));
+  };
   const escaped = (text: string): boolean =>
     text.includes('\\') ||
     text.includes('%') ||
@@ -69,8 +80,7 @@ function mayHoldTest(secrets: string[], readings: string[]): (text: string) => L
     const lines = text.includes('\n') || text.includes('\r') || text.includes('\\');
     const joined = lines ? text.replace(LINE_BREAK, '') : text;
     const forms = escaped(text) || holdsForm(joined, written) || (lines && holdsForm(text, broken));
-    const dumps = anyStart?.test(joined) ? starts.filter(([, start]) => start.test(joined)).map(([kind]) => kind) : [];
-    return { forms, dumps };
+    return { forms, dumps: dumpsIn(joined) };
   };
 }
 

@@ -70,9 +70,15 @@ const BASE32_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
 /** RFC 4648 base32 without padding (as `base32` prints it, before its `=`). */
 function base32(bytes: Buffer): string {
-  let bits = '';
-  for (const byte of bytes) bits += byte.toString(2).padStart(8, '0');
-  return (bits.match(/.{1,5}/g) ?? []).map((group) => BASE32_ALPHABET[parseInt(group.padEnd(5, '0'), 2)]).join('');
+  let out = '';
+  let value = 0;
+  let bits = 0;
+  for (const byte of bytes) {
+    value = ((value << 8) | byte) & 0xfff;
+    bits += 8;
+    for (; bits >= 5; bits -= 5) out += BASE32_ALPHABET[(value >> (bits - 5)) & 31];
+  }
+  return bits > 0 ? out + BASE32_ALPHABET[(value << (5 - bits)) & 31] : out;
 }
 
 /**
@@ -233,4 +239,38 @@ export function dumpPatterns(secret: string, start = false): Record<DumpKind, st
     words: swappedWords(bytes, 2),
     spaced: [spacedCharacters(secret, 3)],
   };
+}
+
+/** A look for one dump start: the strings a text holds whenever it holds that start (hex pairs in lower case). */
+export interface DumpStartNeeds {
+  kind: DumpKind;
+  lowerCase: string[];
+  exact: string[];
+}
+
+// od -c's field of a printable character is the character itself, after at least one space of the separator.
+const spacedNeed = (char: string): string[] => (/^[!#-[\]-~]$/.test(char) ? [` ${char}`] : []);
+
+/**
+ * What each of dumpPatterns(secret, true)'s starts needs, as plain strings: far cheaper to look for than the
+ * starts' expressions, whose separators make them slow to compile and to run. Tested against them in
+ * test/redaction-forms.test.ts.
+ */
+export function dumpStartNeeds(secret: string): DumpStartNeeds[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  if (bytes.length < MIN_HEX_BYTES) return [];
+  const pairs = (of: Buffer): string[] => [...of].map(hex2);
+  const little = utf16Bytes(secret, false);
+  const big = utf16Bytes(secret, true);
+  const bigStart = big[0] === 0 ? 1 : 0;
+  const [b0, b1, b2, b3] = pairs(bytes.subarray(0, 4)) as [string, string, string, string];
+  const chars = [...secret];
+  return [
+    { kind: 'hex', lowerCase: pairs(bytes.subarray(0, 3)), exact: [] },
+    { kind: 'utf16', lowerCase: pairs(little.subarray(0, 5)), exact: [] },
+    { kind: 'utf16', lowerCase: pairs(big.subarray(bigStart, bigStart + 5)), exact: [] },
+    { kind: 'words', lowerCase: [b1 + b0, b3 + b2], exact: [] },
+    { kind: 'words', lowerCase: [b0, b2 + b1], exact: [] },
+    { kind: 'spaced', lowerCase: [], exact: [...spacedNeed(chars[1]!), ...spacedNeed(chars[2] ?? '')] },
+  ];
 }

@@ -9,7 +9,12 @@
 import { build } from 'esbuild';
 import { resolve } from 'node:path';
 
-const CORE_ROOTS = ['src/main.ts', 'src/commands/event-send.ts', 'src/http/node-http-transport.ts'];
+const CORE_ROOTS = [
+  'src/main.ts',
+  'src/cli/event-commands.ts',
+  'src/commands/event-send.ts',
+  'src/http/node-http-transport.ts',
+];
 
 /**
  * The core (absolute paths of our own modules statically reachable from CORE_ROOTS), and every module

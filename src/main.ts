@@ -68,7 +68,7 @@ export async function main(given: string[], io?: Partial<Io>): Promise<number> {
   try {
     // Before commander checks an argument: its errors, and ours, may echo a value that is a secret.
     await learnSecretsEarly(fullIo.secrets, fullIo, argv);
-    await createProgram(fullIo, argv).parseAsync(argv, { from: 'user' });
+    await (await createProgram(fullIo, argv)).parseAsync(argv, { from: 'user' });
     return ExitCode.Ok;
   } catch (error) {
     return reportError(error, errorOutput(fullIo, argv), argv.includes('--verbose') || argv.includes('-v'));

@@ -126,7 +126,7 @@ describe('svcctl completion bash', () => {
   });
 
   it('completes an option added to the commander tree without any change to the generator', async () => {
-    const program = createProgram(fakeIo());
+    const program = await createProgram(fakeIo());
     const send = program.commands.find((c) => c.name() === 'event')?.commands.find((c) => c.name() === 'send');
     assert.ok(send);
     send

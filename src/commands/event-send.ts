@@ -15,9 +15,8 @@ import { apiUrl, envName } from '../config/settings.js';
 import { buildFromBytes, buildFromEvent, type BuiltEvent, InvalidJson } from '../events/event-body.js';
 import { eventFromFlags, usedFlagModeOptions } from '../events/event-flags.js';
 import { deliverEvent } from '../events/deliver.js';
-import { type EventOutcome, type OutcomeForm, renderEventOutcome } from '../events/outcome.js';
+import { type EventOutcome, type OutcomeForm, outcomeOf, renderEventOutcome } from '../events/outcome.js';
 import type { TokenReference } from '../events/request-preview.js';
-import { settleDelivery } from './event-spool.js';
 import { deliveryTarget } from './event-send-target.js';
 import type { EventCredentials, EventSendOptions, Resolved } from './event-send-options.js';
 
@@ -148,6 +147,8 @@ async function sendOne(
   target.keepResponse = ctx.globals.json;
   try {
     const delivery = await deliverEvent(target, built.id, built.body);
+    if (options.spool === undefined) return outcomeOf(delivery.result, delivery.failure);
+    const { settleDelivery } = await import('./event-spool.js');
     return await settleDelivery(ctx, options.spool, baseUrl, delivery, built.body);
   } finally {
     await target.transport.close();

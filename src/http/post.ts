@@ -1,5 +1,5 @@
 // The body is a Buffer built once, so every attempt sends the identical bytes.
-import { describeNetworkError, errorCode, type NetworkProblem } from './network-errors.js';
+import type { NetworkProblem } from './network-errors.js';
 import { backoffDelayMs, isRetryableStatus, retryAfterMs, sleep } from './retry-policy.js';
 import type { HttpResponse, Transport } from './transport.js';
 
@@ -47,6 +47,8 @@ export async function postWithRetries(request: PostRequest, options: RetryOption
       retryAfter = retryAfterMs(response.headers['retry-after']);
       reason = `HTTP ${response.status}`;
     } catch (error) {
+      // Loaded on a failure only: most runs never need the table of network errors.
+      const { describeNetworkError, errorCode } = await import('./network-errors.js');
       const code = errorCode(error);
       if (code === undefined || code === 'UND_ERR_INVALID_ARG') throw error; // a bug, not the network
       const problem = describeNetworkError(error, request.url, request.timeoutSeconds);

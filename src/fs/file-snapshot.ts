@@ -1,5 +1,6 @@
 // What a file held when svcctl read it, and whether it is still that file: the base of every safe write.
-import { lstat, readFile, realpath, stat } from 'node:fs/promises';
+import { lstatSync, type Stats } from 'node:fs';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { CliError, ExitCode } from '../core/errors.js';
 import { fileReadReason } from './reasons.js';
 
@@ -21,49 +22,57 @@ export interface FileSnapshot {
 
 export async function readSnapshot(path: string): Promise<FileSnapshot> {
   let realPath = path;
+  let info: Stats;
+  // One lstat settles most places: a missing file (most of the ~90 places `mcp list` looks at) or a regular one.
+  // Synchronous: a few microseconds, where a thread-pool round trip costs ten times that in CPU.
   try {
-    if ((await lstat(path)).isSymbolicLink()) realPath = await realpath(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw cannotAccess(path, error);
-  }
-  try {
-    const info = await stat(realPath);
-    if (!info.isFile()) throw new CliError(ExitCode.UnsafeConfig, `${path} is not a regular file`);
-    const bytes = await readFile(realPath);
-    return {
-      path,
-      realPath,
-      exists: true,
-      bytes,
-      text: bytes.toString('utf8'),
-      mtimeMs: info.mtimeMs,
-      ctimeMs: info.ctimeMs,
-      ino: info.ino,
-      size: info.size,
-      mode: info.mode & 0o7777,
-      uid: info.uid,
-      gid: info.gid,
-    };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-      throw error instanceof CliError ? error : cannotAccess(path, error);
+    info = lstatSync(path);
+    if (info.isSymbolicLink()) {
+      realPath = await realpath(path);
+      info = await stat(realPath);
     }
-    return {
-      path,
-      realPath,
-      exists: false,
-      bytes: Buffer.alloc(0),
-      text: '',
-      mtimeMs: 0,
-      ctimeMs: 0,
-      ino: 0,
-      size: 0,
-      mode: undefined,
-      uid: undefined,
-      gid: undefined,
-    };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return missing(path, realPath);
+    throw cannotAccess(path, error);
   }
+  if (!info.isFile()) throw new CliError(ExitCode.UnsafeConfig, `${path} is not a regular file`);
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(realPath);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return missing(path, realPath);
+    throw cannotAccess(path, error);
+  }
+  return {
+    path,
+    realPath,
+    exists: true,
+    bytes,
+    text: bytes.toString('utf8'),
+    mtimeMs: info.mtimeMs,
+    ctimeMs: info.ctimeMs,
+    ino: info.ino,
+    size: info.size,
+    mode: info.mode & 0o7777,
+    uid: info.uid,
+    gid: info.gid,
+  };
 }
+
+const missing = (path: string, realPath: string): FileSnapshot => ({
+  path,
+  realPath,
+  exists: false,
+  bytes: Buffer.alloc(0),
+  text: '',
+  mtimeMs: 0,
+  ctimeMs: 0,
+  ino: 0,
+  size: 0,
+  mode: undefined,
+  uid: undefined,
+  gid: undefined,
+});
 
 // One stat (it runs right before the rename): a replacing program gives a new inode, one writing in place new times.
 export async function unchangedSince(snapshot: FileSnapshot): Promise<boolean> {

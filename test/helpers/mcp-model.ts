@@ -4,7 +4,7 @@
  * the file a user may have there beforehand (a comment and an entry of their own), a reading of each file
  * with the format's own parser (jsonc-parser, smol-toml, yaml: not svcctl's), and a snapshot of a folder.
  */
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ParseError, parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
@@ -130,9 +130,12 @@ function parseText(format: Place['format'], text: string): unknown {
 }
 
 /** The servers in the place's file, read with the format's own parser; null when there is no file. */
+// Synchronous reads: the model test reads every place after each step, and a thread-pool hop per file cost more
+// CPU than the reads themselves.
 export async function serversIn(home: string, place: Place): Promise<Record<string, unknown> | null> {
-  const text = await readFile(join(home, place.file), 'utf8').catch(() => null);
-  if (text === null) return null;
+  const path = join(home, place.file);
+  if (!existsSync(path)) return null;
+  const text = readFileSync(path, 'utf8');
   const value = (parseText(place.format, text) ?? {}) as Record<string, unknown>;
   return (value[place.servers] ?? {}) as Record<string, unknown>;
 }
@@ -145,11 +148,11 @@ export interface Tree {
 /** Every file (with its bytes) and folder under `root`, paths relative to it; `skip`: top-level names left out. */
 export async function snapshotTree(root: string, skip: readonly string[]): Promise<Tree> {
   const tree: Tree = { files: new Map(), folders: new Set() };
-  for (const path of await readdir(root, { recursive: true })) {
+  for (const path of readdirSync(root, { recursive: true, encoding: 'utf8' })) {
     if (skip.some((name) => path === name || path.startsWith(`${name}/`))) continue;
-    const info = await lstat(join(root, path));
+    const info = lstatSync(join(root, path));
     if (info.isDirectory()) tree.folders.add(path);
-    else tree.files.set(path, (await readFile(join(root, path))).toString('latin1'));
+    else tree.files.set(path, readFileSync(join(root, path)).toString('latin1'));
   }
   return tree;
 }

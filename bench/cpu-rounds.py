@@ -11,7 +11,9 @@ node, rounds, specs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 receiver = subprocess.Popen([node, os.path.join(root, 'bench', 'receiver.mjs')], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
 port = int(receiver.stdout.readline())
-env = dict(os.environ, SERVICE_BASE_URL=f'http://127.0.0.1:{port}/api', SERVICE_INGEST_TOKEN='bench-ingest-token',
+# Without the shell's NODE_EXTRA_CA_CERTS, which Node 20 reads at every start (bench/lib.mjs says why).
+env = {key: value for key, value in os.environ.items() if key != 'NODE_EXTRA_CA_CERTS'}
+env = dict(env, SERVICE_BASE_URL=f'http://127.0.0.1:{port}/api', SERVICE_INGEST_TOKEN='bench-ingest-token',
            SERVICE_HMAC_SECRET='bench-hmac-secret', NO_COLOR='1')
 cases = {'node -e 0': (['-e', '0'], env)}
 for spec in specs:

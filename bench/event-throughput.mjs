@@ -19,6 +19,7 @@ import {
   benchEnv,
   bin,
   eventLine,
+  inheritedEnv,
   machineNote,
   median,
   root,
@@ -118,7 +119,7 @@ try {
       done < "$FILE"`;
     const bashStarted = performance.now();
     await promisify(execFile)('bash', ['-c', script], {
-      env: { ...process.env, SECRET, TOKEN, FILE: bashFile, URL: `${receiver.baseUrl}/v1/event` },
+      env: { ...inheritedEnv, SECRET, TOKEN, FILE: bashFile, URL: `${receiver.baseUrl}/v1/event` },
     });
     const bashRate = BASH_EVENTS / ((performance.now() - bashStarted) / 1000);
     const factor = median(samples.svcctl) / bashRate;

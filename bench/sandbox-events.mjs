@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
+import { inheritedEnv } from './lib.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) => {
@@ -30,7 +31,7 @@ const args = [join(root, 'bin/svcctl.js'), 'dev', '--webhook', `bench:${SECRET}`
 args.push('--port', '0', ...(withFile ? ['--events-file', join(dir, 'events.ndjson')] : ['--no-events-file']));
 const child = spawn(process.execPath, args, {
   stdio: ['ignore', 'pipe', 'pipe'],
-  env: { ...process.env, NO_COLOR: '1' },
+  env: { ...inheritedEnv, NO_COLOR: '1' },
 });
 let logLines = 0;
 child.stderr.on('data', (chunk) => {

@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
-import { bin, machineNote } from './lib.mjs';
+import { bin, inheritedEnv, machineNote } from './lib.mjs';
 
 const i = process.argv.indexOf('--count');
 const COUNT = i === -1 ? 10_000 : Number(process.argv[i + 1]);
@@ -19,7 +19,7 @@ const child = spawn(
   [bin, 'dev', '--quiet', '--port', '0', '--no-events-file', '--user', `${USER.email}:${USER.password}`],
   {
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...inheritedEnv, NO_COLOR: '1' },
   },
 );
 const ready = await new Promise((resolve, reject) => {

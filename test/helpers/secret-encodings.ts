@@ -147,9 +147,10 @@ const joinLines = (text: string): string => text.replace(/\r|\n|\\+[rn]/g, '');
  * percent-encoded (+ as a space too), in base64 (any offset, either alphabet), or in hex (any case, apart or not).
  */
 export function reveals(text: string, secret: string): boolean {
-  return [text, joinLines(text)].some((whole) => {
+  // The same reading is looked at once (most texts are unchanged by most decoders).
+  return [...new Set([text, joinLines(text)])].some((whole) => {
     const unescaped = unescapeJson(whole);
-    const candidates = [
+    const candidates = new Set([
       whole,
       unescaped,
       percentDecode(whole),
@@ -158,9 +159,9 @@ export function reveals(text: string, secret: string): boolean {
       undecorated(unescaped),
       referencesDecoded(whole),
       referencesDecoded(unescaped),
-    ];
+    ]);
     const readings = utf16Readings(secret);
-    return candidates.some(
+    return [...candidates].some(
       (candidate) =>
         candidate.includes(secret) ||
         readings.some((reading) => candidate.includes(reading)) ||

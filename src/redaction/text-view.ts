@@ -24,20 +24,28 @@ const BYTE_ESCAPES = '(?:\\\\+x[89a-fA-F][0-9a-fA-F])+|\\\\+x[0-7][0-9a-fA-F]';
 const HTML_REFERENCE = '&#[0-9]{1,7};|&#[xX][0-9a-fA-F]{1,6};|&(?:amp|lt|gt|quot|apos);';
 // JSON escapes of other non-ASCII characters (a surrogate pair as one): decoded only when folding changes them.
 const ESCAPED = '\\\\+u[dD][89abAB][0-9a-fA-F]{2}\\\\+u[dD][c-fC-F][0-9a-fA-F]{2}|\\\\+u(?!00[0-7])[0-9a-fA-F]{4}';
-const PIECES = new RegExp(
-  `(${TERMINAL_SEQUENCE}|${NUL})|(${BYTE_ESCAPES})|(${HTML_REFERENCE})|(${ESCAPED})|\\P{M}\\p{M}+|[^\\x00-\\x7f]`,
-  'gu',
-);
+// Built on first use, as the rest below: a Unicode expression costs ~0.1 ms to construct, and most runs write only
+// ASCII text that MAY_CHANGE_CHARACTER lets through.
+let pieces: RegExp | undefined;
+const piecesPattern = (): RegExp =>
+  (pieces ??= new RegExp(
+    `(${TERMINAL_SEQUENCE}|${NUL})|(${BYTE_ESCAPES})|(${HTML_REFERENCE})|(${ESCAPED})|\\P{M}\\p{M}+|[^\\x00-\\x7f]`,
+    'gu',
+  ));
 // What every piece the view changes starts with (NUL, ESC, &, \, ^, not ASCII): one scan of a character class.
 const MAY_CHANGE_CHARACTER = /[^\x01-\x1a\x1c-\x25\x27-\x5b\x5d\x5f-\x7f]/;
 const MAY_CHANGE =
   /[^\x01-\x1a\x1c-\x7f]|\\+(?:u(?!00[0-7])|u0000|u001[bB]|x[0-9a-fA-F]{2}|033\[|e\[)|\^\[\[|&(?:#|amp;|lt;|gt;|quot;|apos;)/;
-const DECODED = new RegExp(`${TERMINAL_SEQUENCE}|${NUL}|${BYTE_ESCAPES}|${HTML_REFERENCE}|${ESCAPED}`, 'u');
-const FORMAT_CHARACTERS = /\p{Cf}/gu;
-const DROPPED = new RegExp(`^(?:${TERMINAL_SEQUENCE}|${NUL})+$`, 'u');
+let decoded: RegExp | undefined;
+const decodedPattern = (): RegExp =>
+  (decoded ??= new RegExp(`${TERMINAL_SEQUENCE}|${NUL}|${BYTE_ESCAPES}|${HTML_REFERENCE}|${ESCAPED}`, 'u'));
+let formats: RegExp | undefined;
+const formatCharacters = (): RegExp => (formats ??= /\p{Cf}/gu);
+let droppedRun: RegExp | undefined;
+const droppedPattern = (): RegExp => (droppedRun ??= new RegExp(`^(?:${TERMINAL_SEQUENCE}|${NUL})+$`, 'u'));
 
 /** Zero-width and other format characters (soft hyphen, bidi marks, BOM) out; compatibility forms (full-width) folded. */
-export const fold = (text: string): string => text.normalize('NFKC').replace(FORMAT_CHARACTERS, '');
+export const fold = (text: string): string => text.normalize('NFKC').replace(formatCharacters(), '');
 
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
@@ -72,8 +80,9 @@ function shownAs(piece: string, dropped?: string, bytes?: string, reference?: st
  */
 export function normalisedView(text: string): View | undefined {
   if (!MAY_CHANGE_CHARACTER.test(text) || !MAY_CHANGE.test(text)) return undefined;
-  FORMAT_CHARACTERS.lastIndex = 0;
-  if (!DECODED.test(text) && !FORMAT_CHARACTERS.test(text) && text.normalize('NFKC') === text) return undefined;
+  const format = formatCharacters();
+  format.lastIndex = 0;
+  if (!decodedPattern().test(text) && !format.test(text) && text.normalize('NFKC') === text) return undefined;
   const from: number[] = [];
   const to: number[] = [];
   let view = '';
@@ -86,7 +95,7 @@ export function normalisedView(text: string): View | undefined {
     }
     view += text.slice(last, end);
   };
-  for (const match of text.matchAll(PIECES)) {
+  for (const match of text.matchAll(piecesPattern())) {
     const [piece, dropped, bytes, reference, escaped] = match;
     const shown = shownAs(piece, dropped, bytes, reference, escaped);
     if (shown === undefined) continue;
@@ -170,7 +179,7 @@ export function maskMatches(text: string, view: View, patterns: RegExp[]): strin
   const start = view.start ?? ((index: number): number => index);
   const end = view.end ?? ((index: number): number => index + 1);
   // What the view dropped right before or after a match (a colour code, UTF-16's NUL) is hidden with it.
-  const dropped = (from: number, to: number): boolean => to > from && DROPPED.test(text.slice(from, to));
+  const dropped = (from: number, to: number): boolean => to > from && droppedPattern().test(text.slice(from, to));
   let shown = '';
   let last = 0;
   for (const [first, after] of matchedSpans(view, patterns)) {

@@ -1,7 +1,9 @@
-// The program builds only the command group argv reaches (src/cli/program.ts groupsFor): that may not change
-// what a user sees. (--version, which bin/svcctl.js answers itself, is tested on the built CLI in startup.e2e.)
+// The program builds only the command group argv reaches (src/cli/program.ts groupsFor), and within `event` only the
+// subcommand named: that may not change what a user sees. (--version, which bin/svcctl.js answers itself, is tested on the built CLI in startup.e2e.)
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { createProgram, type Io } from '../src/cli/program.js';
+import { KnownSecrets } from '../src/redaction/known-secrets.js';
 import { runCli } from './helpers/cli.js';
 
 const TOP_LEVEL = ['event', 'login', 'token', 'logout', 'mcp', 'dev', 'completion'];
@@ -32,6 +34,32 @@ test('a group given first is complete: its help, its subcommands, and suggestion
   const token = await runCli(['token', 'inspect', '--help']);
   assert.equal(token.code, 0);
   assert.match(token.stdout, /^Usage: svcctl token inspect/m);
+});
+
+test('`event send` builds that subcommand alone; each event subcommand still parses and helps as before', async () => {
+  const sink = { write: () => true, isTTY: false } as unknown as Io['stdout'];
+  const io: Io = {
+    env: {},
+    cwd: '/',
+    homeDir: '/nonexistent',
+    platform: 'linux',
+    stdin: process.stdin,
+    stdout: sink,
+    stderr: sink,
+    version: '9.9.9',
+    secrets: new KnownSecrets(),
+  };
+  const subcommands = async (argv: string[]) =>
+    (await createProgram(io, argv)).commands.find((c) => c.name() === 'event')?.commands.map((c) => c.name());
+  assert.deepEqual(await subcommands(['event', 'send', '--title', 'x']), ['send']);
+  assert.deepEqual(await subcommands(['event', 'flush']), ['run', 'flush']);
+  assert.deepEqual(await subcommands(['event', '--json', 'send']), ['send', 'run', 'flush', 'sign', 'verify']);
+  const verify = await runCli(['event', 'verify', 'body.json']);
+  assert.equal(verify.code, 2);
+  assert.match(verify.stderr, /--signature/);
+  const sign = await runCli(['event', 'sign', '--help']);
+  assert.equal(sign.code, 0);
+  assert.match(sign.stdout, /^Usage: svcctl event sign/m);
 });
 
 test('completion still walks the whole tree', async () => {

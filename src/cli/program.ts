@@ -40,7 +40,7 @@ Environment: SERVICE_BASE_URL, SERVICE_MCP_URL, SERVICE_EMAIL, SERVICE_PASSWORD,
 SERVICE_ACCESS_TOKEN, SERVICE_INGEST_TOKEN, SERVICE_HMAC_SECRET (legacy SVC_* names
 are accepted; the SERVICE_* name wins). NO_COLOR turns colours off.`;
 
-type Register = (program: Command, contextFor: ContextFactory) => unknown;
+type Register = (program: Command, contextFor: ContextFactory, argv?: readonly string[]) => unknown;
 
 /**
  * Every command group in help order, with the top-level command names it adds. Each is loaded only when built:
@@ -192,7 +192,7 @@ export async function createProgram(io: Io, argv?: readonly string[]): Promise<C
   });
   const contextFor = contextFactory(io, () => deployment);
   const registers = await Promise.all(groupsFor(argv).map((group) => group.load()));
-  for (const register of registers) register(program, contextFor);
+  for (const register of registers) register(program, contextFor, argv);
   suggestChoices(program);
   return program;
 }

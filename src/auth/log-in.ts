@@ -4,6 +4,7 @@ import { describeExpiry, isExpired, summarizeToken, tryDecodeJwt, type TokenSumm
 import { checkLoginAnswer } from './login-answer.js';
 import { requestAccessToken } from './login-request.js';
 import { foreign } from '../core/output.js';
+import { isLoopbackHost } from '../config/settings.js';
 
 export interface LoggedIn {
   summary: TokenSummary;
@@ -47,7 +48,6 @@ export async function logIn(
     });
     // The deployment is remembered too, so that later commands need no SERVICE_BASE_URL; a sandbox on this
     // computer is gone once it stops, so it is remembered only when asked (else it would become a dead default).
-    const { isLoopbackHost } = await import('../config/settings.js');
     if (request.rememberDeployment || !isLoopbackHost(new URL(request.baseUrl).hostname)) {
       const { rememberDeployment } = await import('../config/deployments-file.js');
       result.deployment = await rememberDeployment(ctx, request.baseUrl);

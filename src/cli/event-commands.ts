@@ -4,6 +4,8 @@ import { DEFAULT_CONCURRENCY, DEFAULT_RETRIES, DEFAULT_TIMEOUT_SECONDS } from '.
 import type { ContextFactory } from '../core/context.js';
 import { collect, integerIn, positiveSeconds } from './parsers.js';
 import { registerRunAndFlush } from './event-run-commands.js';
+// Static, unlike every other action's command: `event send` is the hot path, and its modules are loaded anyway.
+import { runEventSend } from '../commands/event-send.js';
 
 const SEND_EXAMPLES = `
 Examples:
@@ -71,7 +73,6 @@ function registerSend(event: Command, contextFor: ContextFactory): void {
     .option('--spool [DIR]', 'keep an event the service cannot take now (unreachable, 5xx) in DIR for `event flush`')
     .addHelpText('after', SEND_EXAMPLES)
     .action(async (file: string | undefined, options, command) => {
-      const { runEventSend } = await import('../commands/event-send.js');
       const concurrencyGiven = command.getOptionValueSource('concurrency') === 'cli';
       const flags = {
         raw: !!options.raw,

@@ -9,6 +9,7 @@ import type { Context, ContextFactory, GlobalOptions, Picked, RunningProgram } f
 import { baseUrlSource } from '../config/settings.js';
 import { colorAllowed, Output, PLAIN_STYLES, type OutputStream, type Styles } from '../core/output.js';
 import { formatCommanderError, suggestChoices } from './choice-suggestions.js';
+import { registerEventCommands } from './event-commands.js';
 
 export interface Io extends Pick<Context, 'env' | 'cwd' | 'homeDir' | 'platform' | 'uid' | 'stdin' | 'secrets'> {
   stdout: OutputStream;
@@ -47,7 +48,8 @@ type Register = (program: Command, contextFor: ContextFactory, argv?: readonly s
  * the other groups' options, help and helpers are a fifth of what `event send` would load otherwise.
  */
 const GROUPS: readonly { names: readonly string[]; load: () => Promise<Register> }[] = [
-  { names: ['event'], load: async () => (await import('./event-commands.js')).registerEventCommands },
+  // The hot path (`event send`) is in the core chunk: a lazy import would be one more file to read on every send.
+  { names: ['event'], load: async () => registerEventCommands },
   { names: ['login', 'token', 'logout'], load: async () => (await import('./auth-commands.js')).registerAuthCommands },
   { names: ['mcp'], load: async () => (await import('./mcp-commands.js')).registerMcpCommands },
   {

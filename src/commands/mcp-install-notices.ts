@@ -7,6 +7,8 @@ import type { AuthDefault } from '../mcp/install/default-auth.js';
 import { CLIENTS } from '../mcp/clients/table.js';
 import { unreadBy } from '../mcp/clients/versions.js';
 import type { ClientEnv, EntryRequest, RenderedEntry } from '../mcp/types.js';
+import { baseUrlOrigin, optionalBaseUrl } from '../config/base-url.js';
+import { readSetting } from '../config/settings.js';
 
 export interface Prepared {
   request: EntryRequest;
@@ -23,10 +25,6 @@ export const labelOf = (request: EntryRequest): string =>
 export async function sayDeployment(ctx: Context, prepared: Prepared[]): Promise<void> {
   const first = prepared[0]?.request;
   if (!first) return;
-  const [{ baseUrlOrigin, optionalBaseUrl }, { readSetting }] = await Promise.all([
-    import('../config/base-url.js'),
-    import('../config/settings.js'),
-  ]);
   // A proxy entry names the MCP URL too (mcp-remote's argument): only a local entry holds the base URL.
   const target = first.mode === 'local' ? first.baseUrl : first.mcpUrl;
   const givenMcpUrl =

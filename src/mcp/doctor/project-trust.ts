@@ -16,6 +16,7 @@ import type { LocatedEntry } from './locate-entry.js';
 import { isOwnEntry, type OwnEntryContext } from './own-entry.js';
 import { svcctlWrote } from '../install/written-entries.js';
 import { fail, type CheckResult } from './types.js';
+import { optionalBaseUrl, optionalMcpUrl } from '../../config/base-url.js';
 
 export interface TrustOptions {
   trustProject?: boolean;
@@ -152,8 +153,7 @@ export async function trustOptionsFor(
   trustProject: boolean | undefined,
   serverPackage?: string,
 ): Promise<TrustOptions> {
-  const [{ optionalBaseUrl, optionalMcpUrl }, { svcctlCommand }, { packageSpec }] = await Promise.all([
-    import('../../config/base-url.js'),
+  const [{ svcctlCommand }, { packageSpec }] = await Promise.all([
     import('../install/svcctl-command.js'),
     import('../render/values.js'),
   ]);

@@ -23,6 +23,9 @@ export { MIN_HEX_BYTES, MIN_HIDDEN_LENGTH, MIN_SECRET_LENGTH } from './secret-fo
 
 const MASK = '***';
 
+/** How many texts a redactor looks at for dump starts with plain strings before it compiles their expression. */
+const PLAIN_LOOKS = 16;
+
 const plusAsSpace = (text: string): string => text.replace(/\+/g, ' ');
 
 interface Look {
@@ -51,19 +54,30 @@ function mayHoldTest(secrets: string[], readings: string[]): (text: string) => L
   // A named HTML reference (&amp;) is looked for only when a secret has a character that has one.
   const named = secrets.some((secret) => /[&<>"']/.test(secret));
   const needs = secrets.flatMap(dumpStartNeeds);
-  // The starts' expressions, compiled only for a kind whose needs a text meets: few texts do.
   let starts: Partial<Record<DumpKind, string[]>> | undefined;
   const startExpressions: Partial<Record<DumpKind, RegExp>> = {};
   const startOf = (kind: DumpKind): RegExp =>
     (startExpressions[kind] ??= new RegExp((starts ??= dumpsOf(secrets, true))[kind]!.join('|')));
-  const dumpsIn = (text: string): DumpKind[] => {
-    if (needs.length === 0) return [];
-    const lower = text.toLowerCase();
-    const met = needs.filter(
-      (need) => need.lowerCase.every((part) => lower.includes(part)) && need.exact.every((part) => text.includes(part)),
-    );
-    return [...new Set(met.map((need) => need.kind))].filter((kind) => startOf(kind).test(text));
+  // The first texts are looked at with plain strings (a run that writes a line or two compiles nothing); a run
+  // that writes more pays once for one expression of every start, cheaper per text than the strings.
+  let plainLooks = PLAIN_LOOKS;
+  let anyStart: RegExp | undefined;
+  const kindsIn = (text: string): DumpKind[] => {
+    if (plainLooks > 0) {
+      plainLooks -= 1;
+      const lower = /[A-F]/.test(text) ? text.toLowerCase() : text;
+      const met = needs.filter(
+        (need) =>
+          need.lowerCase.every((part) => lower.includes(part)) && need.exact.every((part) => text.includes(part)),
+      );
+      return [...new Set(met.map((need) => need.kind))];
+    }
+    starts ??= dumpsOf(secrets, true);
+    anyStart ??= new RegExp(Object.values(starts).flat().join('|'));
+    return anyStart.test(text) ? (Object.keys(starts) as DumpKind[]) : [];
   };
+  const dumpsIn = (text: string): DumpKind[] =>
+    needs.length === 0 ? [] : kindsIn(text).filter((kind) => startOf(kind).test(text));
   const escaped = (text: string): boolean =>
     text.includes('\\') ||
     text.includes('%') ||

@@ -64,7 +64,7 @@ export const secretPattern = (secret: string): string =>
 const encodedPattern = (text: string): string =>
   [...text].map((char) => (/[A-Za-z0-9]/.test(char) ? char : characterPattern(char))).join('');
 
-const urlSafe = (base64: string): string => base64.replace(/\+/g, '-').replace(/\//g, '_');
+const urlSafe = (base64: string): string => base64.replaceAll('+', '-').replaceAll('/', '_');
 
 const BASE32_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
@@ -91,11 +91,14 @@ function encodedForms(
   bitsPer: number,
   minPiece: number,
 ): { whole: string; pieces: string[] } {
-  const bytes = Buffer.from(secret, 'utf8');
   const offsets = bitsPer === 6 ? 3 : 5;
+  // The secret after `offsets` zero bytes: the text before it at each offset is a view of the same buffer.
+  const padded = Buffer.alloc(offsets + Buffer.byteLength(secret, 'utf8'));
+  const bytes = padded.subarray(offsets);
+  bytes.write(secret, 'utf8');
   const pieces = new Set<string>();
   for (let offset = 0; offset < offsets; offset++) {
-    const encoded = encode(Buffer.concat([Buffer.alloc(offset), bytes]));
+    const encoded = encode(padded.subarray(offsets - offset));
     const first = Math.ceil((8 * offset) / bitsPer);
     const end = Math.floor((8 * (offset + bytes.length)) / bitsPer);
     const piece = encoded.slice(first, end);
@@ -104,7 +107,12 @@ function encodedForms(
   return { whole: encode(bytes), pieces: [...pieces] };
 }
 
-const base64 = (bytes: Buffer): string => bytes.toString('base64').replace(/=+$/, '');
+function base64(bytes: Buffer): string {
+  const padded = bytes.toString('base64');
+  let end = padded.length;
+  while (padded[end - 1] === '=') end--;
+  return padded.slice(0, end);
+}
 
 /** Standard and URL-safe base64, and base32: wholes first, so that a secret encoded alone is hidden with its padding. */
 export function encodings(secret: string): { base64: string[]; base32: string; pieces: string[] } {

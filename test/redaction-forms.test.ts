@@ -79,7 +79,19 @@ describe('redaction: dumps and decorations', () => {
 describe('redaction: the cheap look before a dump start', () => {
   // The redactor compiles a dump start's expression only for a text that holds the start's needs: a text the
   // expression matches but whose needs are missing would keep its dump.
-  it('every text a start matches holds the needs of that kind', () => {
+  const needsMet = (needs: ReturnType<typeof dumpStartNeeds>, kind: string, text: string): boolean => {
+    const lower = text.toLowerCase();
+    return needs.some(
+      (need) =>
+        need.kind === kind &&
+        need.lowerCase.every((part) => lower.includes(part)) &&
+        need.exact.every((part) => text.includes(part)),
+    );
+  };
+  const startOf = (secret: string, kind: (typeof DUMP_KINDS)[number]): RegExp =>
+    new RegExp(dumpPatterns(secret, true)![kind].join('|'));
+
+  it('every encoding of a secret that a start matches holds the needs of that kind', () => {
     const character = fc.constantFrom(
       ...Array.from({ length: 95 }, (_unused, index) => String.fromCharCode(0x20 + index)),
       'é',
@@ -95,22 +107,14 @@ describe('redaction: the cheap look before a dump start', () => {
     let matched = 0;
     fc.assert(
       fc.property(secret, fc.string({ maxLength: 12 }), fc.boolean(), (value, around, inJson) => {
-        const starts = dumpPatterns(value, true)!;
         const needs = dumpStartNeeds(value);
         for (const encode of Object.values(ALL_ENCODINGS)) {
           const raw = `${around} ${encode(value)} ${around}`;
           const text = inJson ? JSON.stringify(raw) : raw;
           for (const kind of DUMP_KINDS) {
-            if (!new RegExp(starts[kind].join('|')).test(text)) continue;
+            if (!startOf(value, kind).test(text)) continue;
             matched++;
-            const lower = text.toLowerCase();
-            const met = needs.some(
-              (need) =>
-                need.kind === kind &&
-                need.lowerCase.every((part) => lower.includes(part)) &&
-                need.exact.every((part) => text.includes(part)),
-            );
-            assert.ok(met, `${kind} start matches ${JSON.stringify(text)} but its needs are not met`);
+            assert.ok(needsMet(needs, kind, text), `${kind} start matches ${JSON.stringify(text)}, needs not met`);
           }
         }
       }),
@@ -119,13 +123,36 @@ describe('redaction: the cheap look before a dump start', () => {
     assert.ok(matched > 150, `starts matched ${matched} texts: too few to tell`);
   });
 
+  it("every text a start's own expression generates holds its needs (any bytes around, any secret)", () => {
+    // Texts drawn from the expression itself: the bytes beside the secret's are anything the expression allows,
+    // which whole encodings never show (a start of UTF-16 big-endian after any byte, od's offsets, spaces).
+    const unit = fc.oneof(
+      fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+      fc.constantFrom(' ', '\\', '"', '\n', '\r', '\t', '\0', '\x7f', 'é', 'Ω', '中', '😀', '\u0301', 'İ', 'K'),
+    );
+    const secret = fc
+      .array(unit, { minLength: 2, maxLength: 12 })
+      .map((units) => units.join(''))
+      .filter((value) => Buffer.byteLength(value) >= 6);
+    const cases = secret.chain((value) =>
+      fc
+        .constantFrom(...DUMP_KINDS)
+        .chain((kind) => fc.tuple(fc.constant(value), fc.constant(kind), fc.stringMatching(startOf(value, kind)))),
+    );
+    fc.assert(
+      fc.property(cases, ([value, kind, text]) => {
+        assert.ok(
+          needsMet(dumpStartNeeds(value), kind, text),
+          `${kind} of ${JSON.stringify(value)}: ${JSON.stringify(text)}`,
+        );
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('a line with an event id compiles no dump start', () => {
     // The needs of 'bench-ingest-token' (62 65 6e …) are not in this id: nothing beyond the cheap look runs.
-    const needs = dumpStartNeeds('bench-ingest-token');
     const line = 'svcctl: sent event c1487b04-4bf5-4a11-a9bd-5bea03abb2f5';
-    const met = needs.filter(
-      (need) => need.lowerCase.every((part) => line.includes(part)) && need.exact.every((part) => line.includes(part)),
-    );
-    assert.deepEqual(met, []);
+    for (const kind of DUMP_KINDS) assert.ok(!needsMet(dumpStartNeeds('bench-ingest-token'), kind, line), kind);
   });
 });

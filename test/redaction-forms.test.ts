@@ -134,19 +134,14 @@ describe('redaction: the cheap look before a dump start', () => {
       .array(unit, { minLength: 2, maxLength: 12 })
       .map((units) => units.join(''))
       .filter((value) => Buffer.byteLength(value) >= 6);
-    const cases = secret.chain((value) =>
-      fc
-        .constantFrom(...DUMP_KINDS)
-        .chain((kind) => fc.tuple(fc.constant(value), fc.constant(kind), fc.stringMatching(startOf(value, kind)))),
-    );
+    // Building an arbitrary from an expression takes ~90 ms: 30 secrets (about 2.6 s), a kind and twenty texts each.
     fc.assert(
-      fc.property(cases, ([value, kind, text]) => {
-        assert.ok(
-          needsMet(dumpStartNeeds(value), kind, text),
-          `${kind} of ${JSON.stringify(value)}: ${JSON.stringify(text)}`,
-        );
+      fc.property(secret, fc.constantFrom(...DUMP_KINDS), fc.integer(), (value, kind, seed) => {
+        const needs = dumpStartNeeds(value);
+        for (const text of fc.sample(fc.stringMatching(startOf(value, kind)), { numRuns: 20, seed }))
+          assert.ok(needsMet(needs, kind, text), `${kind} of ${JSON.stringify(value)}: ${JSON.stringify(text)}`);
       }),
-      { numRuns: 1000 },
+      { numRuns: 30 },
     );
   });
 

@@ -2,9 +2,7 @@
 // subcommand named: that may not change what a user sees. (--version, which bin/svcctl.js answers itself, is tested on the built CLI in startup.e2e.)
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createProgram, type Io } from '../src/cli/program.js';
-import { KnownSecrets } from '../src/redaction/known-secrets.js';
-import { runCli } from './helpers/cli.js';
+import { buildProgram, runCli } from './helpers/cli.js';
 
 const TOP_LEVEL = ['event', 'login', 'token', 'logout', 'mcp', 'dev', 'completion'];
 
@@ -37,20 +35,8 @@ test('a group given first is complete: its help, its subcommands, and suggestion
 });
 
 test('`event send` builds that subcommand alone; each event subcommand still parses and helps as before', async () => {
-  const sink = { write: () => true, isTTY: false } as unknown as Io['stdout'];
-  const io: Io = {
-    env: {},
-    cwd: '/',
-    homeDir: '/nonexistent',
-    platform: 'linux',
-    stdin: process.stdin,
-    stdout: sink,
-    stderr: sink,
-    version: '9.9.9',
-    secrets: new KnownSecrets(),
-  };
   const subcommands = async (argv: string[]) =>
-    (await createProgram(io, argv)).commands.find((c) => c.name() === 'event')?.commands.map((c) => c.name());
+    (await buildProgram(argv)).commands.find((c) => c.name() === 'event')?.commands.map((c) => c.name());
   assert.deepEqual(await subcommands(['event', 'send', '--title', 'x']), ['send']);
   assert.deepEqual(await subcommands(['event', 'flush']), ['run', 'flush']);
   assert.deepEqual(await subcommands(['event', '--json', 'send']), ['send', 'run', 'flush', 'sign', 'verify']);

@@ -13,10 +13,8 @@ import { describe, it } from 'node:test';
 import { Option } from 'commander';
 import { completionScript } from '../src/cli/completion-scripts.js';
 import { completionTree } from '../src/cli/completion-tree.js';
-import { createProgram, type Io } from '../src/cli/program.js';
-import { KnownSecrets } from '../src/redaction/known-secrets.js';
 import { CLIENT_IDS } from '../src/mcp/types.js';
-import { runCli } from './helpers/cli.js';
+import { buildProgram, runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 const has = (shell: string): boolean => spawnSync(shell, ['-c', 'exit 0']).status === 0;
@@ -38,21 +36,6 @@ function bashComplete(script: string, words: string[], cwd?: string): string[] {
     cwd,
   });
   return out.split('\n').filter((line) => line !== '');
-}
-
-function fakeIo(): Io {
-  const sink = { write: () => true, isTTY: false } as unknown as Io['stdout'];
-  return {
-    env: {},
-    cwd: '/',
-    homeDir: '/nonexistent',
-    platform: 'linux',
-    stdin: process.stdin,
-    stdout: sink,
-    stderr: sink,
-    version: '9.9.9',
-    secrets: new KnownSecrets(),
-  };
 }
 
 describe('svcctl completion bash', () => {
@@ -126,7 +109,7 @@ describe('svcctl completion bash', () => {
   });
 
   it('completes an option added to the commander tree without any change to the generator', async () => {
-    const program = await createProgram(fakeIo());
+    const program = await buildProgram();
     const send = program.commands.find((c) => c.name() === 'event')?.commands.find((c) => c.name() === 'send');
     assert.ok(send);
     send

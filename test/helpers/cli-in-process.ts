@@ -5,7 +5,9 @@
  */
 import { PassThrough, Readable } from 'node:stream';
 import { rm } from 'node:fs/promises';
+import { createProgram, type Io } from '../../src/cli/program.js';
 import { main } from '../../src/main.js';
+import { KnownSecrets } from '../../src/redaction/known-secrets.js';
 import { BIN, cleanEnv, makeTempDir, type RunOptions, type RunResult } from './cli-env.js';
 
 export interface InProcessOptions extends RunOptions {
@@ -58,4 +60,21 @@ export async function runCli(args: string[], options: InProcessOptions = {}): Pr
     stdoutBytes,
     timedOut: outcome === 'timeout',
   };
+}
+
+/** The commander program as main() builds it for `argv` (all of it without), its output going nowhere: its shape. */
+export function buildProgram(argv?: string[]) {
+  const sink = { write: () => true, isTTY: false } as unknown as Io['stdout'];
+  const io: Io = {
+    env: {},
+    cwd: '/',
+    homeDir: '/nonexistent',
+    platform: 'linux',
+    stdin: process.stdin,
+    stdout: sink,
+    stderr: sink,
+    version: '9.9.9',
+    secrets: new KnownSecrets(),
+  };
+  return createProgram(io, argv);
 }

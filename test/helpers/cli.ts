@@ -9,7 +9,7 @@ import { rm } from 'node:fs/promises';
 import { BIN, cleanEnv, makeTempDir, type RunOptions, type RunResult } from './cli-env.js';
 
 export { BIN, ROOT, cleanEnv, placeFile, secretsIn, type RunOptions, type RunResult } from './cli-env.js';
-export { runCli, type InProcessOptions } from './cli-in-process.js';
+export { buildProgram, runCli, type InProcessOptions } from './cli-in-process.js';
 
 export interface SpawnOptions extends Omit<RunOptions, 'now'> {
   /** Leave stdin open and never write to it (to prove a command does not wait for it). */

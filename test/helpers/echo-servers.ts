@@ -7,9 +7,9 @@
  * the bearer token) once in every encoding (everyEncodingBody).
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startRecordingServer, type RecordedRequest, type RecordingServer } from './recording-server.js';
 import { ENCODING_NAMES, ENCODINGS, echoBody, everyEncodingBody, inJson } from './secret-encodings.js';
+import { listenOnLoopback } from './loopback.js';
 
 const header = (headers: IncomingMessage['headers'], name: string): string => String(headers[name] ?? '');
 
@@ -120,14 +120,9 @@ export async function startEchoMcpServer(): Promise<EchoMcpServer> {
       );
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenOnLoopback(server);
   return {
     url: (mode, encoding) => `http://127.0.0.1:${port}/${mode}/${indexOf(encoding)}/mcp`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }

@@ -5,8 +5,8 @@
  * known to it, so the newest clients fall back to `initialize`, as with a 2025-era server.
  */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startProxyStreams } from './mcp-proxy-in-process.js';
+import { listenOnLoopback } from './loopback.js';
 
 export interface ForeignWords {
   name: string;
@@ -51,8 +51,7 @@ export async function startForeignMcpServer(words: ForeignWords): Promise<Foreig
       ),
     );
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     get words() {
@@ -61,10 +60,7 @@ export async function startForeignMcpServer(words: ForeignWords): Promise<Foreig
     set words(next: ForeignWords) {
       state.words = next;
     },
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close,
   };
 }
 

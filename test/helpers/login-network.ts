@@ -5,10 +5,11 @@
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { connect, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { makeJwt, nowPlus } from './jwt.js';
 import { EMAIL } from './login-server.js';
+import { listenOnLoopback } from './loopback.js';
 
 export const CERT_FILE = fileURLToPath(new URL('../fixtures/tls/cert.pem', import.meta.url));
 const KEY_FILE = fileURLToPath(new URL('../fixtures/tls/key.pem', import.meta.url));
@@ -30,17 +31,12 @@ export async function startHttpsLogin(): Promise<HttpsLogin> {
       res.end(JSON.stringify({ access_token: token }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenOnLoopback(server);
   return {
     baseUrl: `https://127.0.0.1:${port}/api`,
     certFile: CERT_FILE,
     token,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
 
@@ -94,14 +90,10 @@ export async function startForwardProxy(): Promise<ForwardProxy> {
     upstream.on('error', () => client.destroy());
     client.on('error', () => upstream.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { origin, close } = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: origin,
     seen,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }

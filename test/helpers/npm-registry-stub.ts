@@ -6,8 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { listenOnLoopback } from './loopback.js';
 
 export interface RegistryStub {
   /** http://127.0.0.1:PORT/ — what a `.npmrc` line `registry=` takes. */
@@ -91,15 +91,11 @@ export async function startRegistryStub(pkg: {
     }
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listening = await listenOnLoopback(server);
+  origin = listening.origin;
   return {
     url: `${origin}/`,
     requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: listening.close,
   };
 }

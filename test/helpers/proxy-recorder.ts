@@ -1,6 +1,6 @@
 /** An HTTP proxy stand-in on 127.0.0.1: records each request and CONNECT and answers 502, forwarding nothing. */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './loopback.js';
 
 export interface ProxyRecorder {
   url: string;
@@ -20,14 +20,10 @@ export async function startProxyRecorder(): Promise<ProxyRecorder> {
     seen.push(`CONNECT ${req.url}`);
     socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { origin, close } = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: origin,
     seen,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }

@@ -3,7 +3,7 @@
  * headers and raw body bytes, and answers with whatever the test scripts.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './loopback.js';
 
 export interface RecordedRequest {
   method: string;
@@ -65,17 +65,11 @@ export async function startRecordingServer(responder: Responder = accepted): Pro
     });
   });
   server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
+  const { origin, close } = await listenOnLoopback(server);
   return {
     origin,
     baseUrl: `${origin}/api`,
     requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }

@@ -6,7 +6,7 @@
 // CommonJS synchronously, without its ES module loader (~20-30 ms of `event send`; BENCHMARKS.md,
 // "Start-up"), and dist/compile-cache.cjs can load it with V8's code cache.
 import { build } from 'esbuild';
-import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const require = createRequire(join(root, 'package.json'));
 const undiciDir = dirname(require.resolve('undici/package.json'));
+// V8's largest object in the young generation (kMaxRegularHeapObjectSize): a longer string is allocated outside it.
+const LARGE_OBJECT_BYTES = 128 * 1024;
 
 // undici's public entry loads fetch, web streams, caches and mocks: +37 ms of CPU at a batch's first request on
 // Node 20 and +42 ms on 22 and 24, and +229 KB of bundle (BENCHMARKS.md, "undici's handler API and its public
@@ -55,7 +57,8 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20.18',
-  minify: true,
+  // Names and whitespace are minified by the second pass (toCommonJs), which leaves the core chunk readable.
+  minifySyntax: true,
   sourcemap: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
   define: { SVCCTL_VERSION: JSON.stringify(pkg.version) },
@@ -72,7 +75,7 @@ const result = await build({
   logLevel: 'warning',
   metafile: true,
 });
-await toCommonJs(join(root, staging));
+await toCommonJs(join(root, staging), coreChunkOf(result.metafile));
 // The loader of the program, on its own: a chunk shared with the program would be loaded twice, once by each.
 await build({
   absWorkingDir: root,
@@ -101,12 +104,20 @@ try {
 renameSync(join(root, staging), join(root, 'dist'));
 rmSync(retired, { recursive: true, force: true });
 
+/** The chunk every command loads (build-core-chunk.mjs), as a path relative to the output folder. */
+function coreChunkOf(metafile) {
+  const [core, ...more] = Object.entries(metafile.outputs).filter(
+    ([, output]) => 'src/cli/program.ts' in output.inputs,
+  );
+  if (!core || more.length > 0) throw new Error('expected one chunk holding src/cli/program.ts');
+  return core[0].slice(staging.length + 1);
+}
+
 /** Rewrites every chunk in dir as CommonJS, in place (its source map still leads to src/). */
-async function toCommonJs(dir) {
+async function toCommonJs(dir, coreChunk) {
   const chunks = readdirSync(dir, { recursive: true }).filter((file) => file.endsWith('.cjs'));
-  await build({
+  const options = {
     absWorkingDir: dir,
-    entryPoints: chunks,
     outdir: dir,
     outbase: dir,
     allowOverwrite: true,
@@ -119,5 +130,14 @@ async function toCommonJs(dir) {
     minify: true,
     sourcemap: 'linked',
     logLevel: 'warning',
-  });
+  };
+  await build({ ...options, entryPoints: chunks.filter((chunk) => chunk !== coreChunk) });
+  // The core keeps its names, line breaks and indentation (its stack traces read as code). V8 reads none of it at
+  // run time (the code cache holds the compiled code), and at over 128 KB its text is a string V8 keeps outside
+  // the young generation. Minified (105 KB), that text and the loader's wrapped copy of it filled the young
+  // generation, and every command paid a second scavenge (BENCHMARKS.md, "One scavenge instead of two").
+  await build({ ...options, entryPoints: [coreChunk], minify: false, minifySyntax: true });
+  const size = statSync(join(dir, coreChunk)).size;
+  if (size < LARGE_OBJECT_BYTES)
+    console.warn(`build: the core chunk is ${size} bytes, under 128 KB: every command now pays a second scavenge`);
 }

@@ -1,7 +1,10 @@
-import { interruptHandled } from './core/interrupt.js';
+import type { InterruptSignal } from './core/interrupt.js';
 
 export async function run(): Promise<void> {
   const argv = process.argv.slice(2);
+  // Until the program is loaded, no command can have asked to wind down first. Taken from main.js rather than
+  // imported here: a module both this entry and the program import would be a file of its own on every start.
+  let interruptHandled: (signal: InterruptSignal) => boolean = () => false;
   const onSignal = (signal: NodeJS.Signals): void => {
     if (interruptHandled(signal === 'SIGTERM' ? 'SIGTERM' : 'SIGINT')) return;
     process.stderr.write(`\ninterrupted (${signal})\n`);
@@ -15,8 +18,9 @@ export async function run(): Promise<void> {
   };
   process.stdout.on('error', closedPipe);
   process.stderr.on('error', closedPipe);
-  const { main } = await import('./main.js');
-  process.exitCode = await main(argv, { program: { execPath: process.execPath, script: process.argv[1] } });
+  const program = await import('./main.js');
+  interruptHandled = program.interruptHandled;
+  process.exitCode = await program.main(argv, { program: { execPath: process.execPath, script: process.argv[1] } });
   // An interrupted command may leave a read of stdin or a request pending: do not wait for them.
   if (process.exitCode === 130) process.exit(130);
 }

@@ -9,6 +9,9 @@ import { learnSecretsEarly } from './config/early-secrets.js';
 
 import { VERSION } from './core/version.js';
 
+// For the entry (bundle-entry.ts), which has the signal handlers before the program is loaded.
+export { interruptHandled } from './core/interrupt.js';
+
 function errorOutput(io: Io, argv: string[]): Output {
   return new Output({
     stdout: io.stdout,

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { createRedactor } from '../src/redaction/redaction.js';
-import { DUMP_KINDS, dumpPatterns, dumpStartNeeds } from '../src/redaction/secret-forms.js';
+import { DUMP_KINDS, dumpPatterns, dumpStartNeeds, utf16Readings } from '../src/redaction/secret-forms.js';
 import { ALL_ENCODINGS, reveals } from './helpers/secret-encodings.js';
 
 const TOKEN = 'ing_gVLALo7Qx2pTz9';
@@ -149,5 +149,29 @@ describe('redaction: the cheap look before a dump start', () => {
     // The needs of 'bench-ingest-token' (62 65 6e …) are not in this id: nothing beyond the cheap look runs.
     const line = 'svcctl: sent event c1487b04-4bf5-4a11-a9bd-5bea03abb2f5';
     for (const kind of DUMP_KINDS) assert.ok(!needsMet(dumpStartNeeds('bench-ingest-token'), kind, line), kind);
+  });
+});
+
+describe('redaction: UTF-16 readings', () => {
+  // Read by another route than the code's: Node's own UTF-16 encoder and UTF-8 decoder, NULs taken out.
+  const byBuffers = (secret: string): string[] =>
+    ['utf16le', 'utf16be'].map((encoding) => {
+      const bytes = Buffer.from(secret, 'utf16le');
+      return (encoding === 'utf16be' ? bytes.swap16() : bytes).toString('utf8').replaceAll('\0', '');
+    });
+
+  it('are what the bytes read as, for ASCII (the shortcut), NULs and any other text', () => {
+    const texts = fc.oneof(
+      fc.string({ unit: fc.constantFrom(...'abcXYZ09-_+/=~ \t\n') }),
+      fc.string({ unit: 'binary' }),
+      fc.string({ unit: fc.constantFrom('a', '\0', '\x7f', '\x80', 'é', '€', '\ud83d\ude00', '\ud800') }),
+    );
+    fc.assert(
+      fc.property(texts, (secret) => assert.deepEqual(utf16Readings(secret), byBuffers(secret))),
+      {
+        numRuns: 500,
+      },
+    );
+    assert.deepEqual(utf16Readings('bench-ingest-token'), ['bench-ingest-token', 'bench-ingest-token']);
   });
 });

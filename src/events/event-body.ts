@@ -38,12 +38,14 @@ function fail(label: InputLabel, problems: string[]): never {
 const RAW_NEEDS_WRAPPER =
   'with --raw the body must be {"event": {...}} (without --raw a bare event is wrapped for you)';
 
-/** Fatal: bytes that are not UTF-8 would otherwise be sent as U+FFFD. Made once: it runs per NDJSON line. */
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
+/** Fatal: bytes that are not UTF-8 would otherwise be sent as U+FFFD. Made once, on first use (~0.1 ms, and an event
+ * built from flags has no bytes to decode): it runs per NDJSON line. */
+let utf8: InstanceType<typeof TextDecoder> | undefined;
 
 function decode(bytes: Buffer, source: BytesSource): string {
   try {
-    return UTF8.decode(bytes);
+    utf8 ??= new TextDecoder('utf-8', { fatal: true });
+    return utf8.decode(bytes);
   } catch {
     throw invalidData(`${labelOf(source)} is not valid UTF-8 text`, 'save the file as UTF-8');
   }

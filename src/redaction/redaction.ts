@@ -47,7 +47,8 @@ function mayHoldTest(secrets: string[], readings: string[]): (text: string) => L
   // A form that holds another needs no look of its own (a whole base64 holds its first piece).
   const written = all.filter((form) => !all.some((other) => other !== form && form.includes(other)));
   // A form without a line break in it is in the joined text whenever it is in the text.
-  const broken = written.filter((form) => new RegExp(LINE_BREAK.source).test(form));
+  const lineBreak = new RegExp(LINE_BREAK.source); // without LINE_BREAK's g flag, so test() keeps no lastIndex
+  const broken = written.filter((form) => lineBreak.test(form));
   const spaced = secrets
     .filter((secret) => [...secret].length >= MIN_SECRET_LENGTH && secret.includes(' '))
     .map(plusAsSpace);

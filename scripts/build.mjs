@@ -132,11 +132,13 @@ async function toCommonJs(dir, coreChunk) {
     logLevel: 'warning',
   };
   await build({ ...options, entryPoints: chunks.filter((chunk) => chunk !== coreChunk) });
-  // The core keeps its names, line breaks and indentation (its stack traces read as code). V8 reads none of it at
-  // run time (the code cache holds the compiled code), and at over 128 KB its text is a string V8 keeps outside
-  // the young generation. Minified (105 KB), that text and the loader's wrapped copy of it filled the young
-  // generation, and every command paid a second scavenge (BENCHMARKS.md, "One scavenge instead of two").
-  await build({ ...options, entryPoints: [coreChunk], minify: false, minifySyntax: true });
+  // The core keeps its names (its stack traces name the functions). V8 does not read them at run time (the code
+  // cache holds the compiled code), and with them its text is over 128 KB, a string V8 keeps outside the young
+  // generation. Minified (105 KB), that text and the loader's wrapped copy of it filled the young generation, and
+  // every command paid a second scavenge (BENCHMARKS.md, "One scavenge instead of two"). Whitespace stays
+  // minified: it would keep comments, and one character of a comment beyond Latin-1 makes V8 store the whole text
+  // as UTF-16, twice the size and slower to read.
+  await build({ ...options, entryPoints: [coreChunk], minify: false, minifySyntax: true, minifyWhitespace: true });
   const size = statSync(join(dir, coreChunk)).size;
   if (size < LARGE_OBJECT_BYTES)
     console.warn(`build: the core chunk is ${size} bytes, under 128 KB: every command now pays a second scavenge`);

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { chmod, chown, link, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { describe, it } from 'node:test';
 import { Script } from 'node:vm';
@@ -62,6 +63,40 @@ describe('CachedLoader', () => {
     assert.equal((globalThis as { svcctlLoaderRuns?: number }).svcctlLoaderRuns, 1);
     assert.equal(main.sep, sep);
     assert.deepEqual(asked, ['node:path']);
+  });
+
+  it('a run that compiles a file afresh saves every file it ran: their caches then hold what both runs called', async () => {
+    const { dist, cache } = await distWith({
+      'main.cjs': [
+        'exports.check = () => "dry";',
+        'exports.send = () => [1, 2, 3].map((n) => n * 2).concat(require("./chunks/http.cjs"));',
+      ].join('\n'),
+      'chunks/http.cjs': 'module.exports = "sent";',
+    });
+    const main = join(dist, 'main.cjs');
+    const run = (use: (program: { check(): string; send(): unknown[] }) => unknown): Map<string, number> => {
+      const loader = new CachedLoader(cache, dist, require);
+      use(loader.load(main) as { check(): string; send(): unknown[] });
+      loader.save();
+      return new Map(readdirSync(cache).map((name) => [name, statSync(join(cache, name)).ino]));
+    };
+    const dry = run((program) => assert.equal(program.check(), 'dry'));
+    assert.deepEqual(
+      [...dry.keys()].map((name) => name.split('.')[0]),
+      ['main'],
+    );
+    const mainCache = [...dry.keys()][0]!;
+    const before = readFileSync(join(cache, mainCache));
+    // The second run loads http.cjs, which has no cache: main.cjs's cache is written again, with send() in it.
+    const sent = run((program) => assert.deepEqual(program.send(), [2, 4, 6, 'sent']));
+    assert.deepEqual([...sent.keys()].map((name) => name.split('.')[0]).sort(), ['http', 'main']);
+    assert.notEqual(sent.get(mainCache), dry.get(mainCache), "main.cjs's cache is a new file");
+    assert.ok(readFileSync(join(cache, mainCache)).length > before.length, 'it holds the functions send() compiled');
+    // Every file had a cache: nothing is written.
+    assert.deepEqual(
+      run((program) => program.send()),
+      sent,
+    );
   });
 
   it('reports an error at its line in the dist/ file', async () => {

@@ -56,7 +56,8 @@ const wrap = (source: string): string => `(function (exports, require, module, _
 
 export class CachedLoader {
   private readonly modules = new Map<string, { exports: unknown }>();
-  private readonly unsaved: Array<{ name: string; script: Script }> = [];
+  private readonly scripts: Array<{ name: string; script: Script }> = [];
+  private compiledAfresh = false;
   private readonly prefix: string;
   private folderTrusted: boolean | undefined;
 
@@ -87,7 +88,8 @@ export class CachedLoader {
     const name = cacheFileName(filename, size, mtimeMs);
     const cachedData = this.trusted() ? readCache(join(this.dir, name), this.uid) : undefined;
     const script = new Script(wrap(source), { filename, lineOffset: -1, cachedData });
-    if (cachedData === undefined || script.cachedDataRejected) this.unsaved.push({ name, script });
+    this.scripts.push({ name, script });
+    if (cachedData === undefined || script.cachedDataRejected) this.compiledAfresh = true;
     const folder = dirname(filename);
     // esbuild's output names its sibling chunks by relative paths; everything else is Node's to find.
     const require = (id: string): unknown =>
@@ -97,17 +99,22 @@ export class CachedLoader {
     return module.exports;
   }
 
+  /** How many files save() would write: none when each had a cache, else every file this run ran. */
   unsavedCount(): number {
-    return this.unsaved.length;
+    return this.compiledAfresh ? this.scripts.length : 0;
   }
 
+  // A cache holds the functions that the run which made it called. A run that compiles a file afresh is another
+  // command (a first `event send` after an `event send --dry-run` loads the HTTP client), so it saves every file
+  // it ran, cached ones too: their new caches hold what both commands called, and the send stops compiling
+  // again at every run what the dry run never called (~0.3 ms; BENCHMARKS.md, "A cache for more than one command").
   save(): void {
-    if (this.unsaved.length === 0) return;
+    if (!this.compiledAfresh) return;
     try {
       makePrivateFolder(this.dir);
       this.folderTrusted = undefined;
       if (!this.trusted()) return;
-      for (const { name, script } of this.unsaved) {
+      for (const { name, script } of this.scripts) {
         // A whole file or none: another svcctl may be reading or writing the same cache.
         const partial = join(this.dir, `.${name}.${process.pid}`);
         // Exclusive create: never written through a link left at that name (a stale one is removed first).

@@ -9,9 +9,9 @@
 import { build } from 'esbuild';
 import { resolve } from 'node:path';
 
-// main.ts reaches the event group and `event send` statically; Node's http client stays a lazy import of its own,
-// so that only a command that makes a request loads node:http.
-const CORE_ROOTS = ['src/main.ts', 'src/http/node-http-transport.ts'];
+// main.ts reaches the event group and `event send` statically, and with it the client of single requests, which
+// loads node:http at its first request.
+const CORE_ROOTS = ['src/main.ts'];
 
 /**
  * The core (absolute paths of our own modules statically reachable from CORE_ROOTS), and every module

@@ -1,6 +1,6 @@
 // For single requests: Node's own client is in the start-up snapshot, while undici costs ~90 ms to load. Deadline and
 // body cap shared with the other two clients (docs/architecture.md, "Three HTTP clients").
-import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import type { ClientRequest, IncomingMessage } from 'node:http';
 import { startDeadline } from './attempt-deadline.js';
 import { bodyLimit, CappedBody } from './body-limit.js';
 import type { HttpResponse, OutgoingRequest, Transport, TransportOptions } from './transport-types.js';
@@ -10,10 +10,11 @@ class CutShort extends Error {
 }
 
 export async function createNodeHttpTransport(options: TransportOptions): Promise<Transport> {
-  // node:https (and TLS with it) is loaded only for an https origin: a few ms of start-up otherwise.
-  const https = options.origin.startsWith('https:') ? await import('node:https') : undefined;
-  const agent = https ? new https.Agent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
-  const send = https ? https.request : httpRequest;
+  // Loaded by the first request, not by every command (this module is in the core chunk, which all of them load);
+  // node:https (and TLS with it) only for an https origin: a few ms of start-up otherwise.
+  const client = options.origin.startsWith('https:') ? await import('node:https') : await import('node:http');
+  const agent = new client.Agent({ keepAlive: true });
+  const send = client.request;
   return {
     send(request: OutgoingRequest): Promise<HttpResponse> {
       return new Promise((resolve, reject) => {

@@ -1,5 +1,6 @@
 // Single requests use Node's http client (in the start-up snapshot); batches and proxying use an undici pool:
 // ~3× the throughput, but ~90 ms to load (BENCHMARKS.md).
+import { createNodeHttpTransport } from './node-http-transport.js';
 import { proxyFor } from './proxy-env.js';
 import type { Transport, TransportOptions } from './transport-types.js';
 
@@ -11,6 +12,5 @@ export async function createTransport(options: TransportOptions): Promise<Transp
     const { createUndiciTransport } = await import('./undici-transport.js');
     return createUndiciTransport(options);
   }
-  const { createNodeHttpTransport } = await import('./node-http-transport.js');
   return createNodeHttpTransport(options);
 }

@@ -78,8 +78,13 @@ for (const [name, values] of Object.entries(samples)) {
   }
   console.log(line);
 }
-const sendOverFloor = median(
-  samples['svcctl event send (signed)'].map((ms, round) => ms / samples['floor (sign + POST)'][round]),
-);
+const perRound = samples['svcctl event send (signed)']
+  .map((ms, round) => ms / samples['floor (sign + POST)'][round])
+  .sort((a, b) => a - b);
+const sendOverFloor = median(perRound);
+const quartile = (q) => perRound[Math.min(perRound.length - 1, Math.floor(q * perRound.length))];
 const goalMet = sendOverFloor <= 1.3;
-console.log(`signed event send ÷ floor: ${sendOverFloor.toFixed(2)}× (goal ≤ 1.3×: ${verdict(goalMet)})`);
+console.log(
+  `signed event send ÷ floor: ${sendOverFloor.toFixed(2)}× (rounds ${perRound[0].toFixed(2)}–${perRound.at(-1).toFixed(2)}, ` +
+    `quartiles ${quartile(0.25).toFixed(2)}–${quartile(0.75).toFixed(2)}; goal ≤ 1.3×: ${verdict(goalMet)})`,
+);

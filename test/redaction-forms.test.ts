@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { createRedactor } from '../src/redaction/redaction.js';
-import { DUMP_KINDS, dumpPatterns, dumpStartNeeds, utf16Readings } from '../src/redaction/secret-forms.js';
+import { DUMP_KINDS, dumpPatterns, dumpStartNeeds, encodeBits, utf16Readings } from '../src/redaction/secret-forms.js';
 import { ALL_ENCODINGS, reveals } from './helpers/secret-encodings.js';
 
 const TOKEN = 'ing_gVLALo7Qx2pTz9';
@@ -173,5 +173,29 @@ describe('redaction: UTF-16 readings', () => {
       },
     );
     assert.deepEqual(utf16Readings('bench-ingest-token'), ['bench-ingest-token', 'bench-ingest-token']);
+  });
+});
+
+describe('redaction: base64 and base32 as the secret forms write them', () => {
+  it("base64 is Node's, without its padding", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) =>
+        assert.equal(encodeBits(bytes, 6), Buffer.from(bytes).toString('base64').replace(/=+$/, '')),
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it("base32 is RFC 4648's (its test vectors, without padding)", () => {
+    const vectors = {
+      '': '',
+      f: 'MY',
+      fo: 'MZXQ',
+      foo: 'MZXW6',
+      foob: 'MZXW6YQ',
+      fooba: 'MZXW6YTB',
+      foobar: 'MZXW6YTBOI',
+    };
+    for (const [text, base32] of Object.entries(vectors)) assert.equal(encodeBits(Buffer.from(text), 5), base32, text);
   });
 });

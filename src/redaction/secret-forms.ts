@@ -66,58 +66,55 @@ const encodedPattern = (text: string): string =>
 
 const urlSafe = (base64: string): string => base64.replaceAll('+', '-').replaceAll('/', '_');
 
-const BASE32_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+const ALPHABETS = {
+  5: 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567',
+  6: 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/',
+} as const;
 
-/** RFC 4648 base32 without padding (as `base32` prints it, before its `=`). */
-function base32(bytes: Buffer): string {
+/**
+ * RFC 4648 base32 (5 bits a character) or base64 (6), without padding (as `base32` and `base64` print them, before
+ * their `=`). One loop for both: Node has no base32, and the Buffer calls of its base64 cost ~0.2 ms on their first
+ * use, which is in every command's first redaction (tested against Buffer's base64 in test/redaction-forms.test.ts).
+ */
+export function encodeBits(bytes: Uint8Array, bitsPer: 5 | 6): string {
+  const alphabet = ALPHABETS[bitsPer];
+  const mask = (1 << bitsPer) - 1;
   let out = '';
   let value = 0;
   let bits = 0;
   for (const byte of bytes) {
-    value = ((value << 8) | byte) & 0xfff;
+    value = ((value << 8) | byte) & 0xffff;
     bits += 8;
-    for (; bits >= 5; bits -= 5) out += BASE32_ALPHABET[(value >> (bits - 5)) & 31];
+    for (; bits >= bitsPer; bits -= bitsPer) out += alphabet[(value >> (bits - bitsPer)) & mask];
   }
-  return bits > 0 ? out + BASE32_ALPHABET[(value << (5 - bits)) & 31] : out;
+  return bits > 0 ? out + alphabet[(value << (bitsPer - bits)) & mask] : out;
 }
 
 /**
  * The whole encoding of the secret, unpadded; and, at each byte offset in a longer text, the characters set by
  * the secret's bytes alone (a character of `bitsPer` bits holds bits bitsPer·i to bitsPer·i + bitsPer - 1).
  */
-function encodedForms(
-  secret: string,
-  encode: (bytes: Buffer) => string,
-  bitsPer: number,
-  minPiece: number,
-): { whole: string; pieces: string[] } {
+function encodedForms(bytes: Uint8Array, bitsPer: 5 | 6, minPiece: number): { whole: string; pieces: string[] } {
   const offsets = bitsPer === 6 ? 3 : 5;
-  // The secret after `offsets` zero bytes: the text before it at each offset is a view of the same buffer.
-  const padded = Buffer.alloc(offsets + Buffer.byteLength(secret, 'utf8'));
-  const bytes = padded.subarray(offsets);
-  bytes.write(secret, 'utf8');
+  // The secret after `offsets` zero bytes: the text before it at each offset is a view of the same array.
+  const padded = new Uint8Array(offsets + bytes.length);
+  padded.set(bytes, offsets);
   const pieces = new Set<string>();
   for (let offset = 0; offset < offsets; offset++) {
-    const encoded = encode(padded.subarray(offsets - offset));
+    const encoded = encodeBits(padded.subarray(offsets - offset), bitsPer);
     const first = Math.ceil((8 * offset) / bitsPer);
     const end = Math.floor((8 * (offset + bytes.length)) / bitsPer);
     const piece = encoded.slice(first, end);
     if (piece.length >= minPiece) pieces.add(piece);
   }
-  return { whole: encode(bytes), pieces: [...pieces] };
-}
-
-function base64(bytes: Buffer): string {
-  const padded = bytes.toString('base64');
-  let end = padded.length;
-  while (padded[end - 1] === '=') end--;
-  return padded.slice(0, end);
+  return { whole: encodeBits(bytes, bitsPer), pieces: [...pieces] };
 }
 
 /** Standard and URL-safe base64, and base32: wholes first, so that a secret encoded alone is hidden with its padding. */
 export function encodings(secret: string): { base64: string[]; base32: string; pieces: string[] } {
-  const b64 = encodedForms(secret, base64, 6, MIN_BASE64_PIECE);
-  const b32 = encodedForms(secret, base32, 5, MIN_BASE32_PIECE);
+  const bytes = Buffer.from(secret, 'utf8');
+  const b64 = encodedForms(bytes, 6, MIN_BASE64_PIECE);
+  const b32 = encodedForms(bytes, 5, MIN_BASE32_PIECE);
   return {
     base64: [...new Set([b64.whole, urlSafe(b64.whole)])],
     base32: b32.whole,
@@ -127,9 +124,16 @@ export function encodings(secret: string): { base64: string[]; base32: string; p
 
 const padding = (most: number): string => `(?:${characterPattern('=')}){0,${most}}`;
 
-function utf16Bytes(secret: string, bigEndian: boolean): Buffer {
-  const bytes = Buffer.from(secret, 'utf16le');
-  return bigEndian ? bytes.swap16() : bytes;
+/** The secret's UTF-16 code units as bytes, as Buffer's 'utf16le' (and swap16) write them, without their first-call cost. */
+function utf16Bytes(secret: string, bigEndian: boolean): Uint8Array {
+  const bytes = new Uint8Array(2 * secret.length);
+  const [high, low] = bigEndian ? [0, 1] : [1, 0];
+  for (let index = 0; index < secret.length; index++) {
+    const unit = secret.charCodeAt(index);
+    bytes[2 * index + low] = unit & 0xff;
+    bytes[2 * index + high] = unit >> 8;
+  }
+  return bytes;
 }
 
 /**
@@ -139,7 +143,7 @@ function utf16Bytes(secret: string, bigEndian: boolean): Buffer {
 export const utf16Readings = (secret: string): string[] =>
   isPlainAscii(secret)
     ? [secret, secret]
-    : [false, true].map((bigEndian) => utf16Bytes(secret, bigEndian).toString('utf8').replace(/\0/g, ''));
+    : [false, true].map((bigEndian) => Buffer.from(utf16Bytes(secret, bigEndian)).toString('utf8').replace(/\0/g, ''));
 
 /**
  * U+0001 to U+007F only: each is one byte beside a NUL in UTF-16, so both readings are the secret. Most secrets are
@@ -244,7 +248,7 @@ export type DumpKind = (typeof DUMP_KINDS)[number];
 export function dumpPatterns(secret: string, start = false): Record<DumpKind, string[]> | undefined {
   const bytes = Buffer.from(secret, 'utf8');
   if (bytes.length < MIN_HEX_BYTES) return undefined;
-  const hex = (of: Buffer): string => [...of].map(byteHex).join(HEX_SEPARATOR);
+  const hex = (of: Uint8Array): string => [...of].map(byteHex).join(HEX_SEPARATOR);
   const little = utf16Bytes(secret, false);
   const big = utf16Bytes(secret, true);
   if (!start)
@@ -281,7 +285,7 @@ const spacedNeed = (char: string): string[] => (/^[!#-[\]-~]$/.test(char) ? [` $
 export function dumpStartNeeds(secret: string): DumpStartNeeds[] {
   const bytes = Buffer.from(secret, 'utf8');
   if (bytes.length < MIN_HEX_BYTES) return [];
-  const pairs = (of: Buffer): string[] => [...of].map(hex2);
+  const pairs = (of: Uint8Array): string[] => [...of].map(hex2);
   const little = utf16Bytes(secret, false);
   const big = utf16Bytes(secret, true);
   const bigStart = big[0] === 0 ? 1 : 0;

@@ -4,11 +4,11 @@
 import assert from 'node:assert/strict';
 import { chmod, chown, link, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { describe, it } from 'node:test';
 import { Script } from 'node:vm';
-import { CachedLoader, cacheFileName, compileCacheDir } from '../src/startup/compile-cache.js';
+import { CachedLoader, cacheFileName, compileCacheDir, SAVING_RUNS } from '../src/startup/compile-cache.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 const require = createRequire(import.meta.url);
@@ -65,7 +65,7 @@ describe('CachedLoader', () => {
     assert.deepEqual(asked, ['node:path']);
   });
 
-  it('a run that compiles a file afresh saves every file it ran: their caches then hold what both runs called', async () => {
+  it('the runs after the first save the caches again until SAVING_RUNS have: each adds what its command called', async () => {
     const { dist, cache } = await distWith({
       'main.cjs': [
         'exports.check = () => "dry";',
@@ -74,11 +74,17 @@ describe('CachedLoader', () => {
       'chunks/http.cjs': 'module.exports = "sent";',
     });
     const main = join(dist, 'main.cjs');
-    const run = (use: (program: { check(): string; send(): unknown[] }) => unknown): Map<string, number> => {
+    /** One run; what the cache folder holds after it, as file name → [inode, size]. */
+    const run = (use: (program: { check(): string; send(): unknown[] }) => unknown): Map<string, number[]> => {
       const loader = new CachedLoader(cache, dist, require);
       use(loader.load(main) as { check(): string; send(): unknown[] });
       loader.save();
-      return new Map(readdirSync(cache).map((name) => [name, statSync(join(cache, name)).ino]));
+      return new Map(
+        readdirSync(cache).map((name) => {
+          const { ino, size } = statSync(join(cache, name));
+          return [name, [ino, size]];
+        }),
+      );
     };
     const dry = run((program) => assert.equal(program.check(), 'dry'));
     assert.deepEqual(
@@ -86,17 +92,27 @@ describe('CachedLoader', () => {
       ['main'],
     );
     const mainCache = [...dry.keys()][0]!;
-    const before = readFileSync(join(cache, mainCache));
-    // The second run loads http.cjs, which has no cache: main.cjs's cache is written again, with send() in it.
+    // The next run calls send(): main.cjs's cache is written again, with send() in it, and http.cjs gets one.
     const sent = run((program) => assert.deepEqual(program.send(), [2, 4, 6, 'sent']));
     assert.deepEqual([...sent.keys()].map((name) => name.split('.')[0]).sort(), ['http', 'main']);
-    assert.notEqual(sent.get(mainCache), dry.get(mainCache), "main.cjs's cache is a new file");
-    assert.ok(readFileSync(join(cache, mainCache)).length > before.length, 'it holds the functions send() compiled');
-    // Every file had a cache: nothing is written.
-    assert.deepEqual(
-      run((program) => program.send()),
-      sent,
-    );
+    assert.notEqual(sent.get(mainCache)![0], dry.get(mainCache)![0], "main.cjs's cache is a new file");
+    assert.ok(sent.get(mainCache)![1]! > dry.get(mainCache)![1]!, 'it holds the functions send() compiled');
+    // http.cjs's cache has been saved by one run: the next runs save again, until every cache has SAVING_RUNS.
+    let runs = 2;
+    let before = sent;
+    for (;;) {
+      const after = run((program) => program.send());
+      runs += 1;
+      if ([...after].every(([name, [ino]]) => before.get(name)?.[0] === ino)) break;
+      assert.ok(runs <= SAVING_RUNS + 2, `run ${runs} still saved`);
+      before = after;
+    }
+    assert.equal(runs, SAVING_RUNS + 2, 'http.cjs, first saved by the second run, is saved by SAVING_RUNS runs');
+    // A cache V8 reads only after the header: a file without one (an earlier svcctl's) is compiled afresh.
+    writeFileSync(join(cache, mainCache), readFileSync(join(cache, mainCache)).subarray(5));
+    const loader = new CachedLoader(cache, dist, require);
+    loader.load(main);
+    assert.equal(loader.unsavedCount(), 1);
   });
 
   it('reports an error at its line in the dist/ file', async () => {
@@ -124,11 +140,13 @@ describe('a cache file someone else could have written is never run', () => {
     await writeFile(main, SOURCE);
     const evil = 'globalThis.svcctlPlanted = 1;'.padEnd(SOURCE.length, ' ');
     assert.equal(evil.length, SOURCE.length);
-    const data = new Script(wrap(evil), { filename: main, lineOffset: -1 }).createCachedData();
+    const v8Data = new Script(wrap(evil), { filename: main, lineOffset: -1 }).createCachedData();
     const dir = join(root, 'cache', 'svcctl', 'compile-cache', 'v8-test');
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const { size, mtimeMs } = await stat(main);
     const file = join(dir, cacheFileName(main, size, mtimeMs));
+    // A cache file as the loader writes it: 'svc1', the number of runs that saved it, then V8's data.
+    const data = Buffer.concat([Buffer.from('svc1'), Buffer.of(SAVING_RUNS), v8Data]);
     await writeFile(file, data, { mode: 0o600 });
     return { dist, main, dir, file, data };
   }

@@ -10,7 +10,7 @@ import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { CachedLoader, compileCacheDir } from '../src/startup/compile-cache.js';
+import { CachedLoader, compileCacheDir, SAVING_RUNS } from '../src/startup/compile-cache.js';
 import { ROOT, spawnCli } from './helpers/cli.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
@@ -53,14 +53,17 @@ describe('--version of the built CLI', () => {
 });
 
 describe('CachedLoader across processes', () => {
-  it('saves a cache per file that V8 accepts in the next process, and none when every file had one', async () => {
+  it('saves a cache per file that V8 accepts in the next process, and none once SAVING_RUNS runs have saved it', async () => {
     const root = await tempDir('svcctl-loader-');
     const [dist, cache] = [join(root, 'dist'), join(root, 'cache')];
     await mkdir(dist);
     await writeFile(join(dist, 'main.cjs'), 'module.exports = function twice(n) { return 2 * n; };');
-    const first = new CachedLoader(cache, dist, require);
-    assert.equal((first.load(join(dist, 'main.cjs')) as (n: number) => number)(21), 42);
-    first.save();
+    for (let run = 1; run <= SAVING_RUNS; run++) {
+      const loader = new CachedLoader(cache, dist, require);
+      assert.equal((loader.load(join(dist, 'main.cjs')) as (n: number) => number)(21), 42);
+      assert.equal(loader.unsavedCount(), 1, `run ${run} saves`);
+      loader.save();
+    }
     const [name, ...others] = await readdir(cache);
     assert.deepEqual(others, []);
     assert.match(name!, /^main\.cjs\.\d+\.\d+\.v8$/);
@@ -87,7 +90,7 @@ describe('CachedLoader across processes', () => {
 });
 
 describe('the compile cache of the CLI', { concurrency: true }, () => {
-  it('is saved by the first run, private, and used as it is by the next', async () => {
+  it('is saved by the first runs, private, and used as it is once SAVING_RUNS runs have saved it', async () => {
     const home = await tempDir('svcctl-cache-');
     assert.equal(await signFile(home), expected);
     const dir = cacheDirOf(home);
@@ -100,9 +103,21 @@ describe('the compile cache of the CLI', { concurrency: true }, () => {
       assert.ok(dist.includes(name.slice(0, name.indexOf('.cjs.') + 4)), `${name} is not the cache of a dist/ file`);
       assert.equal(mode, 0o600, name);
     }
+    // The next runs save it again (each adds what it called), each time as a new file, until SAVING_RUNS have.
+    let last = first;
+    for (let run = 2; run <= SAVING_RUNS; run++) {
+      assert.equal(await signFile(home), expected);
+      const now = await cacheEntries(dir);
+      assert.deepEqual([...now.keys()], [...last.keys()]);
+      assert.ok(
+        [...now].every(([name, { ino }]) => last.get(name)!.ino !== ino),
+        `run ${run} saved each file again`,
+      );
+      last = now;
+    }
     assert.equal(await signFile(home), expected);
     // A cache V8 refused would have been saved again, as a new file: every one is the same file.
-    assert.deepEqual(await cacheEntries(dir), first);
+    assert.deepEqual(await cacheEntries(dir), last);
   });
 
   it('replaces a damaged cache and removes the caches of files this build does not have', async () => {

@@ -54,10 +54,21 @@ export function loadWithCompileCache(entry: string, settings: CompileCacheSettin
 
 const wrap = (source: string): string => `(function (exports, require, module, __filename, __dirname) {\n${source}\n})`;
 
+// A cache file: this magic, the number of runs that have saved it, then V8's data.
+const MAGIC = Buffer.from('svc1');
+
+/**
+ * A cache holds the functions that the runs which saved it called. The runs after the one that made it save it
+ * again, until this many have: each adds what its command calls (a first `event send --dry-run` leaves out all that
+ * sending calls, which every send would otherwise compile again: ~0.3 ms; BENCHMARKS.md, "A cache for more than one
+ * command"). After that, only a run that compiles a file without a cache saves (another command's chunk).
+ */
+export const SAVING_RUNS = 3;
+
 export class CachedLoader {
   private readonly modules = new Map<string, { exports: unknown }>();
-  private readonly scripts: Array<{ name: string; script: Script }> = [];
-  private compiledAfresh = false;
+  /** Each file run, with the number of runs that had saved its cache (0: none, or one V8 refused). */
+  private readonly scripts: Array<{ name: string; script: Script; saves: number }> = [];
   private readonly prefix: string;
   private folderTrusted: boolean | undefined;
 
@@ -86,10 +97,9 @@ export class CachedLoader {
     const source = readFileSync(filename, 'utf8');
     const { size, mtimeMs } = statSync(filename);
     const name = cacheFileName(filename, size, mtimeMs);
-    const cachedData = this.trusted() ? readCache(join(this.dir, name), this.uid) : undefined;
-    const script = new Script(wrap(source), { filename, lineOffset: -1, cachedData });
-    this.scripts.push({ name, script });
-    if (cachedData === undefined || script.cachedDataRejected) this.compiledAfresh = true;
+    const cached = this.trusted() ? readCache(join(this.dir, name), this.uid) : undefined;
+    const script = new Script(wrap(source), { filename, lineOffset: -1, cachedData: cached?.data });
+    this.scripts.push({ name, script, saves: cached && !script.cachedDataRejected ? cached.saves : 0 });
     const folder = dirname(filename);
     // esbuild's output names its sibling chunks by relative paths; everything else is Node's to find.
     const require = (id: string): unknown =>
@@ -99,27 +109,27 @@ export class CachedLoader {
     return module.exports;
   }
 
-  /** How many files save() would write: none when each had a cache, else every file this run ran. */
+  /**
+   * How many files save() would write: every file this run ran when one of them has a cache saved by fewer than
+   * SAVING_RUNS runs (or none), so that each cache holds what this run called too; else none.
+   */
   unsavedCount(): number {
-    return this.compiledAfresh ? this.scripts.length : 0;
+    return this.scripts.some(({ saves }) => saves < SAVING_RUNS) ? this.scripts.length : 0;
   }
 
-  // A cache holds the functions that the run which made it called. A run that compiles a file afresh is another
-  // command (a first `event send` after an `event send --dry-run` loads the HTTP client), so it saves every file
-  // it ran, cached ones too: their new caches hold what both commands called, and the send stops compiling
-  // again at every run what the dry run never called (~0.3 ms; BENCHMARKS.md, "A cache for more than one command").
   save(): void {
-    if (!this.compiledAfresh) return;
+    if (this.unsavedCount() === 0) return;
     try {
       makePrivateFolder(this.dir);
       this.folderTrusted = undefined;
       if (!this.trusted()) return;
-      for (const { name, script } of this.scripts) {
+      for (const { name, script, saves } of this.scripts) {
         // A whole file or none: another svcctl may be reading or writing the same cache.
         const partial = join(this.dir, `.${name}.${process.pid}`);
         // Exclusive create: never written through a link left at that name (a stale one is removed first).
         rmSync(partial, { force: true });
-        writeFileSync(partial, script.createCachedData(), { mode: 0o600, flag: 'wx' });
+        const header = Buffer.concat([MAGIC, Buffer.of(Math.min(SAVING_RUNS, saves + 1))]);
+        writeFileSync(partial, Buffer.concat([header, script.createCachedData()]), { mode: 0o600, flag: 'wx' });
         renameSync(partial, join(this.dir, name));
       }
       removeStale(this.dir, this.prefix);
@@ -130,7 +140,14 @@ export class CachedLoader {
 }
 
 /** Only a regular file of this user's, with no other name and writable by nobody else; never through a link. */
-function readCache(path: string, uid: number | undefined): Buffer | undefined {
+function readCache(path: string, uid: number | undefined): { data: Buffer; saves: number } | undefined {
+  const file = readCacheFile(path, uid);
+  if (file === undefined || file.length <= MAGIC.length + 1 || !file.subarray(0, MAGIC.length).equals(MAGIC))
+    return undefined;
+  return { saves: file[MAGIC.length]!, data: file.subarray(MAGIC.length + 1) };
+}
+
+function readCacheFile(path: string, uid: number | undefined): Buffer | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));

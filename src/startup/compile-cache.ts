@@ -140,21 +140,22 @@ export class CachedLoader {
 }
 
 /** Only a regular file of this user's, with no other name and writable by nobody else; never through a link. */
-function readCache(path: string, uid: number | undefined): { data: Buffer; saves: number } | undefined {
+function readCache(path: string, uid: number | undefined): { data: Uint8Array; saves: number } | undefined {
   const file = readCacheFile(path, uid);
-  if (file === undefined || file.length <= MAGIC.length + 1 || !file.subarray(0, MAGIC.length).equals(MAGIC))
+  if (file === undefined || file.length <= MAGIC.length + 1 || MAGIC.some((byte, index) => file[index] !== byte))
     return undefined;
   return { saves: file[MAGIC.length]!, data: file.subarray(MAGIC.length + 1) };
 }
 
-function readCacheFile(path: string, uid: number | undefined): Buffer | undefined {
+function readCacheFile(path: string, uid: number | undefined): Uint8Array | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
     const stat = fstatSync(fd);
     if (!stat.isFile() || (uid !== undefined && (stat.uid !== uid || stat.nlink !== 1 || stat.mode & 0o022)))
       return undefined;
-    const data = Buffer.allocUnsafe(stat.size);
+    // A Uint8Array: Buffer.allocUnsafe costs ~0.05 ms on its first call, and this is every run's first read.
+    const data = new Uint8Array(stat.size);
     return readSync(fd, data, 0, stat.size, 0) === stat.size ? data : undefined;
   } catch {
     return undefined;

@@ -1,6 +1,7 @@
 import type { InterruptSignal } from './core/interrupt.js';
 
-export async function run(): Promise<void> {
+/** homeDir: as bin/svcctl.js found it (undefined: the program asks node:os). */
+export async function run(homeDir?: string): Promise<void> {
   const argv = process.argv.slice(2);
   // Until the program is loaded, no command can have asked to wind down first. Taken from main.js rather than
   // imported here: a module both this entry and the program import would be a file of its own on every start.
@@ -20,7 +21,11 @@ export async function run(): Promise<void> {
   process.stderr.on('error', closedPipe);
   const program = await import('./main.js');
   interruptHandled = program.interruptHandled;
-  process.exitCode = await program.main(argv, { program: { execPath: process.execPath, script: process.argv[1] } });
+  const given = {
+    program: { execPath: process.execPath, script: process.argv[1] },
+    ...(homeDir === undefined ? {} : { homeDir }),
+  };
+  process.exitCode = await program.main(argv, given);
   // An interrupted command may leave a read of stdin or a request pending: do not wait for them.
   if (process.exitCode === 130) process.exit(130);
 }

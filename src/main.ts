@@ -1,5 +1,4 @@
 // The one place that turns errors into messages and exit codes: a user mistake never shows a stack trace.
-import { homedir } from 'node:os';
 import { CommanderError } from 'commander';
 import { CliError, ExitCode } from './core/errors.js';
 import { KnownSecrets } from './redaction/known-secrets.js';
@@ -53,7 +52,7 @@ export async function main(given: string[], io?: Partial<Io>): Promise<number> {
   const fullIo: Io = {
     env: process.env,
     cwd: process.cwd(),
-    homeDir: homedir(),
+    homeDir: io?.homeDir ?? (await import('node:os')).homedir(),
     platform: process.platform,
     uid: process.getuid?.(),
     // Read on first use: making process.stdin costs ~5 ms, and most commands never read it.

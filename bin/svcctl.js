@@ -21,8 +21,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const main = join(distDir, 'main.cjs');
   // Compiled code is kept between runs (src/startup/compile-cache.ts): ~20 ms less start-up. Only speed depends
   // on it: a home folder that cannot be found (os.homedir() throws) means no cache, never a failed command.
-  // os.homedir() is $HOME whenever it is set, except on Windows (libuv's uv_os_homedir): read so, node:os is not
-  // loaded at all (~0.1 ms).
+  // On POSIX, os.homedir() is $HOME whenever it is defined (Node's documentation of os.homedir, read 2026-11-27):
+  // read so, node:os is not loaded at all (~0.1 ms).
   let homeDir = process.platform === 'win32' ? undefined : process.env.HOME;
   try {
     homeDir ??= require('node:os').homedir();

@@ -57,7 +57,7 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20.18',
-  // Names and whitespace are minified by the second pass (toCommonJs), which leaves the core chunk readable.
+  // Names and whitespace are minified by the second pass (toCommonJs), which leaves the core chunk its names.
   minifySyntax: true,
   sourcemap: 'linked',
   chunkNames: 'chunks/[name]-[hash]',

@@ -4,7 +4,7 @@
  * alone: the text around a hidden secret keeps its colours, full-width characters and escapes.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { dumpWith, installedDumpTools } from './helpers/dump-tools.js';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { createRedactor } from '../src/redaction/redaction.js';
@@ -15,25 +15,12 @@ const TOKEN = 'ing_gVLALo7Qx2pTz9';
 const LONG = `${'x'.repeat(40)}${TOKEN}${'y'.repeat(40)}`;
 const redactor = createRedactor([TOKEN]);
 
-const tool = (command: string, input: string): string | undefined => {
-  const result = spawnSync('sh', ['-c', command], { input: Buffer.from(input), encoding: 'latin1' });
-  return result.status === 0 ? result.stdout : undefined;
-};
-
 describe('redaction: dumps and decorations', () => {
   it('hides the secret in what od -x, hexdump, od -c, base32 and xxd of UTF-16 print, at any offset', (t) => {
     const commands = ['od -x', 'od -An -x', 'hexdump', 'hexdump -x', 'od -c', 'base32', 'iconv -t UTF-16LE | xxd -p'];
-    const missing = commands.filter((command) => tool(command, 'a') === undefined);
-    if (missing.length > 0) t.diagnostic(`not installed, not checked: ${missing.join(', ')}`);
-    // od is in coreutils, on every machine: without it this test would check nothing.
-    assert.deepEqual(
-      missing.filter((command) => command.startsWith('od ')),
-      [],
-      'od (coreutils) runs',
-    );
-    for (const command of commands.filter((each) => !missing.includes(each))) {
+    for (const command of installedDumpTools(t, commands)) {
       for (const input of [TOKEN, `a${TOKEN}`, LONG, `${LONG}z`]) {
-        const dump = tool(command, input);
+        const dump = dumpWith(command, input);
         assert.ok(dump !== undefined, `${command} ran on ${JSON.stringify(input)}`);
         assert.ok(reveals(dump, TOKEN), `the detector reads the ${command} dump back:\n${dump}`);
         const shown = redactor.redact(dump);

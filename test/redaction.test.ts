@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { spawnSync } from 'node:child_process';
+import { dumpWith, installedDumpTools } from './helpers/dump-tools.js';
 import { createRedactor, MIN_HEX_BYTES } from '../src/redaction/redaction.js';
 import { ENCODINGS, reveals, wrap } from './helpers/secret-encodings.js';
 
@@ -105,11 +105,6 @@ describe('createRedactor', () => {
 const SECRET_BYTES = Buffer.from(SECRET);
 /** The secret inside a longer text, as a job would dump it. */
 const LONG = `${'x'.repeat(40)}${SECRET}${'y'.repeat(40)}`;
-const tool = (command: string, input: string): string | undefined => {
-  const result = spawnSync('sh', ['-c', command], { input: Buffer.from(input), encoding: 'latin1' });
-  return result.status === 0 ? result.stdout : undefined;
-};
-
 /** The bytes of a dump read back: each line's hex after its offset, and its text column, joined over the lines. */
 function dumpRevealed(dump: string): boolean {
   let bytes = '';
@@ -133,17 +128,9 @@ describe('createRedactor: hex, lines and URLs', () => {
 
   it('hides the hex of a secret as xxd, od and hexdump print it, over lines, offsets and text columns included', (t) => {
     const commands = ['xxd -p', 'xxd -p -u', 'xxd', 'od -An -tx1', 'od -tx1', 'hexdump -C'];
-    const missing = commands.filter((command) => tool(command, 'a') === undefined);
-    if (missing.length > 0) t.diagnostic(`not installed, not checked: ${missing.join(', ')}`);
-    // od is in coreutils, on every machine: without it this test would check nothing.
-    assert.deepEqual(
-      missing.filter((command) => command.startsWith('od ')),
-      [],
-      'od (coreutils) runs',
-    );
-    for (const command of commands.filter((each) => !missing.includes(each))) {
+    for (const command of installedDumpTools(t, commands)) {
       for (const input of [SECRET, LONG]) {
-        const dump = tool(command, input);
+        const dump = dumpWith(command, input);
         assert.ok(dump !== undefined, `${command} ran on ${JSON.stringify(input)}`);
         assert.ok(dumpRevealed(dump) || reveals(dump, SECRET), `the detector reads the ${command} dump back`);
         const shown = redactor.redact(dump);

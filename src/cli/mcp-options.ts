@@ -15,6 +15,7 @@ import {
   SECRETS_HOW,
   TOKEN_HOW,
 } from '../mcp/types.js';
+import { typedSpecProblem } from '../mcp/install/package-spec.js';
 import { collect, rejectPasswordFlag } from './parsers.js';
 
 export function serverName(value: string): string {
@@ -37,12 +38,21 @@ export function addTargetOptions(cmd: Command): Command {
     );
 }
 
+/** `--package`: any spec npx takes as a package, never one it would read as an option. */
+function packageSpec(value: string): string {
+  const problem = typedSpecProblem(value);
+  if (problem !== undefined) throw new InvalidArgumentError(problem);
+  return value;
+}
+
 /** Everything that decides the entry's content, plus the sources of literal values. */
 export function addEntryOptions(cmd: Command): Command {
   return rejectPasswordFlag(addTargetOptions(cmd))
     .addOption(new Option('--mode <m>', 'local (default) | remote | proxy').choices(MODES))
     .addOption(new Option('--auth <a>', 'password (default) | bearer (remote and proxy)').choices(AUTH_METHODS))
-    .option('--package <spec>', `local mode package (default: ${MCP_SERVER_PACKAGE})`)
+    .addOption(
+      new Option('--package <spec>', `local mode package (default: ${MCP_SERVER_PACKAGE})`).argParser(packageSpec),
+    )
     .addOption(
       new Option(
         '--secrets <how>',

@@ -21,6 +21,8 @@ export interface McpSyncOptions {
   check?: boolean;
   /** false with --no-backup. */
   backup?: boolean;
+  /** Approves the declaration's content without a question. */
+  yes?: boolean;
 }
 
 interface ClientResult {
@@ -45,7 +47,7 @@ function clientsOf(ctx: Context, declaration: SyncDeclaration, clientEnv: Client
   const without = declaration.clients.filter((id) => !CLIENTS[id].scopes.includes(declaration.scope));
   if (without.length > 0)
     throw usageError(
-      `${declaration.file}:${declaration.clientsLine}: 'clients' names ${without.map((id) => CLIENTS[id].label).join(', ')}, which ${without.length > 1 ? 'have' : 'has'} no ${declaration.scope} scope`,
+      `${foreign(declaration.file)}:${declaration.clientsLine}: 'clients' names ${without.map((id) => CLIENTS[id].label).join(', ')}, which ${without.length > 1 ? 'have' : 'has'} no ${declaration.scope} scope`,
       `leave ${without.length > 1 ? 'them' : 'it'} out, or declare them in a file with the other scope`,
     );
   return declaration.clients;

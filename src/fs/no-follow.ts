@@ -49,7 +49,7 @@ export class RefusedPath extends Error {
 }
 
 // A file that is also read back must be a regular one: a FIFO would block the read, /dev/zero never end it.
-function readRefusalFor(info: Stats): Refusal | undefined {
+export function readRefusalFor(info: Stats): Refusal | undefined {
   if (info.isFIFO()) return 'is a named pipe (FIFO), not a regular file';
   if (info.isCharacterDevice()) return 'is a device, not a regular file';
   return info.isFile() ? undefined : (refusalFor(info) ?? 'is not a regular file');

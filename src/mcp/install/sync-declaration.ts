@@ -2,10 +2,12 @@
  * The file `svcctl mcp sync --file` reads: which clients, which scope, which servers. Every mistake in it is one
  * usage error (exit 2) naming the file, the line and the key, so a fleet's CI log points at the line to fix.
  */
-import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parse, TomlError } from 'smol-toml';
-import { CliError, ExitCode, usageError } from '../../core/errors.js';
+import { parseBaseUrl } from '../../config/settings.js';
+import { CliError, ExitCode, isCliError, usageError } from '../../core/errors.js';
+import { foreign } from '../../core/output.js';
+import { readBoundedText, UnreadableFile } from '../../fs/bounded-read.js';
 import { fileReadReason } from '../../fs/reasons.js';
 import { isClientId } from '../clients/table.js';
 import {
@@ -19,6 +21,7 @@ import {
   type Scope,
   type TokenHow,
 } from '../types.js';
+import { registrySpecProblem } from './package-spec.js';
 
 export interface DeclaredServer {
   name: string;
@@ -44,6 +47,9 @@ export interface SyncDeclaration {
   projectDir: string;
   servers: DeclaredServer[];
 }
+
+/** A declaration is a page of TOML: anything bigger is not one, and is not read whole. */
+export const MAX_DECLARATION_BYTES = 1024 * 1024;
 
 const TOP_KEYS = ['clients', 'scope', 'server'];
 const SERVER_KEYS = ['name', 'base_url', 'deployment', 'mode', 'auth', 'token', 'secrets', 'package'];
@@ -77,8 +83,11 @@ class Place {
     readonly text: string,
   ) {}
   error(server: number | null, key: string, what: string, hint?: string): CliError {
-    const line = lineOfKey(this.text, server, key);
-    return usageError(`${this.file}:${line}: '${key}' ${what}`, hint);
+    return usageError(`${this.at(server, key)}: '${foreign(key)}' ${what}`, hint);
+  }
+  /** file:line, the file's name shown on one line whatever it holds. */
+  at(server: number | null, key: string): string {
+    return `${foreign(this.file)}:${lineOfKey(this.text, server, key)}`;
   }
 }
 
@@ -113,7 +122,7 @@ function clientsOf(place: Place, value: unknown): ClientId[] | 'detected' {
     throw place.error(
       null,
       'clients',
-      `names an unknown client '${String(given)}'`,
+      `names an unknown client '${foreign(String(given), 80)}'`,
       `clients: ${CLIENT_IDS.join(', ')}`,
     );
   });
@@ -148,7 +157,23 @@ function serverOf(place: Place, index: number, table: unknown, names: Set<string
     );
   const secrets =
     given.secrets === undefined ? undefined : oneOf(place, index, 'secrets', given.secrets, ['ref', 'prompt'] as const);
+  if (baseUrl !== undefined) {
+    try {
+      parseBaseUrl(baseUrl, `${place.at(index, 'base_url')}: 'base_url'`);
+    } catch (error) {
+      if (!isCliError(error)) throw error;
+      throw usageError(foreign(error.message), error.hint);
+    }
+  }
   const pkg = optionalString(place, index, 'package', given.package);
+  const pkgProblem = pkg === undefined ? undefined : registrySpecProblem(pkg);
+  if (pkgProblem !== undefined)
+    throw place.error(
+      index,
+      'package',
+      pkgProblem,
+      'a shared declaration names a package of the registry; install any other spec yourself with svcctl mcp install --package',
+    );
   return {
     name,
     mode,
@@ -168,7 +193,7 @@ export function parseDeclaration(file: string, text: string): SyncDeclaration {
   } catch (error) {
     if (!(error instanceof TomlError)) throw error;
     const reason = error.message.split('\n')[0]!.replace(/^Invalid TOML document: /, '');
-    throw usageError(`${file}:${error.line}:${error.column}: not valid TOML: ${reason}`);
+    throw usageError(`${foreign(file)}:${error.line}:${error.column}: not valid TOML: ${foreign(reason)}`);
   }
   const place = new Place(file, text);
   for (const key of Object.keys(data))
@@ -197,9 +222,10 @@ export async function readDeclaration(cwd: string, given: string): Promise<SyncD
   const file = resolve(cwd, given);
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readBoundedText(file, MAX_DECLARATION_BYTES);
   } catch (error) {
-    throw new CliError(ExitCode.Usage, `--file ${given}: cannot be read (${fileReadReason(error)})`, {
+    const reason = error instanceof UnreadableFile ? error.message : `cannot be read (${fileReadReason(error)})`;
+    throw new CliError(ExitCode.Usage, `--file ${foreign(given)}: ${reason}`, {
       hint: 'give the TOML file that declares the clients and servers (docs/teams.md)',
     });
   }

@@ -5,6 +5,7 @@
  */
 import type { Context } from '../../core/context.js';
 import { isCliError, usageError } from '../../core/errors.js';
+import { foreign } from '../../core/output.js';
 import { renderEntry } from '../clients/render-entry.js';
 import { CLIENTS } from '../clients/table.js';
 import type { ClientId } from '../types.js';
@@ -26,7 +27,7 @@ export async function serverContexts(ctx: Context, declaration: SyncDeclaration)
       if (found === undefined) {
         const line = lineOfKey(declaration.text, index, 'deployment');
         throw usageError(
-          `${declaration.file}:${line}: 'deployment' names no saved deployment '${server.deployment}'`,
+          `${foreign(declaration.file)}:${line}: 'deployment' names no saved deployment '${foreign(server.deployment, 80)}'`,
           saved.length > 0
             ? `saved deployments: ${saved.map((d) => d.name).join(', ')} (svcctl deployment list)`
             : 'save it with svcctl deployment add NAME URL, or give base_url instead',

@@ -1,0 +1,32 @@
+/**
+ * Which package specs an entry may run. `npx -y SPEC` installs and runs whatever SPEC names: a registry name, but also
+ * a URL, a path, a git repository or a `file:` tarball, and a SPEC starting with `-` is read by npx as an option of
+ * its own (`--call=<shell command>`). A declaration is pulled from a repository, so it may name only a registry
+ * package; a person typing `mcp install --package` may name any spec but an option.
+ */
+
+/**
+ * npm's rules for a package name (docs.npmjs.com/cli/v11/configuring-npm/package-json#name and
+ * github.com/npm/validate-npm-package-name, read 2026-11-28): at most 214 characters with the scope, lowercase,
+ * URL-safe, not starting with `.` or `_`; a scope is `@scope/`. The version or tag after `@` is a version, a range
+ * that starts with `^` or `~`, or a dist-tag: no `:`, `/` or space, so none of them can be a URL or a path.
+ */
+const REGISTRY_SPEC = /^(?:@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*(?:@[\^~]?[A-Za-z0-9][A-Za-z0-9._+-]*)?$/;
+const MAX_NAME = 214;
+
+/** Why `spec` is not a registry name with an optional version or tag; undefined when it is one. */
+export function registrySpecProblem(spec: string): string | undefined {
+  if (spec.startsWith('-')) return 'starts with "-", which npx would read as an option of its own';
+  if (!REGISTRY_SPEC.test(spec))
+    return 'must be a registry package name with an optional version or tag (name, name@1.2.3, @scope/name@latest): not a URL, path, git or file: spec';
+  const name = spec.slice(0, spec.indexOf('@', 1) === -1 ? undefined : spec.indexOf('@', 1));
+  if (name.length > MAX_NAME) return `names a package of more than ${MAX_NAME} characters`;
+  return undefined;
+}
+
+/** Why a spec typed by the user cannot be run; undefined when npx would take it as a package. */
+export function typedSpecProblem(spec: string): string | undefined {
+  if (spec.trim() === '') return 'must not be empty';
+  if (spec.startsWith('-')) return 'starts with "-", which npx would read as an option of its own';
+  return undefined;
+}

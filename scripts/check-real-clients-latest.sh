@@ -76,7 +76,7 @@ sync_file() { # client with-bearer
 # was not synced: an entry `mcp install` wrote that the client has changed since is svcctl's no more (exit 7).
 run_sync() { # client version
   local out code
-  out=$($SVC mcp sync --file "$HOME/svcctl-mcp.toml" --no-backup 2>&1); code=$?
+  out=$($SVC mcp sync --file "$HOME/svcctl-mcp.toml" --no-backup --yes 2>&1); code=$?
   SYNC_OUTPUT=$out
   [ "$code" -eq 0 ] && return
   if [ "$code" -ne 7 ] || printf '%s' "$out" | grep -qE "'sync(pw|bearer)' not synced"; then

@@ -202,7 +202,7 @@ test("a new opencode config starts with opencode's $schema, so opencode's first 
     'team/svcctl-mcp.toml',
     `clients = ["opencode"]\n\n[[server]]\nname = "ops"\nbase_url = "${BASE}"\nmode = "remote"\n`,
   );
-  const synced = await runCli(['mcp', 'sync', '--file', declaration], { home, env, cwd: home });
+  const synced = await runCli(['mcp', 'sync', '--file', declaration, '--yes'], { home, env, cwd: home });
   assert.equal(synced.code, 0, synced.stderr);
   const servers = Object.keys((JSON.parse(await readFile(file, 'utf8')) as { mcp: object }).mcp);
   assert.deepEqual(servers, ['ops'], "the sync removed install's entry: it was still svcctl's");

@@ -61,7 +61,7 @@ describe('detected clients', () => {
       'fleet.toml',
       'clients = "detected"\n[[server]]\nname = "ops"\nbase_url = "https://acme.example.com/api"\n',
     );
-    const result = await runCli(['--json', 'mcp', 'sync', '--file', file], { home, env });
+    const result = await runCli(['--json', 'mcp', 'sync', '--file', file, '--yes'], { home, env });
     assert.equal(result.code, 0, result.stderr);
     const report = JSON.parse(result.stdout) as { clients: { client: string; status: string }[] };
     assert.deepEqual(

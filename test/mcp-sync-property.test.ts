@@ -68,7 +68,7 @@ async function serversIn(home: string): Promise<Record<string, Record<string, un
 
 async function sync(home: string, declaration: string, servers: Server[]) {
   await writeFile(declaration, fileOf(servers));
-  return runCli(['mcp', 'sync', '--file', declaration], { home, cwd: home });
+  return runCli(['mcp', 'sync', '--file', declaration, '--yes'], { home, cwd: home });
 }
 
 it('any sequence of syncs converges; sync after sync changes nothing; others’ entries stay', async () => {
@@ -91,7 +91,7 @@ it('any sequence of syncs converges; sync after sync changes nothing; others’ 
         assert.ok((await readFile(paths(home)[1]!, 'utf8')).startsWith(CODEX_TAKEN));
 
         const before = await Promise.all(paths(home).map((path) => readFile(path, 'utf8').catch(() => '')));
-        const again = await runCli(['mcp', 'sync', '--file', declaration], { home, cwd: home });
+        const again = await runCli(['mcp', 'sync', '--file', declaration, '--yes'], { home, cwd: home });
         assert.equal(again.code, takenDeclared ? 7 : 0, again.stderr);
         if (!takenDeclared) assert.match(again.stderr, /nothing to change/);
         assert.doesNotMatch(again.stderr, /✓|added|updated|removed/);

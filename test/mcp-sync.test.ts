@@ -32,7 +32,8 @@ async function setUp(declaration = TEAM): Promise<{ home: string; file: string }
   return { home, file };
 }
 
-const sync = (home: string, args: string[]) => runCli(['mcp', 'sync', ...args], { home, cwd: home });
+// Approved with --yes: approval itself is test/mcp-sync-approval.test.ts.
+const sync = (home: string, args: string[]) => runCli(['mcp', 'sync', ...args, '--yes'], { home, cwd: home });
 
 const files = (home: string) => ({
   cursor: join(home, '.cursor', 'mcp.json'),
@@ -77,7 +78,7 @@ describe('mcp sync --file', () => {
     await placeFile(home, '.cursor/mcp.json', mine);
     assert.equal((await sync(home, ['--file', file])).code, 0);
     await writeFile(file, TEAM.replace('mode = "remote"', 'mode = "proxy"').split('[[server]]\nname = "docs"')[0]!);
-    const json = await runCli(['--json', 'mcp', 'sync', '--file', file], { home, cwd: home });
+    const json = await runCli(['--json', 'mcp', 'sync', '--file', file, '--yes'], { home, cwd: home });
     assert.equal(json.code, 0, json.stderr);
     const report = JSON.parse(json.stdout);
     const cursorReport = report.clients.find((c: { client: string }) => c.client === 'cursor');
@@ -101,7 +102,7 @@ describe('mcp sync --file', () => {
     const paths = files(home);
     const theirs = '{\n  "mcpServers": {\n    "ops": { "url": "https://elsewhere.example/mcp" }\n  }\n}\n';
     await placeFile(home, '.cursor/mcp.json', theirs);
-    const result = await runCli(['--json', 'mcp', 'sync', '--file', file], { home, cwd: home });
+    const result = await runCli(['--json', 'mcp', 'sync', '--file', file, '--yes'], { home, cwd: home });
     assert.equal(result.code, 7, result.stderr);
     assert.match(result.stderr, /Cursor \(user scope\): 'ops' not synced: .*svcctl did not write it/);
     const servers = parseJsonc(await readFile(paths.cursor, 'utf8')).mcpServers;
@@ -178,7 +179,7 @@ describe('mcp sync --file', () => {
     );
     const desktop = join(home, '.config', 'Claude', 'claude_desktop_config.json');
     const env = { SERVICE_EMAIL: 'me@acme.example', SERVICE_PASSWORD: 'pw-Secret-123' };
-    const result = await runCli(['mcp', 'sync', '--file', file], { home, cwd: home, env });
+    const result = await runCli(['mcp', 'sync', '--file', file, '--yes'], { home, cwd: home, env });
     assert.equal(result.code, 7, result.stderr);
     assert.match(
       result.stderr,
@@ -187,7 +188,7 @@ describe('mcp sync --file', () => {
     assert.equal(await readFile(desktop, 'utf8').catch(() => '<absent>'), '<absent>');
     assert.ok(!(await readFile(files(home).cursor, 'utf8')).includes('pw-Secret-123'));
     await writeFile(file, `${await readFile(file, 'utf8')}auth = "bearer"\ntoken = "helper"\n`);
-    const helper = await runCli(['mcp', 'sync', '--file', file], { home, cwd: home, env });
+    const helper = await runCli(['mcp', 'sync', '--file', file, '--yes'], { home, cwd: home, env });
     assert.equal(helper.code, 0, helper.stderr);
     const entry = JSON.stringify(JSON.parse(await readFile(desktop, 'utf8')).mcpServers.ops);
     assert.match(entry, /"mcp","proxy"/);

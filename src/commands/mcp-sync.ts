@@ -195,6 +195,11 @@ export async function runMcpSync(ctx: Context, options: McpSyncOptions): Promise
   const failed = (): boolean =>
     results.some((result) => result.failed !== undefined || result.entries.some((e) => e.status === 'failed'));
   const looking = options.dryRun === true || options.check === true;
+  if (!looking && drift) {
+    const { approvalSummary, requireApproval } = await import('./mcp-sync-approval.js');
+    const summary = approvalSummary(declaration, await serverContexts(ctx, declaration), results);
+    await requireApproval(ctx, declaration, summary, options);
+  }
   if (looking) {
     for (const result of results) {
       if (result.plan && changesFile(result.plan) && !ctx.globals.json)

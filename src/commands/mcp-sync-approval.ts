@@ -1,0 +1,98 @@
+/**
+ * Approval before a declaration acts (docs/teams.md, "Approval"): a declaration is often pulled with a repository,
+ * and what it writes runs with the user's login. The first sync of a declaration's content shows, per server, what
+ * would be written where (scope, clients, host, mode, what it runs) and what would be removed, and asks at a
+ * terminal; off one it writes nothing and says how to approve. The approval is pinned to the content.
+ */
+import { optionalBaseUrl } from '../config/base-url.js';
+import { MCP_SERVER_PACKAGE, CLI_NAME } from '../core/constants.js';
+import { canPrompt, type Context } from '../core/context.js';
+import { CliError, ExitCode } from '../core/errors.js';
+import { foreign } from '../core/output.js';
+import { shellQuote } from '../events/request-preview.js';
+import { CLIENTS } from '../mcp/clients/table.js';
+import { isApproved, recordApproval } from '../mcp/install/sync-approval.js';
+import type { DeclaredServer, SyncDeclaration } from '../mcp/install/sync-declaration.js';
+import type { EntryOutcome } from '../mcp/install/sync-plan.js';
+import type { ClientId } from '../mcp/types.js';
+
+export interface PlannedClient {
+  client: ClientId;
+  file: string | null;
+  entries: EntryOutcome[];
+}
+
+function hostOf(serverCtx: Context): string {
+  try {
+    const base = optionalBaseUrl(serverCtx);
+    return base === undefined ? 'no deployment set' : `host ${new URL(base).host}`;
+  } catch {
+    return 'no valid deployment';
+  }
+}
+
+function runs(server: DeclaredServer): string {
+  if (server.mode === 'remote') return 'the client connects to the host itself';
+  if (server.mode === 'proxy') return `runs ${CLI_NAME} mcp proxy`;
+  return `runs the npm package ${foreign(server.package ?? MCP_SERVER_PACKAGE)}`;
+}
+
+const authOf = (server: DeclaredServer): string =>
+  server.auth === 'bearer'
+    ? `auth bearer (${server.token === 'static' ? 'static token' : 'token helper'})`
+    : 'auth password';
+
+/** One line per server written and one per entry removed: what the user approves. */
+export function approvalSummary(
+  declaration: SyncDeclaration,
+  contexts: Map<string, Context>,
+  planned: PlannedClient[],
+): string[] {
+  const lines: string[] = [];
+  for (const server of declaration.servers) {
+    const into = planned
+      .filter(({ entries }) =>
+        entries.some((e) => e.name === server.name && (e.status === 'added' || e.status === 'updated')),
+      )
+      .map(({ client }) => CLIENTS[client].label);
+    if (into.length === 0) continue;
+    const serverCtx = contexts.get(server.name)!;
+    lines.push(
+      `  write '${server.name}' (${declaration.scope} scope) into ${into.join(', ')}: ${hostOf(serverCtx)}, mode ${server.mode}, ${runs(server)}, ${authOf(server)}`,
+    );
+  }
+  for (const { client, file, entries } of planned)
+    for (const entry of entries.filter((e) => e.status === 'removed'))
+      lines.push(`  remove '${foreign(entry.name)}' from ${CLIENTS[client].label} (${foreign(file ?? '')})`);
+  return lines;
+}
+
+/**
+ * Resolves when the run may write: the content was approved before, `--yes` approves it, or the user says yes at a
+ * terminal. Otherwise a CliError (exit 7): nothing has been written.
+ */
+export async function requireApproval(
+  ctx: Context,
+  declaration: SyncDeclaration,
+  summary: string[],
+  options: { file: string; yes?: boolean },
+): Promise<void> {
+  if (await isApproved(ctx, declaration.file, declaration.text)) return;
+  const shown = foreign(declaration.file);
+  const header = `${shown} is not approved on this machine yet (new, or changed since it was approved). It would:`;
+  const again = `${CLI_NAME} mcp sync --file ${shellQuote(options.file)} --yes`;
+  // Shown under --quiet too, but with --yes: without it nobody can know what the approval is for.
+  if (!(options.yes && ctx.globals.quiet)) ctx.out.rawError(`${[header, ...summary].join('\n')}\n`);
+  if (!options.yes) {
+    if (!canPrompt(ctx))
+      throw new CliError(ExitCode.UnsafeConfig, `${shown}: not approved: nothing was written`, {
+        hint: `read the declaration and the lines above; to approve this content: ${again}`,
+      });
+    const { promptConfirm } = await import('../core/prompts.js');
+    if (!(await promptConfirm(ctx, 'Approve this declaration and write these entries?', false)))
+      throw new CliError(ExitCode.UnsafeConfig, `${shown}: not approved: nothing was written`, {
+        hint: `to approve it later: ${again}`,
+      });
+  }
+  await recordApproval(ctx, declaration.file, declaration.text).catch(() => undefined);
+}

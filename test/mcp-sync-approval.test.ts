@@ -1,0 +1,120 @@
+/**
+ * Approval before a declaration acts (issue 46, item 3), in-process on real files in a temp HOME: a pulled
+ * declaration writes nothing off a terminal (exit 7, a summary naming host, package and what it removes, and the
+ * command that approves it), `--yes` approves, the same content is not asked about again, a changed one is; at a
+ * terminal the question decides; the approval is kept 0600 in the state folder and a link there approves nothing.
+ */
+import assert from 'node:assert/strict';
+import { lstat, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { placeFile, runCli } from './helpers/cli.js';
+import { ENTER, runAtTerminal } from './helpers/fake-terminal.js';
+import { tempDir } from './helpers/temp-dirs.js';
+
+const PULLED = `clients = ["cursor", "vscode"]
+scope = "user"
+
+[[server]]
+name = "ops"
+base_url = "https://ops.attacker.example/api"
+mode = "local"
+package = "evil-mcp@1.0.0"
+`;
+
+async function pulled(text = PULLED): Promise<{ home: string; file: string; cursor: string; vscode: string }> {
+  const home = await tempDir('svcctl-sync-approval-');
+  const file = await placeFile(home, 'repo/svcctl-mcp.toml', text);
+  return {
+    home,
+    file,
+    cursor: join(home, '.cursor', 'mcp.json'),
+    vscode: join(home, '.config', 'Code', 'User', 'mcp.json'),
+  };
+}
+
+const sync = (home: string, args: string[]) => runCli(['mcp', 'sync', ...args], { home, cwd: home });
+const absent = (path: string) => readFile(path, 'utf8').catch(() => '<absent>');
+const approvals = (home: string) => join(home, '.local', 'state', 'svcctl', 'sync-approvals.json');
+
+describe('mcp sync: approval of a declaration', () => {
+  it('off a terminal writes nothing, exits 7, names host and package and the approving command; --yes approves', async () => {
+    const { home, file, cursor, vscode } = await pulled();
+    const refused = await sync(home, ['--file', file]);
+    assert.equal(refused.code, 7, refused.stderr);
+    assert.match(refused.stderr, /is not approved on this machine yet/);
+    assert.match(
+      refused.stderr,
+      /write 'ops' \(user scope\) into Cursor, VS Code: host ops\.attacker\.example, mode local, runs the npm package evil-mcp@1\.0\.0, auth password/,
+    );
+    assert.match(refused.stderr, /not approved: nothing was written/);
+    assert.match(refused.stderr, /svcctl mcp sync --file '.*svcctl-mcp\.toml' --yes/);
+    assert.equal(await absent(cursor), '<absent>');
+    assert.equal(await absent(vscode), '<absent>');
+    assert.equal(await absent(approvals(home)), '<absent>');
+
+    const approved = await sync(home, ['--file', file, '--yes']);
+    assert.equal(approved.code, 0, approved.stderr);
+    assert.match(await readFile(cursor, 'utf8'), /evil-mcp@1\.0\.0/);
+    assert.equal((await lstat(approvals(home))).mode & 0o777, 0o600);
+
+    // The same content again: no question, and nothing to change.
+    await writeFile(cursor, '{ "mcpServers": {} }\n');
+    const again = await sync(home, ['--file', file]);
+    assert.equal(again.code, 0, again.stderr);
+    assert.doesNotMatch(again.stderr, /not approved/);
+  });
+
+  it('a changed declaration asks again; --check and --dry-run never ask', async () => {
+    const { home, file, cursor } = await pulled();
+    assert.equal((await sync(home, ['--file', file, '--yes'])).code, 0);
+    const written = await readFile(cursor, 'utf8');
+    await writeFile(file, PULLED.replace('evil-mcp@1.0.0', 'evil-mcp@2.0.0'));
+    const changed = await sync(home, ['--file', file]);
+    assert.equal(changed.code, 7, changed.stderr);
+    assert.match(changed.stderr, /runs the npm package evil-mcp@2\.0\.0/);
+    assert.equal(await readFile(cursor, 'utf8'), written);
+    const check = await sync(home, ['--file', file, '--check']);
+    assert.equal(check.code, 8, check.stderr);
+    assert.doesNotMatch(check.stderr, /not approved/);
+    const dry = await sync(home, ['--file', file, '--dry-run']);
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.equal(await readFile(cursor, 'utf8'), written);
+  });
+
+  it("the summary names what a declaration removes, such as the user's mcp install entries", async () => {
+    const { home, file, cursor } = await pulled('clients = ["cursor"]\nscope = "user"\n');
+    const env = { SERVICE_BASE_URL: 'https://acme.example.com/api' };
+    const installed = await runCli(['mcp', 'install', '--client', 'cursor', '--name', 'mine'], { home, env });
+    assert.equal(installed.code, 0, installed.stderr);
+    const before = await readFile(cursor, 'utf8');
+    const refused = await sync(home, ['--file', file]);
+    assert.equal(refused.code, 7, refused.stderr);
+    assert.match(refused.stderr, /remove 'mine' from Cursor \(.*\.cursor\/mcp\.json\)/);
+    assert.equal(await readFile(cursor, 'utf8'), before);
+  });
+
+  it('at a terminal the question decides: no writes nothing, yes writes and approves', async () => {
+    const { home, file, cursor } = await pulled();
+    const question = /Approve this declaration and write these entries\?/;
+    const no = await runAtTerminal(['mcp', 'sync', '--file', file], { home, answers: [[question, `n${ENTER}`]] });
+    assert.equal(no.code, 7, no.screen);
+    assert.match(no.screen, /host ops\.attacker\.example/);
+    assert.equal(await absent(cursor), '<absent>');
+    const yes = await runAtTerminal(['mcp', 'sync', '--file', file], { home, answers: [[question, `y${ENTER}`]] });
+    assert.equal(yes.code, 0, yes.screen);
+    assert.match(await readFile(cursor, 'utf8'), /evil-mcp@1\.0\.0/);
+  });
+
+  it('a link in place of the approvals record approves nothing and is not written through', async () => {
+    const { home, file, cursor } = await pulled();
+    const planted = await placeFile(home, 'elsewhere/approvals.json', '{"version":1,"approved":{}}\n');
+    await mkdir(join(home, '.local', 'state', 'svcctl'), { recursive: true, mode: 0o700 });
+    await symlink(planted, approvals(home));
+    assert.equal((await sync(home, ['--file', file, '--yes'])).code, 0);
+    assert.equal(await readFile(planted, 'utf8'), '{"version":1,"approved":{}}\n');
+    await writeFile(cursor, '{ "mcpServers": {} }\n');
+    const again = await sync(home, ['--file', file]);
+    assert.equal(again.code, 7, again.stderr);
+  });
+});

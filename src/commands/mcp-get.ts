@@ -7,6 +7,7 @@ import { CliError, ExitCode } from '../core/errors.js';
 import { foreign } from '../core/output.js';
 import type { McpEntryOptions } from '../mcp/install/entry-request.js';
 import { isUnreadable, locateEntry } from '../mcp/doctor/locate-entry.js';
+import { duplicatesProblem } from '../mcp/install/duplicate-entries.js';
 import { maskEntry } from '../redaction/mask-entry.js';
 
 export async function runMcpGet(ctx: Context, options: McpEntryOptions): Promise<void> {
@@ -15,6 +16,10 @@ export async function runMcpGet(ctx: Context, options: McpEntryOptions): Promise
     throw new CliError(ExitCode.UnsafeConfig, located.problem, {
       hint: `fix ${located.file}, or reinstall: svcctl mcp install --force`,
     });
+  if (located.duplicated)
+    ctx.out.warn(
+      `${duplicatesProblem(located.file, [located.name])}; shown: the last copy, which most clients read (fix the file by hand)`,
+    );
   const entry = maskEntry(located.value, ctx.secrets);
   if (ctx.globals.json) {
     ctx.out.jsonResult({ client: located.client, scope: located.scope, file: located.file, name: located.name, entry });

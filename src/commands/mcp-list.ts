@@ -16,6 +16,7 @@ import { describeStale, otherPlaces, unreadBy } from '../mcp/clients/versions.js
 import { maskUrl } from '../redaction/mask-entry.js';
 import { clientEnvOf } from '../mcp/install/entry-request.js';
 import { readSnapshot } from '../fs/safe-write.js';
+import { duplicatedNames, duplicatesProblem } from '../mcp/install/duplicate-entries.js';
 import { openDocument } from '../mcp/install/install-plan.js';
 import {
   entryUrl,
@@ -110,8 +111,11 @@ export async function findServiceEntries(
         const key = [file, ...serversPath].join('\0');
         if (visited.has(key)) continue;
         visited.add(key);
-        const servers = documents.get(file)?.get(serversPath);
+        const document = documents.get(file);
+        const servers = document?.get(serversPath);
         if (servers === null || typeof servers !== 'object' || Array.isArray(servers)) continue;
+        const duplicated = document ? duplicatedNames(document, serversPath) : [];
+        if (duplicated.length > 0) warnings.push(duplicatesProblem(file, duplicated));
         for (const [name, value] of Object.entries(servers)) {
           if (!pointsAtService(value, matcher)) continue;
           const stale = place.stale

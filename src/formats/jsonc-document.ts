@@ -70,7 +70,20 @@ export function openJsoncDocument(text: string, file: string): JsoncDocument {
     set: (path, value) => BOM + body.set(path, value),
     remove: (path) => BOM + body.remove(path),
     upsertById: (arrayKey, item) => BOM + body.upsertById(arrayKey, item),
+    duplicateKeys: (path) => body.duplicateKeys(path),
   };
+}
+
+const memberName = (property: Node): unknown => property.children?.[0]?.value;
+
+function holdsDuplicate(node: Node | undefined): boolean {
+  if (node === undefined) return false;
+  if (node.type === 'object') {
+    const names = (node.children ?? []).map(memberName);
+    if (new Set(names).size !== names.length) return true;
+    return (node.children ?? []).some((property) => holdsDuplicate(property.children?.[1]));
+  }
+  return node.type === 'array' && (node.children ?? []).some(holdsDuplicate);
 }
 
 /** The text of one JSON object document, and the edits that keep everything else in it byte for byte. */
@@ -116,6 +129,25 @@ class JsoncBody implements JsoncDocument {
     const container = property?.parent;
     if (property?.type !== 'property' || !container) return this.text;
     return this.checked(applyTextEdits(this.text, removeMember(this.text, property, container)), path, undefined);
+  }
+
+  duplicateKeys(path: readonly string[]): string[] {
+    const found = new Set<string>();
+    let node = this.root;
+    for (const key of path) {
+      if (node?.type !== 'object') return [...found];
+      const members = (node.children ?? []).filter((property) => memberName(property) === key);
+      if (members.length > 1) found.add(key);
+      node = members[0]?.children?.[1];
+    }
+    if (node?.type !== 'object') return [...found];
+    const seen = new Set<unknown>();
+    for (const property of node.children ?? []) {
+      const name = memberName(property);
+      if (typeof name === 'string' && (seen.has(name) || holdsDuplicate(property.children?.[1]))) found.add(name);
+      seen.add(name);
+    }
+    return [...found];
   }
 
   upsertById(arrayKey: string, item: { id: string }): string {

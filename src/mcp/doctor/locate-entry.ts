@@ -10,6 +10,7 @@ import { allClients, CLIENTS, checkScope } from '../clients/table.js';
 import { clientEnvOf, explicitTargets, scopeFor, type McpEntryOptions } from '../install/entry-request.js';
 import { ConfigParseError, type ConfigDocument, type FilePosition } from '../../formats/config-document.js';
 import { readSnapshot } from '../../fs/safe-write.js';
+import { duplicatedNames } from '../install/duplicate-entries.js';
 import { fileTargetOf, openDocument } from '../install/install-plan.js';
 import { packageName, pointsAtService, type ServiceMatcher } from '../service-entries.js';
 import type { ClientId, FileFormat, Scope } from '../types.js';
@@ -26,6 +27,8 @@ export interface LocatedEntry {
   fileSha256: string;
   ignoredKey?: { ignoredKey: string; readKey: string };
   stale?: StaleFile;
+  /** Its name (or its servers key) is in the file more than once: clients may read another copy. */
+  duplicated?: true;
 }
 
 export interface UnreadableConfig {
@@ -224,10 +227,13 @@ function collectEntries(candidate: Candidate, opened: OpenedFile, search: Search
       search.stale.push(...matching(servers, search).map(([other, value]) => ({ ...base, name: other, value, stale })));
       continue;
     }
+    const duplicated = new Set(duplicatedNames(document, path));
+    const withName = (name: string) =>
+      duplicated.has(name) || path.some((key) => duplicated.has(key)) ? { ...base, duplicated: true as const } : base;
     if (Object.hasOwn(servers, search.name))
-      search.named.push({ ...base, name: search.name, value: servers[search.name] });
+      search.named.push({ ...withName(search.name), name: search.name, value: servers[search.name] });
     for (const [other, value] of Object.entries(servers))
-      if (pointsAtService(value, search.matcher)) search.ours.push({ ...base, name: other, value });
+      if (pointsAtService(value, search.matcher)) search.ours.push({ ...withName(other), name: other, value });
   }
   const ignored = candidate.ignored;
   const wrong = ignored === undefined ? undefined : document.get([ignored.ignoredKey]);

@@ -11,6 +11,7 @@ import { openYamlDocument, yamlText } from '../../formats/yaml-document.js';
 import { genericServersKey } from '../render/generic.js';
 import { genericFileFormat, type Target } from '../clients/render-entry.js';
 import type { ClientEnv, ClientId, ClientSpec, FileFormat, RenderedEntry, Scope } from '../types.js';
+import { refuseDuplicates } from './duplicate-entries.js';
 import { checkWriteTarget, writeBoundsFor, type WriteBounds } from './write-bounds.js';
 
 export interface FileTarget {
@@ -118,6 +119,7 @@ export async function planInstall(
   // Continue's config.yaml needs name and version at the top (newFileFields).
   const start = snapshot.exists ? before : newFileStart(target);
   const document = openDocument(target.format, start, target.file, target.client);
+  refuseDuplicates(document, target.entryPath.slice(0, -1), target.file);
   const existing = document.get(target.entryPath);
   const entrySame = existing !== undefined && sameValue(existing, rendered.value);
   const withEntry = entrySame ? start : document.set(target.entryPath, rendered.value);

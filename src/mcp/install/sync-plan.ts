@@ -17,6 +17,7 @@ import {
   withInputs,
   type FileTarget,
 } from './install-plan.js';
+import { refuseDuplicates } from './duplicate-entries.js';
 import { entrySha256, recordedIn, textSha256, type WrittenEntry } from './written-entries.js';
 
 export type EntryStatus = 'unchanged' | 'added' | 'updated' | 'removed' | 'failed';
@@ -86,6 +87,11 @@ export async function planClientSync(
   const before = snapshot.text;
   let text = snapshot.exists ? before : newFileStart(target);
   const valueAt = (path: string[]): unknown => openDocument(target.format, text, target.file, target.client).get(path);
+  refuseDuplicates(
+    openDocument(target.format, text, target.file, target.client),
+    target.entryPath.slice(0, -1),
+    target.file,
+  );
   const records = snapshot.exists ? await recordedIn(ctx, target.file) : [];
   const recorded = recordedHere(records, target.entryPath.slice(0, -1), textSha256(before), valueAt);
   const isOurs = (path: string[]): boolean => recorded.some((r) => r.ours && samePath(r.entry.entryPath, path));

@@ -12,7 +12,13 @@ import { detectedClientIds } from '../mcp/clients/detection.js';
 import { readDeclaration, type SyncDeclaration } from '../mcp/install/sync-declaration.js';
 import { declaredEntries, serverContexts } from '../mcp/install/sync-entries.js';
 import { changesFile, planClientSync, type ClientSyncPlan, type EntryOutcome } from '../mcp/install/sync-plan.js';
-import { recordSyncWrites, syncDiff, writeSyncPlan, type SyncWrite } from '../mcp/install/sync-apply.js';
+import {
+  recordSyncWrites,
+  removeEmptiedFile,
+  syncDiff,
+  writeSyncPlan,
+  type SyncWrite,
+} from '../mcp/install/sync-apply.js';
 import type { ClientEnv, ClientId } from '../mcp/types.js';
 
 export interface McpSyncOptions {
@@ -32,6 +38,8 @@ interface ClientResult {
   /** The whole file could not be planned or written. */
   failed?: string;
   backup?: string;
+  /** Sync had created the file and removed its last entry: the file went, and its .bak if this is set. */
+  removedFile?: { backup: string | null };
   entries: EntryOutcome[];
 }
 
@@ -91,12 +99,36 @@ const whereOf = (result: ClientResult, scope: string): string => `${CLIENTS[resu
 function describe(result: ClientResult, scope: string, dryRun: boolean): string {
   const file = foreign(result.file ?? '');
   const done = result.entries.filter((entry) => entry.status !== 'unchanged' && entry.status !== 'failed');
-  if (done.length === 0) return `${whereOf(result, scope)}: ${file} is unchanged`;
+  if (done.length === 0)
+    return result.plan?.snapshot.exists === false
+      ? `${whereOf(result, scope)}: ${file} is not created (nothing to write into it)`
+      : `${whereOf(result, scope)}: ${file} is unchanged`;
   const verbs = { added: 'add', updated: 'update', removed: 'remove' } as Record<string, string>;
-  const parts = done.map(
-    (entry) => `${dryRun ? `would ${verbs[entry.status]}` : entry.status} '${foreign(entry.name)}'`,
-  );
-  return `${whereOf(result, scope)}: ${parts.join(', ')} in ${file}`;
+  const named = (entries: EntryOutcome[]): string =>
+    entries
+      .map((entry) => `${dryRun ? `would ${verbs[entry.status]}` : entry.status} '${foreign(entry.name)}'`)
+      .join(', ');
+  const written = done.filter((entry) => entry.status !== 'removed');
+  const removed = done.filter((entry) => entry.status === 'removed');
+  const parts = [
+    ...(written.length > 0 ? [`${named(written)} in ${file}`] : []),
+    ...(removed.length > 0 ? [`${named(removed)} from ${file}`] : []),
+  ];
+  return `${whereOf(result, scope)}: ${parts.join('; ')}`;
+}
+
+/** --check's last line: why the machine is not compliant, counted. */
+function notCompliant(results: ClientResult[]): string {
+  const count = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+  const differ = results.filter((r) => r.failed === undefined && r.plan && changesFile(r.plan)).length;
+  const failedFiles = results.filter((r) => r.failed !== undefined).length;
+  const failedEntries = results.flatMap((r) => r.entries.filter((e) => e.status === 'failed')).length;
+  const reasons = [
+    ...(differ > 0 ? [`${count(differ, 'file differs', 'files differ')} from the declaration`] : []),
+    ...(failedEntries > 0 ? [`${count(failedEntries, 'entry cannot', 'entries cannot')} be synced`] : []),
+    ...(failedFiles > 0 ? [`${count(failedFiles, 'file cannot', 'files cannot')} be synced`] : []),
+  ];
+  return `not compliant: ${reasons.join(', ')} (--check wrote nothing)`;
 }
 
 function reportFailures(ctx: Context, result: ClientResult, scope: string): void {
@@ -115,6 +147,11 @@ async function writeOne(
   const plan = result.plan;
   if (plan === undefined || !changesFile(plan)) return undefined;
   const clientEnv = clientEnvFor(ctx, declaration);
+  const emptied = await removeEmptiedFile(ctx, plan);
+  if (emptied !== undefined) {
+    result.removedFile = emptied;
+    return undefined;
+  }
   try {
     const written = await writeSyncPlan(
       ctx,
@@ -174,6 +211,7 @@ function jsonOf(results: ClientResult[], declaration: SyncDeclaration, changed: 
         result.failed !== undefined ? 'failed' : result.plan && changesFile(result.plan) ? 'changed' : 'unchanged',
       ...(result.failed !== undefined ? { reason: result.failed } : {}),
       backup: result.backup ?? null,
+      file_removed: result.removedFile !== undefined,
       entries: result.entries.map((entry) => ({
         name: entry.name,
         status: entry.status,
@@ -213,14 +251,18 @@ export async function runMcpSync(ctx: Context, options: McpSyncOptions): Promise
     if (!looking && result.plan && changesFile(result.plan)) ctx.out.success(line);
     else ctx.out.info(line);
     if (result.backup !== undefined) ctx.out.info(`  backup: ${result.backup}`);
+    if (result.removedFile !== undefined)
+      ctx.out.info(
+        `  removed ${foreign(result.file ?? '')}${result.removedFile.backup ? ` and ${foreign(result.removedFile.backup)}` : ''}: svcctl created it and nothing else was left in it`,
+      );
   }
   if (ctx.globals.json) ctx.out.jsonResult(jsonOf(results, declaration, drift && !looking, looking));
   if (!drift && !failed()) ctx.out.info("nothing to change: every client's file holds the declared entries");
   else if (options.dryRun) ctx.out.info('dry run: nothing was written');
   if (options.check && (drift || failed())) {
     ctx.out.error(
-      "the clients' files differ from the declaration (--check wrote nothing)",
-      `run svcctl mcp sync --file ${options.file} to bring them in line`,
+      notCompliant(results),
+      `the warnings above say why an entry cannot be synced; then svcctl mcp sync --file ${options.file} brings the files in line`,
     );
     throw exitWith(ExitCode.CheckFailed);
   }

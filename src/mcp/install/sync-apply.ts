@@ -59,6 +59,24 @@ export async function writeSyncPlan(
 }
 
 /**
+ * A file that sync created and whose last entry it now removes goes, with its .bak, as `uninstall` leaves it
+ * (created-files.ts): undefined when svcctl did not create it, something else is left in it, or it changed since.
+ */
+export async function removeEmptiedFile(
+  ctx: Context,
+  plan: ClientSyncPlan,
+): Promise<{ backup: string | null } | undefined> {
+  if (!plan.snapshot.exists || !plan.entries.some((entry) => entry.status === 'removed')) return undefined;
+  const { createdBySvcctl, isEmptyShell, removeCreatedFile } = await import('./created-files.js');
+  if (!isEmptyShell(plan.target, plan.after) || !(await createdBySvcctl(ctx, plan.target.file))) return undefined;
+  const removed = await removeCreatedFile(ctx, plan.target, plan.before);
+  if (removed === undefined) return undefined;
+  const { forgetFile } = await import('./written-entries.js');
+  await forgetFile(ctx, plan.target.file).catch(() => undefined);
+  return removed;
+}
+
+/**
  * One change of each record for every file written: a run killed before it leaves the entries written and not
  * svcctl's (the next sync reports them and leaves them), never the other way round. Not recorded, the entries are
  * only not svcctl's to change later: a state folder that cannot be written fails no sync.

@@ -5,6 +5,7 @@ import type { ContextFactory } from '../core/context.js';
 const SYNC_EXAMPLES = `
 Examples:
   svcctl mcp sync --file svcctl-mcp.toml              # add, update, remove: the files hold what the file declares
+  svcctl mcp sync --file /etc/svcctl/mcp.toml --yes   # approve without a question (MDM, Ansible)
   svcctl mcp sync --file svcctl-mcp.toml --dry-run    # print the diffs, change nothing
   svcctl mcp sync --file /etc/svcctl/mcp.toml --check --json   # compliance: exit 8 when anything would change
 
@@ -17,8 +18,10 @@ The file (docs/teams.md):
   mode = "remote"                           # local | remote | proxy
   auth = "bearer"                           # password | bearer; token, secrets, package as in mcp install
 
-Only the entries it wrote are updated or removed; any other entry stays as it is. Exit 2: a bad
-file (the line and the key are named); 7: a file or entry could not be synced; 8: --check found drift.`;
+Only the entries it wrote are updated or removed; any other entry stays as it is. A declaration's
+first sync, and the first after it changed, shows what it writes and asks (--yes approves). Exit 2: a
+bad file (the line and the key are named); 7: a file or entry could not be synced, or the declaration
+is not approved (nothing written); 8: --check found drift.`;
 
 const CLIENTS_EXAMPLES = `
 Examples:

@@ -2,7 +2,8 @@
  * A property of `mcp sync` on real files: for any sequence of random declarations, each sync leaves every
  * client's file holding exactly the declared entries plus the entries svcctl did not write (those byte for byte
  * as they were), a sync right after changes no byte, and the end state is the one a fresh machine gets from the
- * last declaration alone.
+ * last declaration alone. A declaration not approved yet (none, or another text, was approved before) writes
+ * nothing without --yes; once approved, a run without --yes goes on as with it.
  */
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -66,20 +67,35 @@ async function serversIn(home: string): Promise<Record<string, Record<string, un
   };
 }
 
+const bytesOf = (home: string) => Promise.all(paths(home).map((path) => readFile(path, 'utf8').catch(() => '')));
+
 async function sync(home: string, declaration: string, servers: Server[]) {
   await writeFile(declaration, fileOf(servers));
   return runCli(['mcp', 'sync', '--file', declaration, '--yes'], { home, cwd: home });
+}
+
+/** Without --yes, a declaration whose text was not the last one approved changes no byte: it asks, or has nothing to do. */
+async function unapproved(home: string, declaration: string, servers: Server[]): Promise<void> {
+  await writeFile(declaration, fileOf(servers));
+  const before = await bytesOf(home);
+  const result = await runCli(['mcp', 'sync', '--file', declaration], { home, cwd: home });
+  assert.deepEqual(await bytesOf(home), before, result.stderr);
+  if (result.code === 0) assert.match(result.stderr, /nothing to change/);
+  else assert.match(result.stderr, /not approved|not synced/);
 }
 
 it('any sequence of syncs converges; sync after sync changes nothing; others’ entries stay', async () => {
   await fc.assert(
     fc.asyncProperty(declarations, async (sequence) => {
       const { home, declaration } = await freshMachine();
+      let approved: string | undefined;
       for (const servers of sequence) {
+        if (fileOf(servers) !== approved) await unapproved(home, declaration, servers);
         const declared = servers.map((s) => s.name).sort();
         const takenDeclared = declared.includes('taken');
         const result = await sync(home, declaration, servers);
         assert.equal(result.code, takenDeclared ? 7 : 0, result.stderr);
+        if (/not approved on this machine yet/.test(result.stderr)) approved = fileOf(servers);
         const found = await serversIn(home);
         assert.deepEqual(Object.keys(found.cursor).sort(), [...declared, 'mine'].sort());
         assert.deepEqual(Object.keys(found.vscode).sort(), declared);
@@ -90,12 +106,12 @@ it('any sequence of syncs converges; sync after sync changes nothing; others’ 
         assert.ok(cursorText.startsWith('{\n  // kept\n  "mcpServers": {\n    "mine": {'), cursorText);
         assert.ok((await readFile(paths(home)[1]!, 'utf8')).startsWith(CODEX_TAKEN));
 
-        const before = await Promise.all(paths(home).map((path) => readFile(path, 'utf8').catch(() => '')));
-        const again = await runCli(['mcp', 'sync', '--file', declaration, '--yes'], { home, cwd: home });
+        const before = await bytesOf(home);
+        const again = await runCli(['mcp', 'sync', '--file', declaration], { home, cwd: home });
         assert.equal(again.code, takenDeclared ? 7 : 0, again.stderr);
         if (!takenDeclared) assert.match(again.stderr, /nothing to change/);
         assert.doesNotMatch(again.stderr, /✓|added|updated|removed/);
-        assert.deepEqual(await Promise.all(paths(home).map((path) => readFile(path, 'utf8').catch(() => ''))), before);
+        assert.deepEqual(await bytesOf(home), before);
       }
       const last = sequence.at(-1)!;
       const fresh = await freshMachine();

@@ -36,7 +36,7 @@ export function registerMcpSyncCommands(mcp: Command, contextFor: ContextFactory
     .option('--dry-run', 'print the unified diff of every file that would change; change nothing')
     .option('--check', 'change nothing; exit 8 when any file would change or an entry cannot be synced')
     .option('--no-backup', 'do not keep the old file as <file>.bak')
-    .option('-y, --yes', "approve this declaration's content without asking (scripts, MDM): it is shown first")
+    .option('--yes', "approve this declaration's content without asking (scripts, MDM): it is shown first")
     .addHelpText('after', SYNC_EXAMPLES)
     .action(async (options, command) => {
       const { runMcpSync } = await import('../commands/mcp-sync.js');

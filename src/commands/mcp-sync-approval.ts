@@ -32,7 +32,7 @@ function hostOf(serverCtx: Context): string {
 }
 
 function runs(server: DeclaredServer): string {
-  if (server.mode === 'remote') return 'the client connects to the host itself';
+  if (server.mode === 'remote') return 'runs no package';
   if (server.mode === 'proxy') return `runs ${CLI_NAME} mcp proxy`;
   return `runs the npm package ${foreign(server.package ?? MCP_SERVER_PACKAGE)}`;
 }

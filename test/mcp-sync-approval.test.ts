@@ -52,6 +52,12 @@ describe('mcp sync: approval of a declaration', () => {
     assert.equal(await absent(cursor), '<absent>');
     assert.equal(await absent(vscode), '<absent>');
     assert.equal(await absent(approvals(home)), '<absent>');
+    const json = await runCli(['--json', 'mcp', 'sync', '--file', file], { home, cwd: home });
+    assert.equal(json.code, 7, json.stderr);
+    const document = JSON.parse(json.stdout);
+    assert.equal(document.approved, false);
+    assert.equal(document.changed, false);
+    assert.match(document.summary[0], /^write 'ops' .*host ops\.attacker\.example.*evil-mcp@1\.0\.0/);
 
     const approved = await sync(home, ['--file', file, '--yes']);
     assert.equal(approved.code, 0, approved.stderr);

@@ -84,10 +84,19 @@ export async function requireApproval(
   // Shown under --quiet too, but with --yes: without it nobody can know what the approval is for.
   if (!(options.yes && ctx.globals.quiet)) ctx.out.rawError(`${[header, ...summary].join('\n')}\n`);
   if (!options.yes) {
-    if (!canPrompt(ctx))
+    if (!canPrompt(ctx)) {
+      // A fleet's job reads stdout as JSON whatever the exit: one document saying nothing changed, and why.
+      if (ctx.globals.json)
+        ctx.out.jsonResult({
+          file: declaration.file,
+          approved: false,
+          changed: false,
+          summary: summary.map((line) => line.trim()),
+        });
       throw new CliError(ExitCode.UnsafeConfig, `${shown}: not approved: nothing was written`, {
         hint: `read the declaration and the lines above; to approve this content: ${again}`,
       });
+    }
     const { promptConfirm } = await import('../core/prompts.js');
     if (!(await promptConfirm(ctx, 'Approve this declaration and write these entries?', false)))
       throw new CliError(ExitCode.UnsafeConfig, `${shown}: not approved: nothing was written`, {

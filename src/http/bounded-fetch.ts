@@ -6,10 +6,20 @@ import { bodyLimit } from './body-limit.js';
 
 export type Fetch = (input: string | URL, init?: RequestInit) => Promise<Response>;
 
+const MIB = 1024 * 1024;
+
+/** The caps as the docs write them: 64 KiB, 1024 KiB, 8 MiB. */
+function sizeText(bytes: number): string {
+  return bytes > MIB && bytes % MIB === 0 ? `${bytes / MIB} MiB` : `${Math.round(bytes / 1024)} KiB`;
+}
+
 /** Cut, not truncated like a transport's body: a fetch answer has no place to say it was cut. */
 export class BodyTooLarge extends Error {
-  constructor(readonly maxBytes: number) {
-    super(`the answer was larger than ${Math.round(maxBytes / 1024)} KiB; svcctl stopped reading it`);
+  constructor(
+    readonly maxBytes: number,
+    what = 'the answer',
+  ) {
+    super(`${what} was larger than ${sizeText(maxBytes)}; svcctl stopped reading it`);
     this.name = 'BodyTooLarge';
   }
 }

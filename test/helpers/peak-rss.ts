@@ -16,7 +16,7 @@ export interface MeasuredRun {
   elapsedMs: number;
 }
 
-async function vmHwmKiB(pid: number): Promise<number> {
+export async function vmHwmKiB(pid: number): Promise<number> {
   try {
     const status = await readFile(`/proc/${pid}/status`, 'utf8');
     return Number(/^VmHWM:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? 0);

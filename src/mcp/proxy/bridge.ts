@@ -7,11 +7,14 @@ import {
   isJSONRPCErrorResponse,
   isJSONRPCRequest,
   isJSONRPCResultResponse,
+  serializeMessage,
   StreamableHTTPClientTransport,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/client';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { FetchLike } from './auth-fetch.js';
+import { boundedAnswers, type RequestId } from './bounded-answers.js';
+import type { BodyTooLarge } from '../../http/bounded-fetch.js';
 import {
   LegacyToModern,
   MODERN_REVISION,
@@ -42,7 +45,7 @@ function describe(error: unknown, redact: (text: string) => string): string {
   return redact(`${message}${cause}`).replace(/\s+/g, ' ');
 }
 
-type Id = string | number;
+type Id = RequestId;
 
 /** One client's session: what the client and the server have said so far decides how each message is passed on. */
 class EraBridge {
@@ -56,17 +59,20 @@ class EraBridge {
   private readonly discoverIds = new Set<Id>();
   private translation: LegacyToModern | undefined;
   private translatedInitId: Id | undefined;
+  /** The client's requests the server has not answered yet. */
+  private readonly pending = new Set<Id>();
+  /** Requests the proxy answered for the server (a cap cut its answer): a late answer from the server is dropped. */
+  private readonly answeredHere = new Set<Id>();
+  private drained: Promise<void> | undefined;
 
   constructor(private readonly options: BridgeOptions) {
-    const fetch: FetchLike = async (url, init) => {
-      const response = await options.fetch(url, init);
-      if (!response.ok)
-        this.refusal = await response
-          .clone()
-          .text()
-          .catch(() => '');
-      return response;
-    };
+    const fetch = boundedAnswers(options.fetch, {
+      room: () => this.room(),
+      cut: (ids, error) => this.cut(ids, error),
+      refused: (text) => {
+        this.refusal = text;
+      },
+    });
     this.local = new StdioServerTransport(options.stdin, options.stdout);
     this.remote = new StreamableHTTPClientTransport(new URL(options.url), { fetch });
     this.remote.onmessage = (message: JSONRPCMessage) => this.fromServer(message);
@@ -91,13 +97,41 @@ class EraBridge {
     return describe(error, this.options.redact);
   }
 
+  /**
+   * One 'drain' listener however many streams wait: the HTTP streams are read only while stdout takes more, so what
+   * waits for a slow client is the server's, in its socket, not the proxy's memory.
+   */
+  private room(): Promise<void> {
+    const { stdout } = this.options;
+    if (!stdout.writableNeedDrain) return Promise.resolve();
+    this.drained ??= new Promise<void>((resolve) =>
+      stdout.once('drain', () => {
+        this.drained = undefined;
+        resolve();
+      }),
+    );
+    return this.drained;
+  }
+
+  /** Written here, not by the stdio transport's send, which adds a 'drain' listener for each message while stdout is full. */
   private toClient(message: JSONRPCMessage): void {
-    this.local
-      .send(message)
-      .catch((error: unknown) => this.options.log(`cannot write to stdout: ${this.describe(error)}`));
+    const { stdout } = this.options;
+    if (stdout.writableEnded || stdout.destroyed) return;
+    stdout.write(serializeMessage(message));
+  }
+
+  private cut(ids: Id[], error: BodyTooLarge): void {
+    const text = this.describe(error);
+    for (const id of ids) {
+      const clientId = id === OWN_DISCOVER_ID ? this.translatedInitId : id;
+      if (clientId === undefined || !this.pending.has(clientId)) continue;
+      this.answeredHere.add(clientId);
+      this.replyError(clientId, text);
+    }
   }
 
   private replyError(id: Id, text: string): void {
+    this.pending.delete(id);
     this.toClient({
       jsonrpc: '2.0',
       id,
@@ -123,6 +157,11 @@ class EraBridge {
 
   private fromServer(message: JSONRPCMessage): void {
     const id = (message as { id?: Id }).id;
+    const isAnswer = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
+    if (id !== undefined && isAnswer) {
+      if (this.answeredHere.delete(id)) return;
+      this.pending.delete(id);
+    }
     if (id === OWN_DISCOVER_ID && this.translation && this.translatedInitId !== undefined)
       return this.answerInitialize(message, this.translation, this.translatedInitId);
     if (id !== undefined && this.initialize.has(id)) {
@@ -183,12 +222,13 @@ class EraBridge {
     } else if (isJSONRPCRequest(message) && message.method === 'server/discover') {
       this.discoverIds.add(message.id);
     }
+    if (isJSONRPCRequest(message)) this.pending.add(message.id);
     this.remote.send(message).catch((error: unknown) => this.notSent(message, error));
   }
 
   /** A request the server did not take (an HTTP error): answered, so the client never waits for it. */
   private notSent(message: JSONRPCMessage, error: unknown): void {
-    if (!isJSONRPCRequest(message)) return;
+    if (!isJSONRPCRequest(message) || !this.pending.has(message.id)) return;
     const text = `${this.describe(error)} ${this.refusal}`;
     if (this.initialize.has(message.id) && refusesVersion(text)) return this.bridgeToModern(message.id);
     this.initialize.delete(message.id);

@@ -1,0 +1,170 @@
+/**
+ * `svcctl mcp proxy` against a hostile MCP server (issue 47, "`mcp proxy` has no memory bound"), as the process a
+ * client starts, its memory measured (VmHWM of /proc/<pid>/status, Linux): a refusal with a body of 200 MB, one SSE
+ * `data:` line of 200 MB and a JSON answer of 200 MB are each cut at their cap and the pending `tools/list` gets a
+ * JSON-RPC error naming it; notifications without end to a client that does not read stdout stop the HTTP stream
+ * instead of piling up in the proxy, and all of them arrive, in order, once the client reads.
+ */
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { after, describe, it } from 'node:test';
+import { BIN, cleanEnv } from './helpers/cli.js';
+import { startHostileMcpServer, type HostileMcpServer, type McpMisbehaviour } from './helpers/hostile-mcp-server.js';
+import { vmHwmKiB } from './helpers/peak-rss.js';
+import { pollUntil } from './helpers/poll.js';
+import { tempDir } from './helpers/temp-dirs.js';
+
+const MB = 1024 * 1024;
+const FLOOD = 200 * MB;
+/** Growth of the proxy's peak memory from its start-up to the end: the caps are 64 KiB and 8 MiB of text. */
+const MAX_GROWTH_MIB = 64;
+const LINUX = process.platform === 'linux' ? false : 'VmHWM is read from /proc';
+
+interface RawProxy {
+  child: ChildProcessWithoutNullStreams;
+  /** Answers (messages with an id) the proxy wrote on stdout. */
+  answers: Array<{ id?: unknown; error?: { message: string }; result?: unknown }>;
+  stdoutBytes(): number;
+  notifications(): number;
+  stderr(): string;
+  send(message: object): void;
+  peakMiB(): Promise<number>;
+  end(): Promise<number | null>;
+}
+
+/** The proxy with a client of raw JSON-RPC lines: it reads stdout only while `reading` says so. */
+async function startRawProxy(url: string): Promise<RawProxy> {
+  const home = await tempDir();
+  const child = spawn(process.execPath, [BIN, 'mcp', 'proxy', '--auth', 'password'], {
+    cwd: home,
+    env: cleanEnv(home, { SERVICE_MCP_URL: url, SERVICE_EMAIL: 'mem@example.com', SERVICE_PASSWORD: 'mem-Pa55word' }),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const answers: RawProxy['answers'] = [];
+  let bytes = 0;
+  let notifications = 0;
+  let partial = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  child.stdout.on('data', (chunk: Buffer) => {
+    bytes += chunk.length;
+    const lines = (partial + chunk.toString('utf8')).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      if (line.includes('"notifications/message"')) notifications += 1;
+      else if (line.trim() !== '') answers.push(JSON.parse(line));
+    }
+  });
+  const exit = new Promise<number | null>((resolve) => child.once('close', resolve));
+  return {
+    child,
+    answers,
+    stdoutBytes: () => bytes,
+    notifications: () => notifications,
+    stderr: () => stderr,
+    send: (message) => child.stdin.write(`${JSON.stringify(message)}\n`),
+    peakMiB: async () => Math.round((await vmHwmKiB(child.pid!)) / 1024),
+    end: async () => {
+      child.stdin.end();
+      return exit;
+    },
+  };
+}
+
+async function initialized(proxy: RawProxy): Promise<void> {
+  proxy.send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
+  await pollUntil(
+    () => `no answer to initialize: ${proxy.stderr()}`,
+    () => proxy.answers.some((a) => a.id === 1),
+    { withinMs: 15_000 },
+  );
+  proxy.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+}
+
+const servers: HostileMcpServer[] = [];
+after(async () => {
+  for (const server of servers) await server.close();
+});
+
+async function cutAnswer(how: McpMisbehaviour): Promise<{ message: string; growth: number; sent: number }> {
+  const server = await startHostileMcpServer(how, FLOOD);
+  servers.push(server);
+  const proxy = await startRawProxy(server.url);
+  await initialized(proxy);
+  const start = await proxy.peakMiB();
+  proxy.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
+  const answer = await pollUntil(
+    () => `no answer to tools/list (server sent ${server.sentBytes()} bytes): ${proxy.stderr()}`,
+    () => proxy.answers.find((a) => a.id === 2),
+    { withinMs: 20_000 },
+  );
+  const peak = await proxy.peakMiB();
+  assert.equal(await proxy.end(), 0, proxy.stderr());
+  assert.ok(answer.error, `an error answer, got ${JSON.stringify(answer).slice(0, 300)}`);
+  return { message: answer.error.message, growth: peak - start, sent: server.sentBytes() };
+}
+
+describe('svcctl mcp proxy against a hostile MCP server: every answer capped', { skip: LINUX }, () => {
+  it('a 500 with a 200 MB body: the body is read up to 64 KiB, and tools/list gets an error naming that cap', async () => {
+    const { message, growth, sent } = await cutAnswer('refusal-flood');
+    assert.match(message, /^svcctl mcp proxy: .*the refusal was larger than 64 KiB/);
+    assert.ok(growth < MAX_GROWTH_MIB, `the proxy grew by ${growth} MiB`);
+    assert.ok(sent < FLOOD, `the proxy read all ${sent} bytes of the refusal`);
+  });
+
+  it('one SSE data: line of 200 MB: cut at 8 MiB, tools/list gets an error naming that cap', async () => {
+    const { message, growth, sent } = await cutAnswer('sse-line');
+    assert.match(message, /^svcctl mcp proxy: .*8 MiB/);
+    assert.ok(growth < MAX_GROWTH_MIB, `the proxy grew by ${growth} MiB`);
+    assert.ok(sent < FLOOD, `the proxy read all ${sent} bytes of the line`);
+  });
+
+  it('a JSON answer of 200 MB: cut at 8 MiB, tools/list gets an error naming that cap', async () => {
+    const { message, growth, sent } = await cutAnswer('json-flood');
+    assert.match(message, /^svcctl mcp proxy: .*8 MiB/);
+    assert.ok(growth < MAX_GROWTH_MIB, `the proxy grew by ${growth} MiB`);
+    assert.ok(sent < FLOOD, `the proxy read all ${sent} bytes of the answer`);
+  });
+});
+
+describe('svcctl mcp proxy: a client that does not read stdout stops the HTTP stream', { skip: LINUX }, () => {
+  it('holds a few MB while 24 MB of notifications wait, and passes all of them on once the client reads', async () => {
+    const total = 24 * MB;
+    const server = await startHostileMcpServer('notifications', total);
+    servers.push(server);
+    const proxy = await startRawProxy(server.url);
+    await initialized(proxy);
+    const start = await proxy.peakMiB();
+    proxy.child.stdout.pause();
+    proxy.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
+    // Where the proxy stops reading, the server's count stops moving (a proxy that reads everything lets it finish).
+    const seen: number[] = [];
+    await pollUntil(
+      'the server never stopped sending',
+      () => {
+        seen.push(server.sentBytes());
+        const [a, b, c] = seen.slice(-3);
+        return server.finished() || (a !== undefined && a > 0 && a === b && b === c);
+      },
+      { withinMs: 20_000, everyMs: 200 },
+    );
+    const stalledAt = server.sentBytes();
+    const waiting = await proxy.peakMiB();
+    assert.ok(stalledAt < total / 2, `the server sent ${stalledAt} of ${total} bytes to a client that reads nothing`);
+    assert.ok(waiting - start < MAX_GROWTH_MIB, `the proxy grew by ${waiting - start} MiB`);
+    proxy.child.stdout.resume();
+    await pollUntil(
+      () => `tools/list never answered after ${proxy.notifications()} notifications: ${proxy.stderr().slice(-500)}`,
+      () => proxy.answers.find((a) => a.id === 2),
+      { withinMs: 30_000 },
+    );
+    assert.equal(proxy.notifications(), server.notificationsSent());
+    assert.equal(await proxy.end(), 0, proxy.stderr());
+    assert.doesNotMatch(proxy.stderr(), /MaxListenersExceededWarning/);
+  });
+});

@@ -2,8 +2,8 @@
  * `svcctl mcp proxy` against a hostile MCP server (issue 47, "`mcp proxy` has no memory bound"), as the process a
  * client starts, its memory measured (VmHWM of /proc/<pid>/status, Linux): a refusal with a body of 200 MB, one SSE
  * `data:` line of 200 MB and a JSON answer of 200 MB are each cut at their cap and the pending `tools/list` gets a
- * JSON-RPC error naming it; notifications without end to a client that does not read stdout stop the HTTP stream
- * instead of piling up in the proxy, and all of them arrive, in order, once the client reads.
+ * JSON-RPC error naming it. (A client that does not read stdout: mcp-proxy-backpressure.test.ts, in-process, since on
+ * Linux a process's stdout pipe blocks the whole proxy instead.)
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -129,42 +129,5 @@ describe('svcctl mcp proxy against a hostile MCP server: every answer capped', {
     assert.match(message, /^svcctl mcp proxy: .*8 MiB/);
     assert.ok(growth < MAX_GROWTH_MIB, `the proxy grew by ${growth} MiB`);
     assert.ok(sent < FLOOD, `the proxy read all ${sent} bytes of the answer`);
-  });
-});
-
-describe('svcctl mcp proxy: a client that does not read stdout stops the HTTP stream', { skip: LINUX }, () => {
-  it('holds a few MB while 24 MB of notifications wait, and passes all of them on once the client reads', async () => {
-    const total = 24 * MB;
-    const server = await startHostileMcpServer('notifications', total);
-    servers.push(server);
-    const proxy = await startRawProxy(server.url);
-    await initialized(proxy);
-    const start = await proxy.peakMiB();
-    proxy.child.stdout.pause();
-    proxy.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
-    // Where the proxy stops reading, the server's count stops moving (a proxy that reads everything lets it finish).
-    const seen: number[] = [];
-    await pollUntil(
-      'the server never stopped sending',
-      () => {
-        seen.push(server.sentBytes());
-        const [a, b, c] = seen.slice(-3);
-        return server.finished() || (a !== undefined && a > 0 && a === b && b === c);
-      },
-      { withinMs: 20_000, everyMs: 200 },
-    );
-    const stalledAt = server.sentBytes();
-    const waiting = await proxy.peakMiB();
-    assert.ok(stalledAt < total / 2, `the server sent ${stalledAt} of ${total} bytes to a client that reads nothing`);
-    assert.ok(waiting - start < MAX_GROWTH_MIB, `the proxy grew by ${waiting - start} MiB`);
-    proxy.child.stdout.resume();
-    await pollUntil(
-      () => `tools/list never answered after ${proxy.notifications()} notifications: ${proxy.stderr().slice(-500)}`,
-      () => proxy.answers.find((a) => a.id === 2),
-      { withinMs: 30_000 },
-    );
-    assert.equal(proxy.notifications(), server.notificationsSent());
-    assert.equal(await proxy.end(), 0, proxy.stderr());
-    assert.doesNotMatch(proxy.stderr(), /MaxListenersExceededWarning/);
   });
 });

@@ -43,7 +43,8 @@ class EventLength {
   /** The longest event (so far) that this chunk is part of. */
   add(chunk: Uint8Array): number {
     let longest = this.event;
-    for (const byte of chunk) {
+    for (let i = 0; i < chunk.length; i++) {
+      const byte = chunk[i];
       if (byte === 0x0a && this.afterCr) {
         this.afterCr = false;
         continue;

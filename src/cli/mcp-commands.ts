@@ -63,8 +63,8 @@ export function registerMcpCommands(program: Command, contextFor: ContextFactory
     .description('a stdio MCP server that forwards to the remote MCP server, adding fresh credentials to every request')
     .addOption(
       new Option('--auth <a>', 'bearer (default): a token svcctl renews | password: the email/password headers')
-        .choices(AUTH_METHODS)
-        .default('bearer'),
+        // No commander default: whether --auth was given decides where a saved token may go (runMcpProxy).
+        .choices(AUTH_METHODS),
     )
     .option('--email <e>', 'email to log in with (else SERVICE_EMAIL, else the saved one)')
     .option(

@@ -25,7 +25,8 @@ import { runBridge } from '../mcp/proxy/bridge.js';
 import { bearerSource, passwordSource, type CredentialSource } from '../mcp/proxy/credentials.js';
 
 export interface McpProxyOptions extends Omit<CredentialFlags, 'passwordStdin'> {
-  auth: 'bearer' | 'password';
+  /** bearer when not given; given, it also lets a token go to an MCP URL of another origin. */
+  auth?: 'bearer' | 'password';
   /** Seconds, for a login. */
   timeout: number;
 }
@@ -33,7 +34,28 @@ export interface McpProxyOptions extends Omit<CredentialFlags, 'passwordStdin'> 
 /** stdin is the protocol here: a password is read from a file, a variable or the keychain. */
 const PROXY_PASSWORD_SOURCES = `--password-file or ${envName('PASSWORD')}`;
 
-function credentialsFor(ctx: Context, options: McpProxyOptions): CredentialSource {
+/**
+ * The token is the deployment's (saved by `login --save` for its base URL, or a login there): an MCP URL of another
+ * origin (SERVICE_MCP_URL from a project's .envrc, say) gets it only when --auth asks for it in so many words.
+ */
+function refuseForeignOrigin(ctx: Context, mcpUrl: string, baseUrl: string, authGiven: boolean): void {
+  const mcpOrigin = new URL(mcpUrl).origin;
+  const baseOrigin = new URL(baseUrl).origin;
+  if (mcpOrigin === baseOrigin) return;
+  if (authGiven) {
+    ctx.out.warn(`the token of ${baseUrl} is sent to ${mcpOrigin}, another origin (--auth bearer)`);
+    return;
+  }
+  throw usageError(
+    `the MCP URL ${mcpUrl} is not on the deployment's origin (${baseOrigin}): the proxy will not send it the deployment's token unasked`,
+    `point --mcp-url / ${envName('MCP_URL')} at ${baseOrigin}, or pass --auth bearer (or --auth password) to send that server credentials`,
+  );
+}
+
+function credentialsFor(
+  ctx: Context,
+  options: Required<Pick<McpProxyOptions, 'auth'>> & McpProxyOptions,
+): CredentialSource {
   const flags: CredentialFlags = { email: options.email, passwordFile: options.passwordFile };
   const email = emailWithoutPrompt(ctx, flags)?.value;
   const hasPassword = passwordGiven(ctx, flags);
@@ -59,19 +81,18 @@ function credentialsFor(ctx: Context, options: McpProxyOptions): CredentialSourc
 
 export async function runMcpProxy(ctx: Context, options: McpProxyOptions): Promise<void> {
   if (ctx.globals.json) throw usageError('mcp proxy speaks MCP on stdout: --json does not apply');
-  const url = resolveMcpUrl(
-    ctx,
-    options.auth === 'bearer' ? resolveBaseUrl(ctx, 'the password (to refresh the token)') : undefined,
-    options.auth === 'bearer' ? 'the bearer token' : 'the password headers',
-  );
-  const credentials = credentialsFor(ctx, options);
+  const auth = options.auth ?? 'bearer';
+  const baseUrl = auth === 'bearer' ? resolveBaseUrl(ctx, 'the password (to refresh the token)') : undefined;
+  const url = resolveMcpUrl(ctx, baseUrl, auth === 'bearer' ? 'the bearer token' : 'the password headers');
+  if (baseUrl !== undefined) refuseForeignOrigin(ctx, url, baseUrl, options.auth !== undefined);
+  const credentials = credentialsFor(ctx, { ...options, auth });
   // Every credential the proxy sends joined the run's known secrets when it was read: the log (ctx.out) and the error replies are redacted with them.
   const redact = (text: string): string => ctx.secrets.redact(text);
   // Each message is one line: it quotes the server (its protocolVersion, session id, errors) as it answered.
   const log = (message: string): void => ctx.out.info(`svcctl mcp proxy: ${foreign(redact(message))}`);
   // Fails here (exit 4 with the reason) when there is nothing to log in with.
   await credentials.headers();
-  log(`forwarding stdio to ${url} (${options.auth})`);
+  log(`forwarding stdio to ${url} (${auth})`);
   const direct = await loopbackDirect(ctx.env, url);
   try {
     await runBridge({

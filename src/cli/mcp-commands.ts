@@ -31,7 +31,8 @@ protocol; the log goes to stderr. The proxy ends when stdin closes. With --auth 
 the token is the saved one (svcctl login --save) while it is valid for another minute,
 else a new login with the saved email and the password from --password-file,
 SERVICE_PASSWORD or the OS keychain (svcctl login --save --remember-password); a 401 is
-answered by one new login and the request is sent again, in the same MCP session.
+answered by one new login and the request is sent again, in the same MCP session. The
+token goes only to the base URL's origin: an MCP URL elsewhere needs --auth given.
 
 Example (a client's stdio entry):
   { "command": "svcctl", "args": ["mcp", "proxy"], "env": { "SERVICE_BASE_URL": "https://acme.example.com/api" } }`;

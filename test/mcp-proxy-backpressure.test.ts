@@ -59,6 +59,7 @@ describe('svcctl mcp proxy: a client that does not read stdout stops the HTTP st
     await pollUntil(
       () => `no answer to initialize: ${streams.stderr()}`,
       () => reader.answers.some((a) => a.id === 1),
+      { withinMs: 15_000 },
     );
     send(streams, { jsonrpc: '2.0', method: 'notifications/initialized' });
     const rssBefore = process.memoryUsage().rss;

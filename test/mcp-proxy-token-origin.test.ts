@@ -50,6 +50,7 @@ async function firstRequest(
   const seen = await pollUntil(
     () => `no request reached ${mcpUrl}: ${streams.stderr()}`,
     () => server.requests.find((request) => request.method === 'POST'),
+    { withinMs: 15_000 },
   );
   streams.stdin.end();
   assert.equal(await streams.exit, 0, streams.stderr());

@@ -13,7 +13,7 @@ import {
 } from '../../core/constants.js';
 import { deriveMcpUrl } from '../../config/settings.js';
 import { commandLine as quotedLine } from '../render/shell-quote.js';
-import { HELPER_ARGS, PROXY_ARGS } from '../render/token-helper.js';
+import { HELPER_ARGS, proxyArgs } from '../render/token-helper.js';
 import {
   ESCAPED_DOLLAR_BRACE,
   PROXY_HEADER_PREFIX,
@@ -104,7 +104,9 @@ function commandKind(line: string[], own: OwnEntryContext): ReadonlySet<string> 
   const start = svcctlStarts(words, own);
   if (start === 0) return undefined;
   const after = words.slice(start);
-  return deploymentArgs(own).some((args) => sameWords(after, [...args, ...PROXY_ARGS])) ? new Set() : undefined;
+  return deploymentArgs(own).some((args) => sameWords(after, [...args, ...proxyArgs(own.baseUrl!, own.mcpUrl)]))
+    ? new Set()
+    : undefined;
 }
 
 /** As render/token-helper.ts writes it, as the exact shell line, for /bin/sh or for cmd.exe. */

@@ -21,6 +21,12 @@ function deploymentArgs(request: EntryRequest): string[] {
   return args;
 }
 
+/** The proxy sends a deployment's token to another origin only when the line asks for it (src/commands/mcp-proxy.ts). */
+export function proxyArgs(baseUrl: string, mcpUrl: string | undefined): string[] {
+  const elsewhere = mcpUrl !== undefined && mcpUrl !== '' && new URL(mcpUrl).origin !== new URL(baseUrl).origin;
+  return elsewhere ? [...PROXY_ARGS, '--auth', 'bearer'] : PROXY_ARGS;
+}
+
 export function usesHeadersCommand(client: ClientSpec, request: EntryRequest): boolean {
   return client.headersCommand !== undefined && request.mode === 'remote';
 }
@@ -42,7 +48,10 @@ export function tokenHelperEntry(client: ClientSpec, request: EntryRequest, help
       ...client.shape.trailingFields,
     };
   }
-  const [first, ...args] = svcctlLine(helper, [...deploymentArgs(request), ...PROXY_ARGS]);
+  const [first, ...args] = svcctlLine(helper, [
+    ...deploymentArgs(request),
+    ...proxyArgs(request.baseUrl, request.mcpUrl),
+  ]);
   // `npx -y svcctl@…` meets the same PATH as any npx entry (docs/mcp-gui.md); svcctl's own requests need the CA file.
   const byNpx = helper.svcctl.how === 'npx' && request.runner !== undefined;
   const program = byNpx ? request.runner!.command : first!;

@@ -39,6 +39,14 @@ describe('mcp sync: the declaration itself', () => {
       '-y',
       'Evil',
       '@scope/name@1.0.0 --call=x',
+      // npm-package-arg reads a name or a tag ending in .tgz, .tar.gz or .tar as a tarball path beside the client's
+      // folder (npa.js, isFileType): a project's own file, run by npx.
+      'evil.tgz',
+      'evil.tar',
+      'evil.tar.gz',
+      'ops@evil.tgz',
+      'ops@EVIL.TGZ',
+      '@scope/ops@evil.tar',
     ];
     for (const spec of refused) {
       const result = await syncOf(`${SERVER}mode = "local"\npackage = ${JSON.stringify(spec)}\n`);

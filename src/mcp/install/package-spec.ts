@@ -13,13 +13,22 @@
  */
 const REGISTRY_SPEC = /^(?:@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*(?:@[\^~]?[A-Za-z0-9][A-Za-z0-9._+-]*)?$/;
 const MAX_NAME = 214;
+/**
+ * npm-package-arg takes a name, or a version after `@`, that ends like a tarball as a path to that file, relative to
+ * the folder npx runs in (`isFileType = /[.](?:tgz|tar\.gz|tar)$/i`, applied to the name and to the spec:
+ * github.com/npm/npm-package-arg/blob/main/lib/npa.js, read 2026-11-28): `evil.tgz` is the project's own file.
+ */
+const TARBALL_ENDING = /[.](?:tgz|tar\.gz|tar)$/i;
 
 /** Why `spec` is not a registry name with an optional version or tag; undefined when it is one. */
 export function registrySpecProblem(spec: string): string | undefined {
   if (spec.startsWith('-')) return 'starts with "-", which npx would read as an option of its own';
   if (!REGISTRY_SPEC.test(spec))
     return 'must be a registry package name with an optional version or tag (name, name@1.2.3, @scope/name@latest): not a URL, path, git or file: spec';
-  const name = spec.slice(0, spec.indexOf('@', 1) === -1 ? undefined : spec.indexOf('@', 1));
+  const at = spec.indexOf('@', 1);
+  const name = spec.slice(0, at === -1 ? undefined : at);
+  if (TARBALL_ENDING.test(name) || (at !== -1 && TARBALL_ENDING.test(spec.slice(at + 1))))
+    return 'ends in .tgz, .tar.gz or .tar, which npx reads as the path of a tarball in the folder it runs in';
   if (name.length > MAX_NAME) return `names a package of more than ${MAX_NAME} characters`;
   return undefined;
 }

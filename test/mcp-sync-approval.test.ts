@@ -123,4 +123,35 @@ describe('mcp sync: approval of a declaration', () => {
     const again = await sync(home, ['--file', file]);
     assert.equal(again.code, 7, again.stderr);
   });
+
+  it('the summary names every declared server, also one not written this time, which a later sync writes unasked', async () => {
+    // A hostile repository: 'sneaky' is blocked by an entry it committed, so the first sync writes only 'ops'; the
+    // next commit removes the blocker, and the approved content writes 'sneaky' without a question.
+    const declaration = `clients = ["cursor"]
+scope = "project"
+
+[[server]]
+name = "ops"
+base_url = "https://ops.example.com/api"
+
+[[server]]
+name = "sneaky"
+base_url = "https://collect.attacker.example/api"
+package = "sneaky-mcp@6.6.6"
+`;
+    const home = await tempDir('svcctl-sync-approval-');
+    const file = await placeFile(home, 'repo/svcctl-mcp.toml', declaration);
+    const cursor = await placeFile(home, 'repo/.cursor/mcp.json', '{ "mcpServers": { "sneaky": { "command": "true" } } }\n');
+    const refused = await sync(home, ['--file', file]);
+    assert.equal(refused.code, 7, refused.stderr);
+    assert.match(refused.stderr, /write 'ops' \(project scope\) into Cursor: host ops\.example\.com/);
+    assert.match(
+      refused.stderr,
+      /'sneaky' \(project scope\) for Cursor, not written now \(a later sync writes it without asking\): host collect\.attacker\.example, mode local, runs the npm package sneaky-mcp@6\.6\.6/,
+    );
+    assert.equal((await sync(home, ['--file', file, '--yes'])).code, 7);
+    await writeFile(cursor, '{ "mcpServers": {} }\n');
+    assert.equal((await sync(home, ['--file', file])).code, 0);
+    assert.match(await readFile(cursor, 'utf8'), /sneaky-mcp@6\.6\.6/);
+  });
 });

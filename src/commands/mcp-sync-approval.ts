@@ -42,7 +42,13 @@ const authOf = (server: DeclaredServer): string =>
     ? `auth bearer (${server.token === 'static' ? 'static token' : 'token helper'})`
     : 'auth password';
 
-/** One line per server written and one per entry removed: what the user approves. */
+const isWrite = (entry: EntryOutcome): boolean => entry.status === 'added' || entry.status === 'updated';
+
+/**
+ * One line per declared server and one per entry removed: what the user approves. A server written nowhere this time
+ * (in place already, or blocked by an entry that is not svcctl's) is shown too: the approval covers the whole content,
+ * so the sync after the blocker goes writes it without a question.
+ */
 export function approvalSummary(
   declaration: SyncDeclaration,
   contexts: Map<string, Context>,
@@ -50,16 +56,17 @@ export function approvalSummary(
 ): string[] {
   const lines: string[] = [];
   for (const server of declaration.servers) {
-    const into = planned
-      .filter(({ entries }) =>
-        entries.some((e) => e.name === server.name && (e.status === 'added' || e.status === 'updated')),
-      )
-      .map(({ client }) => CLIENTS[client].label);
-    if (into.length === 0) continue;
-    const serverCtx = contexts.get(server.name)!;
-    lines.push(
-      `  write '${server.name}' (${declaration.scope} scope) into ${into.join(', ')}: ${hostOf(serverCtx)}, mode ${server.mode}, ${runs(server)}, ${authOf(server)}`,
-    );
+    const labels = (test: (entry: EntryOutcome) => boolean): string[] =>
+      planned
+        .filter(({ entries }) => entries.some((e) => e.name === server.name && test(e)))
+        .map(({ client }) => CLIENTS[client].label);
+    const into = labels(isWrite);
+    const later = labels((entry) => !isWrite(entry) && entry.status !== 'removed');
+    const what = `${hostOf(contexts.get(server.name)!)}, mode ${server.mode}, ${runs(server)}, ${authOf(server)}`;
+    const scope = `'${server.name}' (${declaration.scope} scope)`;
+    if (into.length > 0) lines.push(`  write ${scope} into ${into.join(', ')}: ${what}`);
+    if (later.length > 0)
+      lines.push(`  ${scope} for ${later.join(', ')}, not written now (a later sync writes it without asking): ${what}`);
   }
   for (const { client, file, entries } of planned)
     for (const entry of entries.filter((e) => e.status === 'removed'))

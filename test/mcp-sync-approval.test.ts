@@ -154,4 +154,22 @@ package = "sneaky-mcp@6.6.6"
     assert.equal((await sync(home, ['--file', file])).code, 0);
     assert.match(await readFile(cursor, 'utf8'), /sneaky-mcp@6\.6\.6/);
   });
+
+  it("a project's link to a declaration approved in another project is not approved: it writes into another folder", async () => {
+    const home = await tempDir('svcctl-sync-approval-');
+    const declaration = 'clients = ["cursor"]\nscope = "project"\n\n[[server]]\nname = "ops"\nbase_url = "https://ops.example.com/api"\n';
+    const team = await placeFile(home, 'team/svcctl-mcp.toml', declaration);
+    assert.equal((await sync(home, ['--file', team, '--yes'])).code, 0);
+    await mkdir(join(home, 'cloned'));
+    const linked = join(home, 'cloned', 'svcctl-mcp.toml');
+    await symlink('../team/svcctl-mcp.toml', linked);
+    const refused = await sync(home, ['--file', linked]);
+    assert.equal(refused.code, 7, refused.stderr);
+    assert.match(refused.stderr, /not approved on this machine yet/);
+    assert.equal(await absent(join(home, 'cloned', '.cursor', 'mcp.json')), '<absent>');
+    // Approving the link leaves the team's own approval as it was.
+    assert.equal((await sync(home, ['--file', linked, '--yes'])).code, 0);
+    await writeFile(join(home, 'team', '.cursor', 'mcp.json'), '{ "mcpServers": {} }\n');
+    assert.equal((await sync(home, ['--file', team])).code, 0);
+  });
 });

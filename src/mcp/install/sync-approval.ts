@@ -4,15 +4,19 @@
  * folder like the record of written entries (0600, trusted only when it and its folder are the user's alone, never
  * written through a link), so a project cannot approve itself.
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { stateDir } from '../../config/config-dir.js';
 import type { Context } from '../../core/context.js';
 import { readSnapshot, updateSafely } from '../../fs/safe-write.js';
-import { ownStateFile, realFileOf, textSha256 } from './written-entries.js';
+import { ownStateFile, textSha256 } from './written-entries.js';
 
 interface ApprovalRecord {
   version: 1;
-  /** The real path of a declaration → the digest of the content last approved. */
+  /**
+   * The path a declaration was given as → the digest of the content last approved. Not its real path: the folder a
+   * project-scope declaration writes into is the one of that path, so a project's link to a declaration approved
+   * elsewhere must not carry that approval into the project.
+   */
   approved: Record<string, string>;
 }
 
@@ -43,21 +47,21 @@ export async function isApproved(ctx: Context, file: string, text: string): Prom
   if ((await ownStateFile(path, ctx.uid)) !== true) return false;
   const snapshot = await readSnapshot(path).catch(() => undefined);
   const record = parse(snapshot?.exists ? snapshot.text : '');
-  return record.approved[await realFileOf(file)] === declarationDigest(text);
+  return record.approved[resolve(file)] === declarationDigest(text);
 }
 
 /** Not recorded (a state folder that is not the user's alone), the next sync asks again: never the other way round. */
 export async function recordApproval(ctx: Context, file: string, text: string): Promise<void> {
   const path = syncApprovalsPath(ctx);
   if ((await ownStateFile(path, ctx.uid)) === false) return;
-  const real = await realFileOf(file);
+  const key = resolve(file);
   await updateSafely(
     path,
     (snapshot) => {
       const { approved } = parse(snapshot.text);
-      delete approved[real];
+      delete approved[key];
       const kept = Object.entries(approved).slice(-(MAX_APPROVALS - 1));
-      const next = Object.fromEntries([...kept, [real, declarationDigest(text)]]);
+      const next = Object.fromEntries([...kept, [key, declarationDigest(text)]]);
       return `${JSON.stringify({ version: 1, approved: next }, null, 2)}\n`;
     },
     { mode: 0o600, privateFolder: true, backup: false },

@@ -141,7 +141,11 @@ package = "sneaky-mcp@6.6.6"
 `;
     const home = await tempDir('svcctl-sync-approval-');
     const file = await placeFile(home, 'repo/svcctl-mcp.toml', declaration);
-    const cursor = await placeFile(home, 'repo/.cursor/mcp.json', '{ "mcpServers": { "sneaky": { "command": "true" } } }\n');
+    const cursor = await placeFile(
+      home,
+      'repo/.cursor/mcp.json',
+      '{ "mcpServers": { "sneaky": { "command": "true" } } }\n',
+    );
     const refused = await sync(home, ['--file', file]);
     assert.equal(refused.code, 7, refused.stderr);
     assert.match(refused.stderr, /write 'ops' \(project scope\) into Cursor: host ops\.example\.com/);
@@ -157,7 +161,8 @@ package = "sneaky-mcp@6.6.6"
 
   it("a project's link to a declaration approved in another project is not approved: it writes into another folder", async () => {
     const home = await tempDir('svcctl-sync-approval-');
-    const declaration = 'clients = ["cursor"]\nscope = "project"\n\n[[server]]\nname = "ops"\nbase_url = "https://ops.example.com/api"\n';
+    const declaration =
+      'clients = ["cursor"]\nscope = "project"\n\n[[server]]\nname = "ops"\nbase_url = "https://ops.example.com/api"\n';
     const team = await placeFile(home, 'team/svcctl-mcp.toml', declaration);
     assert.equal((await sync(home, ['--file', team, '--yes'])).code, 0);
     await mkdir(join(home, 'cloned'));
@@ -171,5 +176,31 @@ package = "sneaky-mcp@6.6.6"
     assert.equal((await sync(home, ['--file', linked, '--yes'])).code, 0);
     await writeFile(join(home, 'team', '.cursor', 'mcp.json'), '{ "mcpServers": {} }\n');
     assert.equal((await sync(home, ['--file', team])).code, 0);
+  });
+
+  it('the summary of a proxy entry names the npm package it runs, as the written entry does', async () => {
+    const { home, file, cursor } = await pulled(
+      PULLED.replace('mode = "local"\npackage = "evil-mcp@1.0.0"', 'mode = "proxy"'),
+    );
+    const refused = await sync(home, ['--file', file]);
+    assert.equal(refused.code, 7, refused.stderr);
+    assert.match(refused.stderr, /write 'ops' .*mode proxy, runs the npm package mcp-remote, auth password/);
+    assert.equal((await sync(home, ['--file', file, '--yes'])).code, 0);
+    const entry = JSON.parse(await readFile(cursor, 'utf8')).mcpServers.ops;
+    assert.ok(
+      [entry.command, ...entry.args].some((word: string) => /^mcp-remote(@|$)/.test(word)),
+      JSON.stringify(entry),
+    );
+    assert.ok(![entry.command, ...entry.args].includes('proxy'), JSON.stringify(entry));
+
+    await writeFile(
+      file,
+      PULLED.replace('mode = "local"\npackage = "evil-mcp@1.0.0"', 'mode = "proxy"\nauth = "bearer"\ntoken = "helper"'),
+    );
+    const helper = await sync(home, ['--file', file]);
+    assert.match(helper.stderr, /mode proxy, runs svcctl mcp proxy, auth bearer \(token helper\)/);
+    assert.equal((await sync(home, ['--file', file, '--yes'])).code, 0);
+    const proxied = JSON.parse(await readFile(cursor, 'utf8')).mcpServers.ops;
+    assert.match([proxied.command, ...proxied.args].join(' '), /svcctl.* mcp proxy/);
   });
 });

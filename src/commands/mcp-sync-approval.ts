@@ -5,7 +5,7 @@
  * terminal; off one it writes nothing and says how to approve. The approval is pinned to the content.
  */
 import { optionalBaseUrl } from '../config/base-url.js';
-import { MCP_SERVER_PACKAGE, CLI_NAME } from '../core/constants.js';
+import { CLI_NAME, MCP_PROXY_PACKAGE, MCP_SERVER_PACKAGE } from '../core/constants.js';
 import { canPrompt, type Context } from '../core/context.js';
 import { CliError, ExitCode } from '../core/errors.js';
 import { foreign } from '../core/output.js';
@@ -31,16 +31,27 @@ function hostOf(serverCtx: Context): string {
   }
 }
 
+/**
+ * What an entry of the server starts, as render-entry.ts writes it: a token helper (bearer, no static token) runs
+ * svcctl itself, chosen when the token can be refreshed unless `token = "helper"` asks for it; else a proxy entry
+ * runs mcp-remote through npx, a remote one nothing.
+ */
 function runs(server: DeclaredServer): string {
-  if (server.mode === 'remote') return 'runs no package';
-  if (server.mode === 'proxy') return `runs ${CLI_NAME} mcp proxy`;
-  return `runs the npm package ${foreign(server.package ?? MCP_SERVER_PACKAGE)}`;
+  if (server.mode === 'local') return `runs the npm package ${foreign(server.package ?? MCP_SERVER_PACKAGE)}`;
+  const helper = server.auth === 'bearer' && server.token !== 'static';
+  const without = server.mode === 'proxy' ? `the npm package ${MCP_PROXY_PACKAGE}` : 'no package';
+  if (!helper) return `runs ${without}`;
+  const svcctl = server.mode === 'proxy' ? `${CLI_NAME} mcp proxy` : `${CLI_NAME} for its token`;
+  return server.token === 'helper'
+    ? `runs ${svcctl}`
+    : `runs ${svcctl} (${without} while ${CLI_NAME} cannot refresh the token)`;
 }
 
-const authOf = (server: DeclaredServer): string =>
-  server.auth === 'bearer'
-    ? `auth bearer (${server.token === 'static' ? 'static token' : 'token helper'})`
-    : 'auth password';
+const authOf = (server: DeclaredServer): string => {
+  if (server.auth !== 'bearer') return 'auth password';
+  if (server.token === undefined) return 'auth bearer (token helper if the token can be refreshed, else static token)';
+  return `auth bearer (${server.token === 'static' ? 'static token' : 'token helper'})`;
+};
 
 const isWrite = (entry: EntryOutcome): boolean => entry.status === 'added' || entry.status === 'updated';
 
@@ -66,7 +77,9 @@ export function approvalSummary(
     const scope = `'${server.name}' (${declaration.scope} scope)`;
     if (into.length > 0) lines.push(`  write ${scope} into ${into.join(', ')}: ${what}`);
     if (later.length > 0)
-      lines.push(`  ${scope} for ${later.join(', ')}, not written now (a later sync writes it without asking): ${what}`);
+      lines.push(
+        `  ${scope} for ${later.join(', ')}, not written now (a later sync writes it without asking): ${what}`,
+      );
   }
   for (const { client, file, entries } of planned)
     for (const entry of entries.filter((e) => e.status === 'removed'))

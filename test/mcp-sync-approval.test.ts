@@ -203,4 +203,20 @@ package = "sneaky-mcp@6.6.6"
     const proxied = JSON.parse(await readFile(cursor, 'utf8')).mcpServers.ops;
     assert.match([proxied.command, ...proxied.args].join(' '), /svcctl.* mcp proxy/);
   });
+
+  it('an approved declaration asks again before it removes an entry installed after the approval', async () => {
+    const { home, file, cursor } = await pulled();
+    assert.equal((await sync(home, ['--file', file, '--yes'])).code, 0);
+    const env = { SERVICE_BASE_URL: 'https://acme.example.com/api' };
+    const installed = await runCli(['mcp', 'install', '--client', 'cursor', '--name', 'mine'], { home, env });
+    assert.equal(installed.code, 0, installed.stderr);
+    const before = await readFile(cursor, 'utf8');
+    const refused = await sync(home, ['--file', file]);
+    assert.equal(refused.code, 7, refused.stderr);
+    assert.match(refused.stderr, /would also remove entries it does not declare/);
+    assert.match(refused.stderr, /remove 'mine' from Cursor/);
+    assert.equal(await readFile(cursor, 'utf8'), before);
+    assert.equal((await sync(home, ['--file', file, '--yes'])).code, 0);
+    assert.doesNotMatch(await readFile(cursor, 'utf8'), /"mine"/);
+  });
 });

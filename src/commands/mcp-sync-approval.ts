@@ -89,17 +89,22 @@ export function approvalSummary(
 
 /**
  * Resolves when the run may write: the content was approved before, `--yes` approves it, or the user says yes at a
- * terminal. Otherwise a CliError (exit 7): nothing has been written.
+ * terminal. Otherwise a CliError (exit 7): nothing has been written. A run that removes entries asks even for
+ * approved content: what it removes was written after that approval (an `mcp install`, another declaration), so the
+ * approval never showed it.
  */
 export async function requireApproval(
   ctx: Context,
   declaration: SyncDeclaration,
   summary: string[],
-  options: { file: string; yes?: boolean },
+  options: { file: string; yes?: boolean; removes: boolean },
 ): Promise<void> {
-  if (await isApproved(ctx, declaration.file, declaration.text)) return;
+  const approved = await isApproved(ctx, declaration.file, declaration.text);
+  if (approved && !options.removes) return;
   const shown = foreign(declaration.file);
-  const header = `${shown} is not approved on this machine yet (new, or changed since it was approved). It would:`;
+  const header = approved
+    ? `${shown} is approved, but this run would also remove entries it does not declare, which that approval did not show. It would:`
+    : `${shown} is not approved on this machine yet (new, or changed since it was approved). It would:`;
   const again = `${CLI_NAME} mcp sync --file ${shellQuote(options.file)} --yes`;
   // Shown under --quiet too, but with --yes: without it nobody can know what the approval is for.
   if (!(options.yes && ctx.globals.quiet)) ctx.out.rawError(`${[header, ...summary].join('\n')}\n`);

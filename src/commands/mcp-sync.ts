@@ -236,7 +236,8 @@ export async function runMcpSync(ctx: Context, options: McpSyncOptions): Promise
   if (!looking && drift) {
     const { approvalSummary, requireApproval } = await import('./mcp-sync-approval.js');
     const summary = approvalSummary(declaration, await serverContexts(ctx, declaration), results);
-    await requireApproval(ctx, declaration, summary, options);
+    const removes = results.some((result) => result.entries.some((entry) => entry.status === 'removed'));
+    await requireApproval(ctx, declaration, summary, { ...options, removes });
   }
   if (looking) {
     for (const result of results) {

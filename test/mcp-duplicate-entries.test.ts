@@ -67,6 +67,21 @@ describe('two entries of one name in a client file', () => {
     assert.match(outer.stderr, /holds 'mcpServers' more than once/);
   });
 
+  it('a second copy spelled with an escape, or behind a comment, is the same name', async () => {
+    const { home, file, cursor } = await synced();
+    const text = await readFile(cursor, 'utf8');
+    for (const copy of [
+      FORGED.replace('"acme"', '"\\u0061cme"'),
+      FORGED.replace('"acme":', '/* x */ "acme" /* y */ :'),
+    ]) {
+      const forged = `${text.slice(0, text.lastIndexOf('}', text.lastIndexOf('}') - 1)).trimEnd()},\n    ${copy}\n  }\n}\n`;
+      await writeFile(cursor, forged);
+      const check = await runCli(['mcp', 'sync', '--file', file, '--check'], { home, cwd: home, env: ENV });
+      assert.equal(check.code, 8, `${copy}: ${check.stderr}`);
+      assert.match(check.stderr, /holds 'acme' more than once/, copy);
+    }
+  });
+
   it('install refuses to write into the file (exit 7); list and get warn', async () => {
     const home = await tempDir('svcctl-duplicates-');
     const cursor = join(home, '.cursor', 'mcp.json');

@@ -219,4 +219,20 @@ package = "sneaky-mcp@6.6.6"
     assert.equal((await sync(home, ['--file', file, '--yes'])).code, 0);
     assert.doesNotMatch(await readFile(cursor, 'utf8'), /"mine"/);
   });
+
+  it('the summary of clients = "detected" says that clients found later get the entries too', async () => {
+    const { home, file, cursor } = await pulled(
+      PULLED.replace('clients = ["cursor", "vscode"]', 'clients = "detected"'),
+    );
+    await mkdir(join(home, '.cursor'));
+    const env = { PATH: join(home, 'no-bin'), XDG_DATA_DIRS: join(home, 'no-such-dir') };
+    const refused = await runCli(['mcp', 'sync', '--file', file], { home, cwd: home, env });
+    assert.equal(refused.code, 7, refused.stderr);
+    assert.match(refused.stderr, /write 'ops' \(user scope\) into Cursor:/);
+    assert.match(
+      refused.stderr,
+      /clients = "detected": a client found on this machine later gets these entries without asking/,
+    );
+    assert.equal(await absent(cursor), '<absent>');
+  });
 });

@@ -81,6 +81,8 @@ export function approvalSummary(
         `  ${scope} for ${later.join(', ')}, not written now (a later sync writes it without asking): ${what}`,
       );
   }
+  if (declaration.clients === 'detected')
+    lines.push('  clients = "detected": a client found on this machine later gets these entries without asking');
   for (const { client, file, entries } of planned)
     for (const entry of entries.filter((e) => e.status === 'removed'))
       lines.push(`  remove '${foreign(entry.name)}' from ${CLIENTS[client].label} (${foreign(file ?? '')})`);

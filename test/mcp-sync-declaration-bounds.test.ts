@@ -47,6 +47,14 @@ describe('mcp sync: the declaration itself', () => {
       'ops@evil.tgz',
       'ops@EVIL.TGZ',
       '@scope/ops@evil.tar',
+      // An alias, a spec after the name, a lookalike letter (Cyrillic s), whitespace.
+      'npm:evil@1',
+      'ops@npm:evil@1',
+      '@scope/x@file:..',
+      'ops@https://attacker.example/x',
+      '\u0455ervice-mcp-server',
+      ' ops',
+      'ops\n',
     ];
     for (const spec of refused) {
       const result = await syncOf(`${SERVER}mode = "local"\npackage = ${JSON.stringify(spec)}\n`);

@@ -5,6 +5,7 @@ import { KnownSecrets } from './redaction/known-secrets.js';
 import { colorAllowed, loadColors, Output } from './core/output.js';
 import { createProgram, helpWordsAsFlag, type Io } from './cli/program.js';
 import { learnSecretsEarly } from './config/early-secrets.js';
+import { absoluteHome, withoutRelativeFolders } from './config/folder-variables.js';
 
 import { VERSION } from './core/version.js';
 
@@ -47,6 +48,18 @@ export function reportError(error: unknown, out: Output, verbose: boolean): numb
   return ExitCode.Internal;
 }
 
+/** Relative folder variables and a relative HOME are dropped before any command reads them (folder-variables.ts). */
+async function settleFolders(io: Io, argv: string[]): Promise<void> {
+  const { env, warnings } = withoutRelativeFolders(io.env, io.platform);
+  io.env = env;
+  const home = await absoluteHome(io.homeDir, io.platform);
+  io.homeDir = home.homeDir;
+  if (home.warning !== undefined) warnings.push(home.warning);
+  if (warnings.length === 0) return;
+  const out = errorOutput(io, argv);
+  for (const warning of warnings) out.warn(warning);
+}
+
 export async function main(given: string[], io?: Partial<Io>): Promise<number> {
   const argv = helpWordsAsFlag(given);
   const fullIo: Io = {
@@ -68,6 +81,7 @@ export async function main(given: string[], io?: Partial<Io>): Promise<number> {
   if (fullIo.colors === undefined && colorAllowed(fullIo.stderr, fullIo.env, !argv.includes('--no-color')))
     fullIo.colors = await loadColors();
   try {
+    await settleFolders(fullIo, argv);
     // Before commander checks an argument: its errors, and ours, may echo a value that is a secret.
     await learnSecretsEarly(fullIo.secrets, fullIo, argv);
     await (await createProgram(fullIo, argv)).parseAsync(argv, { from: 'user' });

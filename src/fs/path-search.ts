@@ -1,18 +1,73 @@
 // Not the `which` package (in dist/ through cross-spawn): it reads process.platform, PATH and cwd itself and on Windows
 // searches the current folder first, where a cloned project could plant `npx.cmd`. Here all three come from the
 // context (nor the `which` program: minimal images lack it); Windows tries each PATHEXT.
-import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-async function isExecutable(file: string, platform: NodeJS.Platform): Promise<boolean> {
+export interface SearchPlace {
+  env: NodeJS.ProcessEnv;
+  platform: NodeJS.Platform;
+  cwd: string;
+}
+
+function isExecutable(file: string, platform: NodeJS.Platform): boolean {
   try {
-    if (!(await stat(file)).isFile()) return false;
-    if (platform !== 'win32') await access(file, constants.X_OK);
+    if (!statSync(file).isFile()) return false;
+    if (platform !== 'win32') accessSync(file, constants.X_OK);
     return true;
   } catch {
     return false;
   }
+}
+
+/**
+ * The project svcctl runs in: the nearest folder at or above cwd with a `.git`, else cwd; none when that folder holds
+ * the home folder (a home kept in git, or svcctl run from ~ or /), whose tools are the user's own.
+ */
+function projectOf({ env, platform, cwd }: SearchPlace): string | undefined {
+  const api = platform === 'win32' ? path.win32 : path.posix;
+  const start = api.resolve(cwd);
+  let root = start;
+  while (!existsSync(api.join(root, '.git')) && api.dirname(root) !== root) root = api.dirname(root);
+  if (!existsSync(api.join(root, '.git'))) root = start;
+  const home = platform === 'win32' ? env.USERPROFILE : env.HOME;
+  if (home === undefined || !api.isAbsolute(home)) return root;
+  const fromRoot = api.relative(root, api.resolve(home));
+  return fromRoot === '' || (!fromRoot.startsWith('..') && !api.isAbsolute(fromRoot)) ? undefined : root;
+}
+
+/**
+ * The PATH folders a program is looked for in: the absolute ones outside the current project. A relative entry
+ * (`.`, `node_modules/.bin`) or one into the project (direnv's PATH_add) would run, or write into a user-wide
+ * entry, a program the cloned repository carries (issue 47).
+ */
+export function searchFolders(place: SearchPlace): string[] {
+  const { env, platform } = place;
+  const api = platform === 'win32' ? path.win32 : path.posix;
+  const pathValue = (platform === 'win32' ? (env.PATH ?? env.Path) : env.PATH) ?? '';
+  const absolute = pathValue.split(api.delimiter).filter((dir) => dir !== '' && api.isAbsolute(dir));
+  const project = absolute.length === 0 ? undefined : projectOf(place);
+  if (project === undefined) return absolute;
+  return absolute.filter((dir) => {
+    const fromProject = api.relative(project, api.resolve(dir));
+    return fromProject.startsWith('..') || api.isAbsolute(fromProject);
+  });
+}
+
+/** Synchronous: `mcp clients` asks many clients in a row, and each answer is a few stat calls. */
+export function findProgramSync(program: string, place: SearchPlace): string | undefined {
+  const { env, platform, cwd } = place;
+  const api = platform === 'win32' ? path.win32 : path.posix;
+  const extensions =
+    platform === 'win32' ? ['', ...(env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean)] : [''];
+  const candidates = (base: string): string[] => extensions.map((ext) => `${base}${ext}`);
+  if (program.includes('/') || (platform === 'win32' && program.includes('\\')))
+    return candidates(api.resolve(cwd, program)).find((file) => isExecutable(file, platform));
+  for (const dir of searchFolders(place)) {
+    const found = candidates(api.join(dir, program)).find((file) => isExecutable(file, platform));
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 export async function findProgram(
@@ -21,18 +76,5 @@ export async function findProgram(
   platform: NodeJS.Platform,
   cwd: string,
 ): Promise<string | undefined> {
-  const api = platform === 'win32' ? path.win32 : path.posix;
-  const extensions =
-    platform === 'win32' ? ['', ...(env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean)] : [''];
-  const candidates = (base: string): string[] => extensions.map((ext) => `${base}${ext}`);
-  if (program.includes('/') || (platform === 'win32' && program.includes('\\'))) {
-    for (const file of candidates(api.resolve(cwd, program))) if (await isExecutable(file, platform)) return file;
-    return undefined;
-  }
-  const pathValue = (platform === 'win32' ? (env.PATH ?? env.Path) : env.PATH) ?? '';
-  for (const dir of pathValue.split(api.delimiter)) {
-    if (dir === '') continue;
-    for (const file of candidates(api.join(dir, program))) if (await isExecutable(file, platform)) return file;
-  }
-  return undefined;
+  return findProgramSync(program, { env, platform, cwd });
 }

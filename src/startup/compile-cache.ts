@@ -34,9 +34,11 @@ export function compileCacheDir(
   arch: string,
 ): string | undefined {
   if (env.NODE_DISABLE_COMPILE_CACHE) return undefined;
+  // A relative HOME or XDG_CACHE_HOME (HOME='' included) names a folder of the current one: a cloned project could
+  // carry a cache there, whose files are the user's who cloned it, and V8 would run it. No cache then.
   const xdg = env.XDG_CACHE_HOME;
-  // As for XDG_CONFIG_HOME: a relative XDG_CACHE_HOME is invalid and ignored.
-  const base = xdg && isAbsolute(xdg) ? xdg : join(homeDir, '.cache');
+  if (xdg ? !isAbsolute(xdg) : !isAbsolute(homeDir)) return undefined;
+  const base = xdg || join(homeDir, '.cache');
   return join(base, 'svcctl', 'compile-cache', `v8-${v8Version}-${arch}`);
 }
 
@@ -120,7 +122,7 @@ export class CachedLoader {
   save(): void {
     if (this.unsavedCount() === 0) return;
     try {
-      makePrivateFolder(this.dir);
+      if (!makePrivateFolder(this.dir, 'svcctl')) return;
       this.folderTrusted = undefined;
       if (!this.trusted()) return;
       for (const { name, script, saves } of this.scripts) {
@@ -177,14 +179,26 @@ function ownFoldersUpTo(dir: string, top: string, uid: number): boolean {
   }
 }
 
-// 0700 whatever the umask: nobody else may change code svcctl runs. Sync: this module runs at exit.
-function makePrivateFolder(dir: string): void {
-  const first = mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (first === undefined) return;
+// 0700 whatever the umask: nobody else may change code svcctl runs. Sync: this module runs at exit. From `top` down,
+// one folder at a time, each checked before going into it: `mkdir -p` would follow a link another user planted at
+// any of them. False: one is not a real folder.
+function makePrivateFolder(dir: string, top: string): boolean {
+  const folders: string[] = [];
   for (let folder = dir; ; folder = dirname(folder)) {
-    chmodSync(folder, 0o700);
-    if (folder === first || dirname(folder) === folder) break;
+    folders.unshift(folder);
+    if (basename(folder) === top || dirname(folder) === folder) break;
   }
+  mkdirSync(dirname(folders[0]!), { recursive: true, mode: 0o700 });
+  for (const folder of folders) {
+    try {
+      mkdirSync(folder, { mode: 0o700 });
+      chmodSync(folder, 0o700);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    if (!lstatSync(folder).isDirectory()) return false;
+  }
+  return true;
 }
 
 function removeStale(dir: string, prefix: string): void {

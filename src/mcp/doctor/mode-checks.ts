@@ -51,7 +51,7 @@ export async function modeChecks(
   const start = startRuntime(runtime, client, plan.command);
   const runner =
     (await guiRunnerCheck(plan.command, start, runtime, client)) ?? (await checkRunner(plan.command, start));
-  const ca = caCertsCheck(plan.command, runtime.env, client);
+  const ca = caCertsCheck(plan.command, runtime, client);
   const checks = [await checkNode(start), runner, ...(ca === undefined ? [] : [ca])];
   const blocked = blocker(resolver, unexpanded, who);
   if (plan.mode === 'local') {

@@ -3,7 +3,9 @@
 import path from 'node:path';
 import { findProgram } from '../../fs/path-search.js';
 import { guiPathOf, startedFrom } from '../clients/gui-path.js';
+import { caFileProblem } from '../install/runner-path.js';
 import { CA_VARIABLE } from '../render/values.js';
+import { isSvcctlProxy } from '../service-entries.js';
 import type { ClientSpec } from '../types.js';
 import type { CommandPlan } from './entry-plan.js';
 import { isPackageRunner, programOf, type RuntimeEnv } from './runtime-checks.js';
@@ -45,24 +47,50 @@ export async function guiRunnerCheck(
   return pass('runner', `${path.basename(program)} found at ${found} (${where})`);
 }
 
-/** Set where doctor runs, so the client most likely has it too; only the entry or the client can pass it on. */
+/** Plain http only, and no npx: such an entry makes no TLS connection, and NODE_EXTRA_CA_CERTS changes nothing. */
+function downloadsNothingOverTls(command: CommandPlan): string | undefined {
+  if (isPackageRunner(programOf(command)) || !isSvcctlProxy([command.command, ...command.args])) return undefined;
+  const urls = command.args.filter((_, index) => ['--base-url', '--mcp-url'].includes(command.args[index - 1] ?? ''));
+  return urls.length > 0 && urls.every((url) => url.startsWith('http://')) ? urls.join(' and ') : undefined;
+}
+
+/**
+ * Set where doctor runs, so the client most likely has it too; only the entry or the client can pass it on. The
+ * entry's own value is compared with this one: a path copied from another machine, or a relative one, fails there.
+ */
 export function caCertsCheck(
   command: CommandPlan,
-  env: NodeJS.ProcessEnv,
+  runtime: Pick<RuntimeEnv, 'env' | 'platform'>,
   client: ClientSpec | null,
 ): CheckResult | undefined {
-  const value = env[CA_VARIABLE];
-  if (value === undefined || value === '') return undefined;
-  if (Object.hasOwn(command.env, CA_VARIABLE) || command.forwarded.includes(CA_VARIABLE))
+  const value = runtime.env[CA_VARIABLE] ?? '';
+  const carried = command.env[CA_VARIABLE];
+  if (value === '' && carried === undefined) return undefined;
+  const plain = downloadsNothingOverTls(command);
+  if (plain !== undefined)
+    return pass('ca', `not needed (note): the entry makes no TLS connection (svcctl's proxy to ${plain}, no npx)`);
+  const reinstall =
+    client === null
+      ? `set "${CA_VARIABLE}" in the entry's env to the absolute path of your CA file`
+      : `svcctl mcp install --client ${client.id} --force (with the same --mode and --name) writes it into the entry`;
+  if (carried !== undefined) {
+    const problem = caFileProblem(carried, runtime.platform);
+    if (problem !== undefined)
+      return fail('ca', `the entry sets ${CA_VARIABLE}=${JSON.stringify(carried)}, but ${problem}`, reinstall);
+    if (value !== '' && carried !== value)
+      return fail('ca', `the entry sets ${CA_VARIABLE}=${carried}, but here it is ${value}`, reinstall);
     return pass('ca', `the entry passes ${CA_VARIABLE} on to the server`);
+  }
+  const unusable = caFileProblem(value, runtime.platform);
+  if (unusable !== undefined)
+    return pass('ca', `note: ${CA_VARIABLE}=${JSON.stringify(value)} here, but ${unusable}: no entry is given it`);
+  if (command.forwarded.includes(CA_VARIABLE)) return pass('ca', `the entry passes ${CA_VARIABLE} on to the server`);
   if (client?.passesEnvironment)
     return pass('ca', `${client.label} passes its whole environment, ${CA_VARIABLE} with it, on to the server`);
   const who = client?.label ?? 'the client';
   return fail(
     'ca',
     `${CA_VARIABLE} is set here, but the entry does not carry it, and ${who} may start the server with a cleaned environment (Gemini CLI and Codex do): behind a TLS-inspecting proxy npx then fails with SELF_SIGNED_CERT_IN_CHAIN`,
-    client === null
-      ? `add "${CA_VARIABLE}": "${value}" to the entry's env`
-      : `svcctl mcp install --client ${client.id} --force (with the same --mode and --name) writes it into the entry`,
+    client === null ? `add "${CA_VARIABLE}": "${value}" to the entry's env` : reinstall,
   );
 }

@@ -1,9 +1,11 @@
 // What an entry needs from the machine it is written on: where npx is for a GUI client, and the corporate CA file.
+import { accessSync, constants, statSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { PACKAGE_RUNNER } from '../../core/constants.js';
 import type { Context } from '../../core/context.js';
 import { findProgram } from '../../fs/path-search.js';
+import { fileReadReason } from '../../fs/reasons.js';
 import { guiPathOf, onGuiPath, runnerPathValue } from '../clients/gui-path.js';
 import { CLIENTS } from '../clients/table.js';
 import { CA_VARIABLE } from '../render/values.js';
@@ -39,7 +41,7 @@ export async function runnerFor(
  * remote entry with a headers command (Claude Code) runs svcctl in the client's shell, with its whole environment.
  */
 export function caCertsFor(
-  ctx: Pick<Context, 'env'>,
+  ctx: Pick<Context, 'env' | 'platform'>,
   target: EntryRequest['target'],
   mode: Mode,
   tokenHelper: boolean,
@@ -47,5 +49,22 @@ export function caCertsFor(
   if (mode === 'remote' && !tokenHelper) return undefined;
   if (mode === 'remote' && 'client' in target && CLIENTS[target.client].headersCommand !== undefined) return undefined;
   const value = ctx.env[CA_VARIABLE];
-  return value === undefined || value === '' ? undefined : value;
+  return value === undefined || caFileProblem(value, ctx.platform) !== undefined ? undefined : value;
+}
+
+/**
+ * Why a NODE_EXTRA_CA_CERTS value is no CA file an entry can carry: a relative path would be read from whatever
+ * folder the client starts in (a project's, planted), and a newline breaks the line of a TOML or YAML value.
+ */
+export function caFileProblem(value: string, platform: NodeJS.Platform): string | undefined {
+  if (value === '') return 'it is empty';
+  if (/[\r\n]/.test(value)) return 'it holds a line break';
+  if (!(platform === 'win32' ? path.win32 : path.posix).isAbsolute(value)) return 'it is not an absolute path';
+  try {
+    if (!statSync(value).isFile()) return 'it is not a file';
+    accessSync(value, constants.R_OK);
+  } catch (error) {
+    return `it cannot be read (${fileReadReason(error)})`;
+  }
+  return undefined;
 }

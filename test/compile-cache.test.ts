@@ -25,10 +25,17 @@ describe('compileCacheDir', () => {
     );
   });
 
-  it('ignores a relative XDG_CACHE_HOME, as the XDG spec says', () => {
+  it("is off with a relative HOME or XDG_CACHE_HOME (HOME='' too): that folder is in the current one", () => {
+    for (const [env, home] of [
+      [{ XDG_CACHE_HOME: 'cache' }, '/home/u'],
+      [{}, ''],
+      [{}, 'home/u'],
+      [{ XDG_CACHE_HOME: '.cache' }, ''],
+    ] as const)
+      assert.equal(compileCacheDir(env, home, '11.3', 'x64'), undefined, JSON.stringify([env, home]));
     assert.equal(
-      compileCacheDir({ XDG_CACHE_HOME: 'cache' }, '/home/u', '11.3', 'x64'),
-      join('/home/u', '.cache', 'svcctl', 'compile-cache', 'v8-11.3-x64'),
+      compileCacheDir({ XDG_CACHE_HOME: '/x/cache' }, '', '11.3', 'x64'),
+      join('/x/cache', 'svcctl', 'compile-cache', 'v8-11.3-x64'),
     );
   });
 
@@ -186,6 +193,22 @@ describe('a cache file someone else could have written is never run', () => {
       const { dist, main, dir, file, data } = await planted();
       await make(file, data);
       assert.deepEqual(runs(dist, main, dir), { planted: false, exports: { real: true } });
+    }
+  });
+
+  it('a link planted where a cache folder goes: nothing is made or written through it', async () => {
+    for (const at of ['svcctl', 'compile-cache', 'v8-test']) {
+      const { dist, main } = await planted();
+      const base = await tempDir('svcctl-cache-base-');
+      const target = await tempDir('svcctl-link-target-');
+      const chain = ['svcctl', 'compile-cache', 'v8-test'];
+      const upTo = chain.slice(0, chain.indexOf(at));
+      await mkdir(join(base, ...upTo), { recursive: true, mode: 0o700 });
+      await symlink(target, join(base, ...upTo, at));
+      const loader = new CachedLoader(join(base, ...chain), dist, require, UID);
+      loader.load(main);
+      loader.save();
+      assert.deepEqual(await readdir(target), [], `a link at ${at}/`);
     }
   });
 

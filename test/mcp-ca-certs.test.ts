@@ -11,7 +11,9 @@ import { parse as parseYaml } from 'yaml';
 import { runCli, type RunResult } from './helpers/cli.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
-const CA = '/etc/ssl/corp/inspecting-proxy-ca.pem';
+// A real file: install copies only an absolute path to a file it can read (issue 47).
+const CA = join(await tempDir('svcctl-ca-file-'), 'inspecting-proxy-ca.pem');
+await writeFile(CA, '-----BEGIN CERTIFICATE-----\n');
 const BASE = ['--base-url', 'https://x.example/api'];
 const PROXY = ['--mode', 'proxy', '--mcp-url', 'https://x.example/mcp'];
 const LITERAL = ['--secrets', 'literal'];
@@ -91,6 +93,18 @@ describe('mcp install/print: local and proxy entries carry NODE_EXTRA_CA_CERTS',
   });
 });
 
+describe('a NODE_EXTRA_CA_CERTS that no entry can use is not copied (issue 47)', () => {
+  it('relative, with a line break, missing or a folder: left out; the same run with the file carries it', async () => {
+    const caFolder = join(CA, '..');
+    const cases = ['corp-ca.pem', `${CA}\nx = 1`, join(caFolder, 'missing.pem'), caFolder];
+    for (const value of cases) {
+      const entry = envOf(json(await printed(['--client', 'claude-desktop', ...BASE], { NODE_EXTRA_CA_CERTS: value })));
+      assert.equal(Object.hasOwn(entry, 'NODE_EXTRA_CA_CERTS'), false, JSON.stringify(value));
+    }
+    assert.equal(envOf(json(await printed(['--client', 'claude-desktop', ...BASE]))).NODE_EXTRA_CA_CERTS, CA);
+  });
+});
+
 describe('--token helper entries: svcctl mcp proxy makes its own TLS requests', () => {
   const HELPER = ['--mode', 'proxy', '--auth', 'bearer', '--token', 'helper', ...BASE];
 
@@ -137,6 +151,35 @@ describe('mcp doctor: an entry that would lose NODE_EXTRA_CA_CERTS', () => {
     const carried = { ...entry, env: { ...entry.env, NODE_EXTRA_CA_CERTS: '${NODE_EXTRA_CA_CERTS}' } };
     const fixed = await doctor('gemini', '.gemini/settings.json', carried);
     assert.match(lineOf(fixed, 'ca'), /^✓ ca: the entry passes NODE_EXTRA_CA_CERTS on to the server$/);
+  });
+
+  it("an entry's own value is compared with the one here: another path, or one that cannot be read, fails", async () => {
+    const other = join(CA, '..', 'other-ca.pem');
+    await writeFile(other, '-----BEGIN CERTIFICATE-----\n');
+    const differs = await doctor('gemini', '.gemini/settings.json', { ...entry, env: { NODE_EXTRA_CA_CERTS: other } });
+    assert.match(
+      lineOf(differs, 'ca'),
+      new RegExp(`^✗ ca: the entry sets NODE_EXTRA_CA_CERTS=${other}, but here it is ${CA}$`),
+    );
+    const relative = await doctor('gemini', '.gemini/settings.json', {
+      ...entry,
+      env: { NODE_EXTRA_CA_CERTS: 'ca.pem' },
+    });
+    assert.match(
+      lineOf(relative, 'ca'),
+      /^✗ ca: the entry sets NODE_EXTRA_CA_CERTS="ca.pem", but it is not an absolute path$/,
+    );
+    const same = await doctor('gemini', '.gemini/settings.json', { ...entry, env: { NODE_EXTRA_CA_CERTS: CA } });
+    assert.match(lineOf(same, 'ca'), /^✓ ca: the entry passes NODE_EXTRA_CA_CERTS on to the server$/);
+  });
+
+  it("svcctl's proxy against plain http starts nothing over TLS: ca is a note, whatever the entry holds", async () => {
+    const proxy = { command: 'svcctl', args: ['--base-url', 'http://127.0.0.1:9', 'mcp', 'proxy'] };
+    const result = await doctor('gemini', '.gemini/settings.json', proxy);
+    assert.match(lineOf(result, 'ca'), /^✓ ca: not needed \(note\): the entry makes no TLS connection/);
+    // Through npx, the same proxy downloads svcctl from the registry over TLS: the check speaks.
+    const npx = { command: 'npx', args: ['-y', 'svcctl@1', '--base-url', 'http://127.0.0.1:9', 'mcp', 'proxy'] };
+    assert.match(lineOf(await doctor('gemini', '.gemini/settings.json', npx), 'ca'), /^✗ ca: /);
   });
 
   it('Claude Code passes its whole environment: the same entry passes', async () => {

@@ -10,7 +10,8 @@ import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { CachedLoader, compileCacheDir, SAVING_RUNS } from '../src/startup/compile-cache.js';
+import { CachedLoader, cacheFileName, compileCacheDir, SAVING_RUNS } from '../src/startup/compile-cache.js';
+import { Script } from 'node:vm';
 import { ROOT, spawnCli } from './helpers/cli.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
@@ -143,6 +144,37 @@ describe('the compile cache of the CLI', { concurrency: true }, () => {
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stderr, '');
     assert.equal(run.stdout, `sha256=${createHmac('sha256', SECRET).update('a file').digest('hex')}\n`);
+  });
+
+  it("with HOME='' or a relative HOME or XDG_CACHE_HOME: a cache a cloned project carries is not run", async () => {
+    const home = await tempDir('svcctl-cache-');
+    const clone = await tempDir('svcctl-clone-');
+    // The cache V8 takes for dist/main.cjs (it matches by length), holding other code, where the folder of a
+    // relative cache is: ./.cache/svcctl/compile-cache/v8-<version>-<arch>/ of the current folder.
+    const main = join(ROOT, 'dist', 'main.cjs');
+    const source = await readFile(main, 'utf8');
+    const evil = "process.stdout.write('PLANTED\\n'); process.exit(0);".padEnd(source.length, ' ');
+    const wrap = (text: string): string => `(function (exports, require, module, __filename, __dirname) {\n${text}\n})`;
+    const data = new Script(wrap(evil), { filename: main, lineOffset: -1 }).createCachedData();
+    const { size, mtimeMs } = await stat(main);
+    const planted = join(clone, '.cache', 'svcctl', 'compile-cache', `v8-${process.versions.v8}-${process.arch}`);
+    await mkdir(planted, { recursive: true, mode: 0o700 });
+    const cache = Buffer.concat([Buffer.from('svc1'), Buffer.of(SAVING_RUNS), data]);
+    await writeFile(join(planted, cacheFileName(main, size, mtimeMs)), cache, { mode: 0o600 });
+    const body = join(home, 'body.json');
+    await writeFile(body, '{"event":{"title":"cache"}}');
+    // Config and state stay in the temp home: for HOME='' svcctl takes the user database's home.
+    const folders = { XDG_CONFIG_HOME: join(home, 'c'), XDG_STATE_HOME: join(home, 's'), XDG_CACHE_HOME: undefined };
+    for (const env of [{ HOME: '' }, { HOME: '.' }, { XDG_CACHE_HOME: '.cache' }]) {
+      const run = await spawnCli(['event', 'sign', body], {
+        home,
+        cwd: clone,
+        env: { SERVICE_HMAC_SECRET: SECRET, ...folders, ...env },
+      });
+      assert.equal(run.stdout, expected, JSON.stringify(env));
+      assert.equal(run.code, 0, run.stderr);
+    }
+    assert.deepEqual(await readdir(planted), [cacheFileName(main, size, mtimeMs)], 'nothing saved into the clone');
   });
 
   it('is neither read nor written with NODE_DISABLE_COMPILE_CACHE=1', async () => {

@@ -37,7 +37,11 @@ export function cleanEnv(home: string, extra: Record<string, string | undefined>
     PATH: process.env.PATH,
     HOME: home,
     USERPROFILE: home,
+    // Each XDG folder too, where the defaults would put it: a child never falls back to the real home (issue 47).
     XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_STATE_HOME: join(home, '.local', 'state'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
     NO_COLOR: '1',
     CI: 'true',
     LANG: 'C.UTF-8',

@@ -1,0 +1,143 @@
+/**
+ * Nothing from the current folder is run or used as the user's own (issue 47): a cloned project (a temp folder with
+ * a .git) plants programs on a relative PATH entry and on one into the project, and folders that relative
+ * CODEX_HOME, SERVICE_SPOOL_DIR and XDG_* would name. The programs record whether they ran.
+ * The compile cache of the same issue: compile-cache.test.ts and startup.e2e.test.ts.
+ */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, readFile, realpath } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { describe, it } from 'node:test';
+import { FOLDER_VARIABLES, withoutRelativeFolders } from '../src/config/folder-variables.js';
+import { placeFile, runCli } from './helpers/cli.js';
+import { accepted, startRecordingServer } from './helpers/recording-server.js';
+import { spoolFolderFor } from './helpers/spool-layout.js';
+import { tempDir } from './helpers/temp-dirs.js';
+
+interface Clone {
+  home: string;
+  clone: string;
+  /** A folder of tools outside the project, for the control case. */
+  tools: string;
+  ran: string;
+}
+
+/** A home, a clone (a project: it has .git) and a tools folder, whose programs note in `ran/` that they ran. */
+async function cloneWithPrograms(...programs: Array<[where: 'clone' | 'tools', path: string]>): Promise<Clone> {
+  const made: Clone = {
+    home: await tempDir('svcctl-folder-home-'),
+    clone: await tempDir('svcctl-clone-'),
+    tools: await tempDir('svcctl-tools-'),
+    ran: await tempDir('svcctl-ran-'),
+  };
+  await mkdir(join(made.clone, '.git'));
+  for (const [where, path] of programs) {
+    const name = basename(path);
+    const file = await placeFile(
+      made[where],
+      path,
+      `#!/bin/sh\ntouch '${join(made.ran, name)}'\necho '${name} 9.9.9'\n`,
+    );
+    await chmod(file, 0o755);
+  }
+  return made;
+}
+
+const ranPrograms = (clone: Clone, names: string[]): string[] =>
+  names.filter((name) => existsSync(join(clone.ran, name)));
+
+describe('PATH: programs are looked for only in absolute folders outside the current project', () => {
+  it("`mcp clients` runs neither a relative entry's codex nor the project's node_modules/.bin claude", async () => {
+    const made = await cloneWithPrograms(
+      ['clone', 'bin/codex'],
+      ['clone', 'node_modules/.bin/claude'],
+      ['tools', 'gemini'],
+    );
+    const path = ['bin', join(made.clone, 'node_modules', '.bin'), made.tools, '/usr/bin', '/bin'];
+    const result = await runCli(['mcp', 'clients'], {
+      home: made.home,
+      cwd: made.clone,
+      env: { PATH: path.join(':') },
+    });
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(ranPrograms(made, ['codex', 'claude']), []);
+    // The control: an absolute folder outside the project is searched, and its program ran.
+    assert.deepEqual(ranPrograms(made, ['gemini']), ['gemini']);
+  });
+
+  it("`mcp install --client goose --mode local` writes the npx of no folder of the project's", async () => {
+    const made = await cloneWithPrograms(['clone', 'bin/npx'], ['tools', 'npx']);
+    const env = {
+      SERVICE_BASE_URL: 'https://acme.example.com/api',
+      PATH: ['bin', join(made.clone, 'bin'), made.tools, '/usr/bin', '/bin'].join(':'),
+    };
+    const args = ['mcp', 'install', '--client', 'goose', '--mode', 'local'];
+    const result = await runCli(args, { home: made.home, cwd: made.clone, env });
+    assert.equal(result.code, 0, result.stderr);
+    const written = await readFile(join(made.home, '.config', 'goose', 'config.yaml'), 'utf8');
+    assert.ok(!written.includes(made.clone), written);
+    assert.ok(written.includes(join(await realpath(made.tools), 'npx')), written);
+  });
+});
+
+describe('a relative folder variable is ignored, with one warning', () => {
+  it('every folder variable: relative dropped and said, absolute and unset kept; XDG_DATA_DIRS member by member', () => {
+    const env: NodeJS.ProcessEnv = { PATH: 'bin', XDG_DATA_DIRS: '/usr/share:share:/opt/share' };
+    for (const name of FOLDER_VARIABLES) env[name] = `.${name.toLowerCase()}`;
+    const { env: kept, warnings } = withoutRelativeFolders(env, 'linux');
+    assert.deepEqual(kept, { PATH: 'bin', XDG_DATA_DIRS: '/usr/share:/opt/share' });
+    assert.equal(warnings.length, FOLDER_VARIABLES.length + 1);
+    assert.match(warnings[0]!, /^XDG_CONFIG_HOME="\.xdg_config_home" is not an absolute path: ignored/);
+    const absolute = { CODEX_HOME: '/home/u/.codex', XDG_STATE_HOME: '' };
+    assert.equal(withoutRelativeFolders(absolute, 'linux').env, absolute);
+    assert.deepEqual(withoutRelativeFolders({ APPDATA: 'C:\\Users\\u\\AppData' }, 'win32').warnings, []);
+  });
+
+  it("CODEX_HOME=.codex: the user's ~/.codex is written, not the clone's, and the warning comes once", async () => {
+    const clone = await cloneWithPrograms();
+    const planted = await placeFile(clone.clone, '.codex/config.toml', "# the project's\n");
+    const env = { SERVICE_BASE_URL: 'https://acme.example.com/api', CODEX_HOME: '.codex' };
+    const result = await runCli(['mcp', 'install', '--client', 'codex', '--mode', 'remote'], {
+      home: clone.home,
+      cwd: clone.clone,
+      env,
+    });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(await readFile(planted, 'utf8'), "# the project's\n");
+    assert.match(await readFile(join(clone.home, '.codex', 'config.toml'), 'utf8'), /^\[mcp_servers\.service\]$/m);
+    assert.equal(result.stderr.split('CODEX_HOME=".codex" is not an absolute path: ignored').length, 2, result.stderr);
+  });
+
+  it('SERVICE_SPOOL_DIR=spool: `event flush` sends none of the events a clone planted there', async () => {
+    const clone = await cloneWithPrograms();
+    const server = await startRecordingServer(accepted);
+    try {
+      const planted = spoolFolderFor(join(clone.clone, 'spool'), server.baseUrl);
+      const event = { event: { id: 'planted-1', title: 'planted', created_at: '2026-01-01T00:00:00.000Z' } };
+      await placeFile(planted, 'planted-1.json', JSON.stringify(event));
+      const env = { SERVICE_BASE_URL: server.baseUrl, SERVICE_INGEST_TOKEN: 'tok-folder', SERVICE_SPOOL_DIR: 'spool' };
+      const result = await runCli(['event', 'flush'], { home: clone.home, cwd: clone.clone, env });
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stderr, /SERVICE_SPOOL_DIR="spool" is not an absolute path: ignored/);
+      assert.equal(server.requests.length, 0);
+      assert.ok(existsSync(join(planted, 'planted-1.json')));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("XDG_CONFIG_HOME=.config: svcctl's config is the home's, not the clone's", async () => {
+    const clone = await cloneWithPrograms();
+    const planted = 'default = "planted"\n[deployments.planted]\nbase_url = "https://planted.example.com/api"\n';
+    await placeFile(clone.clone, '.config/svcctl/config.toml', planted);
+    const result = await runCli(['deployment', 'list'], {
+      home: clone.home,
+      cwd: clone.clone,
+      env: { XDG_CONFIG_HOME: '.config' },
+    });
+    assert.ok(!result.stdout.includes('planted.example.com'), result.stdout);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stderr, /XDG_CONFIG_HOME="\.config" is not an absolute path: ignored/);
+  });
+});

@@ -6,10 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, realpath } from 'node:fs/promises';
+import { chmod, mkdir, readFile, realpath, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { FOLDER_VARIABLES, withoutRelativeFolders } from '../src/config/folder-variables.js';
+import { searchFolders } from '../src/fs/path-search.js';
 import { placeFile, runCli } from './helpers/cli.js';
 import { accepted, startRecordingServer } from './helpers/recording-server.js';
 import { spoolFolderFor } from './helpers/spool-layout.js';
@@ -78,6 +79,23 @@ describe('PATH: programs are looked for only in absolute folders outside the cur
     const written = await readFile(join(made.home, '.config', 'goose', 'config.yaml'), 'utf8');
     assert.ok(!written.includes(made.clone), written);
     assert.ok(written.includes(join(await realpath(made.tools), 'npx')), written);
+  });
+});
+
+describe('searchFolders', () => {
+  it('drops relative entries and those into the project; a home kept in git is no project', async () => {
+    const home = await tempDir('svcctl-git-home-');
+    const project = join(home, 'src', 'app');
+    await mkdir(join(project, '.git'), { recursive: true });
+    const env = {
+      HOME: home,
+      PATH: ['.', 'node_modules/.bin', join(project, 'bin'), join(home, 'bin'), '/usr/bin'].join(':'),
+    };
+    const place = { env, platform: 'linux' as const, cwd: join(project, 'lib') };
+    assert.deepEqual(searchFolders(place), [join(home, 'bin'), '/usr/bin']);
+    await mkdir(join(home, '.git'));
+    await rm(join(project, '.git'), { recursive: true });
+    assert.deepEqual(searchFolders(place), [join(project, 'bin'), join(home, 'bin'), '/usr/bin']);
   });
 });
 

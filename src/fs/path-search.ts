@@ -21,15 +21,16 @@ function isExecutable(file: string, platform: NodeJS.Platform): boolean {
 }
 
 /**
- * The project svcctl runs in: the nearest folder at or above cwd with a `.git`, else cwd; none when that folder holds
- * the home folder (a home kept in git, or svcctl run from ~ or /), whose tools are the user's own.
+ * The project svcctl runs in: the nearest folder at or above cwd with a `.git`; none when that folder holds the home
+ * folder (a home kept in git), whose tools are the user's own.
  */
 function projectOf({ env, platform, cwd }: SearchPlace): string | undefined {
   const api = platform === 'win32' ? path.win32 : path.posix;
-  const start = api.resolve(cwd);
-  let root = start;
-  while (!existsSync(api.join(root, '.git')) && api.dirname(root) !== root) root = api.dirname(root);
-  if (!existsSync(api.join(root, '.git'))) root = start;
+  let root = api.resolve(cwd);
+  while (!existsSync(api.join(root, '.git'))) {
+    if (api.dirname(root) === root) return undefined;
+    root = api.dirname(root);
+  }
   const home = platform === 'win32' ? env.USERPROFILE : env.HOME;
   if (home === undefined || !api.isAbsolute(home)) return root;
   const fromRoot = api.relative(root, api.resolve(home));

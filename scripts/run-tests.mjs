@@ -11,6 +11,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileTests } from './compile-tests.mjs';
+import { changedFiles, realHome, svcctlFilesIn, testHomeEnv } from './real-home-guard.mjs';
 
 const args = process.argv.slice(2);
 const list = args.includes('--list');
@@ -64,6 +65,8 @@ if (withPackage) {
   packageCheck = run('bash', ['scripts/check-package.sh', '--tarball', join(packDir, tarball)], true);
 }
 const compiled = await compileTests();
+// A temp HOME for the runner and everything it starts (real-home-guard.mjs); the real one is compared afterwards.
+const testHome = mkdtempSync(join(tmpdir(), 'svcctl-test-runner-home-'));
 // Stopped, the runner stops its test processes, then removes the compiled folder.
 for (const [signal, code] of [
   ['SIGINT', 130],
@@ -74,6 +77,7 @@ for (const [signal, code] of [
     for (const child of children) child.kill(signal);
     await Promise.all(ended);
     rmSync(compiled, { recursive: true, force: true });
+    rmSync(testHome, { recursive: true, force: true });
     if (packDir) rmSync(packDir, { recursive: true, force: true });
     process.exit(code);
   });
@@ -82,7 +86,10 @@ const compiledFiles = files.map((file) => join(compiled, file.replace(/\.ts$/, '
 // The tests talk only to 127.0.0.1, and those about CAs give their own NODE_EXTRA_CA_CERTS: a bundle inherited from
 // the shell is not theirs to use, and Node 20 reads it at every start (~35 ms of CPU for a 220 KB bundle, in each
 // test process and each process a test starts). Six files at a time: many wait on servers and child processes.
-const { NODE_EXTRA_CA_CERTS: _inherited, ...testEnv } = process.env;
+const { NODE_EXTRA_CA_CERTS: _inherited, ...shellEnv } = process.env;
+const testEnv = { ...shellEnv, ...testHomeEnv(testHome) };
+const home = realHome();
+const homeBefore = svcctlFilesIn(home);
 const tests = await run(
   process.execPath,
   ['--enable-source-maps', '--test', '--test-concurrency=6', ...compiledFiles],
@@ -90,7 +97,11 @@ const tests = await run(
   testEnv,
 );
 const checked = await packageCheck;
+const homeChanges = changedFiles(homeBefore, svcctlFilesIn(home));
 rmSync(compiled, { recursive: true, force: true });
+rmSync(testHome, { recursive: true, force: true });
 if (packDir) rmSync(packDir, { recursive: true, force: true });
 process.stdout.write(checked.output);
-process.exit(tests.code || checked.code);
+if (homeChanges.length > 0)
+  console.error(`the tests changed svcctl's files in the real home ${home}:\n  ${homeChanges.join('\n  ')}`);
+process.exit(tests.code || checked.code || (homeChanges.length > 0 ? 1 : 0));

@@ -56,7 +56,7 @@ async function svcctlWords(run: string, env: Record<string, string>): Promise<st
   const wordsFile = join(dir, 'words');
   const code = await new Promise<number | null>((resolve, reject) => {
     const child = spawn('bash', ['-e', script], {
-      env: { PATH: process.env.PATH, ...env, SVCCTL_WORDS: wordsFile },
+      env: { PATH: process.env.PATH, HOME: dir, ...env, SVCCTL_WORDS: wordsFile },
       stdio: 'ignore',
     });
     child.on('error', reject);

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, realpath, rm } from 'node:fs/promises';
+import { chmod, mkdir, readFile, realpath, rm, symlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { FOLDER_VARIABLES, withoutRelativeFolders } from '../src/config/folder-variables.js';
@@ -35,11 +35,7 @@ async function cloneWithPrograms(...programs: Array<[where: 'clone' | 'tools', p
   await mkdir(join(made.clone, '.git'));
   for (const [where, path] of programs) {
     const name = basename(path);
-    const file = await placeFile(
-      made[where],
-      path,
-      `#!/bin/sh\ntouch '${join(made.ran, name)}'\necho '${name} 9.9.9'\n`,
-    );
+    const file = await placeFile(made[where], path, `#!/bin/sh\n: > '${join(made.ran, name)}'\necho '${name} 9.9.9'\n`);
     await chmod(file, 0o755);
   }
   return made;
@@ -125,6 +121,35 @@ describe('a relative folder variable is ignored, with one warning', () => {
     assert.equal(await readFile(planted, 'utf8'), "# the project's\n");
     assert.match(await readFile(join(clone.home, '.codex', 'config.toml'), 'utf8'), /^\[mcp_servers\.service\]$/m);
     assert.equal(result.stderr.split('CODEX_HOME=".codex" is not an absolute path: ignored').length, 2, result.stderr);
+  });
+
+  it("CODEX_HOME=$PWD/.codex (absolute, into the project): its link to another tool's file is not written through", async () => {
+    const clone = await cloneWithPrograms();
+    const cargo = await placeFile(clone.home, '.cargo/config.toml', '[build]\njobs = 2\n');
+    await mkdir(join(clone.clone, '.codex'));
+    await symlink(cargo, join(clone.clone, '.codex', 'config.toml'));
+    const env = { SERVICE_BASE_URL: 'https://acme.example.com/api', CODEX_HOME: join(clone.clone, '.codex') };
+    const args = ['mcp', 'install', '--client', 'codex', '--mode', 'remote'];
+    const result = await runCli(args, { home: clone.home, cwd: clone.clone, env });
+    assert.equal(result.code, 7, result.stderr);
+    assert.match(result.stderr, /is a symbolic link to .*\.cargo\/config\.toml, outside the project/);
+    assert.equal(await readFile(cargo, 'utf8'), '[build]\njobs = 2\n');
+  });
+
+  it('CODEX_HOME=$PWD/.codex: `mcp doctor` does not run the entries of that file unasked', async () => {
+    const clone = await cloneWithPrograms(['tools', 'server']);
+    const entry = `[mcp_servers.service]\ncommand = "${join(clone.tools, 'server')}"\nargs = []\n`;
+    await placeFile(clone.clone, '.codex/config.toml', entry);
+    const env = { SERVICE_PASSWORD: 'pw-folder-7', CODEX_HOME: join(clone.clone, '.codex') };
+    const doctor = ['mcp', 'doctor', '--client', 'codex', '--scope', 'user'];
+    const result = await runCli(doctor, { home: clone.home, cwd: clone.clone, env });
+    assert.equal(result.code, 8, result.stdout + result.stderr);
+    assert.match(result.stdout, /✗ project entry: not run: 'service' comes with the project/);
+    assert.deepEqual(ranPrograms(clone, ['server']), []);
+    // The same file as the home's own ~/.codex is the user's: doctor runs its entry.
+    await placeFile(clone.home, '.codex/config.toml', entry);
+    await runCli(doctor, { home: clone.home, cwd: clone.clone, env: {} });
+    assert.deepEqual(ranPrograms(clone, ['server']), ['server']);
   });
 
   it('SERVICE_SPOOL_DIR=spool: `event flush` sends none of the events a clone planted there', async () => {

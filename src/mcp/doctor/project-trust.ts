@@ -15,6 +15,7 @@ import type { EntryPlan } from './entry-plan.js';
 import type { LocatedEntry } from './locate-entry.js';
 import { isOwnEntry, type OwnEntryContext } from './own-entry.js';
 import { svcctlWrote } from '../install/written-entries.js';
+import { projectOf } from '../install/write-bounds.js';
 import { fail, type CheckResult } from './types.js';
 import { optionalBaseUrl, optionalMcpUrl } from '../../config/base-url.js';
 
@@ -53,6 +54,8 @@ async function isUserConfigFile(file: string, client: ClientId | null, env: Clie
   for (const place of new Set(clients.flatMap((spec) => userConfigPaths(spec, env)))) {
     const info = await lstat(place).catch(() => undefined);
     if (info === undefined || (info.isSymbolicLink() && isInside(project, real))) continue;
+    // A user-scope path the environment puts in the project (CODEX_HOME=$PWD/.codex) names the project's file.
+    if (projectOf(place, env.projectDir, env.homeDir) !== undefined) continue;
     if ((await realOrNone(place)) === real) return true;
   }
   return false;

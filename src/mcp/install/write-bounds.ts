@@ -26,6 +26,15 @@ function xdgBase(ctx: Pick<Context, 'env' | 'homeDir'>, variable: string, fallba
   return value && isAbsolute(value) ? value : join(ctx.homeDir, ...fallback);
 }
 
+/**
+ * The project a file is in: `projectDir` when it holds `file` and not the home folder (run from ~, every file of
+ * yours is in the folder svcctl runs in).
+ */
+export function projectOf(file: string, projectDir: string, homeDir: string): string | undefined {
+  const root = resolve(projectDir);
+  return isInside(resolve(file), root) && !isInside(resolve(homeDir), root) ? root : undefined;
+}
+
 export function writeBoundsFor(
   ctx: Pick<Context, 'env' | 'homeDir' | 'cwd'>,
   clientEnv: ClientEnv,
@@ -40,8 +49,12 @@ export function writeBoundsFor(
     resolve(ctx.cwd, spool),
   ];
   const root = resolve(clientEnv.projectDir);
-  const inProject = (scope === 'project' || scope === 'local') && isInside(resolve(file), root);
-  return inProject ? { projectRoot: root, ownFolders } : { ownFolders };
+  if ((scope === 'project' || scope === 'local') && isInside(resolve(file), root))
+    return { projectRoot: root, ownFolders };
+  // A user-scope file the environment puts in the project (CODEX_HOME=$PWD/.codex from its .envrc) is the
+  // project's: its links are its author's, and one to another tool's file (~/.cargo/config.toml) is refused.
+  const userInProject = projectOf(file, clientEnv.projectDir, ctx.homeDir);
+  return userInProject === undefined ? { ownFolders } : { projectRoot: userInProject, ownFolders };
 }
 
 export async function realLocation(path: string): Promise<string> {

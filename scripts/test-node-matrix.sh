@@ -13,7 +13,10 @@ if [ "$#" -eq 0 ]; then
   exit 2
 fi
 compiled=$(node scripts/compile-tests.mjs) || exit 1
-trap 'rm -rf "$compiled"' EXIT
+# A temp HOME and XDG folders, as scripts/run-tests.mjs gives its tests: a child started without HOME of its own
+# never reaches the real home.
+test_home=$(mktemp -d)
+trap 'rm -rf "$compiled" "$test_home"' EXIT
 files=()
 for file in "$@"; do files+=("$compiled/${file%.ts}.js"); done
 status=0
@@ -28,7 +31,9 @@ for version in ${NODE_VERSIONS:-22 24}; do
   log=$(mktemp)
   # The tests' own spawns of `node` must be this Node too: it goes first on PATH.
   # Without the shell's CA bundle, as scripts/run-tests.mjs says.
-  env -u NODE_EXTRA_CA_CERTS PATH="$(dirname "$node_bin"):$PATH" "$node_bin" --enable-source-maps --test --test-reporter=tap \
+  env -u NODE_EXTRA_CA_CERTS PATH="$(dirname "$node_bin"):$PATH" HOME="$test_home" USERPROFILE="$test_home" \
+    XDG_CONFIG_HOME="$test_home/.config" XDG_CACHE_HOME="$test_home/.cache" XDG_STATE_HOME="$test_home/.local/state" \
+    XDG_DATA_HOME="$test_home/.local/share" "$node_bin" --enable-source-maps --test --test-reporter=tap \
     --test-concurrency="${TEST_CONCURRENCY:-4}" "${files[@]}" >"$log" 2>&1
   code=$?
   passed=$(grep -E '^# pass ' "$log" | awk '{print $3}')

@@ -24,7 +24,8 @@ interface Clone {
   ran: string;
 }
 
-/** A home, a clone (a project: it has .git) and a tools folder, whose programs note in `ran/` that they ran. */
+/** A home, a clone (a project: it has .git) and a tools folder, whose programs note in `ran/` that they ran (as
+ * `clone-<name>` or `tools-<name>`). */
 async function cloneWithPrograms(...programs: Array<[where: 'clone' | 'tools', path: string]>): Promise<Clone> {
   const made: Clone = {
     home: await tempDir('svcctl-folder-home-'),
@@ -35,7 +36,11 @@ async function cloneWithPrograms(...programs: Array<[where: 'clone' | 'tools', p
   await mkdir(join(made.clone, '.git'));
   for (const [where, path] of programs) {
     const name = basename(path);
-    const file = await placeFile(made[where], path, `#!/bin/sh\n: > '${join(made.ran, name)}'\necho '${name} 9.9.9'\n`);
+    const file = await placeFile(
+      made[where],
+      path,
+      `#!/bin/sh\n: > '${join(made.ran, `${where}-${name}`)}'\necho '${name} 9.9.9'\n`,
+    );
     await chmod(file, 0o755);
   }
   return made;
@@ -58,9 +63,9 @@ describe('PATH: programs are looked for only in absolute folders outside the cur
       env: { PATH: path.join(':') },
     });
     assert.equal(result.code, 0, result.stderr);
-    assert.deepEqual(ranPrograms(made, ['codex', 'claude']), []);
+    assert.deepEqual(ranPrograms(made, ['clone-codex', 'clone-claude']), []);
     // The control: an absolute folder outside the project is searched, and its program ran.
-    assert.deepEqual(ranPrograms(made, ['gemini']), ['gemini']);
+    assert.deepEqual(ranPrograms(made, ['tools-gemini']), ['tools-gemini']);
   });
 
   it("`mcp install --client goose --mode local` writes the npx of no folder of the project's", async () => {
@@ -75,6 +80,21 @@ describe('PATH: programs are looked for only in absolute folders outside the cur
     const written = await readFile(join(made.home, '.config', 'goose', 'config.yaml'), 'utf8');
     assert.ok(!written.includes(made.clone), written);
     assert.ok(written.includes(join(await realpath(made.tools), 'npx')), written);
+  });
+});
+
+describe('mcp doctor starts a command by name from no folder of the project', () => {
+  it("an entry of the user's `server`: the project's bin/server on PATH first does not run, the one outside does", async () => {
+    const made = await cloneWithPrograms(['clone', 'bin/server'], ['tools', 'server']);
+    await placeFile(made.home, '.codex/config.toml', '[mcp_servers.service]\ncommand = "server"\nargs = []\n');
+    const PATH = ['bin', join(made.clone, 'bin'), made.tools, '/usr/bin', '/bin'].join(':');
+    const result = await runCli(['mcp', 'doctor', '--client', 'codex', '--scope', 'user'], {
+      home: made.home,
+      cwd: made.clone,
+      env: { PATH },
+    });
+    assert.match(result.stdout, new RegExp(`✓ runner: server found at ${made.tools}/server`), result.stdout);
+    assert.deepEqual(ranPrograms(made, ['clone-server', 'tools-server']), ['tools-server']);
   });
 });
 
@@ -145,11 +165,11 @@ describe('a relative folder variable is ignored, with one warning', () => {
     const result = await runCli(doctor, { home: clone.home, cwd: clone.clone, env });
     assert.equal(result.code, 8, result.stdout + result.stderr);
     assert.match(result.stdout, /✗ project entry: not run: 'service' comes with the project/);
-    assert.deepEqual(ranPrograms(clone, ['server']), []);
+    assert.deepEqual(ranPrograms(clone, ['tools-server']), []);
     // The same file as the home's own ~/.codex is the user's: doctor runs its entry.
     await placeFile(clone.home, '.codex/config.toml', entry);
     await runCli(doctor, { home: clone.home, cwd: clone.clone, env: {} });
-    assert.deepEqual(ranPrograms(clone, ['server']), ['server']);
+    assert.deepEqual(ranPrograms(clone, ['tools-server']), ['tools-server']);
   });
 
   it('SERVICE_SPOOL_DIR=spool: `event flush` sends none of the events a clone planted there', async () => {

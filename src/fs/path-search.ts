@@ -55,6 +55,18 @@ export function searchFolders(place: SearchPlace): string[] {
   });
 }
 
+/**
+ * `env` with only the searchFolders on PATH, for a program svcctl starts by name: spawn searches PATH itself, and
+ * so does the `#!/usr/bin/env node` line of npx and of the package it starts.
+ */
+export function withSearchPath(place: SearchPlace): NodeJS.ProcessEnv {
+  const { env, platform } = place;
+  const key = platform === 'win32' && env.PATH === undefined && env.Path !== undefined ? 'Path' : 'PATH';
+  if (env[key] === undefined) return env;
+  const delimiter = platform === 'win32' ? path.win32.delimiter : path.posix.delimiter;
+  return { ...env, [key]: searchFolders(place).join(delimiter) };
+}
+
 /** Synchronous: `mcp clients` asks many clients in a row, and each answer is a few stat calls. */
 export function findProgramSync(program: string, place: SearchPlace): string | undefined {
   const { env, platform, cwd } = place;

@@ -1,4 +1,5 @@
 // The checks and their order: docs/mcp.md, "svcctl mcp doctor".
+import { withSearchPath } from '../../fs/path-search.js';
 import type { Context } from '../../core/context.js';
 import { plainHttpRefusal } from '../../config/plain-http.js';
 import { createRedactor } from '../../redaction/redaction.js';
@@ -161,7 +162,10 @@ async function runEntry(
   // What runs unasked starts outside the project, so that npx takes no registry, config or package from it.
   const cwd = startsProcess(plan) ? (trusted === 'unasked' ? await runnerFolder(ctx) : trust.projectDir) : ctx.cwd;
   if (typeof cwd !== 'string') return [...earlier, cwd];
-  const runtime: RuntimeEnv = { env: ctx.env, platform: ctx.platform, cwd };
+  // Its PATH without the folders of the project svcctl runs in, nor relative ones: a command found, or started, by
+  // name is never the project's (fs/path-search.ts).
+  const env = withSearchPath({ env: ctx.env, platform: ctx.platform, cwd: ctx.cwd });
+  const runtime: RuntimeEnv = { env, platform: ctx.platform, cwd };
   // A headers command runs first: what it prints is sent, so it is redacted like the rest.
   const helper =
     plan.mode === 'remote' && plan.http.headersCommand !== undefined

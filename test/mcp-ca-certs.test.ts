@@ -132,11 +132,11 @@ describe('mcp doctor: an entry that would lose NODE_EXTRA_CA_CERTS', () => {
     env: { SERVICE_EMAIL: '${SERVICE_EMAIL}' },
   };
 
-  async function doctor(client: string, file: string, written: Entry): Promise<RunResult> {
+  async function doctor(client: string, file: string, written: Entry, runEnv = env): Promise<RunResult> {
     const home = await tempDir('svcctl-ca-');
     await mkdir(join(home, file, '..'), { recursive: true });
     await writeFile(join(home, file), JSON.stringify({ mcpServers: { service: written } }));
-    return runCli(['mcp', 'doctor', '--client', client], { home, env });
+    return runCli(['mcp', 'doctor', '--client', client], { home, env: runEnv });
   }
 
   it('Gemini CLI (it cleans the environment): ca fails and names the reinstall; an entry with it passes', async () => {
@@ -169,6 +169,9 @@ describe('mcp doctor: an entry that would lose NODE_EXTRA_CA_CERTS', () => {
       lineOf(relative, 'ca'),
       /^✗ ca: the entry sets NODE_EXTRA_CA_CERTS="ca.pem", but it is not an absolute path$/,
     );
+    // Unset here, a reference in the entry resolves to nothing: no ca check (the variables check speaks).
+    const reference = { ...entry, env: { NODE_EXTRA_CA_CERTS: '${NODE_EXTRA_CA_CERTS}' } };
+    assert.equal(lineOf(await doctor('gemini', '.gemini/settings.json', reference, { ...CREDS }), 'ca'), '');
     const same = await doctor('gemini', '.gemini/settings.json', { ...entry, env: { NODE_EXTRA_CA_CERTS: CA } });
     assert.match(lineOf(same, 'ca'), /^✓ ca: the entry passes NODE_EXTRA_CA_CERTS on to the server$/);
   });

@@ -64,7 +64,8 @@ export function caCertsCheck(
   client: ClientSpec | null,
 ): CheckResult | undefined {
   const value = runtime.env[CA_VARIABLE] ?? '';
-  const carried = command.env[CA_VARIABLE];
+  // A reference to a variable unset here resolves to nothing: the `variables` check speaks of that.
+  const carried = command.env[CA_VARIABLE] || undefined;
   if (value === '' && carried === undefined) return undefined;
   const plain = downloadsNothingOverTls(command);
   if (plain !== undefined)
@@ -77,7 +78,7 @@ export function caCertsCheck(
     const problem = caFileProblem(carried, runtime.platform);
     if (problem !== undefined)
       return fail('ca', `the entry sets ${CA_VARIABLE}=${JSON.stringify(carried)}, but ${problem}`, reinstall);
-    if (value !== '' && carried !== value)
+    if (value !== '' && caFileProblem(value, runtime.platform) === undefined && carried !== value)
       return fail('ca', `the entry sets ${CA_VARIABLE}=${carried}, but here it is ${value}`, reinstall);
     return pass('ca', `the entry passes ${CA_VARIABLE} on to the server`);
   }

@@ -132,7 +132,12 @@ describe('mcp doctor: an entry that would lose NODE_EXTRA_CA_CERTS', () => {
     env: { SERVICE_EMAIL: '${SERVICE_EMAIL}' },
   };
 
-  async function doctor(client: string, file: string, written: Entry, runEnv = env): Promise<RunResult> {
+  async function doctor(
+    client: string,
+    file: string,
+    written: Entry,
+    runEnv: Record<string, string> = env,
+  ): Promise<RunResult> {
     const home = await tempDir('svcctl-ca-');
     await mkdir(join(home, file, '..'), { recursive: true });
     await writeFile(join(home, file), JSON.stringify({ mcpServers: { service: written } }));

@@ -1,8 +1,9 @@
 /**
  * What `mcp sync` makes of one client's file: the declared entries added or brought up to date, the entries svcctl
  * wrote there that the declaration dropped removed, every other entry untouched. Which entries are svcctl's is the
- * record of written-entries.ts alone: an entry it names that changed since (or a file edited since) is not svcctl's
- * any more, so it is reported and left, never overwritten or removed.
+ * record of written-entries.ts alone, by value: an entry it names whose parsed value is still the one svcctl wrote
+ * stays svcctl's whatever a client did to the rest of the file (Claude Code and Qwen Code re-serialise theirs at
+ * their first start); one whose value changed since is not, so it is reported and left, never overwritten or removed.
  */
 import { sameValue } from '../../formats/config-document.js';
 import { readSnapshot, type FileSnapshot } from '../../fs/safe-write.js';
@@ -18,7 +19,7 @@ import {
   type FileTarget,
 } from './install-plan.js';
 import { refuseDuplicates } from './duplicate-entries.js';
-import { entrySha256, recordedIn, textSha256, type WrittenEntry } from './written-entries.js';
+import { entrySha256, recordedIn, type WrittenEntry } from './written-entries.js';
 
 export type EntryStatus = 'unchanged' | 'added' | 'updated' | 'removed' | 'failed';
 
@@ -53,22 +54,17 @@ const samePath = (a: readonly string[], b: readonly string[]): boolean =>
 const NOT_OURS =
   'an entry of this name is in the file and svcctl did not write it (or it was changed since): svcctl leaves it';
 
-/**
- * The record's entries under this scope's servers key, each with whether it is still svcctl's: the file as svcctl
- * left it (`fileSha256`, the digest of `before`) and the entry as svcctl wrote it.
- */
+/** The record's entries under this scope's servers key, each with whether its value is still the one svcctl wrote. */
 function recordedHere(
   records: WrittenEntry[],
   parent: string[],
-  fileSha256: string,
   valueAt: (path: string[]) => unknown,
 ): { entry: WrittenEntry; ours: boolean }[] {
   return records
     .filter((entry) => samePath(entry.entryPath.slice(0, -1), parent))
     .map((entry) => {
       const value = valueAt(entry.entryPath);
-      const same = entry.fileSha256 === fileSha256 && value !== undefined && entrySha256(value) === entry.entrySha256;
-      return { entry, ours: same };
+      return { entry, ours: value !== undefined && entrySha256(value) === entry.entrySha256 };
     });
 }
 
@@ -93,7 +89,7 @@ export async function planClientSync(
     target.file,
   );
   const records = snapshot.exists ? await recordedIn(ctx, target.file) : [];
-  const recorded = recordedHere(records, target.entryPath.slice(0, -1), textSha256(before), valueAt);
+  const recorded = recordedHere(records, target.entryPath.slice(0, -1), valueAt);
   const isOurs = (path: string[]): boolean => recorded.some((r) => r.ours && samePath(r.entry.entryPath, path));
   const entries: EntryOutcome[] = [];
   const writes: ClientSyncPlan['writes'] = [];

@@ -2,9 +2,10 @@
  * Which entry svcctl wrote into which file, kept in svcctl's state folder: the only thing that makes an entry in a
  * file outside the user's own config svcctl's (docs/security.md, "Whose an entry is"). A project can copy any
  * content, so the record names the file by its real path, the entry by its place and a digest of its value, and
- * the file by a digest of the whole text svcctl left there: a file changed since (another setting next to the
- * entry can change how it runs) no longer counts. The record is trusted only when it and its folder are the
- * user's own and nobody else can write them.
+ * the file by a digest of the whole text svcctl left there. For `mcp doctor` a file changed since (another setting
+ * next to the entry can change how it runs) no longer counts; for `mcp sync` the entry's value alone decides, since
+ * clients re-serialise their own files. The record is trusted only when it and its folder are the user's own and
+ * nobody else can write them.
  */
 import { createHash } from 'node:crypto';
 import { lstat, realpath } from 'node:fs/promises';
@@ -134,10 +135,12 @@ export interface EntriesWrite {
 function applyWrite(entries: WrittenEntry[], file: string, write: EntriesWrite): WrittenEntry[] {
   const [before, after] = [textSha256(write.before), textSha256(write.after)];
   const written = (entry: WrittenEntry): boolean => write.entries.some((w) => samePath(entry.entryPath, w.entryPath));
+  // An entry of a file changed by someone else since stays recorded with its old file digest: still svcctl's for
+  // `mcp sync` while its value is the one svcctl wrote, never again vouched for as the whole file for `mcp doctor`.
   const kept = entries.flatMap((entry) => {
     if (entry.file !== file) return [entry];
-    if (written(entry) || entry.fileSha256 !== before) return [];
-    return [{ ...entry, fileSha256: after }];
+    if (written(entry)) return [];
+    return [entry.fileSha256 === before ? { ...entry, fileSha256: after } : entry];
   });
   const added = write.entries.flatMap(({ entryPath, value }) =>
     value === undefined ? [] : [{ file, entryPath, entrySha256: entrySha256(value), fileSha256: after }],

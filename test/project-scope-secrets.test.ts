@@ -6,11 +6,11 @@
  * their .bak.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli } from './helpers/cli.js';
+import { git, hasGit } from './helpers/git.js';
 import { type ProjectFolder, projectFolder, projectInstall } from './helpers/project-fixtures.js';
 
 const MCP_URL = 'https://acme.example.com/mcp';
@@ -82,23 +82,6 @@ describe('project scope: no .bak of a file holding secrets', () => {
     assert.equal(await readFile(`${file}.bak`, 'utf8'), WITH_SECRET);
   });
 });
-
-function git(cwd: string, home: string, ...args: string[]): void {
-  execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], {
-    cwd,
-    env: { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: '1' },
-    stdio: 'ignore',
-  });
-}
-
-const hasGit = ((): boolean => {
-  try {
-    execFileSync('git', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 describe('project scope: literal secrets in a git work tree', { skip: hasGit ? false : 'git is not installed' }, () => {
   async function repository(text?: string): Promise<{ home: string; proj: string; file: string }> {

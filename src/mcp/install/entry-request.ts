@@ -144,7 +144,8 @@ export async function buildEntryRequest(
   const secrets = options.secrets ?? defaultSecrets(target);
   checkSecrets(target, secrets);
   const { baseUrl, mcpUrl } = build.urls ?? entryUrls(ctx, mode);
-  const tokenHelper = await chooseTokenHelper(ctx, target, { mode, auth, token: options.token });
+  const scope = scopeFor(target, options);
+  const tokenHelper = await chooseTokenHelper(ctx, target, { mode, auth, token: options.token, scope });
   checkMode(target, mode, tokenHelper !== undefined);
   checkUnreadCredentialFlags(
     options,
@@ -156,14 +157,16 @@ export async function buildEntryRequest(
       : build.literals === 'values'
         ? await resolveLiterals(ctx, mode, auth, options)
         : placeholderLiterals(ctx, mode, auth, options);
-  const runner = await runnerFor(ctx, target, mode, tokenHelper);
-  const caCerts = caCertsFor(ctx, target, mode, tokenHelper !== undefined);
+  // A project file is committed and read by every member: nothing in it may depend on this machine or this user.
+  const portable = scope === 'project';
+  const runner = portable ? undefined : await runnerFor(ctx, target, mode, tokenHelper);
+  const caCerts = portable ? undefined : caCertsFor(ctx, target, mode, tokenHelper !== undefined);
   return {
     target,
     mode,
     auth,
     name,
-    scope: scopeFor(target, options),
+    scope,
     baseUrl: tokenHelper !== undefined ? resolveBaseUrl(ctx) : baseUrl,
     mcpUrl,
     package: options.package ?? MCP_SERVER_PACKAGE,

@@ -3,7 +3,7 @@ import type { Context } from '../../core/context.js';
 import { optionalBaseUrl } from '../../config/base-url.js';
 import { usageError } from '../../core/errors.js';
 import type { Target } from '../clients/render-entry.js';
-import type { AuthMethod, Mode, TokenHelper, TokenHow } from '../types.js';
+import type { AuthMethod, Mode, Scope, TokenHelper, TokenHow } from '../types.js';
 
 async function canRefresh(ctx: Context, baseUrl: string | undefined): Promise<boolean> {
   if (baseUrl === undefined) return false;
@@ -41,7 +41,7 @@ function once<T>(ctx: Context, key: string, look: () => Promise<T>): Promise<T> 
 export async function chooseTokenHelper(
   ctx: Context,
   target: Target,
-  choice: { mode: Mode; auth: AuthMethod; token?: TokenHow },
+  choice: { mode: Mode; auth: AuthMethod; token?: TokenHow; scope?: Scope },
 ): Promise<TokenHelper | undefined> {
   const bearer = choice.auth === 'bearer' && choice.mode !== 'local';
   if (!bearer) {
@@ -64,7 +64,7 @@ export async function chooseTokenHelper(
   }
   const { svcctlCommand } = await import('./svcctl-command.js');
   return {
-    svcctl: await svcctlCommand(ctx),
+    svcctl: await svcctlCommand(ctx, choice.scope),
     canRefresh: refreshes,
     ...(refreshes ? {} : await once(ctx, `without ${baseUrl}`, () => withoutRefresh(ctx, baseUrl))),
   };

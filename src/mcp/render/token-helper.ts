@@ -86,7 +86,10 @@ function noRefreshNote(helper: TokenHelper): string {
 }
 
 export function tokenHelperNotes(client: ClientSpec, request: EntryRequest, helper: TokenHelper): string[] {
-  const how = HOW_NOTES[helper.svcctl.how](helper.svcctl.argv);
+  const how =
+    request.scope === 'project'
+      ? 'A project file is read on every member’s machine, so the entry runs svcctl by name: each member needs svcctl on the PATH the client starts with (docs/install.md)'
+      : HOW_NOTES[helper.svcctl.how](helper.svcctl.argv);
   const what = usesHeadersCommand(client, request)
     ? `${client.label} runs \`svcctl token --refresh --json-headers\` (its ${client.headersCommand!.field}) for the headers when it connects, so the token it sends is never a stale one.`
     : `The entry runs \`svcctl mcp proxy\`, which forwards to ${request.mcpUrl} with a fresh token on every request, so the token never goes stale.`;

@@ -107,6 +107,8 @@ test('entry key paths: mcpServers, servers (VS Code), context_servers (Zed), mcp
   assert.deepEqual(at('claude-code'), ['mcpServers', 'svc']);
   assert.deepEqual(at('claude-code', 'project'), ['mcpServers', 'svc']);
   assert.deepEqual(at('claude-code', 'local'), ['projects', '/home/ann/proj', 'mcpServers', 'svc']);
+  // Claude Code 2.1.332 keys a Windows folder with `/` (its `replaceAll("\\", "/")`, docs/mcp.md).
+  assert.deepEqual(at('claude-code', 'local', win), ['projects', 'C:/work/proj', 'mcpServers', 'svc']);
   assert.equal(CLIENTS['claude-code'].configPath(linux, 'local'), '/home/ann/.claude.json');
   assert.deepEqual(at('vscode'), ['servers', 'svc']);
   assert.deepEqual(at('zed'), ['context_servers', 'svc']);

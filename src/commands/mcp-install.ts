@@ -12,6 +12,8 @@ import { neutralizeControls } from '../core/output.js';
 import {
   buildEntryRequest,
   clientEnvOf,
+  describeProjectFolder,
+  projectFolderOf,
   explicitTargets,
   type EntryUrls,
   type McpEntryOptions,
@@ -155,6 +157,8 @@ export async function runMcpInstall(ctx: Context, given: McpInstallOptions): Pro
   await sayDeployment(ctx, prepared);
   sayAuth(ctx, prepared, authDefault);
   const clientEnv = clientEnvOf(ctx, options);
+  if (options.config === undefined && prepared.some(({ request }) => request.scope !== 'user'))
+    ctx.out.info(describeProjectFolder(projectFolderOf(ctx, options)));
   const fileTargets = prepared.map(({ request }) =>
     fileTargetOf(request.target, request.name, request.scope, clientEnv, options.config, ctx),
   );

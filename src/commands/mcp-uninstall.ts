@@ -9,7 +9,13 @@ import type { Context } from '../core/context.js';
 import { usageError } from '../core/errors.js';
 import { applyChanges, planAll, showDryRun, type PlannedChange } from '../mcp/install/apply-plans.js';
 import type { FileSnapshot } from '../fs/safe-write.js';
-import { clientEnvOf, explicitTargets, scopeFor } from '../mcp/install/entry-request.js';
+import {
+  clientEnvOf,
+  describeProjectFolder,
+  explicitTargets,
+  projectFolderOf,
+  scopeFor,
+} from '../mcp/install/entry-request.js';
 import { fileTargetOf, planUninstall, writesFile } from '../mcp/install/install-plan.js';
 import { chooseClients } from '../mcp/install/interactive-choice.js';
 import { removalsElsewhere } from '../mcp/install/stale-entries.js';
@@ -68,6 +74,8 @@ export async function runMcpUninstall(ctx: Context, options: McpUninstallOptions
     return;
   }
   const clientEnv = clientEnvOf(ctx, options);
+  if (options.config === undefined && removals.some(({ scope }) => scope !== 'user'))
+    ctx.out.info(describeProjectFolder(projectFolderOf(ctx, options)));
   const changes = await planAll(ctx, removals, async ({ target, name, scope }) => {
     const fileTarget = fileTargetOf(target, name, scope, clientEnv, options.config, ctx);
     // confirm: read back after the write, so an entry that a lock-less client writes back is removed again.

@@ -62,6 +62,8 @@ export interface ClientEnv {
   env: NodeJS.ProcessEnv;
   platform: NodeJS.Platform;
   projectDir: string;
+  /** The folder Claude Code keys its local scope by (a linked work tree's main one); projectDir when not set. */
+  projectKeyDir?: string;
   fs?: FsProbe;
 }
 

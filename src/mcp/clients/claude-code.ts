@@ -13,8 +13,14 @@ function claudeCodePath(env: ClientEnv, scope: Scope): string {
   return claudeCodeStateFile(env);
 }
 
+/** Claude Code 2.1.332 writes the key with `/` on Windows (`replaceAll("\\", "/")`, docs/mcp.md). */
+export function claudeCodeProjectKey(env: ClientEnv): string {
+  const folder = resolveFor(env, env.projectKeyDir ?? env.projectDir);
+  return env.platform === 'win32' ? folder.replaceAll('\\', '/') : folder;
+}
+
 function claudeCodeServersPath(scope: Scope, env: ClientEnv): string[] {
-  if (scope === 'local') return ['projects', resolveFor(env, env.projectDir), 'mcpServers'];
+  if (scope === 'local') return ['projects', claudeCodeProjectKey(env), 'mcpServers'];
   return ['mcpServers'];
 }
 

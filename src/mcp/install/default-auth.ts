@@ -41,11 +41,11 @@ export async function defaultAuth(ctx: Context, targets: Target[], options: McpE
   // A generic --format file names no client, so it cannot hold a client's headers command or svcctl's proxy.
   if (targets.some((target) => 'format' in target))
     return { choice: 'password', why: 'a --format file cannot run the svcctl token helper' };
-  // A project's file is shared (committed): a helper entry names this machine's svcctl and this user's login.
+  // A project's file is shared (committed): a helper entry would work only for members with svcctl on PATH and a login.
   if (targets.some((target) => scopeFor(target, options) === 'project'))
     return {
       choice: 'password',
-      why: "a project's file is shared, and a token-helper entry runs this machine's svcctl",
+      why: "a project's file is shared, and a token-helper entry needs svcctl on every member's PATH and their own login",
     };
   const baseUrl = optionalBaseUrl(ctx);
   if (baseUrl === undefined)

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { DEFAULT_SERVER_NAME, MCP_SERVER_PACKAGE } from '../../core/constants.js';
 import type { Context } from '../../core/context.js';
 import { usageError } from '../../core/errors.js';
+import { gitRootsOf } from '../../fs/git-root.js';
 import { fileReadReason } from '../../fs/reasons.js';
 import { resolveBaseUrl, resolveMcpUrl } from '../../config/base-url.js';
 import { plainHttpAllowed } from '../../config/plain-http.js';
@@ -57,29 +58,62 @@ export function explicitTargets(options: McpEntryOptions): Target[] {
   return targets;
 }
 
-export function projectDirOf(ctx: Context, options: McpEntryOptions): string {
-  const dir = resolve(ctx.cwd, options.projectDir ?? '.');
+export interface ProjectFolder {
+  dir: string;
+  /** Claude Code's local-scope key. */
+  keyDir: string;
+  /** How dir was chosen, for the line that names it. */
+  why: 'flag' | 'git' | 'cwd';
+}
+
+/**
+ * The folder the clients take for the project when svcctl runs in `cwd`: the root of its git work tree (where
+ * Claude Code finds `.mcp.json` and editors open the workspace), else `cwd`; Claude Code keys its local scope by the
+ * main work tree of a linked one. --project-dir names both.
+ */
+export function projectFolderOf(ctx: Context, options: McpEntryOptions): ProjectFolder {
   if (options.projectDir !== undefined) {
-    let what: string | undefined;
-    try {
-      if (!statSync(dir).isDirectory()) what = 'is a file, not a folder';
-    } catch (error) {
-      what =
-        (error as NodeJS.ErrnoException).code === 'ENOENT'
-          ? 'does not exist'
-          : `cannot be read (${fileReadReason(error)})`;
-    }
-    if (what !== undefined)
-      throw usageError(
-        `--project-dir '${options.projectDir}' ${what}`,
-        'give the folder of the project (its root, where .git is)',
-      );
+    const dir = projectDirOf(ctx, options);
+    return { dir, keyDir: dir, why: 'flag' };
   }
+  const roots = gitRootsOf(ctx.cwd);
+  if (roots === undefined) return { dir: resolve(ctx.cwd), keyDir: resolve(ctx.cwd), why: 'cwd' };
+  return { dir: roots.workTree, keyDir: roots.canonical, why: 'git' };
+}
+
+export function describeProjectFolder(folder: ProjectFolder): string {
+  const why = {
+    flag: '--project-dir',
+    git: 'the root of the git work tree of the current folder; --project-dir chooses another',
+    cwd: 'the current folder, in no git work tree; --project-dir chooses another',
+  }[folder.why];
+  const key = folder.keyDir === folder.dir ? '' : `; Claude Code's local scope: ${folder.keyDir} (the main work tree)`;
+  return `project folder: ${folder.dir} (${why})${key}`;
+}
+
+export function projectDirOf(ctx: Context, options: McpEntryOptions): string {
+  if (options.projectDir === undefined) return projectFolderOf(ctx, options).dir;
+  const dir = resolve(ctx.cwd, options.projectDir);
+  let what: string | undefined;
+  try {
+    if (!statSync(dir).isDirectory()) what = 'is a file, not a folder';
+  } catch (error) {
+    what =
+      (error as NodeJS.ErrnoException).code === 'ENOENT'
+        ? 'does not exist'
+        : `cannot be read (${fileReadReason(error)})`;
+  }
+  if (what !== undefined)
+    throw usageError(
+      `--project-dir '${options.projectDir}' ${what}`,
+      'give the folder of the project (its root, where .git is)',
+    );
   return dir;
 }
 
 export function clientEnvOf(ctx: Context, options: McpEntryOptions): ClientEnv {
-  return { homeDir: ctx.homeDir, env: ctx.env, platform: ctx.platform, projectDir: projectDirOf(ctx, options) };
+  const { dir, keyDir } = projectFolderOf(ctx, options);
+  return { homeDir: ctx.homeDir, env: ctx.env, platform: ctx.platform, projectDir: dir, projectKeyDir: keyDir };
 }
 
 export function scopeFor(target: Target, options: McpEntryOptions): Scope {

@@ -54,6 +54,23 @@ describe('detected clients', () => {
     assert.match(text.stdout, /^codex +0\.63\.0 +program .*\/bin\/codex$/m);
   });
 
+  it('a version is the number, not the full stop after it; a pre-release part stays', async () => {
+    const { home, env } = await fakeMachine();
+    // As GitHub Copilot CLI 1.0.102 prints it: a sentence, its full stop right after the number.
+    const lines = {
+      copilot: 'GitHub Copilot CLI 1.0.102.\nRun copilot update to check.',
+      qwen: '0.25.0-nightly.20261127',
+    };
+    for (const [program, line] of Object.entries(lines))
+      await chmod(await placeFile(home, `bin/${program}`, `#!/bin/sh\nprintf '%s\\n' '${line}'\n`), 0o755);
+    const result = await runCli(['--json', 'mcp', 'clients'], { home, env });
+    const versions = Object.fromEntries(
+      (JSON.parse(result.stdout) as { client: string; version: string | null }[]).map((c) => [c.client, c.version]),
+    );
+    assert.equal(versions.copilot, '1.0.102');
+    assert.equal(versions.qwen, '0.25.0-nightly.20261127');
+  });
+
   it('clients = "detected" syncs exactly the clients found', async () => {
     const { home, env } = await fakeMachine();
     const file = await placeFile(

@@ -12,7 +12,7 @@
  *   doctor starts as Visual Studio would.
  */
 import assert from 'node:assert/strict';
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -136,11 +136,11 @@ describe('Visual Studio and Claude Code share <solution>/.mcp.json', () => {
       url: ready().mcp_url,
       headers: { 'X-Service-Email': '${SERVICE_EMAIL}', 'X-Service-Password': '${SERVICE_PASSWORD}' },
     });
-    // This svcctl by its path: node and the clone's script (docs/mcp.md, "--token helper").
+    // svcctl by name, not this clone's path: a project file is read on every member's machine (docs/teams.md).
     assert.deepEqual(both.servers.service, {
       type: 'stdio',
-      command: process.execPath,
-      args: [realpathSync(BIN), '--base-url', ready().base_url, 'mcp', 'proxy'],
+      command: 'svcctl',
+      args: ['--base-url', ready().base_url, 'mcp', 'proxy'],
     });
 
     const listed = await run(['mcp', 'list', '--json']);

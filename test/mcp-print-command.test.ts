@@ -146,7 +146,7 @@ test('command: claude, gemini, codex command lines; Cursor and VS Code links', a
   const gemini = await runCli(['mcp', 'command', '--client', 'gemini', '--mode', 'remote', ...BASE]);
   assert.equal(
     gemini.stdout,
-    `gemini mcp add service https://acme.example.com/mcp --scope user --transport http -H 'X-Service-Email: \${SERVICE_EMAIL}' -H 'X-Service-Password: \${SERVICE_PASSWORD}'\n`,
+    `gemini mcp add service https://acme.example.com/mcp --scope user --transport http --timeout 600000 -H 'X-Service-Email: \${SERVICE_EMAIL}' -H 'X-Service-Password: \${SERVICE_PASSWORD}'\n`,
   );
   const codex = await runCli(['mcp', 'command', '--client', 'codex', '--mode', 'remote', '--auth', 'bearer', ...BASE]);
   assert.equal(

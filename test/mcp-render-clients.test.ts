@@ -11,6 +11,9 @@ import { checkSecrets, defaultSecrets, renderEntry } from '../src/mcp/clients/re
 import type { ClientId, EntryRequest, Mode } from '../src/mcp/types.js';
 import { BASE, entryRequest, MCP, mcpRemoteArgs, MCP_REMOTE_BEARER_ARGS } from './helpers/mcp-request.js';
 
+// Gemini CLI's own default request timeout, written out so `gemini mcp list` does not stop at its 5 s (docs/mcp.md).
+const GEMINI_TIMEOUT = 600_000;
+
 const req = (client: ClientId, mode: Mode, extra: Partial<EntryRequest> = {}): EntryRequest =>
   entryRequest(client, mode, extra.auth ?? 'password', extra);
 
@@ -56,6 +59,7 @@ test('local mode per client', () => {
     command: 'npx',
     args: LOCAL_ARGS,
     env: env('${SERVICE_EMAIL}', '${SERVICE_PASSWORD}'),
+    timeout: GEMINI_TIMEOUT,
   });
   for (const client of ['cursor', 'windsurf', 'cline'] as const) {
     assert.deepEqual(
@@ -100,6 +104,7 @@ test('remote mode per client: URL field and transport discriminator', () => {
     type: 'http',
     url: MCP,
     headers: headers('${SERVICE_EMAIL}', '${SERVICE_PASSWORD}'),
+    timeout: GEMINI_TIMEOUT,
   });
   assert.deepEqual(render('vscode', 'remote').value, {
     type: 'http',
@@ -187,6 +192,7 @@ test('proxy mode: mcp-remote with Name:${VAR} headers and the values in env', ()
     command: 'npx',
     args: ['mcp-remote', MCP, '--header', 'Authorization:${SVCCTL_LITERAL_DOLLAR:-$}{SERVICE_AUTH_HEADER}'],
     env: { SERVICE_AUTH_HEADER: 'Bearer ${SERVICE_ACCESS_TOKEN}' },
+    timeout: GEMINI_TIMEOUT,
   });
   // Literal values: same arguments, the values in env (Gemini was refused before: it could expand the argument).
   assert.deepEqual(render('claude-code', 'proxy', { auth: 'bearer', secrets: 'literal' }).value, {
@@ -206,6 +212,7 @@ test('proxy mode: mcp-remote with Name:${VAR} headers and the values in env', ()
       'X-Service-Password:${SVCCTL_LITERAL_DOLLAR:-$}{SERVICE_PASSWORD}',
     ],
     env: { SERVICE_EMAIL: 'ann@acme.example', SERVICE_PASSWORD: 'p4ss word' },
+    timeout: GEMINI_TIMEOUT,
   });
   assert.deepEqual(render('codex', 'proxy').value, {
     command: 'npx',

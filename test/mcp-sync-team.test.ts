@@ -45,6 +45,7 @@ describe('mcp sync: a team’s declaration in a repository', { skip: hasGit ? fa
     git(alice.clone, alice.home, 'init', '-q');
     const first = await sync(alice);
     assert.equal(first.code, 0, first.stderr);
+    assert.ok(first.stderr.includes(`project folder: ${alice.clone} (the folder holding svcctl-mcp.toml)`));
     for (const file of PROJECT_FILES) {
       const text = await readFile(join(alice.clone, file), 'utf8');
       assert.ok(text.includes('"ops"'), `${file}: ${text}`);

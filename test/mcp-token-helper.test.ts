@@ -62,6 +62,7 @@ describe('mcp install --auth bearer --token helper: entries and refusals', { con
     assert.deepEqual(gemini, {
       command: process.execPath,
       args: [SCRIPT, '--base-url', dev.ready.base_url, 'mcp', 'proxy'],
+      timeout: 600_000, // Gemini CLI's documented default request timeout (docs/mcp.md)
     });
     const codex = await readFile(join(home, '.codex', 'config.toml'), 'utf8');
     assert.ok(codex.includes(`command = ${JSON.stringify(process.execPath)}\n`), codex);
@@ -103,6 +104,7 @@ describe('mcp install --auth bearer --token helper: entries and refusals', { con
     assert.deepEqual(gemini, {
       command: 'npx',
       args: ['-y', `svcctl@${VERSION}`, '--base-url', dev.ready.base_url, 'mcp', 'proxy'],
+      timeout: 600_000, // Gemini CLI's documented default request timeout (docs/mcp.md)
     });
   });
 

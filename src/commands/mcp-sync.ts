@@ -228,6 +228,8 @@ export async function runMcpSync(ctx: Context, options: McpSyncOptions): Promise
   const declaration = await readDeclaration(ctx.cwd, options.file);
   const clientEnv = clientEnvFor(ctx, declaration);
   const clients = clientsOf(ctx, declaration, clientEnv);
+  if (declaration.scope === 'project')
+    ctx.out.info(`project folder: ${foreign(declaration.projectDir)} (the folder holding ${foreign(options.file)})`);
   const results = await planEverything(ctx, declaration, clients, clientEnv);
   const drift = results.some((result) => result.plan !== undefined && changesFile(result.plan));
   const failed = (): boolean =>

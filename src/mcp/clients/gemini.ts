@@ -5,6 +5,9 @@ import { usageError } from '../../core/errors.js';
 import { commandLine, shellFor, type Arg } from '../render/shell-quote.js';
 import { record, strings, type ClientCommand, type Entry } from './add-command-helpers.js';
 
+/** Gemini CLI's own default request timeout (10 minutes), written out so `gemini mcp list` waits as long. */
+export const GEMINI_TIMEOUT_MS = 600_000;
+
 export const gemini: ClientSpec = {
   id: 'gemini',
   label: 'Gemini CLI',
@@ -21,7 +24,9 @@ export const gemini: ClientSpec = {
   windowsCmdWrap: false,
   detectPath: (env) => join(env, env.homeDir, '.gemini'),
   afterChangeNote: () => 'Start a new Gemini CLI session; /mcp lists the servers.',
-  shape: { remote: { urlField: 'url', fields: { type: 'http' } } },
+  // `mcp list` gives a server 5 s unless its entry says `timeout`, too short for a first `npx` download; the value
+  // is the documented default of a session's requests, so sessions wait as long as without it (docs/mcp.md).
+  shape: { remote: { urlField: 'url', fields: { type: 'http' } }, trailingFields: { timeout: GEMINI_TIMEOUT_MS } },
   bareVariables: true,
   addCommand: geminiAddCommand,
   replacedBy: {
@@ -38,12 +43,15 @@ export function geminiAddCommand(request: EntryRequest, rendered: RenderedEntry)
   // Positionals first: -e and -H take several values and would swallow them.
   const argv: Arg[] = ['gemini', 'mcp', 'add', request.name];
   if (typeof entry.url === 'string') {
-    argv.push(entry.url, '--scope', request.scope, '--transport', 'http');
+    argv.push(entry.url, '--scope', request.scope, '--transport', 'http', ...timeoutArgs(entry));
     for (const [name, value] of Object.entries(record(entry.headers))) argv.push('-H', `${name}: ${value}`);
   } else {
-    argv.push(String(entry.command), '--scope', request.scope);
+    argv.push(String(entry.command), '--scope', request.scope, ...timeoutArgs(entry));
     for (const [name, value] of Object.entries(record(entry.env))) argv.push('-e', `${name}=${value}`);
     argv.push('--', ...strings(entry.args));
   }
   return { command: commandLine(argv, shellFor(request.platform)), links: [], notes: [] };
 }
+
+const timeoutArgs = (entry: Entry): string[] =>
+  typeof entry.timeout === 'number' ? ['--timeout', String(entry.timeout)] : [];

@@ -3,7 +3,10 @@ import { spawnSync } from 'node:child_process';
 import { findProgramSync } from '../../fs/path-search.js';
 import type { ClientEnv } from '../types.js';
 
-const ANSWER_LIMIT_MS = 3000;
+/** Gemini CLI 0.x takes ~5 s to print its version (a cold start loads its whole bundle): room for twice that. */
+const ANSWER_LIMIT_MS = 10_000;
+/** x.y.z with semver's pre-release and build parts, so the full stop that ends "… 1.0.102." is not taken along. */
+const VERSION = /\d+\.\d+\.\d+(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?/;
 const cache = new Map<string, string | undefined>();
 
 export function programOnPath(env: ClientEnv, program: string): string | undefined {
@@ -21,7 +24,7 @@ export function programVersion(env: ClientEnv, program: string): string | undefi
     stdio: ['ignore', 'pipe', 'ignore'],
     shell: env.platform === 'win32',
   });
-  const version = answer.status === 0 ? /\d+\.\d+\.\d+[^\s]*/.exec(answer.stdout)?.[0] : undefined;
+  const version = answer.status === 0 ? VERSION.exec(answer.stdout)?.[0] : undefined;
   cache.set(file, version);
   return version;
 }

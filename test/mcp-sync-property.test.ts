@@ -2,8 +2,10 @@
  * A property of `mcp sync` on real files: for any sequence of random declarations, each sync leaves every
  * client's file holding exactly the declared entries plus the entries svcctl did not write (those byte for byte
  * as they were), a sync right after changes no byte, and the end state is the one a fresh machine gets from the
- * last declaration alone. A declaration not approved yet (none, or another text, was approved before) writes
- * nothing without --yes; once approved, a run without --yes goes on as with it.
+ * last declaration alone; between two syncs the client may rewrite its whole file, as Claude Code and Qwen Code
+ * do at their first start (its own key added, another indentation, keys in another order). A declaration not
+ * approved yet (none, or another text, was approved before) writes nothing without --yes; once approved, a run
+ * without --yes goes on as with it.
  */
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -28,16 +30,34 @@ const CURSOR_MINE =
 const CODEX_TAKEN = '# mine\n[mcp_servers.taken]\ncommand = "their-server"\n';
 
 const declarations = fc.array(
-  fc.uniqueArray(
-    fc.record({
-      name: fc.constantFrom(...NAMES),
-      mode: fc.constantFrom('local', 'remote', 'proxy'),
-      host: fc.constantFrom('a.example.com', 'b.example.com'),
-    }),
-    { selector: (server) => server.name, maxLength: 4 },
-  ),
+  fc.record({
+    servers: fc.uniqueArray(
+      fc.record({
+        name: fc.constantFrom(...NAMES),
+        mode: fc.constantFrom('local', 'remote', 'proxy'),
+        host: fc.constantFrom('a.example.com', 'b.example.com'),
+      }),
+      { selector: (server) => server.name, maxLength: 4 },
+    ),
+    clientRewrites: fc.boolean(),
+  }),
   { minLength: 1, maxLength: 4 },
 );
+
+/** VS Code's file as a client that loads and saves it whole would leave it; the values stay the same. */
+async function rewriteAsClient(path: string): Promise<void> {
+  const text = await readFile(path, 'utf8').catch(() => undefined);
+  if (text === undefined) return;
+  const reversed = (value: unknown): unknown =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(
+          Object.keys(value)
+            .reverse()
+            .map((key) => [key, reversed((value as Record<string, unknown>)[key])]),
+        )
+      : value;
+  await writeFile(path, `${JSON.stringify({ $version: 4, ...(reversed(JSON.parse(text)) as object) }, null, 4)}\n`);
+}
 
 const fileOf = (servers: Server[]): string =>
   `clients = ["cursor", "codex", "vscode"]\n${servers
@@ -89,7 +109,7 @@ it('any sequence of syncs converges; sync after sync changes nothing; others’ 
     fc.asyncProperty(declarations, async (sequence) => {
       const { home, declaration } = await freshMachine();
       let approved: string | undefined;
-      for (const servers of sequence) {
+      for (const { servers, clientRewrites } of sequence) {
         if (fileOf(servers) !== approved) await unapproved(home, declaration, servers);
         const declared = servers.map((s) => s.name).sort();
         const takenDeclared = declared.includes('taken');
@@ -112,8 +132,9 @@ it('any sequence of syncs converges; sync after sync changes nothing; others’ 
         if (!takenDeclared) assert.match(again.stderr, /nothing to change/);
         assert.doesNotMatch(again.stderr, /✓|added|updated|removed/);
         assert.deepEqual(await bytesOf(home), before);
+        if (clientRewrites) await rewriteAsClient(paths(home)[2]!);
       }
-      const last = sequence.at(-1)!;
+      const last = sequence.at(-1)!.servers;
       const fresh = await freshMachine();
       await sync(fresh.home, fresh.declaration, last);
       assert.deepEqual(await serversIn(home), await serversIn(fresh.home));

@@ -5,12 +5,12 @@
  * (cursor.com, insiders.vscode.dev, lmstudio.ai) never carries a literal secret.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { access, readFile, stat, writeFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import { urlSecrets } from '../src/config/url-secrets.js';
 import { isSecretQueryKey } from '../src/redaction/mask-entry.js';
 import { runCli } from './helpers/cli.js';
+import { git } from './helpers/git.js';
 import { projectFolder, projectInstall } from './helpers/project-fixtures.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
@@ -23,14 +23,6 @@ const exists = (path: string): Promise<boolean> =>
     () => true,
     () => false,
   );
-
-function git(cwd: string, home: string, ...args: string[]): void {
-  execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], {
-    cwd,
-    env: { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: '1' },
-    stdio: 'ignore',
-  });
-}
 
 /** A project whose `.mcp.json` git tracks, as in the issue. */
 async function trackedProject(): Promise<{ home: string; proj: string; file: string }> {

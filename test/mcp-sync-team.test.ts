@@ -21,6 +21,7 @@ interface Member {
   clone: string;
   /** Where this member's svcctl is installed (the script main() runs as). */
   script: string;
+  env: Record<string, string>;
 }
 
 const sync = (member: Member, args: string[] = []) =>
@@ -28,16 +29,20 @@ const sync = (member: Member, args: string[] = []) =>
     home: member.home,
     cwd: member.clone,
     script: member.script,
+    env: member.env,
   });
 
-async function member(name: string, script: string): Promise<Member> {
+async function member(name: string, script: string, env: Record<string, string> = {}): Promise<Member> {
   const home = await tempDir(`svcctl-team-${name}-`);
-  return { home, clone: join(home, 'src', 'proj'), script };
+  return { home, clone: join(home, 'src', 'proj'), script, env };
 }
 
 describe('mcp sync: a team’s declaration in a repository', { skip: hasGit ? false : 'git is not installed' }, () => {
   it('two members with svcctl at two paths: clone, sync, commit, pull, sync, --check; no committed file changes', async () => {
-    const alice = await member('alice', '/opt/alice-tools/svcctl/bin/svcctl.js');
+    // Alice is behind a TLS-inspecting proxy: her CA file is for her machine, not for the repository.
+    const alice = await member('alice', '/opt/alice-tools/svcctl/bin/svcctl.js', {
+      NODE_EXTRA_CA_CERTS: '/opt/alice-tools/corp-ca.pem',
+    });
     const bob = await member('bob', '/usr/local/lib/node_modules/svcctl/bin/svcctl.js');
 
     await placeFile(alice.clone, 'svcctl-mcp.toml', DECLARATION);
@@ -49,7 +54,7 @@ describe('mcp sync: a team’s declaration in a repository', { skip: hasGit ? fa
     for (const file of PROJECT_FILES) {
       const text = await readFile(join(alice.clone, file), 'utf8');
       assert.ok(text.includes('"ops"'), `${file}: ${text}`);
-      for (const mine of [alice.home, '/opt/alice-tools', process.execPath])
+      for (const mine of [alice.home, '/opt/alice-tools', process.execPath, 'NODE_EXTRA_CA_CERTS'])
         assert.ok(!text.includes(mine), `${file} names ${mine}: ${text}`);
     }
     git(alice.clone, alice.home, 'add', '-A');

@@ -57,7 +57,10 @@ export function registerMcpInstallCommands(mcp: Command, contextFor: ContextFact
     .description(
       'list the entries pointing at this service in every known client config (client, scope, file, name, mode)',
     )
-    .option('--project-dir <dir>', 'the project whose project-scope files are read (default: the current directory)')
+    .option(
+      '--project-dir <dir>',
+      'the project whose project-scope files are read (default: the root of the git work tree holding the current directory, else that directory)',
+    )
     .option('--package <spec>', 'the local-mode package to recognise (default: service-mcp-server)')
     .addHelpText('after', LIST_EXAMPLES)
     .action(async (options, command) => {

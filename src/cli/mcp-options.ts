@@ -31,7 +31,10 @@ export function addTargetOptions(cmd: Command): Command {
     .addOption(new Option('--client <id>', 'client (repeatable)').choices(CLIENT_IDS).argParser(collect))
     .addOption(new Option('--name <name>', `server name (default: ${DEFAULT_SERVER_NAME})`).argParser(serverName))
     .addOption(new Option('--scope <s>', 'user (default) | project | local, where the client has them').choices(SCOPES))
-    .option('--project-dir <dir>', 'the project for project/local scope (default: the current directory)')
+    .option(
+      '--project-dir <dir>',
+      'the project for project/local scope (default: the root of the git work tree holding the current directory, else that directory)',
+    )
     .option('--config <path>', "use this file instead of the client's own")
     .addOption(
       new Option('--format <f>', 'with --config and no --client: mcpServers | servers | toml').choices(GENERIC_FORMATS),

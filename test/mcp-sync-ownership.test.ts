@@ -17,8 +17,12 @@ const server = (name: string, extra = ''): string =>
 const declaration = (clients: string[], servers: string[]): string =>
   `clients = [${clients.map((id) => `"${id}"`).join(', ')}]\nscope = "user"\n\n${servers.join('\n')}`;
 
+/** Approved with --yes: what is tested here is whose the entries are, not the approval before a write. */
 const sync = (home: string, file: string, args: string[] = []) =>
-  runCli(['mcp', 'sync', '--file', file, ...args], { home, cwd: home });
+  runCli(['mcp', 'sync', '--file', file, ...(args.includes('--check') ? args : ['--yes', ...args])], {
+    home,
+    cwd: home,
+  });
 
 /** As a client that loads and saves its whole file would: its own keys first, sorted servers, four spaces. */
 async function rewriteAsClient(path: string): Promise<void> {
@@ -50,7 +54,7 @@ describe('mcp sync: entries are svcctl’s by value', () => {
     await writeFile(file, declaration(['claude-code'], [server('ops', 'auth = "bearer"\ntoken = "static"\n')]));
     const result = await sync(home, file);
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stderr, /updated 'ops', removed 'old'/);
+    assert.match(result.stderr, /updated 'ops' in .*; removed 'old' from /);
     const after = JSON.parse(await readFile(path, 'utf8'));
     assert.equal(after.firstStartTime, '2026-11-27T10:00:00.000Z', 'the client’s own keys stay');
     assert.deepEqual(Object.keys(after.mcpServers), ['ops']);

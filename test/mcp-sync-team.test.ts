@@ -48,7 +48,7 @@ describe('mcp sync: a team’s declaration in a repository', { skip: hasGit ? fa
     await placeFile(alice.clone, 'svcctl-mcp.toml', DECLARATION);
     await placeFile(alice.clone, '.gitignore', '*.bak\n');
     git(alice.clone, alice.home, 'init', '-q');
-    const first = await sync(alice);
+    const first = await sync(alice, ['--yes']);
     assert.equal(first.code, 0, first.stderr);
     assert.ok(first.stderr.includes(`project folder: ${alice.clone} (the folder holding svcctl-mcp.toml)`));
     for (const file of PROJECT_FILES) {
@@ -62,6 +62,7 @@ describe('mcp sync: a team’s declaration in a repository', { skip: hasGit ? fa
 
     await mkdir(join(bob.home, 'src'));
     git(join(bob.home, 'src'), bob.home, 'clone', '-q', alice.clone, 'proj');
+    // Bob's sync has nothing to write, so nothing to approve either: no --yes.
     const bobs = await sync(bob);
     assert.equal(bobs.code, 0, bobs.stderr);
     assert.match(bobs.stderr, /nothing to change/);
@@ -70,7 +71,7 @@ describe('mcp sync: a team’s declaration in a repository', { skip: hasGit ? fa
 
     // Alice adds a server; Bob pulls and syncs: the committed files are already what his svcctl writes.
     await writeFile(join(alice.clone, 'svcctl-mcp.toml'), `${DECLARATION}\n${SERVER('docs')}`);
-    assert.equal((await sync(alice)).code, 0);
+    assert.equal((await sync(alice, ['--yes'])).code, 0);
     git(alice.clone, alice.home, 'add', '-A');
     git(alice.clone, alice.home, 'commit', '-q', '-m', 'docs server');
     git(bob.clone, bob.home, 'pull', '-q', '--ff-only');

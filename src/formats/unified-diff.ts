@@ -2,14 +2,12 @@
 // holding it, so it stays readable; a value that merely starts with `$` is not a reference.
 import { createTwoFilesPatch } from 'diff';
 import { createRedactor, type Redactor } from '../redaction/redaction.js';
-import { holdsSecretValue, masked } from '../redaction/mask-entry.js';
-import { isSecretName, secretArgValues } from '../redaction/secret-names.js';
+import { holdsSecretValue, masked, maskText, maskWord } from '../redaction/mask-entry.js';
+import { secretArgValues } from '../redaction/secret-names.js';
 import { scanTomlHeaders } from './toml-scan.js';
 
 // Anywhere in a line, so pairs of a one-line object or a TOML inline table are found too.
 const KEY_VALUE = /(["']?)([A-Za-z0-9_.-]+)\1(\s*[:=]\s*)(["'])((?:\\.|(?!\4)[^\\])*)\4/g;
-
-const HEADER_ARG = /(["'])([A-Za-z0-9-]+\s*:\s*)([^"']+)\1/g;
 
 const STRING = /"((?:\\.|[^"\\\n])*)"|'([^'\n]*)'/g;
 
@@ -52,11 +50,14 @@ function tomlTables(text: string): Array<string | undefined> {
 }
 
 export function redactLine(line: string, redactor: Redactor, table?: string): string {
-  let result = redactor.redact(line);
-  // A header given as an argument (mcp-remote --header "Name: value") of another server.
-  result = result.replace(HEADER_ARG, (all: string, quote: string, name: string, value: string) =>
-    isSecretName(name.replace(/\s*:\s*$/, '')) ? `${quote}${name}${masked(value)}${quote}` : all,
-  );
+  // Each string of another server as `mcp get` shows it (a header or variable given as one argument, a URL's query
+  // secrets and password), then the URLs outside quotes (YAML's plain scalars).
+  const strings = redactor.redact(line).replace(STRING, (all: string, double?: string, single?: string) => {
+    const text = double ?? single ?? '';
+    const shown = maskWord(text);
+    return shown === text ? all : `${all[0]}${shown}${all[0]}`;
+  });
+  const result = maskText(strings);
   // The table's last part is the parent key of the pair, as in maskEntry: env_http_headers names variables.
   const parent = table?.split('.').at(-1);
   return result.replace(

@@ -66,8 +66,8 @@ export function maskText(text: string): string {
   return text.includes('://') ? text.replace(URL_IN_TEXT, maskUrl) : hideUrlPasswords(text);
 }
 
-/** One argument that holds its own name and value: a header line or a variable. */
-function maskWord(word: string): string {
+/** One argument that holds its own name and value: a header line or a variable; else the URLs in it. */
+export function maskWord(word: string): string {
   const header = HEADER_LINE.exec(word);
   if (header && isSecretName(header[1]!)) return `${header[1]}${header[2]}${masked(header[3]!)}`;
   const variable = VARIABLE_LINE.exec(word);

@@ -10,7 +10,7 @@ import { absoluteHome, withoutRelativeFolders } from './config/folder-variables.
 import { VERSION } from './core/version.js';
 
 // For the entry (bundle-entry.ts), which has the signal handlers before the program is loaded.
-export { interruptHandled } from './core/interrupt.js';
+export { blockedInRead, interruptHandled } from './core/interrupt.js';
 
 function errorOutput(io: Io, argv: string[]): Output {
   return new Output({

@@ -20,7 +20,7 @@ describe('secrets with a control character are rejected (exit 2) without showing
 
   it('an ingest token file with two lines', async () => {
     const file = join(fixture.dir, 'two-lines.txt');
-    await writeFile(file, `${HALF}\n${OTHER}\n`);
+    await writeFile(file, `${HALF}\n${OTHER}\n`, { mode: 0o600 });
     const result = await runCli(['event', 'send', '--title', 'x', '--token-file', file], {
       env: { SERVICE_BASE_URL: fixture.server.baseUrl },
     });
@@ -42,7 +42,7 @@ describe('secrets with a control character are rejected (exit 2) without showing
 
   it('an HMAC secret file holding a NUL character (event sign)', async () => {
     const file = join(fixture.dir, 'nul.secret');
-    await writeFile(file, `${HALF}\0${OTHER}`);
+    await writeFile(file, `${HALF}\0${OTHER}`, { mode: 0o600 });
     const result = await runCli(['event', 'sign', '-', '--hmac-secret-file', file], { input: '{}' });
     check(result, /the HMAC secret in .*nul\.secret contains a NUL character/);
   });
@@ -58,7 +58,7 @@ describe('secrets with a control character are rejected (exit 2) without showing
 
   it('a tab and one trailing newline are fine', async () => {
     const file = join(fixture.dir, 'tab.txt');
-    await writeFile(file, `${HALF}\t${OTHER}\n`);
+    await writeFile(file, `${HALF}\t${OTHER}\n`, { mode: 0o600 });
     const result = await runCli(['event', 'send', '--title', 'x', '--token-file', file], {
       env: { SERVICE_BASE_URL: fixture.server.baseUrl },
     });

@@ -135,9 +135,9 @@ describe('event send', () => {
     const server = await startRecordingServer();
     try {
       const secretFile = join(dir, 'secret.txt');
-      await writeFile(secretFile, `${SECRET}\n`);
+      await writeFile(secretFile, `${SECRET}\n`, { mode: 0o600 });
       const tokenFile = join(dir, 'token.txt');
-      await writeFile(tokenFile, `${TOKEN}\r\n`);
+      await writeFile(tokenFile, `${TOKEN}\r\n`, { mode: 0o600 });
       const result = await runCli(
         ['event', 'send', '--title', 'x', '--hmac-secret-file', secretFile, '--token-file', tokenFile],
         {

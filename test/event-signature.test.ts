@@ -22,7 +22,7 @@ describe('event sign / verify', () => {
       const bodyFile = join(dir, `${vector.name}.body`);
       const secretFile = join(dir, `${vector.name}.secret`);
       await writeFile(bodyFile, vector.body);
-      await writeFile(secretFile, `${vector.secret}\n`);
+      await writeFile(secretFile, `${vector.secret}\n`, { mode: 0o600 });
       const result = await runCli(['event', 'sign', bodyFile, '--hmac-secret-file', secretFile]);
       assert.equal(result.code, 0, result.stderr);
       assert.equal(result.stdout, `${vector.signature}\n`);
@@ -55,8 +55,8 @@ describe('event sign / verify', () => {
     const vector = hmacVectors().find((v) => v.name === 'github-docs')!;
     const bodyFile = join(dir, 'crlf.body');
     await writeFile(bodyFile, vector.body);
-    await writeFile(join(dir, 'crlf.secret'), `${vector.secret}\r\n`);
-    await writeFile(join(dir, 'two.secret'), `${vector.secret}\n\n`);
+    await writeFile(join(dir, 'crlf.secret'), `${vector.secret}\r\n`, { mode: 0o600 });
+    await writeFile(join(dir, 'two.secret'), `${vector.secret}\n\n`, { mode: 0o600 });
     const crlf = await runCli(['event', 'sign', bodyFile, '--hmac-secret-file', join(dir, 'crlf.secret')]);
     assert.equal(crlf.stdout, `${vector.signature}\n`);
     const two = await runCli(['event', 'sign', bodyFile, '--hmac-secret-file', join(dir, 'two.secret')]);

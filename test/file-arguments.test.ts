@@ -76,7 +76,7 @@ async function pathFor(dir: string, kind: Case): Promise<string> {
       await mkdir(join(dir, 'a-folder'));
       return join(dir, 'a-folder');
     case 'empty':
-      await writeFile(join(dir, 'empty.txt'), '');
+      await writeFile(join(dir, 'empty.txt'), '', { mode: 0o600 });
       return join(dir, 'empty.txt');
     case 'unreadable':
       await writeFile(join(dir, 'plain'), 'x');

@@ -61,7 +61,7 @@ describe('event send --print-curl: the command run by bash and curl', { concurre
   it('with --token-file, the command reads that file (not $SERVICE_INGEST_TOKEN) and the token stays out of argv', async () => {
     const server = await startRecordingServer();
     try {
-      await writeFile(join(dir, 'token.txt'), `${TOKEN}\n`);
+      await writeFile(join(dir, 'token.txt'), `${TOKEN}\n`, { mode: 0o600 });
       const printed = await runCli(
         ['event', 'send', '--title', 'from a file', '--token-file', 'token.txt', '--print-curl'],
         {

@@ -60,7 +60,7 @@ test('--password-stdin removes exactly one trailing newline (\\r\\n too); a seco
 test('--password-file', async () => {
   const dir = await tempDir();
   const file = join(dir, 'pw.txt');
-  await writeFile(file, `${PASSWORD}\n`);
+  await writeFile(file, `${PASSWORD}\n`, { mode: 0o600 });
   await loginOk(['--email', EMAIL, '--password-file', file]);
   assert.equal(lastLogin().password, PASSWORD);
 });
@@ -68,7 +68,7 @@ test('--password-file', async () => {
 test('--password-file and SERVICE_PASSWORD: surrounding spaces are warned about, a line break inside is exit 2 and nothing is sent', async () => {
   const dir = await tempDir();
   const spaced = join(dir, 'spaced.txt');
-  await writeFile(spaced, ` ${PASSWORD}\n`);
+  await writeFile(spaced, ` ${PASSWORD}\n`, { mode: 0o600 });
   // The server knows only PASSWORD, so these logins are rejected (exit 4): what matters is what was sent and said.
   const fromFile = await runCli(['login', '--email', EMAIL, '--password-file', spaced], {
     env: { SERVICE_BASE_URL: server.baseUrl },
@@ -85,7 +85,7 @@ test('--password-file and SERVICE_PASSWORD: surrounding spaces are warned about,
 
   const logins = server.logins().length;
   const broken = join(dir, 'broken.txt');
-  await writeFile(broken, `${PASSWORD}\nsecond line\n`);
+  await writeFile(broken, `${PASSWORD}\nsecond line\n`, { mode: 0o600 });
   const file = await runCli(['login', '--email', EMAIL, '--password-file', broken], {
     env: { SERVICE_BASE_URL: server.baseUrl },
   });
@@ -132,7 +132,7 @@ test('current names win over legacy ones, and --verbose names the variable, neve
 test('flags win over variables: --email over SERVICE_EMAIL, --password-stdin and --password-file over SERVICE_PASSWORD', async () => {
   const dir = await tempDir();
   const file = join(dir, 'pw');
-  await writeFile(file, PASSWORD);
+  await writeFile(file, PASSWORD, { mode: 0o600 });
   const env = { SERVICE_EMAIL: 'env@acme.example', SERVICE_PASSWORD: 'env-password' };
   await loginOk(['--email', EMAIL, '--password-stdin'], { input: PASSWORD, env });
   assert.deepEqual(lastLogin(), { email: EMAIL, password: PASSWORD });

@@ -50,8 +50,8 @@ test('print: literal secrets are placeholders unless --show-secrets', async () =
 
 test('print: --show-secrets reads the password from --password-file and a bearer token from --token-file', async () => {
   const dir = await tempDir();
-  await writeFile(join(dir, 'pw'), 'from-file\n');
-  await writeFile(join(dir, 'tok'), 'jwt.token.value\n');
+  await writeFile(join(dir, 'pw'), 'from-file\n', { mode: 0o600 });
+  await writeFile(join(dir, 'tok'), 'jwt.token.value\n', { mode: 0o600 });
   const r = await runCli([
     'mcp',
     'print',

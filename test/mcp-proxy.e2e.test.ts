@@ -122,7 +122,7 @@ describe('svcctl mcp proxy: messages both ways (--auth password, a test MCP serv
 
       // The server now wants another password: the proxy reads the file again after the 401, in the same session.
       accepted = 'second-Pa55word';
-      await writeFile(passwordFile, `${accepted}\n`);
+      await writeFile(passwordFile, `${accepted}\n`, { mode: 0o600 });
       const before401 = seen.length;
       assert.ok((await proxy.client.listTools()).tools.some((tool) => tool.name === 'roots_via_client'));
       const retried = seen.slice(before401);

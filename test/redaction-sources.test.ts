@@ -22,7 +22,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { placeFile, runCli, type RunResult } from './helpers/cli.js';
+import { placeFile, placeSecretFile, runCli, type RunResult } from './helpers/cli.js';
 import { startDev, type DevServer } from './helpers/dev-sandbox.js';
 import { echoBaseUrl, startEchoMcpServer, startEchoService, type EchoMcpServer } from './helpers/echo-servers.js';
 import type { RecordingServer } from './helpers/recording-server.js';
@@ -112,9 +112,9 @@ async function given(source: 'variable' | 'file', home: string, token = TOKEN): 
       echoFrom: ['env:SERVICE_INGEST_TOKEN', 'env:SERVICE_HMAC_SECRET'],
     };
   }
-  await placeFile(home, 'tok.txt', `${token}\n`);
-  await placeFile(home, 'sec.txt', `${HMAC}\n`);
-  await placeFile(home, 'pw.txt', `${PASSWORD}\n`);
+  await placeSecretFile(home, 'tok.txt', `${token}\n`);
+  await placeSecretFile(home, 'sec.txt', `${HMAC}\n`);
+  await placeSecretFile(home, 'pw.txt', `${PASSWORD}\n`);
   return {
     env: { SERVICE_EMAIL: EMAIL },
     eventFlags: ['--token-file', 'tok.txt', '--hmac-secret-file', 'sec.txt'],

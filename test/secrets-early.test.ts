@@ -60,7 +60,7 @@ describe('secrets known before the arguments are checked', () => {
 
   it('a file named by --hmac-secret-file, --token-file or --password-file (also as --flag=FILE)', async () => {
     const home = await tempDir('svcctl-home-');
-    await writeFile(join(home, 'secret.txt'), `${SECRET}\n`);
+    await writeFile(join(home, 'secret.txt'), `${SECRET}\n`, { mode: 0o600 });
     for (const flag of [
       ['--hmac-secret-file', 'secret.txt'],
       ['--token-file=secret.txt'],

@@ -51,7 +51,7 @@ test('a target that is a folder: exit 7 naming it, nothing written', async () =>
   await mkdir(target, { recursive: true });
   const result = await runCli(installArgs, { home, env: ENV });
   assert.equal(result.code, 7, result.stderr);
-  assert.match(result.stderr, new RegExp(`${target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not a regular file`));
+  assert.match(result.stderr, new RegExp(`${target.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is a folder, not a file`));
   assert.deepEqual(await readdir(target), [], 'nothing written inside the folder');
   assert.deepEqual(await leftovers(join(home, '.cursor')), []);
 });

@@ -1,13 +1,12 @@
 // Nothing secret in it. Never read or written through a link: it chooses where credentials are sent (exit 7).
 // Loaded, with smol-toml, only when no flag or variable names a base URL. Which deployment wins: docs/deployments.md.
-import { constants } from 'node:fs';
-import { lstat, open, readlink } from 'node:fs/promises';
+import { lstat, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { configDir } from './config-dir.js';
 import type { Context, Deployment, Picked } from '../core/context.js';
 import { CliError, ExitCode, usageError } from '../core/errors.js';
-import { refusalFor } from '../fs/no-follow.js';
 import { fileReadReason } from '../fs/reasons.js';
+import { readRegularFile, type RegularFile, UnreadableFileError } from '../fs/regular-file.js';
 import { updateSafely } from '../fs/safe-write.js';
 import { editDeploymentsText } from './deployments-edit.js';
 import { checkConfigFile, checkConfigFolder, NotYoursAlone, type OwnFilesContext } from './own-files-trust.js';
@@ -47,27 +46,21 @@ const REMAKE = 'save your deployments again (svcctl deployment add NAME URL)';
 
 async function readConfigText(ctx: OwnFilesContext, path: string): Promise<string | undefined> {
   await checkConfigFolder(ctx);
-  let handle;
+  let file: RegularFile;
   try {
-    handle = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    file = await readRegularFile(path, { noFollow: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
     if (code === 'ELOOP' || code === 'EMLINK' || code === 'EFTYPE') throw await linkRefusal(path);
-    throw new CliError(ExitCode.UnsafeConfig, `cannot read ${path}: ${fileReadReason(error)}`, { cause: error });
-  }
-  try {
-    const info = await handle.stat();
-    const reason = refusalFor(info);
-    if (reason !== undefined)
-      throw new CliError(ExitCode.UnsafeConfig, `${path} ${reason}`, {
+    if (error instanceof UnreadableFileError)
+      throw new CliError(ExitCode.UnsafeConfig, `${path} ${error.message}`, {
         hint: 'make it a regular file of yours, or delete it and log in again with --save',
       });
-    checkConfigFile(ctx, path, path, info, REMAKE);
-    return await handle.readFile('utf8');
-  } finally {
-    await handle.close();
+    throw new CliError(ExitCode.UnsafeConfig, `cannot read ${path}: ${fileReadReason(error)}`, { cause: error });
   }
+  checkConfigFile(ctx, path, path, file.info, REMAKE);
+  return file.bytes.toString('utf8');
 }
 
 /** One parse per run of the same text: the program reads the file before a `deployment` command reads it again. */

@@ -1,12 +1,14 @@
 // Secrets known before any argument is checked or echoed (a flag's value in an error, commander's own usage errors):
 // svcctl's variables at once, the files named by its secret flags before commander parses, the saved tokens at the
 // first write. Why each costs what it does: docs/security.md ("When secrets become known").
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFile, readSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CREDENTIALS_FILE_NAME } from '../core/constants.js';
 import type { KnownSecrets } from '../redaction/known-secrets.js';
 import { valueForms } from '../redaction/secret-names.js';
+import { readRegularFileSync } from '../fs/regular-file.js';
 import { configDir } from './config-dir.js';
+import { readSecretFileText } from './secret-files.js';
 import { stripOneNewline } from './secret-sources.js';
 import { serviceSecretVariables } from './settings.js';
 
@@ -27,16 +29,12 @@ export function secretFilePaths(argv: readonly string[]): string[] {
   return paths.filter((path) => path !== '');
 }
 
-// node:fs's callback form: node:fs/promises would add ~2 ms to every start-up, and a sync read could not be interrupted.
-const readText = (path: string): Promise<string | undefined> =>
-  new Promise((done) => readFile(path, 'utf8', (error, text) => done(error ? undefined : text)));
-
 /** A file that cannot be read now is left to the command, which says why in its own words. */
 async function learnSecretFiles(secrets: KnownSecrets, argv: readonly string[], cwd: string): Promise<void> {
   await Promise.all(
     secretFilePaths(argv).map(async (path) => {
       const absolute = resolve(cwd, path);
-      const text = await readText(absolute);
+      const text = await readSecretFileText(absolute).catch(() => undefined);
       if (text === undefined) return;
       secrets.rememberFile(absolute, text);
       secrets.add(stripOneNewline(text));
@@ -48,24 +46,18 @@ const MAX_CREDENTIALS_BYTES = 1 << 20;
 
 /** Every token in the credentials file, read without following a link; anything unexpected gives none. */
 export function savedTokens(path: string): string[] {
-  let fd: number | undefined;
   try {
     // No file is the usual case (tokens from the environment, in CI): told without an exception, ~0.07 ms less.
     if (lstatSync(path, { throwIfNoEntry: false }) === undefined) return [];
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-    const size = fstatSync(fd).size;
-    if (size > MAX_CREDENTIALS_BYTES) return [];
-    const bytes = Buffer.alloc(size);
-    const read = readSync(fd, bytes, 0, size, 0);
-    const file = JSON.parse(bytes.subarray(0, read).toString('utf8')) as { tokens?: Record<string, unknown> };
+    // Not blocking: a FIFO planted there would otherwise hold this synchronous open, and the whole process, for ever.
+    const { bytes } = readRegularFileSync(path, { noFollow: true, maxBytes: MAX_CREDENTIALS_BYTES });
+    const file = JSON.parse(bytes.toString('utf8')) as { tokens?: Record<string, unknown> };
     return Object.values(file.tokens ?? {}).flatMap((entry) => {
       const token = (entry as { access_token?: unknown } | null)?.access_token;
       return typeof token === 'string' && token !== '' ? [token] : [];
     });
   } catch {
     return [];
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }
 

@@ -1,7 +1,5 @@
 // One trailing newline is dropped, as `docker login --password-stdin` does. Control characters are refused: they cannot
 // travel in an HTTP header and would surface as a confusing network error. Each value joins ctx.secrets at once.
-// node:fs's `promises` is read on first use: loading node:fs/promises costs ~2 ms of every start-up (BENCHMARKS.md).
-import { promises as fs } from 'node:fs';
 import { resolve } from 'node:path';
 import type { SettingName } from '../core/constants.js';
 import type { Context } from '../core/context.js';
@@ -10,6 +8,8 @@ import type { Output } from '../core/output.js';
 import type { KnownSecrets } from '../redaction/known-secrets.js';
 import { describeSource, readSetting } from './settings.js';
 import { fileReadError, readAll } from '../fs/read-input.js';
+import { UnreadableFileError } from '../fs/regular-file.js';
+import { checkSecretFileMode, readSecretFileText, unreadableSecretFile } from './secret-files.js';
 
 export function stripOneNewline(text: string): string {
   if (text.endsWith('\r\n')) return text.slice(0, -2);
@@ -60,12 +60,16 @@ export async function readSecretFile(
   what: string,
   flag: string,
   cwd: string,
+  platform: NodeJS.Platform,
   known?: KnownSecrets,
 ): Promise<string> {
-  let text = known?.takeFileText(resolve(cwd, path));
+  const absolute = resolve(cwd, path);
+  await checkSecretFileMode(path, absolute, flag, platform);
+  let text = known?.takeFileText(absolute);
   try {
-    text ??= await fs.readFile(resolve(cwd, path), 'utf8');
+    text ??= await readSecretFileText(absolute);
   } catch (error) {
+    if (error instanceof UnreadableFileError) throw unreadableSecretFile(path, flag, error);
     throw fileReadError(path, error, flag);
   }
   const value = stripOneNewline(text);
@@ -103,7 +107,9 @@ export async function resolveSecretWithSource(
 ): Promise<ResolvedSecret | undefined> {
   const { file } = request;
   if (file?.path !== undefined) {
-    const value = ctx.secrets.add(await readSecretFile(file.path, request.what, file.flag, ctx.cwd, ctx.secrets));
+    const value = ctx.secrets.add(
+      await readSecretFile(file.path, request.what, file.flag, ctx.cwd, ctx.platform, ctx.secrets),
+    );
     ctx.out.debug(`${request.what} from ${file.flag}`);
     warnSurroundingWhitespace(value, `the ${request.what} in ${file.path}`, ctx.out);
     return { value, source: { kind: 'file', path: file.path, flag: file.flag } };

@@ -15,3 +15,18 @@ export function interruptHandled(signal: InterruptSignal = 'SIGINT'): boolean {
   for (const handler of handlers) handler(signal);
   return true;
 }
+
+// An open or read that waits in a thread-pool thread (a pipe without its writer yet) is joined by Node's exit, so
+// `process.exit()` would wait with it: while one is pending, a signal ends svcctl by the signal itself instead.
+let blockingReads = 0;
+
+export async function whileBlocking<T>(work: Promise<T>): Promise<T> {
+  blockingReads++;
+  try {
+    return await work;
+  } finally {
+    blockingReads--;
+  }
+}
+
+export const blockedInRead = (): boolean => blockingReads > 0;

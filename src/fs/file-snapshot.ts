@@ -1,8 +1,9 @@
 // What a file held when svcctl read it, and whether it is still that file: the base of every safe write.
 import { lstatSync, type Stats } from 'node:fs';
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { CliError, ExitCode } from '../core/errors.js';
 import { fileReadReason } from './reasons.js';
+import { notRegularReason, readRegularFile } from './regular-file.js';
 
 export interface FileSnapshot {
   path: string;
@@ -35,10 +36,11 @@ export async function readSnapshot(path: string): Promise<FileSnapshot> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return missing(path, realPath);
     throw cannotAccess(path, error);
   }
-  if (!info.isFile()) throw new CliError(ExitCode.UnsafeConfig, `${path} is not a regular file`);
+  const notRegular = notRegularReason(info);
+  if (notRegular !== undefined) throw new CliError(ExitCode.UnsafeConfig, `${path} ${notRegular}`);
   let bytes: Buffer;
   try {
-    bytes = await readFile(realPath);
+    ({ bytes, info } = await readRegularFile(realPath));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return missing(path, realPath);
     throw cannotAccess(path, error);

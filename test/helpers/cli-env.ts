@@ -83,3 +83,11 @@ export async function placeFile(root: string, path: string, text: string | Buffe
   await writeFile(full, text);
   return full;
 }
+
+/** A file for --token-file, --hmac-secret-file or --password-file: svcctl refuses one that others may read. */
+export async function placeSecretFile(root: string, path: string, text: string): Promise<string> {
+  const full = join(root, path);
+  await mkdir(dirname(full), { recursive: true });
+  await writeFile(full, text, { mode: 0o600 });
+  return full;
+}

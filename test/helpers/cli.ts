@@ -8,7 +8,16 @@ import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { BIN, cleanEnv, makeTempDir, type RunOptions, type RunResult } from './cli-env.js';
 
-export { BIN, ROOT, cleanEnv, placeFile, secretsIn, type RunOptions, type RunResult } from './cli-env.js';
+export {
+  BIN,
+  ROOT,
+  cleanEnv,
+  placeFile,
+  placeSecretFile,
+  secretsIn,
+  type RunOptions,
+  type RunResult,
+} from './cli-env.js';
 export { buildProgram, runCli, type InProcessOptions } from './cli-in-process.js';
 
 export interface SpawnOptions extends Omit<RunOptions, 'now'> {

@@ -1,6 +1,7 @@
 // path.posix or path.win32 by the env's platform, so Windows paths come out right (and golden-tested) on Linux.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { readRegularFileSync } from '../../fs/regular-file.js';
 import type { ClientEnv, ClientSpec, FsProbe, OsFamily } from '../types.js';
 
 export function osFamily(platform: NodeJS.Platform): OsFamily {
@@ -31,7 +32,7 @@ const realFs: FsProbe = {
   },
   readText: (p) => {
     try {
-      return readFileSync(p, 'utf8');
+      return readRegularFileSync(p).bytes.toString('utf8');
     } catch {
       return undefined;
     }

@@ -1,0 +1,102 @@
+// Regular files only, and bounded. Opening a FIFO waits for a writer in a thread-pool thread that nothing takes back
+// (Node's exit joins that thread, so not even SIGTERM ends the process), and a device such as /dev/zero never ends.
+// So a file svcctl reads as a whole is opened without blocking (O_NONBLOCK: a FIFO's open returns at once), checked
+// on the open descriptor (no swap between the look and the read), and read only when it is a regular file no larger
+// than the cap, which is checked by its size before a byte is read. O_NONBLOCK does not change reads of a regular file.
+// node:fs's `promises` is read on first use: loading node:fs/promises costs ~2 ms of every start-up (BENCHMARKS.md).
+import { closeSync, constants, fstatSync, promises as fs, openSync, readSync, type Stats } from 'node:fs';
+
+export const NONBLOCK = constants.O_NONBLOCK ?? 0;
+export const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+
+/** What most files svcctl reads may hold: a client's config, svcctl's own files (issue 47: a 1 GB mcp.json). */
+export const MAX_FILE_BYTES = 16 * 1024 * 1024;
+
+export interface RegularFileOptions {
+  /** Larger is refused before reading (default MAX_FILE_BYTES). */
+  maxBytes?: number;
+  /** Refuse a link at the path itself (ELOOP from open). */
+  noFollow?: boolean;
+}
+
+export interface RegularFile {
+  bytes: Buffer;
+  info: Stats;
+}
+
+/** Why a file is not read, as the end of a sentence that names it ("~/.cursor/mcp.json is a named pipe …"). */
+export class UnreadableFileError extends Error {
+  readonly code = 'ESVCCTL_UNREADABLE';
+}
+
+export function notRegularReason(info: Stats): string | undefined {
+  if (info.isFile()) return undefined;
+  if (info.isDirectory()) return 'is a folder, not a file';
+  if (info.isFIFO()) return 'is a named pipe (FIFO), not a regular file';
+  if (info.isCharacterDevice() || info.isBlockDevice()) return 'is a device, not a regular file';
+  if (info.isSocket()) return 'is a socket, not a regular file';
+  return 'is not a regular file';
+}
+
+function mebibytes(bytes: number): string {
+  const value = bytes / (1024 * 1024);
+  return `${value >= 10 ? Math.round(value) : value.toFixed(1).replace(/\.0$/, '')} MiB`;
+}
+
+/** The refusal of `info`, if any: not a regular file, or larger than `maxBytes`. */
+export function unreadableReason(info: Stats, maxBytes: number): string | undefined {
+  const notRegular = notRegularReason(info);
+  if (notRegular !== undefined) return notRegular;
+  if (info.size > maxBytes) return `is ${mebibytes(info.size)}, over the ${mebibytes(maxBytes)} svcctl reads`;
+  return undefined;
+}
+
+const flagsFor = (options: RegularFileOptions): number =>
+  constants.O_RDONLY | NONBLOCK | (options.noFollow ? NOFOLLOW : 0);
+
+/** Throws the open's own error (ENOENT, EACCES, ELOOP) or an UnreadableFileError. */
+export async function readRegularFile(path: string, options: RegularFileOptions = {}): Promise<RegularFile> {
+  const maxBytes = options.maxBytes ?? MAX_FILE_BYTES;
+  const handle = await fs.open(path, flagsFor(options));
+  try {
+    const info = await handle.stat();
+    const reason = unreadableReason(info, maxBytes);
+    if (reason !== undefined) throw new UnreadableFileError(reason);
+    // One byte more than the cap: a file that grew since the stat is refused, not cut.
+    const bytes = Buffer.alloc(Math.min(info.size, maxBytes) + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(bytes, length, bytes.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length === bytes.length) break;
+    }
+    if (length > maxBytes) throw new UnreadableFileError(`grew over the ${mebibytes(maxBytes)} svcctl reads`);
+    return { bytes: bytes.subarray(0, length), info };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** readRegularFile, synchronously (probes that a sync caller makes, start-up reads). */
+export function readRegularFileSync(path: string, options: RegularFileOptions = {}): RegularFile {
+  const maxBytes = options.maxBytes ?? MAX_FILE_BYTES;
+  const fd = openSync(path, flagsFor(options));
+  try {
+    const info = fstatSync(fd);
+    const reason = unreadableReason(info, maxBytes);
+    if (reason !== undefined) throw new UnreadableFileError(reason);
+    const bytes = Buffer.alloc(Math.min(info.size, maxBytes) + 1);
+    let length = 0;
+    for (;;) {
+      const bytesRead = readSync(fd, bytes, length, bytes.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length === bytes.length) break;
+    }
+    if (length > maxBytes) throw new UnreadableFileError(`grew over the ${mebibytes(maxBytes)} svcctl reads`);
+    return { bytes: bytes.subarray(0, length), info };
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -37,9 +37,26 @@ function parseYaml(text: string, file: string): Document.Parsed {
   return document;
 }
 
+// Aliases that refer to aliases grow exponentially when expanded ("billion laughs"): the yaml package stops at
+// maxAliasCount with a plain ReferenceError, which is the file's problem, not a bug of svcctl.
+const MAX_ALIAS_COUNT = 100;
+
+function expanded(document: Document.Parsed, file: string): unknown {
+  try {
+    return document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    if (!(error instanceof ReferenceError)) throw error;
+    throw unsafeShape(
+      file,
+      `its YAML aliases expand past ${MAX_ALIAS_COUNT} copies (an alias bomb?): svcctl does not read it`,
+      'remove the aliases that refer to other aliases, or fix the file by hand',
+    );
+  }
+}
+
 /** Named lists become maps keyed by the items' names, so checkEdit can compare. */
 function model(document: Document.Parsed, file: string, namedLists: readonly (readonly string[])[]): unknown {
-  const root = (document.toJS({ maxAliasCount: 100 }) ?? {}) as Record<string, unknown>;
+  const root = (expanded(document, file) ?? {}) as Record<string, unknown>;
   for (const listPath of namedLists) {
     const list = valueAt(root, listPath);
     if (list === undefined || list === null) continue;

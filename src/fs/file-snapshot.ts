@@ -3,7 +3,7 @@ import { lstatSync, type Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { CliError, ExitCode } from '../core/errors.js';
 import { fileReadReason } from './reasons.js';
-import { notRegularReason, readRegularFile } from './regular-file.js';
+import { notRegularReason, readRegularFile, UnreadableFileError } from './regular-file.js';
 
 export interface FileSnapshot {
   path: string;
@@ -100,5 +100,9 @@ const sameFile = (now: Pick<FileSnapshot, 'ino' | 'size' | 'mtimeMs' | 'ctimeMs'
   now.ino === then.ino && now.size === then.size && now.mtimeMs === then.mtimeMs && now.ctimeMs === then.ctimeMs;
 
 function cannotAccess(path: string, error: unknown): CliError {
-  return new CliError(ExitCode.UnsafeConfig, `cannot read ${path}: ${fileReadReason(error)}`, { cause: error });
+  const hint =
+    error instanceof UnreadableFileError
+      ? 'svcctl reads a config only as a regular file of up to 16 MiB: move this one away, or fix it by hand'
+      : undefined;
+  return new CliError(ExitCode.UnsafeConfig, `cannot read ${path}: ${fileReadReason(error)}`, { cause: error, hint });
 }

@@ -25,9 +25,7 @@ export interface RegularFile {
 }
 
 /** Why a file is not read, as the end of a sentence that names it ("~/.cursor/mcp.json is a named pipe …"). */
-export class UnreadableFileError extends Error {
-  readonly code = 'ESVCCTL_UNREADABLE';
-}
+export class UnreadableFileError extends Error {}
 
 export function notRegularReason(info: Stats): string | undefined {
   if (info.isFile()) return undefined;
@@ -39,6 +37,7 @@ export function notRegularReason(info: Stats): string | undefined {
 }
 
 function mebibytes(bytes: number): string {
+  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
   const value = bytes / (1024 * 1024);
   return `${value >= 10 ? Math.round(value) : value.toFixed(1).replace(/\.0$/, '')} MiB`;
 }

@@ -46,7 +46,7 @@ const BAD_FILES: BadFile[] = [
       const file = await placeFile(home, '.cursor/mcp.json', '');
       await truncate(file, 1024 ** 3);
     },
-    reason: /is 1\.0 GiB, over the 16 MiB svcctl reads/,
+    reason: /is 1\.0 GiB, over the limit of 16 MiB/,
   },
   {
     name: 'a FIFO as ~/.cursor/mcp.json',

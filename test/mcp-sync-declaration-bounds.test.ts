@@ -95,7 +95,7 @@ describe('mcp sync: the declaration itself', () => {
   it('a file over 1 MiB is refused without being read whole', async () => {
     const result = await syncOf(`${SERVER}${'# padding\n'.repeat(110_000)}`);
     assert.equal(result.code, 2, result.stderr);
-    assert.match(result.stderr, /--file .*svcctl-mcp\.toml: is \d+ bytes, over the limit of 1048576/);
+    assert.match(result.stderr, /--file .*svcctl-mcp\.toml: is \d+ bytes, over the limit of 1 MiB/);
   });
 
   it('a FIFO is refused at once, never opened', { skip: process.platform === 'win32', timeout: 20_000 }, async () => {

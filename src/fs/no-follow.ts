@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { CliError, ExitCode, usageError } from '../core/errors.js';
 import { ownerProblem } from './owner-mode.js';
+import { notRegularReason } from './regular-file.js';
 import { fileWriteReason } from './reasons.js';
 
 export const TEMP_PREFIX = (target: string): string => `.${basename(target)}.svcctl-`;
@@ -50,9 +51,7 @@ export class RefusedPath extends Error {
 
 // A file that is also read back must be a regular one: a FIFO would block the read, /dev/zero never end it.
 export function readRefusalFor(info: Stats): Refusal | undefined {
-  if (info.isFIFO()) return 'is a named pipe (FIFO), not a regular file';
-  if (info.isCharacterDevice()) return 'is a device, not a regular file';
-  return info.isFile() ? undefined : (refusalFor(info) ?? 'is not a regular file');
+  return info.isSymbolicLink() ? refusalFor(info) : notRegularReason(info);
 }
 
 /** `readable`: opened read-write without blocking, so that its lines are read from this same descriptor. */

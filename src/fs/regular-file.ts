@@ -36,17 +36,20 @@ export function notRegularReason(info: Stats): string | undefined {
   return 'is not a regular file';
 }
 
-function mebibytes(bytes: number): string {
-  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
-  const value = bytes / (1024 * 1024);
-  return `${value >= 10 ? Math.round(value) : value.toFixed(1).replace(/\.0$/, '')} MiB`;
+const MIB = 1024 * 1024;
+
+/** Exact under 10 MiB (a file just over a 1 MiB limit), rounded above: "1048577 bytes", "16 MiB", "1.0 GiB". */
+function sizeText(bytes: number): string {
+  if (bytes >= 1024 * MIB) return `${(bytes / (1024 * MIB)).toFixed(1)} GiB`;
+  if (bytes % MIB === 0) return `${bytes / MIB} MiB`;
+  return bytes >= 10 * MIB ? `${Math.round(bytes / MIB)} MiB` : `${bytes} bytes`;
 }
 
 /** The refusal of `info`, if any: not a regular file, or larger than `maxBytes`. */
 export function unreadableReason(info: Stats, maxBytes: number): string | undefined {
   const notRegular = notRegularReason(info);
   if (notRegular !== undefined) return notRegular;
-  if (info.size > maxBytes) return `is ${mebibytes(info.size)}, over the ${mebibytes(maxBytes)} svcctl reads`;
+  if (info.size > maxBytes) return `is ${sizeText(info.size)}, over the limit of ${sizeText(maxBytes)}`;
   return undefined;
 }
 
@@ -70,7 +73,7 @@ export async function readRegularFile(path: string, options: RegularFileOptions 
       length += bytesRead;
       if (length === bytes.length) break;
     }
-    if (length > maxBytes) throw new UnreadableFileError(`grew over the ${mebibytes(maxBytes)} svcctl reads`);
+    if (length > maxBytes) throw new UnreadableFileError(`grew over the limit of ${sizeText(maxBytes)}`);
     return { bytes: bytes.subarray(0, length), info };
   } finally {
     await handle.close();
@@ -93,7 +96,7 @@ export function readRegularFileSync(path: string, options: RegularFileOptions = 
       length += bytesRead;
       if (length === bytes.length) break;
     }
-    if (length > maxBytes) throw new UnreadableFileError(`grew over the ${mebibytes(maxBytes)} svcctl reads`);
+    if (length > maxBytes) throw new UnreadableFileError(`grew over the limit of ${sizeText(maxBytes)}`);
     return { bytes: bytes.subarray(0, length), info };
   } finally {
     closeSync(fd);

@@ -7,7 +7,7 @@ import { parse, TomlError } from 'smol-toml';
 import { parseBaseUrl } from '../../config/settings.js';
 import { CliError, ExitCode, isCliError, usageError } from '../../core/errors.js';
 import { foreign } from '../../core/output.js';
-import { readBoundedText, UnreadableFile } from '../../fs/bounded-read.js';
+import { readRegularFile, UnreadableFileError } from '../../fs/regular-file.js';
 import { fileReadReason } from '../../fs/reasons.js';
 import { isClientId } from '../clients/table.js';
 import {
@@ -222,9 +222,9 @@ export async function readDeclaration(cwd: string, given: string): Promise<SyncD
   const file = resolve(cwd, given);
   let text: string;
   try {
-    text = await readBoundedText(file, MAX_DECLARATION_BYTES);
+    text = (await readRegularFile(file, { maxBytes: MAX_DECLARATION_BYTES })).bytes.toString('utf8');
   } catch (error) {
-    const reason = error instanceof UnreadableFile ? error.message : `cannot be read (${fileReadReason(error)})`;
+    const reason = error instanceof UnreadableFileError ? error.message : `cannot be read (${fileReadReason(error)})`;
     throw new CliError(ExitCode.Usage, `--file ${foreign(given)}: ${reason}`, {
       hint: 'give the TOML file that declares the clients and servers (docs/teams.md)',
     });

@@ -320,7 +320,8 @@ const CELLS: Cell[] = [
       const baseUrl = 'http://127.0.0.1:9/api';
       await saveEntry(home, baseUrl, { access_token: SAVED, expires_at: null });
       // A 403, not a 401: with no password, a 401 would end in "the service refused the saved token" without its answer.
-      const result = await proxyExchange([], home, {
+      // The echo server is another origin than the deployment: the token goes there only when asked for (issue 47).
+      const result = await proxyExchange(['--auth', 'bearer'], home, {
         SERVICE_BASE_URL: baseUrl,
         SERVICE_MCP_URL: mcp.url('forbid', 'all'),
       });
@@ -332,7 +333,7 @@ const CELLS: Cell[] = [
     outputs: ['stderr', 'stdout', 'mcp proxy log'],
     what: 'mcp proxy (bearer) logging in to svcctl dev for its token: a 401 echo of that token (log and error answer)',
     async check(home) {
-      const result = await proxyExchange([], home, {
+      const result = await proxyExchange(['--auth', 'bearer'], home, {
         SERVICE_BASE_URL: dev.ready.base_url,
         SERVICE_EMAIL: EMAIL,
         SERVICE_PASSWORD: DEV_PASSWORD,

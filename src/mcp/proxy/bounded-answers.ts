@@ -19,15 +19,15 @@ export interface AnswerBounds {
   refused(text: string): void;
 }
 
+const isRequestId = (id: unknown): id is RequestId => ['string', 'number'].includes(typeof id);
+
 /** The ids of the requests in a POST body (the SDK sends one message, or a batch, as a JSON string). */
 function requestIds(body: unknown): RequestId[] {
   if (typeof body !== 'string') return [];
   try {
     const parsed = JSON.parse(body) as unknown;
     return (Array.isArray(parsed) ? parsed : [parsed]).flatMap((message: { id?: unknown; method?: unknown }) =>
-      typeof message?.method === 'string' && (typeof message.id === 'string' || typeof message.id === 'number')
-        ? [message.id]
-        : [],
+      typeof message?.method === 'string' && isRequestId(message.id) ? [message.id] : [],
     );
   } catch {
     return [];

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
-import { describe, it } from 'node:test';
+import { describe, it, mock } from 'node:test';
 import { startSandbox } from '../src/sandbox/sandbox-server.js';
 import { runCli } from './helpers/cli.js';
 
@@ -133,6 +133,26 @@ describe('svcctl dev and connections that never finish their header', () => {
     } finally {
       for (const half of halves) half.socket.destroy();
       await sandbox.close();
+    }
+  });
+
+  it('stopping closes connections without a request in flight at once, not after the grace for requests', {
+    timeout: 10_000,
+  }, async () => {
+    // Header and request times far off, and the sandbox's timers held still: only the stop itself can close them.
+    const sandbox = await startSandbox({ requestTimeoutMs: 120_000, headersTimeoutMs: 120_000 });
+    const port = Number(new URL(sandbox.origin).port);
+    const half = await halfHeader(port);
+    const halfClosed = new Promise((resolve) => half.socket.once('close', resolve));
+    mock.timers.enable({ apis: ['setTimeout'] });
+    try {
+      const closing = sandbox.close();
+      await halfClosed;
+      await closing;
+      assert.equal(half.answer, '', 'closed without an answer: no request had started');
+    } finally {
+      mock.timers.reset();
+      half.socket.destroy();
     }
   });
 });

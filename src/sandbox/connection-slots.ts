@@ -12,7 +12,12 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
-export function capConnections(server: Server, max: number): void {
+export interface ConnectionSlots {
+  /** Closes every connection without a request in flight, so a stopping sandbox waits only for real requests. */
+  closeWaiting(): void;
+}
+
+export function capConnections(server: Server, max: number): ConnectionSlots {
   // In the order they started to wait: the first is the one to go.
   const waiting = new Set<Socket>();
   const inFlight = new Map<Socket, number>();
@@ -49,4 +54,10 @@ export function capConnections(server: Server, max: number): void {
       }
     });
   });
+  return {
+    closeWaiting: () => {
+      for (const socket of waiting) socket.destroy();
+      waiting.clear();
+    },
+  };
 }

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { EVENT_PATH, LOGIN_PATH } from '../core/constants.js';
 import { CliError, ExitCode, usageError } from '../core/errors.js';
 import { deriveMcpUrl } from '../config/settings.js';
-import { capConnections } from './connection-slots.js';
+import { capConnections, type ConnectionSlots } from './connection-slots.js';
 import { Credentials } from './credentials.js';
 import { handleEvent } from './event-endpoint.js';
 import { EventStore } from './event-store.js';
@@ -97,7 +97,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       ? new EventStore()
       : await EventStore.open(options.eventsFile, options.log);
   const routes = new SandboxRoutes(options, new Credentials(users, webhooks), store);
-  const server = createSandboxServer(options, routes);
+  const { server, slots } = createSandboxServer(options, routes);
   const port = await listen(server, options.port ?? 0).catch(async (error: unknown) => {
     await store.close();
     throw error;
@@ -108,7 +108,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       throw error;
     });
   routes.listening(port);
-  return sandboxHandle(routes, server, users, webhooks);
+  return sandboxHandle(routes, { server, slots }, users, webhooks);
 }
 
 /** What each path answers; the issuer and the allowed Host values are known once the port is. */
@@ -190,7 +190,12 @@ class SandboxRoutes {
   }
 }
 
-function createSandboxServer(options: SandboxOptions, routes: SandboxRoutes): Server {
+interface SandboxServer {
+  server: Server;
+  slots: ConnectionSlots;
+}
+
+function createSandboxServer(options: SandboxOptions, routes: SandboxRoutes): SandboxServer {
   // A client that trickles its headers or body is cut off (408) once its time passes; a loopback client sends its
   // headers at once, so their time is short. Node checks the open requests every connectionsCheckingInterval.
   const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -209,13 +214,12 @@ function createSandboxServer(options: SandboxOptions, routes: SandboxRoutes): Se
     });
   });
   server.keepAliveTimeout = 30_000;
-  capConnections(server, options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
-  return server;
+  return { server, slots: capConnections(server, options.maxConnections ?? DEFAULT_MAX_CONNECTIONS) };
 }
 
 function sandboxHandle(
   routes: SandboxRoutes,
-  server: Server,
+  listening: SandboxServer,
   users: SandboxUser[],
   webhooks: SandboxWebhook[],
 ): Sandbox {
@@ -237,16 +241,18 @@ function sandboxHandle(
     readyLine: () => ({ base_url: baseUrl, mcp_url: deriveMcpUrl(baseUrl), users, webhooks: readyWebhooks }),
     mcpSessionCount: async (email) => (routes.mcp ? (await routes.mcp).sessionCount(email?.toLowerCase()) : 0),
     mcpUserActivity: async (email) => (routes.mcp ? (await routes.mcp).userActivity(email.toLowerCase()) : undefined),
-    close: () => (closing ??= closeSandbox(routes, server)),
+    close: () => (closing ??= closeSandbox(routes, listening)),
   };
 }
 
-async function closeSandbox(routes: SandboxRoutes, server: Server): Promise<void> {
+async function closeSandbox(routes: SandboxRoutes, { server, slots }: SandboxServer): Promise<void> {
   routes.stopping = true;
   const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
   if (routes.mcp) await (await routes.mcp).close();
-  // Kept-alive connections (and MCP streams just ended) close now; requests in flight finish first.
+  // Kept-alive connections (and MCP streams just ended) close now, and so do connections that have not sent a whole
+  // header (closeIdleConnections leaves those); requests in flight finish first.
   server.closeIdleConnections();
+  slots.closeWaiting();
   // Requests in flight get a moment to finish; then every connection is cut.
   const grace = setTimeout(() => server.closeAllConnections(), 2000);
   await stopped;

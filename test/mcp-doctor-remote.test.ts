@@ -109,6 +109,27 @@ describe('mcp doctor: remote mode', () => {
     assert.deepEqual(secretsIn(result, ['not-the-password']), []);
   });
 
+  it('VS Code with --secrets prompt: initialize is marked and counted as not run, never as passed', async () => {
+    await install(
+      ['--client', 'vscode', '--name', 'prompted', '--secrets', 'prompt', '--auth', 'password'],
+      credentials,
+    );
+    const result = await run(['mcp', 'doctor', '--client', 'vscode', '--name', 'prompted'], {});
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(
+      lineOf(result, 'initialize'),
+      /^- initialize: not checked: the entry takes its values from VS Code's inputs/,
+    );
+    // Run: file, entry, variables; initialize and tools/list were not (no connection was made).
+    assert.match(result.stderr, /all 3 checks passed, 2 not run \(initialize, tools\/list\)$/m);
+    assert.doesNotMatch(result.stdout, /^✓ initialize/m);
+    const json = JSON.parse(
+      (await run(['--json', 'mcp', 'doctor', '--client', 'vscode', '--name', 'prompted'], {})).stdout,
+    );
+    assert.deepEqual(json.not_run, ['initialize', 'tools']);
+    assert.equal(json.checks.find((check: { name: string }) => check.name === 'initialize').skipped, true);
+  });
+
   it('a missing variable: exit 8 naming it, never printing a value, and no connection tried', async () => {
     const result = await run(['mcp', 'doctor', '--client', 'cursor'], {
       SERVICE_EMAIL: ALICE.email,

@@ -42,8 +42,11 @@ function lineOf(ctx: Context, entry: CheckedEntry): void {
   const { style } = ctx.out;
   const where = `${entry.client ?? 'file'} (${entry.scope}) '${foreign(entry.name)}'`;
   if (entry.status === 'passed') {
-    const run = entry.report.checks.length;
-    ctx.out.result(`${where}: all ${run} checks passed`, { prefix: paint ? `${style.green('✓')} ` : '✓ ' });
+    const run = entry.report.checks.filter((check) => check.skipped !== true).length;
+    const notRun = entry.report.not_run.length;
+    ctx.out.result(`${where}: all ${run} checks passed${notRun === 0 ? '' : `, ${notRun} not run`}`, {
+      prefix: paint ? `${style.green('✓')} ` : '✓ ',
+    });
     return;
   }
   if (entry.status === 'skipped') {

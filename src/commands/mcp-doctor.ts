@@ -42,6 +42,9 @@ export const LABELS: Record<string, string> = {
   trust: 'project entry',
 };
 
+/** A check shown but not run is neither a pass nor a failure. */
+export const SKIPPED_MARK = '-';
+
 function printReport(ctx: Context, report: DoctorReport): void {
   const { style } = ctx.out;
   // The lines go to stdout: colour them only when stdout, too, is a terminal.
@@ -52,7 +55,15 @@ function printReport(ctx: Context, report: DoctorReport): void {
   );
   // A check is one line: its detail and fix quote the entry and the server (names, URLs, answers) as they are.
   for (const check of report.checks) {
-    const mark = check.ok ? (paint ? style.green('✓') : '✓') : paint ? style.red('✗') : '✗';
+    const mark = check.skipped
+      ? SKIPPED_MARK
+      : check.ok
+        ? paint
+          ? style.green('✓')
+          : '✓'
+        : paint
+          ? style.red('✗')
+          : '✗';
     ctx.out.result(`${LABELS[check.name] ?? check.name}: ${foreign(check.detail)}`, { prefix: `${mark} ` });
     if (check.fix !== null) ctx.out.result(`  fix: ${foreign(check.fix)}`);
   }
@@ -107,7 +118,7 @@ function reportOne(ctx: Context, report: DoctorReport, options: McpDoctorOptions
   if (replaced !== undefined) ctx.out.warn(replaced);
   // Counted over the checks that were run; the ones skipped after a failure are named apart.
   const failed = report.checks.filter((check) => !check.ok).length;
-  const run = report.checks.length;
+  const run = report.checks.filter((check) => check.skipped !== true).length;
   if (failed > 0) {
     ctx.out.error(`${failed} of ${run} check${run === 1 ? '' : 's'} failed${notRunText(report)}`);
     throw exitWith(ExitCode.CheckFailed);

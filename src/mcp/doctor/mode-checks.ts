@@ -5,7 +5,7 @@ import type { Resolver } from './references.js';
 import { checkNode, checkRunner, type RuntimeEnv } from './runtime-checks.js';
 import { caCertsCheck, guiRunnerCheck, startRuntime } from './start-environment.js';
 import type { ClientSpec } from '../types.js';
-import { fail, pass, type CheckResult } from './types.js';
+import { fail, pass, skip, type CheckResult } from './types.js';
 import { goneCheck, goneSvcctlPaths, type EntryWhere } from './svcctl-paths.js';
 
 /** An unexpanded reference, a missing variable or a VS Code input would make a connection's result meaningless. */
@@ -24,7 +24,7 @@ function blocker(resolver: Resolver, unexpanded: string[], who: string): CheckRe
       `export ${missing.join(', ')} and run doctor again`,
     );
   if (resolver.inputs.size > 0)
-    return pass(
+    return skip(
       'initialize',
       `not checked: the entry takes its values from ${who}'s inputs, which only ${who} can ask for`,
     );

@@ -73,7 +73,7 @@ const CHECKS_OF: Record<Mode, string[]> = {
 };
 
 function report(base: Omit<DoctorReport, 'ok' | 'checks' | 'not_run'>, checks: CheckResult[]): DoctorReport {
-  const run = new Set(checks.map((check) => check.name));
+  const run = new Set(checks.filter((check) => check.skipped !== true).map((check) => check.name));
   const expected = base.mode === null ? ['file', 'entry', 'variables'] : CHECKS_OF[base.mode];
   return { ...base, ok: checks.every((check) => check.ok), checks, not_run: expected.filter((name) => !run.has(name)) };
 }

@@ -9,6 +9,8 @@ export interface CheckResult {
   detail: string;
   fix: string | null;
   protocol?: string;
+  /** Shown but not run (a VS Code input only the editor can ask for): not a pass, and counted as not run. */
+  skipped?: true;
 }
 
 export interface DoctorReport {
@@ -24,3 +26,10 @@ export interface DoctorReport {
 
 export const pass = (name: string, detail: string): CheckResult => ({ name, ok: true, detail, fix: null });
 export const fail = (name: string, detail: string, fix: string): CheckResult => ({ name, ok: false, detail, fix });
+export const skip = (name: string, detail: string): CheckResult => ({
+  name,
+  ok: true,
+  detail,
+  fix: null,
+  skipped: true,
+});

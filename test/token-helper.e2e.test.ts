@@ -323,7 +323,23 @@ describe('token helpers as processes', { concurrency: true }, () => {
       assert.equal(logout.code, 0, logout.stderr);
       const failing = await runCli(['mcp', 'doctor', '--client', 'gemini', '--scope', 'user'], { home, env });
       assert.equal(failing.code, 8, failing.stdout + failing.stderr);
-      assert.match(failing.stdout + failing.stderr, /svcctl login --save --remember-password/);
+      const helperFailing = await runCli(['mcp', 'doctor', '--client', 'claude-code'], { home, env });
+      assert.equal(helperFailing.code, 8, helperFailing.stdout + helperFailing.stderr);
+      // A fix proposes only what works here: the command itself says whether this machine has a keychain.
+      const remember = await runCli(['login', '--save', '--remember-password', '--email', USER.email], {
+        home,
+        env: { ...env, SERVICE_PASSWORD: USER.password },
+      });
+      for (const fixes of [failing.stdout, helperFailing.stdout].map((out) => out.match(/^ {2}fix: .*$/gm) ?? [])) {
+        const said = fixes.join('\n');
+        if (remember.code === 7) {
+          assert.doesNotMatch(said, /--remember-password/);
+          assert.match(said, /this machine has no OS keychain \(.+\), so svcctl cannot log in again by itself/);
+        } else {
+          assert.equal(remember.code, 0, remember.stderr);
+          assert.match(said, /svcctl login --save --remember-password/);
+        }
+      }
     });
 
     it('says when the svcctl an entry runs by its path is gone, and how to write the entry again', async () => {

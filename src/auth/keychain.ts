@@ -57,6 +57,25 @@ export async function checkKeychain(key: KeychainKey): Promise<void> {
   await attempt(key, (entry) => entry.getPassword());
 }
 
+/** Why this machine has no OS keychain svcctl can use, or undefined when it has one. */
+export async function whyNoKeychain(key: KeychainKey): Promise<string | undefined> {
+  return checkKeychain(key).then(
+    () => undefined,
+    (error: Error) => /no OS keychain is available \((.*)\)$/.exec(error.message)?.[1] ?? error.message,
+  );
+}
+
+/**
+ * How svcctl comes to log in again by itself, for a fix line: `login --save --remember-password` where there is a
+ * keychain; where there is none that command is exit 7, so the fix says why and what works instead.
+ */
+export async function reloginAdvice(platform: NodeJS.Platform): Promise<string> {
+  const missing = await whyNoKeychain({ baseUrl: 'svcctl-check', email: 'svcctl-check', platform });
+  return missing === undefined
+    ? 'run `svcctl login --save --remember-password` once (the password goes to the OS keychain) and svcctl logs in again by itself'
+    : `this machine has no OS keychain (${missing}), so svcctl cannot log in again by itself: run \`svcctl login --save\` again when the token expires, or give the client SERVICE_PASSWORD`;
+}
+
 export async function rememberPassword(key: KeychainKey, password: string): Promise<void> {
   await attempt(key, (entry) => entry.setPassword(password));
 }

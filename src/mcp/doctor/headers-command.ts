@@ -8,9 +8,6 @@ export interface HeadersRun {
   headers?: Record<string, string>;
 }
 
-const FIX =
-  'run the command in a terminal to see why; `svcctl login --save --remember-password` lets svcctl log in again by itself';
-
 function parseHeaders(stdout: string): Record<string, string> | string {
   let parsed: unknown;
   try {
@@ -29,9 +26,12 @@ export async function runHeadersCommand(
   name: string,
   env: NodeJS.ProcessEnv,
   cwd: string,
+  platform: NodeJS.Platform,
 ): Promise<HeadersRun | undefined> {
   const command = http.headersCommand;
   if (command === undefined) return undefined;
+  const fix = async (): Promise<string> =>
+    `run the command in a terminal to see why; ${await (await import('../../auth/keychain.js')).reloginAdvice(platform)}`;
   const { exec } = await import('node:child_process');
   const added: Record<string, string> = {};
   for (const [variable, what] of Object.entries(command.spec.env))
@@ -52,7 +52,7 @@ export async function runHeadersCommand(
   const shown = `\`${shorten(command.line, 160)}\``;
   if (result.timedOut)
     return {
-      check: fail('headers', `${field} ${shown} did not finish within ${command.spec.timeoutMs / 1000} s`, FIX),
+      check: fail('headers', `${field} ${shown} did not finish within ${command.spec.timeoutMs / 1000} s`, await fix()),
     };
   if (result.code !== 0) {
     const last =
@@ -67,7 +67,7 @@ export async function runHeadersCommand(
       check: fail(
         'headers',
         `${field} ${shown} exited with ${result.code}${last ? `: ${shorten(last, 200)}` : ''}`,
-        FIX,
+        await fix(),
       ),
     };
   }
@@ -77,7 +77,7 @@ export async function runHeadersCommand(
       check: fail(
         'headers',
         `${field} ${shown} ${headers} (the client needs a JSON object of header names to strings)`,
-        FIX,
+        await fix(),
       ),
     };
   return {

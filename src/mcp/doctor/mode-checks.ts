@@ -5,7 +5,7 @@ import type { Resolver } from './references.js';
 import { checkNode, checkRunner, type RuntimeEnv } from './runtime-checks.js';
 import { caCertsCheck, guiRunnerCheck, startRuntime } from './start-environment.js';
 import type { ClientSpec } from '../types.js';
-import { fail, pass, skip, type CheckResult } from './types.js';
+import { fail, skip, type CheckResult } from './types.js';
 import { goneCheck, goneSvcctlPaths, type EntryWhere } from './svcctl-paths.js';
 
 /** An unexpanded reference, a missing variable or a VS Code input would make a connection's result meaningless. */
@@ -59,7 +59,7 @@ export async function modeChecks(
       return [...checks, fail('initialize', 'not tried: the command is not on PATH', checks[1]!.fix!)];
     if (blocked) return [...checks, blocked];
     const { probeStdioServer } = await import('./stdio-probe.js');
-    const options = { env: start.env, cwd: runtime.cwd, timeoutMs, redactor };
+    const options = { env: start.env, cwd: runtime.cwd, timeoutMs, redactor, platform: runtime.platform };
     return [...checks, ...(await probeStdioServer(plan.command, options))];
   }
   if (plan.svcctl) {
@@ -82,6 +82,7 @@ export async function modeChecks(
         timeoutMs,
         redactor,
         listTools: true,
+        platform: runtime.platform,
       })),
     ];
   }

@@ -60,7 +60,7 @@ function plainHttpCheck(ctx: Context, plan: EntryPlan): CheckResult | undefined 
 
 async function runHelper(http: HttpPlan, name: string, ctx: Context, cwd: string): Promise<HeadersRun | undefined> {
   const { runHeadersCommand } = await import('./headers-command.js');
-  const run = await runHeadersCommand(http, name, ctx.env, cwd);
+  const run = await runHeadersCommand(http, name, ctx.env, cwd, ctx.platform);
   if (run?.headers) http.headers = { ...http.headers, ...run.headers };
   return run;
 }

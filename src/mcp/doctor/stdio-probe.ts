@@ -28,6 +28,8 @@ export interface StdioProbeOptions {
   timeoutMs: number;
   redactor: Redactor;
   listTools?: boolean;
+  /** For the fix when svcctl mcp proxy cannot log in again: whether this machine has a keychain. */
+  platform: NodeJS.Platform;
 }
 
 function packageOf(command: CommandPlan): string | undefined {
@@ -50,10 +52,6 @@ function summarize(stderr: string, redactor: Redactor): string {
 const FETCH_FAILED = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ECONNRESET|ENETUNREACH|network|proxy/i;
 
 function diagnose(stderr: string, command: CommandPlan, seconds: number): string {
-  // svcctl mcp proxy says itself what it lacks (src/auth/fresh-token.ts).
-  if (/svcctl has no (password|email) to log in again/.test(stderr)) {
-    return 'run `svcctl login --save --remember-password` once: the proxy then logs in again with the password from the OS keychain (a client does not always pass SERVICE_PASSWORD on to its servers)';
-  }
   const pkg = packageOf(command);
   if (pkg === undefined)
     return 'check that the command runs in a terminal with the same environment, or raise --timeout';
@@ -143,7 +141,12 @@ export async function probeStdioServer(command: CommandPlan, options: StdioProbe
             : code === 'REQUEST_TIMEOUT' || code === -32001
               ? ''
               : `${pkg} fails: `;
-    return [fail('initialize', `${plain}\`${shown}\` ${what}${said}`, diagnose(stderr, command, seconds))];
+    // svcctl mcp proxy says itself what it lacks (src/auth/fresh-token.ts); a client does not always pass
+    // SERVICE_PASSWORD on to its servers.
+    const fix = /svcctl has no (password|email) to log in again/.test(stderr)
+      ? await (await import('../../auth/keychain.js')).reloginAdvice(options.platform)
+      : diagnose(stderr, command, seconds);
+    return [fail('initialize', `${plain}\`${shown}\` ${what}${said}`, fix)];
   } finally {
     await client.close().catch(() => undefined);
   }

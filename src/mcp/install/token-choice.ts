@@ -17,12 +17,11 @@ async function withoutRefresh(ctx: Context, baseUrl: string): Promise<Pick<Token
     import('../../auth/keychain.js'),
   ]);
   const saved = await readSavedToken(ctx, baseUrl, { warn: false });
-  const noKeychain = await keychain
-    .checkKeychain({ baseUrl, email: saved?.email ?? 'svcctl-check', platform: ctx.platform })
-    .then(
-      () => undefined,
-      (error: Error) => /no OS keychain is available \((.*)\)$/.exec(error.message)?.[1] ?? error.message,
-    );
+  const noKeychain = await keychain.whyNoKeychain({
+    baseUrl,
+    email: saved?.email ?? 'svcctl-check',
+    platform: ctx.platform,
+  });
   return { saved: saved ? { expiresAt: saved.expires_at } : null, ...(noKeychain !== undefined ? { noKeychain } : {}) };
 }
 

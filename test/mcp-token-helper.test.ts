@@ -58,6 +58,9 @@ describe('mcp install --auth bearer --token helper: entries and refusals', { con
       install.stderr,
       /You are not logged in: until you run `svcctl login --save`, the entry has no token to send/,
     );
+    // Without a password in a keychain nothing logs in again: the notes never promise a fresh token.
+    assert.match(install.stderr, /which forwards to \S+ with svcctl's saved token\./);
+    assert.doesNotMatch(install.stderr, /fresh token|never goes stale|never a stale/);
     const gemini = JSON.parse(await readFile(join(home, '.gemini', 'settings.json'), 'utf8')).mcpServers.service;
     assert.deepEqual(gemini, {
       command: process.execPath,

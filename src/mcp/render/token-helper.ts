@@ -90,9 +90,10 @@ export function tokenHelperNotes(client: ClientSpec, request: EntryRequest, help
     request.scope === 'project'
       ? 'A project file is read on every member’s machine, so the entry runs svcctl by name: each member needs svcctl on the PATH the client starts with (docs/install.md)'
       : HOW_NOTES[helper.svcctl.how](helper.svcctl.argv);
+  // "Never stale" holds only when svcctl can log in again by itself; else noRefreshNote says when it goes stale.
   const what = usesHeadersCommand(client, request)
-    ? `${client.label} runs \`svcctl token --refresh --json-headers\` (its ${client.headersCommand!.field}) for the headers when it connects, so the token it sends is never a stale one.`
-    : `The entry runs \`svcctl mcp proxy\`, which forwards to ${request.mcpUrl} with a fresh token on every request, so the token never goes stale.`;
+    ? `${client.label} runs \`svcctl token --refresh --json-headers\` (its ${client.headersCommand!.field}) for the headers when it connects${helper.canRefresh ? ', so the token it sends is never a stale one' : ''}.`
+    : `The entry runs \`svcctl mcp proxy\`, which forwards to ${request.mcpUrl} with ${helper.canRefresh ? 'a fresh token on every request, so the token never goes stale' : "svcctl's saved token"}.`;
   const notes = [what, `${how}.`];
   if (!helper.canRefresh) notes.push(noRefreshNote(helper));
   return notes;

@@ -73,6 +73,24 @@ describe('mcp install --mode proxy: the URL the entry points at', () => {
   }
 });
 
+describe('mcp install --config --format without --auth: the way out it names is one a --format file takes', () => {
+  it('says the token helper cannot be used there and recommends --auth bearer, which then writes the entry', async () => {
+    const home = await tempDir('svcctl-defaults-');
+    const file = join(home, 'mcp.json');
+    const args = ['mcp', 'install', '--config', file, '--format', 'mcpServers', '--mode', 'remote', '--secrets', 'ref'];
+    const run = await runCli(args, { home, env: ENV });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /a --format file cannot run the svcctl token helper/);
+    assert.doesNotMatch(run.stderr, /--token helper/);
+    const advised = /; (--auth bearer) sends the access token from SERVICE_ACCESS_TOKEN instead\./.exec(run.stderr);
+    assert.ok(advised, run.stderr);
+    // What it recommends works on this very target.
+    const again = await runCli([...args, '--name', 'bearer', ...advised[1]!.split(' ')], { home, env: ENV });
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(await readFile(file, 'utf8'), /"Authorization": "Bearer \$\{SERVICE_ACCESS_TOKEN\}"/);
+  });
+});
+
 describe('mcp install --mode remote without --auth: one default on and off a terminal', () => {
   for (const [login, expected, check] of [
     ['none', 'password headers', assertPasswordHeaders],

@@ -62,9 +62,13 @@ export function sayAuth(ctx: Context, prepared: Prepared[], authDefault: AuthDef
       `Auth: the svcctl token helper (no --auth given, and ${authDefault.why}): the entry holds no secret; --auth password writes the email and password headers instead.`,
     );
   } else {
-    // A warning, so that -q shows it too: the entry sends the account password, a choice nobody made.
+    // A warning, so that -q shows it too: the entry sends the account password, a choice nobody made. The way out it
+    // names is one this target takes: a --format file refuses the token helper.
+    const instead = prepared.every(({ request }) => 'client' in request.target)
+      ? 'after `svcctl login --save`, --auth bearer --token helper sends a short-lived token instead'
+      : '--auth bearer sends the access token from SERVICE_ACCESS_TOKEN instead';
     ctx.out.warn(
-      `Auth: password headers (no --auth given, and ${authDefault.why}): the client sends the email and password with every request; after \`svcctl login --save\`, --auth bearer --token helper sends a short-lived token instead.`,
+      `Auth: password headers (no --auth given, and ${authDefault.why}): the client sends the email and password with every request; ${instead}.`,
     );
   }
 }

@@ -65,6 +65,10 @@ export function registerDevCommands(program: Command, contextFor: ContextFactory
       '--one-session-per-user',
       "a new MCP session closes the same user's earlier ones (default: up to 32 per user, 256 in all)",
     )
+    .option(
+      '--fresh',
+      "new ingest tokens and HMAC secret (default: those of the last run, kept in svcctl's state folder)",
+    )
     .option('--detach', 'run in the background: return once ready, with the ready line and the process id')
     .addOption(
       new Option(

@@ -8,6 +8,7 @@ import type { McpProtocolChoice } from '../core/constants.js';
 import type { Context } from '../core/context.js';
 import { exitWith, ExitCode, usageError } from '../core/errors.js';
 import { parseUserFlag, parseWebhookFlag, type SandboxUser, type SandboxWebhook } from '../sandbox/sandbox-options.js';
+import type { RunningSandbox } from '../sandbox/running-sandbox.js';
 import type { Sandbox } from '../sandbox/sandbox-server.js';
 import {
   formatReady,
@@ -32,6 +33,8 @@ export interface DevOptions {
   detach?: boolean;
   oneSessionPerUser?: boolean;
   protocol?: McpProtocolChoice;
+  /** New ingest tokens and HMAC secret instead of the ones of the last run (src/sandbox/kept-secrets.ts). */
+  fresh?: boolean;
   /** The background process of --detach: its ready line is read by the svcctl that started it. */
   detachedChild?: boolean;
 }
@@ -89,6 +92,8 @@ interface StartedSandbox {
   previous?: number;
   /** Where the events are kept; false: in memory. */
   eventsFile: string | false;
+  /** The webhooks' secrets are those of the last run. */
+  keptSecrets: boolean;
 }
 
 interface SandboxSettings {
@@ -102,7 +107,8 @@ interface SandboxSettings {
 async function startOnItsPort(ctx: Context, options: DevOptions, settings: SandboxSettings): Promise<StartedSandbox> {
   const { startSandbox, PortTaken } = await import('../sandbox/sandbox-server.js');
   const state = await import('../sandbox/sandbox-state.js');
-  const { users, webhooks, eventsFile, say } = settings;
+  const { users, eventsFile, say } = settings;
+  const { webhooks, reused } = await keepSecrets(ctx, settings.webhooks, options.fresh === true);
   const previous = options.port === undefined ? await state.previousPort(ctx) : undefined;
   const start = (port: number) =>
     startSandbox({
@@ -129,7 +135,26 @@ async function startOnItsPort(ctx: Context, options: DevOptions, settings: Sandb
     await state
       .rememberPort(ctx, port)
       .catch((error: unknown) => ctx.out.warn(`svcctl dev: cannot remember port ${port}: ${(error as Error).message}`));
-  return { sandbox, port, previous, eventsFile: eventsFile ?? state.defaultEventsFile(ctx, port) };
+  return {
+    sandbox,
+    port,
+    previous,
+    eventsFile: eventsFile ?? state.defaultEventsFile(ctx, port),
+    keptSecrets: reused,
+  };
+}
+
+/** The secrets of the last run; new ones (said on stderr) when svcctl's state folder cannot keep them. */
+async function keepSecrets(
+  ctx: Context,
+  given: SandboxWebhook[],
+  fresh: boolean,
+): Promise<{ webhooks: SandboxWebhook[]; reused: boolean }> {
+  const { withKeptSecrets } = await import('../sandbox/kept-secrets.js');
+  return withKeptSecrets(ctx, given, fresh).catch((error: unknown) => {
+    ctx.out.warn(`svcctl dev: cannot keep the webhooks' secrets for the next run: ${(error as Error).message}`);
+    return { webhooks: given, reused: false };
+  });
 }
 
 /** The ready line on stdout; true when it took the form for a person at a terminal. */
@@ -152,7 +177,7 @@ function writeReadyLine(ctx: Context, options: DevOptions, sandbox: Sandbox): bo
 function describeSandbox(
   ctx: Context,
   options: DevOptions,
-  { sandbox, port, previous, eventsFile }: StartedSandbox,
+  { sandbox, port, previous, eventsFile, keptSecrets }: StartedSandbox,
   { logFile, greetedPerson, say }: { logFile?: string; greetedPerson: boolean; say: (line: string) => void },
 ): void {
   say(
@@ -167,6 +192,7 @@ function describeSandbox(
   );
   if (previous !== undefined && port !== previous)
     say(`  port ${previous}, the one it had last time, is taken: listening on ${port} instead`);
+  if (keptSecrets) say('  ingest tokens and HMAC secret: those of the last run (--fresh makes new ones)');
   say(
     eventsFile === false
       ? '  events file: none (--no-events-file): events are kept in memory only'
@@ -193,6 +219,7 @@ function childArgs(options: DevOptions, files: DetachedFiles): string[] {
   if (files.eventsFile === false) args.push('--no-events-file');
   if (files.logFile !== undefined) args.push('--log-file', files.logFile);
   if (options.oneSessionPerUser) args.push('--one-session-per-user');
+  if (options.fresh) args.push('--fresh');
   if (options.protocol !== undefined && options.protocol !== 'both') args.push('--protocol', options.protocol);
   return args;
 }
@@ -214,24 +241,18 @@ interface DetachedFiles {
 async function runDetached(ctx: Context, options: DevOptions, files: DetachedFiles): Promise<void> {
   const { startDetached } = await import('../sandbox/detach.js');
   const state = await import('../sandbox/sandbox-state.js');
+  const { recordRunning, runningSandbox } = await import('../sandbox/running-sandbox.js');
+  const args = childArgs(options, files);
+  const running = await runningSandbox(ctx);
+  if (running !== undefined) return reuseRunning(ctx, options, args, running);
   const previous = options.port === undefined ? await state.previousPort(ctx) : undefined;
   const program = ctx.program ?? { execPath: 'node', script: undefined };
-  const { ready, pid } = await startDetached({
-    program,
-    args: childArgs(options, files),
-    env: ctx.env,
-    cwd: ctx.cwd,
-    stderr: ctx.out.stderr,
-  });
+  const { ready, pid } = await startDetached({ program, args, env: ctx.env, cwd: ctx.cwd, stderr: ctx.out.stderr });
+  await recordRunning(ctx, { pid, args, ready }).catch((error: unknown) =>
+    ctx.out.warn(`svcctl dev: cannot record the background sandbox: ${(error as Error).message}`),
+  );
   ctx.out.raw(formatReady(ready, options.format ?? 'json', pid), { secret: true });
-  const format = options.format ?? 'json';
-  const stop =
-    format !== 'json'
-      ? `${STOP_FUNCTION} (it also unsets the variables)`
-      : ctx.platform === 'win32'
-        ? `Stop-Process -Id ${pid}`
-        : `kill ${pid}`;
-  ctx.out.info(`svcctl dev: serving ${ready.base_url} in the background (pid ${pid}); stop it with: ${stop}`);
+  ctx.out.info(`svcctl dev: serving ${ready.base_url} in the background (pid ${pid}); stop it with: ${stopWith(ctx, options, pid)}`);
   const port = Number(new URL(ready.base_url).port);
   if (previous !== undefined && port !== previous)
     ctx.out.info(`  port ${previous}, the one it had last time, is taken: it listens on ${port} instead`);
@@ -242,5 +263,27 @@ async function runDetached(ctx: Context, options: DevOptions, files: DetachedFil
   );
   ctx.out.info(
     files.logFile === undefined ? '  request log: off (--log-file FILE keeps it)' : `  request log: ${files.logFile}`,
+  );
+}
+
+function stopWith(ctx: Context, options: DevOptions, pid: number): string {
+  if ((options.format ?? 'json') !== 'json') return `${STOP_FUNCTION} (it also unsets the variables)`;
+  return ctx.platform === 'win32' ? `Stop-Process -Id ${pid}` : `kill ${pid}`;
+}
+
+/**
+ * A second `dev --detach` while this user's background sandbox runs: the same variables again (so the new stop
+ * function stops the one that runs), or, asked for another sandbox, a refusal: a second one would outlive its shell.
+ */
+function reuseRunning(ctx: Context, options: DevOptions, args: string[], running: RunningSandbox): void {
+  const { pid, ready } = running;
+  if (args.join('\0') !== running.args.join('\0'))
+    throw usageError(
+      `a sandbox of yours already runs in the background at ${ready.base_url} (pid ${pid}), started with other options`,
+      `stop it first (${ctx.platform === 'win32' ? `Stop-Process -Id ${pid}` : `kill ${pid}`}, or ${STOP_FUNCTION} in the shell that started it), or run this one in the foreground: svcctl dev`,
+    );
+  ctx.out.raw(formatReady(ready, options.format ?? 'json', pid), { secret: true });
+  ctx.out.info(
+    `svcctl dev: a sandbox of yours already runs at ${ready.base_url} in the background (pid ${pid}): these are its variables; stop it with: ${stopWith(ctx, options, pid)}`,
   );
 }

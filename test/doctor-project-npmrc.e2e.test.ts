@@ -24,6 +24,8 @@ const USER_ENV = {
   SERVICE_PASSWORD: PASSWORD,
   // npm's update check would ask the registry for npm itself: nothing of this test's business.
   NPM_CONFIG_UPDATE_NOTIFIER: 'false',
+  // npx fetches from the registries of this test (on 127.0.0.1): not offline, as the other tests' npm is.
+  npm_config_offline: undefined,
 };
 
 interface Scene {

@@ -252,7 +252,9 @@ async function runDetached(ctx: Context, options: DevOptions, files: DetachedFil
     ctx.out.warn(`svcctl dev: cannot record the background sandbox: ${(error as Error).message}`),
   );
   ctx.out.raw(formatReady(ready, options.format ?? 'json', pid), { secret: true });
-  ctx.out.info(`svcctl dev: serving ${ready.base_url} in the background (pid ${pid}); stop it with: ${stopWith(ctx, options, pid)}`);
+  ctx.out.info(
+    `svcctl dev: serving ${ready.base_url} in the background (pid ${pid}); stop it with: ${stopWith(ctx, options, pid)}`,
+  );
   const port = Number(new URL(ready.base_url).port);
   if (previous !== undefined && port !== previous)
     ctx.out.info(`  port ${previous}, the one it had last time, is taken: it listens on ${port} instead`);

@@ -110,3 +110,21 @@ export function adviseAfterChange(ctx: Context, prepared: Prepared[], changed: S
     );
   }
 }
+
+/**
+ * A local entry runs its package from the npm registry: one that is not there cannot start, so say it now rather
+ * than at the client's first start (a warning: the entry is written all the same).
+ */
+export async function warnMissingPackages(ctx: Context, prepared: Prepared[]): Promise<void> {
+  const specs = new Set(prepared.flatMap(({ request }) => (request.mode === 'local' ? [request.package] : [])));
+  if (specs.size === 0) return;
+  const { checkPackage, missingPackageFix } = await import('../mcp/install/package-check.js');
+  for (const spec of specs) {
+    const found = await checkPackage(ctx, spec);
+    if (found.kind === 'missing') ctx.out.warn(`${found.what}: the entry cannot start. ${missingPackageFix(spec)}`);
+    else if (found.kind === 'unknown')
+      ctx.out.warn(
+        `cannot tell whether the npm registry has ${spec} (${found.why}); svcctl mcp doctor starts the entry and says`,
+      );
+  }
+}

@@ -32,6 +32,7 @@ import {
   labelOf,
   sayAuth,
   sayDeployment,
+  warnMissingPackages,
   warnDiscontinued,
   warnUnread,
   type Prepared,
@@ -199,6 +200,7 @@ export async function runMcpInstall(ctx: Context, given: McpInstallOptions): Pro
   await settleConflicts(ctx, changes, options);
   warnDiscontinued(ctx, prepared);
   warnUnread(ctx, prepared, clientEnv, options.config);
+  await warnMissingPackages(ctx, prepared);
   const moves = await removalsElsewhere(
     ctx,
     prepared.map(({ request }) => ({ target: request.target, name: request.name, scope: request.scope })),

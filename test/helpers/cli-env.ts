@@ -45,6 +45,9 @@ export function cleanEnv(home: string, extra: Record<string, string | undefined>
     NO_COLOR: '1',
     CI: 'true',
     LANG: 'C.UTF-8',
+    // A local entry's package is looked up at `mcp install` from npm's registry: tests never reach the network.
+    // Tests of that lookup give a registry on 127.0.0.1 and unset this (src/mcp/install/package-check.ts).
+    npm_config_offline: 'true',
   };
   for (const [key, value] of Object.entries(extra)) {
     if (value === undefined) delete env[key];

@@ -5,6 +5,7 @@ import { PACKAGE_RUNNER } from '../../core/constants.js';
 import { shorten } from '../../http/redact.js';
 import type { Redactor } from '../../redaction/redaction.js';
 import { VERSION } from '../../core/version.js';
+import { missingPackageFix } from '../install/package-check.js';
 import type { CommandPlan } from './entry-plan.js';
 import { isPackageRunner, programOf } from './runtime-checks.js';
 import { fail, pass, type CheckResult } from './types.js';
@@ -55,8 +56,7 @@ function diagnose(stderr: string, command: CommandPlan, seconds: number): string
   const pkg = packageOf(command);
   if (pkg === undefined)
     return 'check that the command runs in a terminal with the same environment, or raise --timeout';
-  if (/E404|404 Not Found|is not in this registry/i.test(stderr))
-    return `${pkg} is the service's MCP server package that a local entry runs; this npm registry (npm config get registry) does not have it. If your deployment names it otherwise (another name, version, registry, or a .tgz file), reinstall the entry with it (it is kept in the entry's args): svcctl mcp install --package <spec> --force, with the same --client and --scope. To try a client against the sandbox without it: --mode remote`;
+  if (/E404|404 Not Found|is not in this registry/i.test(stderr)) return missingPackageFix(pkg);
   if (FETCH_FAILED.test(stderr)) {
     return `npx cannot fetch ${pkg} within ${seconds} s: check the network, HTTPS_PROXY or npm's registry setting (npm config get registry), or raise --timeout`;
   }

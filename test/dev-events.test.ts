@@ -190,7 +190,7 @@ describe('svcctl dev: POST /api/v1/event', () => {
     assert.equal((await storedLines()).length, before);
   });
 
-  it('answers a repeated id with 200 and the same id, and stores it once', async () => {
+  it('answers a repeated id with 200, the same id and "duplicate": true, and stores it once', async () => {
     const id = randomUUID();
     const first = await post(body({ id }), { authorization: `Bearer ${open.ingest_token}` });
     assert.equal(first.status, 202);
@@ -199,7 +199,7 @@ describe('svcctl dev: POST /api/v1/event', () => {
       authorization: `Bearer ${open.ingest_token}`,
     });
     assert.equal(again.status, 200);
-    assert.deepEqual(JSON.parse(again.body), { id });
+    assert.deepEqual(JSON.parse(again.body), { id, duplicate: true });
     assert.equal((await storedLines()).filter((l) => l.event.id === id).length, 1);
   });
 

@@ -75,8 +75,15 @@ function tokenReference(ctx: Context, token: ResolvedSecret | undefined): TokenR
 }
 
 export async function buildSingle(ctx: Context, options: EventSendOptions): Promise<BuiltEvent> {
-  if (options.file === undefined)
+  if (options.file === undefined) {
+    // `echo '{…}' | svcctl event send` without `-`: the event waits on stdin, unread; say how to read it.
+    if (options.title === undefined && ctx.stdin.isTTY !== true)
+      throw usageError(
+        'no event: give --title (and other flags), or a FILE, or - to read stdin',
+        "stdin is not a terminal: if the event comes through a pipe, add - (… | svcctl event send -); see 'svcctl event send --help'",
+      );
     return buildFromEvent(await eventFromFlags(options, (message) => ctx.out.warn(message), ctx.cwd));
+  }
   const bytes = await readInputBytes(options.file, ctx.stdin, ctx.cwd);
   try {
     return buildFromBytes(bytes, { raw: options.raw, label: describeInput(options.file) });
@@ -143,8 +150,8 @@ async function sendOne(
   const built = await buildSingle(ctx, options);
   for (const warning of built.warnings) ctx.out.warn(warning);
   const target = await deliveryTarget(ctx, options, url, token!.value, secret, 1);
-  // The answer of a delivered event is shown only with --json: without it, it is neither kept nor redacted.
-  target.keepResponse = ctx.globals.json;
+  // The answer of a delivered event is kept: --json shows it, and the line says "already received" when it says so.
+  target.keepResponse = true;
   try {
     const delivery = await deliverEvent(target, built.id, built.body);
     if (options.spool === undefined) return outcomeOf(delivery.result, delivery.failure);

@@ -59,11 +59,17 @@ export function outcomeJson(outcome: EventOutcome): Record<string, unknown> {
   };
 }
 
+/** The service's answer says it had the event already (the sandbox's `"duplicate": true`, docs/sandbox.md). */
+const saysDuplicate = (response: unknown): boolean =>
+  response !== null && typeof response === 'object' && (response as { duplicate?: unknown }).duplicate === true;
+
 /** The line that says what happened: `event <id> <outcome>…`. */
 export function outcomeLine(outcome: EventOutcome): string {
   const { id, status, attempts } = outcome.result;
-  if (outcome.kind === 'sent')
-    return `event ${id} sent: HTTP ${status} after ${attempts} attempt${attempts === 1 ? '' : 's'}`;
+  const tries = `HTTP ${status} after ${attempts} attempt${attempts === 1 ? '' : 's'}`;
+  if (outcome.kind === 'sent' && saysDuplicate(outcome.result.response))
+    return `event ${id} already received: the service had this id and did not store it again (${tries})`;
+  if (outcome.kind === 'sent') return `event ${id} sent: ${tries}`;
   const why = outcome.failure?.message ?? 'not delivered';
   if (outcome.kind === 'spooled')
     return `event ${id} spooled, not sent: ${why}; it is kept in ${outcome.spool!.path} for ${outcome.spool!.baseUrl} only, and 'svcctl event flush' sends it later`;
@@ -92,8 +98,9 @@ export function renderEventOutcome(out: Output, outcome: EventOutcome, form: Out
   if (form.json) out.jsonResult(outcomeJson(outcome));
   else if (kept && !form.named) out.result(outcome.result.id);
   if (outcome.kind === 'sent') {
+    // `event run`'s line is named on stderr, where the wrapped command writes too, with --json as without.
     if (form.named && !form.json) out.result(`svcctl: ${line}`);
-    else out.info(line);
+    else out.info(form.named ? `svcctl: ${line}` : line);
   } else if (outcome.kind === 'spooled') out.warn(line);
   else out.error(line, outcome.failure?.hint ?? (outcome.kind === 'failed' ? form.failedHint : undefined));
   return EXIT_OF[outcome.kind];

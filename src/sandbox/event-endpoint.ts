@@ -112,5 +112,5 @@ export async function handleEvent(req: IncomingMessage, res: LoggedResponse, end
     event,
   });
   res.note = `${stored ? 'accepted' : 'duplicate'} ${event.id} via ${webhook.name}`;
-  sendJson(res, stored ? 202 : 200, { id: event.id });
+  sendJson(res, stored ? 202 : 200, stored ? { id: event.id } : { id: event.id, duplicate: true });
 }

@@ -4,6 +4,8 @@
  * anything is removed, and at a terminal the user is asked (default no: Enter keeps everything). Off a
  * terminal, with --no-input or -q, the run goes on as before (scripts use --all); --yes skips the question.
  */
+import { lstat, readdir, readFile, rm, rmdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { optionalBaseUrl, optionalMcpUrl } from '../config/base-url.js';
 import { canPrompt, type Context } from '../core/context.js';
 import { usageError } from '../core/errors.js';
@@ -67,4 +69,41 @@ export async function confirmRemoveAll(
   if (await promptConfirm(ctx, `Remove ${count}?`, false)) return true;
   ctx.out.info('cancelled: nothing was removed');
   return false;
+}
+
+/** A record of svcctl's state that says nothing, or the doctor's runner folder with only its own package.json. */
+async function emptyRecord(path: string): Promise<boolean> {
+  const info = await lstat(path).catch(() => undefined);
+  if (!info?.isFile()) return false;
+  try {
+    const record = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
+    return ['files', 'folders', 'entries'].every((key) => !Array.isArray(record[key]) || record[key].length === 0);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * After --all, svcctl's records of what it wrote are removed when nothing is left in them, and the runner folder
+ * doctor made when it holds only its own manifest: an uninstall of everything leaves none of svcctl's traces.
+ */
+export async function removeEmptyRecords(ctx: Context): Promise<void> {
+  const [{ createdFilesPath }, { writtenEntriesPath }, { runnerFolderPath, RUNNER_MANIFEST }, { withFileLock }] =
+    await Promise.all([
+      import('../mcp/install/created-files.js'),
+      import('../mcp/install/written-entries.js'),
+      import('../mcp/doctor/runner-folder.js'),
+      import('../fs/file-lock.js'),
+    ]);
+  for (const path of [createdFilesPath(ctx), writtenEntriesPath(ctx)])
+    await withFileLock(path, {}, async () => {
+      if (await emptyRecord(path)) await rm(path);
+    }).catch(() => undefined);
+  const runner = runnerFolderPath(ctx);
+  const left = await readdir(runner).catch(() => undefined);
+  const manifest = join(runner, 'package.json');
+  if (left?.length !== 1 || left[0] !== 'package.json') return;
+  if ((await readFile(manifest, 'utf8').catch(() => '')) !== RUNNER_MANIFEST) return;
+  await rm(manifest);
+  await rmdir(runner).catch(() => undefined);
 }

@@ -99,6 +99,7 @@ export async function runMcpUninstall(ctx: Context, options: McpUninstallOptions
     return;
   }
   const reports = await applyChanges(ctx, all, { backup: options.backup !== false });
+  if (options.all) await (await import('./mcp-uninstall-all.js')).removeEmptyRecords(ctx);
   if (reports.some((report) => report.status === 'removed')) {
     ctx.out.info('Restart or reload the client so it drops the server.');
   }

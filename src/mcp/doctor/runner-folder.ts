@@ -17,7 +17,7 @@ import { fail, type CheckResult } from './types.js';
 
 export const runnerFolderPath = (ctx: Pick<Context, 'env' | 'homeDir'>): string => join(stateDir(ctx), 'runner');
 
-const MANIFEST = `${JSON.stringify({ name: 'svcctl-doctor-runner', private: true, description: 'svcctl mcp doctor starts npx here, outside any project' }, null, 2)}\n`;
+export const RUNNER_MANIFEST = `${JSON.stringify({ name: 'svcctl-doctor-runner', private: true, description: 'svcctl mcp doctor starts npx here, outside any project' }, null, 2)}\n`;
 
 /** The folder, or the failing check that says why it cannot be used: nothing then runs. */
 export async function runnerFolder(ctx: Pick<Context, 'env' | 'homeDir' | 'uid'>): Promise<string | CheckResult> {
@@ -32,7 +32,7 @@ export async function runnerFolder(ctx: Pick<Context, 'env' | 'homeDir' | 'uid'>
         `${folder} is not a folder of yours that only you can write, so doctor does not start the entry there`,
         `remove it (svcctl creates it again), or: chmod 700 ${folder}`,
       );
-    await writeFile(join(folder, 'package.json'), MANIFEST, { flag: 'wx', mode: 0o600 }).catch(
+    await writeFile(join(folder, 'package.json'), RUNNER_MANIFEST, { flag: 'wx', mode: 0o600 }).catch(
       (error: NodeJS.ErrnoException) => {
         if (error.code !== 'EEXIST') throw error;
       },

@@ -128,7 +128,15 @@ export async function applyChanges(
 ): Promise<ChangeReport[]> {
   const reports: ChangeReport[] = [];
   let failed = false;
+  // A backup's line waits until the run is done with its file: removing the file's last entry may remove the
+  // backup again (uninstall --all), and then the line would name a file that is gone.
+  let held: { file: string; line: string } | undefined;
+  const release = (): void => {
+    if (held) ctx.out.info(held.line);
+    held = undefined;
+  };
   for (const change of changes) {
+    if (held && held.file !== change.plan.target.file) release();
     if (!writesFile(change.plan)) {
       await tidyAfterKilledRuns(change.plan.target.file);
       ctx.out.info(describeChange(change, false));
@@ -139,6 +147,7 @@ export async function applyChanges(
       const { removeCreatedFile } = await import('./created-files.js');
       const removed = await removeCreatedFile(ctx, change.plan.target, change.plan.before);
       if (removed) {
+        if (held && held.line === `  backup: ${removed.backup}`) held = undefined;
         await forgetWrites(ctx, change.plan.target.file);
         ctx.out.success(describeChange(change, false));
         ctx.out.info(fileRemovalNote(change, false, removed.backup));
@@ -160,8 +169,10 @@ export async function applyChanges(
       if (result.written && change.plan !== written) await recordWrite(ctx, change.plan);
       if (result.written) ctx.out.success(describeChange(change, false));
       else ctx.out.info(describeChange(change, false));
-      if (result.backupPath) ctx.out.info(`  backup: ${result.backupPath}`);
-      else if (result.backupWithheld)
+      if (result.backupPath) {
+        release();
+        held = { file: change.plan.target.file, line: `  backup: ${result.backupPath}` };
+      } else if (result.backupWithheld)
         ctx.out.info(
           `  no backup: the old file holds secrets, and a copy (${change.plan.target.file}.bak) would stay in the project folder`,
         );
@@ -172,6 +183,7 @@ export async function applyChanges(
       ctx.out.error(error.message, error.hint);
     }
   }
+  release();
   if (ctx.globals.json) ctx.out.jsonResult(reports);
   if (failed) throw exitWith(ExitCode.UnsafeConfig);
   return reports;

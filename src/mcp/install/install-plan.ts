@@ -146,7 +146,31 @@ export async function planUninstall(target: FileTarget, given?: FileSnapshot): P
 }
 
 export function textWithoutEntry(target: FileTarget, document: ConfigDocument): string {
-  return withoutEmptyParent(target, document.remove(target.entryPath));
+  const removed = document.get(target.entryPath);
+  const text = withoutEmptyParent(target, document.remove(target.entryPath));
+  return target.format === 'toml' || target.format === 'yaml' ? text : withoutUnusedInputs(target, text, removed);
+}
+
+const inputIds = (value: unknown): Set<string> =>
+  new Set([...JSON.stringify(value ?? null).matchAll(/\$\{input:([^}]+)\}/g)].map((match) => match[1]!));
+
+/**
+ * VS Code's `inputs` that only the removed entry used (its `--secrets prompt` questions, withInputs above) go with
+ * it, and the `inputs` list when nothing is left in it: an input nothing references is a question nobody asks.
+ */
+function withoutUnusedInputs(target: FileTarget, text: string, removed: unknown): string {
+  const document = openJsoncDocument(text, target.file);
+  const inputs = document.get(['inputs']);
+  const used = inputIds(removed);
+  if (!Array.isArray(inputs) || used.size === 0) return text;
+  const { inputs: _, ...rest } = document.get([]) as Record<string, unknown>;
+  const stillUsed = inputIds(rest);
+  const kept = inputs.filter((input: unknown) => {
+    const id = (input as { id?: unknown } | null)?.id;
+    return typeof id !== 'string' || !used.has(id) || stillUsed.has(id);
+  });
+  if (kept.length === inputs.length) return text;
+  return kept.length === 0 ? document.remove(['inputs']) : document.set(['inputs'], kept);
 }
 
 /**

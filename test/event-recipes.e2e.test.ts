@@ -25,6 +25,7 @@ import {
   substitute,
   unitEnvironment,
 } from './helpers/recipe-blocks.js';
+import { packTarball } from './helpers/packed-tarball.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 const PAGE = 'docs/events.md';
@@ -206,7 +207,7 @@ describe('the recipes of docs/events.md run as written', () => {
     }
   });
 
-  it("GitHub Actions: the if: failure() step's run: block with bash -e, its env: from secrets and vars", async () => {
+  it("GitHub Actions: the install step from npm pack's tarball, then the if: failure() step's run: block with bash -e", async () => {
     const b = await bench();
     try {
       const [block] = fencedBlocks(PAGE).filter((block) => block.lang === 'yaml' && block.code.includes('failure()'));
@@ -220,6 +221,14 @@ describe('the recipes of docs/events.md run as written', () => {
       const env = Object.fromEntries(
         Object.entries(step.env!).map(([name, value]) => [name, evaluateExpressions(value, values)]),
       );
+      // The install step as written, in the job's checkout (b.root) with the tarball where the recipe keeps it.
+      const install = steps.find((s) => s.run.includes('npm install'))!;
+      const tarball = (await packTarball(join(b.root, 'tools'))).slice(b.root.length + 1);
+      assert.equal(install.run, `npm install --global ./${tarball}`, 'the tarball npm pack makes, by its name');
+      const npm = { npm_config_offline: 'true', npm_config_cache: join(b.root, 'npm-cache') };
+      const prefix = { npm_config_prefix: join(b.root, 'prefix'), PATH: `${NODE_DIR}:/usr/bin:/bin`, HOME: b.home };
+      const installed = await run('bash', ['-e', '-c', install.run], { ...npm, ...prefix }, b.root);
+      assert.equal(installed.code, 0, installed.output);
       const script = join(b.root, 'step.sh');
       await writeFile(script, step.run);
       serviceBack(b);
@@ -227,7 +236,7 @@ describe('the recipes of docs/events.md run as written', () => {
         'bash',
         ['-e', script],
         {
-          PATH: `${b.bin}:${NODE_DIR}:/usr/bin:/bin`,
+          PATH: `${join(b.root, 'prefix', 'bin')}:${NODE_DIR}:/usr/bin:/bin`,
           HOME: b.home,
           GITHUB_WORKFLOW: 'CI',
           GITHUB_REF_NAME: 'main',

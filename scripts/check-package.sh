@@ -3,7 +3,8 @@
 # npm cache (nothing of the project cached), and uses the installed CLI as a new user would:
 # --version, --help, `dev --port 0` until its ready line, one `event send` and a `login` against it,
 # `mcp install --dry-run`, and the first `npx`-style run from the tarball.
-# Prints the tarball size, the installed size and the install time.
+# Prints the tarball size, the installed size and the install time, and fails when the numbers README.md and
+# docs/install.md state disagree with the sizes by more than 5 % (scripts/package-numbers.mjs).
 # Usage: bash scripts/check-package.sh        (RUNS=3 repeats the install to show the spread)
 #        bash scripts/check-package.sh --tarball FILE   (checks a tarball `npm pack` already made)
 set -euo pipefail
@@ -54,6 +55,10 @@ echo "check-package: installed size: $(du -sk "$installed" | cut -f1) KiB on dis
   "$(cd "$installed" && find . -name package.json -not -path './bin/*' | wc -l | tr -d ' ') packages: $packages"
 # npm counts a package's own `prepare` as an install script (a warning, or a refusal under allow-scripts).
 if grep -Eqi 'install-scripts|prepare' "$prefix.log"; then cat "$prefix.log" >&2; fail "npm saw an install script in the package"; fi
+# The numbers README.md and docs/install.md state, against these: a number in the docs comes from this script.
+node "$repo/scripts/package-numbers.mjs" --tarball-bytes "$tarball_bytes" --installed-kib "$(du -sk "$installed" | cut -f1)" \
+  --files "$(find "$installed" -type f | wc -l | tr -d ' ')" --dist-kib "$(du -sk "$installed/dist" | cut -f1)" ||
+  fail "the docs' package numbers disagree with the package (above)"
 
 home="$work/home"
 mkdir -p "$home"

@@ -59,18 +59,28 @@ describe('svcctl dev --detach started again', { concurrency: true }, () => {
     const lastPort = join(home, '.local', 'state', 'svcctl', 'sandbox', 'last-port');
     const portBefore = spawnSync('cat', [lastPort], { encoding: 'utf8' }).stdout;
 
-    const second = terminal([load, ...show, 'svcctl event send --title "from the second terminal" && echo sent'], work, env);
+    const second = terminal(
+      [load, ...show, 'svcctl event send --title "from the second terminal" && echo sent'],
+      work,
+      env,
+    );
     assert.equal(valueOf(second.stdout, 'pid'), String(pid), `the same sandbox\n${second.stderr}`);
     assert.equal(valueOf(second.stdout, 'url'), valueOf(first.stdout, 'url'));
     assert.equal(valueOf(second.stdout, 'token'), valueOf(first.stdout, 'token'));
     assert.match(second.stdout, /^sent$/m, second.stderr);
-    assert.match(second.stderr, new RegExp(`a sandbox of yours already runs at \\S+ in the background \\(pid ${pid}\\)`));
+    assert.match(
+      second.stderr,
+      new RegExp(`a sandbox of yours already runs at \\S+ in the background \\(pid ${pid}\\)`),
+    );
     assert.equal(spawnSync('cat', [lastPort], { encoding: 'utf8' }).stdout, portBefore, 'last-port did not move');
 
     // Another sandbox asked for while this one runs: refused, naming how to stop the one that runs.
     const other = await runCli(['dev', '--detach', '--user', 'bob@example.com'], { home, cwd: work });
     assert.equal(other.code, 2, other.stderr);
-    assert.match(other.stderr, new RegExp(`already runs in the background at \\S+ \\(pid ${pid}\\), started with other options`));
+    assert.match(
+      other.stderr,
+      new RegExp(`already runs in the background at \\S+ \\(pid ${pid}\\), started with other options`),
+    );
     assert.match(other.stderr, new RegExp(`kill ${pid}`));
 
     // The second terminal's stop function stops the sandbox both terminals use: nothing is left running.

@@ -5,7 +5,7 @@
  * another and says so; and its events file lives in svcctl's state folder, not in the folder it was started in.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, readFile, symlink } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -15,6 +15,7 @@ import { BIN, cleanEnv, runCli } from './helpers/cli.js';
 import { pollUntil } from './helpers/poll.js';
 import { tempDir } from './helpers/temp-dirs.js';
 import { isRunning } from './helpers/processes.js';
+import { formatReady } from '../src/sandbox/ready-output.js';
 
 const started = new Set<number>();
 const alive = isRunning;
@@ -106,6 +107,39 @@ describe('svcctl_dev_stop in real shells', { concurrency: true }, () => {
       assert.equal(alive(pid), false, `${shell}: the sandbox ${pid} is stopped`);
     });
   }
+});
+
+describe('svcctl_dev_stop and a process nobody has reaped yet', () => {
+  it('returns once the sandbox has exited, even while its parent has not reaped it (a zombie holds no port)', async () => {
+    // A parent that never waits: the shell becomes `sleep`, and its exited child stays a zombie until it ends.
+    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const said = await new Promise<string>((resolve) =>
+        parent.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8'))),
+      );
+      const pid = Number(said.trim());
+      assert.ok(Number.isInteger(pid) && pid > 0, `the zombie's pid: ${said}`);
+      await pollUntil(`pid ${pid} is a zombie`, () => !alive(pid), { withinMs: 5000 });
+      const ready = { base_url: 'http://127.0.0.1:9/api', mcp_url: 'http://127.0.0.1:9/mcp', users: [], webhooks: [] };
+      for (const [shell, format] of [
+        ['bash', 'sh'],
+        ['dash', 'sh'],
+        ['fish', 'fish'],
+      ] as const) {
+        if (!installed(shell)) continue;
+        const lines = formatReady(ready, format, pid);
+        // The function's own wait is 5 s; a bound below it shows it did not wait for the reaping.
+        const ran = spawnSync(shell, ['-c', `${lines}\nsvcctl_dev_stop\necho stopped`], {
+          encoding: 'utf8',
+          timeout: 3000,
+        });
+        assert.equal(ran.signal, null, `${shell}: svcctl_dev_stop still waited for a zombie after 3 s`);
+        assert.match(ran.stdout, /^stopped$/m, ran.stderr);
+      }
+    } finally {
+      parent.kill('SIGKILL');
+    }
+  });
 });
 
 describe('a restart of the sandbox', { concurrency: true }, () => {

@@ -49,21 +49,23 @@ const STOP_WAIT_TENTHS = 50;
 /**
  * A shell function that stops the background sandbox (when there is one) and unsets every variable the lines set,
  * so that nothing keeps pointing at a port no one listens on. It waits for the process to end because the next
- * `svcctl dev` takes the same port only once it is free. The sources for each shell are in docs/sandbox.md.
+ * `svcctl dev` takes the same port only once it is free. An exited process its parent has not reaped yet (a zombie,
+ * which `kill -0` still finds: reparented to an init that reaps late) holds no port, so the wait ends there too.
+ * The sources for each shell are in docs/sandbox.md.
  */
 function stopFunction(format: Exclude<ReadyFormat, 'json'>, names: string[], pid?: number): string {
   if (format === 'sh') {
     const kill =
       pid === undefined
         ? ''
-        : `  kill ${pid} && (n=0; while [ "$n" -lt ${STOP_WAIT_TENTHS} ] && kill -0 ${pid} 2>/dev/null; do sleep 0.1; n=$((n + 1)); done)\n`;
+        : `  kill ${pid} && (n=0; while [ "$n" -lt ${STOP_WAIT_TENTHS} ] && kill -0 ${pid} 2>/dev/null; do case "$(ps -o stat= -p ${pid} 2>/dev/null)" in *Z*) break ;; esac; sleep 0.1; n=$((n + 1)); done)\n`;
     return `${STOP_FUNCTION}() {\n${kill}  unset ${names.join(' ')}\n  unset -f ${STOP_FUNCTION}\n}`;
   }
   if (format === 'fish') {
     const kill =
       pid === undefined
         ? ''
-        : `    if kill ${pid}\n        set -l n 0\n        while test $n -lt ${STOP_WAIT_TENTHS}; and kill -0 ${pid} 2>/dev/null\n            sleep 0.1\n            set n (math $n + 1)\n        end\n    end\n`;
+        : `    if kill ${pid}\n        set -l n 0\n        while test $n -lt ${STOP_WAIT_TENTHS}; and kill -0 ${pid} 2>/dev/null; and not string match -q '*Z*' -- (ps -o stat= -p ${pid} 2>/dev/null)\n            sleep 0.1\n            set n (math $n + 1)\n        end\n    end\n`;
     // One name per `set -e`: fish 3.1's takes one.
     return `function ${STOP_FUNCTION}\n${kill}    for name in ${names.join(' ')}\n        set -e -g $name\n    end\n    functions -e ${STOP_FUNCTION}\nend`;
   }

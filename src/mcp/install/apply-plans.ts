@@ -11,6 +11,7 @@ import {
 import { tidyAfterKilledRuns } from '../../fs/leftover-temps.js';
 import { holdsSecrets, unifiedDiff } from '../../formats/unified-diff.js';
 import { checkTarget, openDocument, writesFile, type FilePlan, type PlanStatus } from './install-plan.js';
+import { BackupNotes } from './backup-notes.js';
 import { backupIsRestored, removeRestoredBackup } from './restored-backup.js';
 import type { Mode } from '../types.js';
 
@@ -128,15 +129,9 @@ export async function applyChanges(
 ): Promise<ChangeReport[]> {
   const reports: ChangeReport[] = [];
   let failed = false;
-  // A backup's line waits until the run is done with its file: removing the file's last entry may remove the
-  // backup again (uninstall --all), and then the line would name a file that is gone.
-  let held: { file: string; line: string } | undefined;
-  const release = (): void => {
-    if (held) ctx.out.info(held.line);
-    held = undefined;
-  };
+  const backups = new BackupNotes((line) => ctx.out.info(line));
   for (const change of changes) {
-    if (held && held.file !== change.plan.target.file) release();
+    backups.next(change.plan.target.file);
     if (!writesFile(change.plan)) {
       await tidyAfterKilledRuns(change.plan.target.file);
       ctx.out.info(describeChange(change, false));
@@ -147,7 +142,7 @@ export async function applyChanges(
       const { removeCreatedFile } = await import('./created-files.js');
       const removed = await removeCreatedFile(ctx, change.plan.target, change.plan.before);
       if (removed) {
-        if (held && held.line === `  backup: ${removed.backup}`) held = undefined;
+        backups.removed(removed.backup);
         await forgetWrites(ctx, change.plan.target.file);
         ctx.out.success(describeChange(change, false));
         ctx.out.info(fileRemovalNote(change, false, removed.backup));
@@ -169,10 +164,8 @@ export async function applyChanges(
       if (result.written && change.plan !== written) await recordWrite(ctx, change.plan);
       if (result.written) ctx.out.success(describeChange(change, false));
       else ctx.out.info(describeChange(change, false));
-      if (result.backupPath) {
-        release();
-        held = { file: change.plan.target.file, line: `  backup: ${result.backupPath}` };
-      } else if (result.backupWithheld)
+      if (result.backupPath) backups.hold(change.plan.target.file, result.backupPath);
+      else if (result.backupWithheld)
         ctx.out.info(
           `  no backup: the old file holds secrets, and a copy (${change.plan.target.file}.bak) would stay in the project folder`,
         );
@@ -183,7 +176,7 @@ export async function applyChanges(
       ctx.out.error(error.message, error.hint);
     }
   }
-  release();
+  backups.release();
   if (ctx.globals.json) ctx.out.jsonResult(reports);
   if (failed) throw exitWith(ExitCode.UnsafeConfig);
   return reports;

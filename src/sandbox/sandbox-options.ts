@@ -1,4 +1,5 @@
-// Secrets are random on every start: nothing fixed to leak or reuse.
+// Secrets are random, never fixed in the code: nothing to leak or reuse across machines. `svcctl dev` keeps the webhooks'
+// between its own runs (kept-secrets.ts), so the files recipes read stay valid.
 import { randomBytes } from 'node:crypto';
 import {
   DEV_DEFAULT_MAX_BODY_BYTES,

@@ -109,7 +109,8 @@ export async function replaceFile(path: string, content: string | Uint8Array, mo
 }
 
 export interface Replacement {
-  commit(): Promise<void>;
+  /** `rename`: one that waits out a file held open (held-open.ts). */
+  commit(rename?: (from: string, to: string) => Promise<void>): Promise<void>;
   discard(): Promise<void>;
 }
 
@@ -138,8 +139,8 @@ export async function prepareReplacement(
     throw error;
   }
   return {
-    commit: () =>
-      fs.rename(temp, path).catch(async (error: unknown) => {
+    commit: (rename = fs.rename) =>
+      rename(temp, path).catch(async (error: unknown) => {
         await discard();
         throw error;
       }),

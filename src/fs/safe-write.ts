@@ -1,7 +1,7 @@
 // Temp file, flush, rename; a stat right before the rename catches a change by a program that takes no lock (exit 7).
 // Left open: a write in the microseconds between that check and the rename is lost (docs/security.md).
 import { constants } from 'node:fs';
-import { open, rename, unlink } from 'node:fs/promises';
+import { open, unlink } from 'node:fs/promises';
 import { prepareReplacement, tempPathFor, type Replacement } from './no-follow.js';
 import { ensureFolder, isPrivateMode } from './private-dir.js';
 import { dirname } from 'node:path';
@@ -9,6 +9,7 @@ import { CliError, ExitCode } from '../core/errors.js';
 import { acquireFileLock, LockBusyError, type FileLock, type LockOptions } from './file-lock.js';
 import { removeLeftoverTemps } from './leftover-temps.js';
 import { fileWriteReason } from './reasons.js';
+import { HeldOpenError, heldOpenFailure, renameWhileHeld, type HeldOpenOptions } from './held-open.js';
 import { readSnapshot, unchangedSince, type FileSnapshot } from './file-snapshot.js';
 
 // Most callers read and write through this module alone.
@@ -21,7 +22,14 @@ export interface SafeWriteOptions {
   privateFolder?: boolean;
   /** Test seam: runs after the temporary file is written, right before the concurrent-change check. */
   beforeRename?: () => Promise<void> | void;
-  keptBackup?: { replacement?: Replacement };
+  /** Kept across the tries of one update: the backup is made once, by the first try that gets past the check. */
+  keptBackup?: KeptBackup;
+  /** The program likely to hold the file open (named in the error), and the seams of the wait for it. */
+  heldOpen?: HeldOpenOptions;
+}
+
+interface KeptBackup {
+  committed?: boolean;
 }
 
 export interface SafeWriteResult {
@@ -61,38 +69,39 @@ export async function writeSafely(
     }
     const wanted = typeof options.backup === 'function' ? options.backup(snapshot) : options.backup !== false;
     const backupPath = snapshot.exists && wanted ? `${snapshot.path}.bak` : undefined;
-    // The backup is written like the file (a link at .bak is replaced); its rename comes after the file's, so that
-    // nothing but the check stands before that rename. Its mode is never looser than the file's.
-    if (backupPath !== undefined) {
-      backup =
-        options.keptBackup?.replacement ??
-        (await prepareReplacement(backupPath, snapshot.bytes, (snapshot.mode ?? 0o600) & mode & 0o777).catch(
-          (error: unknown) => {
-            throw cannotBackUp(backupPath, error);
-          },
-        ));
-      if (options.keptBackup) options.keptBackup.replacement = backup;
-    }
+    const rename = (from: string, to: string): Promise<void> => renameWhileHeld(from, to, options.heldOpen);
     await options.beforeRename?.();
     if (!(await unchangedSince(snapshot))) throw changedOnDisk(snapshot.path);
-    await renameWithRetry(temp, target);
-    tempWritten = false;
-    const written = backup;
-    backup = undefined;
-    if (options.keptBackup) options.keptBackup.replacement = undefined;
-    await written?.commit().catch((error: unknown) => {
-      throw new CliError(
-        ExitCode.UnsafeConfig,
-        `${snapshot.path} was written, but its backup ${backupPath} could not be: ${fileWriteReason(error)}`,
-        { cause: error },
+    // The backup is in place before the file is replaced: a .bak that cannot be written (held open, a folder there)
+    // stops the write instead of leaving a replaced file without one. It is written like the file (a link at .bak
+    // is replaced), its mode never looser than the file's; the check runs again after it, right before the rename.
+    if (backupPath !== undefined && !options.keptBackup?.committed) {
+      backup = await prepareReplacement(backupPath, snapshot.bytes, (snapshot.mode ?? 0o600) & mode & 0o777).catch(
+        (error: unknown) => {
+          throw cannotBackUp(backupPath, error);
+        },
       );
+      await backup.commit(rename).catch((error: unknown) => {
+        const holder = options.heldOpen?.holder;
+        throw error instanceof HeldOpenError
+          ? heldOpenFailure(`cannot write the backup ${backupPath}`, 'nothing was written', error, holder)
+          : cannotBackUp(backupPath, error);
+      });
+      backup = undefined;
+      if (options.keptBackup) options.keptBackup.committed = true;
+      if (!(await unchangedSince(snapshot))) throw changedOnDisk(snapshot.path);
+    }
+    await rename(temp, target).catch((error: unknown) => {
+      throw error instanceof HeldOpenError
+        ? heldOpenFailure(`cannot replace ${snapshot.path}`, 'it was not changed', error, options.heldOpen?.holder)
+        : error;
     });
+    tempWritten = false;
     await syncFolder(folder);
     return { backupPath };
   } catch (error) {
     if (tempWritten) await unlink(temp).catch(() => undefined);
-    // A kept backup is the caller's, for its next try.
-    if (!options.keptBackup) await backup?.discard();
+    await backup?.discard();
     throw error instanceof CliError ? error : cannotWrite(snapshot.path, error);
   }
 }
@@ -101,20 +110,6 @@ async function keepOwner(handle: import('node:fs/promises').FileHandle, snapshot
   // Only root can give a file away; for everyone else the new file is already theirs.
   if (process.getuid?.() !== 0 || snapshot.uid === undefined || snapshot.gid === undefined) return;
   await handle.chown(snapshot.uid, snapshot.gid).catch(() => undefined);
-}
-
-/** Windows may refuse a rename for a moment while another process has the file open. */
-async function renameWithRetry(from: string, to: string): Promise<void> {
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      await rename(from, to);
-      return;
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (attempt >= 4 || (code !== 'EPERM' && code !== 'EBUSY' && code !== 'EACCES')) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50 * (attempt + 1)));
-    }
-  }
 }
 
 async function syncFolder(folder: string): Promise<void> {
@@ -160,11 +155,9 @@ export interface UpdateResult extends SafeWriteResult {
 export async function updateSafely(path: string, edit: Edit, options: UpdateOptions = {}): Promise<UpdateResult> {
   const realPath = options.first?.realPath ?? (await readSnapshot(path)).realPath;
   const lock = await lockForWriting(path, realPath, options);
-  const keptBackup: { replacement?: Replacement } = {};
   try {
-    return await editUntilWritten(path, edit, { ...options, keptBackup });
+    return await editUntilWritten(path, edit, { ...options, keptBackup: {} });
   } finally {
-    await keptBackup.replacement?.discard();
     await lock.release();
   }
 }

@@ -10,7 +10,7 @@ import {
 } from '../../fs/safe-write.js';
 import { tidyAfterKilledRuns } from '../../fs/leftover-temps.js';
 import { holdsSecrets, unifiedDiff } from '../../formats/unified-diff.js';
-import { checkTarget, openDocument, writesFile, type FilePlan, type PlanStatus } from './install-plan.js';
+import { checkTarget, heldBy, openDocument, writesFile, type FilePlan, type PlanStatus } from './install-plan.js';
 import { BackupNotes } from './backup-notes.js';
 import { backupIsRestored, removeRestoredBackup } from './restored-backup.js';
 import type { Mode } from '../types.js';
@@ -272,6 +272,7 @@ async function writeChange(
       first: change.plan.snapshot,
       backup: backupRule(ctx, change, options.backup, withheld),
       mode: change.fileMode,
+      heldOpen: { holder: heldBy(change.plan.target) },
       lock: { onWait: () => ctx.out.info(`waiting for another svcctl to finish writing ${file}…`) },
     },
   );

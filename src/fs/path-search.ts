@@ -1,6 +1,6 @@
 // Not the `which` package (in dist/ through cross-spawn): it reads process.platform, PATH and cwd itself and on Windows
 // searches the current folder first, where a cloned project could plant `npx.cmd`. Here all three come from the
-// context (nor the `which` program: minimal images lack it); Windows tries each PATHEXT.
+// context (nor the `which` program: minimal images lack it).
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 
@@ -18,6 +18,18 @@ function isExecutable(file: string, platform: NodeJS.Platform): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Windows: a name without an extension is tried only with each PATHEXT extension, never bare, as cross-spawn's
+ * `which` does (its `getPathInfo`, which 2.0.2): Node's Windows folder holds `npx`, a POSIX shell script for Git Bash,
+ * beside `npx.cmd`, and no client runs the former. A name with a PATHEXT extension (`npx.cmd`) is tried as it is.
+ */
+function windowsCandidates(base: string, env: NodeJS.ProcessEnv): string[] {
+  const pathExt = (env.PATHEXT ?? env.PathExt ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean);
+  const ext = path.win32.extname(base).toLowerCase();
+  const bare = ext !== '' && pathExt.some((known) => known.toLowerCase() === ext) ? [base] : [];
+  return [...bare, ...pathExt.map((known) => `${base}${known}`)];
 }
 
 /**
@@ -71,9 +83,7 @@ export function withSearchPath(place: SearchPlace): NodeJS.ProcessEnv {
 export function findProgramSync(program: string, place: SearchPlace): string | undefined {
   const { env, platform, cwd } = place;
   const api = platform === 'win32' ? path.win32 : path.posix;
-  const extensions =
-    platform === 'win32' ? ['', ...(env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean)] : [''];
-  const candidates = (base: string): string[] => extensions.map((ext) => `${base}${ext}`);
+  const candidates = (base: string): string[] => (platform === 'win32' ? windowsCandidates(base, env) : [base]);
   if (program.includes('/') || (platform === 'win32' && program.includes('\\')))
     return candidates(api.resolve(cwd, program)).find((file) => isExecutable(file, platform));
   for (const dir of searchFolders(place)) {

@@ -5,11 +5,11 @@
  * seam and the pauses are recorded, not slept; the files are real, in a temp folder.
  */
 import assert from 'node:assert/strict';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CliError } from '../src/core/errors.js';
-import type { HeldOpenOptions } from '../src/fs/held-open.js';
+import { isHeldOpenError, type HeldOpenOptions } from '../src/fs/held-open.js';
 import { readSnapshot, updateSafely, writeSafely } from '../src/fs/safe-write.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
@@ -141,4 +141,57 @@ describe('a config file held open by another program (Windows)', () => {
     );
     assert.deepEqual(held.pauses, []);
   });
+
+  it('for real where the system refuses it (Windows, Wine): a file open elsewhere is waited for, then written', async (t) => {
+    if (!(await renameOverOpenFileRefused())) {
+      t.skip('this system lets a rename replace a file that is open (Linux, macOS; a Windows with POSIX renames)');
+      return;
+    }
+    const file = await configFile('real', 'old\n');
+    const held = await open(file, 'r');
+    const pauses: number[] = [];
+    const written = writeSafely(await readSnapshot(file), 'new\n', {
+      backup: false,
+      heldOpen: {
+        pause: async (ms) => {
+          pauses.push(ms);
+          if (pauses.length === 2) await held.close();
+        },
+      },
+    });
+    await written;
+    assert.equal(await readFile(file, 'utf8'), 'new\n');
+    assert.deepEqual(pauses, [50, 100], 'refused while open, written at the try after the close');
+
+    const still = await open(file, 'r');
+    try {
+      await assert.rejects(
+        writeSafely(await readSnapshot(file), 'newer\n', {
+          heldOpen: { holder: 'Claude Desktop', pause: async () => {} },
+        }),
+        (error: unknown) =>
+          error instanceof CliError && error.hint === 'close Claude Desktop and run the command again',
+      );
+    } finally {
+      await still.close();
+    }
+    assert.equal(await readFile(file, 'utf8'), 'new\n');
+  });
 });
+
+/** Whether this system refuses to rename over a file that another handle has open. */
+async function renameOverOpenFileRefused(): Promise<boolean> {
+  const probe = join(dir, 'probe');
+  await writeFile(probe, 'a');
+  await writeFile(`${probe}.new`, 'b');
+  const handle = await open(probe, 'r');
+  try {
+    await rename(`${probe}.new`, probe);
+    return false;
+  } catch (error) {
+    if (isHeldOpenError(error)) return true;
+    throw error;
+  } finally {
+    await handle.close();
+  }
+}

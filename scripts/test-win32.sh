@@ -14,28 +14,26 @@ version=${WIN32_NODE_VERSION:-22}
 cache=${WIN32_CACHE:-$root/node_modules/.cache/node-win32}
 export WINEPREFIX=${WINEPREFIX:-$cache/wineprefix} WINEDEBUG=-all WINEDLLOVERRIDES='mscoree,mshtml='
 
-# Chosen because they touch paths, files, entries or command lines; the whole suite under Wine would take too long
-# for CI (~3 minutes for these).
+# The in-process files about paths, files, entries and command lines that hold on a real win32 (every client's file
+# per platform, each entry's shape and argument array, the lines to paste, whole-file writes, files held open, the
+# lookup of npx). Left out, with why (docs/development.md): files whose tests build the expected paths or entries for
+# the machine they run on as if it were Linux or macOS, spawn git or /bin/sh, reach a test server through fetch
+# ("fetch failed" under Wine 8.0 here), or read a path through a file (ENOTDIR on Linux, ENOENT on Windows).
 subset=(
   test/mcp-paths-clients.test.ts
-  test/mcp-paths-xdg-goose-amp.test.ts
   test/mcp-render-clients.test.ts
   test/mcp-render-editors.test.ts
   test/mcp-render-apps.test.ts
   test/mcp-render-format.test.ts
   test/mcp-render-peer-clients.test.ts
   test/mcp-render-proxy.test.ts
-  test/mcp-svcctl-command.test.ts
-  test/mcp-gui-runner.test.ts
-  test/mcp-files-safe-write.test.ts
-  test/mcp-install-files.test.ts
   test/mcp-agents-json.test.ts
-  test/mcp-continue.test.ts
+  test/mcp-agents-opencode.test.ts
   test/paste-line-quoting.test.ts
+  test/mcp-files-safe-write.test.ts
   test/safe-write-held-open.test.ts
   test/cmd-exe-arguments.test.ts
-  test/file-arguments.test.ts
-  test/token-save.test.ts
+  test/path-search-windows.test.ts
 )
 if [ "$#" -gt 0 ]; then subset=("$@"); fi
 

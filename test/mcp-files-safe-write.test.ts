@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { chmod, mkdir, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CliError } from '../src/core/errors.js';
@@ -16,6 +16,8 @@ after(async () => {
 });
 
 const modeOf = async (path: string): Promise<number> => (await stat(path)).mode & 0o777;
+// Windows keeps no mode bits (Node's stat reports 0666 and chmod sets only read-only): there the modes go unchecked.
+const MODES = process.platform !== 'win32';
 
 describe('writeSafely', () => {
   it('creates missing folders and the file', async () => {
@@ -35,8 +37,8 @@ describe('writeSafely', () => {
     assert.equal(await readFile(file, 'utf8'), 'new\n');
     assert.equal(result.backupPath, `${file}.bak`);
     assert.equal(await readFile(`${file}.bak`, 'utf8'), 'old\n');
-    assert.equal(await modeOf(file), 0o600);
-    assert.equal(await modeOf(`${file}.bak`), 0o600);
+    if (MODES) assert.equal(await modeOf(file), 0o600);
+    if (MODES) assert.equal(await modeOf(`${file}.bak`), 0o600);
   });
 
   it('keeps a 0644 mode, or tightens it to 0600 when asked (literal secrets); no backup with backup: false', async () => {
@@ -44,10 +46,10 @@ describe('writeSafely', () => {
     await writeFile(file, 'old\n');
     await chmod(file, 0o644);
     await writeSafely(await readSnapshot(file), 'new\n', { backup: false });
-    assert.equal(await modeOf(file), 0o644);
+    if (MODES) assert.equal(await modeOf(file), 0o644);
     await assert.rejects(stat(`${file}.bak`), { code: 'ENOENT' });
     await writeSafely(await readSnapshot(file), 'newer\n', { backup: false, mode: 0o600 });
-    assert.equal(await modeOf(file), 0o600);
+    if (MODES) assert.equal(await modeOf(file), 0o600);
   });
 
   it('writes nothing when the file changed between the read and the rename (exit 7), and leaves no temp file', async () => {
@@ -104,14 +106,18 @@ describe('writeSafely', () => {
     assert.equal(await readFile(file, 'utf8'), 'someone else\n');
   });
 
-  it('follows a symlinked config (dotfiles) instead of replacing the link', async () => {
+  it('follows a symlinked config (dotfiles) instead of replacing the link', async (t) => {
     const real = join(dir, 'dotfiles-settings.json');
     const link = join(dir, 'linked-settings.json');
     await writeFile(real, 'old\n');
     await symlink(real, link);
+    if ((await lstat(link).catch(() => undefined)) === undefined) {
+      t.skip('symlink() reported success and made no link (Wine 8.0 makes none)');
+      return;
+    }
     await writeSafely(await readSnapshot(link), 'new\n', { backup: false });
     assert.equal(await readFile(real, 'utf8'), 'new\n');
-    assert.ok((await import('node:fs/promises').then((fs) => fs.lstat(link))).isSymbolicLink());
+    assert.ok((await lstat(link)).isSymbolicLink());
   });
 });
 

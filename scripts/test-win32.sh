@@ -34,6 +34,7 @@ subset=(
   test/safe-write-held-open.test.ts
   test/cmd-exe-arguments.test.ts
   test/path-search-windows.test.ts
+  test/config-folder-windows.test.ts
 )
 if [ "$#" -gt 0 ]; then subset=("$@"); fi
 

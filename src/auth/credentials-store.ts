@@ -124,7 +124,7 @@ function warnIfReadableByOthers(ctx: Context, snapshot: FileSnapshot): void {
 async function update(ctx: Context, change: (file: CredentialsFile) => boolean): Promise<boolean> {
   const path = credentialsPath(ctx);
   // Before the lock: no lock file goes into a folder that is not the user's alone.
-  await checkConfigFolder(ctx);
+  await checkConfigFolder(ctx, { writing: true });
   const lock = await lockForWriting(path, path, {
     privateFolder: true,
     lock: { onWait: () => ctx.out.info(`waiting for another svcctl to finish writing ${path}…`) },

@@ -74,7 +74,7 @@ function groupsFor(argv: readonly string[] | undefined): readonly { load: () => 
 
 /** The deployment a command uses when no flag or variable gives the base URL; undefined when one does (nothing is read). */
 async function savedDeploymentFor(
-  { env, homeDir, uid }: Pick<Io, 'env' | 'homeDir' | 'uid'>,
+  { env, homeDir, uid, platform }: Pick<Io, 'env' | 'homeDir' | 'uid' | 'platform'>,
   globals: Partial<GlobalOptions>,
   command: string,
 ): Promise<Picked | undefined> {
@@ -84,11 +84,11 @@ async function savedDeploymentFor(
   const { pickDeployment } = await import('../config/deployments-file.js');
   const savedLogins = async (): Promise<string[]> => {
     const { savedBaseUrls } = await import('../auth/credentials-store.js');
-    return savedBaseUrls({ env, homeDir, uid });
+    return savedBaseUrls({ env, homeDir, uid, platform });
   };
   // status reports a credentials file it cannot use on its login line, and goes on with the rest.
   const logins = command === 'status' ? () => savedLogins().catch(() => []) : savedLogins;
-  return pickDeployment({ env, homeDir, uid }, source.wanted, logins);
+  return pickDeployment({ env, homeDir, uid, platform }, source.wanted, logins);
 }
 
 /**

@@ -89,7 +89,7 @@ export async function changeDeployments(
   change: (file: DeploymentsFile) => boolean,
 ): Promise<void> {
   const path = deploymentsPath(ctx);
-  await checkConfigFolder(ctx);
+  await checkConfigFolder(ctx, { writing: true });
   if ((await lstat(path).catch(() => undefined))?.isSymbolicLink()) throw await linkRefusal(path);
   await updateSafely(
     path,

@@ -2,7 +2,8 @@
  * A config file another program holds open (Claude Desktop running): Windows refuses the rename over it with EPERM,
  * EBUSY or EACCES. svcctl tries again with growing pauses for ~3 s, on the file and on its .bak, makes the .bak
  * before the file is replaced, and then names the program to close. The errors are injected through the rename
- * seam and the pauses are recorded, not slept; the files are real, in a temp folder.
+ * seam and the pauses are recorded, not slept; the files are real, in a temp folder. Where the system itself refuses
+ * such a rename (Node for Windows under Wine: scripts/test-win32.sh) a file is also held open for real.
  */
 import assert from 'node:assert/strict';
 import { mkdir, open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { CliError } from '../src/core/errors.js';
 import { isHeldOpenError, type HeldOpenOptions } from '../src/fs/held-open.js';
 import { readSnapshot, updateSafely, writeSafely } from '../src/fs/safe-write.js';
+import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 let dir: string;
@@ -176,6 +178,40 @@ describe('a config file held open by another program (Windows)', () => {
       await still.close();
     }
     assert.equal(await readFile(file, 'utf8'), 'new\n');
+  });
+});
+
+describe('mcp install into a file held open (for real where the system refuses it)', () => {
+  it('exit 7 naming the client to close, after ~3 s; the file is unchanged', async (t) => {
+    if (!(await renameOverOpenFileRefused())) {
+      t.skip('this system lets a rename replace a file that is open (Linux, macOS; a Windows with POSIX renames)');
+      return;
+    }
+    const home = await tempDir('svcctl-held-home-');
+    const env = { SERVICE_EMAIL: 'ann@acme.example', SERVICE_PASSWORD: 'held-Secret-1' };
+    const install = (name: string) =>
+      runCli(
+        ['mcp', 'install', '--client', 'claude-desktop', '--name', name, '--base-url', 'https://acme.example/api'],
+        {
+          home,
+          env,
+        },
+      );
+    const first = await install('service');
+    assert.equal(first.code, 0, first.stderr);
+    const file = /created (.+claude_desktop_config\.json) with 'service'/.exec(first.stderr)?.[1];
+    assert.ok(file, first.stderr);
+    const before = await readFile(file, 'utf8');
+    const held = await open(file, 'r');
+    try {
+      const second = await install('other');
+      assert.equal(second.code, 7, second.stderr);
+      assert.match(second.stderr, /another program has it open/);
+      assert.match(second.stderr, /close Claude Desktop and run the command again/);
+    } finally {
+      await held.close();
+    }
+    assert.equal(await readFile(file, 'utf8'), before);
   });
 });
 

@@ -10,6 +10,7 @@ import {
   CLIENT_IDS,
   GENERIC_FORMATS,
   MODES,
+  PASTE_SHELLS,
   NAME_PATTERN,
   SCOPES,
   SECRETS_HOW,
@@ -74,5 +75,10 @@ export function addEntryOptions(cmd: Command): Command {
     .option(
       '--token-file <file>',
       'access token for --auth bearer --token static (else SERVICE_ACCESS_TOKEN, else the token of svcctl login --save)',
+    )
+    .addOption(
+      new Option('--shell <s>', 'the shell of the lines printed to paste (default: powershell on Windows, else bash)').choices(
+        PASTE_SHELLS,
+      ),
     );
 }

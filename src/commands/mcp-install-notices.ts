@@ -9,6 +9,7 @@ import { unreadBy } from '../mcp/clients/versions.js';
 import type { ClientEnv, EntryRequest, RenderedEntry } from '../mcp/types.js';
 import { baseUrlOrigin, optionalBaseUrl } from '../config/base-url.js';
 import { readSetting } from '../config/settings.js';
+import { exportWord, pasteShellOf } from '../mcp/render/shell-quote.js';
 
 export interface Prepared {
   request: EntryRequest;
@@ -106,7 +107,7 @@ export function adviseAfterChange(ctx: Context, prepared: Prepared[], changed: S
   });
   if (exports.size > 0) {
     ctx.out.info(
-      `The entry reads ${[...exports].join(', ')} from the environment: export ${exports.size > 1 ? 'them' : 'it'} in the environment the client starts from.`,
+      `The entry reads ${[...exports].join(', ')} from the environment: ${exportWord(pasteShellOf(prepared[0]!.request))} ${exports.size > 1 ? 'them' : 'it'} in the environment the client starts from.`,
     );
   }
 }

@@ -15,6 +15,7 @@ import { genericServersKey } from '../mcp/render/generic.js';
 import { genericFileFormat, renderEntry, type Target } from '../mcp/clients/render-entry.js';
 import type { EntryRequest, FileFormat, RenderedEntry } from '../mcp/types.js';
 import { maskEntry } from '../redaction/mask-entry.js';
+import { exportWord, pasteShellOf } from '../mcp/render/shell-quote.js';
 
 function singleTarget(options: McpEntryOptions, command: string): Target {
   const targets = targetsOf(options);
@@ -43,7 +44,7 @@ function reportAdvice(ctx: Context, request: EntryRequest, rendered: RenderedEnt
   if (rendered.literalSecrets && !showSecrets)
     ctx.out.info('literal secrets are shown as placeholders; --show-secrets prints the values');
   if (rendered.variablesToExport.length > 0)
-    ctx.out.info(`export before starting the client: ${rendered.variablesToExport.join(', ')}`);
+    ctx.out.info(`${exportWord(pasteShellOf(request))} before starting the client: ${rendered.variablesToExport.join(', ')}`);
   if (request.mode === 'local' || request.mode === 'proxy')
     ctx.out.debug('local and proxy mode need Node.js 20 or later and npx on the client PATH');
   for (const note of rendered.notes) ctx.out.info(note);

@@ -46,6 +46,10 @@ export type Scope = (typeof SCOPES)[number];
 export const SECRETS_HOW = ['ref', 'literal', 'prompt'] as const;
 export type SecretsHow = (typeof SECRETS_HOW)[number];
 
+/** The shells `--shell` names for the lines svcctl prints to paste. */
+export const PASTE_SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
+export type PasteShell = (typeof PASTE_SHELLS)[number];
+
 export type FileFormat = 'json' | 'jsonc' | 'toml' | 'yaml';
 
 export const GENERIC_FORMATS = ['mcpServers', 'servers', 'toml'] as const;
@@ -208,6 +212,8 @@ export interface EntryRequest {
   secrets: SecretsHow;
   literals: LiteralValues;
   platform: NodeJS.Platform;
+  /** The shell of the lines to paste (`--shell`); without it, by the platform (render/shell-quote.ts). */
+  shell?: PasteShell;
   tokenHelper?: TokenHelper;
   allowHttp?: true;
   /** npx outside the PATH a GUI client gets: its absolute path, and the PATH its `#!/usr/bin/env node` needs. */

@@ -17,7 +17,7 @@ export const pairs = (value: unknown, separator: string): string[] =>
   );
 
 export const line = (request: EntryRequest, argv: Arg[], notes: string[] = []): ClientAddCommand => ({
-  command: commandLine(argv, shellFor(request.platform)),
+  command: commandLine(argv, shellFor(request)),
   links: [],
   notes,
 });

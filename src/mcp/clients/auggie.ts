@@ -1,6 +1,8 @@
 // Facts and sources: docs/clients-agents.md.
 import type { ClientEnv, ClientSpec, Scope, ClientAddCommand, EntryRequest, RenderedEntry } from '../types.js';
 import { join, projectFile, underKey } from './paths.js';
+import { usageError } from '../../core/errors.js';
+import { shellFor } from '../render/shell-quote.js';
 import { line } from './add-command-helpers.js';
 
 const augmentDir = (env: ClientEnv): string => join(env, env.homeDir, '.augment');
@@ -27,6 +29,12 @@ export const auggie: ClientSpec = {
 };
 
 export function auggieAddCommand(request: EntryRequest, rendered: RenderedEntry): ClientAddCommand {
+  if (shellFor(request) === 'powershell') {
+    throw usageError(
+      '`auggie mcp add-json` takes the entry as JSON, whose inner " Windows PowerShell 5.1 strips before auggie sees them',
+      'use svcctl mcp install --client auggie, which writes the entry itself',
+    );
+  }
   const scope = request.scope === 'user' ? [] : [`--${request.scope}`];
   return line(request, ['auggie', 'mcp', 'add-json', request.name, JSON.stringify(rendered.value), ...scope]);
 }

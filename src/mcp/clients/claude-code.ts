@@ -2,7 +2,8 @@
 import type { ClientEnv, ClientSpec, Scope, EntryRequest, RenderedEntry } from '../types.js';
 import { envOr, join, projectFile, resolveFor } from './paths.js';
 import { commandLine, shellFor, type Arg } from '../render/shell-quote.js';
-import type { ClientCommand } from './add-command-helpers.js';
+import { usageError } from '../../core/errors.js';
+import { pairs, strings, type ClientCommand, type Entry } from './add-command-helpers.js';
 
 export function claudeCodeStateFile(env: ClientEnv): string {
   return join(env, envOr(env, 'CLAUDE_CONFIG_DIR', env.homeDir), '.claude.json');
@@ -56,14 +57,34 @@ export const claudeCode: ClientSpec = {
 };
 
 export function claudeCodeAddCommand(request: EntryRequest, rendered: RenderedEntry): ClientCommand {
-  const argv: Arg[] = [
-    'claude',
-    'mcp',
-    'add-json',
-    request.name,
-    JSON.stringify(rendered.value),
-    '--scope',
-    request.scope,
-  ];
-  return { command: commandLine(argv, shellFor(request.platform)), links: [], notes: [] };
+  const shell = shellFor(request);
+  const argv: Arg[] =
+    shell === 'powershell'
+      ? claudeAddArgs(request, rendered.value as Entry)
+      : ['claude', 'mcp', 'add-json', request.name, JSON.stringify(rendered.value), '--scope', request.scope];
+  return { command: commandLine(argv, shell), links: [], notes: [] };
+}
+
+/**
+ * `claude mcp add` with its options instead of add-json's JSON, whose inner " Windows PowerShell 5.1 strips. -e and
+ * -H take several values, so they come after the positionals they would swallow (docs/mcp.md).
+ */
+function claudeAddArgs(request: EntryRequest, entry: Entry): Arg[] {
+  const known = typeof entry.url === 'string' ? ['type', 'url', 'headers'] : ['type', 'command', 'args', 'env'];
+  const unknown = Object.keys(entry).filter((key) => !known.includes(key));
+  if (unknown.length > 0) {
+    throw usageError(
+      `\`claude mcp add\` has no option for ${unknown.join(', ')}, and PowerShell strips the quotes of add-json's JSON`,
+      'use svcctl mcp install --client claude-code, which writes the entry itself',
+    );
+  }
+  const argv: Arg[] = ['claude', 'mcp', 'add', '--scope', request.scope];
+  if (typeof entry.url === 'string') {
+    argv.push('--transport', String(entry.type), request.name, entry.url);
+    for (const header of pairs(entry.headers, ': ')) argv.push('--header', header);
+    return argv;
+  }
+  argv.push(request.name);
+  for (const variable of pairs(entry.env, '=')) argv.push('-e', variable);
+  return [...argv, '--', String(entry.command), ...strings(entry.args)];
 }

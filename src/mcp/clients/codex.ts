@@ -61,7 +61,7 @@ export function codexAddCommand(request: EntryRequest, rendered: RenderedEntry):
       'use svcctl mcp install --client codex --scope project',
     );
   const entry = rendered.value as Entry;
-  const shell = shellFor(request.platform);
+  const shell = shellFor(request);
   const argv: Arg[] = ['codex', 'mcp', 'add', request.name];
   const notes: string[] = [];
   if (typeof entry.url === 'string') {

@@ -50,7 +50,7 @@ export function geminiAddCommand(request: EntryRequest, rendered: RenderedEntry)
     for (const [name, value] of Object.entries(record(entry.env))) argv.push('-e', `${name}=${value}`);
     argv.push('--', ...strings(entry.args));
   }
-  return { command: commandLine(argv, shellFor(request.platform)), links: [], notes: [] };
+  return { command: commandLine(argv, shellFor(request)), links: [], notes: [] };
 }
 
 const timeoutArgs = (entry: Entry): string[] =>

@@ -49,7 +49,7 @@ function addCommand(app: OpencodeLike) {
       for (const variable of pairs(entry.environment)) argv.push('--env', variable);
       argv.push('--', ...(entry.command as string[]));
     }
-    return { command: commandLine(argv, shellFor(request.platform)), links: [], notes: [] };
+    return { command: commandLine(argv, shellFor(request)), links: [], notes: [] };
   };
 }
 

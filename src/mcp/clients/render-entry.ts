@@ -2,6 +2,7 @@
 import { usageError } from '../../core/errors.js';
 import { CLIENTS } from './table.js';
 import { genericEntry } from '../render/generic.js';
+import { pasteShellOf, setFromCommand } from '../render/shell-quote.js';
 import { checkRemotePossible, localEntry, proxyEntry, remoteEntry } from '../render/json-clients.js';
 import { tokenHelperEntry, tokenHelperNotes } from '../render/token-helper.js';
 import {
@@ -98,7 +99,7 @@ function clientNotes(client: ClientSpec, request: EntryRequest): string[] {
   }
   if (tokenVariable(request) === VAR_AUTH_HEADER) {
     notes.push(
-      `On Windows Codex starts mcp-remote through cmd, which splits an argument with a space ("Authorization:Bearer …"), so this entry forwards the whole header value: set ${VAR_AUTH_HEADER} to "Bearer " followed by the token (PowerShell: \`$env:${VAR_AUTH_HEADER} = "Bearer $(svcctl token)"\`).`,
+      `On Windows Codex starts mcp-remote through cmd, which splits an argument with a space ("Authorization:Bearer …"), so this entry forwards the whole header value: set ${VAR_AUTH_HEADER} to "Bearer " followed by the token (\`${setFromCommand(pasteShellOf(request), VAR_AUTH_HEADER, 'svcctl token', 'Bearer ')}\`).`,
     );
   }
   if (request.mode !== 'local' && request.auth === 'bearer') {
@@ -135,9 +136,11 @@ function bearerRenewalNote(request: EntryRequest): string {
   const start = 'Access tokens expire: when the server starts rejecting the token, run `svcctl login --save` again';
   if (secrets === 'literal')
     return `${start}, then re-run \`svcctl mcp install\` with the same flags plus --force (the entry holds the old token, so it now differs).`;
+  const shell = pasteShellOf(request);
   if (secrets === 'ref' && tokenVariable(request) === VAR_AUTH_HEADER)
-    return `${start}, then set ${VAR_AUTH_HEADER} to "Bearer $(svcctl token)" again and restart the client.`;
-  if (secrets === 'ref') return `${start}, then \`export ${VAR_ACCESS_TOKEN}=$(svcctl token)\` and restart the client.`;
+    return `${start}, then \`${setFromCommand(shell, VAR_AUTH_HEADER, 'svcctl token', 'Bearer ')}\` again and restart the client.`;
+  if (secrets === 'ref')
+    return `${start}, then \`${setFromCommand(shell, VAR_ACCESS_TOKEN, 'svcctl token')}\` and restart the client.`;
   return `${start} and give the client the new token (\`svcctl token\` prints it).`;
 }
 

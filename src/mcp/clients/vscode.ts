@@ -64,8 +64,14 @@ export function vscodeAddCommandFor(
             `${program} --add-mcp and the install link add the server to the user profile; for the workspace use svcctl mcp install --client vscode --scope project.`,
           ]
         : [];
+    // --add-mcp takes only JSON, whose inner " PowerShell strips when it starts a .cmd program: the link instead.
+    const powershell = shellFor(request) === 'powershell';
+    if (powershell)
+      notes.push(
+        `no \`${program} --add-mcp\` line for PowerShell, which strips the double quotes of its JSON: open the link, or use svcctl mcp install.`,
+      );
     return {
-      command: commandLine(argv, shellFor(request.platform)),
+      command: powershell ? null : commandLine(argv, 'posix-or-fish'),
       links: [{ kind: 'vscode', url: `${scheme}:mcp/install?${encodeURIComponent(json)}` }],
       notes,
     };

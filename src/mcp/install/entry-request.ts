@@ -16,6 +16,7 @@ import type {
   EntryRequest,
   GenericFormat,
   Mode,
+  PasteShell,
   Scope,
   SecretsHow,
   TokenHow,
@@ -36,6 +37,7 @@ export interface McpEntryOptions extends LiteralFlags {
   secrets?: SecretsHow;
   token?: TokenHow;
   showSecrets?: boolean;
+  shell?: PasteShell;
 }
 
 export function targetsOf(options: McpEntryOptions): Target[] {
@@ -207,6 +209,7 @@ export async function buildEntryRequest(
     secrets,
     literals,
     platform: ctx.platform,
+    ...(options.shell !== undefined ? { shell: options.shell } : {}),
     ...(tokenHelper !== undefined ? { tokenHelper } : {}),
     ...(tokenHelper !== undefined && plainHttpAllowed(ctx) ? { allowHttp: true as const } : {}),
     ...(runner !== undefined ? { runner } : {}),

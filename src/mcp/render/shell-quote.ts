@@ -1,6 +1,7 @@
 // Quoting per shell, so a `${VAR}` reaches the client's file unexpanded by the user's shell and no value ends a word
 // early: the rules and their sources are in docs/security.md ("Lines to paste").
 import { usageError } from '../../core/errors.js';
+import type { PasteShell } from '../types.js';
 
 const SAFE = /^[A-Za-z0-9_@%+=:,./-]+$/;
 // zsh expands a word that starts with `=` to a program's path, fish one that starts with `%self` to its pid.
@@ -16,10 +17,26 @@ const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/u;
 /** posix: a line /bin/sh runs; posix-or-fish: a line a person pastes into bash, dash, zsh or fish (svcctl cannot tell which). */
 export type Shell = 'posix' | 'posix-or-fish' | 'powershell' | 'cmd';
 
-/** Where the user pastes a command: PowerShell on Windows, else a POSIX shell or fish. */
-export function shellFor(platform: NodeJS.Platform): 'posix-or-fish' | 'powershell' {
-  return platform === 'win32' ? 'powershell' : 'posix-or-fish';
+/** The shell of the lines to paste: the one asked for, else PowerShell on Windows and bash's syntax elsewhere. */
+export function pasteShellOf(where: { platform: NodeJS.Platform; shell?: PasteShell | undefined }): PasteShell {
+  return where.shell ?? (where.platform === 'win32' ? 'powershell' : 'bash');
 }
+
+/** How a pasted line is quoted: one way for PowerShell, one that bash, dash, zsh and fish all read alike. */
+export function shellFor(where: { platform: NodeJS.Platform; shell?: PasteShell | undefined }): 'posix-or-fish' | 'powershell' {
+  return pasteShellOf(where) === 'powershell' ? 'powershell' : 'posix-or-fish';
+}
+
+/** A line that sets a variable to a command's output (`svcctl token`), with text before it (`Bearer `). */
+export function setFromCommand(shell: PasteShell, variable: string, command: string, before = ''): string {
+  if (shell === 'powershell') return `$env:${variable} = ${before === '' ? `(${command})` : `"${before}$(${command})"`}`;
+  if (shell === 'fish') return `set -gx ${variable} ${before === '' ? '' : `'${before}'`}(${command})`;
+  return `export ${variable}="${before}$(${command})"`;
+}
+
+/** The verb for putting a variable in the environment, in the shell's own words. */
+export const exportWord = (shell: PasteShell): string =>
+  shell === 'powershell' ? 'set' : shell === 'fish' ? 'set -gx' : 'export';
 
 /** Where a client's `shell: true` runs a command line: Node's and Bun's is cmd.exe on Windows (ComSpec), else /bin/sh. */
 export function commandShellFor(platform: NodeJS.Platform): 'posix' | 'cmd' {
@@ -91,9 +108,33 @@ function quoteForPosixOrFish(arg: string): string {
 export const powerShellString = (value: string): string =>
   `'${value.replace(/['\u2018\u2019\u201a\u201b]/g, (c) => c + c)}'`;
 
+/**
+ * What reaches the program is rebuilt from the words by rules that differ per version and setting: Windows
+ * PowerShell 5.1 and `$PSNativeCommandArgumentPassing = 'Legacy'` put a word with a space in "…" and leave its inner
+ * " bare (the program reads them as quoting and drops them), and leave an empty word out; 'Standard' escapes both
+ * (about_Parsing, "Passing arguments that contain quote characters"). Only words that pass alike under all of them
+ * are written; the rules are modelled in test/paste-lines-powershell.test.ts.
+ */
+function refuseForNativePassing(arg: string): void {
+  const why =
+    arg === ''
+      ? 'an empty value, which Windows PowerShell 5.1 leaves out'
+      : arg.includes('"')
+        ? 'a double quote, which Windows PowerShell 5.1 strips before the program sees it'
+        : /\s/.test(arg) && arg.endsWith('\\')
+          ? 'a space and a final backslash, which Windows PowerShell 5.1 turns into an escaped quote'
+          : undefined;
+  if (why === undefined) return;
+  throw usageError(
+    `a value holds ${why}, so the line would not reach the program intact`,
+    "svcctl mcp install writes the same entry into the client's file without a line to paste",
+  );
+}
+
 export function quoteForPowerShell(arg: string): string {
   if (SAFE_FOR_POWERSHELL.test(arg)) return arg;
   refuseControls(arg);
+  refuseForNativePassing(arg);
   return powerShellString(arg);
 }
 

@@ -11,45 +11,7 @@ import fc from 'fast-check';
 import { reinstallLine } from '../src/mcp/doctor/svcctl-paths.js';
 import { commandLine, quoteForPowerShell } from '../src/mcp/render/shell-quote.js';
 import { runCli } from './helpers/cli.js';
-
-const SINGLE_QUOTES = new Set(["'", '\u2018', '\u2019', '\u201a', '\u201b']);
-// about_Parsing: `< > @ #` only at the start of a token; `%` for the stop-parsing `--%`; `$` starts a variable.
-const METACHARACTERS = /[\s'"`,;(){}|&$%\u2018-\u201e]|^[<>@#]/u;
-
-/** PowerShell's words of a line: a bare word up to white space, or a single-quoted string read as its tokenizer does. */
-function powershellWords(line: string): string[] {
-  const words: string[] = [];
-  let at = 0;
-  while (at < line.length) {
-    if (line[at] === ' ') {
-      at++;
-      continue;
-    }
-    if (!SINGLE_QUOTES.has(line[at]!)) {
-      const end = line.indexOf(' ', at) < 0 ? line.length : line.indexOf(' ', at);
-      const word = line.slice(at, end);
-      assert.doesNotMatch(word, METACHARACTERS, `a bare word PowerShell would read as syntax: ${word}`);
-      assert.doesNotMatch(word, /^\d|^-.*[.:]/, `a bare word PowerShell may rewrite: ${word}`);
-      words.push(word);
-      at = end;
-      continue;
-    }
-    let word = '';
-    for (at++; ; at++) {
-      assert.ok(at < line.length, `a string that never ends: ${line}`);
-      const c = line[at]!;
-      if (SINGLE_QUOTES.has(c)) {
-        if (!SINGLE_QUOTES.has(line[at + 1] ?? '')) break;
-        at++;
-      }
-      word += line[at];
-    }
-    at++;
-    assert.ok(at === line.length || line[at] === ' ', `a string that ends inside a word: ${line}`);
-    words.push(word);
-  }
-  return words;
-}
+import { PASSING_MODES, powershellWords, receivedArgs } from './helpers/powershell-passing.js';
 
 describe('PowerShell: single quotes, with the typographic ones doubled', () => {
   it("the documented examples: 'don''t', and smart quotes escaped by doubling", () => {
@@ -61,7 +23,7 @@ describe('PowerShell: single quotes, with the typographic ones doubled', () => {
   });
 
   it('a value that ends a naive string early (’ ‘ ‚ ‛) stays one word; `$()`, backticks and `;` stay text', () => {
-    const hostile = ['x’; Remove-Item -Recurse ~ #', '‘', '‚‛', "'’", '$(whoami)', '`$env:PATH`', 'a;b', '\\', '', ' '];
+    const hostile = ['x’; Remove-Item -Recurse ~ #', '‘', '‚‛', "'’", '$(whoami)', '`$env:PATH`', 'a;b', '\\', ' '];
     const line = commandLine(['claude', 'mcp', 'add', ...hostile], 'powershell');
     assert.deepEqual(powershellWords(line), ['claude', 'mcp', 'add', ...hostile]);
   });
@@ -75,13 +37,22 @@ describe('PowerShell: single quotes, with the typographic ones doubled', () => {
     }
   });
 
-  it('property: any values without control characters read back as written', () => {
-    const special = fc.constantFrom(...'\'"`$@,;%#&|(){}<>-.: \n‘’‚‛“”„—'.split(''));
+  it('property: any values without control characters read back as written and reach the program intact', () => {
+    const special = fc.constantFrom(...'\'"`$@,;%#&|(){}<>-.: \n‘’‚‛“”„—\\'.split(''));
     const anyCodePoint = fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }).filter((c) => !/\p{Cc}/u.test(c));
     const value = fc.string({ unit: fc.oneof(special, anyCodePoint), maxLength: 12 });
+    // Rule 3 of helpers/powershell-passing.ts: what Windows PowerShell 5.1 cannot pass intact.
+    const legacyLoses = (v: string) => v === '' || v.includes('"') || (/\s/.test(v) && v.endsWith('\\'));
     fc.assert(
       fc.property(fc.array(value, { maxLength: 6 }), (values) => {
-        assert.deepEqual(powershellWords(commandLine(['claude', ...values], 'powershell')), ['claude', ...values]);
+        if (values.some(legacyLoses)) {
+          assert.throws(() => commandLine(['claude', ...values], 'powershell'), /would not reach the program intact/);
+          return;
+        }
+        const line = commandLine(['claude', ...values], 'powershell');
+        assert.deepEqual(powershellWords(line), ['claude', ...values]);
+        for (const kind of ['ps1', 'exe'] as const)
+          for (const mode of PASSING_MODES) assert.deepEqual(receivedArgs(line, kind, mode), values, `${kind} ${mode}`);
       }),
       { numRuns: 500 },
     );

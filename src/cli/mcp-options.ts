@@ -77,8 +77,9 @@ export function addEntryOptions(cmd: Command): Command {
       'access token for --auth bearer --token static (else SERVICE_ACCESS_TOKEN, else the token of svcctl login --save)',
     )
     .addOption(
-      new Option('--shell <s>', 'the shell of the lines printed to paste (default: powershell on Windows, else bash)').choices(
-        PASTE_SHELLS,
-      ),
+      new Option(
+        '--shell <s>',
+        'the shell of the lines printed to paste (default: powershell on Windows, else bash)',
+      ).choices(PASTE_SHELLS),
     );
 }

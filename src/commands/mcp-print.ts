@@ -44,7 +44,9 @@ function reportAdvice(ctx: Context, request: EntryRequest, rendered: RenderedEnt
   if (rendered.literalSecrets && !showSecrets)
     ctx.out.info('literal secrets are shown as placeholders; --show-secrets prints the values');
   if (rendered.variablesToExport.length > 0)
-    ctx.out.info(`${exportWord(pasteShellOf(request))} before starting the client: ${rendered.variablesToExport.join(', ')}`);
+    ctx.out.info(
+      `${exportWord(pasteShellOf(request))} before starting the client: ${rendered.variablesToExport.join(', ')}`,
+    );
   if (request.mode === 'local' || request.mode === 'proxy')
     ctx.out.debug('local and proxy mode need Node.js 20 or later and npx on the client PATH');
   for (const note of rendered.notes) ctx.out.info(note);

@@ -17,6 +17,8 @@ export interface InProcessOptions extends RunOptions {
   onStdout?: (chunk: Buffer) => void;
   /** The svcctl script main() is told it runs as (default: this clone's bin/svcctl.js), as a copy elsewhere would. */
   script?: string;
+  /** The platform main() is told it runs on (default: this machine's), for the lines and paths of another. */
+  platform?: NodeJS.Platform;
 }
 
 function collector(): { stream: PassThrough; bytes: () => Buffer } {
@@ -41,6 +43,7 @@ export async function runCli(args: string[], options: InProcessOptions = {}): Pr
     stdout: stdout.stream,
     stderr: stderr.stream,
     program: { execPath: process.execPath, script: options.script ?? BIN },
+    ...(options.platform ? { platform: options.platform } : {}),
     ...(options.now ? { now: options.now } : {}),
   });
   let timer: NodeJS.Timeout | undefined;

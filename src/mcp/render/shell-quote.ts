@@ -23,13 +23,17 @@ export function pasteShellOf(where: { platform: NodeJS.Platform; shell?: PasteSh
 }
 
 /** How a pasted line is quoted: one way for PowerShell, one that bash, dash, zsh and fish all read alike. */
-export function shellFor(where: { platform: NodeJS.Platform; shell?: PasteShell | undefined }): 'posix-or-fish' | 'powershell' {
+export function shellFor(where: {
+  platform: NodeJS.Platform;
+  shell?: PasteShell | undefined;
+}): 'posix-or-fish' | 'powershell' {
   return pasteShellOf(where) === 'powershell' ? 'powershell' : 'posix-or-fish';
 }
 
 /** A line that sets a variable to a command's output (`svcctl token`), with text before it (`Bearer `). */
 export function setFromCommand(shell: PasteShell, variable: string, command: string, before = ''): string {
-  if (shell === 'powershell') return `$env:${variable} = ${before === '' ? `(${command})` : `"${before}$(${command})"`}`;
+  if (shell === 'powershell')
+    return `$env:${variable} = ${before === '' ? `(${command})` : `"${before}$(${command})"`}`;
   if (shell === 'fish') return `set -gx ${variable} ${before === '' ? '' : `'${before}'`}(${command})`;
   return `export ${variable}="${before}$(${command})"`;
 }

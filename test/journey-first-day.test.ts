@@ -216,7 +216,7 @@ describe('the first day: sandbox, status, install in three modes, get/list, doct
       [],
       'initialize was not tried',
     );
-    // What the install line said to do: export SERVICE_ACCESS_TOKEN=$(svcctl token).
+    // What the install line said to do: export SERVICE_ACCESS_TOKEN="$(svcctl token)".
     const token = await svcctl(['token']);
     assert.equal(token.code, EXIT.ok, token.stderr);
     env.SERVICE_ACCESS_TOKEN = token.stdout.trim();

@@ -95,7 +95,7 @@ describe('mcp install safety', () => {
     assert.match(text, /tok-new-2/);
     assert.ok(!text.includes('tok-old-1'));
     const byReference = await run(['print', '--client', 'codex', '--mode', 'remote', '--auth', 'bearer']);
-    assert.match(byReference.stderr, /then `export SERVICE_ACCESS_TOKEN=\$\(svcctl token\)` and restart the client/);
+    assert.match(byReference.stderr, /then `export SERVICE_ACCESS_TOKEN="\$\(svcctl token\)"` and restart the client/);
   });
 
   it('--dry-run prints the unified diff on stdout and changes nothing', async () => {

@@ -49,7 +49,10 @@ export function powershellTokens(line: string): PowerShellWord[] {
       assert.ok(end > at, `a string that never ends: ${line}`);
       const text = line.slice(at + 1, end);
       assert.doesNotMatch(text.replace(/\$env:[A-Za-z_][A-Za-z0-9_]*/g, ''), /[$`]/, `more than $env: in: ${text}`);
-      words.push({ text: text.replace(/\$env:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => envValue(name)), quoted: true });
+      words.push({
+        text: text.replace(/\$env:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => envValue(name)),
+        quoted: true,
+      });
       at = end + 1;
       continue;
     }

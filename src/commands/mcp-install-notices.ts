@@ -6,6 +6,7 @@ import type { Context } from '../core/context.js';
 import type { AuthDefault } from '../mcp/install/default-auth.js';
 import { CLIENTS } from '../mcp/clients/table.js';
 import { unreadBy } from '../mcp/clients/versions.js';
+import { hostLabel } from '../mcp/clients/extension-hosts.js';
 import type { ClientEnv, EntryRequest, RenderedEntry } from '../mcp/types.js';
 import { baseUrlOrigin, optionalBaseUrl } from '../config/base-url.js';
 import { readSetting } from '../config/settings.js';
@@ -16,8 +17,12 @@ export interface Prepared {
   rendered: RenderedEntry;
 }
 
-export const labelOf = (request: EntryRequest): string =>
-  'client' in request.target ? CLIENTS[request.target.client].label : `${request.target.format} file`;
+export function labelOf(request: EntryRequest): string {
+  const { target } = request;
+  if (!('client' in target)) return `${target.format} file`;
+  const label = CLIENTS[target.client].label;
+  return target.host === undefined ? label : `${label} in ${hostLabel(target.host)}`;
+}
 
 /**
  * Which deployment the entries point at and why: a saved default can be a sandbox long stopped, so a

@@ -15,10 +15,12 @@ import {
   describeProjectFolder,
   projectFolderOf,
   explicitTargets,
+  scopeFor,
   type EntryUrls,
   type McpEntryOptions,
 } from '../mcp/install/entry-request.js';
 import { fileTargetOf, planInstall } from '../mcp/install/install-plan.js';
+import { withEditorHosts } from '../mcp/install/host-targets.js';
 import { movedNote, removalsElsewhere } from '../mcp/install/stale-entries.js';
 import { chooseAuth, chooseClients, chooseModeAndAuth, mayOffer } from '../mcp/install/interactive-choice.js';
 import { resolveLiterals } from '../mcp/install/literal-values.js';
@@ -153,7 +155,12 @@ async function settleConflicts(ctx: Context, changes: PlannedChange[], options: 
 }
 
 export async function runMcpInstall(ctx: Context, given: McpInstallOptions): Promise<void> {
-  const { targets, options, authDefault } = await chooseTargets(ctx, given);
+  const chosen = await chooseTargets(ctx, given);
+  const { options, authDefault } = chosen;
+  const targets =
+    options.config === undefined
+      ? await withEditorHosts(ctx, chosen.targets, clientEnvOf(ctx, options), (target) => scopeFor(target, options))
+      : chosen.targets;
   const prepared = await prepareAll(ctx, targets, options);
   await sayDeployment(ctx, prepared);
   sayAuth(ctx, prepared, authDefault);

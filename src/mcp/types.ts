@@ -69,6 +69,14 @@ export interface ClientEnv {
   /** The folder Claude Code keys its local scope by (a linked work tree's main one); projectDir when not set. */
   projectKeyDir?: string;
   fs?: FsProbe;
+  /** For an extension client: the app of the VS Code family whose storage to use (its user data folder's name). */
+  editorHost?: string;
+}
+
+/** An app of the VS Code family: the folder of its user data (`<app data>/<folder>`) and its name. */
+export interface EditorHost {
+  folder: string;
+  label: string;
 }
 
 export interface FsProbe {
@@ -129,6 +137,8 @@ export interface ClientSpec {
   addCommand?(request: EntryRequest, rendered: RenderedEntry): ClientAddCommand;
   /** When versions read different files: configPath is the installed one's; an entry only in another is stale. */
   versions?: readonly ClientVersion[];
+  /** A VS Code extension (Cline, Roo, Zoo): the apps of the VS Code family whose storage has it (clients/extension-hosts.ts). */
+  hostsWithExtension?(env: ClientEnv): EditorHost[];
   discontinued?: string;
   /** The managed policy files that can block the client's MCP servers (install/policy.ts, docs/mcp.md "Policies"). */
   managedPolicy?: PolicyFamily;
@@ -201,7 +211,8 @@ export interface LiteralValues {
 }
 
 export interface EntryRequest {
-  target: { client: ClientId } | { format: GenericFormat };
+  /** host: for an extension client, the EditorHost folder to write (mcp install writes each that has it). */
+  target: { client: ClientId; host?: string } | { format: GenericFormat };
   mode: Mode;
   auth: AuthMethod;
   name: string;

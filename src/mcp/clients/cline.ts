@@ -1,6 +1,7 @@
 // Facts and sources: docs/mcp.md.
-import type { ClientEnv, ClientSpec, DoctorFailure } from '../types.js';
-import { join, underKey, vscodeUserDir } from './paths.js';
+import type { ClientSpec, DoctorFailure } from '../types.js';
+import { extensionHosts } from './extension-hosts.js';
+import { underKey } from './paths.js';
 
 /** Cline's schema, shared by the extension and the CLI: a url without type is SSE, and `type` has no "http". */
 export function clineTransport(
@@ -22,23 +23,23 @@ export function clineTransport(
   };
 }
 
-export function clineStorageDir(env: ClientEnv): string {
-  return join(env, vscodeUserDir(env), 'globalStorage', 'saoudrizwan.claude-dev');
-}
+const HOSTS = extensionHosts('Cline', 'saoudrizwan.claude-dev', ['settings', 'cline_mcp_settings.json']);
 
 export const cline: ClientSpec = {
   id: 'cline',
   label: 'Cline',
   format: 'json',
   scopes: ['user'],
-  configPath: (env) => join(env, clineStorageDir(env), 'settings', 'cline_mcp_settings.json'),
+  configPath: HOSTS.configPath,
+  versions: HOSTS.versions,
+  hostsWithExtension: HOSTS.hostsWithExtension,
   ...underKey('mcpServers'),
   // ${env:VAR} since Dec 2025 (cline/cline#8079); older versions pass it literally.
   variables: 'env-colon',
   expandsInArgs: false,
   remoteInFile: true,
   windowsCmdWrap: true,
-  detectPath: clineStorageDir,
+  detectPath: HOSTS.storageDir,
   afterChangeNote: () =>
     'Cline watches its settings file and reconnects by itself; check the MCP Servers view of Cline.',
   // Cline reads a `url` without type as SSE; "http" fails its schema.

@@ -1,10 +1,11 @@
 // Facts and sources: docs/clients-editors.md.
-import type { ClientEnv, ClientSpec } from '../types.js';
-import { join, projectFile, underKey, vscodeUserDir } from './paths.js';
+import type { ClientSpec } from '../types.js';
+import { extensionHosts } from './extension-hosts.js';
+import { projectFile, underKey } from './paths.js';
 
-export function rooStorageDir(env: ClientEnv): string {
-  return join(env, vscodeUserDir(env), 'globalStorage', 'rooveterinaryinc.roo-cline');
-}
+const HOSTS = extensionHosts('Roo Code', 'rooveterinaryinc.roo-cline', ['settings', 'mcp_settings.json'], (env) =>
+  projectFile(env, '.roo', 'mcp.json'),
+);
 
 /** A plain ${VAR} is left alone (only ${env:VAR}), so mcp-remote's ${VAR} header arguments pass through. */
 export const rooCode: ClientSpec = {
@@ -12,16 +13,15 @@ export const rooCode: ClientSpec = {
   label: 'Roo Code',
   format: 'json',
   scopes: ['user', 'project'],
-  configPath: (env, scope) =>
-    scope === 'project'
-      ? projectFile(env, '.roo', 'mcp.json')
-      : join(env, rooStorageDir(env), 'settings', 'mcp_settings.json'),
+  configPath: HOSTS.configPath,
+  versions: HOSTS.versions,
+  hostsWithExtension: HOSTS.hostsWithExtension,
   ...underKey('mcpServers'),
   variables: 'env-colon',
   expandsInArgs: false,
   remoteInFile: true,
   windowsCmdWrap: false,
-  detectPath: rooStorageDir,
+  detectPath: HOSTS.storageDir,
   afterChangeNote: () =>
     "Roo Code watches its MCP settings files and reconnects by itself; check the server in Roo Code's MCP Servers view.",
   shape: { remote: { urlField: 'url', fields: { type: 'streamable-http' } } },

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { Context } from '../../core/context.js';
 import { CLIENTS } from '../clients/table.js';
 import { droppedWhenEmpty, samePath } from '../clients/versions.js';
+import { hostLabel } from '../clients/extension-hosts.js';
 import { sameValue, type ConfigDocument } from '../../formats/config-document.js';
 import { openJsoncDocument } from '../../formats/jsonc-document.js';
 import { readSnapshot, type FileSnapshot } from '../../fs/safe-write.js';
@@ -75,10 +76,11 @@ export function fileTargetOf(
     };
   }
   const client = CLIENTS[target.client];
-  const path = file ?? client.configPath(clientEnv, scope);
+  const env = target.host === undefined ? clientEnv : { ...clientEnv, editorHost: target.host };
+  const path = file ?? client.configPath(env, scope);
   return {
     clientId: client.id,
-    label: client.label,
+    label: target.host === undefined ? client.label : `${client.label} in ${hostLabel(target.host)}`,
     scope,
     file: path,
     format: client.format,

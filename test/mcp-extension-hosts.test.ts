@@ -11,6 +11,7 @@ import { before, describe, it } from 'node:test';
 import { CLIENTS } from '../src/mcp/clients/table.js';
 import type { ClientEnv } from '../src/mcp/types.js';
 import { runCli } from './helpers/cli.js';
+import { runAtTerminal } from './helpers/fake-terminal.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 const only = (...dirs: string[]) => ({ exists: (p: string) => dirs.includes(p), list: () => [] });
@@ -133,6 +134,21 @@ describe('install, list, doctor and uninstall with Cline in VS Code and Cursor',
     for (const app of ['Code', 'Cursor'])
       await assert.rejects(readFile(settings(app), 'utf8'), { code: 'ENOENT' }, app);
     assert.match(r.stderr, /Cursor/);
+  });
+
+  it('at a terminal: svcctl asks which, all checked; unchecking VS Code writes Cursor only', async () => {
+    const asked = await tempDir('svcctl-hosts-');
+    const dir = (app: string) => join(asked, '.config', app, 'User', 'globalStorage', 'saoudrizwan.claude-dev');
+    await mkdir(dir('Code'), { recursive: true });
+    await mkdir(dir('Cursor'), { recursive: true });
+    const r = await runAtTerminal(install, {
+      home: asked,
+      env,
+      answers: [[/Cline is in VS Code, Cursor: which should get the server\?/, ' \r']],
+    });
+    assert.equal(r.code, 0, r.screen);
+    assert.match(await readFile(join(dir('Cursor'), 'settings', 'cline_mcp_settings.json'), 'utf8'), /"service"/);
+    await assert.rejects(readFile(join(dir('Code'), 'settings', 'cline_mcp_settings.json')), { code: 'ENOENT' });
   });
 
   it('only in Cursor: Cursor gets it, VS Code gets no file', async () => {

@@ -9,7 +9,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CLIENTS } from '../src/mcp/clients/table.js';
 import type { ClientId } from '../src/mcp/types.js';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { runCli } from './helpers/cli.js';
+import { tempDir } from './helpers/temp-dirs.js';
 import { PASSING_MODES, PROGRAM_KINDS, powershellTokens, receivedArgs } from './helpers/powershell-passing.js';
 
 const BASE = { SERVICE_BASE_URL: 'https://acme.example.com/api', SERVICE_ACCESS_TOKEN: 'tok.en' };
@@ -227,5 +230,29 @@ describe('--shell and the lines around the command', () => {
     const r = await windows([...bearer, '--shell', 'tcsh']);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /bash, zsh, fish, powershell/);
+  });
+});
+
+describe("mcp doctor's advice in the platform's words", () => {
+  it('a variable not set: "set …" on Windows, "export …" elsewhere', async () => {
+    const dir = await tempDir('svcctl-doctor-shell-');
+    const file = join(dir, 'mcp.json');
+    const entry = {
+      type: 'http',
+      url: 'https://acme.example.com/mcp',
+      headers: { Authorization: 'Bearer ${SERVICE_ACCESS_TOKEN}' },
+    };
+    await writeFile(file, JSON.stringify({ mcpServers: { service: entry } }));
+    const doctor = ['mcp', 'doctor', '--client', 'claude-code', '--config', file, '--scope', 'project'];
+    const onWindows = await runCli(doctor, { platform: 'win32', env: {} });
+    assert.match(
+      onWindows.stdout + onWindows.stderr,
+      /fix: set SERVICE_ACCESS_TOKEN in the environment the client starts from/,
+    );
+    const onLinux = await runCli(doctor, { platform: 'linux', env: {} });
+    assert.match(
+      onLinux.stdout + onLinux.stderr,
+      /fix: export SERVICE_ACCESS_TOKEN in the environment the client starts from/,
+    );
   });
 });

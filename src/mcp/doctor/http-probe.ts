@@ -10,6 +10,8 @@ import type { Redactor } from '../../redaction/redaction.js';
 import { VERSION } from '../../core/version.js';
 import type { HttpPlan } from './entry-plan.js';
 import { fail, pass, type CheckResult } from './types.js';
+import { setFromCommand } from '../render/shell-quote.js';
+import type { PasteShell } from '../types.js';
 
 export interface ProbeOptions {
   timeoutMs: number;
@@ -17,6 +19,8 @@ export interface ProbeOptions {
   env: NodeJS.ProcessEnv;
   redactor: Redactor;
   note?: string;
+  /** The shell of the line that sets the token again: the platform's (render/shell-quote.ts). */
+  shell?: PasteShell;
 }
 
 function bodyMessage(text: string, redactor: Redactor): string {
@@ -31,10 +35,10 @@ function bodyMessage(text: string, redactor: Redactor): string {
   return shorten(redactor.redact(text.replace(/^Streamable HTTP error: /, '')));
 }
 
-function credentialFix(headers: Record<string, string>): string {
+function credentialFix(headers: Record<string, string>, shell: PasteShell): string {
   const bearer = Object.keys(headers).some((name) => name.toLowerCase() === HEADER_AUTHORIZATION.toLowerCase());
   return bearer
-    ? 'the access token is wrong or expired: run `svcctl login --save` and export SERVICE_ACCESS_TOKEN="$(svcctl token)" (or reinstall the entry with a fresh token)'
+    ? `the access token is wrong or expired: run \`svcctl login --save\` and \`${setFromCommand(shell, 'SERVICE_ACCESS_TOKEN', 'svcctl token')}\` (or reinstall the entry with a fresh token)`
     : 'check the email and password the entry sends (SERVICE_EMAIL, SERVICE_PASSWORD): `svcctl login` tells whether they are accepted';
 }
 
@@ -75,7 +79,7 @@ function describeFailure(
     if (status === 401 || status === 403)
       return {
         detail: `the server rejected the entry's credentials (${status}): ${message}`,
-        fix: credentialFix(plan.headers),
+        fix: credentialFix(plan.headers, options.shell ?? 'bash'),
       };
     if (status === 404 || status === 405) {
       return {

@@ -4,12 +4,13 @@ import type { EntryPlan } from './entry-plan.js';
 import type { Resolver } from './references.js';
 import { checkNode, checkRunner, type RuntimeEnv } from './runtime-checks.js';
 import { caCertsCheck, guiRunnerCheck, startRuntime } from './start-environment.js';
-import type { ClientSpec } from '../types.js';
+import type { ClientSpec, PasteShell } from '../types.js';
+import { exportWord, pasteShellOf } from '../render/shell-quote.js';
 import { fail, skip, type CheckResult } from './types.js';
 import { goneCheck, goneSvcctlPaths, type EntryWhere } from './svcctl-paths.js';
 
 /** An unexpanded reference, a missing variable or a VS Code input would make a connection's result meaningless. */
-function blocker(resolver: Resolver, unexpanded: string[], who: string): CheckResult | undefined {
+function blocker(resolver: Resolver, unexpanded: string[], who: string, shell: PasteShell): CheckResult | undefined {
   if (unexpanded.length > 0)
     return fail(
       'initialize',
@@ -21,7 +22,7 @@ function blocker(resolver: Resolver, unexpanded: string[], who: string): CheckRe
     return fail(
       'initialize',
       `not tried: ${missing.join(', ')} ${missing.length > 1 ? 'are' : 'is'} not set`,
-      `export ${missing.join(', ')} and run doctor again`,
+      `${exportWord(shell)} ${missing.join(', ')} and run doctor again`,
     );
   if (resolver.inputs.size > 0)
     return skip(
@@ -43,17 +44,17 @@ export async function modeChecks(
   { client }: { client: ClientSpec | null },
 ): Promise<CheckResult[]> {
   if (plan.mode === 'remote') {
-    const blocked = blocker(resolver, unexpanded, who);
+    const blocked = blocker(resolver, unexpanded, who, pasteShellOf(runtime));
     if (blocked) return [blocked];
     const { probeHttpServer } = await import('./http-probe.js');
-    return probeHttpServer(plan.http, { timeoutMs, redactor, env: runtime.env });
+    return probeHttpServer(plan.http, { timeoutMs, redactor, env: runtime.env, shell: pasteShellOf(runtime) });
   }
   const start = startRuntime(runtime, client, plan.command);
   const runner =
     (await guiRunnerCheck(plan.command, start, runtime, client)) ?? (await checkRunner(plan.command, start));
   const ca = caCertsCheck(plan.command, runtime, client);
   const checks = [await checkNode(start), runner, ...(ca === undefined ? [] : [ca])];
-  const blocked = blocker(resolver, unexpanded, who);
+  const blocked = blocker(resolver, unexpanded, who, pasteShellOf(runtime));
   if (plan.mode === 'local') {
     if (!checks[1]!.ok)
       return [...checks, fail('initialize', 'not tried: the command is not on PATH', checks[1]!.fix!)];
@@ -104,6 +105,7 @@ export async function modeChecks(
       timeoutMs,
       redactor,
       env: runtime.env,
+      shell: pasteShellOf(runtime),
       note: 'checked the URL the proxy forwards to',
     })),
   ];

@@ -10,7 +10,7 @@ import { modeOf, SVCCTL_HELPER } from '../service-entries.js';
 import { entryRuleFailure, unexpandedCheck, unexpandedReferences } from './client-rules.js';
 import { planEntry, type EntryPlan, type HttpPlan } from './entry-plan.js';
 import type { HeadersRun } from './headers-command.js';
-import type { ClientSpec, Mode } from '../types.js';
+import type { ClientSpec, Mode, PasteShell } from '../types.js';
 import type { LocatedEntry, UnreadableConfig } from './locate-entry.js';
 import { referenceSyntaxOf, Resolver } from './references.js';
 import type { RuntimeEnv } from './runtime-checks.js';
@@ -19,7 +19,7 @@ import { planSecrets } from './plan-secrets.js';
 import { namesVariable } from '../../redaction/secret-names.js';
 import { fail, pass, type CheckResult, type DoctorReport } from './types.js';
 import { goneCheck, goneSvcctlPaths, type EntryWhere } from './svcctl-paths.js';
-import { commandShellFor, commandWords } from '../render/shell-quote.js';
+import { commandShellFor, commandWords, exportWord, pasteShellOf } from '../render/shell-quote.js';
 import { projectTrust, type TrustOptions } from './project-trust.js';
 import { runnerFolder } from './runner-folder.js';
 import { describeVerdict, POLICY_FIX, policyVerdict } from '../install/policy.js';
@@ -27,7 +27,7 @@ import { describeVerdict, POLICY_FIX, policyVerdict } from '../install/policy.js
 const EXPORT_WHERE =
   'in the environment the client starts from (a desktop app started from a dock or start menu may not see variables of a shell profile: start it from that shell, or reinstall with --secrets literal)';
 
-function variablesCheck(resolver: Resolver, who: string): CheckResult {
+function variablesCheck(resolver: Resolver, who: string, shell: PasteShell): CheckResult {
   const names = [...resolver.referenced].sort();
   const inputs = [...resolver.inputs].map((id) => `\${input:${id}}`);
   const inputNote =
@@ -40,7 +40,7 @@ function variablesCheck(resolver: Resolver, who: string): CheckResult {
     return fail(
       'variables',
       `not set: ${missing.join(', ')}${set.length > 0 ? ` (set: ${set.join(', ')})` : ''}${inputNote}`,
-      `export ${missing.join(' and ')} ${EXPORT_WHERE}`,
+      `${exportWord(shell)} ${missing.join(' and ')} ${EXPORT_WHERE}`,
     );
   }
   if (names.length === 0) return pass('variables', `the entry references no variables${inputNote}`);
@@ -218,7 +218,9 @@ export async function runChecks(
   const unexpanded = client === null ? [] : unexpandedReferences(client, entry, plan);
   const who = client?.label ?? 'the client';
   checks.push(
-    client !== null && unexpanded.length > 0 ? unexpandedCheck(client, unexpanded) : variablesCheck(resolver, who),
+    client !== null && unexpanded.length > 0
+      ? unexpandedCheck(client, unexpanded)
+      : variablesCheck(resolver, who, pasteShellOf(ctx)),
   );
   const trusted = await gate(ctx, located, plan, client, resolver, trust);
   if (typeof trusted !== 'string') return report(withMode, [...checks, trusted]);

@@ -183,6 +183,12 @@ const USER_FILES: Record<ClientId, Row> = {
     win: 'C:\\Users\\ann\\.aws\\amazonq\\mcp.json',
     source: 'docs/clients-agents.md, Amazon Q Developer CLI (directories.rs: the home folder on every OS)',
   },
+  kimi: {
+    mac: '/Users/ann/.kimi-code/mcp.json',
+    win: 'C:\\Users\\ann\\.kimi-code\\mcp.json',
+    source:
+      'https://moonshotai.github.io/kimi-code/en/customization/mcp ("~/.kimi-code/mcp.json (or $KIMI_CODE_HOME/mcp.json)"), read 2026-11-28',
+  },
   warp: {
     mac: '/Users/ann/.warp/.mcp.json',
     win: 'C:\\Users\\ann\\.warp\\.mcp.json',

@@ -28,6 +28,7 @@ export const CLIENT_IDS = [
   'cline-cli',
   'amazon-q',
   'warp',
+  'kimi',
 ] as const;
 export type ClientId = (typeof CLIENT_IDS)[number];
 

@@ -30,6 +30,7 @@ import { vscodeInsiders } from './vscode-insiders.js';
 import { clineCli } from './cline-cli.js';
 import { amazonQ } from './amazon-q.js';
 import { warp } from './warp.js';
+import { kimi } from './kimi.js';
 import type { ClientEnv, ClientId, ClientSpec, Scope } from '../types.js';
 
 /** In CLIENT_IDS order (a test checks that they agree). */
@@ -63,6 +64,7 @@ export const CLIENTS: Readonly<Record<ClientId, ClientSpec>> = {
   'cline-cli': clineCli,
   'amazon-q': amazonQ,
   warp,
+  kimi,
 };
 
 /** Tests only: a client that exists only in a test; the CLI's --client choices stay CLIENT_IDS. */

@@ -27,9 +27,9 @@ const SUPPORT = '/Users/ann/Library/Application Support';
 const ROAMING = 'C:\\Users\\ann\\AppData\\Roaming';
 
 interface Row {
-  /** null: the client does not run on macOS. */
+  /** null: the client does not run on that system. */
   mac: string | null;
-  win: string;
+  win: string | null;
   source: string;
 }
 
@@ -189,6 +189,12 @@ const USER_FILES: Record<ClientId, Row> = {
     source:
       'https://moonshotai.github.io/kimi-code/en/customization/mcp ("~/.kimi-code/mcp.json (or $KIMI_CODE_HOME/mcp.json)"), read 2026-11-28',
   },
+  'xcode-copilot': {
+    mac: '/Users/ann/.config/github-copilot/xcode/mcp.json',
+    win: null,
+    source:
+      'github/CopilotForXcode HostApp MCPConfigView.swift (homeDirectory + ".config/github-copilot/xcode/mcp.json"), read 2026-11-28',
+  },
   warp: {
     mac: '/Users/ann/.warp/.mcp.json',
     win: 'C:\\Users\\ann\\.warp\\.mcp.json',
@@ -221,7 +227,7 @@ describe('every client: its user file on macOS and Windows', () => {
     it(`${id} (${row.source})`, () => {
       const client = CLIENTS[id];
       const scope = client.scopes.includes('user') ? 'user' : client.scopes[0]!;
-      assert.equal(client.configPath(WIN, scope), row.win);
+      if (row.win !== null) assert.equal(client.configPath(WIN, scope), row.win);
       if (row.mac !== null) assert.equal(client.configPath(MAC, scope), row.mac);
     });
   }

@@ -29,6 +29,7 @@ export const CLIENT_IDS = [
   'amazon-q',
   'warp',
   'kimi',
+  'xcode-copilot',
 ] as const;
 export type ClientId = (typeof CLIENT_IDS)[number];
 

@@ -31,6 +31,7 @@ import { clineCli } from './cline-cli.js';
 import { amazonQ } from './amazon-q.js';
 import { warp } from './warp.js';
 import { kimi } from './kimi.js';
+import { xcodeCopilot } from './xcode-copilot.js';
 import type { ClientEnv, ClientId, ClientSpec, Scope } from '../types.js';
 
 /** In CLIENT_IDS order (a test checks that they agree). */
@@ -65,6 +66,7 @@ export const CLIENTS: Readonly<Record<ClientId, ClientSpec>> = {
   'amazon-q': amazonQ,
   warp,
   kimi,
+  'xcode-copilot': xcodeCopilot,
 };
 
 /** Tests only: a client that exists only in a test; the CLI's --client choices stay CLIENT_IDS. */

@@ -7,11 +7,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { claudeCodeAddCommand } from '../src/mcp/clients/claude-code.js';
 import { CLIENTS } from '../src/mcp/clients/table.js';
 import type { ClientId } from '../src/mcp/types.js';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli } from './helpers/cli.js';
+import { entryRequest } from './helpers/mcp-request.js';
 import { tempDir } from './helpers/temp-dirs.js';
 import { PASSING_MODES, PROGRAM_KINDS, powershellTokens, receivedArgs } from './helpers/powershell-passing.js';
 
@@ -144,6 +146,15 @@ function normalise(entry: Record<string, unknown>): Record<string, unknown> {
 }
 
 describe('mcp command on Windows: what has no PowerShell line', () => {
+  it('Claude Code with a headersHelper: `claude mcp add` has no option for it, so exit 2 pointing at mcp install', () => {
+    const request = entryRequest('claude-code', 'remote', 'bearer', { platform: 'win32' });
+    const value = { type: 'http', url: 'https://acme.example.com/mcp', headersHelper: 'svcctl token --json-headers' };
+    assert.throws(
+      () => claudeCodeAddCommand(request, { value, literalSecrets: false, variablesToExport: [], notes: [] }),
+      /`claude mcp add` has no option for headersHelper/,
+    );
+  });
+
   it('VS Code and Insiders: the install link only, and a note that says why', async () => {
     for (const client of ['vscode', 'vscode-insiders']) {
       const r = await windows(['command', '--client', client, '--mode', 'remote']);

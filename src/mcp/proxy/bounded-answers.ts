@@ -111,6 +111,19 @@ async function refusalText(body: ReadableStream<Uint8Array>): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/**
+ * Whether the SDK parses this body as an event stream, event by event: every answer to its GET, and an answer to a
+ * POST of requests (not a 202) whose media type is exactly text/event-stream. Any other body it reads whole
+ * (`response.text()` of a 202 or of a type it does not know), so it gets the cap of a whole body, however small its
+ * events. Stricter than the SDK's mediaTypeEssence(): a comma (two Content-Type headers, or a list) is not a stream
+ * to it either.
+ */
+function readEventByEvent(method: string | undefined, status: number, ids: RequestId[], type: string | null): boolean {
+  if (method === 'GET') return true;
+  if (status === 202 || ids.length === 0 || type === null || type.includes(',')) return false;
+  return type.split(';', 1)[0]!.trim().toLowerCase() === 'text/event-stream';
+}
+
 export function boundedAnswers(send: FetchLike, bounds: AnswerBounds): FetchLike {
   return async (url, init) => {
     const response = await send(url, init);
@@ -121,15 +134,15 @@ export function boundedAnswers(send: FetchLike, bounds: AnswerBounds): FetchLike
       bounds.refused(text);
       return new Response(text, { status, statusText, headers });
     }
+    const ids = requestIds(init?.body);
     let tooLong: (chunk: Uint8Array) => boolean;
-    if (headers.get('content-type')?.toLowerCase().startsWith('text/event-stream')) {
+    if (readEventByEvent(init?.method, status, ids, headers.get('content-type'))) {
       const length = new EventLength();
       tooLong = (chunk) => length.add(chunk) > MESSAGE_LIMIT;
     } else {
       let size = 0;
       tooLong = (chunk) => (size += chunk.byteLength) > MESSAGE_LIMIT;
     }
-    const ids = requestIds(init?.body);
     const body = gatedBody(response.body, bounds, tooLong, (error) => bounds.cut(ids, error));
     return new Response(body, { status, statusText, headers });
   };

@@ -113,6 +113,19 @@ describe('searchFolders', () => {
     await rm(join(project, '.git'), { recursive: true });
     assert.deepEqual(searchFolders(place), [join(project, 'bin'), join(home, 'bin'), '/usr/bin']);
   });
+
+  it("drops the project's folders named through a link too: the shell's logical PWD against the real cwd", async () => {
+    // process.cwd() is the real path; direnv's PATH_add writes $PWD, which keeps the link the user cd'ed through.
+    const real = await realpath(await tempDir('svcctl-real-'));
+    const project = join(real, 'app');
+    await mkdir(join(project, '.git'), { recursive: true });
+    const link = join(await tempDir('svcctl-link-'), 'code');
+    await symlink(real, link);
+    const env = { HOME: '/nonexistent-home', PATH: [join(link, 'app', 'bin'), '/usr/bin'].join(':') };
+    assert.deepEqual(searchFolders({ env, platform: 'linux', cwd: project }), ['/usr/bin']);
+    const logical = { env: { ...env, PATH: [join(project, 'bin'), '/usr/bin'].join(':') }, cwd: join(link, 'app') };
+    assert.deepEqual(searchFolders({ ...logical, platform: 'linux' }), ['/usr/bin']);
+  });
 });
 
 describe('a relative folder variable is ignored, with one warning', () => {

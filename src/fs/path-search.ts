@@ -1,7 +1,7 @@
 // Not the `which` package (in dist/ through cross-spawn): it reads process.platform, PATH and cwd itself and on Windows
 // searches the current folder first, where a cloned project could plant `npx.cmd`. Here all three come from the
 // context (nor the `which` program: minimal images lack it).
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 export interface SearchPlace {
@@ -33,19 +33,37 @@ function windowsCandidates(base: string, env: NodeJS.ProcessEnv): string[] {
 }
 
 /**
+ * Without links: process.cwd() is a real path, while a PATH entry (direnv's PATH_add writes $PWD) or HOME may name the
+ * same folder through a link the user cd'ed through, which a comparison of the two strings takes for another folder.
+ * As given when no part of it exists, or it is another platform's path (a test's).
+ */
+function realFolder(api: path.PlatformPath, folder: string): string {
+  const resolved = api.resolve(folder);
+  if (api !== path) return resolved;
+  // The deepest folder that exists is resolved: one not made yet is still inside the project it will be made in.
+  for (let existing = resolved; ; existing = api.dirname(existing)) {
+    try {
+      return api.join(realpathSync.native(existing), api.relative(existing, resolved));
+    } catch {
+      if (api.dirname(existing) === existing) return resolved;
+    }
+  }
+}
+
+/**
  * The project svcctl runs in: the nearest folder at or above cwd with a `.git`; none when that folder holds the home
  * folder (a home kept in git), whose tools are the user's own.
  */
 function projectOf({ env, platform, cwd }: SearchPlace): string | undefined {
   const api = platform === 'win32' ? path.win32 : path.posix;
-  let root = api.resolve(cwd);
+  let root = realFolder(api, cwd);
   while (!existsSync(api.join(root, '.git'))) {
     if (api.dirname(root) === root) return undefined;
     root = api.dirname(root);
   }
   const home = platform === 'win32' ? env.USERPROFILE : env.HOME;
   if (home === undefined || !api.isAbsolute(home)) return root;
-  const fromRoot = api.relative(root, api.resolve(home));
+  const fromRoot = api.relative(root, realFolder(api, home));
   return fromRoot === '' || (!fromRoot.startsWith('..') && !api.isAbsolute(fromRoot)) ? undefined : root;
 }
 
@@ -62,7 +80,7 @@ export function searchFolders(place: SearchPlace): string[] {
   const project = absolute.length === 0 ? undefined : projectOf(place);
   if (project === undefined) return absolute;
   return absolute.filter((dir) => {
-    const fromProject = api.relative(project, api.resolve(dir));
+    const fromProject = api.relative(project, realFolder(api, dir));
     return fromProject.startsWith('..') || api.isAbsolute(fromProject);
   });
 }

@@ -178,6 +178,20 @@ describe('a cache file someone else could have written is never run', () => {
     }
   });
 
+  it('a cache that others may read, as `git clone` makes it (0755 folders, 0644 files): not read', async () => {
+    // An absolute XDG_CACHE_HOME into a clone (direnv's `export XDG_CACHE_HOME=$PWD/.cache`) passes every check of
+    // owner and writers: git makes the clone's files the user's, with the umask's modes. svcctl's own are private.
+    for (const make of [
+      (file: string) => chmod(file, 0o644),
+      (file: string) => chmod(join(file, '..'), 0o755),
+      (file: string) => chmod(join(file, '..', '..', '..'), 0o755),
+    ]) {
+      const { dist, main, dir, file } = await planted();
+      await make(file);
+      assert.deepEqual(runs(dist, main, dir), { planted: false, exports: { real: true } });
+    }
+  });
+
   it('a cache file others may write, a link, or a file with a second name: not read', async () => {
     const cases: Array<(file: string, data: Buffer) => Promise<void>> = [
       (file) => chmod(file, 0o666),

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { CachedLoader, cacheFileName, compileCacheDir, SAVING_RUNS } from '../src/startup/compile-cache.js';
 import { Script } from 'node:vm';
@@ -28,6 +28,36 @@ async function signFile(home: string, env: Record<string, string> = {}): Promise
 
 const expected = `sha256=${createHmac('sha256', SECRET).update('{"event":{"title":"cache"}}').digest('hex')}\n`;
 const cacheDirOf = (home: string) => compileCacheDir({}, home, process.versions.v8, process.arch)!;
+
+/**
+ * A clone carrying the cache V8 takes for dist/main.cjs (it matches by length) but holding other code, at
+ * .cache/svcctl/compile-cache/v8-<version>-<arch>/ of the clone: folders of `folderMode`, the file of `fileMode`.
+ */
+async function cloneWithPlantedCache(
+  folderMode: number,
+  fileMode: number,
+): Promise<{ home: string; clone: string; planted: string; name: string }> {
+  const home = await tempDir('svcctl-cache-');
+  const clone = await tempDir('svcctl-clone-');
+  const main = join(ROOT, 'dist', 'main.cjs');
+  const source = await readFile(main, 'utf8');
+  const evil = "process.stdout.write('PLANTED\\n'); process.exit(0);".padEnd(source.length, ' ');
+  const wrap = (text: string): string => `(function (exports, require, module, __filename, __dirname) {\n${text}\n})`;
+  const data = new Script(wrap(evil), { filename: main, lineOffset: -1 }).createCachedData();
+  const { size, mtimeMs } = await stat(main);
+  const planted = join(clone, '.cache', 'svcctl', 'compile-cache', `v8-${process.versions.v8}-${process.arch}`);
+  await mkdir(planted, { recursive: true });
+  for (let folder = planted; folder !== clone; folder = dirname(folder)) await chmod(folder, folderMode);
+  const name = cacheFileName(main, size, mtimeMs);
+  await writeFile(join(planted, name), Buffer.concat([Buffer.from('svc1'), Buffer.of(SAVING_RUNS), data]));
+  await chmod(join(planted, name), fileMode);
+  await writeFile(join(home, 'body.json'), '{"event":{"title":"cache"}}');
+  return { home, clone, planted, name };
+}
+
+/** `event sign` of the home's body.json, run in `cwd`. */
+const signIn = (home: string, cwd: string, env: Record<string, string | undefined>) =>
+  spawnCli(['event', 'sign', join(home, 'body.json')], { home, cwd, env: { SERVICE_HMAC_SECRET: SECRET, ...env } });
 
 async function cacheEntries(dir: string): Promise<Map<string, { ino: number; mode: number }>> {
   const entries = new Map<string, { ino: number; mode: number }>();
@@ -147,34 +177,22 @@ describe('the compile cache of the CLI', { concurrency: true }, () => {
   });
 
   it("with HOME='' or a relative HOME or XDG_CACHE_HOME: a cache a cloned project carries is not run", async () => {
-    const home = await tempDir('svcctl-cache-');
-    const clone = await tempDir('svcctl-clone-');
-    // The cache V8 takes for dist/main.cjs (it matches by length), holding other code, where the folder of a
-    // relative cache is: ./.cache/svcctl/compile-cache/v8-<version>-<arch>/ of the current folder.
-    const main = join(ROOT, 'dist', 'main.cjs');
-    const source = await readFile(main, 'utf8');
-    const evil = "process.stdout.write('PLANTED\\n'); process.exit(0);".padEnd(source.length, ' ');
-    const wrap = (text: string): string => `(function (exports, require, module, __filename, __dirname) {\n${text}\n})`;
-    const data = new Script(wrap(evil), { filename: main, lineOffset: -1 }).createCachedData();
-    const { size, mtimeMs } = await stat(main);
-    const planted = join(clone, '.cache', 'svcctl', 'compile-cache', `v8-${process.versions.v8}-${process.arch}`);
-    await mkdir(planted, { recursive: true, mode: 0o700 });
-    const cache = Buffer.concat([Buffer.from('svc1'), Buffer.of(SAVING_RUNS), data]);
-    await writeFile(join(planted, cacheFileName(main, size, mtimeMs)), cache, { mode: 0o600 });
-    const body = join(home, 'body.json');
-    await writeFile(body, '{"event":{"title":"cache"}}');
+    const { home, clone, planted, name } = await cloneWithPlantedCache(0o700, 0o600);
     // Config and state stay in the temp home: for HOME='' svcctl takes the user database's home.
     const folders = { XDG_CONFIG_HOME: join(home, 'c'), XDG_STATE_HOME: join(home, 's'), XDG_CACHE_HOME: undefined };
     for (const env of [{ HOME: '' }, { HOME: '.' }, { XDG_CACHE_HOME: '.cache' }]) {
-      const run = await spawnCli(['event', 'sign', body], {
-        home,
-        cwd: clone,
-        env: { SERVICE_HMAC_SECRET: SECRET, ...folders, ...env },
-      });
+      const run = await signIn(home, clone, { ...folders, ...env });
       assert.equal(run.stdout, expected, JSON.stringify(env));
       assert.equal(run.code, 0, run.stderr);
     }
-    assert.deepEqual(await readdir(planted), [cacheFileName(main, size, mtimeMs)], 'nothing saved into the clone');
+    assert.deepEqual(await readdir(planted), [name], 'nothing saved into the clone');
+  });
+
+  it("with an absolute XDG_CACHE_HOME into the clone ($PWD/.cache): the clone's cache, as git made it, is not run", async () => {
+    const { home, clone } = await cloneWithPlantedCache(0o755, 0o644);
+    const run = await signIn(home, clone, { XDG_CACHE_HOME: join(clone, '.cache') });
+    assert.equal(run.stdout, expected);
+    assert.equal(run.code, 0, run.stderr);
   });
 
   it('is neither read nor written with NODE_DISABLE_COMPILE_CACHE=1', async () => {

@@ -141,7 +141,14 @@ export class CachedLoader {
   }
 }
 
-/** Only a regular file of this user's, with no other name and writable by nobody else; never through a link. */
+/**
+ * Any permission for others: svcctl makes its cache 0700 and 0600 whatever the umask, while `git clone` (or an
+ * archive) makes a project's files the user's with the umask's modes (0755, 0644): a cache a clone carries, found
+ * through an absolute XDG_CACHE_HOME into it (direnv's `$PWD/.cache`), is not svcctl's.
+ */
+const PUBLIC = 0o077;
+
+/** Only a private regular file of this user's, with no other name; never through a link. */
 function readCache(path: string, uid: number | undefined): { data: Uint8Array; saves: number } | undefined {
   const file = readCacheFile(path, uid);
   if (file === undefined || file.length <= MAGIC.length + 1 || MAGIC.some((byte, index) => file[index] !== byte))
@@ -154,7 +161,7 @@ function readCacheFile(path: string, uid: number | undefined): Uint8Array | unde
   try {
     fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
     const stat = fstatSync(fd);
-    if (!stat.isFile() || (uid !== undefined && (stat.uid !== uid || stat.nlink !== 1 || stat.mode & 0o022)))
+    if (!stat.isFile() || (uid !== undefined && (stat.uid !== uid || stat.nlink !== 1 || stat.mode & PUBLIC)))
       return undefined;
     // A Uint8Array: Buffer.allocUnsafe costs ~0.05 ms on its first call, and this is every run's first read.
     const data = new Uint8Array(stat.size);
@@ -166,12 +173,12 @@ function readCacheFile(path: string, uid: number | undefined): Uint8Array | unde
   }
 }
 
-/** The cache folder and each above it up to the one named `top`: real folders of this user's, writable by nobody else. */
+/** The cache folder and each above it up to the one named `top`: real private folders of this user's. */
 function ownFoldersUpTo(dir: string, top: string, uid: number): boolean {
   for (let folder = dir; ; folder = dirname(folder)) {
     try {
       const stat = lstatSync(folder);
-      if (!stat.isDirectory() || stat.uid !== uid || stat.mode & 0o022) return false;
+      if (!stat.isDirectory() || stat.uid !== uid || stat.mode & PUBLIC) return false;
     } catch {
       return false;
     }

@@ -32,11 +32,21 @@ export interface BridgeOptions {
   log: (message: string) => void;
   redact: (text: string) => string;
   closeTimeoutMs: number;
+  /** Runs `run` after `ms` (setTimeout's); returns what cancels it. A test's clock. */
+  schedule?: (run: () => void, ms: number) => () => void;
 }
 
 /** In JSON-RPC's "server error" range. */
 const PROXY_ERROR = -32000;
 const OWN_DISCOVER_ID = 'svcctl-proxy-discover';
+/** The SDK's own first delay and longest one (DEFAULT_STREAMABLE_HTTP_RECONNECTION_OPTIONS). */
+const RECONNECT_FIRST_MS = 1000;
+const RECONNECT_LONGEST_MS = 30_000;
+
+const afterTimeout = (run: () => void, ms: number): (() => void) => {
+  const timer = setTimeout(run, ms);
+  return () => clearTimeout(timer);
+};
 
 /** Redacted before joining the lines: a secret broken over lines is still whole then. */
 function describe(error: unknown, redact: (text: string) => string): string {
@@ -64,6 +74,8 @@ class EraBridge {
   /** Requests the proxy answered for the server (a cap cut its answer): a late answer from the server is dropped. */
   private readonly answeredHere = new Set<Id>();
   private drained: Promise<void> | undefined;
+  /** Event streams opened again since the server last sent a message. */
+  private emptyReconnections = 0;
 
   constructor(private readonly options: BridgeOptions) {
     const fetch = boundedAnswers(options.fetch, {
@@ -74,7 +86,10 @@ class EraBridge {
       },
     });
     this.local = new StdioServerTransport(options.stdin, options.stdout);
-    this.remote = new StreamableHTTPClientTransport(new URL(options.url), { fetch });
+    this.remote = new StreamableHTTPClientTransport(new URL(options.url), {
+      fetch,
+      reconnectionScheduler: (reconnect, delay) => this.reconnectLater(reconnect, delay),
+    });
     this.remote.onmessage = (message: JSONRPCMessage) => this.fromServer(message);
     this.remote.onerror = (error) => options.log(`remote: ${this.describe(error)}`);
     this.local.onerror = (error) => options.log(`stdin: ${this.describe(error)}`);
@@ -111,6 +126,17 @@ class EraBridge {
       }),
     );
     return this.drained;
+  }
+
+  /**
+   * The SDK counts its attempts again from the first after each stream that ended without an error, and takes a
+   * server's `retry:` as given, 0 included: a server that ends each stream at once (or has it cut at the cap) would
+   * be asked again at once, for ever. A second at least, doubled after each stream that brought no message.
+   */
+  private reconnectLater(reconnect: () => void, delay: number): () => void {
+    const floor = Math.min(RECONNECT_LONGEST_MS, RECONNECT_FIRST_MS * 2 ** this.emptyReconnections);
+    this.emptyReconnections += 1;
+    return (this.options.schedule ?? afterTimeout)(reconnect, Math.max(delay, floor));
   }
 
   /** Written here, not by the stdio transport's send, which adds a 'drain' listener for each message while stdout is full. */
@@ -156,6 +182,7 @@ class EraBridge {
   }
 
   private fromServer(message: JSONRPCMessage): void {
+    this.emptyReconnections = 0;
     const id = (message as { id?: Id }).id;
     const isAnswer = isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
     if (id !== undefined && isAnswer) {

@@ -1,15 +1,21 @@
 /**
  * A redirect is the server's to give, not a way around the origin rule (issue 47): the deployment's MCP endpoint
- * answering 307 to another origin must not carry the token (Authorization) nor the password headers (--auth
- * password) there. fetch drops Authorization on a cross-origin redirect (Fetch standard, "HTTP-redirect fetch") but
- * keeps every other header: X-Service-Password went along. A redirect on the same origin (/mcp → /mcp/, as
- * servers mounted under a path answer) still works. Two recording servers on 127.0.0.1 are two origins.
+ * answering 307 to another origin must not carry the token nor the password headers (--auth password) there. fetch
+ * alone would follow it with the request's custom headers; the MCP SDK's client follows only a redirect on the same
+ * origin (its redirectPolicy 'same-origin'), which this guards (it held when attacked). A redirect on the same origin
+ * (/mcp → /mcp/, as servers mounted under a path answer) still works. Two recording servers on 127.0.0.1 are two
+ * origins.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startProxyStreams } from './helpers/mcp-proxy-in-process.js';
 import { pollUntil } from './helpers/poll.js';
-import { startRecordingServer, type RecordingServer, type Responder } from './helpers/recording-server.js';
+import {
+  startRecordingServer,
+  type RecordingServer,
+  type Responder,
+  type ScriptedResponse,
+} from './helpers/recording-server.js';
 import { saveToken } from './helpers/saved-token.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
@@ -26,7 +32,7 @@ const initialize = {
 /** A 2025 MCP server at /mcp/ (and everywhere on the other origin); /mcp itself answers 307 to `target()`. */
 const serverRedirectingTo =
   (target: () => string): Responder =>
-  (request) => {
+  (request): ScriptedResponse => {
     if (request.method !== 'POST') return { status: 405 };
     if (request.url === '/mcp') return { status: 307, headers: { location: target() } };
     const message = JSON.parse(request.body.toString('utf8')) as { id?: unknown; method?: string };

@@ -21,7 +21,7 @@ import {
   LoggingMessageNotificationSchema,
   RootsListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { BIN, cleanEnv, placeFile, runCli, spawnCli } from './helpers/cli.js';
+import { BIN, cleanEnv, placeSecretFile, runCli, spawnCli } from './helpers/cli.js';
 import { startDev, type DevServer } from './helpers/dev-sandbox.js';
 import { startProxy } from './helpers/mcp-proxy.js';
 import { tempDir } from './helpers/temp-dirs.js';
@@ -90,7 +90,7 @@ describe('svcctl mcp proxy: messages both ways (--auth password, a test MCP serv
 
   it('passes notifications and server-to-client requests both ways, with credentials on every request', async () => {
     const home = await tempDir();
-    const passwordFile = await placeFile(home, 'pw.txt', `${accepted}\n`);
+    const passwordFile = await placeSecretFile(home, 'pw.txt', `${accepted}\n`);
     const logs: unknown[] = [];
     const proxy = await startProxy(
       ['--auth', 'password', '--mcp-url', url, '--email', EMAIL, '--password-file', passwordFile],

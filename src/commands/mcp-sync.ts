@@ -8,10 +8,12 @@ import type { Context } from '../core/context.js';
 import { exitWith, ExitCode, isCliError, usageError } from '../core/errors.js';
 import { foreign, neutralizeControls } from '../core/output.js';
 import { CLIENTS } from '../mcp/clients/table.js';
+import { quote } from '../mcp/render/shell-quote.js';
+import { type ClientResult, describe, notCompliant, notSynced, reportFailures } from './mcp-sync-report.js';
 import { detectedClientIds } from '../mcp/clients/detection.js';
 import { readDeclaration, type SyncDeclaration } from '../mcp/install/sync-declaration.js';
 import { declaredEntries, serverContexts } from '../mcp/install/sync-entries.js';
-import { changesFile, planClientSync, type ClientSyncPlan, type EntryOutcome } from '../mcp/install/sync-plan.js';
+import { changesFile, planClientSync } from '../mcp/install/sync-plan.js';
 import {
   recordSyncWrites,
   removeEmptiedFile,
@@ -29,18 +31,6 @@ export interface McpSyncOptions {
   backup?: boolean;
   /** Approves the declaration's content without a question. */
   yes?: boolean;
-}
-
-interface ClientResult {
-  client: ClientId;
-  file: string | null;
-  plan?: ClientSyncPlan;
-  /** The whole file could not be planned or written. */
-  failed?: string;
-  backup?: string;
-  /** Sync had created the file and removed its last entry: the file went, and its .bak if this is set. */
-  removedFile?: { backup: string | null };
-  entries: EntryOutcome[];
 }
 
 function clientsOf(ctx: Context, declaration: SyncDeclaration, clientEnv: ClientEnv): ClientId[] {
@@ -92,50 +82,6 @@ async function planEverything(
     }
   }
   return results;
-}
-
-const whereOf = (result: ClientResult, scope: string): string => `${CLIENTS[result.client].label} (${scope} scope)`;
-
-function describe(result: ClientResult, scope: string, dryRun: boolean): string {
-  const file = foreign(result.file ?? '');
-  const done = result.entries.filter((entry) => entry.status !== 'unchanged' && entry.status !== 'failed');
-  if (done.length === 0)
-    return result.plan?.snapshot.exists === false
-      ? `${whereOf(result, scope)}: ${file} is not created (nothing to write into it)`
-      : `${whereOf(result, scope)}: ${file} is unchanged`;
-  const verbs = { added: 'add', updated: 'update', removed: 'remove' } as Record<string, string>;
-  const named = (entries: EntryOutcome[]): string =>
-    entries
-      .map((entry) => `${dryRun ? `would ${verbs[entry.status]}` : entry.status} '${foreign(entry.name)}'`)
-      .join(', ');
-  const written = done.filter((entry) => entry.status !== 'removed');
-  const removed = done.filter((entry) => entry.status === 'removed');
-  const parts = [
-    ...(written.length > 0 ? [`${named(written)} in ${file}`] : []),
-    ...(removed.length > 0 ? [`${named(removed)} from ${file}`] : []),
-  ];
-  return `${whereOf(result, scope)}: ${parts.join('; ')}`;
-}
-
-/** --check's last line: why the machine is not compliant, counted. */
-function notCompliant(results: ClientResult[]): string {
-  const count = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
-  const differ = results.filter((r) => r.failed === undefined && r.plan && changesFile(r.plan)).length;
-  const failedFiles = results.filter((r) => r.failed !== undefined).length;
-  const failedEntries = results.flatMap((r) => r.entries.filter((e) => e.status === 'failed')).length;
-  const reasons = [
-    ...(differ > 0 ? [`${count(differ, 'file differs', 'files differ')} from the declaration`] : []),
-    ...(failedEntries > 0 ? [`${count(failedEntries, 'entry cannot', 'entries cannot')} be synced`] : []),
-    ...(failedFiles > 0 ? [`${count(failedFiles, 'file cannot', 'files cannot')} be synced`] : []),
-  ];
-  return `not compliant: ${reasons.join(', ')} (--check wrote nothing)`;
-}
-
-function reportFailures(ctx: Context, result: ClientResult, scope: string): void {
-  if (result.failed !== undefined) ctx.out.warn(`${whereOf(result, scope)}: not synced: ${result.failed}`);
-  for (const entry of result.entries)
-    if (entry.status === 'failed')
-      ctx.out.warn(`${whereOf(result, scope)}: '${foreign(entry.name)}' not synced: ${entry.reason ?? ''}`);
 }
 
 async function writeOne(
@@ -248,7 +194,7 @@ export async function runMcpSync(ctx: Context, options: McpSyncOptions): Promise
     }
   } else await writeAll(ctx, results, declaration, options);
   for (const result of results) {
-    reportFailures(ctx, result, declaration.scope);
+    reportFailures(ctx, result, declaration);
     if (result.file === null || result.failed !== undefined) continue;
     const line = describe(result, declaration.scope, looking);
     if (!looking && result.plan && changesFile(result.plan)) ctx.out.success(line);
@@ -262,13 +208,19 @@ export async function runMcpSync(ctx: Context, options: McpSyncOptions): Promise
   if (ctx.globals.json) ctx.out.jsonResult(jsonOf(results, declaration, drift && !looking, looking));
   if (!drift && !failed()) ctx.out.info("nothing to change: every client's file holds the declared entries");
   else if (options.dryRun) ctx.out.info('dry run: nothing was written');
+  const syncLine = `svcctl mcp sync --file ${quote(options.file, 'posix')}`;
   if (options.check && (drift || failed())) {
-    ctx.out.error(
-      notCompliant(results),
-      `the warnings above say why an entry cannot be synced; then svcctl mcp sync --file ${options.file} brings the files in line`,
-    );
+    // A sync cannot fix what the warnings name: only what they say to do, then a sync, can.
+    const hint = failed()
+      ? `do what the warnings above say for what cannot be synced, then ${syncLine}`
+      : `${syncLine} brings the files in line`;
+    ctx.out.error(notCompliant(results), foreign(hint));
     throw exitWith(ExitCode.CheckFailed);
   }
-  if (failed()) throw exitWith(ExitCode.UnsafeConfig);
+  if (failed()) {
+    const written = options.dryRun ? '' : '; everything else was written';
+    ctx.out.error(notSynced(results, 'could not').join(', '), `the warnings above say why and what to do${written}`);
+    throw exitWith(ExitCode.UnsafeConfig);
+  }
   if (drift && !looking) ctx.out.info('Restart or reload the clients so they read the new entries.');
 }

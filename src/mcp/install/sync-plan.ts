@@ -27,6 +27,8 @@ export interface EntryOutcome {
   name: string;
   status: EntryStatus;
   reason?: string;
+  /** Failed because the entry is in the file and is not svcctl's to change: removing it lets sync write its own. */
+  leftInFile?: true;
 }
 
 /** One declared server as this client would hold it, or why it cannot. */
@@ -101,7 +103,7 @@ export async function planClientSync(
     const entryTarget = targetOf(name);
     const existing = valueAt(entryTarget.entryPath);
     if (existing !== undefined && !sameValue(existing, rendered.value) && !isOurs(entryTarget.entryPath)) {
-      entries.push({ name, status: 'failed', reason: NOT_OURS });
+      entries.push({ name, status: 'failed', reason: NOT_OURS, leftInFile: true });
       continue;
     }
     const start = text;
@@ -119,7 +121,12 @@ export async function planClientSync(
     const name = entry.entryPath.at(-1)!;
     if (!ours) {
       if (valueAt(entry.entryPath) !== undefined)
-        entries.push({ name, status: 'failed', reason: 'svcctl wrote it, but it was changed since: svcctl leaves it' });
+        entries.push({
+          name,
+          status: 'failed',
+          reason: 'svcctl wrote it, but it was changed since: svcctl leaves it',
+          leftInFile: true,
+        });
       continue;
     }
     const removal = { ...target, entryPath: entry.entryPath };

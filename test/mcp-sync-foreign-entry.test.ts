@@ -1,0 +1,79 @@
+/**
+ * An entry of a declared name that svcctl did not write (a colleague's own `ops`, or svcctl's entry that a person
+ * edited): sync leaves it, and says so. Walking docs/teams.md as a team member: the run that leaves it must say
+ * what to do about it, end on a line that says the run did not finish its job, and `--check` must not promise
+ * that a plain sync brings the machine in line (it cannot while the entry is there).
+ */
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { placeFile, runCli } from './helpers/cli.js';
+import { tempDir } from './helpers/temp-dirs.js';
+
+const DECLARATION = `clients = ["cursor"]
+scope = "user"
+
+[[server]]
+name = "ops"
+base_url = "https://acme.example.com/api"
+mode = "remote"
+`;
+
+/** A person's own entry of the declared name, as they would write it by hand. */
+const OWN_ENTRY = `{\n  "mcpServers": {\n    "ops": { "url": "https://ops.example.org/mcp" }\n  }\n}\n`;
+
+const lastLines = (stderr: string, count: number): string => stderr.trimEnd().split('\n').slice(-count).join('\n');
+
+describe('mcp sync: an entry svcctl leaves', () => {
+  it('the warning says how to take the entry over, and the run ends saying what was not synced', async () => {
+    const home = await tempDir('svcctl-foreign-');
+    const file = await placeFile(home, 'svcctl-mcp.toml', DECLARATION);
+    await placeFile(home, '.cursor/mcp.json', OWN_ENTRY);
+    const result = await runCli(['mcp', 'sync', '--file', file, '--yes'], { home, cwd: home });
+    assert.equal(result.code, 7, result.stderr);
+    assert.match(result.stderr, /'ops' not synced: .*svcctl mcp uninstall --client cursor --name ops/);
+    assert.match(lastLines(result.stderr, 2), /^error: 1 entry could not be synced\b/m);
+    assert.equal(await readFile(join(home, '.cursor/mcp.json'), 'utf8'), OWN_ENTRY, 'the person’s entry stays');
+
+    // The step the warning names, then the sync that takes the name over.
+    const uninstall = await runCli(['mcp', 'uninstall', '--client', 'cursor', '--name', 'ops'], { home, cwd: home });
+    assert.equal(uninstall.code, 0, uninstall.stderr);
+    const again = await runCli(['mcp', 'sync', '--file', file, '--yes'], { home, cwd: home });
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stderr, /added 'ops'/);
+  });
+
+  it('--check names the way out, not a sync that would leave the entry as it is', async () => {
+    const home = await tempDir('svcctl-foreign-');
+    const file = await placeFile(home, 'svcctl-mcp.toml', DECLARATION);
+    await placeFile(home, '.cursor/mcp.json', OWN_ENTRY);
+    const check = await runCli(['mcp', 'sync', '--file', file, '--check'], { home, cwd: home });
+    assert.equal(check.code, 8, check.stderr);
+    const hint = lastLines(check.stderr, 1);
+    assert.match(hint, /^hint: /);
+    assert.doesNotMatch(hint, /brings the files in line/);
+    assert.match(check.stderr, /svcctl mcp uninstall --client cursor --name ops/);
+    // What a sync would then do: exit 7, the entry left, as the hint must not hide.
+    assert.equal((await runCli(['mcp', 'sync', '--file', file, '--yes'], { home, cwd: home })).code, 7);
+  });
+
+  it('a project-scope entry: the way out names the scope and the project folder sync used', async () => {
+    const home = await tempDir('svcctl-foreign-');
+    const repo = join(home, 'repo');
+    const file = await placeFile(repo, 'svcctl-mcp.toml', DECLARATION.replace('"user"', '"project"'));
+    await placeFile(repo, '.cursor/mcp.json', OWN_ENTRY);
+    const result = await runCli(['mcp', 'sync', '--file', file, '--yes'], { home, cwd: home });
+    assert.equal(result.code, 7, result.stderr);
+    assert.match(
+      result.stderr,
+      new RegExp(`svcctl mcp uninstall --client cursor --name ops --scope project --project-dir ${repo}\\b`),
+    );
+    const uninstall = await runCli(
+      ['mcp', 'uninstall', '--client', 'cursor', '--name', 'ops', '--scope', 'project', '--project-dir', repo],
+      { home, cwd: home },
+    );
+    assert.equal(uninstall.code, 0, uninstall.stderr);
+    assert.equal((await runCli(['mcp', 'sync', '--file', file, '--yes'], { home, cwd: home })).code, 0);
+  });
+});

@@ -5,7 +5,7 @@
  * --check writes nothing and exits 8 when anything would change.
  */
 import type { Context } from '../core/context.js';
-import { exitWith, ExitCode, isCliError, usageError } from '../core/errors.js';
+import { type CliError, exitWith, ExitCode, isCliError, usageError } from '../core/errors.js';
 import { foreign, neutralizeControls } from '../core/output.js';
 import { CLIENTS } from '../mcp/clients/table.js';
 import { quote } from '../mcp/render/shell-quote.js';
@@ -51,6 +51,9 @@ function clientsOf(ctx: Context, declaration: SyncDeclaration, clientEnv: Client
   return declaration.clients;
 }
 
+/** A file's failure as one warning: what is wrong and what to do, as the same error says in mcp install. */
+const withHint = (error: CliError): string => (error.hint ? `${error.message} (${error.hint})` : error.message);
+
 async function planEverything(
   ctx: Context,
   declaration: SyncDeclaration,
@@ -78,7 +81,7 @@ async function planEverything(
       results.push({ client, file: plan.target.file, plan, entries: plan.entries });
     } catch (error) {
       if (!isCliError(error) || error.exitCode !== ExitCode.UnsafeConfig) throw error;
-      results.push({ client, file: null, failed: error.message, entries: [] });
+      results.push({ client, file: null, failed: withHint(error), entries: [] });
     }
   }
   return results;
@@ -115,7 +118,7 @@ async function writeOne(
     return written;
   } catch (error) {
     if (!isCliError(error) || error.exitCode !== ExitCode.UnsafeConfig) throw error;
-    result.failed = error.hint ? `${error.message} (${error.hint})` : error.message;
+    result.failed = withHint(error);
     result.entries = result.entries.map((entry) =>
       entry.status === 'unchanged' || entry.status === 'failed' ? entry : { ...entry, status: 'failed' },
     );

@@ -1,8 +1,8 @@
 /**
- * An entry of a declared name that svcctl did not write (a colleague's own `ops`, or svcctl's entry that a person
- * edited): sync leaves it, and says so. Walking docs/teams.md as a team member: the run that leaves it must say
- * what to do about it, end on a line that says the run did not finish its job, and `--check` must not promise
- * that a plain sync brings the machine in line (it cannot while the entry is there).
+ * What sync cannot sync: an entry of a declared name that svcctl did not write (a colleague's own `ops`, or
+ * svcctl's entry that a person edited), or a client's file that does not parse. Walking docs/teams.md as a team
+ * member: the run must say what to do about each, end on a line that says the run did not finish its job, and
+ * `--check` must not promise that a plain sync brings the machine in line (it cannot while those are there).
  */
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -25,7 +25,7 @@ const OWN_ENTRY = `{\n  "mcpServers": {\n    "ops": { "url": "https://ops.exampl
 
 const lastLines = (stderr: string, count: number): string => stderr.trimEnd().split('\n').slice(-count).join('\n');
 
-describe('mcp sync: an entry svcctl leaves', () => {
+describe('mcp sync: what it cannot sync says what to do', () => {
   it('the warning says how to take the entry over, and the run ends saying what was not synced', async () => {
     const home = await tempDir('svcctl-foreign-');
     const file = await placeFile(home, 'svcctl-mcp.toml', DECLARATION);
@@ -75,5 +75,15 @@ describe('mcp sync: an entry svcctl leaves', () => {
     );
     assert.equal(uninstall.code, 0, uninstall.stderr);
     assert.equal((await runCli(['mcp', 'sync', '--file', file, '--yes'], { home, cwd: home })).code, 0);
+  });
+
+  it('a client file that does not parse: the warning says to fix it by hand, as mcp install does', async () => {
+    const home = await tempDir('svcctl-foreign-');
+    const file = await placeFile(home, 'svcctl-mcp.toml', DECLARATION);
+    await placeFile(home, '.cursor/mcp.json', '{"mcpServers": {\n');
+    const result = await runCli(['mcp', 'sync', '--file', file, '--yes'], { home, cwd: home });
+    assert.equal(result.code, 7, result.stderr);
+    assert.match(result.stderr, /warning: Cursor \(user scope\): not synced: .*does not parse.*fix the file by hand/);
+    assert.match(lastLines(result.stderr, 2), /^error: 1 file could not be synced\b/m);
   });
 });

@@ -86,4 +86,16 @@ describe('mcp sync: what it cannot sync says what to do', () => {
     assert.match(result.stderr, /warning: Cursor \(user scope\): not synced: .*does not parse.*fix the file by hand/);
     assert.match(lastLines(result.stderr, 2), /^error: 1 file could not be synced\b/m);
   });
+
+  it('a run that only removes entries asks for a restart that drops them, not one that reads new ones', async () => {
+    const home = await tempDir('svcctl-foreign-');
+    const second = '\n[[server]]\nname = "old"\nbase_url = "https://acme.example.com/api"\nmode = "remote"\n';
+    const file = await placeFile(home, 'svcctl-mcp.toml', DECLARATION + second);
+    assert.equal((await runCli(['mcp', 'sync', '--file', file, '--yes'], { home, cwd: home })).code, 0);
+    await placeFile(home, 'svcctl-mcp.toml', DECLARATION);
+    const result = await runCli(['mcp', 'sync', '--file', file, '--yes'], { home, cwd: home });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stderr, /removed 'old'/);
+    assert.equal(lastLines(result.stderr, 1), 'Restart or reload the clients so they drop the removed ones.');
+  });
 });

@@ -225,5 +225,8 @@ export async function runMcpSync(ctx: Context, options: McpSyncOptions): Promise
     ctx.out.error(notSynced(results, 'could not').join(', '), `the warnings above say why and what to do${written}`);
     throw exitWith(ExitCode.UnsafeConfig);
   }
-  if (drift && !looking) ctx.out.info('Restart or reload the clients so they read the new entries.');
+  if (drift && !looking) {
+    const writes = results.some((r) => r.entries.some((e) => e.status === 'added' || e.status === 'updated'));
+    ctx.out.info(`Restart or reload the clients so they ${writes ? 'read the new entries' : 'drop the removed ones'}.`);
+  }
 }

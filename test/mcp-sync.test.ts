@@ -171,6 +171,11 @@ describe('mcp sync --file', () => {
     const unknown = await sync(home, ['--file', file]);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /svcctl-mcp\.toml:5: 'deployment' names no saved deployment 'staging'/);
+    // What a member whose login --save saved it by its host does next: save it under the team's name.
+    assert.match(
+      unknown.stderr,
+      /hint: save it under this name: svcctl deployment add staging <.*\(saved here: prod\)/,
+    );
   });
 
   it('writes no literal secret: a client that reads no variables gets the token helper or is reported', async () => {

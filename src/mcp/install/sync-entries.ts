@@ -8,6 +8,7 @@ import { isCliError, usageError } from '../../core/errors.js';
 import { foreign } from '../../core/output.js';
 import { renderEntry } from '../clients/render-entry.js';
 import { CLIENTS } from '../clients/table.js';
+import { quote } from '../render/shell-quote.js';
 import type { ClientId } from '../types.js';
 import { buildEntryRequest, type McpEntryOptions } from './entry-request.js';
 import { lineOfKey, type DeclaredServer, type SyncDeclaration } from './sync-declaration.js';
@@ -28,9 +29,10 @@ export async function serverContexts(ctx: Context, declaration: SyncDeclaration)
         const line = lineOfKey(declaration.text, index, 'deployment');
         throw usageError(
           `${foreign(declaration.file)}:${line}: 'deployment' names no saved deployment '${foreign(server.deployment, 80)}'`,
-          saved.length > 0
-            ? `saved deployments: ${saved.map((d) => d.name).join(', ')} (svcctl deployment list)`
-            : 'save it with svcctl deployment add NAME URL, or give base_url instead',
+          // A member's `login --save` names a deployment by its host, not by the team's name for it.
+          foreign(
+            `save it under this name: svcctl deployment add ${quote(server.deployment, 'posix')} <its API base URL, https://…/api>${saved.length > 0 ? ` (saved here: ${saved.map((d) => d.name).join(', ')})` : ''}; or give base_url instead`,
+          ),
         );
       }
       baseUrl = found.baseUrl;

@@ -235,4 +235,25 @@ package = "sneaky-mcp@6.6.6"
     );
     assert.equal(await absent(cursor), '<absent>');
   });
+
+  it('a remote token-helper server: the summary says which clients run svcctl for a token and which as the proxy', async () => {
+    const { home, file, cursor } = await pulled(
+      PULLED.replace('["cursor", "vscode"]', '["claude-code", "cursor"]').replace(
+        'mode = "local"\npackage = "evil-mcp@1.0.0"',
+        'mode = "remote"\nauth = "bearer"\ntoken = "helper"',
+      ),
+    );
+    const refused = await sync(home, ['--file', file]);
+    assert.equal(refused.code, 7, refused.stderr);
+    assert.match(
+      refused.stderr,
+      /mode remote, runs svcctl for its token \(Claude Code\), svcctl mcp proxy \(Cursor\), auth bearer \(token helper\)/,
+    );
+    // Checked against the entries written: Claude Code's runs a headers command, Cursor's is a stdio proxy.
+    assert.equal((await sync(home, ['--file', file, '--yes'])).code, 0);
+    const claude = JSON.parse(await readFile(join(home, '.claude.json'), 'utf8')).mcpServers.ops;
+    assert.match(claude.headersHelper, /svcctl.* token --refresh --json-headers$/);
+    const proxied = JSON.parse(await readFile(cursor, 'utf8')).mcpServers.ops;
+    assert.match([proxied.command, ...proxied.args].join(' '), /svcctl.* mcp proxy$/);
+  });
 });

@@ -36,12 +36,23 @@ function hostOf(serverCtx: Context): string {
  * svcctl itself, chosen when the token can be refreshed unless `token = "helper"` asks for it; else a proxy entry
  * runs mcp-remote through npx, a remote one nothing.
  */
-function runs(server: DeclaredServer): string {
+function runs(server: DeclaredServer, clients: ClientId[]): string {
   if (server.mode === 'local') return `runs the npm package ${foreign(server.package ?? MCP_SERVER_PACKAGE)}`;
   const helper = server.auth === 'bearer' && server.token !== 'static';
   const without = server.mode === 'proxy' ? `the npm package ${MCP_PROXY_PACKAGE}` : 'no package';
   if (!helper) return `runs ${without}`;
-  const svcctl = server.mode === 'proxy' ? `${CLI_NAME} mcp proxy` : `${CLI_NAME} for its token`;
+  // In remote mode only a client with a headers command runs svcctl for a token; the others get its proxy.
+  const withHeaders = clients.filter((id) => server.mode === 'remote' && CLIENTS[id].headersCommand !== undefined);
+  const proxied = clients.filter((id) => !withHeaders.includes(id));
+  const forToken = `${CLI_NAME} for its token`;
+  const proxy = `${CLI_NAME} mcp proxy`;
+  const labels = (ids: ClientId[]): string => ids.map((id) => CLIENTS[id].label).join(', ');
+  const svcctl =
+    withHeaders.length > 0 && proxied.length > 0
+      ? `${forToken} (${labels(withHeaders)}), ${proxy} (${labels(proxied)})`
+      : withHeaders.length > 0
+        ? forToken
+        : proxy;
   return server.token === 'helper'
     ? `runs ${svcctl}`
     : `runs ${svcctl} (${without} while ${CLI_NAME} cannot refresh the token)`;
@@ -67,13 +78,14 @@ export function approvalSummary(
 ): string[] {
   const lines: string[] = [];
   for (const server of declaration.servers) {
-    const labels = (test: (entry: EntryOutcome) => boolean): string[] =>
+    const ids = (test: (entry: EntryOutcome) => boolean): ClientId[] =>
       planned
         .filter(({ entries }) => entries.some((e) => e.name === server.name && test(e)))
-        .map(({ client }) => CLIENTS[client].label);
-    const into = labels(isWrite);
-    const later = labels((entry) => !isWrite(entry) && entry.status !== 'removed');
-    const what = `${hostOf(contexts.get(server.name)!)}, mode ${server.mode}, ${runs(server)}, ${authOf(server)}`;
+        .map(({ client }) => client);
+    const into = ids(isWrite).map((id) => CLIENTS[id].label);
+    const later = ids((entry) => !isWrite(entry) && entry.status !== 'removed').map((id) => CLIENTS[id].label);
+    const clients = ids((entry) => entry.status !== 'removed');
+    const what = `${hostOf(contexts.get(server.name)!)}, mode ${server.mode}, ${runs(server, clients)}, ${authOf(server)}`;
     const scope = `'${server.name}' (${declaration.scope} scope)`;
     if (into.length > 0) lines.push(`  write ${scope} into ${into.join(', ')}: ${what}`);
     if (later.length > 0)

@@ -82,15 +82,16 @@ export function approvalSummary(
       planned
         .filter(({ entries }) => entries.some((e) => e.name === server.name && test(e)))
         .map(({ client }) => client);
-    const into = ids(isWrite).map((id) => CLIENTS[id].label);
-    const later = ids((entry) => !isWrite(entry) && entry.status !== 'removed').map((id) => CLIENTS[id].label);
-    const clients = ids((entry) => entry.status !== 'removed');
-    const what = `${hostOf(contexts.get(server.name)!)}, mode ${server.mode}, ${runs(server, clients)}, ${authOf(server)}`;
+    const into = ids(isWrite);
+    const later = ids((entry) => !isWrite(entry) && entry.status !== 'removed');
+    const what = (clients: ClientId[]): string =>
+      `${hostOf(contexts.get(server.name)!)}, mode ${server.mode}, ${runs(server, clients)}, ${authOf(server)}`;
+    const labels = (clients: ClientId[]): string => clients.map((id) => CLIENTS[id].label).join(', ');
     const scope = `'${server.name}' (${declaration.scope} scope)`;
-    if (into.length > 0) lines.push(`  write ${scope} into ${into.join(', ')}: ${what}`);
+    if (into.length > 0) lines.push(`  write ${scope} into ${labels(into)}: ${what(into)}`);
     if (later.length > 0)
       lines.push(
-        `  ${scope} for ${later.join(', ')}, not written now (a later sync writes it without asking): ${what}`,
+        `  ${scope} for ${labels(later)}, not written now (a later sync writes it without asking): ${what(later)}`,
       );
   }
   if (declaration.clients === 'detected')

@@ -1,7 +1,6 @@
 /**
- * The commander program: global options, exit-code help, and the command
- * groups. Each action imports its implementation lazily, so a command loads
- * only what it uses.
+ * The commander program: global options, exit-code help, and the command groups. Each action imports its implementation
+ * lazily, so a command loads only what it uses.
  */
 import { Command, Option } from '@commander-js/extra-typings';
 import { CLI_NAME } from '../core/constants.js';
@@ -61,10 +60,9 @@ const GROUPS: readonly { names: readonly string[]; load: () => Promise<Register>
 ];
 
 /**
- * The groups to build for argv: when the first word is a group's own command, that group alone (commander
- * dispatches there, and building every option of every group is a tenth of `event send`'s start-up);
- * otherwise (top-level help, `help X`, an unknown word, an option first, `completion`, which walks the
- * whole tree) all of them.
+ * The groups to build for argv: when the first word is a group's own command, that group alone (commander dispatches
+ * there, and building every option of every group is a tenth of `event send`'s start-up); otherwise (top-level help,
+ * `help X`, an unknown word, an option first, `completion`, which walks the whole tree) all of them.
  */
 function groupsFor(argv: readonly string[] | undefined): readonly { load: () => Promise<Register> }[] {
   const first = argv?.[0];

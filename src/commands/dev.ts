@@ -1,7 +1,6 @@
 /**
- * `svcctl dev`: run the local sandbox until Ctrl+C (exit 130) or SIGTERM
- * (exit 0); with --detach, in the background (src/sandbox/detach.ts), returning
- * once it is ready.
+ * `svcctl dev`: run the local sandbox until Ctrl+C (exit 130) or SIGTERM (exit 0); with --detach, in the background
+ * (src/sandbox/detach.ts), returning once it is ready.
  */
 import { resolve } from 'node:path';
 import type { McpProtocolChoice } from '../core/constants.js';

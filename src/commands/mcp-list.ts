@@ -1,10 +1,8 @@
 /**
- * `svcctl mcp list`: every entry pointing at this service in the config files
- * of all known clients on this machine — user-scope files, and project-scope
- * files of the current directory (or --project-dir). A file that does not
- * parse is a warning, not a failure: list only reads.
- * Entries for every deployment svcctl knows are listed, with their URL, those for another one marked.
- * --json: [{client, scope, file, name, mode, url, other_deployment}].
+ * `svcctl mcp list`: every entry pointing at this service in the config files of all known clients on this machine —
+ * user-scope files, and project-scope files of the current directory (or --project-dir). A file that does not parse is
+ * a warning, not a failure: list only reads. Entries for every deployment svcctl knows are listed, with their URL,
+ * those for another one marked. --json: [{client, scope, file, name, mode, url, other_deployment}].
  */
 import { MCP_SERVER_PACKAGE } from '../core/constants.js';
 import type { Context } from '../core/context.js';
@@ -145,9 +143,8 @@ export async function findServiceEntries(
 }
 
 /**
- * What `list` says about entries a client will not load: one in a place no installed
- * version reads, one that an installed version beside another does not read, and a
- * Gemini CLI entry when agy, which reads its own file, is here.
+ * What `list` says about entries a client will not load: one in a place no installed version reads, one that an
+ * installed version beside another does not read, and a Gemini CLI entry when agy, which reads its own file, is here.
  */
 export function entryWarnings(entries: ListedEntry[], clientEnv: ClientEnv): string[] {
   const warnings: string[] = [];

@@ -1,8 +1,7 @@
 /**
- * `svcctl mcp uninstall`: removes our entry from each chosen client's file
- * with the same safety as install (parse first, backup, temp file + rename,
- * concurrent-change check); everything else in the file stays byte-identical.
- * An entry that is not there is reported and is not an error.
+ * `svcctl mcp uninstall`: removes our entry from each chosen client's file with the same safety as install (parse
+ * first, backup, temp file + rename, concurrent-change check); everything else in the file stays byte-identical. An
+ * entry that is not there is reported and is not an error.
  */
 import { DEFAULT_SERVER_NAME } from '../core/constants.js';
 import type { Context } from '../core/context.js';

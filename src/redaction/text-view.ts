@@ -1,6 +1,5 @@
-// A view of a text in which the redactor looks for secrets, with the place in the text of each of its
-// characters: so that a match in the view hides the span of the text it came from, and the rest of the text
-// is shown as it was.
+// A view of a text in which the redactor looks for secrets, with the place in the text of each of its characters: so
+// that a match in the view hides the span of the text it came from, and the rest of the text is shown as it was.
 
 export interface View {
   text: string;

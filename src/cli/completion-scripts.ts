@@ -1,9 +1,4 @@
-/**
- * The bash, zsh and fish completion scripts of `svcctl completion <shell>`. Each is a small driver plus data functions
- * generated from the commander tree (see completion-tree.ts): the subcommands and options of each command path, what
- * each option's value completes to, and whether a command takes a file. The key of a path is its words from the root:
- * 'svcctl mcp install'.
- */
+/** The completion scripts of `svcctl completion <shell>`: a driver plus data from completion-tree.ts. */
 import { CLI_NAME } from '../core/constants.js';
 import type { CompletionNode, ValueKind } from './completion-tree.js';
 

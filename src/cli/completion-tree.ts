@@ -1,9 +1,4 @@
-/**
- * Reads the commander tree into what a completion script needs: for every command path, its subcommands, its options
- * (its own and those inherited from its parents) and what each option's value is (fixed choices, a file, a folder, or
- * free text). The scripts are generated from this at run time, so an option added to commander is completed without
- * touching the generator.
- */
+/** The commander tree as completion data, read at run time so new options complete by themselves. */
 import type { Argument, CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
 
 /** What completes a value: fixed choices, a file, a folder, a command to run (`event run -- …`), or nothing (free text). */

@@ -1,11 +1,4 @@
-/**
- * `svcctl event flush`: sends every event spooled for the base URL resolved now with its exact bytes (same id, so the
- * service recognises a duplicate), signed with the current secret; events for other base URLs are left and named, or
- * sent here when --from names them. A file is deleted only after a 2xx; a rejected event (4xx other than 401/403) moves
- * to rejected/ with the answer beside it; the rest is kept. Each file is claimed by an atomic rename, so flushers can
- * run concurrently. A spool with nothing in it needs no token and no base URL: a cron line flushing every 5 minutes is
- * quiet and exits 0.
- */
+// `event flush`: same bytes and id; files claimed by rename: flushers may run at once (architecture.md "event flush").
 import type { Stats } from 'node:fs';
 import { EVENT_PATH } from '../core/constants.js';
 import type { Context } from '../core/context.js';

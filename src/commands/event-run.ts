@@ -1,11 +1,4 @@
-/**
- * `svcctl event run -- COMMAND [ARGS...]`: runs a command and sends an event about it (by default only when it fails).
- * svcctl ends with the command's own exit code; a failure to send the event is reported on stderr and never changes
- * that code. The command's own stderr passes through untouched; the copy of its tail in the event is redacted with
- * every secret the run holds (the ingest token and HMAC secret, read before the event is built, and the secret-looking
- * variables of the environment). svcctl's own secret variables are not passed to the command unless --pass-secrets says
- * so.
- */
+// `svcctl event run`: exits with the command's code, which a failed send never changes (architecture.md "event run").
 import { constants, hostname, userInfo } from 'node:os';
 import type { Context } from '../core/context.js';
 import { CliError, usageError, type ExitCodeValue } from '../core/errors.js';

@@ -1,9 +1,4 @@
-/**
- * `svcctl mcp doctor --all`: every entry svcctl manages (those `mcp list` finds), in every client that has one, in
- * both scopes; one line each with the first failing check, a summary, --json. Exit 8 when any fails. A project's
- * entry svcctl did not write is never run here, and nobody is asked: it is reported as skipped, with the command
- * that checks it on its own (and asks). docs/mcp.md, "svcctl mcp doctor --all".
- */
+// `mcp doctor --all`: a project entry svcctl did not write is skipped, never run (docs/mcp.md).
 import type { Context } from '../core/context.js';
 import { exitWith, ExitCode, usageError } from '../core/errors.js';
 import { foreign } from '../core/output.js';

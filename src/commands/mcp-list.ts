@@ -1,9 +1,4 @@
-/**
- * `svcctl mcp list`: every entry pointing at this service in the config files of all known clients on this machine —
- * user-scope files, and project-scope files of the current directory (or --project-dir). A file that does not parse is
- * a warning, not a failure: list only reads. Entries for every deployment svcctl knows are listed, with their URL,
- * those for another one marked. --json: [{client, scope, file, name, mode, url, other_deployment}].
- */
+// `svcctl mcp list`: only reads, so a file that does not parse is a warning (architecture.md "mcp list").
 import { MCP_SERVER_PACKAGE } from '../core/constants.js';
 import type { Context } from '../core/context.js';
 import { isCliError } from '../core/errors.js';

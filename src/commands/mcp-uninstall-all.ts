@@ -1,9 +1,4 @@
-/**
- * `mcp uninstall --all`: which entries go, and the yes to it. --all reaches further than one --client: other
- * deployments' entries and the current folder's project entries go too, so every entry is listed before
- * anything is removed, and at a terminal the user is asked (default no: Enter keeps everything). Off a
- * terminal, with --no-input or -q, the run goes on as before (scripts use --all); --yes skips the question.
- */
+// `mcp uninstall --all` reaches past --client: it lists all, then asks (architecture.md "mcp uninstall --all").
 import { lstat, readdir, readFile, rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { optionalBaseUrl, optionalMcpUrl } from '../config/base-url.js';

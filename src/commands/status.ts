@@ -1,11 +1,4 @@
-/**
- * `svcctl status`: where svcctl points and what it holds, without a secret: the deployment and where it came from, who
- * is logged in and until when, whether the password is in the keychain, which settings are set (names only), and which
- * MCP clients have an entry for the service; with --check, `mcp doctor` runs on each entry. Reads only; exit 8 when a
- * check fails. A credentials file it cannot use (broken, or not the user's alone) is said on the login line and the
- * report goes on; the exit code is then that file's (7), as every other command's, so a script learns of it as before
- * and a person still sees the rest.
- */
+// `svcctl status`: reads only, prints no secret; a bad credentials file still exits 7 (architecture.md "status").
 import { readSavedToken, savedBaseUrls, type SavedToken } from '../auth/credentials-store.js';
 import { SETTING_NAMES } from '../core/constants.js';
 import type { Context } from '../core/context.js';

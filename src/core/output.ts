@@ -1,7 +1,4 @@
-// stdout carries only results, everything else stderr. chalk alone does not honour NO_COLOR, and is loaded only when
-// colour can be shown (~7 ms of start-up). Every line is redacted; a result only unless it is a secret on purpose.
-// Control characters in a line are shown as \u001b etc. (neutralizeControls); svcctl's own colours are added after.
-// A line feed in others' text is escaped where that text joins svcctl's (foreign).
+// stdout carries results only; all is redacted; chalk is loaded only for colour (architecture.md "Output").
 import type { ChalkInstance } from 'chalk';
 import { createRedactor, type Redactor } from '../redaction/redaction.js';
 
@@ -25,13 +22,7 @@ export function neutralizeControls(text: string): string {
   return text.replace(CONTROLS, escaped);
 }
 
-/**
- * Text svcctl did not write (an entry's name, command or URL, an MCP server's name, a server's body), for a person:
- * always one line, every control character, line feed and tab included, shown as \n, \u001b etc. It is applied
- * where such text joins svcctl's own, since only there is it known which line feeds are svcctl's. `max` cuts it
- * after that many shown characters, with the count of the rest, so that its start is what stays on the screen.
- * --json output keeps the value as it is.
- */
+/** Others' text, for a person: one line, controls escaped, cut at `max` (architecture.md "Others' text on screen"). */
 export function foreign(text: string, max = Number.POSITIVE_INFINITY): string {
   const shown = text.replace(FOREIGN_CONTROLS, escaped);
   if (shown.length <= max) return shown;

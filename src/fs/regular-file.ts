@@ -1,9 +1,4 @@
-// Regular files only, and bounded. Opening a FIFO waits for a writer in a thread-pool thread that nothing takes back
-// (Node's exit joins that thread, so not even SIGTERM ends the process), and a device such as /dev/zero never ends.
-// So a file svcctl reads as a whole is opened without blocking (O_NONBLOCK: a FIFO's open returns at once), checked
-// on the open descriptor (no swap between the look and the read), and read only when it is a regular file no larger
-// than the cap, which is checked by its size before a byte is read. O_NONBLOCK does not change reads of a regular file.
-// node:fs's `promises` is read on first use: loading node:fs/promises costs ~2 ms of every start-up (BENCHMARKS.md).
+// Regular files only, opened O_NONBLOCK and capped: a FIFO or /dev/zero hangs (architecture.md "Regular files only").
 import { closeSync, constants, fstatSync, promises as fs, openSync, readSync, type Stats } from 'node:fs';
 
 export const NONBLOCK = constants.O_NONBLOCK ?? 0;

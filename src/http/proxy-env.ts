@@ -35,13 +35,7 @@ export function proxyFor(env: NodeJS.ProcessEnv, url: string): ProxySettings | u
   return bypassesProxy(new URL(url).hostname) ? undefined : settings;
 }
 
-/**
- * Node's own fetch (what the MCP SDK uses in `mcp proxy` and `mcp doctor`) goes through HTTP_PROXY / HTTPS_PROXY
- * when NODE_USE_ENV_PROXY=1 or --use-env-proxy is given (Node 22 and 24; NO_PROXY is its only exception), loopback
- * included: measured 2026-11-27 with Node 22.23 and 24.21, a proxy on 127.0.0.1 got the CONNECT for a fetch to
- * 127.0.0.1. A request to loopback is given its own direct agent instead. undici is loaded only then: with no
- * proxy variable, or a host that is not loopback, fetch is left as it is.
- */
+/** Node's env proxy proxies loopback too: loopback gets a direct agent (architecture.md "Loopback and proxies"). */
 export interface DirectFetch {
   fetch: Fetch;
   close(): Promise<void>;

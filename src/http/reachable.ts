@@ -1,10 +1,4 @@
-/**
- * Whether a deployment answers, and whether what answers is the service: one POST of an empty login (`{}`, no
- * credentials) to `{base}/v1/user/login`, ended after a short deadline. The service's documentation names no health
- * endpoint, and a GET of the base URL is answered by any web server, so the login endpoint is asked: the service
- * answers it (with a refusal of the empty body); a plain web server answers 404, 405 or 501, or with an HTML page.
- * `status`, `mcp install` and `deployment prune` use it to say when a saved deployment points at nothing.
- */
+// Whether a deployment is the service: asks its login, no health endpoint being known (architecture.md "Reachable").
 import { LOGIN_PATH } from '../core/constants.js';
 import { describeNetworkError } from './network-errors.js';
 import { htmlSummary } from './redact.js';

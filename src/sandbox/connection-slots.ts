@@ -1,14 +1,4 @@
-/**
- * The sandbox's cap on open connections, kept so that clients which never finish a request cannot hold it.
- *
- * Node's own `server.maxConnections` refuses the newest connection once the cap is reached, so any local user who
- * opens that many connections and sends half a request header keeps every real request out (each of them is reset)
- * until the header time runs out, and again as soon as they reconnect. Here a connection that arrives at the cap
- * takes the place of the one that has waited longest without a request in flight (a header not yet complete, or a
- * kept-alive connection between requests): the newcomer is a real client as often as not, and a real client sends
- * its request at once, after which it is no longer the one to go. Only when every connection has a request in
- * flight is the newcomer refused, as before.
- */
+// A cap on connections that evicts the longest idle one (architecture.md "Sandbox connection slots").
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 

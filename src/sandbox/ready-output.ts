@@ -46,13 +46,7 @@ export const STOP_FUNCTION = 'svcctl_dev_stop';
 /** Tenths of a second the stop waits for the sandbox to close, so the next `svcctl dev` finds its port free. */
 const STOP_WAIT_TENTHS = 50;
 
-/**
- * A shell function that stops the background sandbox (when there is one) and unsets every variable the lines set,
- * so that nothing keeps pointing at a port no one listens on. It waits for the process to end because the next
- * `svcctl dev` takes the same port only once it is free. An exited process its parent has not reaped yet (a zombie,
- * which `kill -0` still finds: reparented to an init that reaps late) holds no port, so the wait ends there too.
- * The sources for each shell are in docs/sandbox.md.
- */
+/** Stops the sandbox, unsets the variables, waits for the port (architecture.md "Sandbox stop"). */
 function stopFunction(format: Exclude<ReadyFormat, 'json'>, names: string[], pid?: number): string {
   if (format === 'sh') {
     const kill =

@@ -59,12 +59,7 @@ const wrap = (source: string): string => `(function (exports, require, module, _
 // A cache file: this magic, the number of runs that have saved it, then V8's data.
 const MAGIC = Buffer.from('svc1');
 
-/**
- * A cache holds the functions that the runs which saved it called. The runs after the one that made it save it
- * again, until this many have: each adds what its command calls (a first `event send --dry-run` leaves out all that
- * sending calls, which every send would otherwise compile again: ~0.3 ms; BENCHMARKS.md, "A cache for more than one
- * command"). After that, only a run that compiles a file without a cache saves (another command's chunk).
- */
+/** Runs save again until this many have, each adding what its command calls (architecture.md "Compile cache"). */
 export const SAVING_RUNS = 3;
 
 export class CachedLoader {
@@ -141,11 +136,7 @@ export class CachedLoader {
   }
 }
 
-/**
- * Any permission for others: svcctl makes its cache 0700 and 0600 whatever the umask, while `git clone` (or an
- * archive) makes a project's files the user's with the umask's modes (0755, 0644): a cache a clone carries, found
- * through an absolute XDG_CACHE_HOME into it (direnv's `$PWD/.cache`), is not svcctl's.
- */
+/** Any permission for others: a cache a cloned project carries is not svcctl's (architecture.md "Compile cache"). */
 const PUBLIC = 0o077;
 
 /** Only a private regular file of this user's, with no other name; never through a link. */

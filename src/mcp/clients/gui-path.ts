@@ -2,12 +2,7 @@
 import path from 'node:path';
 import type { ClientSpec } from '../types.js';
 
-/**
- * macOS: launchd's default for apps started from Finder or the Dock. Linux: systemd's default for the user manager
- * (display managers that read ~/.profile may add to it, but nvm, fnm and mise add themselves in ~/.bashrc or
- * ~/.zshrc, which no display manager reads). Windows: undefined, the PATH of the registry, which svcctl cannot
- * read; the version managers there put node on it (nvm-windows' symlink, Volta's installer).
- */
+/** The PATH a GUI app gets per platform (architecture.md "GUI PATH"). */
 const SESSION_PATH: Partial<Record<NodeJS.Platform, readonly string[]>> = {
   darwin: ['/usr/bin', '/bin', '/usr/sbin', '/sbin'],
   linux: ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'],

@@ -1,9 +1,4 @@
-/**
- * The config files `mcp install` created (none was there before its write) and the folders it made for them,
- * kept in svcctl's state folder (0600): `mcp uninstall` removes such a file once it holds nothing but the empty
- * shell svcctl would write, then those folders when they are empty. The record, never the content, says who
- * made a file; a file or folder the user made is never removed.
- */
+// The files and folders `mcp install` created, so uninstall removes only those (architecture.md "Created files").
 import { lstat, rm, rmdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { stateDir } from '../../config/config-dir.js';

@@ -1,10 +1,4 @@
-/**
- * The login method a remote or proxy entry gets when neither --auth nor --token says: one answer, the same on
- * a terminal and off one (a terminal only offers to change it). The token helper keeps every secret out of
- * the client's file and off the wire, but it can hand the client a token only when svcctl holds a login for
- * the base URL; otherwise the entry would answer 401 until someone logs in, so the password headers of the
- * contract's default are written, and the reason is said.
- */
+// Default login method: the token helper only when svcctl holds a login (architecture.md "Default auth").
 import type { Context } from '../../core/context.js';
 import { optionalBaseUrl } from '../../config/base-url.js';
 import { CliError } from '../../core/errors.js';

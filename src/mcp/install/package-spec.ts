@@ -1,9 +1,4 @@
-/**
- * Which package specs an entry may run. `npx -y SPEC` installs and runs whatever SPEC names: a registry name, but also
- * a URL, a path, a git repository or a `file:` tarball, and a SPEC starting with `-` is read by npx as an option of
- * its own (`--call=<shell command>`). A declaration is pulled from a repository, so it may name only a registry
- * package; a person typing `mcp install --package` may name any spec but an option.
- */
+// Which package specs an entry may run: npx -y runs URLs, paths and `-` options too (architecture.md "Package specs").
 
 /**
  * npm's rules for a package name (docs.npmjs.com/cli/v11/configuring-npm/package-json#name and

@@ -13,12 +13,7 @@ import type { EntryRequest, Mode, RunnerPath, TokenHelper } from '../types.js';
 
 type Where = Pick<Context, 'env' | 'platform' | 'cwd'>;
 
-/**
- * npx as the user's shell finds it, when it lies outside the PATH the client gets from the desktop session (nvm,
- * fnm, Volta, mise, asdf, Homebrew): its absolute path, with its folder first on the entry's PATH, because npx and
- * the package it starts both begin with `#!/usr/bin/env node` (`node npx-cli.js` alone fails at the package's bin).
- * The folder is resolved, so fnm's per-shell `fnm_multishells/<id>` link, gone after that shell, is not written.
- */
+/** npx outside a GUI client's PATH: its path, its folder first on PATH (architecture.md "npx for GUI clients"). */
 export async function runnerFor(
   ctx: Where,
   target: EntryRequest['target'],

@@ -1,11 +1,4 @@
-/**
- * Which entry svcctl wrote into which file, kept in svcctl's state folder: the only thing that makes an entry in a file
- * outside the user's own config svcctl's (docs/security.md, "Whose an entry is"). A project can copy any content, so
- * the record names the file by its real path, the entry by its place and a digest of its value, and the file by a
- * digest of the whole text svcctl left there. For `mcp doctor` a file changed since (another setting next to the entry
- * can change how it runs) no longer counts; for `mcp sync` the entry's value alone decides, since clients re-serialise
- * their own files. The record is trusted only when it and its folder are the user's own and nobody else can write them.
- */
+// Which entry svcctl wrote into which file: the only proof an entry is svcctl's (architecture.md "Written entries").
 import { createHash } from 'node:crypto';
 import { lstat, realpath } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';

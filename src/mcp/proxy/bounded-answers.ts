@@ -111,13 +111,7 @@ async function refusalText(body: ReadableStream<Uint8Array>): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/**
- * Whether the SDK parses this body as an event stream, event by event: every answer to its GET, and an answer to a
- * POST of requests (not a 202) whose media type is exactly text/event-stream. Any other body it reads whole
- * (`response.text()` of a 202 or of a type it does not know), so it gets the cap of a whole body, however small its
- * events. Stricter than the SDK's mediaTypeEssence(): a comma (two Content-Type headers, or a list) is not a stream
- * to it either.
- */
+/** Whether the SDK parses this body event by event (architecture.md "Event-stream answers"). */
 function readEventByEvent(method: string | undefined, status: number, ids: RequestId[], type: string | null): boolean {
   if (method === 'GET') return true;
   if (status === 202 || ids.length === 0 || type === null || type.includes(',')) return false;

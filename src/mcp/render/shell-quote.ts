@@ -58,18 +58,10 @@ function quoteForCmd(arg: string): string {
   return `"${arg}"`;
 }
 
-// Read by cmd.exe as its own even in an argument array: `cmd /c` joins its arguments into one line it parses, Node (libuv)
-// quotes an argument only when it holds a space, tab or `"`, and a `"` inside becomes `\"`, which cmd.exe does not
-// read as an escape. `^` is dropped, `<` `>` redirect, `&` `|` end the command, `%NAME%` expands (a lone `%`, as in
-// a URL's `%20`, is left as it is outside a batch file, and `%*` in npx.cmd does not expand the text it inserts).
+// What cmd.exe reads as its own even in an argument array (architecture.md "cmd /c").
 const CMD_LINE_META = /[\^&|<>"\r\n]|%[^%\s]+%/;
 
-/**
- * The arguments of a `cmd /c` entry. VS Code quotes each argument of a .cmd program in "…" (`escapeCmdArg`), but it
- * builds that line itself; svcctl writes an argument array that the client hands to Node, whose quoting undoes
- * quotes, and carets would be read once or twice depending on whether npx is npx.cmd (a batch file reads `%*`
- * again) or an .exe shim (Volta). Neither survives every client, so such an argument is refused with the reason.
- */
+/** A `cmd /c` entry: an argument no quoting carries through every client is refused (architecture.md "cmd /c"). */
 export function cmdSlashC(program: string, args: string[], client: string): { command: 'cmd'; args: string[] } {
   for (const arg of [program, ...args]) {
     const meta = CMD_LINE_META.exec(arg)?.[0];
@@ -112,13 +104,7 @@ function quoteForPosixOrFish(arg: string): string {
 export const powerShellString = (value: string): string =>
   `'${value.replace(/['\u2018\u2019\u201a\u201b]/g, (c) => c + c)}'`;
 
-/**
- * What reaches the program is rebuilt from the words by rules that differ per version and setting: Windows
- * PowerShell 5.1 and `$PSNativeCommandArgumentPassing = 'Legacy'` put a word with a space in "…" and leave its inner
- * " bare (the program reads them as quoting and drops them), and leave an empty word out; 'Standard' escapes both
- * (about_Parsing, "Passing arguments that contain quote characters"). Only words that pass alike under all of them
- * are written; the rules are modelled in test/paste-lines-powershell.test.ts.
- */
+/** Only words every PowerShell argument rule passes alike (architecture.md "PowerShell words"). */
 function refuseForNativePassing(arg: string): void {
   const why =
     arg === ''

@@ -50,11 +50,9 @@ function refuseOtherUser(decoded: DecodedJwt, facts: LoginAnswerFacts): void {
   );
 }
 
-/**
- * The service's MCP server finds the identity provider from the token's issuer (its docs, "Remote MCP server"),
- * which may be the deployment's own host or another one (a hosted provider): only the first is known good.
- * Another host is said once, when no earlier token of this deployment names it; a change from that one is refused.
- */
+/** The service's MCP server finds the identity provider from the token's issuer (its docs, "Remote MCP server"), which
+ * may be the deployment's own host or another one (a hosted provider): only the first is known good. Another host is
+ * said once, when no earlier token of this deployment names it; a change from that one is refused. */
 function checkIssuer(ctx: Context, decoded: DecodedJwt, facts: LoginAnswerFacts): void {
   const issuer = issuerOf(decoded.claims);
   if (issuer === null) return;

@@ -1,8 +1,6 @@
-/**
- * "Did you mean …?" for every option and argument with a fixed set of values (--client, --mode, --scope, --format,
+/** "Did you mean …?" for every option and argument with a fixed set of values (--client, --mode, --scope, --format,
  * --auth, --secrets, completion's shell), as commander already says for unknown commands and options; and commander's
- * own error text in svcctl's form: `error:` in red, the suggestion as a `hint:`.
- */
+ * own error text in svcctl's form: `error:` in red, the suggestion as a `hint:`. */
 import { InvalidArgumentError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Styles } from '../core/output.js';
 

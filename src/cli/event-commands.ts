@@ -17,10 +17,8 @@ Examples:
 
 const SUBCOMMANDS = ['send', 'run', 'flush', 'sign', 'verify'];
 
-/**
- * The event group; with `argv`, only the subcommand it names when it names one (as program.ts does for groups:
- * building every option of every subcommand is a tenth of what commander costs `event send`).
- */
+/** The event group; with `argv`, only the subcommand it names when it names one (as program.ts does for groups:
+ * building every option of every subcommand is a tenth of what commander costs `event send`). */
 export function registerEventCommands(program: Command, contextFor: ContextFactory, argv?: readonly string[]): void {
   const event = program.command('event').description('send signed events to the Event Ingestion API');
   const named = argv?.[0] === 'event' && SUBCOMMANDS.includes(argv[1] ?? '') ? argv[1] : undefined;

@@ -1,7 +1,5 @@
-/**
- * Wiring of `svcctl mcp …`: print, command and proxy here, install, uninstall,
- * list and doctor in their own modules; the options they share are in mcp-options.ts.
- */
+/** Wiring of `svcctl mcp …`: print, command and proxy here, install, uninstall, list and doctor in their own modules;
+ * the options they share are in mcp-options.ts. */
 import { type Command, Option } from '@commander-js/extra-typings';
 import { DEFAULT_TIMEOUT_SECONDS } from '../core/constants.js';
 import { AUTH_METHODS } from '../mcp/types.js';

@@ -1,7 +1,5 @@
-/**
- * The options every `svcctl mcp …` subcommand shares (which entry in which file, and everything that decides its
- * content), so a flag means the same thing everywhere. Its own module: the subcommand wirings all point here.
- */
+/** The options every `svcctl mcp …` subcommand shares (which entry in which file, and everything that decides its
+ * content), so a flag means the same thing everywhere. Its own module: the subcommand wirings all point here. */
 import { type Command, InvalidArgumentError, Option } from '@commander-js/extra-typings';
 import { DEFAULT_SERVER_NAME, MCP_SERVER_PACKAGE } from '../core/constants.js';
 import {

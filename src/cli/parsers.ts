@@ -23,11 +23,9 @@ export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-/**
- * A hidden --password that fails with a hint: a password given as a flag would show in the process list, so there is
+/** A hidden --password that fails with a hint: a password given as a flag would show in the process list, so there is
  * none, but people try it. The value is never repeated. Commander emits the event while parsing, so the error ends the
- * run before anything is read or sent.
- */
+ * run before anything is read or sent. */
 export function rejectPasswordFlag(command: Command): Command {
   return command.addOption(new Option('--password [value]').hideHelp()).on('option:password', () => {
     throw usageError(

@@ -1,7 +1,5 @@
-/**
- * The commander program: global options, exit-code help, and the command groups. Each action imports its implementation
- * lazily, so a command loads only what it uses.
- */
+/** The commander program: global options, exit-code help, and the command groups. Each action imports its
+ * implementation lazily, so a command loads only what it uses. */
 import { Command, Option } from '@commander-js/extra-typings';
 import { CLI_NAME } from '../core/constants.js';
 import type { Context, ContextFactory, GlobalOptions, Picked, RunningProgram } from '../core/context.js';
@@ -42,10 +40,8 @@ are accepted; the SERVICE_* name wins). NO_COLOR turns colours off.`;
 
 type Register = (program: Command, contextFor: ContextFactory, argv?: readonly string[]) => unknown;
 
-/**
- * Every command group in help order, with the top-level command names it adds. Each is loaded only when built:
- * the other groups' options, help and helpers are a fifth of what `event send` would load otherwise.
- */
+/** Every command group in help order, with the top-level command names it adds. Each is loaded only when built: the
+ * other groups' options, help and helpers are a fifth of what `event send` would load otherwise. */
 const GROUPS: readonly { names: readonly string[]; load: () => Promise<Register> }[] = [
   // The hot path (`event send`) is in the core chunk: a lazy import would be one more file to read on every send.
   { names: ['event'], load: async () => registerEventCommands },
@@ -59,11 +55,9 @@ const GROUPS: readonly { names: readonly string[]; load: () => Promise<Register>
   { names: ['completion'], load: async () => (await import('./completion.js')).registerCompletionCommand },
 ];
 
-/**
- * The groups to build for argv: when the first word is a group's own command, that group alone (commander dispatches
+/** The groups to build for argv: when the first word is a group's own command, that group alone (commander dispatches
  * there, and building every option of every group is a tenth of `event send`'s start-up); otherwise (top-level help,
- * `help X`, an unknown word, an option first, `completion`, which walks the whole tree) all of them.
- */
+ * `help X`, an unknown word, an option first, `completion`, which walks the whole tree) all of them. */
 function groupsFor(argv: readonly string[] | undefined): readonly { load: () => Promise<Register> }[] {
   const first = argv?.[0];
   const owner = GROUPS.find((group) => first !== undefined && group.names.includes(first));
@@ -89,10 +83,8 @@ async function savedDeploymentFor(
   return pickDeployment({ env, homeDir, uid, platform }, source.wanted, logins);
 }
 
-/**
- * `svcctl help event send` as `svcctl event send --help`: commander's help command
- * takes only the first word, and would show the `event` group instead.
- */
+/** `svcctl help event send` as `svcctl event send --help`: commander's help command takes only the first word, and
+ * would show the `event` group instead. */
 export function helpWordsAsFlag(argv: readonly string[]): string[] {
   if (argv[0] !== 'help' || argv.length < 3) return [...argv];
   const words = argv.slice(1);

@@ -1,8 +1,6 @@
-/**
- * `svcctl deployment list | use | add | remove`: the deployments saved in
- * config.toml (src/config/deployments-file.ts), the way `gh auth switch` and `kubectl config
- * use-context` name theirs. `list` marks the default and says which have a saved login.
- */
+/** `svcctl deployment list | use | add | remove`: the deployments saved in config.toml
+ * (src/config/deployments-file.ts), the way `gh auth switch` and `kubectl config use-context` name theirs. `list` marks
+ * the default and says which have a saved login. */
 import { savedBaseUrls } from '../auth/credentials-store.js';
 import { forgetLogin } from '../auth/forget-login.js';
 import type { Context } from '../core/context.js';

@@ -1,7 +1,5 @@
-/**
- * `svcctl dev`: run the local sandbox until Ctrl+C (exit 130) or SIGTERM (exit 0); with --detach, in the background
- * (src/sandbox/detach.ts), returning once it is ready.
- */
+/** `svcctl dev`: run the local sandbox until Ctrl+C (exit 130) or SIGTERM (exit 0); with --detach, in the background
+ * (src/sandbox/detach.ts), returning once it is ready. */
 import { resolve } from 'node:path';
 import type { McpProtocolChoice } from '../core/constants.js';
 import type { Context } from '../core/context.js';
@@ -272,10 +270,8 @@ function stopWith(ctx: Context, options: DevOptions, pid: number): string {
   return ctx.platform === 'win32' ? `Stop-Process -Id ${pid}` : `kill ${pid}`;
 }
 
-/**
- * A second `dev --detach` while this user's background sandbox runs: the same variables again (so the new stop
- * function stops the one that runs), or, asked for another sandbox, a refusal: a second one would outlive its shell.
- */
+/** A second `dev --detach` while this user's background sandbox runs: the same variables again (so the new stop
+ * function stops the one that runs), or, asked for another sandbox, a refusal: a second one would outlive its shell. */
 function reuseRunning(ctx: Context, options: DevOptions, args: string[], running: RunningSandbox): void {
   const { pid, ready } = running;
   if (args.join('\0') !== running.args.join('\0'))

@@ -1,8 +1,6 @@
-/**
- * What `event flush` leaves in the spool on purpose, said per target: the events spooled for another base URL
- * (how many, and whether that deployment answers now) and those of an earlier svcctl, each with the command
- * that sends them; and the consent `--from` needs before events meant for one deployment go to another.
- */
+/** What `event flush` leaves in the spool on purpose, said per target: the events spooled for another base URL (how
+ * many, and whether that deployment answers now) and those of an earlier svcctl, each with the command that sends them;
+ * and the consent `--from` needs before events meant for one deployment go to another. */
 import type { Context } from '../core/context.js';
 import { canPrompt } from '../core/context.js';
 import { CliError, ExitCode } from '../core/errors.js';
@@ -112,10 +110,8 @@ export function whyLeft(kind: FlushOutcomeKind, stay: Stay): CliError | undefine
   return undefined;
 }
 
-/**
- * `--from URL`: the events spooled for URL are signed with the token and secret of the base URL used now and sent
- * there. The flag is the consent off a terminal and with -q or --no-input; at a terminal the question names both.
- */
+/** `--from URL`: the events spooled for URL are signed with the token and secret of the base URL used now and sent
+ * there. The flag is the consent off a terminal and with -q or --no-input; at a terminal the question names both. */
 export async function consentFrom(ctx: Context, from: OtherTarget, baseUrl: string): Promise<boolean> {
   if (!canPrompt(ctx) || ctx.globals.quiet) return true;
   const { promptConfirm } = await import('../core/prompts.js');

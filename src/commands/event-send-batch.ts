@@ -1,7 +1,5 @@
-/**
- * `event send --ndjson`: many events from a file or stdin, delivered with bounded concurrency (events/batch.ts). A
- * chunk of its own, loaded only for a batch, so that one event does not load the batch machinery.
- */
+/** `event send --ndjson`: many events from a file or stdin, delivered with bounded concurrency (events/batch.ts). A
+ * chunk of its own, loaded only for a batch, so that one event does not load the batch machinery. */
 import { statSync } from 'node:fs';
 import type { Context } from '../core/context.js';
 import { useLowMemoryEngine } from '../startup/engine-memory.js';

@@ -1,7 +1,5 @@
-/**
- * The options of `event send` and what its paths share once resolved: their own module, so that the single, batch,
- * preview and target modules all point at it and none points back at event-send.ts.
- */
+/** The options of `event send` and what its paths share once resolved: their own module, so that the single, batch,
+ * preview and target modules all point at it and none points back at event-send.ts. */
 import type { ResolvedSecret } from '../config/secret-sources.js';
 import type { EventFlags } from '../events/event-flags.js';
 import type { FailedOut } from '../events/failed-out.js';

@@ -104,10 +104,8 @@ export async function eventCredentials(ctx: Context, options: EventSendOptions):
   return { token, secret };
 }
 
-/**
- * `credentials`: read already by the caller (`event run` reads them before it builds the event, to redact it).
- * `form`: how the outcome of one event is shown (`event run` names it on stderr); by default as `event send` does.
- */
+/** `credentials`: read already by the caller (`event run` reads them before it builds the event, to redact it). `form`:
+ * how the outcome of one event is shown (`event run` names it on stderr); by default as `event send` does. */
 export async function runEventSend(
   ctx: Context,
   options: EventSendOptions,

@@ -27,11 +27,9 @@ async function reportWaiting(ctx: Context, place: SpoolPlace): Promise<void> {
   if (waiting > 0) ctx.out.warn(`${waiting} event(s) are waiting in the spool ${dir}: run 'svcctl event flush'`);
 }
 
-/**
- * The outcome of one delivery. With --spool, an event the service cannot take now (the exit 6 cases) is
- * kept and `spooled`; a rejection never is. After a delivery, the events still waiting are named first,
- * so that the outcome is the last line.
- */
+/** The outcome of one delivery. With --spool, an event the service cannot take now (the exit 6 cases) is kept and
+ * `spooled`; a rejection never is. After a delivery, the events still waiting are named first, so that the outcome is
+ * the last line. */
 export async function settleDelivery(
   ctx: Context,
   flag: string | true | undefined,

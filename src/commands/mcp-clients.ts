@@ -1,8 +1,6 @@
-/**
- * `svcctl mcp clients`: the MCP clients on this machine, each with the evidence that says so (its config folder, its
+/** `svcctl mcp clients`: the MCP clients on this machine, each with the evidence that says so (its config folder, its
  * program on PATH, an app bundle or desktop file) and the version its program reports. The same evidence decides
- * `clients = "detected"` of `mcp sync` and `mcp install --detected`.
- */
+ * `clients = "detected"` of `mcp sync` and `mcp install --detected`. */
 import type { Context } from '../core/context.js';
 import { foreign } from '../core/output.js';
 import { detectClients } from '../mcp/clients/detection.js';

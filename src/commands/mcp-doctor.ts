@@ -1,8 +1,6 @@
-/**
- * `svcctl mcp doctor`: finds an installed entry and checks it for real, one line per check on stdout with what to do
+/** `svcctl mcp doctor`: finds an installed entry and checks it for real, one line per check on stdout with what to do
  * when it fails; --json prints the whole report as one document. Exit 8 when a check fails (a file that does not parse
- * is the failing `file` check), 2 when the entry cannot be found.
- */
+ * is the failing `file` check), 2 when the entry cannot be found. */
 import { DEFAULT_TIMEOUT_SECONDS } from '../core/constants.js';
 import type { Context } from '../core/context.js';
 import { exitWith, ExitCode } from '../core/errors.js';

@@ -1,7 +1,5 @@
-/**
- * `svcctl mcp get`: the entry that is installed (where `mcp print` shows what install would write), found
- * as `mcp doctor` finds it, with its file; secret values masked (`***`), references such as ${VAR} kept.
- */
+/** `svcctl mcp get`: the entry that is installed (where `mcp print` shows what install would write), found as `mcp
+ * doctor` finds it, with its file; secret values masked (`***`), references such as ${VAR} kept. */
 import type { Context } from '../core/context.js';
 import { CliError, ExitCode } from '../core/errors.js';
 import { foreign } from '../core/output.js';

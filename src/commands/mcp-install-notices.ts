@@ -1,7 +1,5 @@
-/**
- * What `svcctl mcp install` tells the user around the write: where the entries point and with which login
- * method (before), clients that cannot use them (before), and what the user must still do (after).
- */
+/** What `svcctl mcp install` tells the user around the write: where the entries point and with which login method
+ * (before), clients that cannot use them (before), and what the user must still do (after). */
 import type { Context } from '../core/context.js';
 import type { AuthDefault } from '../mcp/install/default-auth.js';
 import { CLIENTS } from '../mcp/clients/table.js';
@@ -24,10 +22,8 @@ export function labelOf(request: EntryRequest): string {
   return target.host === undefined ? label : `${label} in ${hostLabel(target.host)}`;
 }
 
-/**
- * Which deployment the entries point at and why: a saved default can be a sandbox long stopped, so a
- * deployment that came from config.toml (not a flag or variable of this run) is also probed.
- */
+/** Which deployment the entries point at and why: a saved default can be a sandbox long stopped, so a deployment that
+ * came from config.toml (not a flag or variable of this run) is also probed. */
 export async function sayDeployment(ctx: Context, prepared: Prepared[]): Promise<void> {
   const first = prepared[0]?.request;
   if (!first) return;
@@ -117,10 +113,8 @@ export function adviseAfterChange(ctx: Context, prepared: Prepared[], changed: S
   }
 }
 
-/**
- * A local entry runs its package from the npm registry: one that is not there cannot start, so say it now rather
- * than at the client's first start (a warning: the entry is written all the same).
- */
+/** A local entry runs its package from the npm registry: one that is not there cannot start, so say it now rather than
+ * at the client's first start (a warning: the entry is written all the same). */
 export async function warnMissingPackages(ctx: Context, prepared: Prepared[]): Promise<void> {
   const specs = new Set(prepared.flatMap(({ request }) => (request.mode === 'local' ? [request.package] : [])));
   if (specs.size === 0) return;

@@ -1,8 +1,6 @@
-/**
- * `svcctl mcp install`: writes our server entry into each chosen client's config file, changing nothing else in it (see
- * src/formats/). All files are planned first; a file that does not parse, or a differing entry without --force (or a
- * "yes" on a terminal), stops the run before anything is written.
- */
+/** `svcctl mcp install`: writes our server entry into each chosen client's config file, changing nothing else in it
+ * (see src/formats/). All files are planned first; a file that does not parse, or a differing entry without --force (or
+ * a "yes" on a terminal), stops the run before anything is written. */
 import type { Context } from '../core/context.js';
 import type { AuthDefault } from '../mcp/install/default-auth.js';
 import { exitWith, ExitCode, usageError } from '../core/errors.js';
@@ -90,10 +88,8 @@ async function withDetected(ctx: Context, options: McpInstallOptions): Promise<M
   return { ...options, client };
 }
 
-/**
- * Builds every request without reading a secret, then reads literal values once for all targets. The URLs are resolved
- * with the first target (after its option checks) and reused, so a warning about them is given once.
- */
+/** Builds every request without reading a secret, then reads literal values once for all targets. The URLs are resolved
+ * with the first target (after its option checks) and reused, so a warning about them is given once. */
 async function prepareAll(ctx: Context, targets: Target[], options: McpInstallOptions): Promise<Prepared[]> {
   const requests: EntryRequest[] = [];
   let urls: EntryUrls | undefined;

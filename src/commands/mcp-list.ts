@@ -137,10 +137,9 @@ export async function findServiceEntries(
   return { entries, warnings };
 }
 
-/**
- * What `list` says about entries a client will not load: one in a place no installed version reads, one that an
+/** What `list` says about entries a client will not load: one in a place no installed version reads, one that an
  * installed version beside another does not read, and a Gemini CLI entry when agy, which reads its own file, is here.
- */
+ * */
 export function entryWarnings(entries: ListedEntry[], clientEnv: ClientEnv): string[] {
   const warnings: string[] = [];
   for (const entry of entries) {

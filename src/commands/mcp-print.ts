@@ -1,8 +1,6 @@
-/**
- * `svcctl mcp print` and `svcctl mcp command`: the entry as the client's file would hold it, and the client's own
+/** `svcctl mcp print` and `svcctl mcp command`: the entry as the client's file would hold it, and the client's own
  * command line or install link. Nothing is written. A secret that would be literal is shown as a placeholder
- * (<SERVICE_PASSWORD>) unless --show-secrets is given: then the values are printed on purpose, not redacted.
- */
+ * (<SERVICE_PASSWORD>) unless --show-secrets is given: then the values are printed on purpose, not redacted. */
 import type { Context } from '../core/context.js';
 import { usageError } from '../core/errors.js';
 import { getClient } from '../mcp/clients/table.js';

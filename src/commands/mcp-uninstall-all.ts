@@ -78,10 +78,8 @@ async function emptyRecord(path: string): Promise<boolean> {
   }
 }
 
-/**
- * After --all, svcctl's records of what it wrote are removed when nothing is left in them, and the runner folder
- * doctor made when it holds only its own manifest: an uninstall of everything leaves none of svcctl's traces.
- */
+/** After --all, svcctl's records of what it wrote are removed when nothing is left in them, and the runner folder
+ * doctor made when it holds only its own manifest: an uninstall of everything leaves none of svcctl's traces. */
 export async function removeEmptyRecords(ctx: Context): Promise<void> {
   const [{ createdFilesPath }, { writtenEntriesPath }, { runnerFolderPath, RUNNER_MANIFEST }, { withFileLock }] =
     await Promise.all([

@@ -1,8 +1,6 @@
-/**
- * `svcctl mcp uninstall`: removes our entry from each chosen client's file with the same safety as install (parse
+/** `svcctl mcp uninstall`: removes our entry from each chosen client's file with the same safety as install (parse
  * first, backup, temp file + rename, concurrent-change check); everything else in the file stays byte-identical. An
- * entry that is not there is reported and is not an error.
- */
+ * entry that is not there is reported and is not an error. */
 import { DEFAULT_SERVER_NAME } from '../core/constants.js';
 import type { Context } from '../core/context.js';
 import { usageError } from '../core/errors.js';
@@ -36,10 +34,8 @@ async function chooseTargets(ctx: Context, options: McpUninstallOptions): Promis
   return clients.map((client) => ({ client }));
 }
 
-/**
- * Removals from one file are planned one after the other, each on the text the one before leaves: the last
- * one then sees the file as the run leaves it (an empty shell or not), and a dry run shows each diff in turn.
- */
+/** Removals from one file are planned one after the other, each on the text the one before leaves: the last one then
+ * sees the file as the run leaves it (an empty shell or not), and a dry run shows each diff in turn. */
 async function planInTurn(changes: PlannedChange[]): Promise<void> {
   const planned = new Map<string, FileSnapshot>();
   for (const change of changes) {

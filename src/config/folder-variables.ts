@@ -35,10 +35,8 @@ export const FOLDER_VARIABLES = [
 /** Lists of folders: each relative member is dropped, the others kept. */
 const FOLDER_LISTS = ['XDG_DATA_DIRS'] as const;
 
-/**
- * `env` without the relative values of FOLDER_VARIABLES (and the relative members of FOLDER_LISTS), and a warning
- * for each one dropped. The same object when nothing is dropped: the usual run copies nothing.
- */
+/** `env` without the relative values of FOLDER_VARIABLES (and the relative members of FOLDER_LISTS), and a warning for
+ * each one dropped. The same object when nothing is dropped: the usual run copies nothing. */
 export function withoutRelativeFolders(
   env: NodeJS.ProcessEnv,
   platform: NodeJS.Platform,
@@ -68,10 +66,8 @@ export function withoutRelativeFolders(
   return { env: kept, warnings };
 }
 
-/**
- * The home folder: `given` when absolute, else the one the user database names (os.userInfo()), where Node itself
- * looks when HOME is unset, with a warning; neither: exit 7.
- */
+/** The home folder: `given` when absolute, else the one the user database names (os.userInfo()), where Node itself
+ * looks when HOME is unset, with a warning; neither: exit 7. */
 export async function absoluteHome(
   given: string,
   platform: NodeJS.Platform,

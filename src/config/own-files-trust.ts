@@ -16,11 +16,9 @@ export class NotYoursAlone extends CliError {}
 
 const STOPPED = 'svcctl uses its config and saved tokens only when they are yours alone, so it stopped';
 
-/**
- * Windows: svcctl reads no ACL, so it keeps tokens only inside the user's profile, the folder Windows sets up for
- * that user, and trusts its permissions; elsewhere (`XDG_CONFIG_HOME=C:\\xdg`) a new folder inherits the permissions of
- * the folders above it, which svcctl cannot see.
- */
+/** Windows: svcctl reads no ACL, so it keeps tokens only inside the user's profile, the folder Windows sets up for that
+ * user, and trusts its permissions; elsewhere (`XDG_CONFIG_HOME=C:\\xdg`) a new folder inherits the permissions of the
+ * folders above it, which svcctl cannot see. */
 export function outsideProfile(dir: string, profile: string): boolean {
   const relative = path.win32.relative(profile, dir);
   return relative === '..' || relative.startsWith('..\\') || path.win32.isAbsolute(relative);
@@ -60,10 +58,8 @@ export async function checkConfigFolder(ctx: OwnFilesContext, options: { writing
   });
 }
 
-/**
- * A regular file in that folder (the caller refuses links and other kinds with its own words).
- * `remake`: how the user gets the file back after deleting it.
- */
+/** A regular file in that folder (the caller refuses links and other kinds with its own words). `remake`: how the user
+ * gets the file back after deleting it. */
 export function checkConfigFile(
   ctx: OwnFilesContext,
   shown: string,

@@ -41,10 +41,8 @@ export async function readSecretFileText(absolute: string): Promise<string> {
   return (await readRegularFile(absolute, { maxBytes: MAX_SECRET_FILE_BYTES })).bytes.toString('utf8');
 }
 
-/**
- * Exit 7 for a regular secret file with any group or other bit (read or write): `chmod 600` is the fix. On Windows
- * permissions are ACLs, not mode bits, and Node reports a mode made up from the read-only flag: nothing to check.
- */
+/** Exit 7 for a regular secret file with any group or other bit (read or write): `chmod 600` is the fix. On Windows
+ * permissions are ACLs, not mode bits, and Node reports a mode made up from the read-only flag: nothing to check. */
 export async function checkSecretFileMode(
   shown: string,
   absolute: string,

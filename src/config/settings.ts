@@ -45,10 +45,8 @@ export interface WantedDeployment {
   source: string;
 }
 
-/**
- * `flag` and `variable` give the URL itself; `saved` means config.toml decides: the deployment `wanted` names, or
- * (without it) the file's default, its only deployment, or the only saved login.
- */
+/** `flag` and `variable` give the URL itself; `saved` means config.toml decides: the deployment `wanted` names, or
+ * (without it) the file's default, its only deployment, or the only saved login. */
 export type BaseUrlSource =
   | { from: 'flag' | 'variable'; setting: Setting }
   | { from: 'saved'; wanted: WantedDeployment | undefined };

@@ -1,9 +1,7 @@
-/**
- * The secrets a URL itself carries: the password of its userinfo and the values of query keys that name a
- * secret (`?api_key=…`, `&access_token=…`). svcctl refuses a user name or password in every URL it takes;
- * a query is allowed (some MCP servers are addressed that way), but a secret there makes the URL itself a
- * literal secret wherever it is written (docs/security.md, "URL passwords").
- */
+/** The secrets a URL itself carries: the password of its userinfo and the values of query keys that name a secret
+ * (`?api_key=…`, `&access_token=…`). svcctl refuses a user name or password in every URL it takes; a query is allowed
+ * (some MCP servers are addressed that way), but a secret there makes the URL itself a literal secret wherever it is
+ * written (docs/security.md, "URL passwords"). */
 import { usageError } from '../core/errors.js';
 import { isSecretQueryKey } from '../redaction/mask-entry.js';
 

@@ -1,8 +1,6 @@
-/**
- * What became of an event, as one value: `event send`, `event run` and `event flush` print their result
- * line, their `--json` result and their exit code from it (renderEventOutcome, renderFlushOutcome), so
- * the words can never say the opposite of the exit code (a spooled event called sent).
- */
+/** What became of an event, as one value: `event send`, `event run` and `event flush` print their result line, their
+ * `--json` result and their exit code from it (renderEventOutcome, renderFlushOutcome), so the words can never say the
+ * opposite of the exit code (a spooled event called sent). */
 import { type CliError, ExitCode, type ExitCodeValue } from '../core/errors.js';
 import type { Output } from '../core/output.js';
 import type { DeliveryResult } from './deliver.js';
@@ -78,20 +76,16 @@ export function outcomeLine(outcome: EventOutcome): string {
 
 export interface OutcomeForm {
   json: boolean;
-  /**
-   * `event run`: stdout is the wrapped command's, so the result is the named line on stderr (ctx.out writes
-   * its results there). `event send`: the result is the bare id on stdout, and the line a message.
-   */
+  /** `event run`: stdout is the wrapped command's, so the result is the named line on stderr (ctx.out writes its
+   * results there). `event send`: the result is the bare id on stdout, and the line a message. */
   named?: boolean;
   /** Said after a `failed` line that has no hint of its own. */
   failedHint?: string;
 }
 
-/**
- * Prints the outcome and gives its exit code. Text: the id on stdout for an event the service has or will
- * have, then the line (a message for `sent`, so -q leaves only the id; a warning for `spooled`; an error
- * otherwise). --json: the document in place of the id.
- */
+/** Prints the outcome and gives its exit code. Text: the id on stdout for an event the service has or will have, then
+ * the line (a message for `sent`, so -q leaves only the id; a warning for `spooled`; an error otherwise). --json: the
+ * document in place of the id. */
 export function renderEventOutcome(out: Output, outcome: EventOutcome, form: OutcomeForm): ExitCodeValue {
   const line = outcomeLine(outcome);
   const kept = outcome.kind === 'sent' || outcome.kind === 'spooled';

@@ -44,10 +44,8 @@ export function stderrTail(bytes: Buffer, lines: number, redactor: Redactor): st
 export const failed = (outcome: RunOutcome): boolean =>
   outcome.spawnError !== undefined || (outcome.cancelledBy === undefined && (outcome.timedOut || outcome.code !== 0));
 
-/**
- * Whether a run is reported without --always: a failure, and a job stopped by SIGTERM (a shutdown, `systemctl
- * stop`, a pod's end: it did not finish, someone should know). A person's Ctrl+C (SIGINT) is not reported.
- */
+/** Whether a run is reported without --always: a failure, and a job stopped by SIGTERM (a shutdown, `systemctl stop`, a
+ * pod's end: it did not finish, someone should know). A person's Ctrl+C (SIGINT) is not reported. */
 export const reported = (outcome: RunOutcome): boolean => failed(outcome) || outcome.cancelledBy === 'SIGTERM';
 
 function severityOf(outcome: RunOutcome): string {

@@ -53,11 +53,9 @@ interface Job {
   signalJob: (signal: NodeJS.Signals) => void;
 }
 
-/**
- * On POSIX the command leads a process group of its own (`detached`: a new session), so that the timeout and a
- * forwarded signal reach what it started too: a grandchild left holding stderr would otherwise keep svcctl waiting.
- * The price: the command has no controlling terminal, so svcctl forwards SIGINT and SIGTERM to the group itself.
- */
+/** On POSIX the command leads a process group of its own (`detached`: a new session), so that the timeout and a
+ * forwarded signal reach what it started too: a grandchild left holding stderr would otherwise keep svcctl waiting. The
+ * price: the command has no controlling terminal, so svcctl forwards SIGINT and SIGTERM to the group itself. */
 function spawnJob(spec: RunSpec): Job {
   const ownGroup = spec.platform !== 'win32';
   const child = spawn(spec.command, spec.args, {

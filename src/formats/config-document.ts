@@ -10,11 +10,9 @@ export interface ConfigDocument {
   /** Replaced whole, never merged. */
   set(path: readonly string[], value: unknown): string;
   remove(path: readonly string[]): string;
-  /**
-   * Keys that appear more than once along `path` or among the members of the object at `path` (a member also when
-   * its value holds a key twice). Readers differ on which one counts (the first, the last), so such a file means
-   * different things to each: only JSON allows it; TOML and YAML refuse it when they parse.
-   */
+  /** Keys that appear more than once along `path` or among the members of the object at `path` (a member also when its
+   * value holds a key twice). Readers differ on which one counts (the first, the last), so such a file means different
+   * things to each: only JSON allows it; TOML and YAML refuse it when they parse. */
   duplicateKeys?(path: readonly string[]): string[];
 }
 

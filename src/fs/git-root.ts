@@ -1,8 +1,6 @@
-/**
- * The git work tree a folder is in, found by reading `.git` upward, never by running git: a project's own git
- * config could run programs (core.fsmonitor), and svcctl runs nothing from a project unasked. Both answers are real
- * paths, as the clients compare them. Sources and what each client uses: docs/mcp.md, "The project folder".
- */
+/** The git work tree a folder is in, found by reading `.git` upward, never by running git: a project's own git config
+ * could run programs (core.fsmonitor), and svcctl runs nothing from a project unasked. Both answers are real paths, as
+ * the clients compare them. Sources and what each client uses: docs/mcp.md, "The project folder". */
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 

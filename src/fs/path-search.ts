@@ -20,11 +20,9 @@ function isExecutable(file: string, platform: NodeJS.Platform): boolean {
   }
 }
 
-/**
- * Windows: a name without an extension is tried only with each PATHEXT extension, never bare, as cross-spawn's
- * `which` does (its `getPathInfo`, which 2.0.2): Node's Windows folder holds `npx`, a POSIX shell script for Git Bash,
- * beside `npx.cmd`, and no client runs the former. A name with a PATHEXT extension (`npx.cmd`) is tried as it is.
- */
+/** Windows: a name without an extension is tried only with each PATHEXT extension, never bare, as cross-spawn's `which`
+ * does (its `getPathInfo`, which 2.0.2): Node's Windows folder holds `npx`, a POSIX shell script for Git Bash, beside
+ * `npx.cmd`, and no client runs the former. A name with a PATHEXT extension (`npx.cmd`) is tried as it is. */
 function windowsCandidates(base: string, env: NodeJS.ProcessEnv): string[] {
   const pathExt = (env.PATHEXT ?? env.PathExt ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean);
   const ext = path.win32.extname(base).toLowerCase();
@@ -32,11 +30,9 @@ function windowsCandidates(base: string, env: NodeJS.ProcessEnv): string[] {
   return [...bare, ...pathExt.map((known) => `${base}${known}`)];
 }
 
-/**
- * Without links: process.cwd() is a real path, while a PATH entry (direnv's PATH_add writes $PWD) or HOME may name the
- * same folder through a link the user cd'ed through, which a comparison of the two strings takes for another folder.
- * As given when no part of it exists, or it is another platform's path (a test's).
- */
+/** Without links: process.cwd() is a real path, while a PATH entry (direnv's PATH_add writes $PWD) or HOME may name the
+ * same folder through a link the user cd'ed through, which a comparison of the two strings takes for another folder. As
+ * given when no part of it exists, or it is another platform's path (a test's). */
 function realFolder(api: path.PlatformPath, folder: string): string {
   const resolved = api.resolve(folder);
   if (api !== path) return resolved;
@@ -50,10 +46,8 @@ function realFolder(api: path.PlatformPath, folder: string): string {
   }
 }
 
-/**
- * The project svcctl runs in: the nearest folder at or above cwd with a `.git`; none when that folder holds the home
- * folder (a home kept in git), whose tools are the user's own.
- */
+/** The project svcctl runs in: the nearest folder at or above cwd with a `.git`; none when that folder holds the home
+ * folder (a home kept in git), whose tools are the user's own. */
 function projectOf({ env, platform, cwd }: SearchPlace): string | undefined {
   const api = platform === 'win32' ? path.win32 : path.posix;
   let root = realFolder(api, cwd);
@@ -67,11 +61,9 @@ function projectOf({ env, platform, cwd }: SearchPlace): string | undefined {
   return fromRoot === '' || (!fromRoot.startsWith('..') && !api.isAbsolute(fromRoot)) ? undefined : root;
 }
 
-/**
- * The PATH folders a program is looked for in: the absolute ones outside the current project. A relative entry
- * (`.`, `node_modules/.bin`) or one into the project (direnv's PATH_add) would run, or write into a user-wide
- * entry, a program the cloned repository carries (issue 47).
- */
+/** The PATH folders a program is looked for in: the absolute ones outside the current project. A relative entry (`.`,
+ * `node_modules/.bin`) or one into the project (direnv's PATH_add) would run, or write into a user-wide entry, a
+ * program the cloned repository carries (issue 47). */
 export function searchFolders(place: SearchPlace): string[] {
   const { env, platform } = place;
   const api = platform === 'win32' ? path.win32 : path.posix;
@@ -85,10 +77,8 @@ export function searchFolders(place: SearchPlace): string[] {
   });
 }
 
-/**
- * `env` with only the searchFolders on PATH, for a program svcctl starts by name: spawn searches PATH itself, and
- * so does the `#!/usr/bin/env node` line of npx and of the package it starts.
- */
+/** `env` with only the searchFolders on PATH, for a program svcctl starts by name: spawn searches PATH itself, and so
+ * does the `#!/usr/bin/env node` line of npx and of the package it starts. */
 export function withSearchPath(place: SearchPlace): NodeJS.ProcessEnv {
   const { env, platform } = place;
   const key = platform === 'win32' && env.PATH === undefined && env.Path !== undefined ? 'Path' : 'PATH';

@@ -56,10 +56,8 @@ function proxyRefusal(error: unknown, host: string): NetworkProblem | undefined 
   };
 }
 
-/**
- * Nothing listens at a loopback address: no retry (a sandbox or local service does not appear within seconds, it
- * has to be started), and the way to start a sandbox, which takes the port of its last run again when it is free.
- */
+/** Nothing listens at a loopback address: no retry (a sandbox or local service does not appear within seconds, it has
+ * to be started), and the way to start a sandbox, which takes the port of its last run again when it is free. */
 function refusedOnThisComputer(code: string, url: string): NetworkProblem {
   const { host, origin } = new URL(url);
   return {

@@ -25,12 +25,10 @@ class ConnectionLoop extends Error {
 
 const MAX_CONNECT_FAILURES = 5;
 
-/**
- * A handler, not a stream: a batch sends tens of thousands, and this costs less than request() and body.text().
+/** A handler, not a stream: a batch sends tens of thousands, and this costs less than request() and body.text().
  * undici's documented handler API (docs/api/Dispatcher.md, `DispatchHandler`, undici 7.30, read 2026-11-27), not the
  * deprecated one its core still speaks: the adapter costs ~4-5 % of a batch's CPU per event (BENCHMARKS.md, "undici's
- * handler API and its public entry"), not more than the 5 % for which the private one would be kept.
- */
+ * handler API and its public entry"), not more than the 5 % for which the private one would be kept. */
 class Exchange implements Dispatcher.DispatchHandler {
   private status = 0;
   private headers: IncomingHttpHeaders = {};

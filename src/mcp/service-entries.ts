@@ -117,10 +117,8 @@ export function modeOf(value: unknown): Mode {
   return 'local';
 }
 
-/**
- * Where an entry sends its requests, as written: the URL field of a remote entry, the URL argument of a proxy,
- * else the base URL variable of a local entry; undefined when none is written (or it is a `${VAR}` reference).
- */
+/** Where an entry sends its requests, as written: the URL field of a remote entry, the URL argument of a proxy, else
+ * the base URL variable of a local entry; undefined when none is written (or it is a `${VAR}` reference). */
 export function entryUrl(value: unknown): string | undefined {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
   const entry = value as Entry;

@@ -124,11 +124,9 @@ export interface ClientSpec {
   wordInputIds?: boolean;
   /** Started from a dock or start menu, it may not see variables exported in a shell profile. */
   guiApp?: boolean;
-  /**
-   * Where a GUI client's PATH comes from when it starts from a dock or launcher: 'login-shell', it runs the user's
+  /** Where a GUI client's PATH comes from when it starts from a dock or launcher: 'login-shell', it runs the user's
    * login shell at start and takes its environment (VS Code and its forks and extensions, Zed); 'session', only the
-   * desktop session's PATH (Claude Desktop, LM Studio). Sources: docs/mcp-gui.md.
-   */
+   * desktop session's PATH (Claude Desktop, LM Studio). Sources: docs/mcp-gui.md. */
   startPath?: 'login-shell' | 'session';
   /** It starts stdio servers with its whole environment (Claude Code, opencode, Qwen Code, droid; docs/mcp-gui.md). */
   passesEnvironment?: boolean;

@@ -16,10 +16,8 @@ export class KnownSecrets implements Redactor {
     return value;
   }
 
-  /**
-   * A source read only when something is first written or sent (the saved tokens): reading it costs a file, and
-   * most runs of the hot path would never need it before their one result line.
-   */
+  /** A source read only when something is first written or sent (the saved tokens): reading it costs a file, and most
+   * runs of the hot path would never need it before their one result line. */
   addOnFirstUse(source: () => Iterable<string>): void {
     this.pending.push(source);
   }

@@ -23,10 +23,9 @@ function decoded(text: string): string {
 // What `--auth bearer` or svcctl's `--token helper` choose is a method, not a secret.
 const METHOD = /^(?:bearer|basic|password|none|oauth2?|token|digest|helper|static|prompt|literal|ref)$/i;
 
-/**
- * The value held under a secret's name, as shown: keeps "Bearer " and the like (which scheme a header uses is no
+/** The value held under a secret's name, as shown: keeps "Bearer " and the like (which scheme a header uses is no
  * secret, and says what the value was), a reference and a method's name. unified-diff.ts masks its lines with it too.
- */
+ * */
 export function masked(value: string): string {
   if (value === '' || isReference(value) || METHOD.test(value)) return value;
   const scheme = /^(?:Bearer|Basic|Token)\s+/i.exec(value)?.[0] ?? '';
@@ -39,10 +38,8 @@ function maskPairs(pairs: string): string {
   );
 }
 
-/**
- * A URL: the password of its userinfo, the values of its query keys named as secrets, and its fragment (in a URL of
- * an API, a token more often than an anchor).
- */
+/** A URL: the password of its userinfo, the values of its query keys named as secrets, and its fragment (in a URL of an
+ * API, a token more often than an anchor). */
 export function maskUrl(url: string): string {
   const shown = hideUrlPasswords(url);
   const hash = shown.indexOf('#');
@@ -117,10 +114,8 @@ function maskString(value: string, key: string | undefined, parent: string | und
   return maskWord(value);
 }
 
-/**
- * An entry as a client's file holds it (or any value of it): strings under a secret's name, headers, variables,
- * arguments and URLs by the rules above, then every known secret wherever it stands.
- */
+/** An entry as a client's file holds it (or any value of it): strings under a secret's name, headers, variables,
+ * arguments and URLs by the rules above, then every known secret wherever it stands. */
 export function maskEntry(value: unknown, known: Redactor, key?: string, parent?: string): unknown {
   if (typeof value === 'string') return known.redact(maskString(value, key, parent));
   if (Array.isArray(value)) {

@@ -71,11 +71,9 @@ const ALPHABETS = {
   6: 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/',
 } as const;
 
-/**
- * RFC 4648 base32 (5 bits a character) or base64 (6), without padding (as `base32` and `base64` print them, before
+/** RFC 4648 base32 (5 bits a character) or base64 (6), without padding (as `base32` and `base64` print them, before
  * their `=`). One loop for both: Node has no base32, and the Buffer calls of its base64 cost ~0.2 ms on their first
- * use, which is in every command's first redaction (tested against Buffer's base64 in test/redaction-forms.test.ts).
- */
+ * use, which is in every command's first redaction (tested against Buffer's base64 in test/redaction-forms.test.ts). */
 export function encodeBits(bytes: Uint8Array, bitsPer: 5 | 6): string {
   const alphabet = ALPHABETS[bitsPer];
   const mask = (1 << bitsPer) - 1;
@@ -90,10 +88,8 @@ export function encodeBits(bytes: Uint8Array, bitsPer: 5 | 6): string {
   return bits > 0 ? out + alphabet[(value << (bitsPer - bits)) & mask] : out;
 }
 
-/**
- * The whole encoding of the secret, unpadded; and, at each byte offset in a longer text, the characters set by
- * the secret's bytes alone (a character of `bitsPer` bits holds bits bitsPer·i to bitsPer·i + bitsPer - 1).
- */
+/** The whole encoding of the secret, unpadded; and, at each byte offset in a longer text, the characters set by the
+ * secret's bytes alone (a character of `bitsPer` bits holds bits bitsPer·i to bitsPer·i + bitsPer - 1). */
 function encodedForms(bytes: Uint8Array, bitsPer: 5 | 6, minPiece: number): { whole: string; pieces: string[] } {
   const offsets = bitsPer === 6 ? 3 : 5;
   // The secret after `offsets` zero bytes: the text before it at each offset is a view of the same array.
@@ -136,19 +132,15 @@ function utf16Bytes(secret: string, bigEndian: boolean): Uint8Array {
   return bytes;
 }
 
-/**
- * The secret in UTF-16 (LE and BE) read as UTF-8, as the view shows it (NULs out): the secret itself when it is
- * ASCII; otherwise what is left of it, the bytes that are not UTF-8 as replacement characters.
- */
+/** The secret in UTF-16 (LE and BE) read as UTF-8, as the view shows it (NULs out): the secret itself when it is ASCII;
+ * otherwise what is left of it, the bytes that are not UTF-8 as replacement characters. */
 export const utf16Readings = (secret: string): string[] =>
   isPlainAscii(secret)
     ? [secret, secret]
     : [false, true].map((bigEndian) => Buffer.from(utf16Bytes(secret, bigEndian)).toString('utf8').replace(/\0/g, ''));
 
-/**
- * U+0001 to U+007F only: each is one byte beside a NUL in UTF-16, so both readings are the secret. Most secrets are
- * such text, and the buffers above cost ~0.15 ms the first time (every command's first redaction).
- */
+/** U+0001 to U+007F only: each is one byte beside a NUL in UTF-16, so both readings are the secret. Most secrets are
+ * such text, and the buffers above cost ~0.15 ms the first time (every command's first redaction). */
 function isPlainAscii(text: string): boolean {
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
@@ -170,10 +162,8 @@ export function secretPatterns(secret: string): string[] {
   ];
 }
 
-/**
- * The secret as a view may show it: without its backslashes (secretPattern), and, in the view without line breaks,
- * without what reads as one (a real line feed, or `\n` written out in a password).
- */
+/** The secret as a view may show it: without its backslashes (secretPattern), and, in the view without line breaks,
+ * without what reads as one (a real line feed, or `\n` written out in a password). */
 export const bare = (secret: string): string[] => {
   const joined = secret.replace(LINE_BREAK, '');
   const variants = [secret.replace(/\\/g, ''), joined, joined.replace(/\\/g, '')];
@@ -195,10 +185,8 @@ const ANY_BYTE = '[0-9a-fA-F]{2}';
 
 const byteHex = (byte: number): string => hexPattern(hex2(byte));
 
-/**
- * The bytes as 2-byte little-endian words, each printed high byte first (od -x, hexdump), the secret starting at
- * either byte of a word; a byte of the word outside the secret is any byte. `words` cuts it short (a prefilter).
- */
+/** The bytes as 2-byte little-endian words, each printed high byte first (od -x, hexdump), the secret starting at
+ * either byte of a word; a byte of the word outside the secret is any byte. `words` cuts it short (a prefilter). */
 function swappedWords(bytes: Buffer, words?: number): string[] {
   return [0, 1].map((offset) => {
     const printed: string[] = [];
@@ -240,11 +228,9 @@ function spacedCharacters(secret: string, count?: number): string {
 export const DUMP_KINDS = ['hex', 'utf16', 'words', 'spaced'] as const;
 export type DumpKind = (typeof DUMP_KINDS)[number];
 
-/**
- * The dump forms (no escapes, apart from od's) by kind: hex of the UTF-8 bytes, hex of the UTF-16 bytes, 2-byte
- * words, spaced characters. `start` gives only their first bytes: a cheap test of whether a text may hold one
- * (UTF-16's from its first byte that is not a NUL of an ASCII character: any run of zeros would pass otherwise).
- */
+/** The dump forms (no escapes, apart from od's) by kind: hex of the UTF-8 bytes, hex of the UTF-16 bytes, 2-byte words,
+ * spaced characters. `start` gives only their first bytes: a cheap test of whether a text may hold one (UTF-16's from
+ * its first byte that is not a NUL of an ASCII character: any run of zeros would pass otherwise). */
 export function dumpPatterns(secret: string, start = false): Record<DumpKind, string[]> | undefined {
   const bytes = Buffer.from(secret, 'utf8');
   if (bytes.length < MIN_HEX_BYTES) return undefined;
@@ -277,11 +263,9 @@ export interface DumpStartNeeds {
 // od -c's field of a printable character is the character itself, after at least one space of the separator.
 const spacedNeed = (char: string): string[] => (/^[!#-[\]-~]$/.test(char) ? [` ${char}`] : []);
 
-/**
- * What each of dumpPatterns(secret, true)'s starts needs, as plain strings: far cheaper to look for than the
- * starts' expressions, whose separators make them slow to compile and to run. Tested against them in
- * test/redaction-forms.test.ts.
- */
+/** What each of dumpPatterns(secret, true)'s starts needs, as plain strings: far cheaper to look for than the starts'
+ * expressions, whose separators make them slow to compile and to run. Tested against them in
+ * test/redaction-forms.test.ts. */
 export function dumpStartNeeds(secret: string): DumpStartNeeds[] {
   const bytes = Buffer.from(secret, 'utf8');
   if (bytes.length < MIN_HEX_BYTES) return [];

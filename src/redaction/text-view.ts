@@ -72,11 +72,9 @@ function shownAs(piece: string, dropped?: string, bytes?: string, reference?: st
   return folded === decoded ? undefined : folded;
 }
 
-/**
- * The text without terminal escape sequences, NULs and format characters, its \xNN escapes and HTML references
+/** The text without terminal escape sequences, NULs and format characters, its \xNN escapes and HTML references
  * decoded, its compatibility characters folded (NFKC: full-width letters, ligatures; also when written as JSON
- * escapes). Undefined when that changes nothing, which the first test tells cheaply for ASCII text without escapes.
- */
+ * escapes). Undefined when that changes nothing, which the first test tells cheaply for ASCII text without escapes. */
 export function normalisedView(text: string): View | undefined {
   if (!MAY_CHANGE_CHARACTER.test(text) || !MAY_CHANGE.test(text)) return undefined;
   const format = formatCharacters();
@@ -116,10 +114,8 @@ export function normalisedView(text: string): View | undefined {
 export const LINE_BREAK = /\r\n?|\n|(?:\\+r)?\\+n|\\+r/g;
 const REAL_LINE_BREAK = /\r\n?|\n/g;
 
-/**
- * The view without its line breaks, so that a form broken over lines is found; `escaped`: their JSON escapes too
- * (which a secret may hold as text: `\n` in a password, so the real ones alone are a view of their own).
- */
+/** The view without its line breaks, so that a form broken over lines is found; `escaped`: their JSON escapes too
+ * (which a secret may hold as text: `\n` in a password, so the real ones alone are a view of their own). */
 export function joinedView(view: View, escaped: boolean): View | undefined {
   const breaks = [...view.text.matchAll(escaped ? LINE_BREAK : REAL_LINE_BREAK)];
   if (breaks.length === 0) return undefined;

@@ -36,10 +36,8 @@ async function readKept(ctx: StateContext): Promise<Record<string, KeptWebhook>>
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
-/**
- * The webhooks to serve (the demo webhook when none is given), with the secrets of the last run where svcctl made
- * them up, and those secrets written back (0600). `fresh`: new secrets, which replace the kept ones.
- */
+/** The webhooks to serve (the demo webhook when none is given), with the secrets of the last run where svcctl made them
+ * up, and those secrets written back (0600). `fresh`: new secrets, which replace the kept ones. */
 export async function withKeptSecrets(
   ctx: StateContext,
   given: SandboxWebhook[],

@@ -90,10 +90,8 @@ export function formatReady(ready: ReadyLine, format: ReadyFormat, pid?: number)
   return `${lines.join('\n')}\n`;
 }
 
-/**
- * What a person at a terminal sees instead of the JSON line: the export lines to paste into another shell,
- * and what a local-mode entry (the service-mcp-server package from npm, which the sandbox does not serve) reads.
- */
+/** What a person at a terminal sees instead of the JSON line: the export lines to paste into another shell, and what a
+ * local-mode entry (the service-mcp-server package from npm, which the sandbox does not serve) reads. */
 export function terminalGreeting(ready: ReadyLine): string {
   const user = ready.users[0];
   return [

@@ -55,10 +55,8 @@ function processRuns(pid: number): boolean {
   }
 }
 
-/**
- * Whether the recorded sandbox still answers as itself: its process runs, and its login endpoint takes the password
- * of its first user (a process that took over the id, or another server on the port, does not).
- */
+/** Whether the recorded sandbox still answers as itself: its process runs, and its login endpoint takes the password of
+ * its first user (a process that took over the id, or another server on the port, does not). */
 async function answersAsItself(ctx: StateContext, running: RunningSandbox): Promise<boolean> {
   const user = running.ready.users[0];
   if (user === undefined || !processRuns(running.pid)) return false;

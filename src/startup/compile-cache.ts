@@ -106,10 +106,8 @@ export class CachedLoader {
     return module.exports;
   }
 
-  /**
-   * How many files save() would write: every file this run ran when one of them has a cache saved by fewer than
-   * SAVING_RUNS runs (or none), so that each cache holds what this run called too; else none.
-   */
+  /** How many files save() would write: every file this run ran when one of them has a cache saved by fewer than
+   * SAVING_RUNS runs (or none), so that each cache holds what this run called too; else none. */
   unsavedCount(): number {
     return this.scripts.some(({ saves }) => saves < SAVING_RUNS) ? this.scripts.length : 0;
   }

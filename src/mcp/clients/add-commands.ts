@@ -9,11 +9,9 @@ function webLinkHint(client: ClientSpec, request: EntryRequest): string {
   return references && request.secrets === 'literal' ? '; --secrets ref gets a web link' : '';
 }
 
-/**
- * A web link (cursor.com, insiders.vscode.dev, lmstudio.ai) is opened by a browser, goes through that site and
- * stays in its logs and the browser's history: it never carries a literal secret, placeholders included (they
- * stand for one). The local link (cursor://, vscode:, lmstudio://) goes straight to the app and stays.
- */
+/** A web link (cursor.com, insiders.vscode.dev, lmstudio.ai) is opened by a browser, goes through that site and stays
+ * in its logs and the browser's history: it never carries a literal secret, placeholders included (they stand for one).
+ * The local link (cursor://, vscode:, lmstudio://) goes straight to the app and stays. */
 function withoutWebLinks(client: ClientSpec, command: ClientCommand, request: EntryRequest): ClientCommand {
   const web = command.links.filter((link) => link.kind === 'web');
   if (web.length === 0) return command;

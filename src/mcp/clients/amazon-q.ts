@@ -4,10 +4,8 @@ import { join, projectFile, underKey } from './paths.js';
 
 const amazonQDir = (env: ClientEnv): string => join(env, env.homeDir, '.aws', 'amazonq');
 
-/**
- * The "legacy" mcp.json files, which Q CLI's built-in default agent reads (useLegacyMcpJson); ${env:VAR} is
- * expanded in env and headers, not in args, and commands start without a shell (tokio Command).
- */
+/** The "legacy" mcp.json files, which Q CLI's built-in default agent reads (useLegacyMcpJson); ${env:VAR} is expanded
+ * in env and headers, not in args, and commands start without a shell (tokio Command). */
 export const amazonQ: ClientSpec = {
   id: 'amazon-q',
   label: 'Amazon Q Developer CLI',

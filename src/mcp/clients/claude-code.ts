@@ -65,10 +65,8 @@ export function claudeCodeAddCommand(request: EntryRequest, rendered: RenderedEn
   return { command: commandLine(argv, shell), links: [], notes: [] };
 }
 
-/**
- * `claude mcp add` with its options instead of add-json's JSON, whose inner " Windows PowerShell 5.1 strips. -e and
- * -H take several values, so they come after the positionals they would swallow (docs/mcp.md).
- */
+/** `claude mcp add` with its options instead of add-json's JSON, whose inner " Windows PowerShell 5.1 strips. -e and -H
+ * take several values, so they come after the positionals they would swallow (docs/mcp.md). */
 function claudeAddArgs(request: EntryRequest, entry: Entry): Arg[] {
   const known = typeof entry.url === 'string' ? ['type', 'url', 'headers'] : ['type', 'command', 'args', 'env'];
   const unknown = Object.keys(entry).filter((key) => !known.includes(key));

@@ -7,10 +7,8 @@ import { envOr, join, underKey } from './paths.js';
 const clineDir = (env: ClientEnv): string => envOr(env, 'CLINE_DIR', join(env, env.homeDir, '.cline'));
 const clineDataDir = (env: ClientEnv): string => envOr(env, 'CLINE_DATA_DIR', join(env, clineDir(env), 'data'));
 
-/**
- * The CLI reads the extension's flat entries (what svcctl writes for Cline) beside its own nested `transport`
- * form, expands no variables, and starts commands through a shell on Windows.
- */
+/** The CLI reads the extension's flat entries (what svcctl writes for Cline) beside its own nested `transport` form,
+ * expands no variables, and starts commands through a shell on Windows. */
 export const clineCli: ClientSpec = {
   id: 'cline-cli',
   label: 'Cline CLI',

@@ -1,8 +1,6 @@
-/**
- * Which MCP clients are on this machine, and the evidence: the client's config folder, its program on PATH, an app
+/** Which MCP clients are on this machine, and the evidence: the client's config folder, its program on PATH, an app
  * bundle (macOS) or a desktop file (Linux). Programs, bundles and desktop files with their sources: docs/teams.md
- * ("Detected clients"). Everything comes from the ClientEnv (HOME, PATH, XDG_DATA_*), never from process.env.
- */
+ * ("Detected clients"). Everything comes from the ClientEnv (HOME, PATH, XDG_DATA_*), never from process.env. */
 import { allClients } from './table.js';
 import { join, osFamily, probe } from './paths.js';
 import { programOnPath, programVersion } from './program-version.js';

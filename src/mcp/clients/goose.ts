@@ -4,11 +4,9 @@ import { gooseKey, gooseLocal, gooseProxy, gooseRemote } from '../render/goose.j
 import type { ClientEnv, ClientSpec } from '../types.js';
 import { appData, envOr, join, osFamily, pathApi } from './paths.js';
 
-/**
- * Goose's own order (block/goose paths.rs, etcetera's Xdg strategy): an absolute GOOSE_PATH_ROOT, then an
- * absolute XDG_CONFIG_HOME (macOS too: Goose picks the XDG strategy there), else the default; a relative
- * value is ignored by Goose, so by svcctl too.
- */
+/** Goose's own order (block/goose paths.rs, etcetera's Xdg strategy): an absolute GOOSE_PATH_ROOT, then an absolute
+ * XDG_CONFIG_HOME (macOS too: Goose picks the XDG strategy there), else the default; a relative value is ignored by
+ * Goose, so by svcctl too. */
 export function gooseConfigDir(env: ClientEnv): string {
   const absolute = (name: string): string | undefined => {
     const value = envOr(env, name, '');

@@ -4,10 +4,8 @@ import { join, projectFile, underKey } from './paths.js';
 
 const warpDir = (env: ClientEnv): string => join(env, env.homeDir, '.warp');
 
-/**
- * Warp substitutes ${VAR} in the whole file's text before parsing it, args included, and one missing or empty
- * variable stops every server of that file (warpdotdev/warp file_mcp_watcher.rs, parsing.rs).
- */
+/** Warp substitutes ${VAR} in the whole file's text before parsing it, args included, and one missing or empty variable
+ * stops every server of that file (warpdotdev/warp file_mcp_watcher.rs, parsing.rs). */
 export const warp: ClientSpec = {
   id: 'warp',
   label: 'Warp',

@@ -1,8 +1,6 @@
-/**
- * The `backup:` lines of one write run, each said once the run is done with its file: a later removal in the same
- * run (uninstall --all emptying a file svcctl created) may remove that backup again, and a line naming a file that
- * is gone would not be true.
- */
+/** The `backup:` lines of one write run, each said once the run is done with its file: a later removal in the same run
+ * (uninstall --all emptying a file svcctl created) may remove that backup again, and a line naming a file that is gone
+ * would not be true. */
 export class BackupNotes {
   private held: { file: string; backup: string } | undefined;
 

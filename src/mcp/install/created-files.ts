@@ -135,10 +135,8 @@ export function isEmptyShell(target: FileTarget, text: string): boolean {
   }
 }
 
-/**
- * A backup holds no user content when it is the shell, or the shell with only entries for the service in it
- * (`mcp list`'s test, so the entries of two names or deployments an uninstall --all removed go with it).
- */
+/** A backup holds no user content when it is the shell, or the shell with only entries for the service in it (`mcp
+ * list`'s test, so the entries of two names or deployments an uninstall --all removed go with it). */
 function backupIsOurs(ctx: Context, target: FileTarget, text: string): boolean {
   if (isEmptyShell(target, text)) return true;
   const matcher = { package: MCP_SERVER_PACKAGE, mcpUrl: optionalMcpUrl(ctx) };
@@ -171,10 +169,8 @@ export interface Removed {
   backup: string | null;
 }
 
-/**
- * Removes the file when it still holds exactly `expected` (under its lock, so no write of another svcctl is
- * lost); undefined when it changed, for the caller to edit it as usual. Its .bak goes with it when it is ours.
- */
+/** Removes the file when it still holds exactly `expected` (under its lock, so no write of another svcctl is lost);
+ * undefined when it changed, for the caller to edit it as usual. Its .bak goes with it when it is ours. */
 export async function removeCreatedFile(
   ctx: Context,
   target: FileTarget,

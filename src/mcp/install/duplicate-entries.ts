@@ -1,8 +1,6 @@
-/**
- * Two entries of one name in a client's JSON file (two "acme" under `mcpServers`): JSON parsers keep the last,
+/** Two entries of one name in a client's JSON file (two "acme" under `mcpServers`): JSON parsers keep the last,
  * jsonc-parser's location lookup the first, so svcctl and the client would read different entries. Such a file is
- * broken: `install` and `sync` refuse to write into it and count it not compliant, `list` and `get` warn.
- */
+ * broken: `install` and `sync` refuse to write into it and count it not compliant, `list` and `get` warn. */
 import { CliError, ExitCode } from '../../core/errors.js';
 import { foreign } from '../../core/output.js';
 import type { ConfigDocument } from '../../formats/config-document.js';

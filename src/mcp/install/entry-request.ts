@@ -68,11 +68,9 @@ export interface ProjectFolder {
   why: 'flag' | 'git' | 'cwd';
 }
 
-/**
- * The folder the clients take for the project when svcctl runs in `cwd`: the root of its git work tree (where
- * Claude Code finds `.mcp.json` and editors open the workspace), else `cwd`; Claude Code keys its local scope by the
- * main work tree of a linked one. --project-dir names both.
- */
+/** The folder the clients take for the project when svcctl runs in `cwd`: the root of its git work tree (where Claude
+ * Code finds `.mcp.json` and editors open the workspace), else `cwd`; Claude Code keys its local scope by the main work
+ * tree of a linked one. --project-dir names both. */
 export function projectFolderOf(ctx: Context, options: McpEntryOptions): ProjectFolder {
   if (options.projectDir !== undefined) {
     const dir = projectDirOf(ctx, options);

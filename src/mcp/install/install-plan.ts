@@ -160,10 +160,8 @@ export function textWithoutEntry(target: FileTarget, document: ConfigDocument): 
 const inputIds = (value: unknown): Set<string> =>
   new Set([...JSON.stringify(value ?? null).matchAll(/\$\{input:([^}]+)\}/g)].map((match) => match[1]!));
 
-/**
- * VS Code's `inputs` that only the removed entry used (its `--secrets prompt` questions, withInputs above) go with
- * it, and the `inputs` list when nothing is left in it: an input nothing references is a question nobody asks.
- */
+/** VS Code's `inputs` that only the removed entry used (its `--secrets prompt` questions, withInputs above) go with it,
+ * and the `inputs` list when nothing is left in it: an input nothing references is a question nobody asks. */
 function withoutUnusedInputs(target: FileTarget, text: string, removed: unknown): string {
   const document = openJsoncDocument(text, target.file);
   const inputs = document.get(['inputs']);
@@ -179,10 +177,8 @@ function withoutUnusedInputs(target: FileTarget, text: string, removed: unknown)
   return kept.length === 0 ? document.remove(['inputs']) : document.set(['inputs'], kept);
 }
 
-/**
- * What svcctl writes into a new file before the entry: Continue's config.yaml needs name and version first;
- * opencode adds its `$schema` to a config without one, and a file changed since is not svcctl's any more.
- */
+/** What svcctl writes into a new file before the entry: Continue's config.yaml needs name and version first; opencode
+ * adds its `$schema` to a config without one, and a file changed since is not svcctl's any more. */
 export function newFileStart(target: FileTarget): string {
   const fields = target.client?.newFileFields;
   if (fields === undefined || target.format === 'toml') return '';

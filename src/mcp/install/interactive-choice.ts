@@ -16,10 +16,8 @@ const MODE_CHOICES: { value: Mode; name: string }[] = [
 const cannotHoldRemote = (id: ClientId): boolean =>
   !CLIENTS[id].remoteInFile || CLIENTS[id].remoteHeadersUndocumented !== undefined;
 
-/**
- * A question only where the flags left the choice open, and never with -q or --no-input: -q asks for the
- * result only, so it takes the defaults as a script would.
- */
+/** A question only where the flags left the choice open, and never with -q or --no-input: -q asks for the result only,
+ * so it takes the defaults as a script would. */
 export const mayOffer = (ctx: Context): boolean => canPrompt(ctx) && !ctx.out.quiet;
 
 /** The login method of a remote or proxy entry, and why when the default was taken (unsaid after a question). */

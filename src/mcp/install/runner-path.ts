@@ -31,10 +31,8 @@ export async function runnerFor(
   return { command: path.join(folder, path.basename(found)), path: runnerPathValue(folder, guiPath) };
 }
 
-/**
- * The CA file Node reads at start, for entries that start a process: npx, or svcctl's own proxy (token helper). A
- * remote entry with a headers command (Claude Code) runs svcctl in the client's shell, with its whole environment.
- */
+/** The CA file Node reads at start, for entries that start a process: npx, or svcctl's own proxy (token helper). A
+ * remote entry with a headers command (Claude Code) runs svcctl in the client's shell, with its whole environment. */
 export function caCertsFor(
   ctx: Pick<Context, 'env' | 'platform'>,
   target: EntryRequest['target'],
@@ -47,10 +45,8 @@ export function caCertsFor(
   return value === undefined || caFileProblem(value, ctx.platform) !== undefined ? undefined : value;
 }
 
-/**
- * Why a NODE_EXTRA_CA_CERTS value is no CA file an entry can carry: a relative path would be read from whatever
- * folder the client starts in (a project's, planted), and a newline breaks the line of a TOML or YAML value.
- */
+/** Why a NODE_EXTRA_CA_CERTS value is no CA file an entry can carry: a relative path would be read from whatever folder
+ * the client starts in (a project's, planted), and a newline breaks the line of a TOML or YAML value. */
 export function caFileProblem(value: string, platform: NodeJS.Platform): string | undefined {
   if (value === '') return 'it is empty';
   if (/[\r\n]/.test(value)) return 'it holds a line break';

@@ -25,10 +25,8 @@ async function withoutRefresh(ctx: Context, baseUrl: string): Promise<Pick<Token
   return { saved: saved ? { expiresAt: saved.expires_at } : null, ...(noKeychain !== undefined ? { noKeychain } : {}) };
 }
 
-/**
- * The keychain and the saved token are looked at once per base URL and run (keyed by the run's environment, the
- * same object for every server of `mcp sync`): a sync of many clients would otherwise ask the keychain per entry.
- */
+/** The keychain and the saved token are looked at once per base URL and run (keyed by the run's environment, the same
+ * object for every server of `mcp sync`): a sync of many clients would otherwise ask the keychain per entry. */
 const looked = new WeakMap<NodeJS.ProcessEnv, Map<string, Promise<unknown>>>();
 function once<T>(ctx: Context, key: string, look: () => Promise<T>): Promise<T> {
   const seen = looked.get(ctx.env) ?? new Map<string, Promise<unknown>>();

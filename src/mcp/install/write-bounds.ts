@@ -26,10 +26,8 @@ function xdgBase(ctx: Pick<Context, 'env' | 'homeDir'>, variable: string, fallba
   return value && isAbsolute(value) ? value : join(ctx.homeDir, ...fallback);
 }
 
-/**
- * The project a file is in: `projectDir` when it holds `file` and not the home folder (run from ~, every file of
- * yours is in the folder svcctl runs in).
- */
+/** The project a file is in: `projectDir` when it holds `file` and not the home folder (run from ~, every file of yours
+ * is in the folder svcctl runs in). */
 export function projectOf(file: string, projectDir: string, homeDir: string): string | undefined {
   const root = resolve(projectDir);
   return isInside(resolve(file), root) && !isInside(resolve(homeDir), root) ? root : undefined;

@@ -62,10 +62,8 @@ function parse(text: string): WrittenRecord {
   }
 }
 
-/**
- * A record of svcctl's state is believed only when it is ours alone: not a link, one name, our uid, and neither it
- * nor its folder writable by group or others. 'absent' when there is none yet (it may then be created).
- */
+/** A record of svcctl's state is believed only when it is ours alone: not a link, one name, our uid, and neither it nor
+ * its folder writable by group or others. 'absent' when there is none yet (it may then be created). */
 export async function ownStateFile(path: string, uid: number | undefined): Promise<boolean | 'absent'> {
   const folder = await lstat(dirname(path)).catch(() => undefined);
   if (folder === undefined) return 'absent';
@@ -108,10 +106,8 @@ export interface EntryWrite {
   after: string;
 }
 
-/**
- * After svcctl wrote `after` over `before`: the entry it wrote is recorded (a removed one forgotten), and the other
- * entries it recorded in that file stay its own only when the file was as svcctl had left it.
- */
+/** After svcctl wrote `after` over `before`: the entry it wrote is recorded (a removed one forgotten), and the other
+ * entries it recorded in that file stay its own only when the file was as svcctl had left it. */
 export async function recordEntryWrite(ctx: Context, write: EntryWrite): Promise<void> {
   await recordEntryWrites(ctx, [{ ...write, entries: [{ entryPath: write.entryPath, value: write.value }] }]);
 }

@@ -112,10 +112,8 @@ class EraBridge {
     return describe(error, this.options.redact);
   }
 
-  /**
-   * One 'drain' listener however many streams wait: the HTTP streams are read only while stdout takes more, so what
-   * waits for a slow client is the server's, in its socket, not the proxy's memory.
-   */
+  /** One 'drain' listener however many streams wait: the HTTP streams are read only while stdout takes more, so what
+   * waits for a slow client is the server's, in its socket, not the proxy's memory. */
   private room(): Promise<void> {
     const { stdout } = this.options;
     if (!stdout.writableNeedDrain) return Promise.resolve();
@@ -128,11 +126,9 @@ class EraBridge {
     return this.drained;
   }
 
-  /**
-   * The SDK counts its attempts again from the first after each stream that ended without an error, and takes a
-   * server's `retry:` as given, 0 included: a server that ends each stream at once (or has it cut at the cap) would
-   * be asked again at once, for ever. A second at least, doubled after each stream that brought no message.
-   */
+  /** The SDK counts its attempts again from the first after each stream that ended without an error, and takes a
+   * server's `retry:` as given, 0 included: a server that ends each stream at once (or has it cut at the cap) would be
+   * asked again at once, for ever. A second at least, doubled after each stream that brought no message. */
   private reconnectLater(reconnect: () => void, delay: number): () => void {
     const floor = Math.min(RECONNECT_LONGEST_MS, RECONNECT_FIRST_MS * 2 ** this.emptyReconnections);
     this.emptyReconnections += 1;

@@ -86,10 +86,8 @@ function refuseControls(arg: string): void {
   );
 }
 
-/**
- * Inside '…' fish reads \\ and \' as escapes where POSIX shells read none, so a value ending in \ would close no
- * quote in fish. Both characters are therefore written outside the quotes, as \\ and \', which all of them read alike.
- */
+/** Inside '…' fish reads \\ and \' as escapes where POSIX shells read none, so a value ending in \ would close no quote
+ * in fish. Both characters are therefore written outside the quotes, as \\ and \', which all of them read alike. */
 function quoteForPosixOrFish(arg: string): string {
   if (arg !== '' && SAFE_TO_PASTE.test(arg)) return arg;
   refuseControls(arg);

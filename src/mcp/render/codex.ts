@@ -33,7 +33,7 @@ function extras(request: EntryRequest): { env: Record<string, string>; names: st
   };
 }
 
-/** `env` only when it holds something, as before the extras. */
+/** `env` only when it holds something. */
 function withEnv(entry: Entry, env: Record<string, string>, names: string[] = []): Entry {
   const forwarded = [...((entry.env_vars as string[] | undefined) ?? []), ...names];
   return {

@@ -180,7 +180,9 @@ describe('the recipes of docs/events.md run as written', () => {
         const [line] = unit.keys.get('Service.ExecStart')!;
         const [program, ...args] = execWords(line!, { i: 'backup.service', n: name }, env);
         const path = ['/usr/bin', '/bin'].includes(NODE_DIR) ? SYSTEMD_PATH : `${NODE_DIR}:${SYSTEMD_PATH}`;
-        return run(program!, args, { PATH: path, LANG: 'C.UTF-8', ...env }, '/');
+        // systemd sets HOME to the home of the unit's User= (systemd.exec(5), "Environment Variables in Spawned
+        // Processes"); the test's user stands in for User=backup, with the temp home.
+        return run(program!, args, { PATH: path, LANG: 'C.UTF-8', HOME: b.home, ...env }, '/');
       };
       const spool = b.stand['/var/lib/svcctl/spool']!;
 

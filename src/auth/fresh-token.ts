@@ -91,12 +91,11 @@ export async function freshToken(ctx: Context, sources: RefreshSources, refused?
   if (!canLogIn) {
     const lacking = email === undefined ? 'email' : 'password';
     const from = email === undefined ? '--email or SERVICE_EMAIL' : sources.passwordSources;
+    const { giveOrRelogin } = await import('./keychain.js');
     throw new CliError(
       ExitCode.AuthRejected,
       `${why}, and svcctl has no ${lacking} to log in again (it never prompts here)`,
-      {
-        hint: `give the ${lacking} with ${from}, or run 'svcctl login --save --remember-password' once`,
-      },
+      { hint: await giveOrRelogin(`give the ${lacking} with ${from}`, ctx.platform) },
     );
   }
 

@@ -70,11 +70,22 @@ export async function whyNoKeychain(key: KeychainKey): Promise<string | undefine
  * keychain; where there is none that command is exit 7, so the fix says why and what works instead.
  */
 export async function reloginAdvice(platform: NodeJS.Platform): Promise<string> {
-  const missing = await whyNoKeychain({ baseUrl: 'svcctl-check', email: 'svcctl-check', platform });
-  return missing === undefined
+  return adviceFor(await keychainMissing(platform));
+}
+
+/** An error's hint: what works now (`giveIt`: "give the password with …"), then how to need it no more. */
+export async function giveOrRelogin(giveIt: string, platform: NodeJS.Platform): Promise<string> {
+  const missing = await keychainMissing(platform);
+  return `${giveIt}${missing === undefined ? ', or' : ';'} ${adviceFor(missing)}`;
+}
+
+const keychainMissing = (platform: NodeJS.Platform): Promise<string | undefined> =>
+  whyNoKeychain({ baseUrl: 'svcctl-check', email: 'svcctl-check', platform });
+
+const adviceFor = (missing: string | undefined): string =>
+  missing === undefined
     ? 'run `svcctl login --save --remember-password` once (the password goes to the OS keychain) and svcctl logs in again by itself'
     : `this machine has no OS keychain (${missing}), so svcctl cannot log in again by itself: run \`svcctl login --save\` again when the token expires, or give the client SERVICE_PASSWORD`;
-}
 
 export async function rememberPassword(key: KeychainKey, password: string): Promise<void> {
   await attempt(key, (entry) => entry.setPassword(password));

@@ -51,8 +51,10 @@ async function passwordLogin(ctx: Context, sources: PasswordSources): Promise<{ 
   }
   if (email === undefined || password === undefined) {
     const lacking = email === undefined ? 'email' : 'password';
+    const { giveOrRelogin } = await import('../../auth/keychain.js');
+    const from = email === undefined ? '--email or SERVICE_EMAIL' : sources.passwordSources;
     throw new CliError(ExitCode.AuthRejected, `the proxy has no ${lacking} to send (--auth password)`, {
-      hint: `give it with ${email === undefined ? '--email or SERVICE_EMAIL' : sources.passwordSources}, or run 'svcctl login --save --remember-password' once`,
+      hint: await giveOrRelogin(`give it with ${from}`, ctx.platform),
     });
   }
   return { email, password };

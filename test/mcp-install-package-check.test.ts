@@ -90,6 +90,22 @@ describe('mcp install, local mode: the package on the registry', () => {
     );
   });
 
+  it('a loopback registry that refuses the connection: the warning names the registry, not a sandbox', async () => {
+    // A port that was free a moment ago: nothing listens there, so the connection is refused.
+    const gone = await listenOnLoopback(createServer());
+    await gone.close();
+    const result = await install([], { ...BASE, npm_config_registry: `${gone.origin}/` });
+    assert.equal(result.code, 0, result.stderr);
+    const url = new URL(gone.origin);
+    assert.ok(
+      result.stderr.includes(
+        `warning: cannot tell whether the npm registry has service-mcp-server (connection refused by ${url.host}: no npm registry is listening at ${gone.origin}); svcctl mcp doctor`,
+      ),
+      result.stderr,
+    );
+    assert.doesNotMatch(result.stderr, /sandbox/);
+  });
+
   it("the registry of the user's .npmrc (a scope's own registry first), as npx takes it; a path is not looked up", async () => {
     const home = await tempDir('svcctl-package-check-');
     await writeFile(join(home, '.npmrc'), `registry=http://127.0.0.1:9/\n@acme:registry=${registry.url}\n`);

@@ -56,24 +56,41 @@ function proxyRefusal(error: unknown, host: string): NetworkProblem | undefined 
   };
 }
 
+/** What should answer at a URL, for the words of a refused connection: a base URL's service by default. */
+export interface Listener {
+  what: string;
+  hint: string;
+}
+
+const SERVICE: Listener = {
+  what: 'sandbox or service',
+  hint: 'start one with `eval "$(svcctl dev --detach --format sh)"` (it takes the port of its last run again when that is free), or check SERVICE_BASE_URL',
+};
+
 /** Nothing listens at a loopback address: no retry (a sandbox or local service does not appear within seconds, it has
  * to be started), and the way to start a sandbox, which takes the port of its last run again when it is free. */
-function refusedOnThisComputer(code: string, url: string): NetworkProblem {
+function refusedOnThisComputer(code: string, url: string, listener: Listener): NetworkProblem {
   const { host, origin } = new URL(url);
   return {
     code,
     retryable: false,
-    message: `connection refused by ${host}: no sandbox or service is listening at ${origin}`,
-    hint: 'start one with `eval "$(svcctl dev --detach --format sh)"` (it takes the port of its last run again when that is free), or check SERVICE_BASE_URL',
+    message: `connection refused by ${host}: no ${listener.what} is listening at ${origin}`,
+    hint: listener.hint,
   };
 }
 
-export function describeNetworkError(error: unknown, url: string, timeoutSeconds: number): NetworkProblem {
+/** `listener`: what the URL is (an npm registry, say), when not the service or sandbox of a base URL. */
+export function describeNetworkError(
+  error: unknown,
+  url: string,
+  timeoutSeconds: number,
+  listener?: Listener,
+): NetworkProblem {
   const code = errorCode(error);
   const { host } = new URL(url);
   return (
     proxyRefusal(error, host) ??
-    connectionProblem(code, error, url, timeoutSeconds) ??
+    connectionProblem(code, error, url, timeoutSeconds, listener) ??
     tlsProblem(code, error, url) ?? {
       code,
       retryable: code !== undefined && RETRYABLE_CODES.has(code),
@@ -88,17 +105,18 @@ function connectionProblem(
   error: unknown,
   url: string,
   timeoutSeconds: number,
+  listener: Listener | undefined,
 ): NetworkProblem | undefined {
   const { host, hostname } = new URL(url);
   switch (code) {
     case 'ECONNREFUSED':
       return isLoopbackHost(hostname)
-        ? refusedOnThisComputer(code, url)
+        ? refusedOnThisComputer(code, url, listener ?? SERVICE)
         : {
             code,
             retryable: true,
             message: `connection refused by ${host}`,
-            hint: 'is the service running, and is the base URL right?',
+            hint: listener?.hint ?? 'is the service running, and is the base URL right?',
           };
     case 'ENOTFOUND':
       return { code, retryable: false, message: `cannot resolve host ${hostname}`, hint: 'check the base URL' };

@@ -15,6 +15,7 @@ import { createTransport } from '../../http/transport.js';
 /** Long enough for a registry across the world, short enough that an install does not seem to hang. */
 export const PACKAGE_CHECK_MS = 3000;
 const DEFAULT_REGISTRY = 'https://registry.npmjs.org/';
+const REGISTRY = { what: 'npm registry', hint: 'start the registry, or check `npm config get registry`' };
 
 export type PackageCheck =
   | { kind: 'found' }
@@ -85,7 +86,7 @@ export async function checkPackage(
     if (response.status !== 200) return { kind: 'unknown', why: `${url} answered HTTP ${response.status}` };
     return versionIn(response.body, parsed, registry);
   } catch (error) {
-    return { kind: 'unknown', why: describeNetworkError(error, url, timeoutMs / 1000).message };
+    return { kind: 'unknown', why: describeNetworkError(error, url, timeoutMs / 1000, REGISTRY).message };
   } finally {
     await transport?.abort().catch(() => undefined);
   }

@@ -1,8 +1,7 @@
-// node:fs's `promises` is read on first use: loading node:fs/promises costs ~2 ms of every start-up (BENCHMARKS.md).
-import { promises as fs } from 'node:fs';
 import { resolve } from 'node:path';
 import { usageError } from '../core/errors.js';
-import { fileReadError } from '../fs/read-input.js';
+import { readFileOrPipe } from '../fs/file-or-pipe.js';
+import { fileReadError, MAX_EVENT_BYTES } from '../fs/read-input.js';
 import {
   describeTimeProblem,
   isPlainObject,
@@ -90,7 +89,7 @@ async function payloadFromFlags(flags: EventFlags, warn: Warn, cwd: string): Pro
     if (flags.payload !== undefined) return parsePayloadText(flags.payload, flag);
     let text: string;
     try {
-      text = await fs.readFile(resolve(cwd, whole), 'utf8');
+      text = (await readFileOrPipe(resolve(cwd, whole), MAX_EVENT_BYTES)).toString('utf8');
     } catch (error) {
       throw fileReadError(whole, error, '--payload-file');
     }

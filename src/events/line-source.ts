@@ -1,6 +1,14 @@
 // Taking a line is a plain call, no promise per line (BENCHMARKS.md, "Where the time goes").
 import type { InputStream } from '../core/context.js';
-import { inputLineChunks, type InputLine } from './ndjson-lines.js';
+import { type CliError, invalidData } from '../core/errors.js';
+import { sizeText } from '../fs/regular-file.js';
+import { type InputLine, inputLineChunks, LineTooLong } from './ndjson-lines.js';
+
+const lineTooLong = (number: number, maxBytes: number): CliError =>
+  invalidData(
+    `line ${number}: more than ${sizeText(maxBytes)} without a line feed, over the limit of one event; nothing after it was read`,
+    'give one JSON event per line (NDJSON)',
+  );
 
 export class LineSource {
   private chunk: Buffer = Buffer.alloc(0);
@@ -25,16 +33,22 @@ export class LineSource {
 
   more(): Promise<boolean> {
     if (this.ended) return Promise.resolve(false);
-    this.reading ??= this.chunks.next().then((next) => {
-      this.reading = undefined;
-      if (next.done) {
-        this.ended = true;
-        return false;
-      }
-      this.chunk = next.value;
-      this.offset = 0;
-      return true;
-    });
+    this.reading ??= this.chunks.next().then(
+      (next) => {
+        this.reading = undefined;
+        if (next.done) {
+          this.ended = true;
+          return false;
+        }
+        this.chunk = next.value;
+        this.offset = 0;
+        return true;
+      },
+      (error: unknown) => {
+        // More is read only once every line before is taken, so the line that ran over is the next one.
+        throw error instanceof LineTooLong ? lineTooLong(this.number + 1, error.maxBytes) : error;
+      },
+    );
     return this.reading;
   }
 

@@ -1,9 +1,16 @@
-// node:fs's `promises` is read on first use: loading node:fs/promises costs ~2 ms of every start-up (BENCHMARKS.md).
-import { promises as fs } from 'node:fs';
 import { resolve } from 'node:path';
 import type { InputStream } from '../core/context.js';
 import { usageError } from '../core/errors.js';
+import { readBounded, readFileOrPipe } from './file-or-pipe.js';
 import { fileReadReason, isDescribedReadError } from './reasons.js';
+import { MAX_FILE_BYTES, UnreadableFileError } from './regular-file.js';
+
+/**
+ * One event's bytes at most (a FILE, `--payload-file`, stdin's one event, an NDJSON line). The service states no
+ * limit (its docs, "Limits: not shown") and the sandbox takes 1 MiB by default (`--max-body`): the cap of every file
+ * svcctl reads whole, far above both, is there so that `/dev/zero` or a pipe without end stops, not to judge events.
+ */
+export const MAX_EVENT_BYTES = MAX_FILE_BYTES;
 
 export async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -15,12 +22,13 @@ export function describeInput(file: string): string {
   return file === '-' ? 'stdin' : file;
 }
 
-export async function readInputBytes(file: string, stdin: InputStream, cwd: string): Promise<Buffer> {
-  if (file === '-') return readAll(stdin);
+/** One event's input: FILE (a regular file or a pipe) or `-`, stdin; over MAX_EVENT_BYTES is exit 2, unread. */
+export async function readInputBytes(file: string, stdin: InputStream, cwd: string, flag?: string): Promise<Buffer> {
   try {
-    return await fs.readFile(resolve(cwd, file));
+    if (file === '-') return await readBounded(stdin as AsyncIterable<Buffer>, MAX_EVENT_BYTES);
+    return await readFileOrPipe(resolve(cwd, file), MAX_EVENT_BYTES);
   } catch (error) {
-    throw fileReadError(file, error);
+    throw fileReadError(describeInput(file), error, flag);
   }
 }
 
@@ -29,6 +37,8 @@ export { fileReadReason };
 export function fileReadError(file: string, error: unknown, flag?: string): Error {
   const reason = fileReadReason(error);
   const prefix = flag ? `${flag}: ` : '';
+  if (error instanceof UnreadableFileError)
+    return usageError(`${prefix}${file} ${error.message}`, 'give a regular file or a pipe');
   if ((error as NodeJS.ErrnoException).code === 'EISDIR') return usageError(`${prefix}${file} ${reason}`);
   if (!isDescribedReadError(error)) return usageError(`${prefix}${file}: it cannot be read (${reason})`);
   return usageError(`${prefix}${reason}: ${file}`);

@@ -33,10 +33,11 @@ export function notRegularReason(info: Stats): string | undefined {
 
 const MIB = 1024 * 1024;
 
-/** Exact under 10 MiB (a file just over a 1 MiB limit), rounded above: "1048577 bytes", "16 MiB", "1.0 GiB". */
-function sizeText(bytes: number): string {
+/** Exact under 10 MiB (a file just over a 1 MiB limit), rounded above: "1048577 bytes", "64 KiB", "16 MiB", "1.0 GiB". */
+export function sizeText(bytes: number): string {
   if (bytes >= 1024 * MIB) return `${(bytes / (1024 * MIB)).toFixed(1)} GiB`;
   if (bytes % MIB === 0) return `${bytes / MIB} MiB`;
+  if (bytes < MIB && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
   return bytes >= 10 * MIB ? `${Math.round(bytes / MIB)} MiB` : `${bytes} bytes`;
 }
 

@@ -4,11 +4,12 @@
  * managed settings that VS Code reads. An entry such a policy blocks is written for nothing: the client refuses it
  * and nobody says why, so install refuses it first (exit 7, --force does not override it) and doctor names the rule.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Context } from '../../core/context.js';
 import { exitWith, ExitCode } from '../../core/errors.js';
 import { foreign } from '../../core/output.js';
+import { readRegularFile, UnreadableFileError } from '../../fs/regular-file.js';
 import { commandLine } from '../service-entries.js';
 import { CLIENTS } from '../clients/table.js';
 import type { ClientId, PolicyFamily, Scope } from '../types.js';
@@ -53,16 +54,23 @@ interface Policy {
 
 /** A policy file that is there but cannot be read is a verdict of its own: what the client makes of it is unknown. */
 class UnreadablePolicy extends Error {
-  constructor(readonly file: string) {
+  constructor(
+    readonly file: string,
+    readonly why = 'does not parse',
+  ) {
     super(`${file} cannot be read as JSON`);
   }
 }
 
+// As every file svcctl reads whole (src/fs/regular-file.ts): a FIFO there would hang install and doctor for ever.
 async function readJson(file: string): Promise<Record<string, unknown> | undefined> {
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
-    throw new UnreadablePolicy(file);
-  });
+  const text = await readRegularFile(file).then(
+    ({ bytes }) => bytes.toString('utf8'),
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
+      throw new UnreadablePolicy(file, error instanceof UnreadableFileError ? error.message : undefined);
+    },
+  );
   if (text === undefined) return undefined;
   try {
     const value: unknown = JSON.parse(text);
@@ -245,7 +253,7 @@ export async function policyVerdict(
     return family === 'ClaudeCode' ? await claudeCodeVerdict(ctx, server) : await copilotVerdict(ctx, server);
   } catch (error) {
     if (!(error instanceof UnreadablePolicy)) throw error;
-    return { file: error.file, rule: 'the policy file does not parse, so what the client allows cannot be told' };
+    return { file: error.file, rule: `the policy file ${error.why}, so what the client allows cannot be told` };
   }
 }
 

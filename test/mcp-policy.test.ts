@@ -3,7 +3,8 @@
  * Copilot's managed settings for VS Code. The system folders are stood for by SVCCTL_POLICY_DIR under the temp HOME.
  */
 import assert from 'node:assert/strict';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, beforeEach, describe, it } from 'node:test';
 import { runCli, type RunResult } from './helpers/cli.js';
@@ -137,6 +138,23 @@ describe('mcp install under a policy', () => {
     const result = await run(['install', '--client', 'claude-code']);
     assert.equal(result.code, 7, result.stderr);
     assert.match(result.stderr, /does not parse/);
+  });
+
+  it('a policy file over 16 MiB blocks, refused by its size (issue 47: files read whole are bounded)', async () => {
+    const file = await policy('ClaudeCode', 'managed-settings.json', '');
+    await truncate(file, 17 * 1024 * 1024); // sparse: only its size is looked at
+    const result = await run(['install', '--client', 'claude-code']);
+    assert.equal(result.code, 7, result.stderr);
+    assert.match(result.stderr, /the policy file is 17 MiB, over the limit of 16 MiB, so what the client allows/);
+  });
+
+  it('a FIFO as a policy file blocks at once, named, instead of waiting for a writer for ever', async () => {
+    const file = join(policyDir, 'ClaudeCode', 'managed-mcp.json');
+    await mkdir(join(file, '..'), { recursive: true });
+    execFileSync('mkfifo', [file]);
+    const result = await run(['install', '--client', 'claude-code']);
+    assert.equal(result.code, 7, result.stderr);
+    assert.match(result.stderr, /the policy file is a named pipe \(FIFO\), not a regular file/);
   });
 });
 

@@ -85,7 +85,7 @@ describe('one event: FILE, --payload-file and - are read up to 16 MiB', () => {
     const chunk = Buffer.alloc(CHUNK, 'x');
     const writing = (async () => {
       for (let sent = 0; sent < OVER && !writer.destroyed; sent += CHUNK)
-        if (!writer.write(chunk)) await new Promise((resolve) => writer.once('drain', resolve).once('close', resolve));
+        if (!writer.write(chunk)) await new Promise<void>((done) => writer.once('drain', done).once('close', done));
       writer.end();
     })();
     const result = await send([fifo]);

@@ -8,7 +8,8 @@
 import type { Context } from '../core/context.js';
 import { resolveBaseUrl } from '../config/base-url.js';
 import { CliError, ExitCode, invalidData, usageError } from '../core/errors.js';
-import { readAll } from '../fs/read-input.js';
+import { readStdin } from '../fs/read-input.js';
+import { MAX_SECRET_FILE_BYTES } from '../config/secret-files.js';
 import { HEADER_AUTHORIZATION } from '../core/constants.js';
 import {
   emailWithoutPrompt,
@@ -108,7 +109,7 @@ async function tokenText(ctx: Context, argument: string | undefined): Promise<st
         'no token: give it as an argument, or pipe it in with -',
         'e.g. svcctl token | svcctl token inspect -',
       );
-    text = (await readAll(ctx.stdin)).toString('utf8');
+    text = (await readStdin(ctx.stdin, MAX_SECRET_FILE_BYTES)).toString('utf8');
   }
   // Tokens hold no whitespace; copies often carry a newline or a "Bearer " prefix.
   const token = text.trim().replace(/^Bearer\s+/i, '');

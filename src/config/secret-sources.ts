@@ -7,9 +7,14 @@ import { usageError } from '../core/errors.js';
 import type { Output } from '../core/output.js';
 import type { KnownSecrets } from '../redaction/known-secrets.js';
 import { describeSource, readSetting } from './settings.js';
-import { fileReadError, readAll } from '../fs/read-input.js';
+import { fileReadError, readStdin } from '../fs/read-input.js';
 import { UnreadableFileError } from '../fs/regular-file.js';
-import { checkSecretFileMode, readSecretFileText, unreadableSecretFile } from './secret-files.js';
+import {
+  checkSecretFileMode,
+  MAX_SECRET_FILE_BYTES,
+  readSecretFileText,
+  unreadableSecretFile,
+} from './secret-files.js';
 
 export function stripOneNewline(text: string): string {
   if (text.endsWith('\r\n')) return text.slice(0, -2);
@@ -82,7 +87,9 @@ export async function readSecretStdin(ctx: Context, what: string, flag: string):
   if (ctx.stdin.isTTY) {
     throw usageError(`${flag} reads the ${what} from stdin, but stdin is a terminal`, `pipe it in: ${flag} < file`);
   }
-  const value = ctx.secrets.add(stripOneNewline((await readAll(ctx.stdin)).toString('utf8')));
+  const value = ctx.secrets.add(
+    stripOneNewline((await readStdin(ctx.stdin, MAX_SECRET_FILE_BYTES, flag)).toString('utf8')),
+  );
   if (value === '') throw usageError(`${flag} was given but stdin was empty: it must hold the ${what}`);
   checkSecretCharacters(value, `the ${what} read from stdin`);
   return value;

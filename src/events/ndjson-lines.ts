@@ -29,10 +29,8 @@ export class LineTooLong extends Error {
   }
 }
 
-/**
- * A chunk's lines are cut out one at a time as workers take them (line-source.ts), not all at once on arrival. The
- * start of a line that spans chunks is kept in parts and joined once its end arrives, never over `maxLineBytes`.
- */
+/** A chunk's lines are cut out one at a time as workers take them (line-source.ts), not all at once on arrival. The
+ * start of a line that spans chunks is kept in parts and joined once its end arrives, never over `maxLineBytes`. */
 export async function* splitLineChunks(
   stream: AsyncIterable<Buffer | string>,
   maxLineBytes = MAX_EVENT_BYTES,

@@ -5,17 +5,18 @@ import { readBounded, readFileOrPipe } from './file-or-pipe.js';
 import { fileReadReason, isDescribedReadError } from './reasons.js';
 import { MAX_FILE_BYTES, UnreadableFileError } from './regular-file.js';
 
-/**
- * One event's bytes at most (a FILE, `--payload-file`, stdin's one event, an NDJSON line). The service states no
+/** One event's bytes at most (a FILE, `--payload-file`, stdin's one event, an NDJSON line). The service states no
  * limit (its docs, "Limits: not shown") and the sandbox takes 1 MiB by default (`--max-body`): the cap of every file
- * svcctl reads whole, far above both, is there so that `/dev/zero` or a pipe without end stops, not to judge events.
- */
+ * svcctl reads whole, far above both, is there so that `/dev/zero` or a pipe without end stops, not to judge events. */
 export const MAX_EVENT_BYTES = MAX_FILE_BYTES;
 
-export async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
-  return Buffer.concat(chunks);
+/** stdin read whole, up to `maxBytes`: more is exit 2 and the rest is not read (`--password-stdin < /dev/zero`). */
+export async function readStdin(stdin: InputStream, maxBytes: number, flag?: string): Promise<Buffer> {
+  try {
+    return await readBounded(stdin as AsyncIterable<Buffer>, maxBytes);
+  } catch (error) {
+    throw fileReadError('stdin', error, flag);
+  }
 }
 
 export function describeInput(file: string): string {
@@ -24,11 +25,11 @@ export function describeInput(file: string): string {
 
 /** One event's input: FILE (a regular file or a pipe) or `-`, stdin; over MAX_EVENT_BYTES is exit 2, unread. */
 export async function readInputBytes(file: string, stdin: InputStream, cwd: string, flag?: string): Promise<Buffer> {
+  if (file === '-') return readStdin(stdin, MAX_EVENT_BYTES, flag);
   try {
-    if (file === '-') return await readBounded(stdin as AsyncIterable<Buffer>, MAX_EVENT_BYTES);
     return await readFileOrPipe(resolve(cwd, file), MAX_EVENT_BYTES);
   } catch (error) {
-    throw fileReadError(describeInput(file), error, flag);
+    throw fileReadError(file, error, flag);
   }
 }
 
@@ -38,7 +39,10 @@ export function fileReadError(file: string, error: unknown, flag?: string): Erro
   const reason = fileReadReason(error);
   const prefix = flag ? `${flag}: ` : '';
   if (error instanceof UnreadableFileError)
-    return usageError(`${prefix}${file} ${error.message}`, 'give a regular file or a pipe');
+    return usageError(
+      `${prefix}${file} ${error.message}`,
+      file === 'stdin' ? undefined : 'give a regular file or a pipe',
+    );
   if ((error as NodeJS.ErrnoException).code === 'EISDIR') return usageError(`${prefix}${file} ${reason}`);
   if (!isDescribedReadError(error)) return usageError(`${prefix}${file}: it cannot be read (${reason})`);
   return usageError(`${prefix}${reason}: ${file}`);

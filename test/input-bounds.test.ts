@@ -1,7 +1,7 @@
 /**
- * An event's input is bounded (issue 47, "Bad files never hang or crash svcctl"): a FILE, `--payload-file` or `-`
- * holds one event, read up to 16 MiB (docs/security.md, "Files svcctl reads whole"), and an NDJSON line is cut off
- * at the same size while the stream as a whole may go on for ever. `/dev/zero` or a pipe without end used to be
+ * What svcctl reads whole is bounded (issue 47, "Bad files never hang or crash svcctl"): a FILE, `--payload-file` or
+ * `-` holds one event, read up to 16 MiB (docs/security.md, "Files svcctl reads whole"), an NDJSON line is cut off at
+ * the same size while the stream as a whole may go on for ever, and a password or token from stdin at 64 KiB. `/dev/zero` or a pipe without end used to be
  * read until memory ran out. Inputs here are 17 MiB and then end, so that the code before the fix finishes too
  * (and fails these tests); the bytes a stdin gave show that svcctl stopped reading at the cap.
  */
@@ -113,5 +113,26 @@ describe('--ndjson: the stream may be long, each line is bounded', () => {
     assert.match(result.stderr, /line 2: more than 16 MiB without a line feed, over the limit of one event/);
     assert.equal(server.requests.length - before, 1);
     assert.ok(pulled() < 16 * MIB + 4 * CHUNK, `pulled ${pulled()} bytes`);
+  });
+});
+
+describe('a secret or a token from stdin: 64 KiB, as a secret file', () => {
+  const BIG = 'x'.repeat(70 * 1024);
+
+  it('login --password-stdin of more than 64 KiB: exit 2 before anything is sent', async () => {
+    const before = server.requests.length;
+    const result = await runCli(['login', '--password-stdin', '--email', 'ops@example.com'], {
+      env: { SERVICE_BASE_URL: server.baseUrl },
+      input: BIG,
+    });
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /--password-stdin: stdin gave more than 64 KiB/);
+    assert.equal(server.requests.length, before);
+  });
+
+  it('token inspect - of more than 64 KiB: exit 2', async () => {
+    const result = await runCli(['token', 'inspect', '-'], { input: BIG });
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /stdin gave more than 64 KiB/);
   });
 });

@@ -5,6 +5,7 @@
  * written in every case; what changes is the warning, which carries `mcp doctor`'s fix.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -104,6 +105,14 @@ describe('mcp install, local mode: the package on the registry', () => {
       result.stderr,
     );
     assert.doesNotMatch(result.stderr, /sandbox/);
+  });
+
+  it('a FIFO as ~/.npmrc is no setting: install goes on at once instead of waiting for a writer', async () => {
+    const home = await tempDir('svcctl-package-check-');
+    execFileSync('mkfifo', [join(home, '.npmrc')]);
+    const result = await install([], { ...BASE, npm_config_registry: registry.url }, home);
+    assert.equal(result.code, 0, result.stderr);
+    assert.doesNotMatch(result.stderr, /warning/);
   });
 
   it("the registry of the user's .npmrc (a scope's own registry first), as npx takes it; a path is not looked up", async () => {

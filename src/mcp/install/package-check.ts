@@ -6,11 +6,11 @@
  * short deadline; any answer but "it is there" is a warning, never a refusal (a private registry may need a login
  * npx has and svcctl does not ask for).
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Context } from '../../core/context.js';
 import { describeNetworkError } from '../../http/network-errors.js';
 import { createTransport } from '../../http/transport.js';
+import { readRegularFile } from '../../fs/regular-file.js';
 
 /** Long enough for a registry across the world, short enough that an install does not seem to hang. */
 export const PACKAGE_CHECK_MS = 3000;
@@ -52,7 +52,11 @@ async function registryFor(
 ): Promise<string> {
   const scope = name.startsWith('@') ? name.slice(0, name.indexOf('/')) : undefined;
   const keys = [...(scope ? [`${scope}:registry`] : []), 'registry'];
-  const npmrc = await readFile(setting('userconfig') ?? join(homeDir, '.npmrc'), 'utf8').catch(() => '');
+  // As npm, an .npmrc that cannot be read is no setting; a FIFO there is not waited on (src/fs/regular-file.ts).
+  const npmrc = await readRegularFile(setting('userconfig') ?? join(homeDir, '.npmrc')).then(
+    ({ bytes }) => bytes.toString('utf8'),
+    () => '',
+  );
   for (const key of keys) {
     const registry = setting(key.toLowerCase()) ?? npmrcRegistry(npmrc, key);
     if (registry) return registry.endsWith('/') ? registry : `${registry}/`;

@@ -60,6 +60,7 @@ describe('one event: FILE, --payload-file and - are read up to 16 MiB', () => {
     const result = await send([await sparseFile(dir, 'big.json')]);
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, /big\.json is 17 MiB, over the limit of 16 MiB/);
+    assert.doesNotMatch(result.stderr, /give a regular file/, 'it is one: only its size is wrong');
     assert.equal(server.requests.length, before);
   });
 
@@ -100,6 +101,7 @@ describe('one event: FILE, --payload-file and - are read up to 16 MiB', () => {
       const result = await send(args);
       assert.equal(result.code, 2, result.stderr);
       assert.match(result.stderr, /\/dev\/zero is a device, not a regular file/);
+      assert.match(result.stderr, /hint: give a regular file or a pipe/);
     }
   });
 });

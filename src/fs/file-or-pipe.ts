@@ -13,7 +13,7 @@ export async function readBounded(stream: AsyncIterable<Buffer | string>, maxByt
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     chunks.push(bytes);
     length += bytes.length;
-    if (length > maxBytes) throw new UnreadableFileError(`gave more than ${sizeText(maxBytes)}`);
+    if (length > maxBytes) throw new UnreadableFileError(`gave more than ${sizeText(maxBytes)}`, true);
   }
   return Buffer.concat(chunks, length);
 }

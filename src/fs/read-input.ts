@@ -41,7 +41,7 @@ export function fileReadError(file: string, error: unknown, flag?: string): Erro
   if (error instanceof UnreadableFileError)
     return usageError(
       `${prefix}${file} ${error.message}`,
-      file === 'stdin' ? undefined : 'give a regular file or a pipe',
+      error.tooLarge ? undefined : 'give a regular file or a pipe',
     );
   if ((error as NodeJS.ErrnoException).code === 'EISDIR') return usageError(`${prefix}${file} ${reason}`);
   if (!isDescribedReadError(error)) return usageError(`${prefix}${file}: it cannot be read (${reason})`);

@@ -20,7 +20,15 @@ export interface RegularFile {
 }
 
 /** Why a file is not read, as the end of a sentence that names it ("~/.cursor/mcp.json is a named pipe …"). */
-export class UnreadableFileError extends Error {}
+export class UnreadableFileError extends Error {
+  /** `tooLarge`: a file of the right kind, refused for its size only (no hint to give another kind). */
+  constructor(
+    message: string,
+    readonly tooLarge = false,
+  ) {
+    super(message);
+  }
+}
 
 export function notRegularReason(info: Stats): string | undefined {
   if (info.isFile()) return undefined;
@@ -59,7 +67,7 @@ export async function readRegularFile(path: string, options: RegularFileOptions 
   try {
     const info = await handle.stat();
     const reason = unreadableReason(info, maxBytes);
-    if (reason !== undefined) throw new UnreadableFileError(reason);
+    if (reason !== undefined) throw new UnreadableFileError(reason, info.isFile());
     // One byte more than the cap: a file that grew since the stat is refused, not cut.
     const bytes = Buffer.alloc(Math.min(info.size, maxBytes) + 1);
     let length = 0;
@@ -69,7 +77,7 @@ export async function readRegularFile(path: string, options: RegularFileOptions 
       length += bytesRead;
       if (length === bytes.length) break;
     }
-    if (length > maxBytes) throw new UnreadableFileError(`grew over the limit of ${sizeText(maxBytes)}`);
+    if (length > maxBytes) throw new UnreadableFileError(`grew over the limit of ${sizeText(maxBytes)}`, true);
     return { bytes: bytes.subarray(0, length), info };
   } finally {
     await handle.close();
@@ -83,7 +91,7 @@ export function readRegularFileSync(path: string, options: RegularFileOptions = 
   try {
     const info = fstatSync(fd);
     const reason = unreadableReason(info, maxBytes);
-    if (reason !== undefined) throw new UnreadableFileError(reason);
+    if (reason !== undefined) throw new UnreadableFileError(reason, info.isFile());
     const bytes = Buffer.alloc(Math.min(info.size, maxBytes) + 1);
     let length = 0;
     for (;;) {
@@ -92,7 +100,7 @@ export function readRegularFileSync(path: string, options: RegularFileOptions = 
       length += bytesRead;
       if (length === bytes.length) break;
     }
-    if (length > maxBytes) throw new UnreadableFileError(`grew over the limit of ${sizeText(maxBytes)}`);
+    if (length > maxBytes) throw new UnreadableFileError(`grew over the limit of ${sizeText(maxBytes)}`, true);
     return { bytes: bytes.subarray(0, length), info };
   } finally {
     closeSync(fd);

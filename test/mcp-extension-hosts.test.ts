@@ -5,12 +5,13 @@
  * search and uninstall on real files in a temp HOME.
  */
 import assert from 'node:assert/strict';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { CLIENTS } from '../src/mcp/clients/table.js';
 import type { ClientEnv } from '../src/mcp/types.js';
-import { runCli } from './helpers/cli.js';
+import { placeFile, runCli } from './helpers/cli.js';
+import { startForeignMcpServer } from './helpers/foreign-mcp-server.js';
 import { runAtTerminal } from './helpers/fake-terminal.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
@@ -172,5 +173,51 @@ describe('install, list, doctor and uninstall with Cline in VS Code and Cursor',
         ),
       ),
     );
+  });
+});
+
+describe('mcp sync and mcp doctor with Cline in VS Code and Cursor', () => {
+  const storage = (home: string, app: string) =>
+    join(home, '.config', app, 'User', 'globalStorage', 'saoudrizwan.claude-dev');
+  const settings = (home: string, app: string) => join(storage(home, app), 'settings', 'cline_mcp_settings.json');
+  async function twoHosts(): Promise<string> {
+    const home = await tempDir('svcctl-hosts-');
+    for (const app of ['Code', 'Cursor']) await mkdir(storage(home, app), { recursive: true });
+    return home;
+  }
+
+  it('sync writes the entry into both, and --check then finds both in line', async () => {
+    const home = await twoHosts();
+    const declaration = 'clients = ["cline"]\n\n[[server]]\nname = "ops"\nbase_url = "https://acme.example.com/api"\n';
+    const file = await placeFile(home, 'team/svcctl-mcp.toml', `${declaration}mode = "remote"\nauth = "password"\n`);
+    const r = await runCli(['mcp', 'sync', '--file', file, '--yes'], { home, cwd: home });
+    assert.equal(r.code, 0, r.stderr);
+    for (const app of ['Code', 'Cursor']) {
+      const written = JSON.parse(await readFile(settings(home, app), 'utf8')) as {
+        mcpServers: Record<string, unknown>;
+      };
+      assert.deepEqual(Object.keys(written.mcpServers), ['ops'], app);
+    }
+    assert.match(r.stderr, /Cline in Cursor \(user scope\): added 'ops'/);
+    const checked = await runCli(['mcp', 'sync', '--file', file, '--check'], { home, cwd: home });
+    assert.equal(checked.code, 0, checked.stderr);
+  });
+
+  it('doctor --client cline checks the entry in each host instead of asking which', async () => {
+    const home = await twoHosts();
+    const server = await startForeignMcpServer({ name: 'other', version: '1.0.0', tools: ['search'] });
+    try {
+      const entry = { mcpServers: { service: { type: 'streamableHttp', url: server.url } } };
+      for (const app of ['Code', 'Cursor']) {
+        await mkdir(join(storage(home, app), 'settings'));
+        await writeFile(settings(home, app), JSON.stringify(entry));
+      }
+      const r = await runCli(['mcp', 'doctor', '--client', 'cline'], { home });
+      assert.notEqual(r.code, 2, r.stderr);
+      assert.match(r.stdout + r.stderr, /2 entries checked/);
+      for (const app of ['Code', 'Cursor']) assert.ok((r.stdout + r.stderr).includes(settings(home, app)), app);
+    } finally {
+      await server.close();
+    }
   });
 });

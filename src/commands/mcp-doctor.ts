@@ -6,13 +6,7 @@ import type { Context } from '../core/context.js';
 import { exitWith, ExitCode } from '../core/errors.js';
 import { foreign } from '../core/output.js';
 import type { McpEntryOptions } from '../mcp/install/entry-request.js';
-import {
-  isUnreadable,
-  locateEntries,
-  locateEntry,
-  type LocatedEntry,
-  type UnreadableConfig,
-} from '../mcp/doctor/locate-entry.js';
+import { isUnreadable, locateEntries, type LocatedEntry, type UnreadableConfig } from '../mcp/doctor/locate-entry.js';
 import { CLIENTS } from '../mcp/clients/table.js';
 import { replacedNote } from './mcp-list.js';
 import { clientEnvOf, projectDirOf } from '../mcp/install/entry-request.js';
@@ -84,10 +78,13 @@ export async function checkOne(
     : await runChecks(ctx, located, (options.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000, trust);
 }
 
-/** Without --client, --name or --config, every matching entry is checked, one block each (as `status --check`). */
+/**
+ * Without --client, --name or --config, every matching entry is checked, one block each (as `status --check`); with
+ * them, one entry, or the one entry of an extension client in each VS Code host that has it.
+ */
 export async function runMcpDoctor(ctx: Context, options: McpDoctorOptions): Promise<void> {
   const chosen = options.client !== undefined || options.name !== undefined || options.config !== undefined;
-  const found = chosen ? [await locateEntry(ctx, options)] : await locateEntries(ctx, options);
+  const found = await locateEntries(ctx, options, chosen ? 'hosts' : 'return');
   if (found.length === 1) return reportOne(ctx, await checkOne(ctx, found[0]!, options), options);
   const reports: DoctorReport[] = [];
   for (const located of found) {

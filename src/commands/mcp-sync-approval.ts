@@ -18,6 +18,8 @@ import type { ClientId } from '../mcp/types.js';
 
 export interface PlannedClient {
   client: ClientId;
+  /** "Cline in Cursor" for an extension client in one of several hosts; else the client's label. */
+  label: string;
   file: string | null;
   entries: EntryOutcome[];
 }
@@ -78,15 +80,13 @@ export function approvalSummary(
 ): string[] {
   const lines: string[] = [];
   for (const server of declaration.servers) {
-    const ids = (test: (entry: EntryOutcome) => boolean): ClientId[] =>
-      planned
-        .filter(({ entries }) => entries.some((e) => e.name === server.name && test(e)))
-        .map(({ client }) => client);
-    const into = ids(isWrite);
-    const later = ids((entry) => !isWrite(entry) && entry.status !== 'removed');
-    const what = (clients: ClientId[]): string =>
-      `${hostOf(contexts.get(server.name)!)}, mode ${server.mode}, ${runs(server, clients)}, ${authOf(server)}`;
-    const labels = (clients: ClientId[]): string => clients.map((id) => CLIENTS[id].label).join(', ');
+    const matching = (test: (entry: EntryOutcome) => boolean): PlannedClient[] =>
+      planned.filter(({ entries }) => entries.some((e) => e.name === server.name && test(e)));
+    const into = matching(isWrite);
+    const later = matching((entry) => !isWrite(entry) && entry.status !== 'removed');
+    const what = (clients: PlannedClient[]): string =>
+      `${hostOf(contexts.get(server.name)!)}, mode ${server.mode}, ${runs(server, [...new Set(clients.map(({ client }) => client))])}, ${authOf(server)}`;
+    const labels = (clients: PlannedClient[]): string => clients.map(({ label }) => label).join(', ');
     const scope = `'${server.name}' (${declaration.scope} scope)`;
     if (into.length > 0) lines.push(`  write ${scope} into ${labels(into)}: ${what(into)}`);
     if (later.length > 0)
@@ -96,9 +96,9 @@ export function approvalSummary(
   }
   if (declaration.clients === 'detected')
     lines.push('  clients = "detected": a client found on this machine later gets these entries without asking');
-  for (const { client, file, entries } of planned)
+  for (const { label, file, entries } of planned)
     for (const entry of entries.filter((e) => e.status === 'removed'))
-      lines.push(`  remove '${foreign(entry.name)}' from ${CLIENTS[client].label} (${foreign(file ?? '')})`);
+      lines.push(`  remove '${foreign(entry.name)}' from ${label} (${foreign(file ?? '')})`);
   return lines;
 }
 

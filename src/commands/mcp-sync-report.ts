@@ -1,7 +1,6 @@
 /** What `svcctl mcp sync` says per client and at the end: done, left, or not compliant (docs/teams.md). */
 import type { Context } from '../core/context.js';
 import { foreign } from '../core/output.js';
-import { CLIENTS } from '../mcp/clients/table.js';
 import type { SyncDeclaration } from '../mcp/install/sync-declaration.js';
 import { changesFile, type ClientSyncPlan, type EntryOutcome } from '../mcp/install/sync-plan.js';
 import { quote } from '../mcp/render/shell-quote.js';
@@ -9,6 +8,10 @@ import type { ClientId } from '../mcp/types.js';
 
 export interface ClientResult {
   client: ClientId;
+  /** The VS Code host of an extension client that is in several (host-targets.ts). */
+  host?: string;
+  /** The client's label, with the host when there is one: "Cline in Cursor". */
+  label: string;
   file: string | null;
   plan?: ClientSyncPlan;
   /** The whole file could not be planned or written. */
@@ -19,7 +22,7 @@ export interface ClientResult {
   entries: EntryOutcome[];
 }
 
-const whereOf = (result: ClientResult, scope: string): string => `${CLIENTS[result.client].label} (${scope} scope)`;
+const whereOf = (result: ClientResult, scope: string): string => `${result.label} (${scope} scope)`;
 
 export function describe(result: ClientResult, scope: string, dryRun: boolean): string {
   const file = foreign(result.file ?? '');

@@ -4,13 +4,15 @@
  * that cannot be planned or an entry that is not svcctl's is reported and the others go on (exit 7 at the end);
  * --check writes nothing and exits 8 when anything would change.
  */
-import type { Context } from '../core/context.js';
+import { canPrompt, type Context } from '../core/context.js';
 import { type CliError, exitWith, ExitCode, isCliError, usageError } from '../core/errors.js';
 import { foreign, neutralizeControls } from '../core/output.js';
 import { CLIENTS } from '../mcp/clients/table.js';
 import { quote } from '../mcp/render/shell-quote.js';
 import { type ClientResult, describe, notCompliant, notSynced, reportFailures } from './mcp-sync-report.js';
 import { detectedClientIds } from '../mcp/clients/detection.js';
+import { hostLabel } from '../mcp/clients/extension-hosts.js';
+import { withEditorHosts } from '../mcp/install/host-targets.js';
 import { readDeclaration, type SyncDeclaration } from '../mcp/install/sync-declaration.js';
 import { declaredEntries, serverContexts } from '../mcp/install/sync-entries.js';
 import { changesFile, planClientSync } from '../mcp/install/sync-plan.js';
@@ -59,29 +61,36 @@ async function planEverything(
   declaration: SyncDeclaration,
   clients: ClientId[],
   clientEnv: ClientEnv,
+  ask: boolean,
 ): Promise<ClientResult[]> {
   const contexts = await serverContexts(ctx, declaration);
   const results: ClientResult[] = [];
-  const files = new Map<string, ClientId>();
-  for (const client of clients) {
+  const files = new Map<string, string>();
+  // An extension client in several VS Code hosts gets the entries in each, as `mcp install` writes them.
+  const targets = await withEditorHosts(
+    ctx,
+    clients.map((client) => ({ client })),
+    clientEnv,
+    () => declaration.scope,
+    ask,
+  );
+  for (const target of targets) {
+    if (!('client' in target)) continue;
+    const { client, host } = target;
+    const label = host === undefined ? CLIENTS[client].label : `${CLIENTS[client].label} in ${hostLabel(host)}`;
     const declared = await declaredEntries(contexts, declaration, client);
     try {
-      const plan = await planClientSync(ctx, client, declaration.scope, clientEnv, declared);
+      const plan = await planClientSync(ctx, { client, host }, declaration.scope, clientEnv, declared);
       const other = files.get(plan.realFile);
       if (other !== undefined) {
-        results.push({
-          client,
-          file: plan.target.file,
-          failed: `the same file as ${CLIENTS[other].label}`,
-          entries: [],
-        });
+        results.push({ client, host, label, file: plan.target.file, failed: `the same file as ${other}`, entries: [] });
         continue;
       }
-      files.set(plan.realFile, client);
-      results.push({ client, file: plan.target.file, plan, entries: plan.entries });
+      files.set(plan.realFile, label);
+      results.push({ client, host, label, file: plan.target.file, plan, entries: plan.entries });
     } catch (error) {
       if (!isCliError(error) || error.exitCode !== ExitCode.UnsafeConfig) throw error;
-      results.push({ client, file: null, failed: withHint(error), entries: [] });
+      results.push({ client, host, label, file: null, failed: withHint(error), entries: [] });
     }
   }
   return results;
@@ -108,7 +117,7 @@ async function writeOne(
       async (snapshot) => {
         const contexts = await serverContexts(ctx, declaration);
         const declared = await declaredEntries(contexts, declaration, result.client);
-        return planClientSync(ctx, result.client, declaration.scope, clientEnv, declared, snapshot);
+        return planClientSync(ctx, result, declaration.scope, clientEnv, declared, snapshot);
       },
       { backup: options.backup !== false },
     );
@@ -155,6 +164,7 @@ function jsonOf(results: ClientResult[], declaration: SyncDeclaration, changed: 
     changed,
     clients: results.map((result) => ({
       client: result.client,
+      ...(result.host === undefined ? {} : { host: result.host }),
       file: result.file,
       status:
         result.failed !== undefined ? 'failed' : result.plan && changesFile(result.plan) ? 'changed' : 'unchanged',
@@ -179,7 +189,8 @@ export async function runMcpSync(ctx: Context, options: McpSyncOptions): Promise
   const clients = clientsOf(ctx, declaration, clientEnv);
   if (declaration.scope === 'project')
     ctx.out.info(`project folder: ${foreign(declaration.projectDir)} (the folder holding ${foreign(options.file)})`);
-  const results = await planEverything(ctx, declaration, clients, clientEnv);
+  const ask = canPrompt(ctx) && !options.check && !options.dryRun && !options.yes;
+  const results = await planEverything(ctx, declaration, clients, clientEnv, ask);
   const drift = results.some((result) => result.plan !== undefined && changesFile(result.plan));
   const failed = (): boolean =>
     results.some((result) => result.failed !== undefined || result.entries.some((e) => e.status === 'failed'));

@@ -1,6 +1,7 @@
 /**
  * An extension client (Cline, Roo, Zoo) runs in any app of the VS Code family, each with its own storage: its entry
- * goes to each app that has the extension, or to those the user picks at a terminal.
+ * goes to each app that has the extension, or to those the user picks at a terminal (`mcp install`, and `mcp sync`
+ * unless --check, --dry-run or --yes says it is not there to be asked).
  */
 import { canPrompt, type Context } from '../../core/context.js';
 import { CLIENTS } from '../clients/table.js';
@@ -12,6 +13,7 @@ export async function withEditorHosts(
   targets: Target[],
   clientEnv: ClientEnv,
   scope: (target: Target) => Scope,
+  ask = canPrompt(ctx),
 ): Promise<Target[]> {
   const expanded: Target[] = [];
   for (const target of targets) {
@@ -23,7 +25,7 @@ export async function withEditorHosts(
     }
     const names = hosts.map((host) => host.label).join(', ');
     let folders = hosts.map((host) => host.folder);
-    if (canPrompt(ctx)) {
+    if (ask) {
       const { promptChecklist } = await import('../../core/prompts.js');
       folders = await promptChecklist(
         ctx,

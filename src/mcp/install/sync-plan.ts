@@ -38,6 +38,12 @@ export interface DeclaredEntry {
   failed?: string;
 }
 
+/** A client, and for an extension client the VS Code host whose storage holds its file. */
+export interface SyncTarget {
+  client: ClientId;
+  host?: string;
+}
+
 export interface ClientSyncPlan {
   client: ClientId;
   target: FileTarget;
@@ -72,13 +78,13 @@ function recordedHere(
 
 export async function planClientSync(
   ctx: Context,
-  client: ClientId,
+  { client, host }: SyncTarget,
   scope: Scope,
   clientEnv: ClientEnv,
   declared: DeclaredEntry[],
   given?: FileSnapshot,
 ): Promise<ClientSyncPlan> {
-  const targetOf = (name: string): FileTarget => fileTargetOf({ client }, name, scope, clientEnv, undefined, ctx);
+  const targetOf = (name: string): FileTarget => fileTargetOf({ client, host }, name, scope, clientEnv, undefined, ctx);
   const target = targetOf(declared[0]?.name ?? 'svcctl');
   const realFile = await checkTarget(target);
   const snapshot = given ?? (await readSnapshot(target.file));

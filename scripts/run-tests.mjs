@@ -5,9 +5,10 @@
 // `--package` also runs scripts/check-package.sh beside the tests (it mostly waits on npm), its output printed after
 // theirs; the tarball is packed before the tests start, since packing rebuilds the dist/ that they run.
 // The files run as JavaScript compiled beforehand (scripts/compile-tests.mjs), with source maps.
-// Node 20's --test takes no globs, so the files are listed here.
+// Node 20's --test takes no globs, so the files are listed here. `win32` is the named subset of in-process files that
+// hold on a real Windows (scripts/win32-tests.txt, also read by scripts/test-win32.sh under Wine).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileTests } from './compile-tests.mjs';
@@ -17,8 +18,8 @@ const args = process.argv.slice(2);
 const list = args.includes('--list');
 const withPackage = args.includes('--package');
 const kind = args.find((arg) => !arg.startsWith('--'));
-if (kind !== 'unit' && kind !== 'e2e' && kind !== 'all') {
-  console.error('usage: node scripts/run-tests.mjs [--list] [--package] unit|e2e|all');
+if (kind !== 'unit' && kind !== 'e2e' && kind !== 'all' && kind !== 'win32') {
+  console.error('usage: node scripts/run-tests.mjs [--list] [--package] unit|e2e|all|win32');
   process.exit(2);
 }
 const names = readdirSync('test')
@@ -26,7 +27,11 @@ const names = readdirSync('test')
   .sort();
 const e2e = names.filter((name) => name.endsWith('.e2e.test.ts'));
 const unit = names.filter((name) => !name.endsWith('.e2e.test.ts'));
-const files = { unit, e2e, all: [...e2e, ...unit] }[kind].map((name) => `test/${name}`);
+const win32 = readFileSync('scripts/win32-tests.txt', 'utf8')
+  .split(/\r?\n/)
+  .filter((line) => line.trim() !== '' && !line.startsWith('#'))
+  .map((path) => path.replace(/^test\//, ''));
+const files = { unit, e2e, all: [...e2e, ...unit], win32 }[kind].map((name) => `test/${name}`);
 if (list) {
   console.log(files.join('\n'));
   process.exit(0);

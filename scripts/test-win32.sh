@@ -5,7 +5,7 @@
 #   node.exe v22.23.3 (wine): 120 passed, 0 failed, 3 skipped
 # and exits non-zero on a failed test. Exit 3 when Wine or Node for Windows cannot be installed (CI says so and goes
 # on). What Wine cannot show is in docs/development.md.
-#   bash scripts/test-win32.sh                    the named subset below
+#   bash scripts/test-win32.sh                    the named subset (scripts/win32-tests.txt)
 #   bash scripts/test-win32.sh test/a.test.ts     these files
 set -u
 cd "$(dirname "$0")/.."
@@ -14,28 +14,8 @@ version=${WIN32_NODE_VERSION:-22}
 cache=${WIN32_CACHE:-$root/node_modules/.cache/node-win32}
 export WINEPREFIX=${WINEPREFIX:-$cache/wineprefix} WINEDEBUG=-all WINEDLLOVERRIDES='mscoree,mshtml='
 
-# The in-process files about paths, files, entries and command lines that hold on a real win32 (every client's file
-# per platform, each entry's shape and argument array, the lines to paste, whole-file writes, files held open, the
-# lookup of npx). Left out, with why (docs/development.md): files whose tests build the expected paths or entries for
-# the machine they run on as if it were Linux or macOS, spawn git or /bin/sh, reach a test server through fetch
-# ("fetch failed" under Wine 8.0 here), or read a path through a file (ENOTDIR on Linux, ENOENT on Windows).
-subset=(
-  test/mcp-paths-clients.test.ts
-  test/mcp-render-clients.test.ts
-  test/mcp-render-editors.test.ts
-  test/mcp-render-apps.test.ts
-  test/mcp-render-format.test.ts
-  test/mcp-render-peer-clients.test.ts
-  test/mcp-render-proxy.test.ts
-  test/mcp-agents-json.test.ts
-  test/mcp-agents-opencode.test.ts
-  test/paste-line-quoting.test.ts
-  test/mcp-files-safe-write.test.ts
-  test/safe-write-held-open.test.ts
-  test/cmd-exe-arguments.test.ts
-  test/path-search-windows.test.ts
-  test/config-folder-windows.test.ts
-)
+# The named subset, one list shared with GitHub's Windows runners (run-tests.mjs win32): scripts/win32-tests.txt.
+mapfile -t subset < <(grep -v -e '^#' -e '^[[:space:]]*$' scripts/win32-tests.txt)
 if [ "$#" -gt 0 ]; then subset=("$@"); fi
 
 if ! command -v wine >/dev/null; then

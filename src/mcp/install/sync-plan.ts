@@ -19,6 +19,8 @@ import {
   type FileTarget,
 } from './install-plan.js';
 import { refuseDuplicates } from './duplicate-entries.js';
+import { otherSystemsForm } from './windows-form.js';
+import { CLIENTS } from '../clients/table.js';
 import { entrySha256, recordedIn, type WrittenEntry } from './written-entries.js';
 
 export type EntryStatus = 'unchanged' | 'added' | 'updated' | 'removed' | 'failed';
@@ -61,6 +63,17 @@ const samePath = (a: readonly string[], b: readonly string[]): boolean =>
 
 const NOT_OURS =
   'an entry of this name is in the file and svcctl did not write it (or it was changed since): svcctl leaves it';
+
+/** Why an entry that differs only by `cmd /c` is left (windows-form.ts), and what the team can do instead. */
+function otherSystemsReason(form: 'windows' | 'elsewhere', id: ClientId): string {
+  const client = CLIENTS[id].label;
+  const own = CLIENTS[id].scopes.includes('local') ? 'local' : 'user';
+  const written =
+    form === 'windows'
+      ? 'it is the Windows form (`cmd /c` before the program), written by a member on Windows'
+      : 'it is the form for Linux and macOS, without the `cmd /c` that it needs on native Windows';
+  return `${written}; ${client} on this system cannot start it, nor the other form on the other system, so one committed file cannot serve both: declare ${client} with scope = "${own}" in a file of each member's own and leave it out of the project's, or use a mode whose ${client} entry runs no command (docs/teams.md, "Windows and Linux in one team")`;
+}
 
 /** The record's entries under this scope's servers key, each with whether its value is still the one svcctl wrote. */
 function recordedHere(
@@ -109,7 +122,13 @@ export async function planClientSync(
     const entryTarget = targetOf(name);
     const existing = valueAt(entryTarget.entryPath);
     if (existing !== undefined && !sameValue(existing, rendered.value) && !isOurs(entryTarget.entryPath)) {
-      entries.push({ name, status: 'failed', reason: NOT_OURS, leftInFile: true });
+      const form = scope === 'project' ? otherSystemsForm(existing, rendered.value) : undefined;
+      // Another system's form is not offered for removal: this system's form, written instead, fails the other member.
+      entries.push(
+        form
+          ? { name, status: 'failed', reason: otherSystemsReason(form, client) }
+          : { name, status: 'failed', reason: NOT_OURS, leftInFile: true },
+      );
       continue;
     }
     const start = text;

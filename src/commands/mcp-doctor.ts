@@ -6,7 +6,13 @@ import type { Context } from '../core/context.js';
 import { exitWith, ExitCode } from '../core/errors.js';
 import { foreign } from '../core/output.js';
 import type { McpEntryOptions } from '../mcp/install/entry-request.js';
-import { isUnreadable, locateEntries, type LocatedEntry, type UnreadableConfig } from '../mcp/doctor/locate-entry.js';
+import {
+  isUnreadable,
+  locateEntries,
+  locateEntry,
+  type LocatedEntry,
+  type UnreadableConfig,
+} from '../mcp/doctor/locate-entry.js';
 import { CLIENTS } from '../mcp/clients/table.js';
 import { replacedNote } from './mcp-list.js';
 import { clientEnvOf, projectDirOf } from '../mcp/install/entry-request.js';
@@ -78,13 +84,22 @@ export async function checkOne(
     : await runChecks(ctx, located, (options.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000, trust);
 }
 
+/** One client's entry of one name and scope, each in another file: an extension client's hosts. */
+const inSeveralHosts = (found: LocatedEntry[]): boolean =>
+  found.every(
+    (entry) => entry.client === found[0]!.client && entry.scope === found[0]!.scope && entry.name === found[0]!.name,
+  ) && new Set(found.map((entry) => entry.file)).size === found.length;
+
 /**
  * Without --client, --name or --config, every matching entry is checked, one block each (as `status --check`); with
  * them, one entry, or the one entry of an extension client in each VS Code host that has it.
  */
 export async function runMcpDoctor(ctx: Context, options: McpDoctorOptions): Promise<void> {
   const chosen = options.client !== undefined || options.name !== undefined || options.config !== undefined;
-  const found = await locateEntries(ctx, options, chosen ? 'hosts' : 'return');
+  const found = await locateEntries(ctx, options);
+  // Given a client or name, several entries are one entry in the storage of several VS Code hosts (Cline in VS Code
+  // and in Cursor), each checked; any other set is refused with locateEntry's list of them.
+  if (chosen && found.length > 1 && !inSeveralHosts(found as LocatedEntry[])) await locateEntry(ctx, options);
   if (found.length === 1) return reportOne(ctx, await checkOne(ctx, found[0]!, options), options);
   const reports: DoctorReport[] = [];
   for (const located of found) {

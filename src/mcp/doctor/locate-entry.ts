@@ -132,31 +132,18 @@ function describeWhere(entry: LocatedEntry): string {
   return `${entry.client ?? 'file'} (${entry.scope}) '${foreign(entry.name)}' in ${foreign(entry.file)}`;
 }
 
-/**
- * Every entry that matches (doctor without flags checks them all); one entry, or an unreadable file, as locateEntry
- * gives it. With 'hosts' (doctor given a client or name), several are returned only when they are one entry in the
- * storage of several VS Code hosts (Cline in VS Code and in Cursor); other sets are refused, as locateEntry does.
- */
+/** Every entry that matches (doctor without flags checks them all); one entry, or an unreadable file, as locateEntry gives it. */
 export async function locateEntries(
   ctx: Context,
   options: McpEntryOptions,
-  several: 'return' | 'hosts' = 'return',
 ): Promise<Array<LocatedEntry | UnreadableConfig>> {
   try {
-    return [await locateEntry(ctx, options, { several })];
+    return [await locateEntry(ctx, options, { several: 'return' })];
   } catch (error) {
     if (error instanceof SeveralEntries) return error.found;
     throw error;
   }
 }
-
-type Several = 'refuse' | 'return' | 'hosts';
-
-/** One client's entry of one name and scope, each in another file: an extension client's hosts. */
-const inSeveralHosts = (found: LocatedEntry[]): boolean =>
-  found.every(
-    (entry) => entry.client === found[0]!.client && entry.scope === found[0]!.scope && entry.name === found[0]!.name,
-  ) && new Set(found.map((entry) => entry.file)).size === found.length;
 
 class SeveralEntries extends Error {
   constructor(readonly found: LocatedEntry[]) {
@@ -260,7 +247,7 @@ function chooseEntry(
   ctx: Context,
   search: Search,
   files: CandidateFiles,
-  how: { several: Several; command?: string },
+  how: { several: 'refuse' | 'return'; command?: string },
 ): LocatedEntry | UnreadableConfig {
   const { name, named, ours, misplaced, stale } = search;
   const proper = named.length > 0 || search.nameGiven ? named : ours;
@@ -270,7 +257,7 @@ function chooseEntry(
     if (files.unreadable) ctx.out.warn(foreign(files.unreadable.problem));
     return found[0]!;
   }
-  if (found.length > 1 && (how.several === 'return' || (how.several === 'hosts' && inSeveralHosts(found)))) {
+  if (found.length > 1 && how.several === 'return') {
     if (files.unreadable) ctx.out.warn(foreign(files.unreadable.problem));
     throw new SeveralEntries(found);
   }
@@ -290,7 +277,7 @@ function chooseEntry(
 export async function locateEntry(
   ctx: Context,
   options: McpEntryOptions,
-  how: { several: Several; command?: string } = { several: 'refuse' },
+  how: { several: 'refuse' | 'return'; command?: string } = { several: 'refuse' },
 ): Promise<LocatedEntry | UnreadableConfig> {
   const name = options.name ?? DEFAULT_SERVER_NAME;
   const search: Search = {

@@ -199,8 +199,16 @@ describe('mcp sync and mcp doctor with Cline in VS Code and Cursor', () => {
       assert.deepEqual(Object.keys(written.mcpServers), ['ops'], app);
     }
     assert.match(r.stderr, /Cline in Cursor \(user scope\): added 'ops'/);
-    const checked = await runCli(['mcp', 'sync', '--file', file, '--check'], { home, cwd: home });
+    const checked = await runCli(['--json', 'mcp', 'sync', '--file', file, '--check'], { home, cwd: home });
     assert.equal(checked.code, 0, checked.stderr);
+    const clients = (JSON.parse(checked.stdout) as { clients: { host: string; file: string }[] }).clients;
+    assert.deepEqual(
+      clients.map(({ host, file }) => [host, file]),
+      [
+        ['Code', settings(home, 'Code')],
+        ['Cursor', settings(home, 'Cursor')],
+      ],
+    );
   });
 
   it('doctor --client cline checks the entry in each host instead of asking which', async () => {

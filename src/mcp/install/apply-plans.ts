@@ -60,7 +60,6 @@ const WOULD: Record<PlanStatus, string> = {
 
 export function describeChange(change: PlannedChange, dryRun: boolean): string {
   const { plan } = change;
-  // `mcp uninstall --all` names the entries it found in the files.
   const name = foreign(change.name);
   const verb = (dryRun ? WOULD : DONE)[plan.status];
   const where = `${plan.target.label}${plan.target.clientId ? ` (${plan.target.scope} scope)` : ''}`;

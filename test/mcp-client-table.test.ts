@@ -88,6 +88,12 @@ function contextIn(home: string, env: NodeJS.ProcessEnv = {}): Captured {
 }
 
 describe('the client table', () => {
+  it("is as long as the README says (the README's count is a number no other test reads)", async () => {
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+    const said = /MCP configuration of (\d+) clients/.exec(readme)?.[1];
+    assert.equal(Number(said), CLIENT_IDS.length, 'README.md: "writes or patches the MCP configuration of N clients"');
+  });
+
   it('no module outside src/mcp/clients/ and the id list names or compares a client id', () => {
     const issueGrep = spawnGrep([
       '-nE',

@@ -40,7 +40,7 @@ function checked(choices: readonly string[], original: Parser): (value: string, 
     const value = choices.find((choice) => choice.toLowerCase() === given.toLowerCase()) ?? given;
     if (!choices.includes(value)) {
       const near = closestChoices(value, choices);
-      // A long list (29 client ids) buries the suggestion: it is named only when short, else where to find it.
+      // A long list (31 client ids) buries the suggestion: it is named only when short, else where to find it.
       const allowed =
         choices.length <= 8
           ? `Allowed choices are ${choices.join(', ')}.`

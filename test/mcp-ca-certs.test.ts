@@ -3,8 +3,8 @@
  * forwarded by name (Codex, Goose), or as its path where the client expands nothing; and doctor's `ca` check.
  */
 import assert from 'node:assert/strict';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { delimiter, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
@@ -120,12 +120,18 @@ describe('--token helper entries: svcctl mcp proxy makes its own TLS requests', 
   });
 });
 
+// An npx that fails at once: the ca check reads the entry and this environment, never what npx does, and the real
+// npx (even offline) costs most of a second of npm start-up per doctor run.
+const failingNpx = await tempDir('svcctl-ca-bin-');
+await writeFile(join(failingNpx, 'npx'), '#!/bin/sh\nexit 1\n');
+await chmod(join(failingNpx, 'npx'), 0o755);
+const FAILING_NPX_PATH = `${failingNpx}${delimiter}${process.env.PATH}`;
+
 const lineOf = (result: RunResult, name: string): string =>
   result.stdout.split('\n').find((line) => line.slice(2).startsWith(`${name}:`)) ?? '';
 
 describe('mcp doctor: an entry that would lose NODE_EXTRA_CA_CERTS', () => {
-  // npm offline: npx fails at once instead of fetching the package.
-  const env = { ...CREDS, NODE_EXTRA_CA_CERTS: CA, NPM_CONFIG_OFFLINE: 'true' };
+  const env = { ...CREDS, NODE_EXTRA_CA_CERTS: CA, PATH: FAILING_NPX_PATH };
   const entry = {
     command: 'npx',
     args: ['-y', 'service-mcp-server@latest'],
@@ -176,7 +182,10 @@ describe('mcp doctor: an entry that would lose NODE_EXTRA_CA_CERTS', () => {
     );
     // Unset here, a reference in the entry resolves to nothing: no ca check (the variables check speaks).
     const reference = { ...entry, env: { NODE_EXTRA_CA_CERTS: '${NODE_EXTRA_CA_CERTS}' } };
-    assert.equal(lineOf(await doctor('gemini', '.gemini/settings.json', reference, { ...CREDS }), 'ca'), '');
+    assert.equal(
+      lineOf(await doctor('gemini', '.gemini/settings.json', reference, { ...CREDS, PATH: FAILING_NPX_PATH }), 'ca'),
+      '',
+    );
     const same = await doctor('gemini', '.gemini/settings.json', { ...entry, env: { NODE_EXTRA_CA_CERTS: CA } });
     assert.match(lineOf(same, 'ca'), /^✓ ca: the entry passes NODE_EXTRA_CA_CERTS on to the server$/);
   });

@@ -10,7 +10,11 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { PACKAGE_CHECK_MS } from '../src/mcp/install/package-check.js';
+import { runningPhases, useDeadlineClock } from '../src/http/attempt-deadline.js';
 import { runCli } from './helpers/cli.js';
+import { manualClock } from './helpers/manual-clock.js';
+import { pollUntil } from './helpers/poll.js';
 import { listenOnLoopback } from './helpers/loopback.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
@@ -83,7 +87,24 @@ describe('mcp install, local mode: the package on the registry', () => {
   });
 
   it('a registry that does not answer in time: a warning that says svcctl cannot tell, pointing at doctor', async () => {
-    const result = await install(['--package', HANGING], { ...BASE, npm_config_registry: registry.url });
+    // The 3 s limit is moved, not waited for: once the lookup waits for the answer's headers, the clock passes it.
+    const clock = manualClock();
+    const restore = useDeadlineClock(clock);
+    let ended = false;
+    const running = install(['--package', HANGING], { ...BASE, npm_config_registry: registry.url }).finally(() => {
+      ended = true;
+    });
+    try {
+      await pollUntil('the registry lookup waiting for its headers', () => {
+        if (ended) throw new Error('install ended before its registry lookup waited for an answer');
+        return runningPhases().join() === 'headers';
+      });
+      clock.advance(PACKAGE_CHECK_MS - 1);
+      assert.deepEqual(runningPhases(), ['headers'], 'the lookup ended before its time limit');
+    } finally {
+      clock.advance(PACKAGE_CHECK_MS);
+    }
+    const result = await running.finally(restore);
     assert.equal(result.code, 0, result.stderr);
     assert.match(
       result.stderr,

@@ -61,7 +61,7 @@ const BAD_FILES: BadFile[] = [
 ];
 
 /** A home with the bad file and a good entry in another client (VS Code), which must still be listed. */
-async function homeWith(bad: BadFile): Promise<string> {
+async function homeWithFile(bad: BadFile): Promise<string> {
   const home = await tempDir('svcctl-bad-client-');
   const good = await runCli(['mcp', 'install', '--client', 'vscode', '--base-url', BASE_URL], { home });
   assert.equal(good.code, 0, good.stderr);
@@ -77,6 +77,13 @@ function assertNamed(stderr: string, home: string, bad: BadFile): void {
 
 describe('a client file svcctl cannot read', () => {
   for (const bad of BAD_FILES) {
+    // One home per bad file, set up once: none of the runs below writes to it (install and get fail before writing).
+    let shared: Promise<string> | undefined;
+    const homeWith = (file: BadFile): Promise<string> => {
+      shared ??= homeWithFile(file);
+      return shared;
+    };
+
     it(`${bad.name}: mcp list and status warn and list the other clients`, async () => {
       const home = await homeWith(bad);
       const list = await runCli(['mcp', 'list'], { home, env: { SERVICE_BASE_URL: BASE_URL } });

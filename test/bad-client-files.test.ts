@@ -63,7 +63,9 @@ const BAD_FILES: BadFile[] = [
 /** A home with the bad file and a good entry in another client (VS Code), which must still be listed. */
 async function homeWithFile(bad: BadFile): Promise<string> {
   const home = await tempDir('svcctl-bad-client-');
-  const good = await runCli(['mcp', 'install', '--client', 'vscode', '--base-url', BASE_URL], { home });
+  // No other program writes VS Code's file here: install reads its write back without waiting for one.
+  const pause = async (): Promise<void> => undefined;
+  const good = await runCli(['mcp', 'install', '--client', 'vscode', '--base-url', BASE_URL], { home, pause });
   assert.equal(good.code, 0, good.stderr);
   await bad.place(home);
   return home;

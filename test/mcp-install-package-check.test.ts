@@ -42,6 +42,8 @@ after(async () => {
   await registry.close();
 });
 
+const noWait = async (): Promise<void> => undefined;
+
 const BASE = {
   SERVICE_BASE_URL: 'http://127.0.0.1:9/api',
   SERVICE_EMAIL: 'ops@example.com',
@@ -50,7 +52,8 @@ const BASE = {
 
 async function install(extra: string[], env: Record<string, string | undefined>, home?: string) {
   const where = home ?? (await tempDir('svcctl-package-check-'));
-  const result = await runCli(['mcp', 'install', '--client', 'cursor', ...extra], { home: where, env });
+  // No other program writes the file here: install reads its write back without waiting for one.
+  const result = await runCli(['mcp', 'install', '--client', 'cursor', ...extra], { home: where, env, pause: noWait });
   const entry = JSON.parse(await readFile(join(where, '.cursor', 'mcp.json'), 'utf8')).mcpServers.service;
   return { ...result, entry };
 }

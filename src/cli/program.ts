@@ -18,6 +18,8 @@ export interface Io extends Pick<Context, 'env' | 'cwd' | 'homeDir' | 'platform'
   program?: RunningProgram;
   /** The clock (tests move it instead of sleeping); the system clock when not given. */
   now?: () => Date;
+  /** The wait before a write is read back (Context.pause); a timer when not given. */
+  pause?: (ms: number) => Promise<void>;
 }
 
 export const EXIT_CODES_HELP = `
@@ -169,6 +171,7 @@ function contextFactory(io: Io, deployment: () => Picked | undefined): ContextFa
       ...(io.program ? { program: io.program } : {}),
       secrets: io.secrets,
       now: io.now ?? (() => new Date()),
+      ...(io.pause ? { pause: io.pause } : {}),
       ...(picked ? { deployment: picked } : {}),
     };
   };

@@ -50,6 +50,8 @@ export interface Context {
   secrets: KnownSecrets;
   /** Every expiry and age is measured with it, so tests can move time. */
   now(): Date;
+  /** Waits `ms` before install reads its write back (confirm-entry.ts); tests with no other writer need not wait. */
+  pause?: (ms: number) => Promise<void>;
   deployment?: Picked;
 }
 

@@ -21,6 +21,8 @@ export interface RunOptions {
   timeoutMs?: number;
   /** The run's clock (Context.now): move time instead of sleeping. In-process runs only. */
   now?: () => Date;
+  /** Context.pause: the wait before install reads its write back. In-process runs only. */
+  pause?: (ms: number) => Promise<void>;
 }
 
 export interface RunResult {

@@ -45,6 +45,7 @@ export async function runCli(args: string[], options: InProcessOptions = {}): Pr
     program: { execPath: process.execPath, script: options.script ?? BIN },
     ...(options.platform ? { platform: options.platform } : {}),
     ...(options.now ? { now: options.now } : {}),
+    ...(options.pause ? { pause: options.pause } : {}),
   });
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((resolve) => {

@@ -20,7 +20,7 @@ export {
 } from './cli-env.js';
 export { buildProgram, runCli, type InProcessOptions } from './cli-in-process.js';
 
-export interface SpawnOptions extends Omit<RunOptions, 'now'> {
+export interface SpawnOptions extends Omit<RunOptions, 'now' | 'pause'> {
   /** Leave stdin open and never write to it (to prove a command does not wait for it). */
   openStdin?: boolean;
   /** The svcctl script to run (default: this clone's bin/svcctl.js). */

@@ -31,7 +31,7 @@ export async function confirmEntryStays(
   for (let attempt = 0; ; attempt++) {
     let undone = false;
     for (const delay of READ_BACK_DELAYS_MS) {
-      await sleep(delay);
+      await (ctx.pause ?? sleep)(delay);
       if (entryIn(plan(), await readSnapshot(plan().target.file)) !== (want === 'present')) {
         undone = true;
         break;

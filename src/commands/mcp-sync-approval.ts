@@ -112,9 +112,11 @@ export async function requireApproval(
   ctx: Context,
   declaration: SyncDeclaration,
   summary: string[],
-  options: { file: string; yes?: boolean; removes: boolean },
+  options: { file: string; yes?: boolean; removes: boolean; deployments: string },
 ): Promise<void> {
-  const approved = await isApproved(ctx, declaration.file, declaration.text);
+  // A saved deployment or SERVICE_BASE_URL that now resolves elsewhere asks again: the summary showed the old host.
+  const pinned = `${declaration.text}\0${options.deployments}`;
+  const approved = await isApproved(ctx, declaration.file, pinned);
   if (approved && !options.removes) return;
   const shown = foreign(declaration.file);
   const header = approved
@@ -143,5 +145,5 @@ export async function requireApproval(
         hint: `to approve it later: ${again}`,
       });
   }
-  await recordApproval(ctx, declaration.file, declaration.text).catch(() => undefined);
+  await recordApproval(ctx, declaration.file, pinned).catch(() => undefined);
 }

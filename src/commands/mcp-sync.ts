@@ -14,7 +14,7 @@ import { detectedClientIds } from '../mcp/clients/detection.js';
 import { hostLabel } from '../mcp/clients/extension-hosts.js';
 import { withEditorHosts } from '../mcp/install/host-targets.js';
 import { readDeclaration, type SyncDeclaration } from '../mcp/install/sync-declaration.js';
-import { declaredEntries, serverContexts } from '../mcp/install/sync-entries.js';
+import { declaredEntries, resolvedDeployments, serverContexts } from '../mcp/install/sync-entries.js';
 import { changesFile, planClientSync } from '../mcp/install/sync-plan.js';
 import {
   recordSyncWrites,
@@ -197,9 +197,14 @@ export async function runMcpSync(ctx: Context, options: McpSyncOptions): Promise
   const looking = options.dryRun === true || options.check === true;
   if (!looking && drift) {
     const { approvalSummary, requireApproval } = await import('./mcp-sync-approval.js');
-    const summary = approvalSummary(declaration, await serverContexts(ctx, declaration), results);
+    const contexts = await serverContexts(ctx, declaration);
+    const summary = approvalSummary(declaration, contexts, results);
     const removes = results.some((result) => result.entries.some((entry) => entry.status === 'removed'));
-    await requireApproval(ctx, declaration, summary, { ...options, removes });
+    await requireApproval(ctx, declaration, summary, {
+      ...options,
+      removes,
+      deployments: resolvedDeployments(contexts),
+    });
   }
   if (looking) {
     for (const result of results) {

@@ -6,6 +6,8 @@
 import type { Context } from '../../core/context.js';
 import { isCliError, usageError } from '../../core/errors.js';
 import { foreign } from '../../core/output.js';
+import { optionalBaseUrl } from '../../config/base-url.js';
+import { envName, legacyEnvName } from '../../config/settings.js';
 import { renderEntry } from '../clients/render-entry.js';
 import { CLIENTS } from '../clients/table.js';
 import { quote } from '../render/shell-quote.js';
@@ -37,12 +39,25 @@ export async function serverContexts(ctx: Context, declaration: SyncDeclaration)
       }
       baseUrl = found.baseUrl;
     }
-    contexts.set(
-      server.name,
-      baseUrl === undefined ? ctx : { ...ctx, globals: { ...ctx.globals, baseUrl, mcpUrl: undefined } },
-    );
+    contexts.set(server.name, baseUrl === undefined ? ctx : declaredDeployment(ctx, baseUrl));
   }
   return contexts;
+}
+
+/**
+ * The declared deployment and nothing else: an MCP URL from the environment (a project's `.envrc`) or a flag would
+ * point the entries elsewhere, unseen by the approval, so the MCP URL is the one the base URL gives.
+ */
+function declaredDeployment(ctx: Context, baseUrl: string): Context {
+  const env = { ...ctx.env };
+  delete env[envName('MCP_URL')];
+  delete env[legacyEnvName('MCP_URL')];
+  return { ...ctx, env, globals: { ...ctx.globals, baseUrl, mcpUrl: undefined } };
+}
+
+/** What the approval is pinned to besides the text: the deployment each server resolves to on this machine. */
+export function resolvedDeployments(contexts: Map<string, Context>): string {
+  return [...contexts].map(([name, context]) => `${name}\t${optionalBaseUrl(context) ?? ''}`).join('\n');
 }
 
 function optionsOf(server: DeclaredServer, client: ClientId, declaration: SyncDeclaration): McpEntryOptions {

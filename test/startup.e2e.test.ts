@@ -195,6 +195,15 @@ describe('the compile cache of the CLI', { concurrency: true }, () => {
     assert.equal(run.code, 0, run.stderr);
   });
 
+  it('with an absolute XDG_CACHE_HOME into the clone, cloned under umask 077 (private modes), run from a subfolder', async () => {
+    const { home, clone } = await cloneWithPlantedCache(0o700, 0o600);
+    await mkdir(join(clone, '.git'));
+    await mkdir(join(clone, 'src'));
+    const run = await signIn(home, join(clone, 'src'), { XDG_CACHE_HOME: join(clone, '.cache') });
+    assert.equal(run.stdout, expected);
+    assert.equal(run.code, 0, run.stderr);
+  });
+
   it('is neither read nor written with NODE_DISABLE_COMPILE_CACHE=1', async () => {
     const home = await tempDir('svcctl-cache-');
     assert.equal(await signFile(home, { NODE_DISABLE_COMPILE_CACHE: '1' }), expected);

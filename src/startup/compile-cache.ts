@@ -11,13 +11,14 @@ import {
   readdirSync,
   readFileSync,
   readSync,
+  realpathSync,
   renameSync,
   rmSync,
   statSync,
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { basename, dirname, isAbsolute, join, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { Script } from 'node:vm';
 
 export interface CompileCacheSettings {
@@ -38,9 +39,42 @@ export function compileCacheDir(
   // carry a cache there, whose files are the user's who cloned it, and V8 would run it. No cache then.
   const xdg = env.XDG_CACHE_HOME;
   if (xdg ? !isAbsolute(xdg) : !isAbsolute(homeDir)) return undefined;
+  // An absolute one into the project (`$PWD/.cache` from an .envrc) is the project's too: a clone made under umask
+  // 077 has the user's private modes, which pass every other check.
+  if (xdg && insideProject(xdg, homeDir, process.cwd())) return undefined;
   const base = xdg || join(homeDir, '.cache');
   return join(base, 'svcctl', 'compile-cache', `v8-${v8Version}-${arch}`);
 }
+
+const within = (folder: string, path: string): boolean => {
+  const rel = relative(folder, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+};
+
+/** The project is the nearest folder at or above cwd holding `.git`, else cwd; none when it holds the home folder. */
+function insideProject(folder: string, homeDir: string, cwd: string): boolean {
+  let root = cwd;
+  while (!exists(join(root, '.git')) && dirname(root) !== root) root = dirname(root);
+  const project = exists(join(root, '.git')) ? root : cwd;
+  return !within(project, realOrSelf(homeDir)) && within(project, realOrSelf(folder));
+}
+
+const exists = (path: string): boolean => {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const realOrSelf = (path: string): string => {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+};
 
 export function cacheFileName(file: string, size: number, mtimeMs: number): string {
   return `${basename(file)}.${size}.${Math.trunc(mtimeMs)}.v8`;

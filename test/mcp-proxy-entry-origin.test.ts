@@ -49,6 +49,14 @@ describe('mcp install --mode proxy --token helper: the line for an MCP URL of an
     assert.match(proxy.stderr, /not logged in/);
   });
 
+  it("shows the method in --dry-run's diff: `bearer` is no secret, and it is what sends the token elsewhere", async () => {
+    const home = await tempDir('svcctl-proxy-origin-');
+    const env = { SERVICE_BASE_URL: BASE, SERVICE_MCP_URL: 'https://mcp.other.example/mcp' };
+    const run = await runCli([...INSTALL, '--dry-run'], { home, env });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /\+ +"--auth",\n\+ +"bearer"/);
+  });
+
   it('leaves --auth out where the MCP URL is on the deployment origin', async () => {
     const { args } = await installedArgs('https://acme.example.com/mcp');
     assert.deepEqual(afterSvcctl(args), ['--base-url', BASE, 'mcp', 'proxy']);

@@ -2,7 +2,7 @@
 // by value (the run's known secrets) and by name (query keys, headers, flags, variables), references such as ${VAR}
 // kept. The rules and their reasons: docs/security.md ("Entries and URLs as shown").
 import { hideUrlPasswords, type Redactor } from './redaction.js';
-import { isReference, isSecretName } from './secret-names.js';
+import { isMethodName, isReference, isSecretName } from './secret-names.js';
 
 const MASK = '***';
 
@@ -20,14 +20,11 @@ function decoded(text: string): string {
   }
 }
 
-// What `--auth bearer` or svcctl's `--token helper` choose is a method, not a secret.
-const METHOD = /^(?:bearer|basic|password|none|oauth2?|token|digest|helper|static|prompt|literal|ref)$/i;
-
 /** The value held under a secret's name, as shown: keeps "Bearer " and the like (which scheme a header uses is no
  * secret, and says what the value was), a reference and a method's name. unified-diff.ts masks its lines with it too.
  * */
 export function masked(value: string): string {
-  if (value === '' || isReference(value) || METHOD.test(value)) return value;
+  if (value === '' || isReference(value) || isMethodName(value)) return value;
   const scheme = /^(?:Bearer|Basic|Token)\s+/i.exec(value)?.[0] ?? '';
   return isReference(value.slice(scheme.length)) ? value : `${scheme}${MASK}`;
 }

@@ -49,6 +49,10 @@ export function valueForms(value: string): string[] {
   return scheme ? [value, scheme[1]!] : [value];
 }
 
+// What `--auth bearer` or svcctl's `--token helper` choose is a method, not a secret.
+const METHOD = /^(?:bearer|basic|password|none|oauth2?|token|digest|helper|static|prompt|literal|ref)$/i;
+export const isMethodName = (value: string): boolean => METHOD.test(value);
+
 export function secretArgValues(args: readonly string[]): string[] {
   const found: string[] = [];
   for (let index = 0; index < args.length; index += 1) {
@@ -59,7 +63,7 @@ export function secretArgValues(args: readonly string[]): string[] {
     const header = secretHeaderArg(arg);
     if (header !== undefined) found.push(...valueForms(header));
   }
-  return found.filter((value) => value !== '' && !isReference(value));
+  return found.filter((value) => value !== '' && !isReference(value) && !isMethodName(value));
 }
 
 export function secretRecordValues(record: Record<string, string>): string[] {

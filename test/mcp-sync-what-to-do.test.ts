@@ -5,7 +5,7 @@
  * `--check` must not promise that a plain sync brings the machine in line (it cannot while those are there).
  */
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { placeFile, runCli } from './helpers/cli.js';
@@ -97,5 +97,27 @@ describe('mcp sync: what it cannot sync says what to do', () => {
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stderr, /removed 'old'/);
     assert.equal(lastLines(result.stderr, 1), 'Restart or reload the clients so they drop the removed ones.');
+  });
+});
+
+describe('mcp sync: a run whose only write fails says nothing was written', () => {
+  it('a project whose .cursor links outside it: exit 7, "nothing was written", changed false in --json', async () => {
+    const home = await tempDir('svcctl-sync-nothing-');
+    const project = join(home, 'repo');
+    const file = await placeFile(
+      home,
+      'repo/svcctl-mcp.toml',
+      DECLARATION.replace('scope = "user"', 'scope = "project"'),
+    );
+    const outside = join(home, 'elsewhere');
+    await placeFile(home, 'elsewhere/keep.txt', 'x');
+    await symlink(outside, join(project, '.cursor'));
+    const run = await runCli(['mcp', 'sync', '--file', file, '--yes'], { home, cwd: project });
+    assert.equal(run.code, 7, run.stderr);
+    assert.match(lastLines(run.stderr, 2), /nothing was written/);
+    assert.doesNotMatch(run.stderr, /everything else was written/);
+    const json = await runCli(['--json', 'mcp', 'sync', '--file', file, '--yes'], { home, cwd: project });
+    assert.equal(json.code, 7, json.stderr);
+    assert.equal(JSON.parse(json.stdout).changed, false);
   });
 });

@@ -224,7 +224,9 @@ export async function runMcpSync(ctx: Context, options: McpSyncOptions): Promise
         `  removed ${foreign(result.file ?? '')}${result.removedFile.backup ? ` and ${foreign(result.removedFile.backup)}` : ''}: svcctl created it and nothing else was left in it`,
       );
   }
-  if (ctx.globals.json) ctx.out.jsonResult(jsonOf(results, declaration, drift && !looking, looking));
+  // A write that failed is a result with `failed` set: what changed is what was written, not what was planned.
+  const wrote = !looking && results.some((r) => r.failed === undefined && r.plan !== undefined && changesFile(r.plan));
+  if (ctx.globals.json) ctx.out.jsonResult(jsonOf(results, declaration, wrote, looking));
   if (!drift && !failed()) ctx.out.info("nothing to change: every client's file holds the declared entries");
   else if (options.dryRun) ctx.out.info('dry run: nothing was written');
   const syncLine = `svcctl mcp sync --file ${quote(options.file, 'posix')}`;
@@ -237,7 +239,7 @@ export async function runMcpSync(ctx: Context, options: McpSyncOptions): Promise
     throw exitWith(ExitCode.CheckFailed);
   }
   if (failed()) {
-    const written = options.dryRun ? '' : '; everything else was written';
+    const written = options.dryRun ? '' : wrote ? '; everything else was written' : '; nothing was written';
     ctx.out.error(notSynced(results, 'could not').join(', '), `the warnings above say why and what to do${written}`);
     throw exitWith(ExitCode.UnsafeConfig);
   }

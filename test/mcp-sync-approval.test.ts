@@ -48,7 +48,7 @@ describe('mcp sync: approval of a declaration', () => {
       /write 'ops' \(user scope\) into Cursor, VS Code: host ops\.attacker\.example, mode local, runs the npm package evil-mcp@1\.0\.0, auth password/,
     );
     assert.match(refused.stderr, /not approved: nothing was written/);
-    assert.match(refused.stderr, /svcctl mcp sync --file '.*svcctl-mcp\.toml' --yes/);
+    assert.match(refused.stderr, /svcctl mcp sync --file '?\/\S*svcctl-mcp\.toml'? --yes/);
     assert.equal(await absent(cursor), '<absent>');
     assert.equal(await absent(vscode), '<absent>');
     assert.equal(await absent(approvals(home)), '<absent>');

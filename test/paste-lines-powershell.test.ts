@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { claudeCodeAddCommand } from '../src/mcp/clients/claude-code.js';
+import { hintWord } from '../src/mcp/render/shell-quote.js';
 import { CLIENTS } from '../src/mcp/clients/table.js';
 import type { ClientId } from '../src/mcp/types.js';
 import { writeFile } from 'node:fs/promises';
@@ -265,5 +266,15 @@ describe("mcp doctor's advice in the platform's words", () => {
       onLinux.stdout + onLinux.stderr,
       /fix: export SERVICE_ACCESS_TOKEN in the environment the client starts from/,
     );
+  });
+});
+
+describe('the commands `mcp sync` names in its hints, on Windows', () => {
+  it('reach svcctl with the file and names intact under every passing mode (a profile folder with an apostrophe)', () => {
+    const words = ["C:\\Users\\O'Brien\\repo\\svcctl-mcp.toml", 'ops', 'C:\\work\\my repo'];
+    const line = `svcctl mcp sync --file ${words.map((word) => hintWord(word, 'win32')).join(' ')}`;
+    for (const kind of PROGRAM_KINDS)
+      for (const mode of PASSING_MODES)
+        assert.deepEqual(receivedArgs(line, kind, mode).slice(-3), words, `${kind} ${mode}: ${line}`);
   });
 });

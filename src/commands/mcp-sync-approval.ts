@@ -9,7 +9,7 @@ import { CLI_NAME, MCP_PROXY_PACKAGE, MCP_SERVER_PACKAGE } from '../core/constan
 import { canPrompt, type Context } from '../core/context.js';
 import { CliError, ExitCode } from '../core/errors.js';
 import { foreign } from '../core/output.js';
-import { shellQuote } from '../events/request-preview.js';
+import { hintWord } from '../mcp/render/shell-quote.js';
 import { CLIENTS } from '../mcp/clients/table.js';
 import { isApproved, recordApproval } from '../mcp/install/sync-approval.js';
 import type { DeclaredServer, SyncDeclaration } from '../mcp/install/sync-declaration.js';
@@ -122,7 +122,7 @@ export async function requireApproval(
   const header = approved
     ? `${shown} is approved, but this run would also remove entries it does not declare, which that approval did not show. It would:`
     : `${shown} is not approved on this machine yet (new, or changed since it was approved). It would:`;
-  const again = `${CLI_NAME} mcp sync --file ${shellQuote(options.file)} --yes`;
+  const again = `${CLI_NAME} mcp sync --file ${hintWord(options.file, ctx.platform)} --yes`;
   // Shown under --quiet too, but with --yes: without it nobody can know what the approval is for.
   if (!(options.yes && ctx.globals.quiet)) ctx.out.rawError(`${[header, ...summary].join('\n')}\n`);
   if (!options.yes) {

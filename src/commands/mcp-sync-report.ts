@@ -3,7 +3,7 @@ import type { Context } from '../core/context.js';
 import { foreign } from '../core/output.js';
 import type { SyncDeclaration } from '../mcp/install/sync-declaration.js';
 import { changesFile, type ClientSyncPlan, type EntryOutcome } from '../mcp/install/sync-plan.js';
-import { quote } from '../mcp/render/shell-quote.js';
+import { hintWord } from '../mcp/render/shell-quote.js';
 import type { ClientId } from '../mcp/types.js';
 
 export interface ClientResult {
@@ -68,10 +68,10 @@ export function notCompliant(results: ClientResult[]): string {
 }
 
 /** The command that removes an entry sync leaves, so that the next sync writes its own (docs/teams.md). */
-function uninstallLine(result: ClientResult, name: string, declaration: SyncDeclaration): string {
-  const where =
-    declaration.scope === 'project' ? ` --scope project --project-dir ${quote(declaration.projectDir, 'posix')}` : '';
-  return `svcctl mcp uninstall --client ${result.client} --name ${quote(name, 'posix')}${where}`;
+function uninstallLine(ctx: Context, result: ClientResult, name: string, declaration: SyncDeclaration): string {
+  const word = (arg: string): string => hintWord(arg, ctx.platform);
+  const where = declaration.scope === 'project' ? ` --scope project --project-dir ${word(declaration.projectDir)}` : '';
+  return `svcctl mcp uninstall --client ${result.client} --name ${word(name)}${where}`;
 }
 
 export function reportFailures(ctx: Context, result: ClientResult, declaration: SyncDeclaration): void {
@@ -80,7 +80,7 @@ export function reportFailures(ctx: Context, result: ClientResult, declaration: 
   for (const entry of result.entries) {
     if (entry.status !== 'failed') continue;
     const way = entry.leftInFile
-      ? `; to let sync manage it, remove it by hand or with ${foreign(uninstallLine(result, entry.name, declaration))}, then sync again`
+      ? `; to let sync manage it, remove it by hand or with ${foreign(uninstallLine(ctx, result, entry.name, declaration))}, then sync again`
       : '';
     ctx.out.warn(`${where}: '${foreign(entry.name)}' not synced: ${entry.reason ?? ''}${way}`);
   }

@@ -8,7 +8,7 @@ import { canPrompt, type Context } from '../core/context.js';
 import { type CliError, exitWith, ExitCode, isCliError, usageError } from '../core/errors.js';
 import { foreign, neutralizeControls } from '../core/output.js';
 import { CLIENTS } from '../mcp/clients/table.js';
-import { quote } from '../mcp/render/shell-quote.js';
+import { hintWord } from '../mcp/render/shell-quote.js';
 import { type ClientResult, describe, notCompliant, notSynced, reportFailures } from './mcp-sync-report.js';
 import { detectedClientIds } from '../mcp/clients/detection.js';
 import { hostLabel } from '../mcp/clients/extension-hosts.js';
@@ -229,7 +229,7 @@ export async function runMcpSync(ctx: Context, options: McpSyncOptions): Promise
   if (ctx.globals.json) ctx.out.jsonResult(jsonOf(results, declaration, wrote, looking));
   if (!drift && !failed()) ctx.out.info("nothing to change: every client's file holds the declared entries");
   else if (options.dryRun) ctx.out.info('dry run: nothing was written');
-  const syncLine = `svcctl mcp sync --file ${quote(options.file, 'posix')}`;
+  const syncLine = `svcctl mcp sync --file ${hintWord(options.file, ctx.platform)}`;
   if (options.check && (drift || failed())) {
     // A sync cannot fix what the warnings name: only what they say to do, then a sync, can.
     const hint = failed()

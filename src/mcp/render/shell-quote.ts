@@ -30,6 +30,15 @@ export function shellFor(where: {
   return pasteShellOf(where) === 'powershell' ? 'powershell' : 'posix-or-fish';
 }
 
+/** A word of a command in a hint, for the shell this platform pastes into; never refused (it is advice, not an entry). */
+export function hintWord(arg: string, platform: NodeJS.Platform): string {
+  try {
+    return quote(arg, shellFor({ platform }));
+  } catch {
+    return quote(arg, 'posix');
+  }
+}
+
 /** A line that sets a variable to a command's output (`svcctl token`), with text before it (`Bearer `). */
 export function setFromCommand(shell: PasteShell, variable: string, command: string, before = ''): string {
   if (shell === 'powershell')

@@ -77,7 +77,7 @@ describe('a config file held open by another program (Windows)', () => {
         assert.ok(error instanceof CliError);
         assert.equal(error.exitCode, 7);
         assert.match(error.message, /cannot replace .*claude_desktop_config\.json: another program has it open/);
-        assert.match(error.message, /it was not changed/);
+        assert.match(error.message, /it was not changed, and .*claude_desktop_config\.json\.bak now holds it as it is/);
         assert.doesNotMatch(error.message, /permission denied/);
         assert.equal(error.hint, 'close Claude Desktop and run the command again');
         return true;
@@ -86,6 +86,7 @@ describe('a config file held open by another program (Windows)', () => {
     assert.equal(total(held.pauses), 3000, 'waited 3 s in all');
     assert.ok(held.pauses.every((ms, i) => i === 0 || ms >= held.pauses[i - 1]! || i === held.pauses.length - 1));
     assert.equal(await readFile(file, 'utf8'), 'old\n');
+    assert.equal(await readFile(`${file}.bak`, 'utf8'), 'old\n', 'what the message says the .bak holds');
     assert.deepEqual((await readdir(join(file, '..'))).sort(), [
       'claude_desktop_config.json',
       'claude_desktop_config.json.bak',

@@ -92,8 +92,11 @@ export async function writeSafely(
       if (!(await unchangedSince(snapshot))) throw changedOnDisk(snapshot.path);
     }
     await rename(temp, target).catch((error: unknown) => {
+      // The .bak went first: it now holds the file as it still is, and the older copy it held is gone.
+      const unchanged =
+        backupPath === undefined ? 'it was not changed' : `it was not changed, and ${backupPath} now holds it as it is`;
       throw error instanceof HeldOpenError
-        ? heldOpenFailure(`cannot replace ${snapshot.path}`, 'it was not changed', error, options.heldOpen?.holder)
+        ? heldOpenFailure(`cannot replace ${snapshot.path}`, unchanged, error, options.heldOpen?.holder)
         : error;
     });
     tempWritten = false;

@@ -25,21 +25,23 @@ async function svcctl(home: string, args: string[]): Promise<{ stdout: string; s
   return result;
 }
 
+const PROMPT_INSTALL = [
+  'mcp',
+  'install',
+  '--client',
+  'vscode',
+  '--mode',
+  'remote',
+  '--secrets',
+  'prompt',
+  '--auth',
+  'password',
+];
+
 describe('mcp uninstall leaves no trace of what svcctl added', () => {
   it('a --secrets prompt entry takes the VS Code inputs it added, and then the file svcctl created', async () => {
     const home = await tempDir('svcctl-traces-');
-    await svcctl(home, [
-      'mcp',
-      'install',
-      '--client',
-      'vscode',
-      '--mode',
-      'remote',
-      '--secrets',
-      'prompt',
-      '--auth',
-      'password',
-    ]);
+    await svcctl(home, PROMPT_INSTALL);
     assert.equal(JSON.parse(await readFile(vscodeFile(home), 'utf8')).inputs.length, 2);
     const removed = await svcctl(home, ['mcp', 'uninstall', '--client', 'vscode']);
     assert.match(removed.stderr, /removed \S+mcp\.json: svcctl created it and nothing else was left in it/);
@@ -50,18 +52,7 @@ describe('mcp uninstall leaves no trace of what svcctl added', () => {
     const home = await tempDir('svcctl-traces-');
     const mine = { type: 'promptString', id: 'my-token', description: 'mine' };
     const file = vscodeFile(home);
-    await svcctl(home, [
-      'mcp',
-      'install',
-      '--client',
-      'vscode',
-      '--mode',
-      'remote',
-      '--secrets',
-      'prompt',
-      '--auth',
-      'password',
-    ]);
+    await svcctl(home, PROMPT_INSTALL);
     const document = JSON.parse(await readFile(file, 'utf8'));
     document.inputs.push(mine);
     // The user's own server asks for the same email.

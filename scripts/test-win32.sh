@@ -50,7 +50,7 @@ code=$?
 tr -d '\r' <"$log" >"$log.txt" && mv "$log.txt" "$log"
 passed=$(awk '/^# pass /{print $3}' "$log")
 failed=$(awk '/^# fail /{print $3}' "$log")
-skipped=$(awk '/^# skip /{print $3}' "$log")
+skipped=$(awk '/^# skip(ped)? /{print $3}' "$log")
 if [ "$code" -ne 0 ] || [ "${failed:-1}" != 0 ]; then
   grep -E '^\s*not ok ' "$log"
   [ -n "${WIN32_VERBOSE:-}" ] && cat "$log"

@@ -26,11 +26,24 @@ export interface SavedToken {
   saved_at: string;
   /** Set by `login --save --remember-password`: the password is in the OS keychain (src/auth/keychain.ts), never here. */
   password_in_keychain?: boolean;
+  /** On Windows: access_token is in Credential Manager (src/auth/token-keychain.ts), not in the file. */
+  token_in_keychain?: boolean;
 }
+
+/** As the file holds it: no access_token where the keychain does. */
+type StoredToken = Omit<SavedToken, 'access_token'> & { access_token?: string };
 
 interface CredentialsFile {
   version: 1;
-  tokens: Record<string, SavedToken>;
+  tokens: Record<string, StoredToken>;
+}
+
+export interface SavedWhere {
+  path: string;
+  /** Credential Manager's name for the token, when it holds it. */
+  keychainTarget?: string;
+  /** Why the token is in the file on Windows, where Credential Manager was tried first. */
+  notInKeychain?: string;
 }
 
 export function credentialsPath(ctx: Pick<Context, 'env' | 'homeDir'>): string {
@@ -43,9 +56,10 @@ function unsafeFile(path: string, problem: string): CliError {
   });
 }
 
-function isSavedToken(value: unknown): value is SavedToken {
-  const entry = value as SavedToken;
-  return !!entry && typeof entry === 'object' && typeof entry.access_token === 'string' && entry.access_token !== '';
+function isStoredToken(value: unknown): value is StoredToken {
+  const entry = value as StoredToken;
+  if (!entry || typeof entry !== 'object') return false;
+  return entry.token_in_keychain === true || (typeof entry.access_token === 'string' && entry.access_token !== '');
 }
 
 function parseCredentials(text: string, path: string): CredentialsFile {
@@ -67,7 +81,7 @@ function parseCredentials(text: string, path: string): CredentialsFile {
     throw unsafeFile(path, 'does not have the expected shape ({"version":1,"tokens":{…}})');
   }
   for (const [baseUrl, entry] of Object.entries(file.tokens)) {
-    if (!isSavedToken(entry)) throw unsafeFile(path, `has an entry for ${baseUrl} without an access_token`);
+    if (!isStoredToken(entry)) throw unsafeFile(path, `has an entry for ${baseUrl} without an access_token`);
   }
   return { version: 1, tokens: file.tokens };
 }
@@ -183,33 +197,82 @@ function linkedCredentials(path: string, target: string): CliError {
   );
 }
 
-/** Loose rights are warned about here (a save fixes them silently); a second read passes warn: false. */
+/**
+ * Loose rights are warned about here (a save fixes them silently); a second read passes warn: false. A token kept in
+ * Credential Manager that cannot be read is exit 7, or none with `keychainGone: 'none'` (a login that replaces it).
+ */
 export async function readSavedToken(
   ctx: Context,
   baseUrl: string,
-  options: { warn?: boolean } = {},
+  options: { warn?: boolean; keychainGone?: 'fail' | 'none' } = {},
 ): Promise<SavedToken | undefined> {
-  const { file, snapshot } = await readCredentials(ctx);
-  const saved = file.tokens[baseUrl];
-  ctx.secrets.add(saved?.access_token);
-  if (options.warn !== false) warnIfReadableByOthers(ctx, snapshot);
-  return saved;
+  const stored = await readStoredLogin(ctx, baseUrl, options);
+  if (stored === undefined) return undefined;
+  let accessToken = stored.access_token;
+  if (stored.token_in_keychain) {
+    const reading = (await import('./token-keychain.js')).tokenFromKeychain(ctx, baseUrl);
+    accessToken = await (options.keychainGone === 'none' ? reading.catch(() => undefined) : reading);
+  }
+  if (accessToken === undefined) return undefined;
+  ctx.secrets.add(accessToken);
+  return { ...stored, access_token: accessToken };
 }
 
-export async function saveToken(ctx: Context, baseUrl: string, token: SavedToken): Promise<string> {
+/** Whose login is saved, and where its token and password are, without reading the token from a keychain. */
+export async function readStoredLogin(
+  ctx: Context,
+  baseUrl: string,
+  options: { warn?: boolean } = {},
+): Promise<StoredToken | undefined> {
+  const { file, snapshot } = await readCredentials(ctx);
+  if (options.warn !== false) warnIfReadableByOthers(ctx, snapshot);
+  const stored = file.tokens[baseUrl];
+  ctx.secrets.add(stored?.access_token);
+  return stored;
+}
+
+/** On Windows the token goes to Credential Manager when it takes it, else (and elsewhere) into the 0600 file. */
+export async function saveToken(ctx: Context, baseUrl: string, token: SavedToken): Promise<SavedWhere> {
+  const where: SavedWhere = { path: credentialsPath(ctx) };
+  const keychain = ctx.platform === 'win32' ? await import('./token-keychain.js') : undefined;
+  const { access_token, token_in_keychain: _, ...rest } = token;
+  let stored: StoredToken = { ...rest, access_token };
+  if (keychain) {
+    where.notInKeychain = await keychain.storeTokenInKeychain(ctx, baseUrl, access_token);
+    if (where.notInKeychain === undefined) {
+      stored = { ...rest, token_in_keychain: true };
+      where.keychainTarget = keychain.keychainTarget(baseUrl);
+    }
+  }
+  let replaced: StoredToken | undefined;
   await update(ctx, (file) => {
-    file.tokens[baseUrl] = token;
+    replaced = file.tokens[baseUrl];
+    file.tokens[baseUrl] = stored;
     return true;
   });
-  return credentialsPath(ctx);
+  if (keychain && replaced?.token_in_keychain && !stored.token_in_keychain) await dropKeychainToken(ctx, baseUrl);
+  return where;
 }
 
 export async function forgetToken(ctx: Context, baseUrl: string): Promise<boolean> {
-  return update(ctx, (file) => {
-    if (!(baseUrl in file.tokens)) return false;
+  let removed: StoredToken | undefined;
+  const changed = await update(ctx, (file) => {
+    removed = file.tokens[baseUrl];
+    if (removed === undefined) return false;
     delete file.tokens[baseUrl];
     return true;
   });
+  if (changed && removed?.token_in_keychain) await dropKeychainToken(ctx, baseUrl);
+  return changed;
+}
+
+async function dropKeychainToken(ctx: Context, baseUrl: string): Promise<void> {
+  const keychain = await import('./token-keychain.js');
+  const why = await keychain.dropTokenFromKeychain(ctx, baseUrl);
+  if (why !== undefined)
+    ctx.out.warn(
+      `the token for ${baseUrl} may still be in ${keychain.KEYCHAIN_NAME} as ${keychain.keychainTarget(baseUrl)} (${why}); remove it there`,
+    );
 }
 
 export async function savedBaseUrls(ctx: OwnFilesContext): Promise<string[]> {

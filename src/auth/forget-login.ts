@@ -1,11 +1,11 @@
 /** Forgetting the login saved for a base URL: the token, and the password when it is in the OS keychain. */
 import type { Context } from '../core/context.js';
-import { forgetToken, readSavedToken } from './credentials-store.js';
+import { forgetToken, readStoredLogin } from './credentials-store.js';
 import { foreign } from '../core/output.js';
 
 /** True when a token was saved (and is now removed). The token is forgotten even when the keychain cannot be reached. */
 export async function forgetLogin(ctx: Context, baseUrl: string): Promise<boolean> {
-  const saved = await readSavedToken(ctx, baseUrl);
+  const saved = await readStoredLogin(ctx, baseUrl);
   const removed = await forgetToken(ctx, baseUrl);
   if (saved?.password_in_keychain && saved.email) {
     const { forgetPassword } = await import('./keychain.js');

@@ -14,7 +14,7 @@ export interface KeychainKey {
   platform: NodeJS.Platform;
 }
 
-function whyUnavailable(error: unknown, platform: NodeJS.Platform): string {
+export function whyUnavailable(error: unknown, platform: NodeJS.Platform): string {
   const message = error instanceof Error ? error.message : String(error);
   if (/Cannot find (module|package)|Cannot find native binding|MODULE_NOT_FOUND/i.test(message)) {
     return 'the keychain library (@napi-rs/keyring) is not installed for this platform';

@@ -1,5 +1,5 @@
 import type { Context } from '../core/context.js';
-import { readSavedToken, saveToken } from './credentials-store.js';
+import { readSavedToken, saveToken, type SavedWhere } from './credentials-store.js';
 import { describeExpiry, isExpired, summarizeToken, tryDecodeJwt, type TokenSummary } from './jwt.js';
 import { checkLoginAnswer } from './login-answer.js';
 import { requestAccessToken } from './login-request.js';
@@ -8,7 +8,7 @@ import { isLoopbackHost } from '../config/settings.js';
 
 export interface LoggedIn {
   summary: TokenSummary;
-  savedTo?: string;
+  savedTo?: SavedWhere;
   /** The name of the deployment remembered with it, when one was. */
   deployment?: string;
 }
@@ -32,7 +32,9 @@ export async function logIn(
   const now = ctx.now();
   if (!decoded) ctx.out.warn('the access_token is not a JWT: who it belongs to and when it expires are unknown');
   else {
-    const previous = request.save ? await readSavedToken(ctx, request.baseUrl, { warn: false }) : undefined;
+    const previous = request.save
+      ? await readSavedToken(ctx, request.baseUrl, { warn: false, keychainGone: 'none' })
+      : undefined;
     checkLoginAnswer(ctx, decoded, { baseUrl: request.baseUrl, email: request.email, saving: request.save, previous });
     if (isExpired(decoded.claims, now))
       ctx.out.warn(`the new token ${describeExpiry(decoded.claims, now)}: is this computer's clock right?`);
@@ -63,13 +65,22 @@ export async function logIn(
     ctx.out.success(`Logged in to ${request.baseUrl} as ${foreign(who)}`);
     if (decoded) ctx.out.info(`The token ${describeExpiry(decoded.claims, now)}.`);
     if (result.savedTo)
-      ctx.out.info(`Saved to ${result.savedTo} ('svcctl token' prints it, 'svcctl logout' forgets it).`);
+      ctx.out.info(`${savedLine(result.savedTo)} ('svcctl token' prints it, 'svcctl logout' forgets it).`);
     if (result.savedTo && result.deployment === undefined)
       ctx.out.info(
         `${request.baseUrl} is on this computer, so it was not saved as a deployment (--remember-deployment saves it).`,
       );
   } else if (result.savedTo) {
-    ctx.out.debug(`token saved to ${result.savedTo}`);
+    ctx.out.debug(savedLine(result.savedTo));
   }
+  if (result.savedTo?.notInKeychain !== undefined)
+    ctx.out.warn(
+      `the token is in ${result.savedTo.path}, not in Windows Credential Manager: ${result.savedTo.notInKeychain}`,
+    );
   return result;
 }
+
+const savedLine = (where: SavedWhere): string =>
+  where.keychainTarget === undefined
+    ? `Saved to ${where.path}`
+    : `Saved to Windows Credential Manager as ${where.keychainTarget}, with whose it is and when it expires in ${where.path}`;

@@ -2,7 +2,7 @@
  * implementation lazily, so a command loads only what it uses. */
 import { Command, Option } from '@commander-js/extra-typings';
 import { CLI_NAME } from '../core/constants.js';
-import type { Context, ContextFactory, GlobalOptions, Picked, RunningProgram } from '../core/context.js';
+import type { Context, ContextFactory, GlobalOptions, Picked, RunningProgram, SecretStore } from '../core/context.js';
 import { baseUrlSource } from '../config/settings.js';
 import { colorAllowed, Output, PLAIN_STYLES, type OutputStream, type Styles } from '../core/output.js';
 import { formatCommanderError, suggestChoices } from './choice-suggestions.js';
@@ -20,6 +20,8 @@ export interface Io extends Pick<Context, 'env' | 'cwd' | 'homeDir' | 'platform'
   now?: () => Date;
   /** The wait before a write is read back (Context.pause); a timer when not given. */
   pause?: (ms: number) => Promise<void>;
+  /** The OS keychain for tokens (Context.secretStore); @napi-rs/keyring when not given. */
+  secretStore?: SecretStore;
 }
 
 export const EXIT_CODES_HELP = `
@@ -172,6 +174,7 @@ function contextFactory(io: Io, deployment: () => Picked | undefined): ContextFa
       secrets: io.secrets,
       now: io.now ?? (() => new Date()),
       ...(io.pause ? { pause: io.pause } : {}),
+      ...(io.secretStore ? { secretStore: io.secretStore } : {}),
       ...(picked ? { deployment: picked } : {}),
     };
   };

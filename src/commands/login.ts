@@ -2,7 +2,7 @@
 import type { Context } from '../core/context.js';
 import { resolveBaseUrl } from '../config/base-url.js';
 import { resolveLoginCredentials, type CredentialFlags } from '../auth/credentials-input.js';
-import { readSavedToken } from '../auth/credentials-store.js';
+import { readStoredLogin } from '../auth/credentials-store.js';
 import { logIn } from '../auth/log-in.js';
 import type { TokenSummary } from '../auth/jwt.js';
 import { usageError } from '../core/errors.js';
@@ -33,7 +33,7 @@ export async function runLogin(ctx: Context, options: LoginOptions): Promise<voi
   const { email, password } = await resolveLoginCredentials(ctx, options);
   // A credentials file, config.toml or keychain that cannot be saved to fails before a token is minted.
   if (options.save) {
-    await readSavedToken(ctx, baseUrl);
+    await readStoredLogin(ctx, baseUrl);
     await (await import('../config/deployments-file.js')).readDeployments(ctx);
   }
   const keychainKey = { baseUrl, email: email.value, platform: ctx.platform };

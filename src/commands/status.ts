@@ -24,6 +24,7 @@ interface Status {
     expires_in_words: string | null;
     expired: boolean | null;
     password_in_keychain: boolean;
+    token_in_keychain: boolean;
   } | null;
   settings: string[];
   clients: Array<ListedEntry & { check?: { ok: boolean; failed: string[] } }>;
@@ -100,6 +101,7 @@ export async function runStatus(ctx: Context, options: StatusOptions): Promise<v
           expires_in_words: expiry ? relativeTime(expiry, now) : null,
           expired: expiry ? expiry.getTime() <= now.getTime() : null,
           password_in_keychain: saved.password_in_keychain === true,
+          token_in_keychain: saved.token_in_keychain === true,
         }
       : null,
     settings: SETTING_NAMES.flatMap((name) => readSetting(ctx.env, name)?.source ?? []),
@@ -138,7 +140,7 @@ function printStatus(ctx: Context, status: Status): void {
     loginProblem
       ? `unknown: ${loginProblem.message}${loginProblem.hint ? ` (${loginProblem.hint})` : ''}`
       : login
-        ? `${login.email === null ? 'unknown user' : foreign(login.email)}, ${login.expires_at === null ? 'no expiry known' : `${login.expired ? 'expired' : 'expires'} ${login.expires_in_words} (${login.expires_at})`}${login.password_in_keychain ? '; password in the keychain' : ''}`
+        ? `${login.email === null ? 'unknown user' : foreign(login.email)}, ${login.expires_at === null ? 'no expiry known' : `${login.expired ? 'expired' : 'expires'} ${login.expires_in_words} (${login.expires_at})`}${login.token_in_keychain ? '; token in Windows Credential Manager' : ''}${login.password_in_keychain ? '; password in the keychain' : ''}`
         : 'not logged in (svcctl login --save)',
   );
   line('settings', status.settings.length > 0 ? status.settings.join(', ') : 'none set');

@@ -52,7 +52,16 @@ export interface Context {
   now(): Date;
   /** Waits `ms` before install reads its write back (confirm-entry.ts); tests with no other writer need not wait. */
   pause?: (ms: number) => Promise<void>;
+  /** The OS keychain (src/auth/secret-store.ts); tests give one in memory. */
+  secretStore?: SecretStore;
   deployment?: Picked;
+}
+
+/** Named secrets kept as bytes, by service and account, as an OS keychain keeps them. */
+export interface SecretStore {
+  read(service: string, account: string): Promise<Uint8Array | undefined>;
+  write(service: string, account: string, secret: Uint8Array): Promise<void>;
+  remove(service: string, account: string): Promise<boolean>;
 }
 
 export type ContextFactory = (command: CommandUnknownOpts) => Context;

@@ -6,6 +6,7 @@
 import { PassThrough, Readable } from 'node:stream';
 import { rm } from 'node:fs/promises';
 import { createProgram, type Io } from '../../src/cli/program.js';
+import type { SecretStore } from '../../src/core/context.js';
 import { main } from '../../src/main.js';
 import { KnownSecrets } from '../../src/redaction/known-secrets.js';
 import { BIN, cleanEnv, makeTempDir, type RunOptions, type RunResult } from './cli-env.js';
@@ -19,6 +20,8 @@ export interface InProcessOptions extends RunOptions {
   script?: string;
   /** The platform main() is told it runs on (default: this machine's), for the lines and paths of another. */
   platform?: NodeJS.Platform;
+  /** The OS keychain main() is given for tokens (Context.secretStore), e.g. a Credential Manager in memory. */
+  secretStore?: SecretStore;
 }
 
 function collector(): { stream: PassThrough; bytes: () => Buffer } {
@@ -46,6 +49,7 @@ export async function runCli(args: string[], options: InProcessOptions = {}): Pr
     ...(options.platform ? { platform: options.platform } : {}),
     ...(options.now ? { now: options.now } : {}),
     ...(options.pause ? { pause: options.pause } : {}),
+    ...(options.secretStore ? { secretStore: options.secretStore } : {}),
   });
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((resolve) => {

@@ -37,6 +37,28 @@ fi
 # Node for Windows refuses a Windows older than 10, and a new Wine prefix says it is 7.
 wine reg add 'HKLM\Software\Microsoft\Windows NT\CurrentVersion' /v CurrentVersion /d 10.0 /f >/dev/null 2>&1
 
+# Credential Manager for real: the keychain library's Windows build, as npm installs it on Windows, and the
+# bcryptprimitives.dll it loads, which Wine 8 lacks (scripts/wine/bcryptprimitives.c, built with mingw-w64). Without
+# either, the test that needs them says so and is skipped.
+system32=$WINEPREFIX/drive_c/windows/system32
+if [ ! -f "$system32/bcryptprimitives.dll" ]; then
+  if ! command -v x86_64-w64-mingw32-gcc >/dev/null; then
+    { apt-get install -y -qq gcc-mingw-w64-x86-64-win32 || { apt-get update -qq && apt-get install -y -qq gcc-mingw-w64-x86-64-win32; }; } >/dev/null 2>&1
+  fi
+  x86_64-w64-mingw32-gcc -shared -O2 -s -o "$system32/bcryptprimitives.dll" scripts/wine/bcryptprimitives.c -ladvapi32 2>/dev/null ||
+    echo "mingw-w64 is missing: Credential Manager's own test is skipped" >&2
+fi
+keyring=node_modules/@napi-rs/keyring-win32-x64-msvc
+if [ ! -f "$keyring/package.json" ]; then
+  keyring_version=$(node -p 'require("@napi-rs/keyring/package.json").version')
+  mkdir -p "$cache/keyring" "$keyring"
+  if tarball=$(cd "$cache/keyring" && npm pack "@napi-rs/keyring-win32-x64-msvc@$keyring_version" --silent 2>/dev/null | tail -1); then
+    tar -xzf "$cache/keyring/$tarball" -C "$keyring" --strip-components=1
+  else
+    echo "@napi-rs/keyring-win32-x64-msvc could not be fetched: Credential Manager's own test is skipped" >&2
+  fi
+fi
+
 compiled=$(node scripts/compile-tests.mjs) || exit 1
 log=$(mktemp)
 trap 'rm -rf "$compiled" "$log"; wineserver -k >/dev/null 2>&1' EXIT

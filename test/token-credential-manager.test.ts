@@ -178,3 +178,28 @@ test('a login saved in Credential Manager, then one it refuses: the old token is
   assert.equal(store.entries.size, 0, 'the stale token is gone from Credential Manager');
   assert.equal((await credentials(home)).tokens[server.baseUrl]!.access_token, server.issued.at(-1));
 });
+
+const REAL_KEYCHAIN =
+  process.platform !== 'win32'
+    ? 'Credential Manager is on Windows only (scripts/test-win32.sh runs this under Node for Windows)'
+    : await import('@napi-rs/keyring').then(
+        () => false,
+        (error: Error) => `the keychain library's Windows build does not load here: ${error.message.split('\n')[0]}`,
+      );
+
+test('the real Credential Manager: login --save, token, logout, read back by the keychain library itself', {
+  skip: REAL_KEYCHAIN,
+}, async () => {
+  const { AsyncEntry } = await import('@napi-rs/keyring');
+  const home = await tempDir('svcctl-wincred-');
+  const env = { SERVICE_BASE_URL: server.baseUrl, SERVICE_EMAIL: EMAIL, SERVICE_PASSWORD: PASSWORD, USERPROFILE: home };
+  const login = await runCli(['login', '--save'], { home, env });
+  assert.equal(login.code, 0, login.stderr);
+  const token = server.issued.at(-1)!;
+  const entry = new AsyncEntry(`svcctl-token:${server.baseUrl}`, 'access_token');
+  assert.equal(Buffer.from((await entry.getSecret()) ?? []).toString('utf8'), token);
+  assert.equal((await credentials(home)).tokens[server.baseUrl]!.access_token, undefined);
+  assert.equal((await runCli(['token'], { home, env })).stdout, `${token}\n`);
+  assert.equal((await runCli(['logout'], { home, env })).code, 0);
+  assert.equal(await entry.getSecret(), null, 'logout took it out of Credential Manager');
+});

@@ -229,6 +229,8 @@ export interface EntryRequest {
   allowHttp?: true;
   /** npx outside the PATH a GUI client gets: its absolute path, and the PATH its `#!/usr/bin/env node` needs. */
   runner?: RunnerPath;
+  /** npx was found but its path cannot go into the entry (Windows: cmd.exe would misread it): why, for the note. */
+  runnerUnwritten?: string;
   /** NODE_EXTRA_CA_CERTS where svcctl runs: local and proxy entries carry it for clients that clean the environment. */
   caCerts?: string;
 }

@@ -111,11 +111,17 @@ function clientNotes(client: ClientSpec, request: EntryRequest): string[] {
 /** What the entry took from this machine: both are paths, so they hold no secret. */
 function machineNotes(client: ClientSpec, request: EntryRequest): string[] {
   const notes: string[] = [];
-  if (request.runner !== undefined) {
+  const again = `run \`svcctl mcp install --client ${client.id} --force\` again; \`svcctl mcp doctor\` says when the path is gone.`;
+  if (request.runner !== undefined && request.platform === 'win32') {
     notes.push(
-      `npx is at ${request.runner.command}, outside the PATH ${client.label} gets when started from a dock or launcher, so the entry runs that path with its folder first on PATH (for its node). After switching Node versions or removing this one, run \`svcctl mcp install --client ${client.id} --force\` again; \`svcctl mcp doctor\` says when the path is gone.`,
+      `npx is at ${request.runner.command}: ${client.label} started from the Start menu gets the PATH of the registry, which svcctl cannot read (fnm puts node only on a shell's PATH), so the entry runs that path with PATH set to its folder (for node, which npm's .cmd shims run from PATH) and Windows' system folders (for cmd.exe). After switching Node versions or removing this one, ${again}`,
+    );
+  } else if (request.runner !== undefined) {
+    notes.push(
+      `npx is at ${request.runner.command}, outside the PATH ${client.label} gets when started from a dock or launcher, so the entry runs that path with its folder first on PATH (for its node). After switching Node versions or removing this one, ${again}`,
     );
   }
+  if (request.runnerUnwritten !== undefined) notes.push(request.runnerUnwritten);
   if (request.caCerts !== undefined) {
     const how =
       client.forwardsByName && request.secrets === 'ref' && request.tokenHelper === undefined

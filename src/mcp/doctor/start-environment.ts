@@ -28,8 +28,10 @@ export async function guiRunnerCheck(
   shell: RuntimeEnv,
   client: ClientSpec | null,
 ): Promise<CheckResult | undefined> {
-  if (client === null || guiPathOf(client, start.platform) === undefined) return undefined;
+  if (client === null) return undefined;
   const program = programOf(command);
+  if (start.platform === 'win32') return windowsRunnerCheck(program, command, start, client);
+  if (guiPathOf(client, start.platform) === undefined) return undefined;
   const where = `${client.label} started ${startedFrom(start.platform)} gives it PATH=${start.env.PATH}`;
   const found = await findProgram(program, start.env, start.platform, start.cwd);
   if (found === undefined) {
@@ -45,6 +47,28 @@ export async function guiRunnerCheck(
   if (isPackageRunner(program) && (await findProgram('node', start.env, start.platform, start.cwd)) === undefined)
     return fail('runner', `${found} needs node, but ${where}, where there is none`, reinstall(client));
   return pass('runner', `${path.basename(program)} found at ${found} (${where})`);
+}
+
+/** Windows: the PATH a client started from the Start menu gets is the registry's, which svcctl cannot read, so only an
+ * absolute npx that install wrote is checked, with the entry's own PATH, as the client would start it. */
+async function windowsRunnerCheck(
+  program: string,
+  command: CommandPlan,
+  start: RuntimeEnv,
+  client: ClientSpec,
+): Promise<CheckResult | undefined> {
+  if (client.startPath !== 'session' || !isPackageRunner(program) || !path.win32.isAbsolute(program)) return undefined;
+  const where = `the entry gives it PATH=${command.env.PATH ?? '(none: the PATH of the registry)'}`;
+  const found = await findProgram(program, start.env, start.platform, start.cwd);
+  if (found === undefined)
+    return fail(
+      'runner',
+      `${program}, the npx the entry runs, is gone (a Node version switched or removed)`,
+      reinstall(client),
+    );
+  if ((await findProgram('node', start.env, start.platform, start.cwd)) === undefined)
+    return fail('runner', `${found} needs node, but ${where}, where there is none`, reinstall(client));
+  return pass('runner', `npx found at ${found} (${where})`);
 }
 
 /** Plain http only, and no npx: such an entry makes no TLS connection, and NODE_EXTRA_CA_CERTS changes nothing. */

@@ -193,7 +193,7 @@ export async function buildEntryRequest(
         : placeholderLiterals(ctx, mode, auth, options);
   // A project file is committed and read by every member: nothing in it may depend on this machine or this user.
   const portable = scope === 'project';
-  const runner = portable ? undefined : await runnerFor(ctx, target, mode, tokenHelper);
+  const runner = portable ? {} : await runnerFor(ctx, target, mode, tokenHelper);
   const caCerts = portable ? undefined : caCertsFor(ctx, target, mode, tokenHelper !== undefined);
   return {
     target,
@@ -210,7 +210,7 @@ export async function buildEntryRequest(
     ...(options.shell !== undefined ? { shell: options.shell } : {}),
     ...(tokenHelper !== undefined ? { tokenHelper } : {}),
     ...(tokenHelper !== undefined && plainHttpAllowed(ctx) ? { allowHttp: true as const } : {}),
-    ...(runner !== undefined ? { runner } : {}),
+    ...runner,
     ...(caCerts !== undefined ? { caCerts } : {}),
   };
 }

@@ -9,7 +9,8 @@ import { fileReadReason } from '../../fs/reasons.js';
 import { guiPathOf, onGuiPath, runnerPathValue } from '../clients/gui-path.js';
 import { CLIENTS } from '../clients/table.js';
 import { CA_VARIABLE } from '../render/values.js';
-import type { EntryRequest, Mode, RunnerPath, TokenHelper } from '../types.js';
+import type { EntryRequest, Mode, TokenHelper } from '../types.js';
+import { type RunnerChoice, windowsRunnerFor } from './windows-runner.js';
 
 type Where = Pick<Context, 'env' | 'platform' | 'cwd'>;
 
@@ -19,16 +20,17 @@ export async function runnerFor(
   target: EntryRequest['target'],
   mode: Mode,
   tokenHelper: TokenHelper | undefined,
-): Promise<RunnerPath | undefined> {
+): Promise<RunnerChoice> {
   // A token helper entry starts npx only when svcctl itself runs from npx's cache.
   const startsNpx = tokenHelper === undefined ? mode !== 'remote' : tokenHelper.svcctl.how === 'npx';
-  if ('format' in target || !startsNpx) return undefined;
+  if ('format' in target || !startsNpx) return {};
+  if (ctx.platform === 'win32') return windowsRunnerFor(ctx, CLIENTS[target.client]);
   const guiPath = guiPathOf(CLIENTS[target.client], ctx.platform);
-  if (guiPath === undefined) return undefined;
+  if (guiPath === undefined) return {};
   const found = await findProgram(PACKAGE_RUNNER, ctx.env, ctx.platform, ctx.cwd);
-  if (found === undefined || onGuiPath(path.dirname(found), guiPath)) return undefined;
+  if (found === undefined || onGuiPath(path.dirname(found), guiPath)) return {};
   const folder = await realpath(path.dirname(found)).catch(() => path.dirname(found));
-  return { command: path.join(folder, path.basename(found)), path: runnerPathValue(folder, guiPath) };
+  return { runner: { command: path.join(folder, path.basename(found)), path: runnerPathValue(folder, guiPath) } };
 }
 
 /** The CA file Node reads at start, for entries that start a process: npx, or svcctl's own proxy (token helper). A

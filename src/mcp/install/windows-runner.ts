@@ -1,6 +1,6 @@
 // npx for a GUI client on Windows, whose PATH (the registry's) svcctl cannot read: which path of npx an entry can
 // hold, and the PATH its server needs. Facts and sources: docs/mcp-gui.md, "npx from a version manager".
-import { realpath } from 'node:fs/promises';
+import { readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { PACKAGE_RUNNER } from '../../core/constants.js';
 import { findProgram } from '../../fs/path-search.js';
@@ -55,6 +55,12 @@ export function cmdUnsafePath(file: string): string | undefined {
   return found === undefined ? undefined : `\`${found}\``;
 }
 
+/** The lookup appends PATHEXT's extension as PATHEXT spells it (`npx.CMD`); the entry names the file as it is. */
+async function nameOnDisk(folder: string, name: string): Promise<string> {
+  const names = await readdir(folder).catch(() => []);
+  return names.find((entry) => entry.toLowerCase() === name.toLowerCase()) ?? name;
+}
+
 /** For a client that starts from the Start menu with the session's PATH and runs npx through `cmd /c`. */
 export async function windowsRunnerFor(ctx: Where, client: ClientSpec): Promise<RunnerChoice> {
   // A client that spawns without a shell cannot start npx.cmd at all (Node refuses .cmd without one): nothing to add.
@@ -62,7 +68,7 @@ export async function windowsRunnerFor(ctx: Where, client: ClientSpec): Promise<
   const found = await findProgram(PACKAGE_RUNNER, ctx.env, 'win32', ctx.cwd);
   if (found === undefined) return {};
   const folder = await stableFolder(path.win32.dirname(found), ctx.env);
-  const command = path.win32.join(folder, path.win32.basename(found));
+  const command = path.win32.join(folder, await nameOnDisk(folder, path.win32.basename(found)));
   const unsafe = cmdUnsafePath(command);
   if (unsafe !== undefined)
     return {

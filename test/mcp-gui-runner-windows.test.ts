@@ -60,13 +60,21 @@ describe('the pieces of a Windows runner', () => {
 
   it('a path with a character cmd.exe reads as its own cannot follow `cmd /c`; spaces and other letters can', () => {
     for (const c of ['&', '<', '>', '(', ')', '@', '^', '|', '%', '!', ';'])
-      assert.equal(cmdUnsafePath(`C:\\Tools${c}x\\nodejs\\npx.cmd`), `\`${c}\``, c);
+      assert.equal(
+        cmdUnsafePath(`C:\\Tools${c}x\\nodejs\\npx.cmd`),
+        `cmd.exe reads \`${c}\` in that path as its own`,
+        c,
+      );
     for (const ok of [
       'C:\\Program Files\\nodejs\\npx.cmd',
       'C:\\Users\\José Ñ\\AppData\\Roaming\\fnm\\node-versions\\v22.11.0\\installation\\npx.cmd',
       "C:\\Users\\o'brien\\AppData\\Local\\Volta\\bin\\npx.exe",
     ])
-      assert.equal(cmdUnsafePath(ok), undefined, ok);
+      assert.equal(cmdUnsafePath(ok, ['service-mcp-server', 'https://x.example/api']), undefined, ok);
+    // Node quotes the path with a space and the argument with one: four quotes, and cmd.exe drops the outer two.
+    const spaced = ['C:\\my pkgs\\server.tgz', 'https://x.example/api'];
+    assert.match(cmdUnsafePath('C:\\Program Files\\nodejs\\npx.cmd', spaced) ?? '', /no other argument is quoted/);
+    assert.equal(cmdUnsafePath('C:\\nvm4w\\nodejs\\npx.cmd', spaced), undefined);
   });
 
   it("links (the host's, Windows injected): fnm's shell folder is resolved to the installation, nvm-windows' link kept", async (t) => {
@@ -200,7 +208,7 @@ describe('mcp install and print on Windows, per layout', {
     assert.equal(entry.env.PATH, undefined);
     assert.match(
       result.stderr,
-      /npx is at .*\\Program Files \(x86\)\\nodejs\\npx\.cmd, but the entry runs plain npx: .*`\(`/,
+      /npx is at .*\\Program Files \(x86\)\\nodejs\\npx\.cmd, but the entry runs plain npx: .*cmd\.exe reads `\(` in that path/,
     );
   });
 

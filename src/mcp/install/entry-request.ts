@@ -193,7 +193,8 @@ export async function buildEntryRequest(
         : placeholderLiterals(ctx, mode, auth, options);
   // A project file is committed and read by every member: nothing in it may depend on this machine or this user.
   const portable = scope === 'project';
-  const runner = portable ? {} : await runnerFor(ctx, target, mode, tokenHelper);
+  const packageSpec = options.package ?? MCP_SERVER_PACKAGE;
+  const runner = portable ? {} : await runnerFor(ctx, target, mode, tokenHelper, [packageSpec, baseUrl, mcpUrl]);
   const caCerts = portable ? undefined : caCertsFor(ctx, target, mode, tokenHelper !== undefined);
   return {
     target,
@@ -203,7 +204,7 @@ export async function buildEntryRequest(
     scope,
     baseUrl: tokenHelper !== undefined ? resolveBaseUrl(ctx) : baseUrl,
     mcpUrl,
-    package: options.package ?? MCP_SERVER_PACKAGE,
+    package: packageSpec,
     secrets,
     literals,
     platform: ctx.platform,

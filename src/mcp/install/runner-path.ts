@@ -20,11 +20,12 @@ export async function runnerFor(
   target: EntryRequest['target'],
   mode: Mode,
   tokenHelper: TokenHelper | undefined,
+  argWords: string[],
 ): Promise<RunnerChoice> {
   // A token helper entry starts npx only when svcctl itself runs from npx's cache.
   const startsNpx = tokenHelper === undefined ? mode !== 'remote' : tokenHelper.svcctl.how === 'npx';
   if ('format' in target || !startsNpx) return {};
-  if (ctx.platform === 'win32') return windowsRunnerFor(ctx, CLIENTS[target.client]);
+  if (ctx.platform === 'win32') return windowsRunnerFor(ctx, CLIENTS[target.client], argWords);
   const guiPath = guiPathOf(CLIENTS[target.client], ctx.platform);
   if (guiPath === undefined) return {};
   const found = await findProgram(PACKAGE_RUNNER, ctx.env, ctx.platform, ctx.cwd);

@@ -50,9 +50,14 @@ export async function stableFolder(folder: string, env: NodeJS.ProcessEnv): Prom
 /** Why the path cannot follow `cmd /c` (architecture.md "cmd /c"): cmd.exe keeps the quotes Node puts around a path
  * with a space only when no `& < > ( ) @ ^ |` is between them (`cmd /?`); unquoted, these are its own too. `%NAME%`
  * expands, `!` too where delayed expansion is on, and `;` would split the entry's PATH. */
-export function cmdUnsafePath(file: string): string | undefined {
+export function cmdUnsafePath(file: string, argWords: string[] = []): string | undefined {
   const found = /[&<>()@^|%!;"]/.exec(file)?.[0];
-  return found === undefined ? undefined : `\`${found}\``;
+  if (found !== undefined) return `cmd.exe reads \`${found}\` in that path as its own`;
+  // A second quoted argument makes more than two quotes, and cmd.exe then drops the first and the last of the line.
+  const quoted = /\s/.test(file) ? argWords.find((word) => /[\s"]/.test(word)) : undefined;
+  return quoted === undefined
+    ? undefined
+    : 'cmd.exe keeps the quotes of a path with a space only when no other argument is quoted, and the package spec or a URL holds a space';
 }
 
 /** The lookup appends PATHEXT's extension as PATHEXT spells it (`npx.CMD`); the entry names the file as it is. */
@@ -62,17 +67,17 @@ async function nameOnDisk(folder: string, name: string): Promise<string> {
 }
 
 /** For a client that starts from the Start menu with the session's PATH and runs npx through `cmd /c`. */
-export async function windowsRunnerFor(ctx: Where, client: ClientSpec): Promise<RunnerChoice> {
+export async function windowsRunnerFor(ctx: Where, client: ClientSpec, argWords: string[]): Promise<RunnerChoice> {
   // A client that spawns without a shell cannot start npx.cmd at all (Node refuses .cmd without one): nothing to add.
   if (client.startPath !== 'session' || !client.windowsCmdWrap) return {};
   const found = await findProgram(PACKAGE_RUNNER, ctx.env, 'win32', ctx.cwd);
   if (found === undefined) return {};
   const folder = await stableFolder(path.win32.dirname(found), ctx.env);
   const command = path.win32.join(folder, await nameOnDisk(folder, path.win32.basename(found)));
-  const unsafe = cmdUnsafePath(command);
+  const unsafe = cmdUnsafePath(command, argWords);
   if (unsafe !== undefined)
     return {
-      runnerUnwritten: `npx is at ${command}, but the entry runs plain npx: ${client.label} starts it through \`cmd /c\`, and cmd.exe reads ${unsafe} in that path as its own. ${client.label} then needs npx on the PATH it gets from Windows (the installer's and nvm-windows' folders are on it; fnm's is not).`,
+      runnerUnwritten: `npx is at ${command}, but the entry runs plain npx: ${client.label} starts it through \`cmd /c\`, and ${unsafe}. ${client.label} then needs npx on the PATH it gets from Windows (the installer's and nvm-windows' folders are on it; fnm's is not).`,
     };
   return { runner: { command, path: [folder, ...windowsSystemFolders(ctx.env)].join(path.win32.delimiter) } };
 }

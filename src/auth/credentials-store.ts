@@ -135,7 +135,7 @@ function warnIfReadableByOthers(ctx: Context, snapshot: FileSnapshot): void {
 }
 
 /** A change by another run between our read and write gets our edit again, so two logins keep both tokens. */
-async function update(ctx: Context, change: (file: CredentialsFile) => boolean): Promise<boolean> {
+async function update(ctx: Context, change: (file: CredentialsFile) => boolean | Promise<boolean>): Promise<boolean> {
   const path = credentialsPath(ctx);
   // Before the lock: no lock file goes into a folder that is not the user's alone.
   await checkConfigFolder(ctx, { writing: true });
@@ -150,11 +150,14 @@ async function update(ctx: Context, change: (file: CredentialsFile) => boolean):
   }
 }
 
-async function updateLocked(ctx: Context, change: (file: CredentialsFile) => boolean): Promise<boolean> {
+async function updateLocked(
+  ctx: Context,
+  change: (file: CredentialsFile) => boolean | Promise<boolean>,
+): Promise<boolean> {
   const path = credentialsPath(ctx);
   for (let attempt = 0; attempt < 5; attempt++) {
     const { file, snapshot } = await readCredentials(ctx);
-    if (!change(file)) return false;
+    if (!(await change(file))) return false;
     if (Object.keys(file.tokens).length === 0) {
       if (!(await unchangedSince(snapshot))) continue;
       await rm(path, { force: true }).catch((error: unknown) => {
@@ -231,21 +234,24 @@ export async function readStoredLogin(
   return stored;
 }
 
-/** On Windows the token goes to Credential Manager when it takes it, else (and elsewhere) into the 0600 file. */
+/**
+ * On Windows the token goes to Credential Manager when it takes it, else (and elsewhere) into the 0600 file; under the
+ * file's lock, so that two logins at once leave the token and the file's expiry of the same one.
+ */
 export async function saveToken(ctx: Context, baseUrl: string, token: SavedToken): Promise<SavedWhere> {
   const where: SavedWhere = { path: credentialsPath(ctx) };
   const keychain = ctx.platform === 'win32' ? await import('./token-keychain.js') : undefined;
   const { access_token, token_in_keychain: _, ...rest } = token;
   let stored: StoredToken = { ...rest, access_token };
-  if (keychain) {
-    where.notInKeychain = await keychain.storeTokenInKeychain(ctx, baseUrl, access_token);
-    if (where.notInKeychain === undefined) {
-      stored = { ...rest, token_in_keychain: true };
-      where.keychainTarget = keychain.keychainTarget(baseUrl);
-    }
-  }
   let replaced: StoredToken | undefined;
-  await update(ctx, (file) => {
+  await update(ctx, async (file) => {
+    if (keychain) {
+      where.notInKeychain = await keychain.storeTokenInKeychain(ctx, baseUrl, access_token);
+      if (where.notInKeychain === undefined) {
+        stored = { ...rest, token_in_keychain: true };
+        where.keychainTarget = keychain.keychainTarget(baseUrl);
+      }
+    }
     replaced = file.tokens[baseUrl];
     file.tokens[baseUrl] = stored;
     return true;

@@ -67,4 +67,15 @@ describe('help', () => {
     assert.match((await runCli(['help', 'mcp', 'install'])).stdout, /^Usage: svcctl mcp install /);
     assert.match((await runCli(['help', 'event'])).stdout, /^Usage: svcctl event \[options\] \[command\]/);
   });
+  it('login and token --help: PowerShell examples on Windows (no $(…), &&, ||, < or printf), POSIX ones elsewhere', async () => {
+    for (const command of ['login', 'token']) {
+      const windows = (await runCli([command, '--help'], { platform: 'win32', env: { USERPROFILE: '/' } })).stdout;
+      const examples = windows.slice(windows.indexOf('Examples'));
+      assert.match(examples, /^Examples \(PowerShell\):/);
+      assert.doesNotMatch(examples, /\$\(|&&|\|\||< |printf|jq /, `${command}: a line PowerShell 5.1 would not run`);
+      const posix = (await runCli([command, '--help'], { platform: 'linux' })).stdout;
+      assert.match(posix, /^Examples:$/m);
+      assert.match(posix, command === 'login' ? /TOKEN=\$\(svcctl login/ : /\|\| echo expired/);
+    }
+  });
 });

@@ -42,7 +42,12 @@ Environment: SERVICE_BASE_URL, SERVICE_MCP_URL, SERVICE_EMAIL, SERVICE_PASSWORD,
 SERVICE_ACCESS_TOKEN, SERVICE_INGEST_TOKEN, SERVICE_HMAC_SECRET (legacy SVC_* names
 are accepted; the SERVICE_* name wins). NO_COLOR turns colours off.`;
 
-type Register = (program: Command, contextFor: ContextFactory, argv?: readonly string[]) => unknown;
+type Register = (
+  program: Command,
+  contextFor: ContextFactory,
+  argv?: readonly string[],
+  platform?: NodeJS.Platform,
+) => unknown;
 
 /** Every command group in help order, with the top-level command names it adds. Each is loaded only when built: the
  * other groups' options, help and helpers are a fifth of what `event send` would load otherwise. */
@@ -190,7 +195,7 @@ export async function createProgram(io: Io, argv?: readonly string[]): Promise<C
   });
   const contextFor = contextFactory(io, () => deployment);
   const registers = await Promise.all(groupsFor(argv).map((group) => group.load()));
-  for (const register of registers) register(program, contextFor, argv);
+  for (const register of registers) register(program, contextFor, argv, io.platform);
   suggestChoices(program);
   return program;
 }

@@ -141,22 +141,29 @@ describe('mcp install: npx for GUI clients that get the session PATH', { skip: s
 describe("mcp install --token helper for a GUI client, svcctl run from npx's cache", {
   skip: sessionPath === undefined,
 }, () => {
-  it('`npx -y svcctl@<version>` (Goose) runs through the absolute npx too', async () => {
+  it('`npx -y svcctl@<version>` (Claude Desktop) runs through the absolute npx too; Goose, which sets its own PATH, keeps npx', async () => {
     const home = await tempDir('svcctl-gui-');
     const bin = await fakeNvm(home);
     const cached = join(home, '.npm', '_npx', '0a1b2c3d4e5f6789', 'node_modules', 'svcctl', 'bin', 'svcctl.js');
-    const args = ['mcp', 'install', '--client', 'goose', '--mode', 'proxy', '--auth', 'bearer', '--token', 'helper'];
-    const result = await runCli(args, {
-      home,
-      env: { SERVICE_BASE_URL: 'https://x.example/api', PATH: `${bin}:/usr/bin` },
-      script: cached,
-    });
-    assert.equal(result.code, 0, result.stderr);
-    const file = await readFile(join(home, '.config', 'goose', 'config.yaml'), 'utf8');
-    const entry = (parseYaml(file) as { extensions: Record<string, Record<string, unknown>> }).extensions.service!;
+    const install = (client: string) =>
+      runCli(['mcp', 'install', '--client', client, '--mode', 'proxy', '--auth', 'bearer', '--token', 'helper'], {
+        home,
+        env: { SERVICE_BASE_URL: 'https://x.example/api', PATH: `${bin}:/usr/bin` },
+        script: cached,
+      });
+    const desktop = await install('claude-desktop');
+    assert.equal(desktop.code, 0, desktop.stderr);
+    const entry = await entryOf(home, DESKTOP_FILE);
     assert.equal(entry.command, join(bin, 'npx'));
     assert.match((entry.args as string[]).slice(0, 2).join(' '), /^-y svcctl@/);
-    assert.equal((entry.env as Record<string, string>).PATH, `${bin}:${sessionPath}`);
+    assert.equal(entry.env.PATH, `${bin}:${sessionPath}`);
+
+    const goose = await install('goose');
+    assert.equal(goose.code, 0, goose.stderr);
+    const file = await readFile(join(home, '.config', 'goose', 'config.yaml'), 'utf8');
+    const extension = (parseYaml(file) as { extensions: Record<string, Record<string, unknown>> }).extensions.service!;
+    assert.equal(extension.cmd, 'npx', 'Goose drops envs.PATH, so an absolute npx would start without its node');
+    assert.equal((extension.envs as Record<string, string> | undefined)?.PATH, undefined);
   });
 });
 

@@ -147,3 +147,27 @@ describe('mcp install --auth bearer --token helper: entries and refusals', { con
     assert.match(codexAdd.stderr, /`codex mcp add` has no option for http_headers_helper/);
   });
 });
+
+describe('the token helper in the YAML clients with a shape of their own', () => {
+  it("Goose gets a stdio extension (type, cmd, envs) and Continue a named mcpServers item: each client's own form", async () => {
+    const home = await tempDir('svcctl-helper-yaml-');
+    const install = (client: string) =>
+      runCli(['mcp', 'install', '--client', client, '--mode', 'proxy', '--auth', 'bearer', '--token', 'helper'], {
+        home,
+        env: { SERVICE_BASE_URL: 'https://x.example/api' },
+      });
+    for (const client of ['goose', 'continue']) assert.equal((await install(client)).code, 0, client);
+    const { parse } = await import('yaml');
+    const goose = parse(await readFile(join(home, '.config', 'goose', 'config.yaml'), 'utf8')).extensions.service;
+    // Goose's ExtensionConfig::Stdio (aaif-goose/goose crates/goose/src/agents/extension.rs): a `type` tag, cmd, args.
+    assert.equal(goose.type, 'stdio');
+    assert.equal(goose.name, 'service');
+    assert.equal(goose.cmd, process.execPath);
+    assert.deepEqual(goose.args.slice(-2), ['mcp', 'proxy']);
+    assert.equal(goose.command, undefined);
+    const servers = parse(await readFile(join(home, '.continue', 'config.yaml'), 'utf8')).mcpServers;
+    assert.equal(servers.length, 1);
+    assert.equal(servers[0].name, 'service');
+    assert.deepEqual(servers[0].args.slice(-2), ['mcp', 'proxy']);
+  });
+});

@@ -203,3 +203,36 @@ test('the real Credential Manager: login --save, token, logout, read back by the
   assert.equal((await runCli(['logout'], { home, env })).code, 0);
   assert.equal(await entry.getSecret(), null, 'logout took it out of Credential Manager');
 });
+
+test('a token Credential Manager lost: token --refresh logs in again with the password, status names the loss, logout says where', async () => {
+  const home = await tempDir('svcctl-wincred-');
+  const store = new MemoryCredentials();
+  const run = svcctl(home, store);
+  assert.equal((await run(['login', '--save'])).code, 0);
+  store.entries.clear();
+
+  const status = await run(['--json', 'status']);
+  const report = JSON.parse(status.stdout);
+  assert.equal(report.login.email, EMAIL, 'whose login it is is still known');
+  assert.match(report.problems[0].message, /which no longer has it/);
+
+  const refreshed = await run(['token', '--refresh']);
+  assert.equal(refreshed.code, 0, refreshed.stderr);
+  assert.equal(refreshed.stdout, `${server.issued.at(-1)}\n`);
+  assert.equal(store.text(`access_token.svcctl-token:${server.baseUrl}`), server.issued.at(-1));
+
+  const logout = await run(['logout']);
+  assert.match(logout.stderr, /the saved token was removed from Windows Credential Manager and .*credentials\.json/);
+});
+
+test('a credentials file saved on Windows, read elsewhere: exit 7 saying the token stayed on that computer', {
+  skip: ON_WINDOWS,
+}, async () => {
+  const home = await tempDir('svcctl-wincred-');
+  const store = new MemoryCredentials();
+  assert.equal((await svcctl(home, store)(['login', '--save'])).code, 0);
+  store.refuse = 'must not be asked off Windows';
+  const elsewhere = await svcctl(home, store)(['token'], 'linux');
+  assert.equal(elsewhere.code, 7, elsewhere.stderr);
+  assert.match(elsewhere.stderr, /is in Windows Credential Manager of the Windows computer that saved it/);
+});

@@ -104,9 +104,9 @@ test('forget removes one entry, and the file when it was the last', async () => 
   const { ctx } = fakeContext(home);
   await saveToken(ctx, 'https://a.example.com/api', entry('a'));
   await saveToken(ctx, 'https://b.example.com/api', entry('b'));
-  assert.equal(await forgetToken(ctx, 'https://a.example.com/api'), true);
-  assert.equal(await forgetToken(ctx, 'https://a.example.com/api'), false);
+  assert.equal(await forgetToken(ctx, 'https://a.example.com/api'), `from ${credentialsPath(ctx)}`);
+  assert.equal(await forgetToken(ctx, 'https://a.example.com/api'), undefined);
   assert.equal((await readSavedToken(ctx, 'https://b.example.com/api'))?.access_token, 'b');
-  assert.equal(await forgetToken(ctx, 'https://b.example.com/api'), true);
+  assert.equal(await forgetToken(ctx, 'https://b.example.com/api'), `from ${credentialsPath(ctx)}`);
   await assert.rejects(stat(credentialsPath(ctx)), { code: 'ENOENT' });
 });

@@ -28,6 +28,8 @@ export interface SavedToken {
   password_in_keychain?: boolean;
   /** On Windows: access_token is in Credential Manager (src/auth/token-keychain.ts), not in the file. */
   token_in_keychain?: boolean;
+  /** Read with `keychainGone: 'stale'` when Credential Manager could not give the token (access_token is then ''). */
+  token_lost?: string;
 }
 
 /** As the file holds it: no access_token where the keychain does. */
@@ -202,23 +204,27 @@ function linkedCredentials(path: string, target: string): CliError {
 
 /**
  * Loose rights are warned about here (a save fixes them silently); a second read passes warn: false. A token kept in
- * Credential Manager that cannot be read is exit 7, or none with `keychainGone: 'none'` (a login that replaces it).
+ * Credential Manager that cannot be read is exit 7; with `keychainGone: 'stale'` the login comes back without it
+ * (access_token '', token_lost saying why), for a refresh that can log in again.
  */
 export async function readSavedToken(
   ctx: Context,
   baseUrl: string,
-  options: { warn?: boolean; keychainGone?: 'fail' | 'none' } = {},
+  options: { warn?: boolean; keychainGone?: 'fail' | 'stale' } = {},
 ): Promise<SavedToken | undefined> {
   const stored = await readStoredLogin(ctx, baseUrl, options);
   if (stored === undefined) return undefined;
-  let accessToken = stored.access_token;
-  if (stored.token_in_keychain) {
-    const reading = (await import('./token-keychain.js')).tokenFromKeychain(ctx, baseUrl);
-    accessToken = await (options.keychainGone === 'none' ? reading.catch(() => undefined) : reading);
+  if (!stored.token_in_keychain) return { ...stored, access_token: stored.access_token! };
+  const keychain = await import('./token-keychain.js');
+  if (options.keychainGone !== 'stale') {
+    const accessToken = await keychain.tokenFromKeychain(ctx, baseUrl);
+    ctx.secrets.add(accessToken);
+    return { ...stored, access_token: accessToken };
   }
-  if (accessToken === undefined) return undefined;
-  ctx.secrets.add(accessToken);
-  return { ...stored, access_token: accessToken };
+  const read = await keychain.readKeychainToken(ctx, baseUrl);
+  if ('lost' in read) return { ...stored, access_token: '', token_lost: read.lost };
+  ctx.secrets.add(read.token);
+  return { ...stored, access_token: read.token };
 }
 
 /** Whose login is saved, and where its token and password are, without reading the token from a keychain. */
@@ -241,44 +247,48 @@ export async function readStoredLogin(
 export async function saveToken(ctx: Context, baseUrl: string, token: SavedToken): Promise<SavedWhere> {
   const where: SavedWhere = { path: credentialsPath(ctx) };
   const keychain = ctx.platform === 'win32' ? await import('./token-keychain.js') : undefined;
-  const { access_token, token_in_keychain: _, ...rest } = token;
-  let stored: StoredToken = { ...rest, access_token };
-  let replaced: StoredToken | undefined;
+  const { access_token, token_in_keychain: _, token_lost: __, ...rest } = token;
   await update(ctx, async (file) => {
+    let stored: StoredToken = { ...rest, access_token };
     if (keychain) {
       where.notInKeychain = await keychain.storeTokenInKeychain(ctx, baseUrl, access_token);
       if (where.notInKeychain === undefined) {
         stored = { ...rest, token_in_keychain: true };
         where.keychainTarget = keychain.keychainTarget(baseUrl);
-      }
+      } else if (file.tokens[baseUrl]?.token_in_keychain) await dropKeychainToken(ctx, baseUrl);
     }
-    replaced = file.tokens[baseUrl];
     file.tokens[baseUrl] = stored;
     return true;
   });
-  if (keychain && replaced?.token_in_keychain && !stored.token_in_keychain) await dropKeychainToken(ctx, baseUrl);
   return where;
 }
 
-export async function forgetToken(ctx: Context, baseUrl: string): Promise<boolean> {
-  let removed: StoredToken | undefined;
-  const changed = await update(ctx, (file) => {
-    removed = file.tokens[baseUrl];
+/** Where the token was forgotten ("from <file>", Credential Manager too), or undefined when none was saved. */
+export async function forgetToken(ctx: Context, baseUrl: string): Promise<string | undefined> {
+  const path = credentialsPath(ctx);
+  let where: string | undefined;
+  await update(ctx, async (file) => {
+    const removed = file.tokens[baseUrl];
     if (removed === undefined) return false;
+    where = `from ${path}`;
+    // Under the lock: a refresh that saves a new token in between is not undone.
+    if (removed.token_in_keychain && ctx.platform === 'win32' && (await dropKeychainToken(ctx, baseUrl)))
+      where = `from Windows Credential Manager and ${path}`;
     delete file.tokens[baseUrl];
     return true;
   });
-  if (changed && removed?.token_in_keychain) await dropKeychainToken(ctx, baseUrl);
-  return changed;
+  return where;
 }
 
-async function dropKeychainToken(ctx: Context, baseUrl: string): Promise<void> {
+/** True once Credential Manager holds no token for baseUrl; a warning says where it may still be. */
+async function dropKeychainToken(ctx: Context, baseUrl: string): Promise<boolean> {
   const keychain = await import('./token-keychain.js');
   const why = await keychain.dropTokenFromKeychain(ctx, baseUrl);
   if (why !== undefined)
     ctx.out.warn(
       `the token for ${baseUrl} may still be in ${keychain.KEYCHAIN_NAME} as ${keychain.keychainTarget(baseUrl)} (${why}); remove it there`,
     );
+  return why === undefined;
 }
 
 export async function savedBaseUrls(ctx: OwnFilesContext): Promise<string[]> {

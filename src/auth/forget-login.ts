@@ -3,8 +3,11 @@ import type { Context } from '../core/context.js';
 import { forgetToken, readStoredLogin } from './credentials-store.js';
 import { foreign } from '../core/output.js';
 
-/** True when a token was saved (and is now removed). The token is forgotten even when the keychain cannot be reached. */
-export async function forgetLogin(ctx: Context, baseUrl: string): Promise<boolean> {
+/**
+ * Where the saved token was removed from ("from <file>"), or undefined when none was saved. The token is forgotten even
+ * when the keychain cannot be reached.
+ */
+export async function forgetLogin(ctx: Context, baseUrl: string): Promise<string | undefined> {
   const saved = await readStoredLogin(ctx, baseUrl);
   const removed = await forgetToken(ctx, baseUrl);
   if (saved?.password_in_keychain && saved.email) {

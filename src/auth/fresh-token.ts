@@ -54,6 +54,7 @@ export function isUsable<T extends TokenFacts>(
 
 export function staleReason(saved: SavedToken | undefined, baseUrl: string, now: Date, refused?: string): string {
   if (!saved) return `not logged in to ${baseUrl} (no saved token)`;
+  if (saved.token_lost !== undefined) return saved.token_lost;
   if (saved.access_token === refused) return `the service refused the saved token for ${baseUrl}`;
   const expiry = savedExpiry(saved)!;
   return `the saved token for ${baseUrl} ${expiry.getTime() <= now.getTime() ? 'expired' : 'expires'} ${relativeTime(expiry, now)}`;
@@ -65,8 +66,11 @@ async function usableSaved(
   refused: string | undefined,
   warn = true,
 ): Promise<{ saved?: SavedToken; usable: boolean }> {
-  const saved = await readSavedToken(ctx, baseUrl, { warn });
-  return { saved, usable: isUsable(saved, ctx.now()) && saved?.access_token !== refused };
+  const saved = await readSavedToken(ctx, baseUrl, { warn, keychainGone: 'stale' });
+  return {
+    saved,
+    usable: isUsable(saved, ctx.now()) && saved.token_lost === undefined && saved.access_token !== refused,
+  };
 }
 
 async function passwordFor(

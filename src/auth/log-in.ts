@@ -32,9 +32,11 @@ export async function logIn(
   const now = ctx.now();
   if (!decoded) ctx.out.warn('the access_token is not a JWT: who it belongs to and when it expires are unknown');
   else {
-    const previous = request.save
-      ? await readSavedToken(ctx, request.baseUrl, { warn: false, keychainGone: 'none' })
+    const saved = request.save
+      ? await readSavedToken(ctx, request.baseUrl, { warn: false, keychainGone: 'stale' })
       : undefined;
+    // A token Credential Manager lost has no issuer to compare: this login replaces it.
+    const previous = saved?.token_lost === undefined ? saved : undefined;
     checkLoginAnswer(ctx, decoded, { baseUrl: request.baseUrl, email: request.email, saving: request.save, previous });
     if (isExpired(decoded.claims, now))
       ctx.out.warn(`the new token ${describeExpiry(decoded.claims, now)}: is this computer's clock right?`);

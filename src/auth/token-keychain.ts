@@ -14,7 +14,7 @@ export const CREDENTIAL_BLOB_MAX_BYTES = 2560;
 
 export const KEYCHAIN_NAME = 'Windows Credential Manager';
 
-export const tokenKeychainWanted = (ctx: Pick<Context, 'platform'>): boolean => ctx.platform === 'win32';
+export const RELOGIN_HINT = "log in again with 'svcctl login --save' (or forget this login with 'svcctl logout')";
 
 /** How the entry is named in Credential Manager's list (keyring-rs writes the target `<account>.<service>`). */
 export const keychainTarget = (baseUrl: string): string => `${TOKEN_ACCOUNT}.${TOKEN_SERVICE_PREFIX}${baseUrl}`;
@@ -32,28 +32,29 @@ export async function storeTokenInKeychain(ctx: Where, baseUrl: string, token: s
   }
 }
 
-export async function tokenFromKeychain(ctx: Where, baseUrl: string): Promise<string> {
-  const fix = {
-    hint: "log in again with 'svcctl login --save' (or forget this login with 'svcctl logout')",
-  };
+/** The token, or why Credential Manager cannot give it (a sentence naming the base URL). */
+export async function readKeychainToken(ctx: Where, baseUrl: string): Promise<{ token: string } | { lost: string }> {
+  const saved = `the token saved for ${baseUrl}`;
+  if (ctx.platform !== 'win32')
+    return { lost: `${saved} is in ${KEYCHAIN_NAME} of the Windows computer that saved it (this is not Windows)` };
   let bytes: Uint8Array | undefined;
   try {
     bytes = await secretStoreOf(ctx).read(`${TOKEN_SERVICE_PREFIX}${baseUrl}`, TOKEN_ACCOUNT);
   } catch (error) {
-    throw new CliError(
-      ExitCode.UnsafeConfig,
-      `the token saved for ${baseUrl} is in ${KEYCHAIN_NAME}, which svcctl cannot read (${whyUnavailable(error, ctx.platform)})`,
-      fix,
-    );
+    return {
+      lost: `${saved} is in ${KEYCHAIN_NAME}, which svcctl cannot read (${whyUnavailable(error, ctx.platform)})`,
+    };
   }
   const token = bytes === undefined ? '' : new TextDecoder().decode(bytes);
   if (token === '')
-    throw new CliError(
-      ExitCode.UnsafeConfig,
-      `the token saved for ${baseUrl} was kept in ${KEYCHAIN_NAME} (${keychainTarget(baseUrl)}), which no longer has it`,
-      fix,
-    );
-  return token;
+    return { lost: `${saved} was kept in ${KEYCHAIN_NAME} (${keychainTarget(baseUrl)}), which no longer has it` };
+  return { token };
+}
+
+export async function tokenFromKeychain(ctx: Where, baseUrl: string): Promise<string> {
+  const read = await readKeychainToken(ctx, baseUrl);
+  if ('token' in read) return read.token;
+  throw new CliError(ExitCode.UnsafeConfig, read.lost, { hint: RELOGIN_HINT });
 }
 
 /** Why it may still be there, or undefined when it is gone (or never was). */

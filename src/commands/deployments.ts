@@ -90,7 +90,7 @@ export async function runDeploymentRemove(ctx: Context, name: string, options: R
     if (file.default === name) delete file.default;
     return true;
   });
-  const loginGone = options.keepLogin ? false : await forgetLogin(ctx, baseUrl);
+  const loginGone = options.keepLogin ? false : (await forgetLogin(ctx, baseUrl)) !== undefined;
   ctx.out.success(
     `deployment '${name}' removed${loginGone ? ', with the token saved for it' : options.keepLogin ? ' (the token saved for it stays: svcctl --base-url URL logout forgets it)' : ''}`,
   );

@@ -3,7 +3,6 @@ import { canPrompt, type Context } from '../core/context.js';
 import { resolveBaseUrl } from '../config/base-url.js';
 import { readDeployments } from '../config/deployments-file.js';
 import { shownUrl } from '../config/settings.js';
-import { credentialsPath } from '../auth/credentials-store.js';
 import { forgetLogin } from '../auth/forget-login.js';
 
 export interface LogoutOptions {
@@ -13,10 +12,11 @@ export interface LogoutOptions {
 
 export async function runLogout(ctx: Context, options: LogoutOptions = {}): Promise<void> {
   const baseUrl = resolveBaseUrl(ctx);
-  const removed = await forgetLogin(ctx, baseUrl);
+  const removedFrom = await forgetLogin(ctx, baseUrl);
+  const removed = removedFrom !== undefined;
   const name = (await readDeployments(ctx)).deployments.find((d) => d.baseUrl === baseUrl)?.name ?? null;
   if (removed) {
-    ctx.out.success(`Logged out of ${baseUrl}: the saved token was removed from ${credentialsPath(ctx)}`);
+    ctx.out.success(`Logged out of ${baseUrl}: the saved token was removed ${removedFrom}`);
     ctx.out.info('The token itself stays valid until it expires: svcctl only forgets it.');
   } else {
     ctx.out.info(`Not logged in to ${baseUrl}: no saved token, nothing to do`);

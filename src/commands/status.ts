@@ -4,6 +4,7 @@ import { SETTING_NAMES } from '../core/constants.js';
 import type { Context } from '../core/context.js';
 import { baseUrlOrigin, optionalBaseUrl } from '../config/base-url.js';
 import { relativeTime } from '../auth/jwt.js';
+import { RELOGIN_HINT } from '../auth/token-keychain.js';
 import { probeDeployment, PROBE_MS, type Reachability } from '../http/reachable.js';
 import { exitWith, ExitCode, type ExitCodeValue, isCliError } from '../core/errors.js';
 import { foreign } from '../core/output.js';
@@ -75,8 +76,18 @@ async function readLogin(
   problems: Status['problems'],
 ): Promise<SavedToken | undefined> {
   try {
-    if (baseUrl !== undefined) return await readSavedToken(ctx, baseUrl, { warn: false });
-    await savedBaseUrls(ctx);
+    if (baseUrl === undefined) await savedBaseUrls(ctx);
+    else {
+      const saved = await readSavedToken(ctx, baseUrl, { warn: false, keychainGone: 'stale' });
+      if (saved?.token_lost !== undefined)
+        problems.push({
+          part: 'login',
+          message: saved.token_lost,
+          hint: RELOGIN_HINT,
+          exit_code: ExitCode.UnsafeConfig,
+        });
+      return saved;
+    }
   } catch (error) {
     if (!isCliError(error)) throw error;
     problems.push({ part: 'login', message: error.message, hint: error.hint, exit_code: error.exitCode });

@@ -90,7 +90,9 @@ export async function runToken(ctx: Context, options: TokenOptions): Promise<voi
   if (expiry && expiry.getTime() - now.getTime() < EXPIRY_WARNING_SECONDS * 1000) {
     ctx.out.warn(`the saved token for ${baseUrl} expires ${relativeTime(expiry, now)}`);
   }
-  ctx.out.debug(`token for ${baseUrl} from the credentials file`);
+  ctx.out.debug(
+    `token for ${baseUrl} from ${saved.token_in_keychain ? 'Windows Credential Manager' : 'the credentials file'}`,
+  );
   printAs(ctx, options, saved.access_token);
 }
 

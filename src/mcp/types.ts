@@ -177,6 +177,8 @@ export interface EntryRenderer {
   remote(client: ClientSpec, request: EntryRequest): Record<string, unknown>;
   proxy(client: ClientSpec, request: EntryRequest): Record<string, unknown>;
   proxyTokenVariable?(platform: NodeJS.Platform): string;
+  /** The client's own form of a plain stdio entry ({command, args, env}), for the token helper's `svcctl mcp proxy`. */
+  stdio?(request: EntryRequest, entry: Record<string, unknown>): Record<string, unknown>;
 }
 
 export interface DoctorRules {

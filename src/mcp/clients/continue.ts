@@ -1,5 +1,5 @@
 // Facts and sources: docs/clients-editors.md ("Continue"). Its ${{ secrets.NAME }} are not environment variables.
-import { continueLocal, continueProxy, continueRemote } from '../render/continue.js';
+import { continueLocal, continueProxy, continueRemote, continueStdio } from '../render/continue.js';
 import type { ClientEnv, ClientSpec } from '../types.js';
 import { envOr, join, resolveFor, underKey } from './paths.js';
 
@@ -26,7 +26,7 @@ export const continueClient: ClientSpec = {
   afterChangeNote: () =>
     "Continue reloads config.yaml when it is saved; if the server does not show in Continue's MCP tools, reload the editor window (or start `cn` again).",
   shape: { stdioFields: { type: 'stdio' }, remote: { urlField: 'url', fields: { type: 'streamable-http' } } },
-  renderer: { local: continueLocal, remote: continueRemote, proxy: continueProxy },
+  renderer: { local: continueLocal, remote: continueRemote, proxy: continueProxy, stdio: continueStdio },
   guiApp: true,
   startPath: 'login-shell',
 };

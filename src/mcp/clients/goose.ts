@@ -1,6 +1,6 @@
 // Facts and sources: docs/clients-editors.md.
 import { codexBearerVariable } from '../render/codex.js';
-import { gooseKey, gooseLocal, gooseProxy, gooseRemote } from '../render/goose.js';
+import { gooseKey, gooseLocal, gooseProxy, gooseRemote, gooseStdio } from '../render/goose.js';
 import type { ClientEnv, ClientSpec } from '../types.js';
 import { appData, envOr, join, osFamily, pathApi } from './paths.js';
 
@@ -34,10 +34,16 @@ export const goose: ClientSpec = {
   detectPath: gooseConfigDir,
   afterChangeNote: () => 'Start a new Goose session (CLI or Desktop); the extension is loaded when the session starts.',
   shape: { remote: { urlField: 'uri' } },
-  renderer: { local: gooseLocal, remote: gooseRemote, proxy: gooseProxy, proxyTokenVariable: codexBearerVariable },
+  renderer: {
+    local: gooseLocal,
+    remote: gooseRemote,
+    proxy: gooseProxy,
+    proxyTokenVariable: codexBearerVariable,
+    stdio: gooseStdio,
+  },
   forwardsByName: true,
   guiApp: true,
-  startPath: 'session',
+  // No startPath: Goose drops PATH from an extension's envs and starts it with a PATH of its own (docs/mcp-gui.md).
   extraNotes: (request) =>
     request.secrets === 'ref'
       ? [

@@ -44,9 +44,9 @@ export function programOf(command: CommandPlan): string {
   return command.command;
 }
 
-/** npx by name, or by the absolute path install writes for a GUI client (docs/mcp-gui.md). */
+/** npx by name, or by the absolute path install writes for a GUI client (docs/mcp-gui.md; Volta's is npx.exe). */
 export function isPackageRunner(program: string): boolean {
-  return /(^|[\\/])npx(\.cmd)?$/i.test(program);
+  return /(^|[\\/])npx(\.cmd|\.exe)?$/i.test(program);
 }
 
 export async function checkRunner(command: CommandPlan, runtime: RuntimeEnv): Promise<CheckResult> {

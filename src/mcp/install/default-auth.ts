@@ -22,9 +22,10 @@ export interface AuthDefault {
 /** A saved login that still holds a token, or that svcctl can renew by itself (its password in the OS keychain). */
 async function usableLogin(ctx: Context, baseUrl: string): Promise<string | undefined> {
   const { readSavedToken } = await import('../../auth/credentials-store.js');
-  const saved = await readSavedToken(ctx, baseUrl, { warn: false });
+  const saved = await readSavedToken(ctx, baseUrl, { warn: false, keychainGone: 'stale' });
   if (saved === undefined) return undefined;
   if (saved.password_in_keychain === true) return `svcctl can log in to ${baseUrl} again by itself`;
+  if (saved.token_lost !== undefined) return undefined;
   if (saved.expires_at === null) return `a login is saved for ${baseUrl}`;
   const expires = Date.parse(saved.expires_at);
   if (Number.isNaN(expires) || expires <= ctx.now().getTime()) return undefined;

@@ -7,16 +7,16 @@ import type { AuthMethod, Mode, Scope, TokenHelper, TokenHow } from '../types.js
 
 async function canRefresh(ctx: Context, baseUrl: string | undefined): Promise<boolean> {
   if (baseUrl === undefined) return false;
-  const { readSavedToken } = await import('../../auth/credentials-store.js');
-  return (await readSavedToken(ctx, baseUrl, { warn: false }))?.password_in_keychain === true;
+  const { readStoredLogin } = await import('../../auth/credentials-store.js');
+  return (await readStoredLogin(ctx, baseUrl, { warn: false }))?.password_in_keychain === true;
 }
 
 async function withoutRefresh(ctx: Context, baseUrl: string): Promise<Pick<TokenHelper, 'saved' | 'noKeychain'>> {
-  const [{ readSavedToken }, keychain] = await Promise.all([
+  const [{ readStoredLogin }, keychain] = await Promise.all([
     import('../../auth/credentials-store.js'),
     import('../../auth/keychain.js'),
   ]);
-  const saved = await readSavedToken(ctx, baseUrl, { warn: false });
+  const saved = await readStoredLogin(ctx, baseUrl, { warn: false });
   const noKeychain = await keychain.whyNoKeychain({
     baseUrl,
     email: saved?.email ?? 'svcctl-check',

@@ -22,7 +22,7 @@ const envValue = (env: NodeJS.ProcessEnv, name: string): string | undefined =>
 export function windowsSystemFolders(env: NodeJS.ProcessEnv): string[] {
   const given = envValue(env, 'SystemRoot');
   const root =
-    given !== undefined && /^[A-Za-z]:\\/.test(given) && !given.includes(';')
+    given !== undefined && /^[A-Za-z]:\\[^\\]/.test(given) && !given.includes(';')
       ? given.replace(/\\+$/, '')
       : 'C:\\Windows';
   return [`${root}\\System32`, root, `${root}\\System32\\Wbem`, `${root}\\System32\\WindowsPowerShell\\v1.0`];
@@ -49,9 +49,10 @@ export async function stableFolder(folder: string, env: NodeJS.ProcessEnv): Prom
 
 /** Why the path cannot follow `cmd /c` (architecture.md "cmd /c"): cmd.exe keeps the quotes Node puts around a path
  * with a space only when no `& < > ( ) @ ^ |` is between them (`cmd /?`); unquoted, these are its own too. `%NAME%`
- * expands, `!` too where delayed expansion is on, and `;` would split the entry's PATH. */
+ * expands, `!` too where delayed expansion is on; cmd.exe splits an unquoted word at `,` `=` `;`, and `;` would split
+ * the entry's PATH too. */
 export function cmdUnsafePath(file: string, argWords: string[] = []): string | undefined {
-  const found = /[&<>()@^|%!;"]/.exec(file)?.[0];
+  const found = /[&<>()@^|%!;,="]/.exec(file)?.[0];
   if (found !== undefined) return `cmd.exe reads \`${found}\` in that path as its own`;
   // A second quoted argument makes more than two quotes, and cmd.exe then drops the first and the last of the line.
   const quoted = /\s/.test(file) ? argWords.find((word) => /[\s"]/.test(word)) : undefined;

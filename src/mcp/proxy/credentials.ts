@@ -3,7 +3,7 @@
 import { HEADER_AUTHORIZATION, HEADER_EMAIL, HEADER_PASSWORD } from '../../core/constants.js';
 import type { Context } from '../../core/context.js';
 import { CliError, ExitCode } from '../../core/errors.js';
-import { readSavedToken } from '../../auth/credentials-store.js';
+import { readStoredLogin } from '../../auth/credentials-store.js';
 import { freshToken, isUsable, type RefreshSources } from '../../auth/fresh-token.js';
 
 export type Headers = Record<string, string>;
@@ -42,7 +42,7 @@ export interface PasswordSources {
 }
 
 async function passwordLogin(ctx: Context, sources: PasswordSources): Promise<{ email: string; password: string }> {
-  const saved = sources.baseUrl ? await readSavedToken(ctx, sources.baseUrl, { warn: false }) : undefined;
+  const saved = sources.baseUrl ? await readStoredLogin(ctx, sources.baseUrl, { warn: false }) : undefined;
   const email = sources.email ?? saved?.email ?? undefined;
   let password = sources.hasPassword ? await sources.password() : undefined;
   if (password === undefined && email !== undefined && saved?.password_in_keychain && sources.baseUrl) {

@@ -12,6 +12,10 @@ export function continueProxy(client: ClientSpec, request: EntryRequest): Entry 
   return { name: request.name, ...proxyEntry(client, request) };
 }
 
+export function continueStdio(request: EntryRequest, entry: Entry): Entry {
+  return { name: request.name, ...entry };
+}
+
 export function continueRemote(client: ClientSpec, request: EntryRequest): Entry {
   const { headers, ...rest } = remoteEntry(client, request);
   return { name: request.name, ...rest, requestOptions: { headers } };

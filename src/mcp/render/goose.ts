@@ -17,7 +17,7 @@ function head(request: EntryRequest, type: 'stdio' | 'streamable_http'): Entry {
   return { enabled: true, type, name: request.name, description: '' };
 }
 
-function stdio(request: EntryRequest, codex: Entry): Entry {
+export function gooseStdio(request: EntryRequest, codex: Entry): Entry {
   const { command, args, env, env_vars: envVars } = codex;
   return {
     ...head(request, 'stdio'),
@@ -30,11 +30,11 @@ function stdio(request: EntryRequest, codex: Entry): Entry {
 }
 
 export function gooseLocal(client: ClientSpec, request: EntryRequest): Entry {
-  return stdio(request, codexLocal(client, request));
+  return gooseStdio(request, codexLocal(client, request));
 }
 
 export function gooseProxy(client: ClientSpec, request: EntryRequest): Entry {
-  return stdio(request, codexProxy(client, request));
+  return gooseStdio(request, codexProxy(client, request));
 }
 
 export function gooseRemote(_client: ClientSpec, request: EntryRequest): Entry {

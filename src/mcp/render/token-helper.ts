@@ -61,7 +61,8 @@ export function tokenHelperEntry(client: ClientSpec, request: EntryRequest, help
       ? cmdSlashC(program, args, client.label)
       : { command: program, args };
   const env = runnerEnv(client.variables, byNpx ? request : { ...request, runner: undefined });
-  return stdioEntry(client, run, Object.keys(env).length > 0 ? env : undefined);
+  const entry = stdioEntry(client, run, Object.keys(env).length > 0 ? env : undefined);
+  return client.renderer?.stdio?.(request, entry) ?? entry;
 }
 
 const HOW_NOTES: Record<SvcctlCommand['how'], (argv: string[]) => string> = {

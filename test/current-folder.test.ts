@@ -68,16 +68,20 @@ describe('PATH: programs are looked for only in absolute folders outside the cur
     assert.deepEqual(ranPrograms(made, ['tools-gemini']), ['tools-gemini']);
   });
 
-  it("`mcp install --client goose --mode local` writes the npx of no folder of the project's", async () => {
+  it("`mcp install --client lm-studio --mode local` writes the npx of no folder of the project's", async () => {
     const made = await cloneWithPrograms(['clone', 'bin/npx'], ['tools', 'npx']);
     const env = {
       SERVICE_BASE_URL: 'https://acme.example.com/api',
       PATH: ['bin', join(made.clone, 'bin'), made.tools, '/usr/bin', '/bin'].join(':'),
     };
-    const args = ['mcp', 'install', '--client', 'goose', '--mode', 'local'];
-    const result = await runCli(args, { home: made.home, cwd: made.clone, env });
+    const args = ['mcp', 'install', '--client', 'lm-studio', '--mode', 'local'];
+    const result = await runCli(args, {
+      home: made.home,
+      cwd: made.clone,
+      env: { ...env, LMSTUDIO_HOME: made.home, SERVICE_EMAIL: 'ops@acme.example', SERVICE_PASSWORD: 'pw-folder-1' },
+    });
     assert.equal(result.code, 0, result.stderr);
-    const written = await readFile(join(made.home, '.config', 'goose', 'config.yaml'), 'utf8');
+    const written = await readFile(join(made.home, 'mcp.json'), 'utf8');
     assert.ok(!written.includes(made.clone), written);
     assert.ok(written.includes(join(await realpath(made.tools), 'npx')), written);
   });

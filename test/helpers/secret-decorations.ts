@@ -110,42 +110,38 @@ export const referencesDecoded = (text: string): string =>
     )
     .replace(/(?:\\+x[0-9a-fA-F]{2})+/g, (run) => Buffer.from(run.replace(/\\+x/g, ''), 'hex').toString('utf8'));
 
-/** Whether a run of base32 in the text, read from any of its first 8 characters, holds the secret's bytes. */
-export function inBase32(text: string, secret: string): boolean {
+/** Each run of base32 in the text decoded from each of its first 8 characters, as bytes (latin1). */
+export function base32Readings(text: string): string[] {
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-  const wanted = Buffer.from(secret).toString('latin1');
+  const readings: string[] = [];
   for (const [run] of text.matchAll(/[A-Z2-7]{8,}/g)) {
     const bits = [...run].map((char) => alphabet.indexOf(char).toString(2).padStart(5, '0')).join('');
     for (let start = 0; start < 8; start++) {
       const bytes = (bits.slice(start).match(/.{8}/g) ?? []).map((byte) => parseInt(byte, 2));
-      if (Buffer.from(bytes).toString('latin1').includes(wanted)) return true;
+      readings.push(Buffer.from(bytes).toString('latin1'));
     }
   }
-  return false;
+  return readings;
 }
 
 const tokens = (text: string): string[] => text.split(/[\s"',[\]{}]+|\\+[nr]/).filter(Boolean);
 const OFFSET = /^[0-9a-fA-F]{6,8}$/;
 
-/** Whether the 4-hex-digit words of the text (od -x, hexdump), each read low byte first, hold the secret's bytes. */
-export function inSwappedWords(text: string, secret: string): boolean {
+/** The 4-hex-digit words of the text (od -x, hexdump), each read low byte first, as bytes (latin1), from both starts. */
+export function swappedWordReadings(text: string): string[] {
   const bytes = tokens(text)
     .filter((token) => /^[0-9a-fA-F]{4}$/.test(token))
     .map((word) => `${word.slice(2)}${word.slice(0, 2)}`)
     .join('');
-  return [0, 1].some((skip) =>
-    Buffer.from(bytes.slice(skip * 2), 'hex')
-      .toString('latin1')
-      .includes(Buffer.from(secret).toString('latin1')),
-  );
+  return [0, 1].map((skip) => Buffer.from(bytes.slice(skip * 2), 'hex').toString('latin1'));
 }
 
 /**
- * Whether the secret's characters stand in the text one a token (od -c, a spaced-out password), its spaces
- * left out (od -c shows a space as an empty field); od's offsets between lines are skipped, its 3-digit octal
- * fields read as bytes.
+ * The runs of one-character tokens of the text (od -c, a spaced-out password) joined, as bytes (latin1), one run a
+ * line; od's offsets between lines are skipped, its 3-digit octal fields read as bytes. A secret stands there with
+ * its spaces left out (od -c shows a space as an empty field).
  */
-export function inSpacedCharacters(text: string, secret: string): boolean {
+export function spacedReading(text: string): string {
   let joined = '';
   let run = '';
   for (const token of [...tokens(undecorated(text)), 'end']) {
@@ -157,7 +153,7 @@ export function inSpacedCharacters(text: string, secret: string): boolean {
       run = '';
     }
   }
-  return joined.includes(Buffer.from(secret.replace(/ /g, '')).toString('latin1'));
+  return joined;
 }
 
 /** The secret in UTF-16 (LE, BE) as text read as UTF-8 shows it, NULs out: bytes that are not UTF-8 become U+FFFD. */

@@ -6,11 +6,11 @@
  * dumps and decorations of secret-decorations.ts.
  */
 import {
+  base32Readings,
   DECORATED_ENCODINGS,
-  inBase32,
-  inSpacedCharacters,
-  inSwappedWords,
   referencesDecoded,
+  spacedReading,
+  swappedWordReadings,
   undecorated,
   utf16Readings,
 } from './secret-decorations.js';
@@ -113,15 +113,11 @@ const percentDecode = (text: string): string =>
 /** A form body's + read as a space. */
 const plusAsSpace = (text: string): string => text.replace(/\+/g, ' ');
 
-function inBase64(text: string, secret: string): boolean {
-  for (const [run] of text.matchAll(/[A-Za-z0-9+/_-]{6,}={0,2}/g)) {
-    for (let start = 0; start < 4; start++) {
-      // Node's base64 decoder reads both alphabets.
-      if (Buffer.from(run.slice(start), 'base64').toString('utf8').includes(secret)) return true;
-    }
-  }
-  return false;
-}
+/** Every base64-looking run decoded (as UTF-8) at each start offset; Node's base64 decoder reads both alphabets. */
+const base64Readings = (text: string): string[] =>
+  [...text.matchAll(/[A-Za-z0-9+/_-]{6,}={0,2}/g)].flatMap(([run]) =>
+    [0, 1, 2, 3].map((start) => Buffer.from(run.slice(start), 'base64').toString('utf8')),
+  );
 
 /** Runs of hex bytes (side by side or apart by spaces, colons or dashes), decoded. */
 function hexDecoded(text: string): string[] {
@@ -132,25 +128,29 @@ function hexDecoded(text: string): string[] {
   });
 }
 
-/** Whether `text` holds the secret's bytes in hex, as UTF-8 or UTF-16 (LE or BE). */
-const inHex = (text: string, secret: string): boolean => {
-  const little = Buffer.from(secret, 'utf16le');
-  const forms = [Buffer.from(secret), little, Buffer.from(little).swap16()].map((bytes) => bytes.toString('latin1'));
-  return hexDecoded(text).some((bytes) => forms.some((form) => bytes.includes(form)));
-};
-
 /** The text with its line breaks (and their JSON escapes) taken out. */
 const joinLines = (text: string): string => text.replace(/\r|\n|\\+[rn]/g, '');
 
-/**
- * Whether `secret` can be read back from `text`, also with its line breaks taken out: as is, JSON-escaped,
- * percent-encoded (+ as a space too), in base64 (any offset, either alphabet), or in hex (any case, apart or not).
- */
-export function reveals(text: string, secret: string): boolean {
+/** What a text reads as, by each decoder: worked out once a text, whatever the secrets looked for. */
+interface Readings {
+  /** As is, JSON-escaped, percent-encoded (+ as a space too), decorated: a secret may be there as is or in UTF-16. */
+  texts: string[];
+  /** base64 of these decoded (as UTF-8). */
+  base64: string[];
+  /** Hex of these decoded, as bytes (latin1): a secret may be there in UTF-8 or UTF-16 (LE, BE). */
+  hex: string[];
+  /** base32 and od -x words of these decoded, as bytes (latin1): a secret is there in UTF-8. */
+  bytes: string[];
+  /** Characters one a token, joined (spacedReading). */
+  spaced: string[];
+}
+
+function readingsOf(text: string): Readings {
+  const candidates = new Set<string>();
   // The same reading is looked at once (most texts are unchanged by most decoders).
-  return [...new Set([text, joinLines(text)])].some((whole) => {
+  for (const whole of new Set([text, joinLines(text)])) {
     const unescaped = unescapeJson(whole);
-    const candidates = new Set([
+    for (const candidate of [
       whole,
       unescaped,
       percentDecode(whole),
@@ -159,22 +159,44 @@ export function reveals(text: string, secret: string): boolean {
       undecorated(unescaped),
       referencesDecoded(whole),
       referencesDecoded(unescaped),
-    ]);
-    const readings = utf16Readings(secret);
-    return [...candidates].some(
-      (candidate) =>
-        candidate.includes(secret) ||
-        readings.some((reading) => candidate.includes(reading)) ||
-        inBase64(candidate, secret) ||
-        inHex(candidate, secret) ||
-        inBase32(candidate, secret) ||
-        inSwappedWords(candidate, secret) ||
-        inSpacedCharacters(candidate, secret),
-    );
-  });
+    ])
+      candidates.add(candidate);
+  }
+  const all = [...candidates];
+  return {
+    texts: all,
+    base64: all.flatMap(base64Readings),
+    hex: all.flatMap(hexDecoded),
+    bytes: all.flatMap((candidate) => [...base32Readings(candidate), ...swappedWordReadings(candidate)]),
+    spaced: all.map(spacedReading),
+  };
+}
+
+function readIn(readings: Readings, secret: string): boolean {
+  const utf8 = Buffer.from(secret).toString('latin1');
+  const little = Buffer.from(secret, 'utf16le');
+  const hexForms = [utf8, little.toString('latin1'), Buffer.from(little).swap16().toString('latin1')];
+  const spaced = Buffer.from(secret.replace(/ /g, '')).toString('latin1');
+  const textForms = [secret, ...utf16Readings(secret)];
+  return (
+    readings.texts.some((text) => textForms.some((form) => text.includes(form))) ||
+    readings.base64.some((text) => text.includes(secret)) ||
+    readings.hex.some((bytes) => hexForms.some((form) => bytes.includes(form))) ||
+    readings.bytes.some((bytes) => bytes.includes(utf8)) ||
+    readings.spaced.some((joined) => joined.includes(spaced))
+  );
+}
+
+/**
+ * Whether `secret` can be read back from `text`, also with its line breaks taken out: as is, JSON-escaped,
+ * percent-encoded (+ as a space too), in base64 (any offset, either alphabet), or in hex (any case, apart or not).
+ */
+export function reveals(text: string, secret: string): boolean {
+  return readIn(readingsOf(text), secret);
 }
 
 /** The secrets among `secrets` that `text` reveals. */
 export function revealed(text: string, secrets: string[]): string[] {
-  return secrets.filter((secret) => reveals(text, secret));
+  const readings = readingsOf(text);
+  return secrets.filter((secret) => readIn(readings, secret));
 }

@@ -9,7 +9,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
-import { ROOT } from './helpers/cli.js';
+// cli-env.js, not cli.js: this file runs no command, and cli.js loads all of svcctl.
+import { ROOT } from './helpers/cli-env.js';
 
 interface Step {
   if?: string;

@@ -9,7 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { ROOT } from './helpers/cli.js';
+// cli-env.js, not cli.js: this file runs no command, and cli.js loads all of svcctl.
+import { ROOT } from './helpers/cli-env.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 const SCRIPT = join(ROOT, 'scripts', 'package-numbers.mjs');

@@ -5,7 +5,7 @@
  * hand — which, like the real one, refuses to start without its variables.
  */
 import assert from 'node:assert/strict';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ROOT, runCli, secretsIn, type RunResult } from './helpers/cli.js';
@@ -98,6 +98,28 @@ describe('mcp doctor: local mode', () => {
     assert.match(byName.runner.fix, /install svcctl-no-such-server, or fix the entry's command/);
     assert.equal(byName.initialize.ok, false);
     assert.equal(byName.node.ok, true);
+  });
+
+  it('node --version is asked once per node file, and again once that file is replaced (an upgrade)', {
+    skip: process.platform === 'win32',
+  }, async () => {
+    const bin = join(home, 'fake-node');
+    const asked = join(home, 'fake-node-asked');
+    await mkdir(bin, { recursive: true });
+    const fakeNode = (version: string) =>
+      writeFile(join(bin, 'node'), `#!/bin/sh\necho "$*" >> '${asked}'\necho ${version}\n`, { mode: 0o755 });
+    const file = await handWritten('versions', { command: 'svcctl-no-such-server', args: [], env: {} });
+    const doctor = () =>
+      run(['mcp', 'doctor', '--config', file, '--trust-project', '--name', 'versions'], {
+        PATH: `${bin}:/usr/bin:/bin`,
+      });
+    await fakeNode('v22.1.0');
+    for (const round of [1, 2])
+      assert.match(lineOf(await doctor(), 'node'), /^✓ node: node v22\.1\.0 at \//, `${round}`);
+    assert.equal(await readFile(asked, 'utf8'), '--version\n');
+    await fakeNode('v18.20.0');
+    assert.match(lineOf(await doctor(), 'node'), /^✗ node: node v18\.20\.0 at .* is older than 20$/);
+    assert.equal(await readFile(asked, 'utf8'), '--version\n--version\n');
   });
 
   it('a server that never answers fails within --timeout', async () => {

@@ -12,13 +12,27 @@ export interface RuntimeEnv {
   cwd: string;
 }
 
+/**
+ * The answers of `node --version` by file and NODE_OPTIONS (the one variable that can make it fail): `doctor --all`
+ * checks each entry with the same node, ~35 ms of CPU a start. The file's inode, size and modification time are part
+ * of the key, so a node replaced in place (an upgrade) is asked again. Only answers are kept: a failure is retried.
+ */
+const nodeVersions = new Map<string, string>();
+
 async function nodeVersion(nodePath: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const { stat } = await import('node:fs/promises');
+  const file = await stat(nodePath);
+  const key = [nodePath, file.dev, file.ino, file.size, file.mtimeMs, env.NODE_OPTIONS ?? ''].join('\0');
+  const known = nodeVersions.get(key);
+  if (known !== undefined) return known;
   const { execFile } = await import('node:child_process');
-  return new Promise((resolve, reject) => {
+  const version = await new Promise<string>((resolve, reject) => {
     execFile(nodePath, ['--version'], { env, timeout: 10_000, windowsHide: true }, (error, stdout) =>
       error ? reject(error) : resolve(stdout.trim()),
     );
   });
+  nodeVersions.set(key, version);
+  return version;
 }
 
 export async function checkNode(runtime: RuntimeEnv): Promise<CheckResult> {

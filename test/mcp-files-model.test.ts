@@ -15,7 +15,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { runCli } from './helpers/cli.js';
+import { noPause, runCli } from './helpers/cli.js';
 import { PLACES, PROJECT, serversIn, snapshotTree, type Place, type Tree } from './helpers/mcp-model.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
@@ -40,10 +40,6 @@ interface World {
 /** (place index, name) → deployment index. */
 type Model = Map<string, number>;
 const key = (place: number, name: string): string => `${place} ${name}`;
-
-// No other program writes these files: install reads its write back at once (Context.pause) instead of after 30 and
-// 150 ms (confirm-entry.ts).
-const noPause = async (): Promise<void> => {};
 
 async function svcctl(world: World, args: string[], deployment = 0) {
   return runCli(args, {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { PACKAGE_CHECK_MS } from '../src/mcp/install/package-check.js';
 import { runningPhases, useDeadlineClock } from '../src/http/attempt-deadline.js';
-import { runCli } from './helpers/cli.js';
+import { noPause, runCli } from './helpers/cli.js';
 import { manualClock } from './helpers/manual-clock.js';
 import { pollUntil } from './helpers/poll.js';
 import { listenOnLoopback } from './helpers/loopback.js';
@@ -42,8 +42,6 @@ after(async () => {
   await registry.close();
 });
 
-const noWait = async (): Promise<void> => undefined;
-
 const BASE = {
   SERVICE_BASE_URL: 'http://127.0.0.1:9/api',
   SERVICE_EMAIL: 'ops@example.com',
@@ -52,8 +50,7 @@ const BASE = {
 
 async function install(extra: string[], env: Record<string, string | undefined>, home?: string) {
   const where = home ?? (await tempDir('svcctl-package-check-'));
-  // No other program writes the file here: install reads its write back without waiting for one.
-  const result = await runCli(['mcp', 'install', '--client', 'cursor', ...extra], { home: where, env, pause: noWait });
+  const result = await runCli(['mcp', 'install', '--client', 'cursor', ...extra], { home: where, env, pause: noPause });
   const entry = JSON.parse(await readFile(join(where, '.cursor', 'mcp.json'), 'utf8')).mcpServers.service;
   return { ...result, entry };
 }

@@ -20,6 +20,9 @@ export interface InProcessOptions extends RunOptions {
   script?: string;
   /** The platform main() is told it runs on (default: this machine's), for the lines and paths of another. */
   platform?: NodeJS.Platform;
+  /** Install waits 30 and 150 ms before reading its write back, as a real run does (confirm-entry.ts); without it the
+   * read-back is at once: no other program writes the client's files unless the test starts one. */
+  realPause?: boolean;
   /** The OS keychain main() is given for tokens (Context.secretStore), e.g. a Credential Manager in memory. */
   secretStore?: SecretStore;
 }
@@ -48,7 +51,7 @@ export async function runCli(args: string[], options: InProcessOptions = {}): Pr
     program: { execPath: process.execPath, script: options.script ?? BIN },
     ...(options.platform ? { platform: options.platform } : {}),
     ...(options.now ? { now: options.now } : {}),
-    ...(options.pause ? { pause: options.pause } : {}),
+    ...(options.realPause ? {} : { pause: options.pause ?? noPause }),
     ...(options.secretStore ? { secretStore: options.secretStore } : {}),
   });
   let timer: NodeJS.Timeout | undefined;

@@ -27,7 +27,7 @@ test('an internal error: exit 1, the message and a request to report it; the sta
   assert.equal(reportError(bug, verbose.out, true), 1);
   assert.match(
     verbose.text(),
-    /TypeError: Cannot read properties[^\n]*\n\s+at .*internal-errors\.test\.ts/,
+    /TypeError: Cannot read properties[^\n]*\n\s+at .*internal-errors\.test\.[jt]s/,
     'the stack, pointing at where the error was made',
   );
 });

@@ -105,7 +105,9 @@ const tests = await run(
   testEnv,
 );
 if (tests.code !== 0 && sourceMaps.length === 0)
-  console.error('some tests failed: SVCCTL_TEST_SOURCE_MAPS=1 before the same command shows their stacks at the .ts lines');
+  console.error(
+    'some tests failed: SVCCTL_TEST_SOURCE_MAPS=1 before the same command shows their stacks at the .ts lines',
+  );
 const checked = await packageCheck;
 const homeChanges = changedFiles(homeBefore, svcctlFilesIn(home));
 rmSync(compiled, { recursive: true, force: true });

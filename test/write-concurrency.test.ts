@@ -16,7 +16,11 @@ import { tempDir } from './helpers/temp-dirs.js';
 
 const ENV = { SERVICE_BASE_URL: 'https://acme.example.com/api' };
 const install = (home: string, name: string): Promise<RunResult> =>
-  runCli(['mcp', 'install', '--client', 'cursor', '--name', name, '--mode', 'remote'], { home, env: ENV, realPause: true });
+  runCli(['mcp', 'install', '--client', 'cursor', '--name', name, '--mode', 'remote'], {
+    home,
+    env: ENV,
+    realPause: true,
+  });
 
 const serversIn = (text: string): string[] =>
   Object.keys((JSON.parse(text) as { mcpServers: object }).mcpServers).sort();

@@ -4,8 +4,8 @@
 //
 // The folder mirrors the checkout: src/ and test/ are copied, each .ts beside its .js (tests that read the
 // sources still find them); test/fixtures and every other top-level entry (bin, dist, node_modules,
-// package.json, …) is a link to the checkout's own. Stack traces point at the .ts files (inline source maps,
-// read with --enable-source-maps).
+// package.json, …) is a link to the checkout's own. Stack traces point at the .ts files when Node reads the
+// inline source maps: --enable-source-maps, which `npm run test:unit` passes only with SVCCTL_TEST_SOURCE_MAPS=1.
 //   node scripts/compile-tests.mjs        prints the folder it made
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

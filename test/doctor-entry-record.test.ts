@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { appendFile, chmod, copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { noPause, runCli, type RunResult } from './helpers/cli.js';
+import { runCli, type RunResult } from './helpers/cli.js';
 import { startEchoMcpServer, type EchoMcpServer } from './helpers/echo-servers.js';
 import { neverAppears, project, SECRETS } from './helpers/project-fixtures.js';
 import { tempDir } from './helpers/temp-dirs.js';
@@ -37,7 +37,7 @@ interface Place {
 }
 
 const run = (place: Place, args: string[]): Promise<RunResult> =>
-  runCli(args, { home: place.home, cwd: place.dir, env: env(), pause: noPause });
+  runCli(args, { home: place.home, cwd: place.dir, env: env() });
 
 const doctor = (client: string, ...extra: string[]): string[] => [
   'mcp',

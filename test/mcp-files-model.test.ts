@@ -15,7 +15,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { noPause, runCli } from './helpers/cli.js';
+import { runCli } from './helpers/cli.js';
 import { PLACES, PROJECT, serversIn, snapshotTree, type Place, type Tree } from './helpers/mcp-model.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
@@ -51,7 +51,6 @@ async function svcctl(world: World, args: string[], deployment = 0) {
       SERVICE_PASSWORD: PASSWORD,
       PATH: join(world.home, 'nobin'),
     },
-    pause: noPause,
   });
 }
 

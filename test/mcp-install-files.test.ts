@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { diffLines } from 'diff';
 import { parse as parseJsonc } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
-import { noPause, runCli, placeFile } from './helpers/cli.js';
+import { runCli, placeFile } from './helpers/cli.js';
 import { changedRegion, fixture, FIXTURES } from './helpers/mcp-files.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
@@ -27,7 +27,7 @@ after(async () => {
 const place = (path: string, text: string): Promise<string> => placeFile(home, path, text);
 
 const run = (args: string[], env: Record<string, string> = CREDS, cwd = home) =>
-  runCli(['mcp', ...args], { home, env, cwd, pause: noPause });
+  runCli(['mcp', ...args], { home, env, cwd });
 
 describe('mcp install / uninstall keep the rest of the file byte-identical', () => {
   it('Claude Desktop (literal secrets): other servers and top-level keys untouched, file 0600, .bak = old file', async () => {

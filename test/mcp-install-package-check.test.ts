@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { PACKAGE_CHECK_MS } from '../src/mcp/install/package-check.js';
 import { runningPhases, useDeadlineClock } from '../src/http/attempt-deadline.js';
-import { noPause, runCli } from './helpers/cli.js';
+import { runCli } from './helpers/cli.js';
 import { manualClock } from './helpers/manual-clock.js';
 import { pollUntil } from './helpers/poll.js';
 import { listenOnLoopback } from './helpers/loopback.js';
@@ -50,7 +50,7 @@ const BASE = {
 
 async function install(extra: string[], env: Record<string, string | undefined>, home?: string) {
   const where = home ?? (await tempDir('svcctl-package-check-'));
-  const result = await runCli(['mcp', 'install', '--client', 'cursor', ...extra], { home: where, env, pause: noPause });
+  const result = await runCli(['mcp', 'install', '--client', 'cursor', ...extra], { home: where, env });
   const entry = JSON.parse(await readFile(join(where, '.cursor', 'mcp.json'), 'utf8')).mcpServers.service;
   return { ...result, entry };
 }

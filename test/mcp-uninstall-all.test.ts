@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { noPause, placeFile, runCli } from './helpers/cli.js';
+import { placeFile, runCli } from './helpers/cli.js';
 import { ENTER, runAtTerminal } from './helpers/fake-terminal.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
@@ -16,7 +16,7 @@ const STAGING = { SERVICE_BASE_URL: 'https://staging.example.com/api' };
 const FOUR = ['--client', 'cursor', '--client', 'vscode', '--client', 'codex', '--client', 'claude-code'];
 
 async function run(home: string, args: string[], env: Record<string, string> = ENV, cwd?: string) {
-  const result = await runCli(args, { home, env, ...(cwd ? { cwd } : {}), pause: noPause });
+  const result = await runCli(args, { home, env, ...(cwd ? { cwd } : {}) });
   assert.equal(result.code, 0, result.stderr);
   return result;
 }

@@ -9,7 +9,7 @@ import { lstat, readFile, rename, stat, symlink, writeFile } from 'node:fs/promi
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { placeFile } from './helpers/cli.js';
-import { noPause, runCli } from './helpers/cli.js';
+import { runCli } from './helpers/cli.js';
 import { tempDir } from './helpers/temp-dirs.js';
 
 const ENV = { SERVICE_BASE_URL: 'https://acme.example.com/api' };
@@ -17,7 +17,7 @@ const cursor = (home: string): string => join(home, '.cursor', 'mcp.json');
 const record = (home: string): string => join(home, '.local', 'state', 'svcctl', 'created-files.json');
 
 async function run(home: string, ...args: string[]) {
-  const result = await runCli(args, { home, env: ENV, pause: noPause });
+  const result = await runCli(args, { home, env: ENV });
   assert.equal(result.code, 0, result.stderr);
   return result;
 }

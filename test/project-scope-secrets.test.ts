@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { noPause, runCli } from './helpers/cli.js';
+import { runCli } from './helpers/cli.js';
 import { git, hasGit } from './helpers/git.js';
 import { type ProjectFolder, projectFolder, projectInstall } from './helpers/project-fixtures.js';
 
@@ -35,7 +35,7 @@ const install = (extra: string[] = []): string[] => projectInstall('--mode', 're
 describe('project scope: no .bak of a file holding secrets', () => {
   it('another server with a literal key under a secret name: written, no .bak, and the message says why', async () => {
     const { home, proj, file } = await project(WITH_SECRET);
-    const result = await runCli(install(), { home, cwd: proj, env: ENV, pause: noPause });
+    const result = await runCli(install(), { home, cwd: proj, env: ENV });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(await exists(`${file}.bak`), false);
     assert.match(result.stderr, /no backup: the old file holds secrets/);
@@ -44,28 +44,26 @@ describe('project scope: no .bak of a file holding secrets', () => {
 
   it('a file with only references to variables keeps its .bak', async () => {
     const { home, proj, file } = await project(WITHOUT_SECRET);
-    const result = await runCli(install(), { home, cwd: proj, env: ENV, pause: noPause });
+    const result = await runCli(install(), { home, cwd: proj, env: ENV });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(await readFile(`${file}.bak`, 'utf8'), WITHOUT_SECRET);
   });
 
   it('our own literal password: neither a second install nor the uninstall leaves a .bak', async () => {
     const { home, proj, file } = await project();
-    const first = await runCli(install(['--secrets', 'literal']), { home, cwd: proj, env: ENV, pause: noPause });
+    const first = await runCli(install(['--secrets', 'literal']), { home, cwd: proj, env: ENV });
     assert.equal(first.code, 0, first.stderr);
     assert.match(await readFile(file, 'utf8'), new RegExp(PASSWORD));
     const again = await runCli(install(['--secrets', 'literal', '--name', 'second']), {
       home,
       cwd: proj,
       env: ENV,
-      pause: noPause,
     });
     assert.equal(again.code, 0, again.stderr);
     const removed = await runCli(['mcp', 'uninstall', '--client', 'claude-code', '--scope', 'project'], {
       home,
       cwd: proj,
       env: ENV,
-      pause: noPause,
     });
     assert.equal(removed.code, 0, removed.stderr);
     assert.equal(await exists(`${file}.bak`), false);
@@ -79,7 +77,6 @@ describe('project scope: no .bak of a file holding secrets', () => {
     const result = await runCli(['mcp', 'install', '--client', 'cursor', '--mode', 'remote', '--mcp-url', MCP_URL], {
       home,
       env: ENV,
-      pause: noPause,
     });
     assert.equal(result.code, 0, result.stderr);
     assert.equal(await readFile(`${file}.bak`, 'utf8'), WITH_SECRET);
@@ -100,7 +97,6 @@ describe('project scope: literal secrets in a git work tree', { skip: hasGit ? f
         home,
         cwd: proj,
         env: ENV,
-        pause: noPause,
       });
       assert.equal(result.code, 7, result.stderr);
       assert.match(result.stderr, /\.mcp\.json is in a git work tree and git does not ignore it/);
@@ -114,21 +110,20 @@ describe('project scope: literal secrets in a git work tree', { skip: hasGit ? f
     git(proj, home, 'add', '.mcp.json');
     git(proj, home, 'commit', '-q', '-m', 'shared servers');
     await writeFile(join(proj, '.gitignore'), '.mcp.json\n');
-    const result = await runCli(install(['--secrets', 'literal']), { home, cwd: proj, env: ENV, pause: noPause });
+    const result = await runCli(install(['--secrets', 'literal']), { home, cwd: proj, env: ENV });
     assert.equal(result.code, 7, result.stderr);
     assert.equal(await readFile(file, 'utf8'), WITHOUT_SECRET);
   });
 
   it('an ignored file takes literal values; references are never refused', async () => {
     const { home, proj, file } = await repository();
-    const byReference = await runCli(install(), { home, cwd: proj, env: ENV, pause: noPause });
+    const byReference = await runCli(install(), { home, cwd: proj, env: ENV });
     assert.equal(byReference.code, 0, byReference.stderr);
     await writeFile(join(proj, '.gitignore'), '.mcp.json\n.mcp.json.bak\n');
     const literal = await runCli(install(['--secrets', 'literal', '--name', 'literal']), {
       home,
       cwd: proj,
       env: ENV,
-      pause: noPause,
     });
     assert.equal(literal.code, 0, literal.stderr);
     assert.match(await readFile(file, 'utf8'), new RegExp(PASSWORD));
@@ -140,7 +135,6 @@ describe('project scope: literal secrets in a git work tree', { skip: hasGit ? f
       home,
       cwd: proj,
       env: ENV,
-      pause: noPause,
     });
     assert.equal(result.code, 0, result.stderr);
     assert.match(

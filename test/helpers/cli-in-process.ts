@@ -73,11 +73,9 @@ export async function runCli(args: string[], options: InProcessOptions = {}): Pr
   };
 }
 
-/**
- * `pause` for a test where no other program writes the client's files: install reads its write back at once instead
- * of after 30 and 150 ms (confirm-entry.ts), waits that only a client rewriting its file needs.
- */
-export const noPause = async (): Promise<void> => {};
+/** runCli's default `pause`: install reads its write back at once instead of after 30 and 150 ms (confirm-entry.ts),
+ * waits that only a client rewriting its file needs (`realPause` keeps them). */
+const noPause = async (): Promise<void> => {};
 
 /** The commander program as main() builds it for `argv` (all of it without), its output going nowhere: its shape. */
 export function buildProgram(argv?: string[]) {

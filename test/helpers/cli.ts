@@ -18,7 +18,7 @@ export {
   type RunOptions,
   type RunResult,
 } from './cli-env.js';
-export { buildProgram, noPause, runCli, type InProcessOptions } from './cli-in-process.js';
+export { buildProgram, runCli, type InProcessOptions } from './cli-in-process.js';
 
 export interface SpawnOptions extends Omit<RunOptions, 'now' | 'pause'> {
   /** Leave stdin open and never write to it (to prove a command does not wait for it). */
